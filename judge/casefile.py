@@ -1,0 +1,76 @@
+"""Writing cases as YAML text: exact, compact, and readable by the spec loader.
+
+Floats are written as the shortest decimal that reads back to the same value in the array's
+dtype, always with a decimal point or exponent so YAML reads them as floats; -0.0, NaN and the
+infinities keep their identity (``-0.0``, ``.nan``, ``.inf``, ``-.inf``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+
+def format_float(value) -> str:
+    v = value if isinstance(value, np.floating) else np.float64(value)
+    if np.isnan(v):
+        return ".nan"
+    if np.isinf(v):
+        return ".inf" if v > 0 else "-.inf"
+    if v == 0:
+        return "-0.0" if np.signbit(v) else "0.0"
+    if v.dtype.kind == "V":  # bfloat16: shortest float32 text that rounds back is good enough
+        v = np.float32(v)
+    magnitude = abs(float(v))
+    if 1e-4 <= magnitude < 1e16:
+        return np.format_float_positional(v, unique=True, trim="0")
+    return np.format_float_scientific(v, unique=True, trim="0")
+
+
+def format_value(value) -> str:
+    """A YAML flow-style rendering of a case value (array, number or dict of them)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {format_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "fV":
+            return _nested(value, format_float)
+        return _nested(value, lambda v: json.dumps(v.item()))
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return format_float(value)
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    return json.dumps(value)
+
+
+def _nested(arr: np.ndarray, fmt) -> str:
+    if arr.ndim == 0:
+        return fmt(arr[()])
+    return "[" + ", ".join(_nested(a, fmt) for a in arr) + "]"
+
+
+def format_input(inputs: dict, default_dtypes: dict) -> str:
+    """Inputs, with arrays whose dtype is not the parameter's default written as {dtype, data}."""
+    parts = []
+    for name, v in inputs.items():
+        text = format_value(v)
+        if isinstance(v, np.ndarray) and str(v.dtype) != default_dtypes.get(name, str(v.dtype)):
+            text = f"{{dtype: {v.dtype}, data: {text}}}"
+        parts.append(f"{name}: {text}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def case_yaml(case: dict, indent: str = "  ") -> str:
+    """One list item. ``case`` holds name, note/explanation, family, seed, input (already formatted
+    by ``format_input``) and expected (a value)."""
+    lines = [f"{indent}- name: {case['name']}"]
+    for key in ("note", "explanation", "family"):
+        if case.get(key):
+            lines.append(f"{indent}  {key}: {json.dumps(case[key])}")
+    if case.get("seed") is not None:
+        lines.append(f"{indent}  seed: {int(case['seed'])}")
+    lines.append(f"{indent}  input: {case['input']}")
+    lines.append(f"{indent}  expected: {format_value(case['expected'])}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,116 @@
+"""Comparisons of one output against its expected value: small pure functions, no I/O.
+
+Each returns ``None`` when the output is acceptable, or a ``Mismatch`` with a stable reason code,
+a message, and (for value mismatches) the differing positions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+
+import numpy as np
+
+from .worker.protocol import Other
+
+MAX_POSITIONS = 10
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    reason: str            # a WA reason code from verdicts.REASONS
+    message: str
+    field: str | None = None
+    positions: tuple = dc_field(default_factory=tuple)  # ((index tuple, got, expected), ...)
+
+
+def _type_name(value) -> str:
+    if isinstance(value, np.ndarray):
+        return "array"
+    if isinstance(value, Other):
+        return value.type_name
+    return type(value).__name__
+
+
+def check_structure(output, kind: str, names: list[str]) -> Mismatch | None:
+    """The output's container: a dict with exactly the field names, or one array."""
+    if kind == "array":
+        if not isinstance(output, np.ndarray):
+            return Mismatch("wrong_type", f"expected an array, got {_type_name(output)}")
+        return None
+    if not isinstance(output, dict):
+        return Mismatch("wrong_type", f"expected a dict with keys {names}, got {_type_name(output)}")
+    if sorted(output) != sorted(names):
+        missing = sorted(set(names) - set(output))
+        extra = sorted(set(output) - set(names))
+        parts = ([f"missing {missing}"] if missing else []) + ([f"unexpected {extra}"] if extra else [])
+        return Mismatch("wrong_keys", f"dict keys {sorted(output)}: {'; '.join(parts)}")
+    for name in names:
+        if not isinstance(output[name], np.ndarray):
+            return Mismatch("wrong_type", f"{name!r} should be an array, got {_type_name(output[name])}",
+                            field=name)
+    return None
+
+
+def check_shape(got: np.ndarray, expected: np.ndarray, name: str) -> Mismatch | None:
+    if got.shape != expected.shape:
+        return Mismatch("wrong_shape", f"{name}: shape {got.shape}, expected {expected.shape}", field=name)
+    return None
+
+
+def check_dtype(got: np.ndarray, expected: np.ndarray, name: str) -> Mismatch | None:
+    if got.dtype != expected.dtype:
+        return Mismatch("wrong_dtype", f"{name}: dtype {got.dtype}, expected {expected.dtype}", field=name)
+    return None
+
+
+def close_mask(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float,
+               signed_zero: bool = False) -> np.ndarray:
+    """Elementwise: |got - expected| <= atol + rtol*|expected|, with NaN matching only NaN,
+    an infinity matching only the same infinity, and -0.0 vs 0.0 matching unless ``signed_zero``."""
+    g = got.astype(np.float64)
+    e = expected.astype(np.float64)
+    both_nan = np.isnan(g) & np.isnan(e)
+    inf = np.isinf(g) | np.isinf(e)
+    with np.errstate(invalid="ignore", over="ignore"):
+        close = np.abs(g - e) <= atol + rtol * np.abs(e)
+    close = np.where(inf, g == e, close)
+    close = close | both_nan
+    if signed_zero:
+        zeros = (g == 0) & (e == 0)
+        close = np.where(zeros, np.signbit(g) == np.signbit(e), close)
+    return close
+
+
+def check_values(got: np.ndarray, expected: np.ndarray, name: str, tolerance: dict) -> Mismatch | None:
+    ok = close_mask(got, expected, tolerance.get("rtol", 0.0), tolerance.get("atol", 0.0),
+                    tolerance.get("signed_zero", False))
+    if ok.all():
+        return None
+    bad = np.argwhere(~ok)
+    positions = tuple((tuple(int(i) for i in idx), got[tuple(idx)].item(), expected[tuple(idx)].item())
+                      for idx in bad[:MAX_POSITIONS])
+    first_idx, first_got, first_exp = positions[0]
+    where = ",".join(map(str, first_idx))
+    return Mismatch("wrong_value", f"{name}: {len(bad)} of {ok.size} entries differ; "
+                    f"first at [{where}]: got {first_got!r}, expected {first_exp!r}",
+                    field=name, positions=positions)
+
+
+def check_field(got, expected: np.ndarray, name: str, tolerance: dict) -> Mismatch | None:
+    """Shape, then dtype, then values of one output field."""
+    return (check_shape(got, expected, name) or check_dtype(got, expected, name)
+            or check_values(got, expected, name, tolerance))
+
+
+def check_output(output, expected: dict, kind: str, tolerances: dict) -> Mismatch | None:
+    """The whole output of one case against its expected fields."""
+    names = list(expected)
+    problem = check_structure(output, kind, names)
+    if problem:
+        return problem
+    got = {"value": output} if kind == "array" else output
+    for name in names:
+        problem = check_field(got[name], expected[name], name, tolerances[name])
+        if problem:
+            return problem
+    return None

@@ -1,0 +1,86 @@
+"""Command line: parses arguments and dispatches to library functions. Nothing else lives here.
+
+Exit status: 0 accepted (or success), 1 any other verdict, 2 usage error or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__, spec
+from .errors import JudgeError
+from .verdicts import Verdict
+
+EXIT_OK, EXIT_VERDICT, EXIT_ERROR = 0, 1, 2
+
+
+def cmd_grade(args) -> int:
+    from .grading import grade
+    from .reports import FORMATS
+
+    problem = spec.load(args.problem)
+    result = grade(problem, args.submission, examples_only=args.examples_only)
+    sys.stdout.write(FORMATS[args.format](result))
+    if result.verdict is Verdict.IE:
+        return EXIT_ERROR
+    return EXIT_OK if result.accepted else EXIT_VERDICT
+
+
+def cmd_show(args) -> int:
+    from .show import render
+
+    sys.stdout.write(render(spec.load(args.problem)))
+    return EXIT_OK
+
+
+def cmd_list(args) -> int:
+    root = spec.find_root()
+    for path in sorted((root / "problems").glob("*.yaml")):
+        try:
+            problem = spec.load(path)
+            print(f"{problem.id:<20} {problem.title}  ({len(problem.examples)} examples, "
+                  f"{len(problem.hidden)} hidden)")
+        except JudgeError as exc:
+            print(f"{path.stem:<20} (invalid: {exc})")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="judge", description="An online judge for JAX problems.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    g = sub.add_parser("grade", help="grade one submission file")
+    g.add_argument("submission", type=Path, help="the submission's .py file")
+    g.add_argument("--problem", "-p", required=True, metavar="ID_OR_PATH",
+                   help="problem id (problems/<id>.yaml) or path to a spec file")
+    g.add_argument("--examples-only", action="store_true", help="run only the public examples")
+    g.add_argument("--format", choices=("text", "json"), default="text")
+    g.set_defaults(func=cmd_grade)
+
+    s = sub.add_parser("show", help="print a problem's statement and examples")
+    s.add_argument("problem", metavar="ID_OR_PATH")
+    s.set_defaults(func=cmd_show)
+
+    ls = sub.add_parser("list", help="list the problems")
+    ls.set_defaults(func=cmd_list)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except JudgeError as exc:
+        print(f"judge: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("judge: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,133 @@
+"""Case data against a problem's signature: turn YAML inputs into typed values and check them
+against the parameters' constraints. The same checks serve loading, `judge check` and generators.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+class CaseDataError(ValueError):
+    """A case whose data does not fit the spec; ``steps`` is the path inside the case."""
+
+    def __init__(self, steps: list, message: str):
+        super().__init__(message)
+        self.steps = steps
+
+
+def np_dtype(name: str) -> np.dtype:
+    if name == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def _as_array(value, dtype: np.dtype, steps: list) -> np.ndarray:
+    try:
+        arr = np.array(value, dtype=np.float64 if dtype.kind in "Vf" else None)
+        if arr.dtype == object or arr.dtype.kind not in "biuf":
+            raise ValueError
+    except (ValueError, TypeError):
+        raise CaseDataError(steps, "must be a (nested) list of numbers with a regular shape") from None
+    with np.errstate(over="ignore"):
+        return arr.astype(dtype)
+
+
+def check_inputs(params, raw: dict) -> dict:
+    """Typed inputs for one case; raise CaseDataError naming the parameter on any violation."""
+    if not isinstance(raw, dict):
+        raise CaseDataError(["input"], "must be a mapping from parameter name to value")
+    names = [p.name for p in params]
+    missing = [n for n in names if n not in raw]
+    extra = [n for n in raw if n not in names]
+    if missing or extra:
+        parts = ([f"missing {', '.join(missing)}"] if missing else []) + \
+                ([f"unknown {', '.join(map(str, extra))}"] if extra else [])
+        raise CaseDataError(["input"], "; ".join(parts))
+    values = {}
+    for p in params:
+        steps = ["input", p.name]
+        value = raw[p.name]
+        if p.kind == "array":
+            dtype_name = p.dtypes[0]
+            if isinstance(value, dict):  # {dtype: bfloat16, data: [...]} picks another allowed dtype
+                if sorted(value) != ["data", "dtype"] or value["dtype"] not in p.dtypes:
+                    raise CaseDataError(steps, "an array given as a mapping needs 'dtype' (one of "
+                                               f"{', '.join(p.dtypes)}) and 'data'")
+                dtype_name, value = value["dtype"], value["data"]
+            values[p.name] = _as_array(value, np_dtype(dtype_name), steps)
+        elif p.kind == "float":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise CaseDataError(steps, f"must be a number, got {type(value).__name__}")
+            values[p.name] = float(value)
+        else:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise CaseDataError(steps, f"must be an integer, got {type(value).__name__}")
+            values[p.name] = int(value)
+    for problem in violations(params, values):
+        raise CaseDataError(["input", problem[0]], problem[1])
+    return values
+
+
+def violations(params, values: dict) -> list[tuple[str, str]]:
+    """Every (parameter, message) constraint violation of typed inputs."""
+    found = []
+    for p in params:
+        v = values[p.name]
+        if p.kind == "array":
+            arr = np.asarray(v)
+            dtype = str(arr.dtype)
+            if dtype not in p.dtypes:
+                found.append((p.name, f"dtype {dtype} is not one of {', '.join(p.dtypes)}"))
+            if p.ndim and arr.ndim not in p.ndim:
+                found.append((p.name, f"has {arr.ndim} dimensions, allowed: {list(p.ndim)}"))
+            if p.max_size is not None and arr.size > p.max_size:
+                found.append((p.name, f"has {arr.size} entries, at most {p.max_size} allowed"))
+            if p.min_size is not None and arr.size < p.min_size:
+                found.append((p.name, f"has {arr.size} entries, at least {p.min_size} required"))
+            if p.finite and not np.all(np.isfinite(arr.astype(np.float64))):
+                found.append((p.name, "must be finite (no NaN or infinity; "
+                                      "also check for overflow of the dtype)"))
+            if p.shape_like and np.shape(values[p.shape_like]) != arr.shape:
+                found.append((p.name, f"shape {arr.shape} differs from {p.shape_like}'s "
+                                      f"{np.shape(values[p.shape_like])}"))
+            if p.dtype_like and np.asarray(values[p.dtype_like]).dtype != arr.dtype:
+                found.append((p.name, f"dtype {arr.dtype} differs from {p.dtype_like}'s"))
+        else:
+            if not math.isfinite(v):
+                found.append((p.name, "must be finite"))
+            if p.minimum is not None and v < p.minimum:
+                found.append((p.name, f"{v} is below the minimum {p.minimum}"))
+            if p.exclusive_minimum is not None and v <= p.exclusive_minimum:
+                found.append((p.name, f"{v} must be greater than {p.exclusive_minimum}"))
+            if p.maximum is not None and v > p.maximum:
+                found.append((p.name, f"{v} is above the maximum {p.maximum}"))
+            if p.greater_than and not v > values[p.greater_than]:
+                found.append((p.name, f"{v} must be greater than {p.greater_than} "
+                                      f"({values[p.greater_than]})"))
+    return found
+
+
+def parse_expected(fields, kind: str, raw, inputs: dict, params) -> dict:
+    """Expected outputs of one case as arrays of the fields' dtypes and shapes."""
+    from .spec import expected_dtype, expected_shape
+
+    if kind == "array":
+        raw = {"value": raw}
+    elif not isinstance(raw, dict):
+        raise CaseDataError(["expected"], "must be a mapping with the output's fields")
+    names = [f.name for f in fields]
+    if sorted(raw) != sorted(names):
+        raise CaseDataError(["expected"], f"has fields {sorted(raw)}, the output has {sorted(names)}")
+    out = {}
+    for f in fields:
+        steps = ["expected"] + ([f.name] if kind == "dict" else [])
+        arr = _as_array(raw[f.name], expected_dtype(f, inputs), steps)
+        shape = expected_shape(f, inputs)
+        if shape is not None and arr.shape != shape:
+            raise CaseDataError(steps, f"shape {arr.shape} differs from the input's {shape}")
+        out[f.name] = arr
+    return out

@@ -1,0 +1,62 @@
+"""The terminal report: one line per case, a readable diff for failing examples, a summary.
+
+Hidden cases show only their index, verdict and reason: never inputs, outputs or captured text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from ..verdicts import CaseResult, GradeResult
+
+
+def _compact(value) -> str:
+    return json.dumps(value, separators=(", ", ": "))
+
+
+def _case_line(c: CaseResult) -> str:
+    time = f"{c.time_s:6.2f}s" if c.time_s is not None else "     - "
+    label = f"example {c.index} ({c.name})" if c.visibility == "example" else f"hidden  {c.index}"
+    line = f"  {c.verdict.value:<3} {time}  {label}"
+    if c.reason != "ok":
+        line += f": [{c.reason}] " + (c.message if c.visibility == "example" else c.message)
+    return line
+
+
+def _example_details(c: CaseResult) -> list[str]:
+    out = []
+    diff = c.details.get("diff")
+    if diff:
+        out.append("      inputs:   " + _compact(diff["inputs"]))
+        out.append("      expected: " + _compact(diff["expected"]))
+        out.append("      got:      " + _compact(diff["got"]))
+        for p in diff["positions"]:
+            idx = ",".join(map(str, p["index"]))
+            out.append(f"      {diff['field']}[{idx}]: got {p['got']!r}, expected {p['expected']!r}")
+    for stream in ("stdout", "stderr"):
+        text = (c.details.get(stream) or "").rstrip()
+        if text:
+            out.append(f"      {stream}:")
+            out.extend("        | " + line for line in text.splitlines()[:40])
+    return out
+
+
+def render(result: GradeResult) -> str:
+    lines = [f"{result.problem}: {result.submission}"]
+    shown_load_output = False
+    for c in result.cases:
+        lines.append(_case_line(c))
+        if c.visibility == "example" and c.verdict.value != "AC":
+            if c.reason in ("syntax_error", "missing_entry_point", "import_exception", "exit_called") \
+                    and shown_load_output:
+                continue
+            shown_load_output = True
+            lines.extend(_example_details(c))
+    counts = Counter(c.verdict.value for c in result.cases)
+    summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
+    lines.append("")
+    lines.append(f"{result.verdict.value} ({result.verdict.title}) [{result.reason}] "
+                 f"in {result.time_s:.2f}s: {result.message}")
+    lines.append(f"cases: {summary}")
+    return "\n".join(lines) + "\n"

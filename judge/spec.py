@@ -1,0 +1,280 @@
+"""Loading a problem spec (``problems/<id>.yaml``) into a frozen model.
+
+Loading checks the YAML against ``schema/problem.schema.json`` and then what a schema cannot say
+(parameters that refer to each other, case inputs and expected outputs that fit the signature).
+Every error names the file, the field and, where it is known, the line.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+import numpy as np
+import yaml
+
+from .errors import JudgeError, SpecError
+
+SCHEMA_PATH = Path(__file__).with_name("schema") / "problem.schema.json"
+DEFAULT_TOLERANCE = {"rtol": 0.0, "atol": 0.0, "signed_zero": False}
+DEFAULT_LIMITS = {"time_per_case_s": 10.0, "startup_s": 60.0}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    kind: str                      # "array", "float" or "int"
+    traced: bool
+    dtypes: tuple[str, ...] = ()
+    ndim: tuple[int, ...] = ()
+    min_size: int | None = None
+    max_size: int | None = None
+    finite: bool = False
+    shape_like: str | None = None
+    dtype_like: str | None = None
+    minimum: float | None = None
+    exclusive_minimum: float | None = None
+    maximum: float | None = None
+    greater_than: str | None = None
+
+
+@dataclass(frozen=True)
+class OutputField:
+    name: str
+    shape_like: str | None
+    dtype: str | None
+    dtype_like: str | None
+    tolerance: dict
+
+
+@dataclass(frozen=True)
+class Case:
+    index: int                      # position among all cases, examples first
+    name: str
+    visibility: str                 # "example" or "hidden"
+    inputs: dict                    # parameter name -> np.ndarray | float | int
+    expected: dict                  # output field name -> np.ndarray
+    text: str = ""                  # explanation (examples) or note (hidden)
+
+
+@dataclass(frozen=True)
+class Problem:
+    id: str
+    title: str
+    statement: str
+    entry_point: str
+    parameters: tuple[Parameter, ...]
+    output_kind: str                # "dict" or "array"
+    fields: tuple[OutputField, ...]
+    rules: tuple[dict, ...]
+    limits: dict
+    cases: tuple[Case, ...]
+    path: Path
+    reference: Path
+    raw: dict = field(repr=False, compare=False, default_factory=dict)
+
+    @property
+    def examples(self) -> tuple[Case, ...]:
+        return tuple(c for c in self.cases if c.visibility == "example")
+
+    @property
+    def hidden(self) -> tuple[Case, ...]:
+        return tuple(c for c in self.cases if c.visibility == "hidden")
+
+    def parameter(self, name: str) -> Parameter:
+        return next(p for p in self.parameters if p.name == name)
+
+    def rule(self, rule_id: str) -> dict | None:
+        return next((r for r in self.rules if r["id"] == rule_id), None)
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads(SCHEMA_PATH.read_text())
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The folder holding ``problems/``: the current directory or a parent, else the checkout
+    this package was installed from."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "problems").is_dir():
+            return folder
+    package_parent = Path(__file__).resolve().parent.parent
+    if (package_parent / "problems").is_dir():
+        return package_parent
+    raise JudgeError(f"no problems/ folder in {here} or its parents; run from a problem repository")
+
+
+def resolve(id_or_path: str, root: Path | None = None) -> Path:
+    """A problem id (``fake_quant_ste``) or a path to a spec file."""
+    candidate = Path(id_or_path)
+    if candidate.suffix in (".yaml", ".yml") or candidate.exists():
+        if not candidate.is_file():
+            raise JudgeError(f"{candidate}: no such problem spec file")
+        return candidate.resolve()
+    folder = (root or find_root()) / "problems"
+    path = folder / f"{id_or_path}.yaml"
+    if not path.is_file():
+        known = sorted(p.stem for p in folder.glob("*.yaml"))
+        raise JudgeError(f"unknown problem {id_or_path!r}: no {path} (known: {', '.join(known) or 'none'})")
+    return path
+
+
+def _line_of(node, path) -> int | None:
+    """The 1-based line of the YAML node at ``path`` (keys and list indices), as far as it goes."""
+    line = node.start_mark.line + 1 if node is not None else None
+    for step in path:
+        if isinstance(node, yaml.MappingNode):
+            node = next((v for k, v in node.value if k.value == step), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+            node = node.value[step]
+        else:
+            break
+        if node is None:
+            break
+        line = node.start_mark.line + 1
+    return line
+
+
+def field_path(path) -> str:
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out or "(top level)"
+
+
+def read_yaml(path: Path) -> tuple[dict, object]:
+    """Parse a spec file; return the data and the composed node tree (for line numbers)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        data = yaml.safe_load(text)
+        nodes = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        raise SpecError(path, None, f"YAML syntax error: {where}{getattr(exc, 'problem', exc)}") from None
+    if not isinstance(data, dict):
+        raise SpecError(path, None, "the spec must be a YAML mapping")
+    return data, nodes
+
+
+def schema_errors(data: dict, nodes=None) -> list[tuple[str, int | None, str]]:
+    """(field, line, message) for every schema violation, in document order."""
+    validator = jsonschema.Draft202012Validator(schema())
+    found = []
+    for err in validator.iter_errors(data):
+        best = jsonschema.exceptions.best_match([err])
+        path = list(best.absolute_path)
+        found.append((field_path(path), _line_of(nodes, path), best.message))
+    return sorted(found, key=lambda e: (e[1] or 0, e[0]))
+
+
+def load(id_or_path: str | Path, root: Path | None = None) -> Problem:
+    """Load and fully validate a problem; raise SpecError on the first problem found."""
+    path = resolve(str(id_or_path), root)
+    data, nodes = read_yaml(path)
+    errors = schema_errors(data, nodes)
+    if errors:
+        where, line, message = errors[0]
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise SpecError(path, f"{where}" + (f" (line {line})" if line else ""), message + more)
+    return build(data, path, nodes)
+
+
+def build(data: dict, path: Path, nodes=None) -> Problem:
+    from .constraints import check_inputs, parse_expected
+
+    def fail(field_steps, problem):
+        line = _line_of(nodes, field_steps) if nodes is not None else None
+        raise SpecError(path, field_path(field_steps) + (f" (line {line})" if line else ""), problem)
+
+    params = tuple(_parameter(p) for p in data["parameters"])
+    names = [p.name for p in params]
+    if len(set(names)) != len(names):
+        fail(["parameters"], "parameter names must be unique")
+    for i, p in enumerate(params):
+        for attr in ("shape_like", "dtype_like", "greater_than"):
+            other = getattr(p, attr)
+            if other is not None and other not in names:
+                fail(["parameters", i, attr], f"refers to unknown parameter {other!r}")
+        if p.kind != "array" and p.traced:
+            fail(["parameters", i, "traced"], "only array parameters can be traced")
+        if p.kind == "array" and not p.dtypes:
+            fail(["parameters", i], "an array parameter needs a dtype")
+    if not any(p.traced for p in params):
+        fail(["parameters"], "at least one parameter must be traced")
+
+    out = data["output"]
+    base_tol = {**DEFAULT_TOLERANCE, **data.get("tolerance", {})}
+    if out["kind"] == "dict":
+        fields = tuple(_field(name, spec, base_tol) for name, spec in out["fields"].items())
+    else:
+        fields = (_field("value", out, base_tol),)
+    for f in fields:
+        for attr in ("shape_like", "dtype_like"):
+            ref = getattr(f, attr)
+            if ref is not None and ref not in names:
+                fail(["output"], f"field {f.name!r}: {attr} refers to unknown parameter {ref!r}")
+        if f.dtype is None and f.dtype_like is None:
+            fail(["output"], f"field {f.name!r} needs dtype or dtype_like")
+    rules = tuple(data.get("rules", []))
+    for i, rule in enumerate(rules):
+        if "field" in rule and rule["field"] not in [f.name for f in fields]:
+            fail(["rules", i, "field"], f"no output field named {rule['field']!r}")
+
+    cases = []
+    for visibility, key in (("example", "examples"), ("hidden", "hidden")):
+        for i, raw in enumerate(data.get(key) or []):
+            steps = [key, i]
+            try:
+                inputs = check_inputs(params, raw["input"])
+                expected = parse_expected(fields, out["kind"], raw["expected"], inputs, params)
+            except ValueError as exc:
+                fail(steps + list(getattr(exc, "steps", [])), str(exc))
+            cases.append(Case(index=len(cases), name=str(raw.get("name") or f"{key}[{i}]"),
+                              visibility=visibility, inputs=inputs, expected=expected,
+                              text=str(raw.get("explanation") or raw.get("note") or "")))
+
+    reference = (path.parent / data.get("reference", f"../reference/{data['id']}.py")).resolve()
+    return Problem(
+        id=data["id"], title=data["title"], statement=data["statement"],
+        entry_point=data["entry_point"], parameters=params, output_kind=out["kind"],
+        fields=fields, rules=rules, limits={**DEFAULT_LIMITS, **data.get("limits", {})},
+        cases=tuple(cases), path=path, reference=reference, raw=data)
+
+
+def _parameter(raw: dict) -> Parameter:
+    dtype = raw.get("dtype", ())
+    return Parameter(
+        name=raw["name"], kind=raw["kind"], traced=raw.get("traced", raw["kind"] == "array"),
+        dtypes=tuple([dtype] if isinstance(dtype, str) else dtype),
+        ndim=tuple(raw.get("ndim", ())), min_size=raw.get("min_size"), max_size=raw.get("max_size"),
+        finite=raw.get("finite", False), shape_like=raw.get("shape_like"),
+        dtype_like=raw.get("dtype_like"), minimum=raw.get("minimum"),
+        exclusive_minimum=raw.get("exclusive_minimum"), maximum=raw.get("maximum"),
+        greater_than=raw.get("greater_than"))
+
+
+def _field(name: str, raw: dict, base_tol: dict) -> OutputField:
+    return OutputField(name=name, shape_like=raw.get("shape_like"), dtype=raw.get("dtype"),
+                       dtype_like=raw.get("dtype_like"),
+                       tolerance={**base_tol, **raw.get("tolerance", {})})
+
+
+def expected_dtype(f: OutputField, inputs: dict) -> np.dtype:
+    from .constraints import np_dtype
+
+    if f.dtype is not None:
+        return np_dtype(f.dtype)
+    return np.asarray(inputs[f.dtype_like]).dtype
+
+
+def expected_shape(f: OutputField, inputs: dict) -> tuple | None:
+    return None if f.shape_like is None else np.shape(inputs[f.shape_like])

@@ -1,0 +1,105 @@
+"""Verdicts, reason codes and the frozen results the reporters consume.
+
+The verdict set is closed. Reason codes are stable strings that scripts may rely on; the message
+beside them is for people and may change.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Verdict(str, enum.Enum):
+    AC = "AC"    # accepted
+    WA = "WA"    # wrong answer: output type, keys, shape, dtype or values
+    RJ = "RJ"    # rejected: a rule of the problem was broken
+    RTE = "RTE"  # run-time error: exception, crash, early exit
+    CE = "CE"    # compile error: does not parse, or has no entry point
+    TLE = "TLE"  # time limit exceeded
+    MLE = "MLE"  # memory limit exceeded
+    OLE = "OLE"  # output limit exceeded
+    IE = "IE"    # internal error: the judge's own fault
+
+    @property
+    def title(self) -> str:
+        return _TITLES[self]
+
+
+_TITLES = {
+    Verdict.AC: "Accepted", Verdict.WA: "Wrong answer", Verdict.RJ: "Rejected",
+    Verdict.RTE: "Run-time error", Verdict.CE: "Compile error",
+    Verdict.TLE: "Time limit exceeded", Verdict.MLE: "Memory limit exceeded",
+    Verdict.OLE: "Output limit exceeded", Verdict.IE: "Internal error",
+}
+
+#: Most severe first; used when several verdicts must be summarised into one.
+PRECEDENCE = (Verdict.IE, Verdict.CE, Verdict.RTE, Verdict.MLE, Verdict.OLE, Verdict.TLE,
+              Verdict.RJ, Verdict.WA, Verdict.AC)
+
+#: Every reason code the judge emits, with the verdict it belongs to.
+REASONS = {
+    "ok": Verdict.AC,
+    # WA
+    "wrong_type": Verdict.WA, "wrong_keys": Verdict.WA, "wrong_shape": Verdict.WA,
+    "wrong_dtype": Verdict.WA, "wrong_value": Verdict.WA,
+    # RJ
+    "no_custom_vjp": Verdict.RJ, "backward_not_run": Verdict.RJ,
+    "grads_not_from_backward": Verdict.RJ, "traced_value_concretized": Verdict.RJ,
+    "callback_used": Verdict.RJ, "instrument_tampered": Verdict.RJ,
+    # RTE
+    "exception": Verdict.RTE, "import_exception": Verdict.RTE, "exit_called": Verdict.RTE,
+    "exited_early": Verdict.RTE, "killed_by_signal": Verdict.RTE,
+    # CE
+    "syntax_error": Verdict.CE, "missing_entry_point": Verdict.CE,
+    # TLE
+    "time_limit": Verdict.TLE,
+    # IE
+    "worker_protocol": Verdict.IE, "worker_start": Verdict.IE,
+}
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    index: int                # position in the problem's case list, examples first
+    name: str
+    visibility: str           # "example" or "hidden"
+    verdict: Verdict
+    reason: str
+    message: str
+    time_s: float | None = None
+    details: dict = field(default_factory=dict)  # example diffs and captured output; never for hidden
+
+    def __post_init__(self):
+        if REASONS.get(self.reason) is not self.verdict:
+            raise ValueError(f"reason {self.reason!r} does not belong to verdict {self.verdict}")
+
+
+@dataclass(frozen=True)
+class GradeResult:
+    problem: str
+    submission: str
+    verdict: Verdict
+    reason: str
+    message: str
+    time_s: float
+    cases: tuple[CaseResult, ...]
+    notes: tuple[str, ...] = ()   # things the user should know that are not failures
+
+    @property
+    def accepted(self) -> bool:
+        return self.verdict is Verdict.AC
+
+
+def overall(cases: tuple[CaseResult, ...]) -> tuple[Verdict, str, str]:
+    """The first failing case decides (cases are ordered examples first)."""
+    for case in cases:
+        if case.verdict is not Verdict.AC:
+            where = f"{case.visibility} case {case.index}" + (f" ({case.name})" if case.visibility == "example" else "")
+            return case.verdict, case.reason, f"{where}: {case.message}"
+    return Verdict.AC, "ok", f"all {len(cases)} cases passed"
+
+
+def most_severe(verdicts) -> Verdict:
+    present = set(verdicts)
+    return next((v for v in PRECEDENCE if v in present), Verdict.AC)

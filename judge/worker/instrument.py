@@ -1,0 +1,134 @@
+"""Worker-side instruments: what the judge learns about *how* a submission computed its output.
+
+Runs next to untrusted code, so it is installed before the submission is imported and keeps its
+own references to every JAX function it relies on.
+
+Why not just read the jaxpr? When ``jax.vjp`` is traced, JAX inlines a custom_vjp's forward and
+backward rules as plain operations; a ``custom_vjp_call`` equation survives only where the
+custom_vjp function is called outside the differentiation (or inside its own forward rule). An
+honest solution can show none, and a solution that calls the custom_vjp for the values but
+computes the gradient by a formula can show exactly the same jaxpr as an honest one. So the
+worker also instruments ``jax.custom_vjp`` itself:
+
+* ``applied``: a custom_vjp function was called on a traced value during the trace;
+* ``backward_runs``: its backward rule ran while the outputs were computed;
+* ``factor``: when not 1, every backward rule's output is multiplied by it. The judge re-traces
+  with factor 2: gradients that really come from the rule double, a formula does not.
+
+The jaxpr walk still reports every primitive (callbacks are visible there) and any
+``custom_vjp_call`` that is present, under the names used by the supported JAX versions.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+
+#: Names of the custom_vjp primitive across JAX versions (renamed in 0.6.1).
+CUSTOM_VJP_PRIMITIVES = frozenset({"custom_vjp_call", "custom_vjp_call_jaxpr"})
+
+_OriginalCustomVJP = jax.custom_vjp
+_tree_map = jax.tree_util.tree_map
+_tree_leaves = jax.tree_util.tree_leaves
+_Tracer = jax.core.Tracer
+
+
+class Tracker:
+    """Counts what the instrumented custom_vjp saw during one trace."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self, factor: float = 1.0) -> None:
+        self.applied = 0
+        self.backward_runs = 0
+        self.factor = factor
+
+
+TRACKER = Tracker()
+
+
+def _scale(t):
+    return t if t is None else t * TRACKER.factor
+
+
+class TrackedCustomVJP(_OriginalCustomVJP):
+    """``jax.custom_vjp`` with a recorded call and an observable, perturbable backward rule.
+
+    Covers the decorator and call forms, ``from jax import custom_vjp``, ``nondiff_argnums`` and
+    ``functools.partial(jax.custom_vjp, ...)``: all of them construct this class.
+    """
+
+    def defvjp(self, fwd, bwd, *args, **kwargs):
+        @functools.wraps(bwd)
+        def observed_bwd(*bwd_args):
+            cotangents = bwd(*bwd_args)
+            TRACKER.backward_runs += 1
+            if TRACKER.factor != 1.0:
+                cotangents = _tree_map(_scale, cotangents)
+            return cotangents
+
+        return super().defvjp(fwd, observed_bwd, *args, **kwargs)
+
+    def __call__(self, *args, **kwargs):
+        if any(isinstance(leaf, _Tracer) for leaf in _tree_leaves((args, kwargs))):
+            TRACKER.applied += 1
+        return super().__call__(*args, **kwargs)
+
+
+def install() -> None:
+    """Replace ``jax.custom_vjp`` everywhere a submission can reach it by a public name."""
+    jax.custom_vjp = TrackedCustomVJP
+    import jax.custom_derivatives as public_cd
+
+    public_cd.custom_vjp = TrackedCustomVJP
+
+
+def installed_intact() -> bool:
+    """False if the submission swapped the instrument back out."""
+    import jax.custom_derivatives as public_cd
+
+    return jax.custom_vjp is TrackedCustomVJP and public_cd.custom_vjp is TrackedCustomVJP
+
+
+def _sub_jaxprs(value):
+    """Yield the jaxprs held in one equation parameter (a jaxpr, a closed jaxpr, or a tuple)."""
+    if hasattr(value, "eqns"):
+        yield value
+    elif hasattr(value, "jaxpr") and hasattr(value.jaxpr, "eqns"):
+        yield value.jaxpr
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _sub_jaxprs(item)
+
+
+def walk_primitives(jaxpr) -> dict:
+    """Every primitive in a jaxpr and all its sub-jaxprs (jit/pjit, cond branches, while and scan
+    bodies, custom_jvp/custom_vjp bodies), with how many custom_vjp calls appear."""
+    seen: set[str] = set()
+    custom_vjp_calls = 0
+    stack = [getattr(jaxpr, "jaxpr", jaxpr)]
+    visited: set[int] = set()
+    while stack:
+        current = stack.pop()
+        if id(current) in visited:
+            continue
+        visited.add(id(current))
+        for eqn in current.eqns:
+            name = eqn.primitive.name
+            seen.add(name)
+            if name in CUSTOM_VJP_PRIMITIVES:
+                custom_vjp_calls += 1
+            for param in eqn.params.values():
+                stack.extend(_sub_jaxprs(param))
+    return {"primitives": sorted(seen), "custom_vjp_calls": custom_vjp_calls}
+
+
+#: Exceptions JAX raises when a traced value is used as a concrete one.
+CONCRETIZATION_ERRORS = tuple(
+    getattr(jax.errors, name)
+    for name in ("ConcretizationTypeError", "TracerArrayConversionError",
+                 "TracerBoolConversionError", "TracerIntegerConversionError")
+    if hasattr(jax.errors, name)
+)

@@ -1,0 +1,289 @@
+"""The worker: imports one submission and runs it on case inputs, reporting plain data.
+
+This is the only code that shares a process with a submission. It decides nothing: every
+outcome, an exception included, becomes data on the result channel (see ``protocol``), and the
+judge process turns that data into verdicts. It never sees expected outputs.
+
+Run as ``python -I -c BOOTSTRAP --result-fd N`` by ``judge.runner``; the request is on stdin.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import time
+import traceback
+
+from . import protocol
+
+_MESSAGE_LIMIT = 2000  # characters of an exception message kept
+
+
+class Channel:
+    """The result pipe. Writes whole lines with os.write so nothing sits in a Python buffer."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        os.set_inheritable(fd, False)
+
+    def send(self, message: dict) -> None:
+        data = protocol.dumps(message).encode("utf-8")
+        while data:
+            written = os.write(self.fd, data)
+            data = data[written:]
+
+
+class Capture:
+    """Redirects file descriptors 1 and 2 to private temporary files for the duration of a block,
+    then keeps at most ``limit`` bytes of each as text."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.stdout = self.stderr = ""
+
+    def __enter__(self):
+        _flush_std()
+        self._files = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]
+        self._saved = [os.dup(1), os.dup(2)]
+        os.dup2(self._files[0].fileno(), 1)
+        os.dup2(self._files[1].fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        _flush_std()
+        os.dup2(self._saved[0], 1)
+        os.dup2(self._saved[1], 2)
+        for fd in self._saved:
+            os.close(fd)
+        self.stdout, self.stderr = (self._read(f) for f in self._files)
+        return False
+
+    def _read(self, f) -> str:
+        size = f.seek(0, os.SEEK_END)
+        f.seek(0)
+        text = f.read(self.limit).decode("utf-8", errors="replace")
+        f.close()
+        if size > self.limit:
+            text += f"\n[... {size - self.limit} more bytes not kept]"
+        return text
+
+
+def _flush_std() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+def describe_error(exc: BaseException, kind: str, submission: str) -> dict:
+    """An exception as data, with the last line of the submission it passed through."""
+    line = source = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if os.path.abspath(frame.filename) == submission:
+            line, source = frame.lineno, (frame.line or None)
+    if isinstance(exc, SyntaxError) and line is None and exc.lineno is not None:
+        line, source = exc.lineno, (exc.text or "").strip() or None
+    message = str(exc)
+    if len(message) > _MESSAGE_LIMIT:
+        message = message[:_MESSAGE_LIMIT] + " [...]"
+    return {"kind": kind, "type": type(exc).__name__, "message": message, "line": line,
+            "source": source}
+
+
+def load_submission(path: str, entry_point: str):
+    """Import the submission file; return (entry function, None) or (None, ERROR)."""
+    try:
+        spec = importlib.util.spec_from_file_location("submission", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["submission"] = module
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        return None, describe_error(exc, "syntax_error", path)
+    except SystemExit as exc:
+        return None, describe_error(exc, "exit", path)
+    except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
+        return None, describe_error(exc, "import_error", path)
+    entry = getattr(module, entry_point, None)
+    if not callable(entry):
+        found = "is not callable" if entry is not None else "is not defined"
+        return None, {"kind": "missing_entry_point", "type": "AttributeError",
+                      "message": f"the entry point {entry_point!r} {found} in the submission",
+                      "line": None, "source": None}
+    return entry, None
+
+
+class CaseRunner:
+    """Traces and evaluates one entry function on one case."""
+
+    def __init__(self, entry, request: dict):
+        import jax
+        import numpy as np
+
+        from . import instrument
+
+        self.jax, self.np, self.instrument = jax, np, instrument
+        self.entry = entry
+        self.parameters = request["parameters"]
+        self.grad_rule = request.get("grad_rule")
+        self.submission = request["submission"]
+        self.clearing_helps: bool | None = None  # unknown until a cache-cleared retry is tried
+
+    def _split(self, value, leaves: list, depth: int = 0):
+        """Output structure with arrays replaced by slots into ``leaves``."""
+        jax, np = self.jax, self.np
+        if depth > 16:
+            return {"kind": "other", "type": "nested too deeply"}
+        if isinstance(value, (jax.Array, jax.core.Tracer, np.ndarray, np.generic)):
+            leaves.append(value)
+            return {"kind": "array", "slot": len(leaves) - 1}
+        if isinstance(value, dict):
+            return {"kind": "dict",
+                    "items": {str(k): self._split(v, leaves, depth + 1) for k, v in value.items()}}
+        if isinstance(value, (list, tuple)):
+            return {"kind": type(value).__name__,
+                    "items": [self._split(v, leaves, depth + 1) for v in value]}
+        return {"kind": "other", "type": type(value).__name__}
+
+    def _fill(self, skeleton, values):
+        kind = skeleton["kind"]
+        if kind == "array":
+            arr = self.np.asarray(values[skeleton["slot"]])
+            try:
+                return protocol.encode_array(arr)
+            except protocol.ProtocolError:
+                return {"kind": "other", "type": f"array of {arr.dtype}"}
+        if kind == "dict":
+            return {"kind": "dict", "items": {k: self._fill(v, values) for k, v in skeleton["items"].items()}}
+        if kind in ("list", "tuple"):
+            return {"kind": kind, "items": [self._fill(v, values) for v in skeleton["items"]]}
+        return skeleton
+
+    def trace(self, args: dict, factor: float = 1.0):
+        """make_jaxpr of the entry with the traced parameters abstract, then evaluate that jaxpr.
+
+        Runs under ``disable_jit`` so that a jit-wrapped submission is traced afresh each time
+        (its rules run again) instead of being served from JAX's trace cache.
+        """
+        jax, tracker = self.jax, self.instrument.TRACKER
+        traced = [p["name"] for p in self.parameters if p["traced"]]
+        holder = {}
+
+        def traced_call(*traced_values):
+            values = dict(args)
+            values.update(zip(traced, traced_values))
+            out = self.entry(*[values[p["name"]] for p in self.parameters])
+            leaves: list = []
+            holder["skeleton"] = self._split(out, leaves)
+            return leaves
+
+        tracker.reset(factor)
+        inputs = [args[name] for name in traced]
+        with jax.disable_jit():
+            closed = jax.make_jaxpr(traced_call)(*inputs)
+        flat = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *inputs)
+        output = self._fill(holder["skeleton"], flat)
+        evidence = {"custom_vjp_applied": tracker.applied, "backward_runs": tracker.backward_runs}
+        return closed, output, evidence
+
+    def _rule_followed(self, output: dict, perturbed: dict) -> bool:
+        """Did doubling the backward rules' output double the rule's field? (A measurement
+        used only to decide whether to measure again; the judge decides the rule.)"""
+        np, name = self.np, self.grad_rule["field"]
+        try:
+            base = protocol.decode_value(output)
+            moved = protocol.decode_value(perturbed)
+            base, moved = (v.get(name) if isinstance(v, dict) else v for v in (base, moved))
+            return bool(np.array_equal(np.asarray(moved), np.asarray(base) * 2))
+        except Exception:  # noqa: BLE001 - a malformed output is the judge's to report
+            return True
+
+    def _fresh(self, evidence: dict) -> bool:
+        """Clear JAX's caches before measuring again, unless that already proved useless for
+        this submission (then every case would pay for recompiling everything)."""
+        if self.clearing_helps is False:
+            return False
+        self.jax.clear_caches()
+        evidence["cache_cleared"] = True
+        return True
+
+    def run(self, args: dict) -> dict:
+        result = {"error": None, "output": None, "trace": None, "evidence": None}
+        try:
+            closed, output, evidence = self.trace(args)
+            if self.grad_rule and not (evidence["backward_runs"] and evidence["custom_vjp_applied"]):
+                # A rule may have been skipped because JAX served a cached trace (lax control
+                # flow caches its bodies); measure again from clean caches before reporting.
+                if self._fresh(evidence):
+                    closed, output, evidence = self.trace(args)
+                    self.clearing_helps = bool(evidence["backward_runs"] and evidence["custom_vjp_applied"])
+                    evidence["cache_cleared"] = True
+            result["output"] = output
+            result["trace"] = self.instrument.walk_primitives(closed)
+            if self.grad_rule:
+                _, perturbed, _ = self.trace(args, factor=2.0)
+                if not self._rule_followed(output, perturbed) and self._fresh(evidence):
+                    _, perturbed, _ = self.trace(args, factor=2.0)
+                    self.clearing_helps = self._rule_followed(output, perturbed)
+                evidence["perturbed"] = perturbed
+                evidence["instrument_intact"] = self.instrument.installed_intact()
+            result["evidence"] = evidence
+        except self.instrument.CONCRETIZATION_ERRORS as exc:
+            result["error"] = describe_error(exc, "concretization", self.submission)
+        except SystemExit as exc:
+            result["error"] = describe_error(exc, "exit", self.submission)
+        except BaseException as exc:  # noqa: BLE001
+            result["error"] = describe_error(exc, "exception", self.submission)
+        return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 2 or argv[0] != "--result-fd":
+        sys.stderr.write("usage: worker --result-fd N  (request on stdin)\n")
+        os._exit(2)
+    channel = Channel(int(argv[1]))
+    request = json.loads(sys.stdin.buffer.read())
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+
+    import jax  # imported before the submission so the instruments come first
+
+    from . import instrument
+
+    if request.get("grad_rule"):
+        instrument.install()
+    channel.send({"type": "ready", "protocol": protocol.PROTOCOL,
+                  "python": sys.version.split()[0], "jax": jax.__version__})
+
+    submission = os.path.abspath(request["submission"])
+    request["submission"] = submission
+    limit = int(request.get("capture_bytes", 4096))
+    started = time.perf_counter()
+    with Capture(limit) as cap:
+        entry, error = load_submission(submission, request["entry_point"])
+    loaded = {"type": "loaded", "ok": error is None, "time_s": time.perf_counter() - started,
+              "stdout": cap.stdout, "stderr": cap.stderr}
+    if error is not None:
+        loaded["error"] = error
+    channel.send(loaded)
+    if error is None:
+        runner = CaseRunner(entry, request)
+        for case in request["cases"]:
+            started = time.perf_counter()
+            with Capture(limit) as cap:
+                result = runner.run(protocol.decode_args(case["args"]))
+            channel.send({"type": "case", "index": case["index"],
+                          "time_s": time.perf_counter() - started,
+                          "stdout": cap.stdout, "stderr": cap.stderr, **result})
+    channel.send({"type": "done"})
+    # Skip interpreter shutdown: atexit handlers belong to the submission, not to the result.
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
