@@ -1,0 +1,78 @@
+"""The command line: exit codes, the JSON contract, and what text reports reveal."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBS = ROOT / "submissions" / "fake_quant_ste"
+
+
+def judge(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "judge", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_accepted_exits_0_with_json_contract():
+    r = judge("grade", str(SUBS / "accepted" / "closure_vjp.py"), "--problem", "fake_quant_ste",
+              "--format", "json")
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert set(report) == {"version", "problem", "submission", "verdict", "reason", "message",
+                           "time_s", "cases"}
+    assert report["verdict"] == "AC" and report["reason"] == "ok"
+    assert report["problem"] == "fake_quant_ste"
+    assert len(report["cases"]) >= 43
+    assert set(report["cases"][0]) == {"index", "visibility", "verdict", "reason", "message", "time_s"}
+    assert [c["visibility"] for c in report["cases"][:4]] == ["example"] * 3 + ["hidden"]
+
+
+def test_wrong_answer_exits_1_and_shows_example_diff():
+    r = judge("grade", str(SUBS / "wrong_answer" / "floor_half_up.py"), "-p", "fake_quant_ste",
+              "--examples-only")
+    assert r.returncode == 1
+    assert "WA" in r.stdout and "[wrong_value]" in r.stdout
+    assert "expected:" in r.stdout and "got:" in r.stdout and "values[1]" in r.stdout
+
+
+def test_hidden_cases_reveal_no_data():
+    r = judge("grade", str(SUBS / "wrong_answer" / "mask_from_rounded.py"), "-p", "fake_quant_ste",
+              "--format", "json")
+    assert r.returncode == 1
+    report = json.loads(r.stdout)
+    hidden_failures = [c for c in report["cases"] if c["visibility"] == "hidden" and c["verdict"] != "AC"]
+    assert hidden_failures
+    for c in hidden_failures:
+        assert c["message"] in ("output values differ (grads)", "output values differ (values)")
+    text = judge("grade", str(SUBS / "wrong_answer" / "mask_from_rounded.py"), "-p", "fake_quant_ste").stdout
+    hidden_lines = [line for line in text.splitlines() if "hidden" in line]
+    assert hidden_lines and not any("[" in line.split("]", 1)[1] for line in hidden_lines if "]" in line)
+
+
+def test_compile_error_and_rejection_exit_1():
+    r = judge("grade", str(SUBS / "compile_error" / "syntax_error.py"), "-p", "fake_quant_ste")
+    assert r.returncode == 1 and "CE" in r.stdout and "syntax_error" in r.stdout
+    r = judge("grade", str(SUBS / "rejected" / "numpy_conversion.py"), "-p", "fake_quant_ste",
+              "--examples-only")
+    assert r.returncode == 1 and "traced_value_concretized" in r.stdout and "at line" in r.stdout
+
+
+def test_usage_errors_exit_2():
+    assert judge("grade").returncode == 2
+    r = judge("grade", "nope.py", "-p", "fake_quant_ste")
+    assert r.returncode == 2 and "nope.py" in r.stderr
+    r = judge("grade", str(SUBS / "accepted" / "closure_vjp.py"), "-p", "no_such_problem")
+    assert r.returncode == 2 and "unknown problem" in r.stderr
+
+
+def test_show_prints_statement_and_examples():
+    r = judge("show", "fake_quant_ste")
+    assert r.returncode == 0
+    assert "custom_vjp" in r.stdout and "clip_both_ends" in r.stdout and "[0.3" in r.stdout
+
+
+def test_runs_from_any_directory_with_a_spec_path(tmp_path):
+    r = judge("grade", str(SUBS / "accepted" / "closure_vjp.py"), "-p",
+              str(ROOT / "problems" / "fake_quant_ste.yaml"), "--examples-only", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
