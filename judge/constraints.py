@@ -131,3 +131,34 @@ def parse_expected(fields, kind: str, raw, inputs: dict, params) -> dict:
             raise CaseDataError(steps, f"shape {arr.shape} differs from the input's {shape}")
         out[f.name] = arr
     return out
+
+
+def split_probe_expected(raw, probes) -> tuple:
+    """With probes, ``expected`` is a mapping of ``value`` and each probe's name."""
+    names = ["value"] + [p.name for p in probes]
+    if not isinstance(raw, dict) or sorted(raw) != sorted(names):
+        raise CaseDataError(["expected"], f"must be a mapping with exactly {names}")
+    return raw["value"], {p.name: raw[p.name] for p in probes}
+
+
+def parse_probes(probes, raw, expected_raw: dict, inputs: dict, value: np.ndarray) -> tuple[dict, dict]:
+    """Probe inputs and expected probe results, typed and shaped: a cotangent is shaped like the
+    output, a tangent like the probed parameter; a VJP result is shaped like the parameter and a
+    JVP result like the output."""
+    needed = sorted(p.input for p in probes)
+    if not isinstance(raw, dict) or sorted(raw) != needed:
+        raise CaseDataError(["probe"], f"must give exactly {needed}")
+    wrt = np.asarray(inputs[probes[0].wrt])
+    like = {"cotangent": value, "tangent": wrt, "vjp": wrt, "jvp": value}
+    probe_inputs, expected = {}, {}
+    for p in probes:
+        for key, source, out, steps in ((p.input, raw, probe_inputs, ["probe", p.input]),
+                                        (p.name, expected_raw, expected, ["expected", p.name])):
+            ref = like[key]
+            arr = _as_array(source[key], ref.dtype, steps)
+            if arr.shape != ref.shape:
+                raise CaseDataError(steps, f"shape {arr.shape}, expected {ref.shape}")
+            if not np.all(np.isfinite(arr.astype(np.float64))) and key in ("cotangent", "tangent"):
+                raise CaseDataError(steps, "must be finite")
+            out[key] = arr
+    return probe_inputs, expected

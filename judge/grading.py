@@ -30,8 +30,11 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "entry_point": problem.entry_point,
         "parameters": [{"name": p.name, "traced": p.traced} for p in problem.parameters],
         "grad_rule": {"field": grad_rule["field"]} if grad_rule else None,
+        "probes": ({"wrt": problem.probes[0].wrt, "names": [p.name for p in problem.probes]}
+                   if problem.probes else None),
         "capture_bytes": CAPTURE_BYTES,
-        "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs)} for c in cases],
+        "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
+                   "probe_args": protocol.encode_args(c.probe_inputs)} for c in cases],
     }
 
 
@@ -68,6 +71,8 @@ HIDDEN_MESSAGES = {
     "exception": "the submission raised an exception", "exit_called": "the submission called exit",
     "traced_value_concretized": "a traced value was turned into a Python value or NumPy array",
     "grads_not_from_backward": "the gradients do not come from the custom_vjp backward rule",
+    "wrong_vjp": "the VJP differs", "wrong_jvp": "the JVP differs",
+    "probe_failed": "a derivative probe raised an exception",
 }
 
 
@@ -143,11 +148,42 @@ def judge_case(problem: Problem, case, run: WorkerRun) -> CaseResult:
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)
     tolerances = {f.name: f.tolerance for f in problem.fields}
-    mismatch = checks.check_output(output, case.expected, problem.output_kind, tolerances)
+    expected = {f.name: case.expected[f.name] for f in problem.fields}
+    mismatch = checks.check_output(output, expected, problem.output_kind, tolerances)
     if mismatch:
         details = {**details, "diff": _diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details, field=mismatch.field)
+    for probe in problem.probes:
+        failed = _check_probe(probe, case, msg.get("probes"))
+        if failed:
+            reason, message, got, mismatch = failed
+            if mismatch:
+                details = {**details, "diff": _diff(case, got, mismatch)}
+            return _result(case, reason, message, time_s, details)
     return _result(case, "ok", "passed", time_s, details)
+
+
+def _check_probe(probe, case, reported) -> tuple | None:
+    """(reason, message, got, mismatch) when a derivative probe fails, else None."""
+    label = probe.name.upper()
+    reported = reported if isinstance(reported, dict) else {}
+    errors = reported.get("errors") if isinstance(reported.get("errors"), dict) else {}
+    if probe.name in errors:
+        error = errors[probe.name] if isinstance(errors[probe.name], dict) else {}
+        return ("probe_failed", f"the {label} probe (jax.{probe.name} with respect to "
+                f"{probe.wrt}) raised {_error_text(error)}", None, None)
+    try:
+        got = protocol.decode_value(reported.get(probe.name))
+    except protocol.ProtocolError as exc:
+        return ("probe_failed", f"the {label} probe returned malformed data: {exc}", None, None)
+    if not isinstance(got, np.ndarray):
+        return (f"wrong_{probe.name}", f"{label}: expected an array, got {got!r}", None, None)
+    mismatch = checks.check_field(got, case.expected[probe.name], probe.name, probe.tolerance)
+    if mismatch:
+        detail = mismatch.message.split(": ", 1)[-1]
+        return (f"wrong_{probe.name}", f"{label} probe (jax.{probe.name} with respect to {probe.wrt}): "
+                f"{detail}", {probe.name: got}, mismatch)
+    return None
 
 
 def _plain(value):
@@ -191,5 +227,12 @@ def reference_outputs(problem: Problem, cases=None) -> dict[int, dict]:
                              f"{ref}: the reference failed on {case.visibility} case {case.index} "
                              f"({case.name}): {_error_text(msg['error'])}")
         output = protocol.decode_value(msg["output"])
-        outputs[case.index] = output if problem.output_kind == "dict" else {"value": output}
+        outputs[case.index] = dict(output) if problem.output_kind == "dict" else {"value": output}
+        probes = msg.get("probes") or {}
+        for probe in problem.probes:
+            if probe.name in (probes.get("errors") or {}):
+                raise JudgeError(f"{ref}: the reference's {probe.name.upper()} probe failed on "
+                                 f"{case.visibility} case {case.index} ({case.name}): "
+                                 f"{_error_text(probes['errors'][probe.name])}")
+            outputs[case.index][probe.name] = protocol.decode_value(probes.get(probe.name))
     return outputs

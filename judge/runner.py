@@ -102,7 +102,7 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     with tempfile.TemporaryDirectory(prefix="judge-worker-") as workdir:
         try:
             proc = subprocess.Popen(
-                [python, "-I", "-c", BOOTSTRAP.format(parent=PACKAGE_PARENT),
+                [python, "-I", "-B", "-c", BOOTSTRAP.format(parent=PACKAGE_PARENT),
                  "--result-fd", str(write_fd)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 pass_fds=(write_fd,), cwd=workdir, env=worker_env(workdir),

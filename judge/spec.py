@@ -51,13 +51,27 @@ class OutputField:
 
 
 @dataclass(frozen=True)
+class Probe:
+    """A derivative the judge computes through the submission's function on every case."""
+
+    name: str          # "vjp" or "jvp"
+    input: str         # the case's probe input: "cotangent" or "tangent"
+    wrt: str           # the parameter differentiated
+    tolerance: dict
+
+
+PROBE_INPUTS = {"vjp": "cotangent", "jvp": "tangent"}
+
+
+@dataclass(frozen=True)
 class Case:
     index: int                      # position among all cases, examples first
     name: str
     visibility: str                 # "example" or "hidden"
     inputs: dict                    # parameter name -> np.ndarray | float | int
-    expected: dict                  # output field name -> np.ndarray
+    expected: dict                  # output field name (and probe name) -> np.ndarray
     text: str = ""                  # explanation (examples) or note (hidden)
+    probe_inputs: dict = field(default_factory=dict)  # "cotangent"/"tangent" -> np.ndarray
 
 
 @dataclass(frozen=True)
@@ -70,6 +84,7 @@ class Problem:
     output_kind: str                # "dict" or "array"
     fields: tuple[OutputField, ...]
     rules: tuple[dict, ...]
+    probes: tuple[Probe, ...]
     limits: dict
     cases: tuple[Case, ...]
     path: Path
@@ -189,7 +204,8 @@ def load(id_or_path: str | Path, root: Path | None = None) -> Problem:
 
 
 def build(data: dict, path: Path, nodes=None) -> Problem:
-    from .constraints import check_inputs, parse_expected
+    from .constraints import (CaseDataError, check_inputs, parse_expected, parse_probes,
+                              split_probe_expected)
 
     def fail(field_steps, problem):
         line = _line_of(nodes, field_steps) if nodes is not None else None
@@ -229,24 +245,49 @@ def build(data: dict, path: Path, nodes=None) -> Problem:
         if "field" in rule and rule["field"] not in [f.name for f in fields]:
             fail(["rules", i, "field"], f"no output field named {rule['field']!r}")
 
+    probes = ()
+    if "probes" in data:
+        raw_probes = data["probes"]
+        wrt = raw_probes["wrt"]
+        if wrt not in names or not next(p for p in params if p.name == wrt).traced:
+            fail(["probes", "wrt"], f"{wrt!r} is not a traced array parameter")
+        if out["kind"] != "array":
+            fail(["probes"], "derivative probes need an output of kind array")
+        tol = {**base_tol, **raw_probes.get("tolerance", {})}
+        probes = tuple(Probe(name, PROBE_INPUTS[name], wrt, tol)
+                       for name in ("vjp", "jvp") if raw_probes.get(name))
+        if not probes:
+            fail(["probes"], "enable at least one of vjp and jvp")
+
     cases = []
     for visibility, key in (("example", "examples"), ("hidden", "hidden")):
         for i, raw in enumerate(data.get(key) or []):
             steps = [key, i]
             try:
                 inputs = check_inputs(params, raw["input"])
-                expected = parse_expected(fields, out["kind"], raw["expected"], inputs, params)
+                expected = raw["expected"]
+                probe_inputs, probe_expected = {}, {}
+                if probes:
+                    expected, probe_expected = split_probe_expected(expected, probes)
+                expected = parse_expected(fields, out["kind"], expected, inputs, params)
+                if probes:
+                    probe_inputs, probe_expected = parse_probes(
+                        probes, raw.get("probe"), probe_expected, inputs, expected["value"])
+                elif "probe" in raw:
+                    raise CaseDataError(["probe"], "the problem declares no probes")
             except ValueError as exc:
                 fail(steps + list(getattr(exc, "steps", [])), str(exc))
             cases.append(Case(index=len(cases), name=str(raw.get("name") or f"{key}[{i}]"),
-                              visibility=visibility, inputs=inputs, expected=expected,
-                              text=str(raw.get("explanation") or raw.get("note") or "")))
+                              visibility=visibility, inputs=inputs,
+                              expected={**expected, **probe_expected},
+                              text=str(raw.get("explanation") or raw.get("note") or ""),
+                              probe_inputs=probe_inputs))
 
     reference = (path.parent / data.get("reference", f"../reference/{data['id']}.py")).resolve()
     return Problem(
         id=data["id"], title=data["title"], statement=data["statement"],
         entry_point=data["entry_point"], parameters=params, output_kind=out["kind"],
-        fields=fields, rules=rules, limits={**DEFAULT_LIMITS, **data.get("limits", {})},
+        fields=fields, rules=rules, probes=probes, limits={**DEFAULT_LIMITS, **data.get("limits", {})},
         cases=tuple(cases), path=path, reference=reference, raw=data)
 
 

@@ -43,6 +43,7 @@ REASONS = {
     # WA
     "wrong_type": Verdict.WA, "wrong_keys": Verdict.WA, "wrong_shape": Verdict.WA,
     "wrong_dtype": Verdict.WA, "wrong_value": Verdict.WA,
+    "wrong_vjp": Verdict.WA, "wrong_jvp": Verdict.WA, "probe_failed": Verdict.WA,
     # RJ
     "no_custom_vjp": Verdict.RJ, "backward_not_run": Verdict.RJ,
     "grads_not_from_backward": Verdict.RJ, "traced_value_concretized": Verdict.RJ,

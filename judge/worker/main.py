@@ -129,6 +129,8 @@ class CaseRunner:
         self.entry = entry
         self.parameters = request["parameters"]
         self.grad_rule = request.get("grad_rule")
+        self.probes = request.get("probes")  # {"wrt": "x", "names": ["vjp", "jvp"]} or None
+        self.traced = [p["name"] for p in self.parameters if p["traced"]]
         self.submission = request["submission"]
         self.clearing_helps: bool | None = None  # unknown until a cache-cleared retry is tried
 
@@ -162,32 +164,60 @@ class CaseRunner:
             return {"kind": kind, "items": [self._fill(v, values) for v in skeleton["items"]]}
         return skeleton
 
-    def trace(self, args: dict, factor: float = 1.0):
-        """make_jaxpr of the entry with the traced parameters abstract, then evaluate that jaxpr.
+    def _evaluate(self, fn, inputs: list):
+        """make_jaxpr of ``fn`` with ``inputs`` abstract, then evaluate that jaxpr on them.
 
         Runs under ``disable_jit`` so that a jit-wrapped submission is traced afresh each time
         (its rules run again) instead of being served from JAX's trace cache.
         """
-        jax, tracker = self.jax, self.instrument.TRACKER
-        traced = [p["name"] for p in self.parameters if p["traced"]]
+        jax = self.jax
         holder = {}
 
-        def traced_call(*traced_values):
-            values = dict(args)
-            values.update(zip(traced, traced_values))
-            out = self.entry(*[values[p["name"]] for p in self.parameters])
+        def traced(*values):
             leaves: list = []
-            holder["skeleton"] = self._split(out, leaves)
+            holder["skeleton"] = self._split(fn(*values), leaves)
             return leaves
 
-        tracker.reset(factor)
-        inputs = [args[name] for name in traced]
         with jax.disable_jit():
-            closed = jax.make_jaxpr(traced_call)(*inputs)
+            closed = jax.make_jaxpr(traced)(*inputs)
         flat = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *inputs)
-        output = self._fill(holder["skeleton"], flat)
+        return closed, self._fill(holder["skeleton"], flat)
+
+    def _bind(self, args: dict, traced_values) -> dict:
+        values = dict(args)
+        values.update(zip(self.traced, traced_values))
+        return values
+
+    def _call(self, values: dict):
+        return self.entry(*[values[p["name"]] for p in self.parameters])
+
+    def trace(self, args: dict, factor: float = 1.0):
+        """The entry's output on one case, its jaxpr, and what the custom_vjp instrument saw."""
+        tracker = self.instrument.TRACKER
+        tracker.reset(factor)
+        closed, output = self._evaluate(lambda *t: self._call(self._bind(args, t)),
+                                        [args[name] for name in self.traced])
         evidence = {"custom_vjp_applied": tracker.applied, "backward_runs": tracker.backward_runs}
         return closed, output, evidence
+
+    def probe(self, name: str, args: dict, probe_args: dict):
+        """A derivative of the entry with respect to one parameter, computed by the judge:
+        ``jax.vjp`` pulling back the case's cotangent, or ``jax.jvp`` pushing its tangent."""
+        jax, wrt = self.jax, self.probes["wrt"]
+
+        def derivative(*traced_values):
+            values = self._bind(args, traced_values[:-1])
+            direction = traced_values[-1]
+
+            def of_wrt(w):
+                return self._call({**values, wrt: w})
+
+            if name == "vjp":
+                return jax.vjp(of_wrt, values[wrt])[1](direction)[0]
+            return jax.jvp(of_wrt, (values[wrt],), (direction,))[1]
+
+        direction = probe_args["cotangent" if name == "vjp" else "tangent"]
+        return self._evaluate(derivative, [args[n] for n in self.traced] + [direction])[1]
 
     def _rule_followed(self, output: dict, perturbed: dict) -> bool:
         """Did doubling the backward rules' output double the rule's field? (A measurement
@@ -210,8 +240,8 @@ class CaseRunner:
         evidence["cache_cleared"] = True
         return True
 
-    def run(self, args: dict) -> dict:
-        result = {"error": None, "output": None, "trace": None, "evidence": None}
+    def run(self, args: dict, probe_args: dict | None = None) -> dict:
+        result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None}
         try:
             closed, output, evidence = self.trace(args)
             if self.grad_rule and not (evidence["backward_runs"] and evidence["custom_vjp_applied"]):
@@ -220,17 +250,25 @@ class CaseRunner:
                 if self._fresh(evidence):
                     closed, output, evidence = self.trace(args)
                     self.clearing_helps = bool(evidence["backward_runs"] and evidence["custom_vjp_applied"])
-                    evidence["cache_cleared"] = True
             result["output"] = output
             result["trace"] = self.instrument.walk_primitives(closed)
             if self.grad_rule:
-                _, perturbed, _ = self.trace(args, factor=2.0)
+                perturbed = self.trace(args, factor=2.0)[1]
                 if not self._rule_followed(output, perturbed) and self._fresh(evidence):
-                    _, perturbed, _ = self.trace(args, factor=2.0)
+                    perturbed = self.trace(args, factor=2.0)[1]
                     self.clearing_helps = self._rule_followed(output, perturbed)
                 evidence["perturbed"] = perturbed
                 evidence["instrument_intact"] = self.instrument.installed_intact()
             result["evidence"] = evidence
+            if self.probes:
+                probes = result["probes"] = {"errors": {}}
+                for name in self.probes["names"]:
+                    try:
+                        probes[name] = self.probe(name, args, probe_args or {})
+                    except self.instrument.CONCRETIZATION_ERRORS:
+                        raise
+                    except Exception as exc:  # noqa: BLE001 - e.g. no forward-mode rule
+                        probes["errors"][name] = describe_error(exc, "exception", self.submission)
         except self.instrument.CONCRETIZATION_ERRORS as exc:
             result["error"] = describe_error(exc, "concretization", self.submission)
         except SystemExit as exc:
@@ -276,7 +314,8 @@ def main(argv: list[str] | None = None) -> None:
         for case in request["cases"]:
             started = time.perf_counter()
             with Capture(limit) as cap:
-                result = runner.run(protocol.decode_args(case["args"]))
+                result = runner.run(protocol.decode_args(case["args"]),
+                                    protocol.decode_args(case.get("probe_args") or {}))
             channel.send({"type": "case", "index": case["index"],
                           "time_s": time.perf_counter() - started,
                           "stdout": cap.stdout, "stderr": cap.stderr, **result})

@@ -14,8 +14,10 @@ Channels
        "entry_point": "fake_quant_ste",
        "parameters": [{"name": "x", "traced": true}, {"name": "scale", "traced": false}, ...],
        "grad_rule": {"field": "grads"} | null,     # instrument custom_vjp and perturb its backward rule
+       "probes": {"wrt": "x", "names": ["vjp", "jvp"]} | null,   # derivatives to compute
        "capture_bytes": 4096,                      # per-case cap on captured stdout/stderr
-       "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...}}, ...]}
+       "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
+                  "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}}, ...]}
 
 * Results (worker -> judge): JSON lines on a dedicated pipe whose descriptor number is given on
   the worker's command line (``--result-fd N``). The submission's stdout and stderr are separate
@@ -27,6 +29,7 @@ Channels
       {"type": "case", "index": 0, "time_s": 0.2, "stdout": TEXT, "stderr": TEXT,
        "error": ERROR | null,
        "output": VALUE | null,
+       "probes": {"vjp": VALUE, "jvp": VALUE, "errors": {"jvp": ERROR}} | null,
        "trace": {"primitives": ["add", ...], "custom_vjp_calls": 1} | null,
        "evidence": {"custom_vjp_applied": 2, "backward_runs": 1,
                     "perturbed": VALUE | null, "cache_cleared": false} | null}
