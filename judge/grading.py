@@ -207,14 +207,19 @@ def _diff(case, output, mismatch: checks.Mismatch) -> dict:
     }
 
 
-def reference_outputs(problem: Problem, cases=None) -> dict[int, dict]:
+def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False) -> dict[int, dict]:
     """Run the problem's reference solution on ``cases`` (default: all) in a worker and return
-    each case's output fields as arrays. Raise JudgeError naming the reference if it fails."""
+    each case's output fields (and probe results) as arrays. With ``compiled``, the worker
+    evaluates each case under ``jax.jit`` instead of op by op, which lets XLA rewrite the
+    arithmetic (division by a constant becomes multiplication by its reciprocal, for one).
+    Raise JudgeError naming the reference if it fails."""
     cases = problem.cases if cases is None else cases
     ref = problem.reference
     if not ref.is_file():
         raise JudgeError(f"{ref}: reference solution not found (problem {problem.id})")
-    run = run_worker(build_request(problem, ref, cases), startup_timeout=problem.limits["startup_s"],
+    request = build_request(problem, ref, cases)
+    request["compiled"] = compiled
+    run = run_worker(request, startup_timeout=problem.limits["startup_s"],
                      case_timeout=problem.limits["time_per_case_s"])
     outputs = {}
     for case in cases:

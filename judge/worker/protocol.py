@@ -16,6 +16,7 @@ Channels
        "grad_rule": {"field": "grads"} | null,     # instrument custom_vjp and perturb its backward rule
        "probes": {"wrt": "x", "names": ["vjp", "jvp"]} | null,   # derivatives to compute
        "capture_bytes": 4096,                      # per-case cap on captured stdout/stderr
+       "compiled": false,                          # evaluate with jax.jit, not op by op (optional)
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
                   "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}}, ...]}
 
