@@ -53,10 +53,12 @@ REASONS = {
     "exited_early": Verdict.RTE, "killed_by_signal": Verdict.RTE,
     # CE
     "syntax_error": Verdict.CE, "missing_entry_point": Verdict.CE,
+    "no_submission": Verdict.CE,  # batch: a student folder without a usable .py file
     # TLE
     "time_limit": Verdict.TLE,
     # IE
     "worker_protocol": Verdict.IE, "worker_start": Verdict.IE,
+    "judge_error": Verdict.IE,  # batch: the judge could not grade this submission
 }
 
 

@@ -1,0 +1,192 @@
+"""Grading a whole class: every submission in a folder, in parallel, resumable.
+
+Each submission is graded by ``grading.grade`` in its own worker process, so one crash or time
+out never stops the others. Every finished grade is appended at once to a journal (one JSON
+line, flushed and synced); ``resume`` skips submissions whose file is unchanged since it was
+recorded. The final report is written from the journal, atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import JudgeError
+from .grading import grade
+from .spec import Problem
+from .verdicts import PRECEDENCE
+
+JOURNAL_VERSION = 1
+PREFERRED_NAMES = ("solution.py", "submission.py")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One submission in the batch: its name (file or student folder) and the file to grade."""
+
+    name: str
+    path: Path | None       # None: the student's folder holds no usable .py file
+    problem_note: str = ""  # why path is None
+
+
+def collect(folder: Path, entry_point: str) -> list[Entry]:
+    """Submission files directly in ``folder``, and one file per student sub-folder (its
+    ``solution.py``, ``submission.py`` or ``<entry_point>.py``, else its only .py file)."""
+    if not folder.is_dir():
+        raise JudgeError(f"{folder}: not a folder of submissions")
+    entries = []
+    for item in sorted(folder.iterdir()):
+        if item.name.startswith("."):
+            continue
+        if item.is_file() and item.suffix == ".py":
+            entries.append(Entry(item.name, item))
+        elif item.is_dir():
+            files = sorted(p for p in item.rglob("*.py") if not any(part.startswith(".") for part in p.parts))
+            named = [p for n in (*PREFERRED_NAMES, f"{entry_point}.py") for p in files if p.name == n]
+            if named:
+                entries.append(Entry(item.name, named[0]))
+            elif len(files) == 1:
+                entries.append(Entry(item.name, files[0]))
+            else:
+                note = "no .py file" if not files else \
+                    f"{len(files)} .py files and none named {' or '.join(PREFERRED_NAMES)}"
+                entries.append(Entry(item.name, None, note))
+    return entries
+
+
+def digest(path: Path | None) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path else ""
+
+
+class Journal:
+    """Append-only JSON lines; a torn last line (an interrupted write) is ignored on reading."""
+
+    def __init__(self, path: Path, problem: str, resume: bool):
+        self.path = path
+        self.records: dict[str, dict] = {}
+        self._lock = threading.Lock()
+        if path.exists():
+            if not resume:
+                raise JudgeError(f"{path}: a batch journal already exists; pass --resume to continue "
+                                 f"it, or move it away to start over")
+            self._read(problem)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(path, "a", encoding="utf-8")
+        if not self.records and path.stat().st_size == 0:
+            self._write({"journal": JOURNAL_VERSION, "problem": problem})
+
+    def _read(self, problem: str) -> None:
+        lines = self.path.read_text(encoding="utf-8").split("\n")
+        good_bytes = 0
+        for i, line in enumerate(lines):
+            try:
+                record = json.loads(line) if line else None
+            except ValueError:
+                if i < len(lines) - 1:
+                    raise JudgeError(f"{self.path}: line {i + 1} is not JSON; the journal is damaged") from None
+                record = None  # torn final line: the grade it held is simply redone
+            if record is None:
+                continue
+            good_bytes += len(line.encode("utf-8")) + 1
+            if "journal" in record:
+                if record.get("problem") != problem:
+                    raise JudgeError(f"{self.path}: journal of problem {record.get('problem')!r}, "
+                                     f"not {problem!r}")
+                continue
+            self.records[record["submission"]] = record
+        with open(self.path, "r+b") as f:  # drop a torn tail so appends start on a fresh line
+            f.truncate(min(good_bytes, os.path.getsize(self.path)))
+
+    def _write(self, record: dict) -> None:
+        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def add(self, record: dict) -> None:
+        with self._lock:
+            self._write(record)
+            self.records[record["submission"]] = record
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _record(entry: Entry, problem: Problem, sha: str, sandbox) -> dict:
+    base = {"submission": entry.name, "file": str(entry.path) if entry.path else None, "sha256": sha}
+    if entry.path is None:
+        return {**base, "verdict": "CE", "reason": "no_submission", "message": entry.problem_note,
+                "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
+    try:
+        result = grade(problem, entry.path, **({"sandbox": sandbox} if sandbox else {}))
+    except JudgeError as exc:
+        return {**base, "verdict": "IE", "reason": "judge_error", "message": str(exc),
+                "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
+    return {**base, "verdict": result.verdict.value, "reason": result.reason,
+            "message": result.message, "time_s": round(result.time_s, 3),
+            "passed": sum(c.verdict.value == "AC" for c in result.cases), "total": len(result.cases)}
+
+
+class Progress:
+    """A live status line on a terminal; one plain line per finished submission otherwise."""
+
+    def __init__(self, total: int, stream=None):
+        self.total, self.done = total, 0
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.counts: Counter = Counter()
+        self.started = time.monotonic()
+
+    def finished(self, record: dict) -> None:
+        self.done += 1
+        self.counts[record["verdict"]] += 1
+        if self.tty:
+            counts = " ".join(f"{v}:{n}" for v, n in sorted(self.counts.items()))
+            rate = self.done / max(time.monotonic() - self.started, 1e-9)
+            self.stream.write(f"\r[{self.done}/{self.total}] {counts}  {rate:.2f}/s   ")
+            if self.done == self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(f"[{self.done}/{self.total}] {record['submission']}: {record['verdict']} "
+                              f"[{record['reason']}]\n")
+        self.stream.flush()
+
+
+def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int = 1,
+              resume: bool = False, sandbox: str | None = None, progress: Progress | None = None) -> list[dict]:
+    """Grade every submission in ``folder``; return one record per submission, in name order."""
+    entries = collect(folder, problem.entry_point)
+    journal = Journal(journal_path, problem.id, resume)
+    try:
+        todo = []
+        for entry in entries:
+            sha = digest(entry.path)
+            old = journal.records.get(entry.name)
+            if not (old and old.get("sha256") == sha):
+                todo.append((entry, sha))
+        if progress is not None:
+            progress.total = len(todo)
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = [pool.submit(_record, entry, problem, sha, sandbox) for entry, sha in todo]
+            for future in as_completed(futures):
+                record = future.result()
+                journal.add(record)
+                if progress is not None:
+                    progress.finished(record)
+    finally:
+        journal.close()
+    names = [e.name for e in entries]
+    return [journal.records[n] for n in names if n in journal.records]
+
+
+def counts(records: list[dict]) -> list[tuple[str, int]]:
+    c = Counter(r["verdict"] for r in records)
+    return [(v.value, c[v.value]) for v in reversed(PRECEDENCE) if c[v.value]] + \
+        [(v, n) for v, n in sorted(c.items()) if v not in {p.value for p in PRECEDENCE}]
