@@ -47,6 +47,29 @@ def cmd_list(args) -> int:
     return EXIT_OK
 
 
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return int(text)
+
+
+def cmd_batch(args) -> int:
+    from . import atomic
+    from .batch import Progress, run_batch
+    from .reports import batch_report
+
+    problem = spec.load(args.problem)
+    out = args.out or Path(f"batch-{problem.id}.{ {'text': 'txt'}.get(args.format, args.format) }")
+    journal = out.with_name(out.name + ".journal.jsonl")
+    records = run_batch(problem, args.folder, journal, jobs=args.jobs, resume=args.resume,
+                        progress=Progress(0))
+    report = batch_report.FORMATS[args.format](problem.id, records)
+    atomic.write_text(out, report)
+    sys.stdout.write(batch_report.render_text(problem.id, records) if args.format != "text" else report)
+    print(f"report: {out} (journal: {journal})", file=sys.stderr)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="An online judge for JAX problems.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -57,12 +80,25 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--problem", "-p", required=True, metavar="ID_OR_PATH",
                    help="problem id (problems/<id>.yaml) or path to a spec file")
     g.add_argument("--examples-only", action="store_true", help="run only the public examples")
-    g.add_argument("--format", choices=("text", "json"), default="text")
+    g.add_argument("--format", choices=("text", "json", "gradescope"), default="text",
+                   help="gradescope: a results.json for Gradescope's autograder")
     g.set_defaults(func=cmd_grade)
 
     s = sub.add_parser("show", help="print a problem's statement and examples")
     s.add_argument("problem", metavar="ID_OR_PATH")
     s.set_defaults(func=cmd_show)
+
+    b = sub.add_parser("batch", help="grade every submission in a folder (a class at a deadline)")
+    b.add_argument("folder", type=Path, help="folder of .py files or of per-student folders")
+    b.add_argument("--problem", "-p", required=True, metavar="ID_OR_PATH")
+    b.add_argument("-j", "--jobs", type=_jobs, default=2, metavar="N",
+                   help="grade N submissions at a time (default 2)")
+    b.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    b.add_argument("--out", type=Path, metavar="FILE",
+                   help="report file (default batch-<problem>.<format>); the journal is FILE.journal.jsonl")
+    b.add_argument("--resume", action="store_true",
+                   help="continue an interrupted batch: skip submissions already in the journal")
+    b.set_defaults(func=cmd_batch)
 
     ls = sub.add_parser("list", help="list the problems")
     ls.set_defaults(func=cmd_list)

@@ -193,6 +193,8 @@ def _plain(value):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
+    if isinstance(value, (bool, int, float)):
+        return value
     return repr(value)
 
 

@@ -76,3 +76,23 @@ def test_runs_from_any_directory_with_a_spec_path(tmp_path):
     r = judge("grade", str(SUBS / "accepted" / "closure_vjp.py"), "-p",
               str(ROOT / "problems" / "fake_quant_ste.yaml"), "--examples-only", cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_gradescope_results_json():
+    r = judge("grade", str(SUBS / "wrong_answer" / "strict_mask.py"), "-p", "fake_quant_ste",
+              "--format", "gradescope")
+    assert r.returncode == 1
+    results = json.loads(r.stdout)
+    tests = results["tests"]
+    assert results["score"] == sum(t["score"] for t in tests) and 0 < results["score"] < len(tests)
+    assert {t["visibility"] for t in tests[:3]} == {"visible"}
+    assert {t["visibility"] for t in tests[3:]} == {"hidden"}
+    assert all(set(t) == {"name", "score", "max_score", "status", "output", "visibility"} for t in tests)
+    failed_hidden = [t for t in tests[3:] if t["status"] == "failed"]
+    assert failed_hidden and all("differ" in t["output"] and "[" in t["output"] for t in failed_hidden)
+
+
+def test_load_failure_is_reported_once():
+    r = judge("grade", str(SUBS / "compile_error" / "syntax_error.py"), "-p", "fake_quant_ste")
+    assert r.stdout.count("was never closed") == 2  # the one case line and the summary
+    assert "all " in r.stdout and "cases: [syntax_error]" in r.stdout

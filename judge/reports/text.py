@@ -20,7 +20,7 @@ def _case_line(c: CaseResult) -> str:
     label = f"example {c.index} ({c.name})" if c.visibility == "example" else f"hidden  {c.index}"
     line = f"  {c.verdict.value:<3} {time}  {label}"
     if c.reason != "ok":
-        line += f": [{c.reason}] " + (c.message if c.visibility == "example" else c.message)
+        line += f": [{c.reason}] {c.message}"
     return line
 
 
@@ -42,17 +42,24 @@ def _example_details(c: CaseResult) -> list[str]:
     return out
 
 
+def _never_ran(result: GradeResult) -> bool:
+    """Every case failed the same way before running (the submission did not load)."""
+    cases = result.cases
+    return bool(cases) and all(c.time_s is None and c.verdict is cases[0].verdict
+                               and c.reason == cases[0].reason for c in cases)
+
+
 def render(result: GradeResult) -> str:
     lines = [f"{result.problem}: {result.submission}"]
-    shown_load_output = False
-    for c in result.cases:
-        lines.append(_case_line(c))
-        if c.visibility == "example" and c.verdict.value != "AC":
-            if c.reason in ("syntax_error", "missing_entry_point", "import_exception", "exit_called") \
-                    and shown_load_output:
-                continue
-            shown_load_output = True
-            lines.extend(_example_details(c))
+    if _never_ran(result):
+        first = result.cases[0]
+        lines.append(f"  {first.verdict.value:<3}  all {len(result.cases)} cases: [{first.reason}] {first.message}")
+        lines.extend(_example_details(first))
+    else:
+        for c in result.cases:
+            lines.append(_case_line(c))
+            if c.visibility == "example" and c.verdict.value != "AC":
+                lines.extend(_example_details(c))
     counts = Counter(c.verdict.value for c in result.cases)
     summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
     lines.append("")

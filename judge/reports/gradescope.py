@@ -1,0 +1,38 @@
+"""Gradescope's ``results.json``: one test per case, one point each.
+
+Examples are ``visible``; hidden cases get ``HIDDEN_VISIBILITY`` (``hidden`` by default, or
+``after_published``). Their output is the reason code and the data-free message the judge
+already uses for hidden cases, so nothing of the hidden data reaches students either way.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..verdicts import GradeResult
+
+
+def to_dict(result: GradeResult, hidden_visibility: str = "hidden") -> dict:
+    tests = []
+    for c in result.cases:
+        label = f"example {c.index} ({c.name})" if c.visibility == "example" else f"hidden case {c.index}"
+        passed = c.verdict.value == "AC"
+        tests.append({
+            "name": label,
+            "score": 1.0 if passed else 0.0,
+            "max_score": 1.0,
+            "status": "passed" if passed else "failed",
+            "output": f"{c.verdict.value} [{c.reason}] {c.message}",
+            "visibility": "visible" if c.visibility == "example" else hidden_visibility,
+        })
+    return {
+        "score": float(sum(t["score"] for t in tests)),
+        "output": f"{result.verdict.value} ({result.verdict.title}) [{result.reason}]: {result.message}",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
+
+
+def render(result: GradeResult, hidden_visibility: str = "hidden") -> str:
+    return json.dumps(to_dict(result, hidden_visibility), indent=2) + "\n"
