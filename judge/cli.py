@@ -47,6 +47,27 @@ def cmd_list(args) -> int:
     return EXIT_OK
 
 
+def cmd_check(args) -> int:
+    from .package_check import check_problem, problem_paths
+    from .reports import check_text, junit
+
+    paths = problem_paths(args.problems)
+    progress = (lambda text: print(f"  .. {text}", file=sys.stderr, flush=True)) \
+        if sys.stderr.isatty() else None
+    reports = []
+    for path in paths:
+        reports.append(check_problem(path, jobs=args.jobs, progress=progress))
+        sys.stdout.write(check_text.render(reports[-1]))
+        sys.stdout.flush()
+    errors = sum(r.errors for r in reports)
+    warnings = sum(r.warnings for r in reports)
+    if len(reports) > 1:
+        print(f"checked {len(reports)} problems: {check_text.totals(errors, warnings)}")
+    if args.junit_xml:
+        junit.write(reports, args.junit_xml, werror=args.werror)
+    return EXIT_VERDICT if errors or (args.werror and warnings) else EXIT_OK
+
+
 def _jobs(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
@@ -102,6 +123,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     ls = sub.add_parser("list", help="list the problems")
     ls.set_defaults(func=cmd_list)
+    c = sub.add_parser("check", help="verify problem packages: spec, cases, reference, submissions")
+    c.add_argument("problems", nargs="*", metavar="PROBLEM",
+                   help="problem ids or spec paths (default: every problem under problems/)")
+    c.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
+                   help="grade N submissions at a time (default 1)")
+    c.add_argument("--junit-xml", type=Path, metavar="PATH", help="also write a JUnit XML report")
+    c.add_argument("--werror", action="store_true", help="fail on warnings too")
+    c.set_defaults(func=cmd_check)
+
     return parser
 
 

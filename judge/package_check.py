@@ -1,0 +1,347 @@
+"""`judge check`: verify a whole problem package before it is published.
+
+For one problem, in order: the spec against the JSON Schema; every case against the parameters'
+constraints; every stored expected output against a fresh run of the reference solution; every
+known submission against the verdict its folder (or ``submissions.yaml``) names; test strength
+(which cases catch each wrong submission); and the time limit against the slowest accepted
+submission. Every result is a ``Finding`` attached to a named check, so reports can show one
+line per check and CI systems one test case per check.
+
+Submissions and the reference run in worker subprocesses (``grading``); ``jobs`` of them at a
+time. This process never imports JAX.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from . import checks, expectations, grading, spec
+from .errors import JudgeError, SpecError
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+#: Warn when the time limit is less than this many times the slowest accepted case.
+TIME_MARGIN = 2.0
+SCHEMA_SHOWN = "judge/schema/problem.schema.json"
+
+
+@dataclass
+class Finding:
+    check: str          # the name of the check it belongs to
+    level: str          # "error", "warning" or "info"
+    file: str           # as shown: relative to the current directory where possible
+    message: str
+    line: int | None = None
+    details: str = ""   # longer text shown once under the finding (a submission's report)
+
+    @property
+    def where(self) -> str:
+        return self.file + (f":{self.line}" if self.line else "")
+
+
+@dataclass
+class Check:
+    name: str           # "schema", "cases", "expected", "submissions", "verdict <file>", ...
+    group: str          # checks of one group are summarised together in text reports
+    file: str = ""      # the file the check is about, as shown
+    summary: str = ""   # what was verified, for a passing check
+    skipped: str = ""   # why the check could not run
+    time_s: float = 0.0
+
+
+@dataclass
+class ProblemReport:
+    problem: str
+    path: str
+    checks: list[Check] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    time_s: float = 0.0
+
+    def count(self, level: str) -> int:
+        return sum(1 for f in self.findings if f.level == level)
+
+    @property
+    def errors(self) -> int:
+        return self.count(ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return self.count(WARNING)
+
+    def of(self, check: Check) -> list[Finding]:
+        return [f for f in self.findings if f.check == check.name]
+
+    def add(self, name: str, group: str | None = None, file=None) -> Check:
+        check = Check(name, group or name, shown(file) if file else self.path)
+        self.checks.append(check)
+        return check
+
+    def find(self, check: Check, level: str, file, message: str, line=None, details="") -> None:
+        self.findings.append(Finding(check.name, level, shown(file), message, line, details))
+
+
+def shown(path) -> str:
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def problem_paths(names: list[str]) -> list[Path]:
+    """Spec files for ids or paths; all of ``problems/`` when none is named. Raise JudgeError."""
+    if names:
+        return [spec.resolve(n) for n in names]
+    folder = spec.find_root() / "problems"
+    paths = sorted(folder.glob("*.yaml"))
+    if not paths:
+        raise JudgeError(f"no problem specs (*.yaml) in {folder}")
+    return paths
+
+
+def check_problem(path, jobs: int = 1, progress=None) -> ProblemReport:
+    """Run every check on the problem whose spec is ``path``. ``progress(text)``, if given, is
+    told about each graded submission."""
+    started = time.monotonic()
+    path = Path(path).resolve()
+    report = ProblemReport(problem=path.stem, path=shown(path))
+    loaded = _spec_and_cases(report, path)
+    if loaded is None:
+        for name in ("expected", "submissions", "strength", "time limit"):
+            report.add(name).skipped = "the spec could not be loaded"
+    else:
+        report.problem = loaded.problem.id
+        _run(report, loaded, max(1, jobs), progress or (lambda text: None))
+    report.time_s = time.monotonic() - started
+    return report
+
+
+@dataclass
+class Loaded:
+    """A problem holding only its valid cases, and where each case sits in the spec."""
+
+    problem: spec.Problem
+    nodes: object
+    steps: dict      # case index -> ["examples" | "hidden", position]
+    names: dict      # case index -> name
+
+    def label(self, case) -> str:
+        key, i = self.steps[case.index]
+        return f"{key}[{i}] ({self.names[case.index]})"
+
+    def line(self, case, *more) -> int | None:
+        return spec._line_of(self.nodes, [*self.steps[case.index], *more])
+
+
+# -- the spec and its cases ---------------------------------------------------------------------
+
+_LINE = re.compile(r"^(.*?)(?: \(line (\d+)\))?$")
+
+
+def _spec_error(report, check, path, exc: SpecError) -> None:
+    where, line = _LINE.match(exc.field or "").groups()
+    report.find(check, ERROR, path, f"{where}: {exc.problem}" if where else exc.problem,
+                int(line) if line else None)
+
+
+def _spec_and_cases(report: ProblemReport, path: Path) -> Loaded | None:
+    """Checks 1 and 2; None when the spec cannot be built."""
+    schema = report.add("schema")
+    t0 = time.monotonic()
+    try:
+        data, nodes = spec.read_yaml(path)
+    except SpecError as exc:
+        m = re.search(r"line (\d+)", exc.problem)
+        report.find(schema, ERROR, path, exc.problem, int(m.group(1)) if m else None)
+        report.add("cases").skipped = "the spec could not be read"
+        return None
+    for where, line, message in spec.schema_errors(data, nodes):
+        report.find(schema, ERROR, path, f"{where}: {message}", line)
+    if isinstance(data.get("id"), str) and data["id"] != path.stem:
+        report.find(schema, ERROR, path, f"id: {data['id']!r} differs from the file name "
+                                         f"{path.name!r} (the spec must be problems/<id>.yaml)",
+                    spec._line_of(nodes, ["id"]))
+    schema.time_s = time.monotonic() - t0
+    cases = report.add("cases")
+    if report.of(schema):
+        cases.skipped = "the spec does not match the schema"
+        return None
+    schema.summary = f"the spec matches the schema {SCHEMA_SHOWN}"
+
+    t0 = time.monotonic()
+    try:
+        skeleton = spec.build({**data, "examples": [], "hidden": []}, path, nodes)
+    except SpecError as exc:
+        _spec_error(report, cases, path, exc)
+        return None
+    valid, steps, names = [], {}, {}
+    index = 0
+    for key in ("examples", "hidden"):
+        for i, raw in enumerate(data.get(key) or []):
+            name = str(raw.get("name") or f"{key}[{i}]")
+            case = _one_case(report, cases, path, data, nodes, skeleton, key, i, raw, name)
+            if case is not None:
+                valid.append(replace(case, index=index, name=name))
+                steps[index], names[index] = [key, i], name
+            index += 1
+    n_ex = sum(1 for c in valid if c.visibility == "example")
+    cases.summary = f"{len(valid)} cases ({n_ex} examples, {len(valid) - n_ex} hidden) fit the constraints"
+    if len(valid) < index:
+        cases.summary = f"{index - len(valid)} of {index} cases are invalid and left out of the runs"
+    cases.time_s = time.monotonic() - t0
+    return Loaded(replace(skeleton, cases=tuple(valid)), nodes, steps, names)
+
+
+def _one_case(report, check, path, data, nodes, skeleton, key, i, raw, name):
+    """Build one case on its own (so one bad case does not hide the others); report every
+    constraint violation of its inputs."""
+    alone = {**data, "examples": [], "hidden": [], key: [raw]}
+    try:
+        return spec.build(alone, path).cases[0]
+    except SpecError as exc:
+        where, _ = _LINE.match(exc.field or "").groups()
+        rest = where.split("]", 1)[1].lstrip(".") if where.startswith(f"{key}[0]") else ""
+        found = _all_input_violations(skeleton, raw) if rest.startswith("input.") else []
+        for param, message in found or [(None, exc.problem)]:
+            steps = [key, i] + (["input", param] if param else _steps(rest))
+            report.find(check, ERROR, path, f"{spec.field_path(steps)}: {message} (case {name})",
+                        spec._line_of(nodes, steps))
+    return None
+
+
+def _steps(rest: str) -> list:
+    return [int(s) if s.isdigit() else s for s in re.findall(r"[^.\[\]]+", rest)]
+
+
+def _all_input_violations(skeleton, raw) -> list[tuple[str, str]]:
+    """Every constraint violation of a case's inputs (loading stops at the first)."""
+    from .constraints import CaseDataError, check_inputs, violations
+
+    loose = [replace(p, ndim=(), min_size=None, max_size=None, finite=False, shape_like=None,
+                     dtype_like=None, minimum=None, exclusive_minimum=None, maximum=None,
+                     greater_than=None) for p in skeleton.parameters]
+    try:
+        return violations(skeleton.parameters, check_inputs(loose, raw.get("input")))
+    except (CaseDataError, TypeError, KeyError):
+        return []
+
+
+# -- runs: reference and submissions ------------------------------------------------------------
+
+def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress) -> None:
+    from . import strength
+    from .reports.check_text import submission_details
+
+    problem = loaded.problem
+    expected = report.add("expected")
+    found = report.add("submissions")
+    folder = problem.path.parent.parent / "submissions" / problem.id
+    subs, issues = expectations.discover(folder) if folder.is_dir() else ([], [])
+    if not folder.is_dir():
+        report.find(found, WARNING, folder, "no submissions folder: nothing shows that the cases "
+                                            "accept a right solution and catch wrong ones")
+    for file, line, message in issues:
+        report.find(found, ERROR, file, message, line)
+    found.summary = f"{len(subs)} submissions found"
+
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        t0 = time.monotonic()
+        ref_future = pool.submit(grading.reference_outputs, problem)
+        futures = [(s, pool.submit(_timed_grade, problem, s, progress)) for s in subs]
+        _compare_reference(report, expected, loaded, ref_future)
+        expected.time_s = time.monotonic() - t0
+        results = {}
+        for sub, future in futures:
+            check = report.add(f"verdict {sub.rel}", "verdicts", sub.path)
+            try:
+                result, check.time_s = future.result()
+            except Exception as exc:  # a JudgeError, or anything else: report it and go on
+                report.find(check, ERROR, sub.path, f"could not be graded: {exc}")
+                continue
+            results[sub] = result
+            check.summary = f"{result.verdict.value}: {expectations.case_counts(result)}"
+            why = expectations.unmet(sub.expectation, result, loaded.label)
+            if why:
+                report.find(check, ERROR, sub.path, why,
+                            details=submission_details(result, loaded.label))
+    finally:  # on an interrupt, do not start the runs still queued
+        pool.shutdown(wait=True, cancel_futures=True)
+    strength.check_strength(report, problem, results, loaded.label)
+    strength.check_time_limit(report, problem, results, loaded.label, jobs)
+
+
+def _timed_grade(problem, sub, progress):
+    t0 = time.monotonic()
+    result = grading.grade(problem, sub.path)
+    elapsed = time.monotonic() - t0
+    progress(f"{problem.id}: {sub.rel}: {result.verdict.value} in {elapsed:.1f}s")
+    return result, elapsed
+
+
+def _compare_reference(report, check, loaded: Loaded, future) -> None:
+    problem = loaded.problem
+    ref = problem.reference
+    try:
+        outputs = future.result()
+    except Exception as exc:  # JudgeError names the reference and the case; anything else too
+        message = str(exc).removeprefix(f"{ref}: ")
+        report.find(check, ERROR, ref, message if isinstance(exc, JudgeError)
+                    else f"the reference run failed: {type(exc).__name__}: {exc}")
+        return
+    probes = getattr(problem, "probes", ())
+    tolerances = {**{f.name: f.tolerance for f in problem.fields},
+                  **{p.name: p.tolerance for p in probes}}
+    bare = problem.output_kind == "array" and not probes   # expected: [...] rather than {value: ...}
+    unchecked = set()
+    for case in problem.cases:
+        got_all = outputs.get(case.index, {})
+        if not isinstance(got_all, dict):
+            report.find(check, ERROR, ref, f"{loaded.label(case)}: the reference returned "
+                                           f"{type(got_all).__name__}, not a dict")
+            continue
+        for name, stored in case.expected.items():
+            if name not in got_all:
+                unchecked.add(name)
+                continue
+            steps = ["expected"] if bare and name == "value" else ["expected", name]
+            diff = _difference(got_all[name], stored, ".".join(steps),
+                               tolerances.get(name, {}).get("signed_zero", False))
+            if diff:
+                level, text, index = diff
+                report.find(check, level, problem.path, f"{loaded.label(case)}: {text}",
+                            loaded.line(case, *steps, *index))
+    for name in sorted(unchecked):
+        report.find(check, INFO, problem.path, f"stored {name!r} results are not compared: the "
+                                               f"reference run does not report them")
+    differ = {f.message.split(":")[0] for f in report.of(check) if f.level == ERROR}
+    check.summary = (f"{len(differ)} of {len(problem.cases)} cases differ from what {shown(ref)} "
+                     "computes" if differ else
+                     f"{len(problem.cases)} stored outputs equal what {shown(ref)} computes")
+
+
+def _difference(got, stored: np.ndarray, name: str, signed_zero: bool):
+    """(level, message, index of the first differing entry) when the reference's ``got`` is not
+    exactly the stored value."""
+    if not isinstance(got, np.ndarray):
+        return ERROR, f"{name}: the reference returned {type(got).__name__}, not an array", ()
+    problem = checks.check_shape(got, stored, name) or checks.check_dtype(got, stored, name)
+    if problem:
+        return ERROR, f"{problem.message.replace(', expected', ' from the reference, stored')}", ()
+    exact = checks.close_mask(got, stored, 0.0, 0.0, signed_zero=True)
+    if exact.all():
+        return None
+    loose = checks.close_mask(got, stored, 0.0, 0.0, signed_zero=False)
+    bad = np.argwhere(~exact)
+    idx = tuple(int(i) for i in bad[0])
+    where = ",".join(map(str, idx))
+    text = (f"{name}[{where}]: stored {stored[idx].item()!r}, the reference computes "
+            f"{got[idx].item()!r} ({len(bad)} of {stored.size} entries differ)")
+    if loose.all() and not signed_zero:
+        return WARNING, text + "; only the sign of zero differs, which grading ignores here", idx
+    return ERROR, text, idx

@@ -1,0 +1,87 @@
+"""Checks of `judge check` that read the graded submissions: test strength and the time limit.
+
+Test strength: a case *catches* a submission when its verdict there is not AC. Every
+``wrong_answer`` and ``rejected`` submission must be caught by some case; one caught by a single
+hidden case only is a warning (one edit of that case and it slips through); one that passes every
+example is noted, so the author knows the examples do not reveal that mistake.
+"""
+
+from __future__ import annotations
+
+from .expectations import MUST_BE_CAUGHT
+from .package_check import ERROR, INFO, TIME_MARGIN, WARNING
+from .verdicts import Verdict
+
+MAX_LISTED = 6
+
+
+def _listing(cases, label) -> str:
+    names = [label(c).split(" ", 1)[0] for c in cases[:MAX_LISTED]]
+    more = f", ... ({len(cases) - MAX_LISTED} more)" if len(cases) > MAX_LISTED else ""
+    return ", ".join(names) + more
+
+
+def check_strength(report, problem, results: dict, label) -> None:
+    wrong = [(s, r) for s, r in results.items() if s.folder in MUST_BE_CAUGHT]
+    if not wrong:
+        check = report.add("strength")
+        report.find(check, INFO, problem.path, f"no {' or '.join(MUST_BE_CAUGHT)} submissions: "
+                                               "nothing shows that the cases catch wrong solutions")
+        return
+    n_examples = len(problem.examples)
+    n_hidden = len(problem.hidden)
+    for sub, result in wrong:
+        check = report.add(f"strength {sub.rel}", "strength", sub.path)
+        caught = [c for c in result.cases if c.verdict is not Verdict.AC]
+        by_example = [c for c in caught if c.visibility == "example"]
+        by_hidden = [c for c in caught if c.visibility == "hidden"]
+        if not caught:
+            report.find(check, ERROR, sub.path,
+                        f"no case catches it: AC on all {len(result.cases)} cases; add a case on "
+                        f"which it fails, or move it out of {sub.folder}/")
+            continue
+        if len(caught) == len(result.cases):
+            counts = f"caught by every case ({n_examples} examples, {n_hidden} hidden)"
+        else:
+            counts = (f"caught by {len(by_example)} of {n_examples} examples and {len(by_hidden)} "
+                      f"of {n_hidden} hidden cases: {_listing(caught, label)}")
+        check.summary = counts
+        if len(caught) == 1 and not by_example:
+            report.find(check, WARNING, sub.path,
+                        f"caught only by {label(caught[0])}, a single hidden case; it passes every "
+                        "example; add another case that catches it")
+        elif not by_example:
+            report.find(check, INFO, sub.path, f"{counts}; it passes every example, so the "
+                                               "examples do not reveal this mistake")
+        else:
+            report.find(check, INFO, sub.path, counts)
+
+
+def check_time_limit(report, problem, results: dict, label, jobs: int) -> None:
+    """The slowest case of any fully accepted submission in ``accepted/`` against the limit."""
+    check = report.add("time limit")
+    limit = problem.limits["time_per_case_s"]
+    slowest = None
+    for sub, result in results.items():
+        if sub.folder != "accepted" or not result.accepted:
+            continue
+        for case in result.cases:
+            if case.time_s is not None and (slowest is None or case.time_s > slowest[0]):
+                slowest = (case.time_s, sub, case)
+    if slowest is None:
+        report.find(check, WARNING, problem.path,
+                    f"no submission in accepted/ passed every case, so the time limit "
+                    f"(limits.time_per_case_s = {limit:g} s) is not measured against a solution")
+        return
+    time_s, sub, case = slowest
+    margin = limit / time_s if time_s > 0 else float("inf")
+    text = (f"slowest accepted case takes {time_s:.2f} s ({sub.rel}, {label(case)}); "
+            f"limits.time_per_case_s is {limit:g} s: {margin:.1f}x margin")
+    if jobs > 1:
+        text += f" (measured with {jobs} runs in parallel)"
+    if margin >= TIME_MARGIN:
+        check.summary = text
+    else:
+        report.find(check, WARNING, problem.path,
+                    f"{text}; under {TIME_MARGIN:g}x: a slower machine may time out a right "
+                    "solution, so raise the limit or make the case cheaper")

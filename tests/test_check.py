@@ -1,0 +1,262 @@
+"""`judge check`: the repository's problems pass, and each kind of broken package fails with a
+message that points at the cause.
+
+Broken packages are small copies of fake_quant_ste in a temporary folder (same layout as the
+repository, few hidden cases and few submissions, so each check takes seconds).
+"""
+
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judge.package_check import check_problem
+from judge.reports import check_text, junit
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBS = ROOT / "submissions" / "fake_quant_ste"
+PROBLEMS = sorted((ROOT / "problems").glob("*.yaml"))
+KEEP_HIDDEN = (0, 3, 6)  # 1-D size 1 (scale 0.5), 1-D size 1 (scale 0.25), 2-D 1x6
+
+REFERENCE = (ROOT / "reference" / "fake_quant_ste.py").read_text()
+#: Wrong only when qmax > 100: no case of the trimmed package has that.
+UNCAUGHT = REFERENCE + '''
+
+_right = fake_quant_ste
+
+
+def fake_quant_ste(x, scale, qmin, qmax, cotangent):
+    out = _right(x, scale, qmin, qmax, cotangent)
+    return {"values": out["values"] + (1.0 if qmax > 100 else 0.0), "grads": out["grads"]}
+'''
+#: Wrong only on 1x6 inputs: of the trimmed package, only hidden[2] has that shape.
+ONLY_ONE_HIDDEN = UNCAUGHT.replace("qmax > 100", "x.shape == (1, 6)")
+
+
+def make_package(root: Path, *, subs=None, mutate=None, reference=REFERENCE) -> Path:
+    """A copy of fake_quant_ste under ``root``; ``subs`` maps "folder/name.py" to a bundled
+    submission path or to source text. Return the spec's path."""
+    data = yaml.safe_load((ROOT / "problems" / "fake_quant_ste.yaml").read_text())
+    data["hidden"] = [data["hidden"][i] for i in KEEP_HIDDEN]
+    if mutate:
+        mutate(data)
+    spec_path = root / "problems" / "fake_quant_ste.yaml"
+    spec_path.parent.mkdir(parents=True, exist_ok=True)
+    spec_path.write_text(yaml.safe_dump(data, sort_keys=False))
+    if reference is not None:
+        (root / "reference").mkdir(exist_ok=True)
+        (root / "reference" / "fake_quant_ste.py").write_text(reference)
+    for rel, source in (subs or {}).items():
+        target = root / "submissions" / "fake_quant_ste" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(source, Path):
+            shutil.copy(source, target)
+        else:
+            target.write_text(source)
+    return spec_path
+
+
+def errors(report, check_prefix=""):
+    return [f for f in report.findings if f.level == "error" and f.check.startswith(check_prefix)]
+
+
+def judge(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "judge", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=600)
+
+
+# -- the repository's own problems: checked once (grading every submission takes a minute or two)
+
+@pytest.fixture(scope="module")
+def repo_reports():
+    return [check_problem(path, jobs=2) for path in PROBLEMS]
+
+
+def test_repository_problems_pass(repo_reports):
+    for report in repo_reports:
+        text = check_text.render(report)
+        assert report.errors == 0, text
+        assert text.rstrip().splitlines()[-1].startswith(f"{report.problem}: 0 errors, ")
+
+
+def test_repository_check_covers_every_submission(repo_reports):
+    for report in repo_reports:
+        names = {c.name for c in report.checks}
+        folder = ROOT / "submissions" / report.problem
+        for path in folder.glob("*/*.py"):
+            rel = f"{path.parent.name}/{path.name}"
+            assert f"verdict {rel}" in names
+            if path.parent.name in ("wrong_answer", "rejected"):
+                assert f"strength {rel}" in names
+        assert {"schema", "cases", "expected", "submissions", "time limit"} <= names
+
+
+def test_repository_junit_lists_every_check(repo_reports, tmp_path):
+    out = tmp_path / "junit.xml"
+    junit.write(repo_reports, out)
+    root = ET.parse(out).getroot()
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == [r.problem for r in repo_reports]
+    for suite, report in zip(suites, repo_reports):
+        assert [c.get("name") for c in suite.findall("testcase")] == [c.name for c in report.checks]
+        assert suite.get("failures") == "0"
+
+
+# -- broken packages ----------------------------------------------------------------------------
+
+def test_tampered_expected_value_names_case_and_entry(tmp_path):
+    stored = {}
+
+    def tamper(data):
+        stored["value"] = data["hidden"][1]["expected"]["values"][0]
+        data["hidden"][1]["expected"]["values"][0] = stored["value"] + 0.5
+
+    path = make_package(tmp_path, mutate=tamper)
+    report = check_problem(path)
+    found = errors(report, "expected")
+    assert len(found) == 1, check_text.render(report)
+    message = found[0].message
+    assert "hidden[1] (tie_neg_half_rounds_to_neg_zero)" in message
+    assert "expected.values[0]" in message
+    assert f"stored {stored['value'] + 0.5!r}" in message and "the reference computes" in message
+    assert found[0].file == str(path) or path.name in found[0].file
+    assert repr(stored["value"] + 0.5) in path.read_text().splitlines()[found[0].line - 1]
+
+
+def test_invalid_cases_are_each_reported_and_the_rest_still_run(tmp_path):
+    def break_two(data):
+        data["hidden"][0]["input"]["x"] = [0.5] * 7
+        data["examples"][1]["input"]["scale"] = -1.0
+
+    path = make_package(tmp_path, mutate=break_two)
+    report = check_problem(path)
+    messages = [f.message for f in errors(report, "cases")]
+    assert any(m.startswith("hidden[0].input.x: has 7 entries, at most 6 allowed")
+               and "tie_pos_half_rounds_to_zero" in m for m in messages), messages
+    assert any(m.startswith("examples[1].input.scale:") for m in messages), messages
+    lines = path.read_text().splitlines()
+    for f in errors(report, "cases"):
+        assert f.line and lines[f.line - 1].strip()
+    # the valid cases still ran against the reference
+    assert not errors(report, "expected")
+    assert next(c for c in report.checks if c.name == "expected").summary.startswith("4 stored")
+
+
+def test_wrong_submissions_not_caught_fail_and_weak_ones_warn(tmp_path):
+    path = make_package(tmp_path, subs={
+        "accepted/closure_vjp.py": SUBS / "accepted" / "closure_vjp.py",
+        "wrong_answer/floor_half_up.py": SUBS / "wrong_answer" / "floor_half_up.py",
+        "wrong_answer/big_qmax.py": UNCAUGHT,
+        "wrong_answer/row_only.py": ONLY_ONE_HIDDEN,
+    })
+    report = check_problem(path, jobs=4)
+    text = check_text.render(report)
+    uncaught = errors(report, "strength")
+    assert [f.check for f in uncaught] == ["strength wrong_answer/big_qmax.py"], text
+    assert "no case catches it" in uncaught[0].message and "big_qmax.py" in uncaught[0].file
+    assert [f.check for f in errors(report, "verdict")] == ["verdict wrong_answer/big_qmax.py"]
+    warnings = [f for f in report.findings if f.level == "warning"]
+    assert [f.check for f in warnings] == ["strength wrong_answer/row_only.py"], text
+    assert "hidden[2] (ties_pos_row_1x6)" in warnings[0].message
+    caught = next(f for f in report.findings if f.check == "strength wrong_answer/floor_half_up.py")
+    assert caught.level == "info" and "examples[0]" in caught.message
+    assert text.rstrip().endswith("s)") and "fake_quant_ste: 2 errors, 1 warning" in text
+    # the failing submission's report is shown once, under its verdict finding
+    assert text.count("verdict AC [ok]") == 1
+
+    out = tmp_path / "junit.xml"
+    junit.write([report], out)
+    cases = {c.get("name"): c for c in ET.parse(out).getroot().iter("testcase")}
+    assert list(cases) == [c.name for c in report.checks]
+    assert cases["verdict wrong_answer/big_qmax.py"].find("failure").get("type") == "error"
+    assert cases["strength wrong_answer/row_only.py"].find("failure") is None
+    junit.write([report], out, werror=True)
+    cases = {c.get("name"): c for c in ET.parse(out).getroot().iter("testcase")}
+    assert cases["strength wrong_answer/row_only.py"].find("failure").get("type") == "warning"
+
+
+def test_submission_with_unexpected_verdict_is_an_error(tmp_path):
+    path = make_package(tmp_path, subs={
+        "accepted/floor_half_up.py": SUBS / "wrong_answer" / "floor_half_up.py",
+        "rejected/closure_vjp.py": SUBS / "accepted" / "closure_vjp.py",
+    })
+    report = check_problem(path, jobs=2)
+    found = {f.check: f for f in errors(report, "verdict")}
+    assert set(found) == {"verdict accepted/floor_half_up.py", "verdict rejected/closure_vjp.py"}
+    wa = found["verdict accepted/floor_half_up.py"]
+    assert wa.message.startswith("WA on examples[0] (clip_both_ends)") and "AC on every case" in wa.message
+    assert "expected:" in wa.details and "got:" in wa.details
+    assert "RJ on at least one case" in found["verdict rejected/closure_vjp.py"].message
+
+
+def test_non_verdict_folder_and_bad_submissions_yaml(tmp_path):
+    path = make_package(tmp_path, subs={
+        "accepted/closure_vjp.py": SUBS / "accepted" / "closure_vjp.py",
+        "wrong/floor_half_up.py": SUBS / "wrong_answer" / "floor_half_up.py",
+        "extra/grad_weighted_sum.py": SUBS / "accepted" / "grad_weighted_sum.py",
+        "submissions.yaml": "extra/grad_weighted_sum.py: {permitted: [AC], required: [AC]}\n"
+                            "accepted/closure_vjp.py:\n  permitted: [AC, XX]\n"
+                            "accepted/nope.py: {required: [WA]}\n",
+    })
+    report = check_problem(path, jobs=3)
+    found = errors(report, "submissions")
+    by_text = {f.message.split(":")[0]: f for f in found}
+    assert len(found) == 3, check_text.render(report)
+    folder = next(f for f in found if "'wrong' is not a verdict folder" in f.message)
+    assert folder.file.endswith("submissions/fake_quant_ste/wrong")
+    bad_verdict = next(f for f in found if "XX" in f.message)
+    assert bad_verdict.file.endswith("submissions.yaml") and bad_verdict.line == 2
+    assert any("'accepted/nope.py' names no submission file" in f.message for f in found), by_text
+    # the override made extra/ acceptable; the wrongly named folder was not graded
+    names = [c.name for c in report.checks]
+    assert "verdict extra/grad_weighted_sum.py" in names
+    assert "verdict wrong/floor_half_up.py" not in names
+    assert not errors(report, "verdict")
+
+
+def test_missing_and_raising_reference(tmp_path):
+    missing = check_problem(make_package(tmp_path / "a", reference=None))
+    [found] = errors(missing, "expected")
+    assert found.file.endswith("reference/fake_quant_ste.py") and "not found" in found.message
+
+    raising = "def fake_quant_ste(x, scale, qmin, qmax, cotangent):\n    raise ValueError('boom')\n"
+    report = check_problem(make_package(tmp_path / "b", reference=raising))
+    [found] = errors(report, "expected")
+    assert found.file.endswith("reference/fake_quant_ste.py")
+    assert "the reference failed on example case 0" in found.message and "boom" in found.message
+
+
+def test_cli_yaml_error_is_reported_and_other_problems_still_checked(tmp_path):
+    make_package(tmp_path, subs={"accepted/closure_vjp.py": SUBS / "accepted" / "closure_vjp.py"})
+    (tmp_path / "problems" / "broken.yaml").write_text("id: broken\ntitle: [unclosed\nstatement: x\n")
+    r = judge("check", "-j", "2", "--junit-xml", "out/junit.xml", cwd=tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "problems/broken.yaml:3: YAML syntax error" in r.stdout, r.stdout
+    assert "fake_quant_ste: 0 errors, 0 warnings" in r.stdout
+    assert "checked 2 problems: 1 error, 0 warnings" in r.stdout
+    root = ET.parse(tmp_path / "out" / "junit.xml").getroot()
+    assert [s.get("name") for s in root.findall("testsuite")] == ["broken", "fake_quant_ste"]
+    broken = root.find("testsuite[@name='broken']")
+    assert broken.find("testcase[@name='schema']/failure") is not None
+    assert broken.find("testcase[@name='expected']/skipped") is not None
+
+
+def test_cli_exit_codes(tmp_path):
+    make_package(tmp_path)  # no submissions: a warning, no error
+    r = judge("check", "fake_quant_ste", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "no submissions folder" in r.stdout and "0 errors, 2 warnings" in r.stdout
+    assert judge("check", "--werror", "problems/fake_quant_ste.yaml", cwd=tmp_path).returncode == 1
+    r = judge("check", "no_such_problem", cwd=tmp_path)
+    assert r.returncode == 2 and "unknown problem" in r.stderr
+    assert judge("check", "-j", "0", cwd=tmp_path).returncode == 2
+
+
+def test_the_check_does_not_import_jax():
+    code = ("import sys, judge.cli, judge.package_check, judge.strength, judge.reports.junit; "
+            "assert 'jax' not in sys.modules, 'jax imported'")
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
