@@ -64,7 +64,8 @@ def format_input(inputs: dict, default_dtypes: dict) -> str:
 
 def case_yaml(case: dict, indent: str = "  ") -> str:
     """One list item. ``case`` holds name, note/explanation, family, seed, input (already formatted
-    by ``format_input``) and expected (a value)."""
+    by ``format_input``), optionally probe (already formatted by ``format_value``) and expected
+    (a value)."""
     lines = [f"{indent}- name: {case['name']}"]
     for key in ("note", "explanation", "family"):
         if case.get(key):
@@ -72,5 +73,7 @@ def case_yaml(case: dict, indent: str = "  ") -> str:
     if case.get("seed") is not None:
         lines.append(f"{indent}  seed: {int(case['seed'])}")
     lines.append(f"{indent}  input: {case['input']}")
+    if case.get("probe"):
+        lines.append(f"{indent}  probe: {case['probe']}")
     lines.append(f"{indent}  expected: {format_value(case['expected'])}")
     return "\n".join(lines) + "\n"

@@ -68,6 +68,12 @@ def cmd_check(args) -> int:
     return EXIT_VERDICT if errors or (args.werror and warnings) else EXIT_OK
 
 
+def cmd_generate(args) -> int:
+    from .generate_run import main as generate_main
+
+    return generate_main(args)
+
+
 def _jobs(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
@@ -132,6 +138,25 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--werror", action="store_true", help="fail on warnings too")
     c.set_defaults(func=cmd_check)
 
+    gen = sub.add_parser("generate", help="generate new hidden cases from generators/<id>.py")
+    gen.add_argument("problem", metavar="ID_OR_PATH")
+    gen.add_argument("--count", "-n", type=int, required=True, metavar="N",
+                     help="cases per round, spread over the families")
+    gen.add_argument("--seed", type=int, required=True, metavar="S",
+                     help="the same seed and options give the same cases, byte for byte")
+    gen.add_argument("--family", action="extend", nargs="+", metavar="NAME",
+                     help="only these families (default: all of the generator's)")
+    where = gen.add_mutually_exclusive_group()
+    where.add_argument("--write", action="store_true",
+                       help="append the cases to the spec's hidden list (atomically)")
+    where.add_argument("--out", type=Path, metavar="FILE", help="write the YAML to FILE")
+    gen.add_argument("--target", action="store_true",
+                     help="more rounds until every wrong_answer/rejected submission is caught")
+    gen.add_argument("--minimize", action="store_true",
+                     help="keep a small subset of the cases with the same kills")
+    gen.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
+                     help="grade N submissions at a time (with --target/--minimize)")
+    gen.set_defaults(func=cmd_generate)
     return parser
 
 

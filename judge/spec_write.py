@@ -1,0 +1,157 @@
+"""Changing files safely: atomic replacement, and appending hidden cases to a spec as text.
+
+``atomic_write`` writes a temporary file in the target's folder, flushes and fsyncs it, lets a
+caller verify what is on disk, and only then renames it over the target (``os.replace`` is
+atomic on POSIX): an interruption at any point leaves the old file as it was, and the temporary
+file is removed.
+
+``append_hidden`` inserts new list items after the last item of the spec's top-level ``hidden:``
+block, located with ``yaml.compose`` marks. The rest of the text, comments included, is kept
+byte for byte; the YAML is never re-dumped. Before the rename the new text is loaded as the spec
+loader does, and every old case must still be there, unchanged and in order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+import yaml
+
+from . import spec
+from .errors import JudgeError
+
+
+def read_exact(path: Path) -> str:
+    with open(path, encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def _default_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def atomic_write(path: Path, text: str, verify=None, unchanged: str | None = None) -> None:
+    """Replace ``path`` with ``text`` atomically. ``verify(text_on_disk)`` may raise to abort;
+    ``unchanged``, if given, is what ``path`` must still hold just before the rename."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise JudgeError(f"{path}: folder {path.parent} does not exist")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if verify is not None:
+            verify(read_exact(Path(tmp)))
+        mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _default_mode()
+        os.chmod(tmp, mode)
+        if unchanged is not None and read_exact(path) != unchanged:
+            raise JudgeError(f"{path} changed while cases were being generated; nothing written")
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError):  # make the rename itself durable
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+def _last_end(node) -> int:
+    """Index just past the last character of a node's own text."""
+    if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
+        return _last_end(node.value[-1][1])
+    if isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
+        return _last_end(node.value[-1])
+    return node.end_mark.index
+
+
+def _after_line(text: str, index: int) -> tuple[str, int]:
+    """The position just after the line holding ``index`` (adding a final newline if needed)."""
+    if index > 0 and text[index - 1] == "\n":
+        return text, index
+    end = text.find("\n", index)
+    if end < 0:
+        text += "\r\n" if "\r\n" in text else "\n"
+        end = len(text) - 1
+    return text, end + 1
+
+
+def _reindent(items: str, indent: str) -> str:
+    """``items`` are list items written at an indent of two spaces."""
+    return "".join(indent + line[2:] if line.startswith("  ") else line
+                   for line in items.splitlines(keepends=True))
+
+
+def insert_hidden(text: str, items: str, path: Path) -> str:
+    """``text`` with ``items`` (list items at an indent of two spaces) appended to ``hidden:``."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        raise JudgeError(f"{path}: cannot parse: {exc}") from None
+    if not isinstance(root, yaml.MappingNode):
+        raise JudgeError(f"{path}: the spec is not a YAML mapping")
+    newline = "\r\n" if "\r\n" in text else "\n"
+    found = next(((k, v) for k, v in root.value if k.value == "hidden"), None)
+    if found is None:
+        text, at = _after_line(text, len(text))
+        block = "hidden:\n" + items
+        return text[:at] + block.replace("\n", newline) + text[at:]
+    key, value = found
+    if isinstance(value, yaml.SequenceNode) and not value.flow_style and value.value:
+        first = value.value[0].start_mark
+        line_start = text.rfind("\n", 0, first.index) + 1
+        indent = " " * (text.index("-", line_start) - line_start)
+        text, at = _after_line(text, _last_end(value))
+        return text[:at] + _reindent(items, indent).replace("\n", newline) + text[at:]
+    empty = (isinstance(value, yaml.ScalarNode) and value.tag == "tag:yaml.org,2002:null") or \
+            (isinstance(value, yaml.SequenceNode) and not value.value)
+    if not empty:
+        raise JudgeError(f"{path}: line {key.start_mark.line + 1}: 'hidden' must be a block list "
+                         f"(one '- name: ...' item per case) to append to it")
+    text = text[:value.start_mark.index] + text[value.end_mark.index:]
+    text, at = _after_line(text, key.end_mark.index)
+    return text[:at] + items.replace("\n", newline) + text[at:]
+
+
+def check_appended(path: Path, old_text: str, new_text: str, new_names: list[str]) -> None:
+    """The new spec loads and validates as ``spec.load`` would, keeps every old key and case
+    unchanged and in order, and ends with exactly the new cases. Raise JudgeError otherwise."""
+    try:
+        data, nodes = yaml.safe_load(new_text), yaml.compose(new_text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        raise JudgeError(f"{path}: the new text does not parse ({exc}); nothing written") from None
+    errors = spec.schema_errors(data, nodes)
+    if errors:
+        where, line, message = errors[0]
+        raise JudgeError(f"{path}: the new text breaks the schema at {where} (line {line}): "
+                         f"{message}; nothing written")
+    spec.build(data, path, nodes)
+    old = yaml.safe_load(old_text)
+    old_hidden, new_hidden = old.get("hidden") or [], data.get("hidden") or []
+    rest = lambda d: {k: v for k, v in d.items() if k != "hidden"}  # noqa: E731
+    # repr compares floats exactly and NaN equal to NaN
+    if repr(rest(old)) != repr(rest(data)) or repr(new_hidden[:len(old_hidden)]) != repr(old_hidden):
+        raise JudgeError(f"{path}: appending would change existing content; nothing written")
+    if [c.get("name") for c in new_hidden[len(old_hidden):]] != list(new_names):
+        raise JudgeError(f"{path}: the appended cases did not come out as written; nothing written")
+
+
+def append_hidden(path: Path, items: str, new_names: list[str]) -> str:
+    """Append ``items`` to the spec's hidden cases atomically; return the new text."""
+    path = Path(path)
+    old = read_exact(path)
+    new = insert_hidden(old, items, path)
+    atomic_write(path, new, verify=lambda on_disk: check_appended(path, old, on_disk, new_names),
+                 unchanged=old)
+    return new
