@@ -21,7 +21,7 @@ def cmd_grade(args) -> int:
     from .reports import FORMATS
 
     problem = spec.load(args.problem)
-    result = grade(problem, args.submission, examples_only=args.examples_only)
+    result = grade(problem, args.submission, examples_only=args.examples_only, sandbox=args.sandbox)
     sys.stdout.write(FORMATS[args.format](result))
     if result.verdict is Verdict.IE:
         return EXIT_ERROR
@@ -109,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--examples-only", action="store_true", help="run only the public examples")
     g.add_argument("--format", choices=("text", "json", "gradescope"), default="text",
                    help="gradescope: a results.json for Gradescope's autograder")
+    g.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
+                   help="run the submission under bubblewrap (bwrap), without it (none), or under "
+                        "bwrap when it works here (auto; the default, or $JUDGE_SANDBOX)")
     g.set_defaults(func=cmd_grade)
 
     s = sub.add_parser("show", help="print a problem's statement and examples")
@@ -129,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ls = sub.add_parser("list", help="list the problems")
     ls.set_defaults(func=cmd_list)
+
     c = sub.add_parser("check", help="verify problem packages: spec, cases, reference, submissions")
     c.add_argument("problems", nargs="*", metavar="PROBLEM",
                    help="problem ids or spec paths (default: every problem under problems/)")

@@ -43,7 +43,7 @@ def select_cases(problem: Problem, examples_only: bool = False):
 
 
 def grade(problem: Problem, submission: str | Path, *, examples_only: bool = False,
-          time_per_case_s: float | None = None) -> GradeResult:
+          time_per_case_s: float | None = None, sandbox: str | None = None) -> GradeResult:
     path = Path(submission).resolve()
     if not path.is_file():
         raise JudgeError(f"{submission}: no such submission file")
@@ -51,7 +51,8 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
     started = time.monotonic()
     run = run_worker(build_request(problem, path, cases),
                      startup_timeout=problem.limits["startup_s"],
-                     case_timeout=time_per_case_s or problem.limits["time_per_case_s"])
+                     case_timeout=time_per_case_s or problem.limits["time_per_case_s"],
+                     sandbox=sandbox, limits=problem.limits)
     results = tuple(judge_case(problem, case, run) for case in cases)
     verdict, reason, message = overall(results)
     notes = ()
@@ -93,9 +94,33 @@ def _error_text(error: dict) -> str:
 
 
 def _missing_case(case, run: WorkerRun) -> CaseResult:
-    """No result for this case: decide why from how the worker ended."""
+    """No result for this case: decide why from how the worker ended.
+
+    A limit, tampering or the end of the process decides every case not reported before it.
+    Text that came from the worker after the submission was imported (a halt's detail) is shown
+    for examples only: on a hidden case it could carry hidden data out.
+    """
+    import signal
+
+    limits, halt = run.limits, run.halt or {}
+    detail = f" ({halt['detail']})" if halt.get("detail") and case.visibility == "example" else ""
+    if run.tampered:
+        return _result(case, "channel_tampered",
+                       f"the result channel was tampered with: {run.tampered}")
     if run.protocol_error:
         return _result(case, "worker_protocol", f"the worker broke the result protocol: {run.protocol_error}")
+    if halt.get("cause") == "instrument_tampered":
+        return _result(case, "instrument_tampered", "the submission replaced functions the judge's "
+                                                    f"instruments rely on{detail}")
+    if run.output_exceeded:
+        return _result(case, "output_limit", f"output limit exceeded: stdout and stderr passed "
+                                             f"{limits['output_kb']} KiB")
+    if halt.get("cause") == "output_limit" or run.signal == signal.SIGXFSZ:
+        return _result(case, "output_limit", f"output limit exceeded: the captured output or a "
+                                             f"file passed {limits['output_kb']} KiB{detail}")
+    if halt.get("cause") == "memory_limit":
+        return _result(case, "memory_limit", f"memory limit exceeded: {limits['memory_mb']} MiB of "
+                                             f"address space{detail}")
     if run.timed_out:
         if run.timeout_phase == "startup":
             return _result(case, "time_limit", "the worker did not finish importing the submission in time")
@@ -109,10 +134,16 @@ def _missing_case(case, run: WorkerRun) -> CaseResult:
         return _result(case, reason, f"while importing the submission: {_error_text(error)}",
                        details={"stdout": loaded.get("stdout", ""), "stderr": loaded.get("stderr", "")})
     if run.ready is None:  # the submission is imported only after "ready": this is the judge's fault
-        return _result(case, "worker_start", f"the worker could not start (status {run.returncode}): "
-                                             f"{run.stderr.strip()[-500:] or 'no output'}")
-    if run.returncode is not None and run.returncode < 0:
-        return _result(case, "killed_by_signal", f"the process was killed by signal {-run.returncode}")
+        hint = (f"; JAX may need more than memory_mb = {limits['memory_mb']} MiB here"
+                if run.signal in (signal.SIGABRT, signal.SIGSEGV, signal.SIGKILL) else "")
+        return _result(case, "worker_start", f"the worker could not start (status {run.returncode}"
+                                             f"{hint}): {run.stderr.strip()[-500:] or 'no output'}")
+    if run.signal == signal.SIGXCPU or (run.signal == signal.SIGKILL and run.cpu_s is not None
+                                        and run.cpu_s >= float(limits["cpu_s"])):
+        return _result(case, "cpu_time_limit", f"CPU time limit exceeded: {limits['cpu_s']} s for "
+                                               f"the whole run (the worker was killed)")
+    if run.signal is not None:
+        return _result(case, "killed_by_signal", f"the process was killed by signal {run.signal}")
     return _result(case, "exited_early", f"the process exited (status {run.returncode}) before "
                                          f"reporting this case")
 

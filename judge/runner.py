@@ -2,15 +2,20 @@
 
 The judge process never imports a submission. It starts ``judge.worker.main`` in a fresh Python
 (``-I``: no user site, no PYTHONPATH), with a rebuilt environment, its own session (so the whole
-process tree can be killed) and a private working directory. Results arrive as JSON lines on a
-dedicated pipe; the submission's stdout and stderr go to two other pipes that are drained into
-bounded buffers and never parsed. Deadlines are kept here, by the clock of this process.
+process tree can be killed) and a private working directory holding a copy of the submission;
+under ``--sandbox bwrap`` (``judge.sandbox``) that is inside bubblewrap. Results arrive as JSON
+lines on a dedicated pipe, each carrying the run's nonce; the submission's stdout and stderr go
+to two other pipes that are drained into bounded buffers, never parsed, and end the run (OLE)
+once together they pass the output limit. Deadlines are kept here, by the clock of this process.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +25,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import sandbox as sandboxing
+from .spec import DEFAULT_LIMITS
 from .worker import protocol
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
@@ -48,25 +55,55 @@ class WorkerRun:
     stdout: str = ""
     stderr: str = ""
     wall_s: float = 0.0
+    sandbox: str = "none"              # "bwrap" or "none": how the worker was run
+    limits: dict = field(default_factory=lambda: dict(DEFAULT_LIMITS))
+    halt: dict | None = None           # {"cause", "index", "detail"} if the worker stopped early
+    tampered: str | None = None        # why the result channel is not trusted, if it is not
+    output_exceeded: bool = False      # stdout + stderr passed the output limit (run killed)
+    signal: int | None = None          # the signal that ended the worker, if one did
+    cpu_s: float | None = None         # CPU time of the whole worker process tree
+    nonce: str = field(default="", repr=False)
+
+
+class _OutputBudget:
+    """Bytes the worker may write to stdout and stderr together; ``on_exceed`` runs once when
+    they are spent."""
+
+    def __init__(self, limit: int, on_exceed):
+        self.limit, self.on_exceed = limit, on_exceed
+        self.total = 0
+        self._lock = threading.Lock()
+        self._fired = False
+
+    def spend(self, n: int) -> None:
+        with self._lock:
+            self.total += n
+            fire = self.total > self.limit and not self._fired
+            self._fired = self._fired or fire
+        if fire:
+            self.on_exceed()
 
 
 class _Drain(threading.Thread):
     """Reads a stream to the end, keeping the first ``cap`` bytes."""
 
-    def __init__(self, stream, cap: int = STREAM_CAP):
+    def __init__(self, stream, cap: int = STREAM_CAP, budget: _OutputBudget | None = None):
         super().__init__(daemon=True)
-        self.stream, self.cap = stream, cap
+        self.stream, self.cap, self.budget = stream, cap, budget
         self.kept = bytearray()
         self.total = 0
         self.start()
 
     def run(self):
         try:
-            while chunk := self.stream.read(65536):
+            while chunk := self.stream.read1(65536) if hasattr(self.stream, "read1") \
+                    else self.stream.read(65536):
                 self.total += len(chunk)
                 room = self.cap - len(self.kept)
                 if room > 0:
                     self.kept += chunk[:room]
+                if self.budget is not None:
+                    self.budget.spend(len(chunk))
         except (OSError, ValueError):
             pass
 
@@ -82,6 +119,9 @@ def worker_env(workdir: str) -> dict:
     env.update({
         "HOME": workdir, "TMPDIR": workdir, "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONHASHSEED": "0", "JAX_PLATFORMS": "cpu", "TF_CPP_MIN_LOG_LEVEL": "2",
+        # One malloc arena per thread reserves 64 MiB of address space each; with two arenas
+        # JAX starts in about 0.6 GiB instead of 1.5 GiB, which leaves RLIMIT_AS meaningful.
+        "MALLOC_ARENA_MAX": "2",
     })
     return env
 
@@ -94,41 +134,99 @@ def _kill_tree(proc: subprocess.Popen) -> None:
 
 
 def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
-               python: str = sys.executable) -> WorkerRun:
-    """Run one worker on ``request`` (see ``protocol``) and return what it reported."""
-    run = WorkerRun()
+               python: str = sys.executable, sandbox: str | None = None,
+               limits: dict | None = None) -> WorkerRun:
+    """Run one worker on ``request`` (see ``protocol``) and return what it reported.
+
+    ``sandbox`` is ``"auto"``, ``"bwrap"`` or ``"none"`` (default: $JUDGE_SANDBOX, else auto; see
+    ``judge.sandbox``); ``limits`` is a problem's ``limits`` (defaults: ``spec.DEFAULT_LIMITS``).
+    Raises ``sandbox.SandboxError`` if bwrap is required and cannot start.
+    """
+    mode = sandboxing.resolve(sandbox, python)
+    run = WorkerRun(sandbox=mode, limits={**DEFAULT_LIMITS, **(limits or {})},
+                    nonce=secrets.token_hex(16))
     started = time.monotonic()
-    read_fd, write_fd = os.pipe()
-    with tempfile.TemporaryDirectory(prefix="judge-worker-") as workdir:
+    original = Path(request["submission"])
+    with contextlib.ExitStack() as stack:
+        read_fd, write_fd = os.pipe()
+        stack.callback(os.close, read_fd)
+        child_fds = [write_fd]  # closed here once the worker has started (or failed to)
         try:
+            if mode == "bwrap":
+                workdir, cwd = sandboxing.WORKDIR, "/"
+                child_fds.append(os.open(original, os.O_RDONLY | os.O_CLOEXEC))
+                child_fds.append(sandboxing.seccomp_fd())
+                worker = ["-I", "-B", "-c", BOOTSTRAP.format(parent=sandboxing.LIBDIR),
+                          "--result-fd", str(write_fd)]
+                argv = sandboxing.bwrap_argv(python, worker, submission_fd=child_fds[1],
+                                             seccomp_fd=child_fds[2], hide=[original.parent])
+            else:
+                workdir = cwd = stack.enter_context(
+                    tempfile.TemporaryDirectory(prefix="judge-worker-"))
+                shutil.copyfile(original, os.path.join(workdir, "submission.py"))
+                argv = [python, "-I", "-B", "-c", BOOTSTRAP.format(parent=PACKAGE_PARENT),
+                        "--result-fd", str(write_fd)]
+            request = {**request, "submission": f"{workdir}/submission.py", "nonce": run.nonce,
+                       "rlimits": sandboxing.rlimits(run.limits)}
             proc = subprocess.Popen(
-                [python, "-I", "-B", "-c", BOOTSTRAP.format(parent=PACKAGE_PARENT),
-                 "--result-fd", str(write_fd)],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=(write_fd,), cwd=workdir, env=worker_env(workdir),
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                pass_fds=tuple(child_fds), cwd=cwd, env=worker_env(workdir),
                 start_new_session=True)
         finally:
-            os.close(write_fd)
-        drains = [_Drain(proc.stdout), _Drain(proc.stderr)]
+            for fd in child_fds:
+                os.close(fd)
+
+        def output_exceeded():
+            run.output_exceeded = True
+            _kill_tree(proc)
+
+        budget = _OutputBudget(int(run.limits["output_kb"]) * 1024, output_exceeded)
+        drains = [_Drain(proc.stdout, budget=budget), _Drain(proc.stderr, budget=budget)]
         threading.Thread(target=_feed, args=(proc.stdin, protocol.dumps(request).encode()),
                          daemon=True).start()
         try:
             _collect(run, read_fd, started, startup_timeout, case_timeout)
         finally:
-            os.close(read_fd)
-            if run.timed_out or run.protocol_error:
+            if run.timed_out or run.protocol_error or run.tampered:
                 _kill_tree(proc)
             try:
-                run.returncode = proc.wait(timeout=5 if run.done else 2)
+                usage = _wait(proc, timeout=5 if run.done else 2)
             except subprocess.TimeoutExpired:
                 _kill_tree(proc)
-                run.returncode = proc.wait()
+                usage = _wait(proc)
             _kill_tree(proc)  # anything the submission left running in its session
             for d in drains:
                 d.join(timeout=2)
             run.stdout, run.stderr = drains[0].text(), drains[1].text()
+    run.returncode = proc.returncode
+    if run.returncode is not None and run.returncode < 0:
+        run.signal = -run.returncode
+    elif mode == "bwrap" and run.returncode is not None and 128 < run.returncode < 128 + 65:
+        run.signal = run.returncode - 128  # bwrap exits with 128 + the signal that ended the worker
+    if usage is not None:
+        run.cpu_s = usage.ru_utime + usage.ru_stime
     run.wall_s = time.monotonic() - started
     return run
+
+
+def _wait(proc: subprocess.Popen, timeout: float | None = None):
+    """Reap ``proc`` (setting its returncode) and return its rusage, which includes the CPU time
+    of every descendant it reaped; None if it had been reaped already."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    delay = 0.001
+    while True:
+        try:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG if deadline is not None else 0)
+        except ChildProcessError:
+            proc.wait()
+            return None
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return usage
+        if time.monotonic() >= deadline:
+            raise subprocess.TimeoutExpired(proc.args, timeout)
+        time.sleep(delay)
+        delay = min(delay * 2, 0.02)
 
 
 def _feed(stream, data: bytes) -> None:
@@ -141,12 +239,18 @@ def _feed(stream, data: bytes) -> None:
 
 def _collect(run: WorkerRun, fd: int, started: float, startup_timeout: float,
              case_timeout: float) -> None:
-    """Read result lines until ``done``, end of pipe, a protocol error or a deadline."""
+    """Read result lines until ``done``, ``halt``, end of pipe, a protocol error, a line that is
+    not this worker's, or a deadline.
+
+    Before ``ready`` only the worker has run, so a bad line is a protocol error (the judge's
+    fault). After it the submission shares the worker's process: a line that is not JSON or
+    lacks the run's nonce came from the submission, and the channel is no longer trusted.
+    """
     selector = selectors.DefaultSelector()
     selector.register(fd, selectors.EVENT_READ)
     buffer = bytearray()
     last = started
-    while not run.done:
+    while not run.done and run.halt is None:
         in_cases = run.loaded is not None
         deadline = last + (case_timeout if in_cases else startup_timeout)
         remaining = deadline - time.monotonic()
@@ -159,18 +263,31 @@ def _collect(run: WorkerRun, fd: int, started: float, startup_timeout: float,
             return  # the worker closed the channel: exited or crashed
         buffer += chunk
         if len(buffer) > protocol.MAX_MESSAGE_BYTES:
-            run.protocol_error = "a result message exceeded the size limit"
+            if run.ready is None:
+                run.protocol_error = "a result message exceeded the size limit"
+            else:
+                run.halt = {"cause": "output_limit", "index": None,
+                            "detail": f"a result message passed {protocol.MAX_MESSAGE_BYTES} bytes"}
             return
         while b"\n" in buffer:
             line, _, rest = bytes(buffer).partition(b"\n")
             buffer = bytearray(rest)
             now = time.monotonic()
             try:
-                _accept(run, protocol.loads(line), now - last)
+                msg = protocol.loads(line)
+                if msg.get("nonce") != run.nonce:
+                    raise protocol.ProtocolError("a message without this run's nonce")
+                del msg["nonce"]
+                _accept(run, msg, now - last)
             except protocol.ProtocolError as exc:
-                run.protocol_error = str(exc)
+                if run.ready is None:
+                    run.protocol_error = str(exc)
+                else:
+                    run.tampered = f"{exc} arrived on the result channel"
                 return
             last = now
+            if run.done or run.halt is not None:
+                return
 
 
 def _accept(run: WorkerRun, msg: dict, elapsed: float) -> None:
@@ -188,6 +305,12 @@ def _accept(run: WorkerRun, msg: dict, elapsed: float) -> None:
             raise protocol.ProtocolError(f"unexpected case index {index!r}")
         run.cases[index] = msg
         run.case_times[index] = elapsed
+    elif kind == "halt" and run.ready is not None:
+        if msg.get("cause") not in protocol.HALT_CAUSES:
+            raise protocol.ProtocolError(f"unknown halt cause {msg.get('cause')!r}")
+        index = msg.get("index")
+        run.halt = {"cause": msg["cause"], "index": index if isinstance(index, int) else None,
+                    "detail": str(msg.get("detail") or "")[:300]}
     elif kind == "done" and run.loaded is not None:
         run.done = True
     else:

@@ -20,7 +20,8 @@ from .errors import JudgeError, SpecError
 
 SCHEMA_PATH = Path(__file__).with_name("schema") / "problem.schema.json"
 DEFAULT_TOLERANCE = {"rtol": 0.0, "atol": 0.0, "signed_zero": False}
-DEFAULT_LIMITS = {"time_per_case_s": 10.0, "startup_s": 60.0}
+DEFAULT_LIMITS = {"time_per_case_s": 10.0, "startup_s": 60.0, "cpu_s": 120.0, "memory_mb": 2048,
+                  "output_kb": 1024}
 
 
 @dataclass(frozen=True)

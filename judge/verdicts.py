@@ -48,6 +48,7 @@ REASONS = {
     "no_custom_vjp": Verdict.RJ, "backward_not_run": Verdict.RJ,
     "grads_not_from_backward": Verdict.RJ, "traced_value_concretized": Verdict.RJ,
     "callback_used": Verdict.RJ, "instrument_tampered": Verdict.RJ,
+    "channel_tampered": Verdict.RJ,  # a line on the result channel was not the worker's
     # RTE
     "exception": Verdict.RTE, "import_exception": Verdict.RTE, "exit_called": Verdict.RTE,
     "exited_early": Verdict.RTE, "killed_by_signal": Verdict.RTE,
@@ -55,7 +56,11 @@ REASONS = {
     "syntax_error": Verdict.CE, "missing_entry_point": Verdict.CE,
     "no_submission": Verdict.CE,  # batch: a student folder without a usable .py file
     # TLE
-    "time_limit": Verdict.TLE,
+    "time_limit": Verdict.TLE, "cpu_time_limit": Verdict.TLE,
+    # MLE
+    "memory_limit": Verdict.MLE,
+    # OLE
+    "output_limit": Verdict.OLE,
     # IE
     "worker_protocol": Verdict.IE, "worker_start": Verdict.IE,
     "judge_error": Verdict.IE,  # batch: the judge could not grade this submission

@@ -22,6 +22,8 @@ The jaxpr walk still reports every primitive (callbacks are visible there) and a
 from __future__ import annotations
 
 import functools
+import sys
+import types
 
 import jax
 
@@ -86,10 +88,98 @@ def install() -> None:
 
 
 def installed_intact() -> bool:
-    """False if the submission swapped the instrument back out."""
+    """False if the submission swapped the instrument back out or replaced a function the
+    instruments rely on (see ``guard``)."""
     import jax.custom_derivatives as public_cd
 
-    return jax.custom_vjp is TrackedCustomVJP and public_cd.custom_vjp is TrackedCustomVJP
+    intact = jax.custom_vjp is TrackedCustomVJP and public_cd.custom_vjp is TrackedCustomVJP
+    return intact and not (_GUARD_CHECK[0] and _GUARD_CHECK[0]())
+
+
+#: The JAX names the worker and its instruments call, by module. Replacing any of them (or the
+#: module in ``sys.modules``) after ``guard`` is tampering.
+WATCHED = {
+    "jax": ("make_jaxpr", "disable_jit", "clear_caches", "custom_vjp", "jit", "vjp", "jvp"),
+    "jax.core": ("eval_jaxpr", "Tracer"),
+    "jax.tree_util": ("tree_map", "tree_leaves"),
+    "jax.custom_derivatives": ("custom_vjp",),
+    __name__: ("TRACKER", "Tracker", "TrackedCustomVJP", "installed_intact", "walk_primitives",
+               "CONCRETIZATION_ERRORS", "_scale", "_tree_map", "_tree_leaves", "_Tracer"),
+}
+_WRITES: list[str] = []        # assignments to watched names, recorded as they happen
+_GUARD_CHECK: list = [None]    # the check returned by guard(), for installed_intact()
+
+
+class _GuardedModule(types.ModuleType):
+    """A module that records assignments to its watched names, so that replacing a function
+    and putting it back between two checks is still seen."""
+
+    def __setattr__(self, name, value):
+        if name in WATCHED.get(self.__name__, ()):
+            _WRITES.append(f"{self.__name__}.{name}")
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if name in WATCHED.get(self.__name__, ()):
+            _WRITES.append(f"{self.__name__}.{name}")
+        super().__delattr__(name)
+
+
+def _code(obj):
+    return getattr(obj, "__code__", None)
+
+
+def guard(*classes):
+    """Freeze what the instruments rely on; call after ``install`` and before the submission is
+    imported. Returns a function listing what has been tampered with since (empty if nothing).
+
+    Covers: the watched names of ``WATCHED`` (identity and, for Python functions, code object),
+    assignments to them even if undone, the modules in ``sys.modules``, and the methods of
+    ``TrackedCustomVJP``, ``Tracker`` and of the given ``classes`` (the worker's own). This is
+    best effort: code in the same process can still patch JAX internals, mutate objects in
+    place, or reach these references through the garbage collector (see SECURITY.md).
+    """
+    import jax.core  # noqa: F401 - the watched submodules must be loaded to be frozen
+    import jax.custom_derivatives  # noqa: F401
+    import jax.tree_util  # noqa: F401
+
+    modules = {name: sys.modules[name] for name in WATCHED}
+    frozen = {}
+    for modname, names in WATCHED.items():
+        for name in names:
+            if name in vars(modules[modname]):
+                obj = getattr(modules[modname], name)
+                frozen[(modname, name)] = (obj, _code(obj))
+    methods = {}
+    for cls in (TrackedCustomVJP, Tracker, *classes):
+        for name, obj in vars(cls).items():
+            if isinstance(obj, types.FunctionType):
+                methods[(cls, name)] = (obj, obj.__code__)
+    for module in modules.values():
+        if type(module) is types.ModuleType:
+            module.__class__ = _GuardedModule
+
+    # Bound now, so that replacing a builtin or a module global later cannot blind the check.
+    def tampered(writes=_WRITES, sys_modules=sys.modules, guarded=_GuardedModule, set_=set,
+                 sorted_=sorted, type_=type, vars_=vars, getattr_=getattr) -> list[str]:
+        found = set_(writes)
+        for modname, module in modules.items():
+            if sys_modules.get(modname) is not module:
+                found.add(f"sys.modules[{modname!r}]")
+            if type_(module) is not guarded:
+                found.add(f"{modname} (guard removed)")
+        for (modname, name), (obj, code) in frozen.items():
+            now = vars_(modules[modname]).get(name)
+            if now is not obj or getattr_(now, "__code__", None) is not code:
+                found.add(f"{modname}.{name}")
+        for (cls, name), (obj, code) in methods.items():
+            now = vars_(cls).get(name)
+            if now is not obj or getattr_(now, "__code__", None) is not code:
+                found.add(f"{cls.__qualname__}.{name}")
+        return sorted_(found)
+
+    _GUARD_CHECK[0] = tampered
+    return tampered
 
 
 def _sub_jaxprs(value):

@@ -23,17 +23,47 @@ _MESSAGE_LIMIT = 2000  # characters of an exception message kept
 
 
 class Channel:
-    """The result pipe. Writes whole lines with os.write so nothing sits in a Python buffer."""
+    """The result pipe. Writes whole lines with os.write so nothing sits in a Python buffer.
 
-    def __init__(self, fd: int):
-        self.fd = fd
-        os.set_inheritable(fd, False)
+    Made before the submission is imported: the pipe moves from the descriptor number the judge
+    gave (and the submission can read on the command line) to a random high one, and every
+    message carries the run's nonce, which the judge checks. Both only make forging harder: the
+    submission shares this process and can find the descriptor and the nonce (SECURITY.md).
+    """
+
+    def __init__(self, fd: int, nonce: str | None = None):
+        self.fd = self._hide(fd)
+        self.nonce = nonce
+        self._dumps, self._write = protocol.dumps, os.write  # the submission may patch the modules
 
     def send(self, message: dict) -> None:
-        data = protocol.dumps(message).encode("utf-8")
+        if self.nonce is not None:
+            message = {**message, "nonce": self.nonce}
+        data = self._dumps(message).encode("utf-8")
         while data:
-            written = os.write(self.fd, data)
+            written = self._write(self.fd, data)
             data = data[written:]
+
+    @staticmethod
+    def _hide(fd: int) -> int:
+        """Move ``fd`` to a free descriptor at a random high number, not inherited by children."""
+        import random
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        high = min(soft if soft != resource.RLIM_INFINITY else 4096, 4096)
+        low = min(256, high // 2)
+        pick = random.SystemRandom()
+        for _ in range(64):
+            target = pick.randrange(low, high)
+            try:
+                os.fstat(target)
+            except OSError:
+                os.dup2(fd, target, inheritable=False)
+                os.close(fd)
+                return target
+        os.set_inheritable(fd, False)
+        return fd
 
 
 class Capture:
@@ -287,11 +317,15 @@ def main(argv: list[str] | None = None) -> None:
     if len(argv) != 2 or argv[0] != "--result-fd":
         sys.stderr.write("usage: worker --result-fd N  (request on stdin)\n")
         os._exit(2)
-    channel = Channel(int(argv[1]))
     request = json.loads(sys.stdin.buffer.read())
+    channel = Channel(int(argv[1]), request.pop("nonce", None))
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)
+
+    from . import limits
+
+    limits.apply(request.pop("rlimits", None))  # before JAX, so they cover everything that follows
 
     import jax  # imported before the submission so the instruments come first
 
@@ -299,29 +333,47 @@ def main(argv: list[str] | None = None) -> None:
 
     if request.get("grad_rule"):
         instrument.install()
+    # Everything used below, taken before the submission can replace it.
+    runner_class, capture, load = CaseRunner, Capture, load_submission
+    decode_args = protocol.decode_args
+    classify, clock, end = limits.classify, time.perf_counter, os._exit
+    tampered = instrument.guard(CaseRunner, Capture, Channel)
     channel.send({"type": "ready", "protocol": protocol.PROTOCOL,
                   "python": sys.version.split()[0], "jax": jax.__version__})
+
+    def halt(cause: str, index, detail: str = "") -> None:
+        """Stop early: a limit was hit or the instruments were tampered with (the judge decides)."""
+        channel.send({"type": "halt", "cause": cause, "index": index, "detail": detail[:300]})
+        end(0)
 
     submission = os.path.abspath(request["submission"])
     request["submission"] = submission
     limit = int(request.get("capture_bytes", 4096))
-    started = time.perf_counter()
-    with Capture(limit) as cap:
-        entry, error = load_submission(submission, request["entry_point"])
-    loaded = {"type": "loaded", "ok": error is None, "time_s": time.perf_counter() - started,
+    started = clock()
+    with capture(limit) as cap:
+        entry, error = load(submission, request["entry_point"])
+    if classify(error):
+        halt(classify(error), None, f"{error.get('type')} while importing the submission")
+    loaded = {"type": "loaded", "ok": error is None, "time_s": clock() - started,
               "stdout": cap.stdout, "stderr": cap.stderr}
     if error is not None:
         loaded["error"] = error
     channel.send(loaded)
     if error is None:
-        runner = CaseRunner(entry, request)
+        runner = runner_class(entry, request)
         for case in request["cases"]:
-            started = time.perf_counter()
-            with Capture(limit) as cap:
-                result = runner.run(protocol.decode_args(case["args"]),
-                                    protocol.decode_args(case.get("probe_args") or {}))
-            channel.send({"type": "case", "index": case["index"],
-                          "time_s": time.perf_counter() - started,
+            if tampered():
+                halt("instrument_tampered", case["index"], ", ".join(tampered()))
+            started = clock()
+            with capture(limit) as cap:
+                result = runner.run(decode_args(case["args"]),
+                                    decode_args(case.get("probe_args") or {}))
+            elapsed = clock() - started
+            if tampered():
+                halt("instrument_tampered", case["index"], ", ".join(tampered()))
+            if classify(result.get("error")):
+                halt(classify(result["error"]), case["index"], str(result["error"].get("type")))
+            channel.send({"type": "case", "index": case["index"], "time_s": elapsed,
                           "stdout": cap.stdout, "stderr": cap.stderr, **result})
     channel.send({"type": "done"})
     # Skip interpreter shutdown: atexit handlers belong to the submission, not to the result.

@@ -17,6 +17,8 @@ Channels
        "probes": {"wrt": "x", "names": ["vjp", "jvp"]} | null,   # derivatives to compute
        "capture_bytes": 4096,                      # per-case cap on captured stdout/stderr
        "compiled": false,                          # evaluate with jax.jit, not op by op (optional)
+       "nonce": "9f2c...",                         # per run, random; echoed in every message
+       "rlimits": {"RLIMIT_AS": [SOFT, HARD], ...},  # applied by the worker before importing JAX
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
                   "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}}, ...]}
 
@@ -34,8 +36,13 @@ Channels
        "trace": {"primitives": ["add", ...], "custom_vjp_calls": 1} | null,
        "evidence": {"custom_vjp_applied": 2, "backward_runs": 1,
                     "perturbed": VALUE | null, "cache_cleared": false} | null}
+      {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
+       "index": 3 | null, "detail": TEXT}
       {"type": "done"}
 
+  Every message also carries ``"nonce"`` from the request; the judge drops the run as tampered
+  with when one does not. ``halt`` (after ``ready``, instead of a case's message or ``loaded``)
+  ends the run early for one of HALT_CAUSES; the judge decides the remaining cases from it.
   A worker that stops before ``done`` has crashed or exited early, whatever it printed.
 
 Values
@@ -69,6 +76,9 @@ ERROR_KINDS = (
     "concretization",      # a traced value was turned into a Python value or NumPy array
     "exception",           # any other exception while running a case
 )
+
+#: Why a worker may stop early with a ``halt`` message; each is also a reason code.
+HALT_CAUSES = ("memory_limit", "output_limit", "instrument_tampered")
 
 #: dtypes that may cross the channel. bfloat16 comes from ml_dtypes (a JAX dependency).
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",

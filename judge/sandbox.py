@@ -1,0 +1,337 @@
+"""The sandbox around the worker: bubblewrap namespaces, a seccomp filter and resource limits.
+
+Judge side only; the worker never imports this module. ``judge.runner`` asks ``resolve`` which
+mode to use, ``bwrap_argv`` for the command line that starts the worker inside bubblewrap, and
+``rlimits`` for the resource limits the worker applies to itself before it imports anything of
+the submission's (see ``judge.worker.limits``).
+
+Modes (``--sandbox``, else the environment variable ``JUDGE_SANDBOX``, else ``auto``):
+
+* ``bwrap``: the worker runs under bubblewrap; if bwrap cannot start here, grading stops with a
+  ``SandboxError`` naming the cause.
+* ``auto``: ``bwrap`` when a probe (run once per process) shows that it works, otherwise the
+  plain worker, with a one-line warning on stderr on every run saying what is not protected.
+* ``none``: the plain worker (still with its resource limits and the judge's deadlines), with
+  the same warning.
+
+Inside the bwrap sandbox the worker has new user, PID (it is PID 1), network (only a loopback
+of its own: the host's network and loopback are unreachable), IPC, UTS and cgroup namespaces,
+its own session, and dies with the judge. It sees, read-only, only the Python installation
+(prefixes and site-packages, wherever JAX is), the system libraries, and ``judge/__init__.py``
+plus ``judge/worker/`` under ``LIBDIR``; a private, size-capped tmpfs at ``WORKDIR`` (its working
+directory, holding a copy of the submission) and another at ``/tmp``; a fresh ``/proc`` and a
+minimal, read-only ``/dev``. It runs as uid/gid 65534 with no capabilities, cannot create user
+namespaces, and a seccomp filter refuses new processes (threads are allowed), mount and
+namespace calls, ptrace and a few other kernel interfaces a submission has no use for. The
+threat model is in ``SECURITY.md``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import platform
+import shutil
+import site
+import struct
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from .errors import JudgeError
+
+MODES = ("auto", "bwrap", "none")
+ENV_VAR = "JUDGE_SANDBOX"
+#: The bubblewrap executable (looked up on PATH).
+BWRAP = "bwrap"
+#: The submission's private working directory inside the sandbox (a tmpfs).
+WORKDIR = "/sandbox"
+#: Where ``judge/__init__.py`` and ``judge/worker/`` are mounted read-only inside the sandbox.
+LIBDIR = "/opt/judge-worker"
+#: uid and gid of the worker inside the sandbox ("nobody").
+SANDBOX_ID = 65534
+#: Size of each of the two private tmpfs mounts (WORKDIR and /tmp).
+TMPFS_BYTES = 64 * 1024 * 1024
+#: Modules whose location must be visible inside the sandbox.
+NEEDED_MODULES = ("jax", "jaxlib", "numpy", "ml_dtypes", "opt_einsum", "scipy")
+#: System library locations bound read-only (a symlink, as in merged-/usr layouts, is recreated).
+#: ``/usr/lib`` itself only where there are no multiarch folders (``/usr/lib/x86_64-linux-gnu``).
+SYSTEM_PATHS = ("/usr/lib64", "/usr/lib32", "/usr/libx32", "/lib", "/lib64", "/lib32", "/libx32",
+                "/etc/ld.so.cache")
+
+PACKAGE_DIR = Path(__file__).resolve().parent           # .../judge
+PACKAGE_PARENT = PACKAGE_DIR.parent                     # the checkout, or site-packages
+
+UNPROTECTED = ("the submission can read every file the judge can read (hidden cases and "
+               "reference included), use the network, write outside its directory and see "
+               "other processes; only resource limits and deadlines apply")
+
+
+class SandboxError(JudgeError):
+    """The requested sandbox cannot be used (exit status 2 from the CLI)."""
+
+
+# --- choosing a mode -------------------------------------------------------------------------
+
+def requested_mode(mode: str | None = None) -> str:
+    """The mode asked for: the argument, else $JUDGE_SANDBOX, else ``auto``."""
+    source = "--sandbox"
+    if mode is None:
+        mode, source = os.environ.get(ENV_VAR) or "auto", ENV_VAR
+    mode = mode.strip().lower()
+    if mode not in MODES:
+        raise SandboxError(f"{source}: unknown sandbox mode {mode!r} "
+                           f"(choose from {', '.join(MODES)})")
+    return mode
+
+
+def resolve(mode: str | None = None, python: str = sys.executable) -> str:
+    """``"bwrap"`` or ``"none"`` for one run. Warns on stderr whenever the run is unsandboxed;
+    raises SandboxError when bwrap was required and cannot start."""
+    mode = requested_mode(mode)
+    if mode == "none":
+        warn(f"sandbox disabled (--sandbox none): {UNPROTECTED}")
+        return "none"
+    problem = probe(python)
+    if problem is None:
+        return "bwrap"
+    if mode == "bwrap":
+        raise SandboxError(f"--sandbox bwrap: the sandbox cannot start: {problem}")
+    warn(f"bwrap sandbox unavailable ({problem}); grading without it: {UNPROTECTED}")
+    return "none"
+
+
+def warn(text: str) -> None:
+    print(f"judge: warning: {' '.join(text.split())}", file=sys.stderr, flush=True)
+
+
+_probe_lock = threading.Lock()
+_probe_cache: dict[str, str | None] = {}
+
+
+def probe(python: str = sys.executable) -> str | None:
+    """None if the bwrap sandbox works here for ``python``, else why not. Runs the interpreter
+    once inside the full sandbox; the answer is cached for the life of this process."""
+    with _probe_lock:
+        if python not in _probe_cache:
+            _probe_cache[python] = _probe(python)
+        return _probe_cache[python]
+
+
+def _probe(python: str) -> str | None:
+    if not sys.platform.startswith("linux"):
+        return "bubblewrap needs Linux"
+    if shutil.which(BWRAP) is None:
+        return f"{BWRAP} not found on PATH (install the bubblewrap package)"
+    try:
+        seccomp = seccomp_fd()
+    except SandboxError as exc:
+        return str(exc)
+    try:
+        argv = bwrap_argv(python, ["-I", "-B", "-c", "pass"], seccomp_fd=seccomp)
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, pass_fds=(seccomp,), timeout=60,
+                              env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+    except SandboxError as exc:
+        return str(exc)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"{BWRAP} could not be run: {exc}"
+    finally:
+        os.close(seccomp)
+    if done.returncode != 0:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"{BWRAP} exited with status {done.returncode}" + (f": {lines[-1]}" if lines else "")
+    return None
+
+
+# --- resource limits -------------------------------------------------------------------------
+
+def rlimits(limits: dict) -> dict[str, list[int]]:
+    """The resource limits the worker sets on itself, from a problem's ``limits``.
+
+    RLIMIT_AS is the memory limit (cgroups are not used; see SECURITY.md). RLIMIT_CPU's soft
+    limit raises SIGXCPU, its hard limit (2 s later) SIGKILL. RLIMIT_FSIZE caps every file the
+    worker writes, the per-case capture of stdout/stderr included. No core files.
+    """
+    memory = int(limits["memory_mb"]) * 1024 * 1024
+    cpu = max(1, math.ceil(float(limits["cpu_s"])))
+    output = int(limits["output_kb"]) * 1024
+    return {"RLIMIT_AS": [memory, memory], "RLIMIT_CPU": [cpu, cpu + 2],
+            "RLIMIT_FSIZE": [output, output], "RLIMIT_CORE": [0, 0]}
+
+
+# --- the bubblewrap command line -------------------------------------------------------------
+
+def _is_within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _python_roots(python: str) -> list[Path]:
+    """Folders holding the interpreter, its standard library and the packages the worker needs."""
+    found: list[Path] = []
+    for p in (sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix,
+              *site.getsitepackages(), os.path.dirname(os.path.realpath(python))):
+        found.append(Path(p))
+    for name in NEEDED_MODULES:
+        try:
+            spec = importlib.util.find_spec(name)  # locates without importing
+        except (ImportError, ValueError):
+            continue
+        if spec is not None and spec.origin and spec.origin not in ("built-in", "frozen"):
+            origin = Path(spec.origin)
+            found.append(origin.parent.parent if origin.name == "__init__.py" else origin.parent)
+    roots: list[Path] = []
+    for p in found:
+        for candidate in (Path(os.path.abspath(p)), Path(os.path.realpath(p))):
+            if candidate.is_dir() and candidate not in roots:
+                roots.append(candidate)
+    return roots
+
+
+def _protected(hide) -> list[Path]:
+    """Folders no mount may contain: the home directory, the judge's checkout (when it is one)
+    and whatever the caller names (the submission's folder)."""
+    out = [Path(os.path.realpath(h)) for h in hide]
+    home = Path(os.path.realpath(os.path.expanduser("~")))
+    if home != Path("/"):
+        out.append(home)
+    if any((PACKAGE_PARENT / marker).exists() for marker in ("problems", ".git", "pyproject.toml")):
+        out.append(PACKAGE_PARENT)
+    return out
+
+
+def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int,
+               submission_fd: int | None = None, hide=()) -> list[str]:
+    """The bwrap command line that runs ``python worker_args...`` in the sandbox.
+
+    ``submission_fd`` (readable) is copied to ``WORKDIR/submission.py``; ``seccomp_fd`` holds the
+    filter from ``seccomp_program``. Raises SandboxError if a needed mount would expose one of
+    the protected folders.
+    """
+    binds: list[Path] = []
+    for root in _python_roots(python):
+        binds.append(root)
+    links: list[tuple[str, str]] = []
+    multiarch = sorted(str(p) for p in Path("/usr/lib").glob("*-linux-gnu*") if p.is_dir())
+    for name in (*(multiarch or ["/usr/lib"]), *SYSTEM_PATHS):
+        if os.path.islink(name):
+            links.append((os.readlink(name), name))
+        elif os.path.exists(name):
+            binds.append(Path(name))
+    protected = _protected(hide)
+    chosen: list[Path] = []
+    for path in sorted(set(binds), key=lambda p: (len(p.parts), str(p))):
+        if any(_is_within(path, c) for c in chosen):
+            continue  # already visible through a parent
+        for secret in protected:
+            if _is_within(secret, path):
+                raise SandboxError(f"mounting {path} into the sandbox would expose {secret}; "
+                                   f"install Python and JAX outside it")
+        chosen.append(path)
+
+    argv = [shutil.which(BWRAP) or BWRAP,
+            "--unshare-all", "--unshare-user", "--disable-userns",
+            "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+            "--uid", str(SANDBOX_ID), "--gid", str(SANDBOX_ID), "--hostname", "judge"]
+    for path in chosen:
+        argv += ["--ro-bind", str(path), str(path)]
+    for target, name in links:
+        argv += ["--symlink", target, name]
+    argv += ["--proc", "/proc", "--dev", "/dev",
+             "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp",
+             "--perms", "0700", "--size", str(TMPFS_BYTES), "--tmpfs", WORKDIR,
+             "--ro-bind", str(PACKAGE_DIR / "__init__.py"), f"{LIBDIR}/judge/__init__.py",
+             "--ro-bind", str(PACKAGE_DIR / "worker"), f"{LIBDIR}/judge/worker"]
+    if submission_fd is not None:
+        argv += ["--perms", "0644", "--file", str(submission_fd), f"{WORKDIR}/submission.py"]
+    # The root and /dev (whose tmpfs, /dev/shm included, has no size cap) become read-only;
+    # WORKDIR and /tmp are separate, capped mounts and stay writable.
+    argv += ["--remount-ro", "/", "--remount-ro", "/dev", "--chdir", WORKDIR,
+             "--seccomp", str(seccomp_fd),
+             "--", python, *worker_args]
+    return argv
+
+
+# --- the seccomp filter ----------------------------------------------------------------------
+
+# Syscall numbers from the kernel's uapi headers (asm/unistd_64.h; asm-generic/unistd.h for arm64).
+_X86_64 = {
+    "fork": 57, "vfork": 58, "clone": 56, "clone3": 435, "unshare": 272, "setns": 308,
+    "mount": 165, "umount2": 166, "pivot_root": 155, "chroot": 161, "ptrace": 101,
+    "process_vm_readv": 310, "process_vm_writev": 311, "keyctl": 250, "add_key": 248,
+    "request_key": 249, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
+    "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+    "open_by_handle_at": 304, "name_to_handle_at": 303, "open_tree": 428, "move_mount": 429,
+    "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
+    "kexec_load": 246, "kexec_file_load": 320, "init_module": 175, "finit_module": 313,
+    "delete_module": 176, "acct": 163, "swapon": 167, "swapoff": 168, "reboot": 169,
+    "quotactl": 179, "syslog": 103,
+}
+_AARCH64 = {
+    "clone": 220, "clone3": 435, "unshare": 97, "setns": 268, "mount": 40, "umount2": 39,
+    "pivot_root": 41, "chroot": 51, "ptrace": 117, "process_vm_readv": 270,
+    "process_vm_writev": 271, "keyctl": 219, "add_key": 217, "request_key": 218, "bpf": 280,
+    "perf_event_open": 241, "userfaultfd": 282, "io_uring_setup": 425, "io_uring_enter": 426,
+    "io_uring_register": 427, "open_by_handle_at": 265, "name_to_handle_at": 264,
+    "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
+    "fspick": 433, "mount_setattr": 442, "kexec_load": 104, "kexec_file_load": 294,
+    "init_module": 105, "finit_module": 273, "delete_module": 106, "acct": 89, "swapon": 224,
+    "swapoff": 225, "reboot": 142, "quotactl": 60, "syslog": 116,
+}
+#: machine -> (AUDIT_ARCH_*, syscall numbers, x32 ABI bit to refuse or None)
+_ARCHES = {"x86_64": (0xC000003E, _X86_64, 0x40000000), "aarch64": (0xC00000B7, _AARCH64, None)}
+
+_LD_W_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
+_ALLOW, _KILL_PROCESS, _ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
+_EPERM, _ENOSYS = 1, 38
+_CLONE_THREAD = 0x00010000
+
+
+def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
+    return struct.pack("=HBBI", code, jt, jf, k)
+
+
+def seccomp_program(machine: str | None = None) -> bytes:
+    """A classic-BPF seccomp filter (the format ``bwrap --seccomp`` reads).
+
+    Allows everything except: a foreign syscall ABI (the process is killed); new processes
+    (fork, vfork, clone without CLONE_THREAD: EPERM; clone3: ENOSYS, so that threads fall back
+    to clone, whose flags the filter can read); namespace and mount calls; ptrace and
+    process_vm_*; keyrings, bpf, perf events, userfaultfd, io_uring, file handles; module,
+    kexec, swap, reboot, accounting, quota and syslog calls (EPERM).
+    """
+    machine = machine or platform.machine()
+    if machine not in _ARCHES or sys.byteorder != "little":
+        raise SandboxError(f"no seccomp filter for the {machine} architecture")
+    arch, nrs, x32_bit = _ARCHES[machine]
+    prog = [_insn(_LD_W_ABS, 4),                      # A = seccomp_data.arch
+            _insn(_JEQ, arch, 1, 0),
+            _insn(_RET, _KILL_PROCESS),
+            _insn(_LD_W_ABS, 0)]                      # A = seccomp_data.nr
+    if x32_bit is not None:
+        prog += [_insn(_JGE, x32_bit, 0, 1), _insn(_RET, _ERRNO | _ENOSYS)]
+    prog += [_insn(_JEQ, nrs["clone"], 0, 4),
+             _insn(_LD_W_ABS, 16),                    # low 32 bits of args[0]: clone's flags
+             _insn(_JSET, _CLONE_THREAD, 0, 1),
+             _insn(_RET, _ALLOW),
+             _insn(_RET, _ERRNO | _EPERM),
+             _insn(_JEQ, nrs["clone3"], 0, 1),
+             _insn(_RET, _ERRNO | _ENOSYS)]
+    for name, nr in sorted(nrs.items()):
+        if name not in ("clone", "clone3"):
+            prog += [_insn(_JEQ, nr, 0, 1), _insn(_RET, _ERRNO | _EPERM)]
+    prog.append(_insn(_RET, _ALLOW))
+    return b"".join(prog)
+
+
+def seccomp_fd() -> int:
+    """A readable descriptor holding the seccomp program (the caller closes it)."""
+    program = seccomp_program()
+    read_fd, write_fd = os.pipe()
+    try:
+        os.write(write_fd, program)  # far below the pipe's buffer size
+    finally:
+        os.close(write_fd)
+    return read_fd
