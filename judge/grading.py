@@ -33,6 +33,8 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "probes": ({"wrt": problem.probes[0].wrt, "names": [p.name for p in problem.probes]}
                    if problem.probes else None),
         "capture_bytes": CAPTURE_BYTES,
+        # examples come first; the runner holds the rest back until they are reported
+        "public_cases": sum(1 for c in cases if c.visibility == "example"),
         "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
                    "probe_args": protocol.encode_args(c.probe_inputs)} for c in cases],
     }

@@ -182,10 +182,22 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
 
         budget = _OutputBudget(int(run.limits["output_kb"]) * 1024, output_exceeded)
         drains = [_Drain(proc.stdout, budget=budget), _Drain(proc.stderr, budget=budget)]
-        threading.Thread(target=_feed, args=(proc.stdin, protocol.dumps(request).encode()),
+        first, rest = _split_request(request)
+        threading.Thread(target=_feed, args=(proc.stdin, protocol.dumps(first).encode(), rest is None),
                          daemon=True).start()
+
+        def on_case():
+            """Hidden cases go to the worker only once every public case has been reported, so
+            nothing a submission prints or raises while a public case runs (which the report
+            shows) can contain hidden inputs."""
+            nonlocal rest
+            if rest is not None and all(c["index"] in run.cases for c in first["cases"]):
+                data, rest = protocol.dumps(rest).encode(), None
+                threading.Thread(target=_feed, args=(proc.stdin, data, True), daemon=True).start()
+
         try:
-            _collect(run, read_fd, started, startup_timeout, case_timeout)
+            on_case()
+            _collect(run, read_fd, started, startup_timeout, case_timeout, on_case)
         finally:
             if run.timed_out or run.protocol_error or run.tampered:
                 _kill_tree(proc)
@@ -229,16 +241,28 @@ def _wait(proc: subprocess.Popen, timeout: float | None = None):
         delay = min(delay * 2, 0.02)
 
 
-def _feed(stream, data: bytes) -> None:
+def _split_request(request: dict) -> tuple[dict, dict | None]:
+    """The request's first part (everything, with only the leading ``public_cases`` cases) and
+    the rest of the cases as a second message, or None when there is nothing to hold back."""
+    public = int(request.get("public_cases") or 0)
+    cases = request["cases"]
+    if not 0 < public < len(cases):
+        return {**request, "more_cases": False}, None
+    return {**request, "cases": cases[:public], "more_cases": True}, {"cases": cases[public:]}
+
+
+def _feed(stream, data: bytes, close: bool) -> None:
     try:
         stream.write(data)
-        stream.close()
+        stream.flush()
+        if close:
+            stream.close()
     except (BrokenPipeError, OSError, ValueError):
         pass
 
 
 def _collect(run: WorkerRun, fd: int, started: float, startup_timeout: float,
-             case_timeout: float) -> None:
+             case_timeout: float, on_case=lambda: None) -> None:
     """Read result lines until ``done``, ``halt``, end of pipe, a protocol error, a line that is
     not this worker's, or a deadline.
 
@@ -286,6 +310,8 @@ def _collect(run: WorkerRun, fd: int, started: float, startup_timeout: float,
                     run.tampered = f"{exc} arrived on the result channel"
                 return
             last = now
+            if msg["type"] == "case":
+                on_case()
             if run.done or run.halt is not None:
                 return
 

@@ -319,3 +319,16 @@ def test_unknown_modes_are_refused(monkeypatch):
     assert sandbox.requested_mode(None) == "none"
     monkeypatch.delenv(sandbox.ENV_VAR)
     assert sandbox.requested_mode(None) == "auto"
+
+
+def test_hidden_inputs_reach_the_worker_only_after_the_examples(fq_problem):
+    """Output and exception text are shown for examples; hidden inputs must not be there yet."""
+    path = ADVERSARIAL / "peek_hidden_inputs.py"
+    result = grading.grade(fq_problem, path)
+    examples = [c for c in result.cases if c.visibility == "example"]
+    assert {c.reason for c in examples} == {"exception"}
+    for c in examples:
+        assert "case inputs in memory: [0, 1, 2]" in c.message, c.message
+        assert "[0, 1, 2]" in c.details["stdout"]
+    hidden = [c for c in result.cases if c.visibility == "hidden"]
+    assert hidden and all(c.reason == "exception" for c in hidden)  # they still ran

@@ -5,9 +5,12 @@ standard library and NumPy, so the worker can load it before any submission code
 
 Channels
 --------
-* Request (judge -> worker): one JSON document written to the worker's stdin, then stdin is closed.
-  The worker reads it completely before importing the submission and then points stdin at
-  /dev/null. It carries case *inputs* only, never expected outputs::
+* Request (judge -> worker): one JSON line on the worker's stdin. The worker reads it before
+  importing the submission, keeps stdin on a private descriptor and points fd 0 at /dev/null.
+  It carries case *inputs* only, never expected outputs. When ``more_cases`` is true, a second
+  line ``{"cases": [...]}`` follows with the hidden cases; the judge sends it only after every
+  case of the first line (the public examples) has been reported, so nothing shown for an
+  example can contain a hidden input. Then stdin is closed::
 
       {"protocol": 1,
        "submission": "/abs/path/solution.py",
@@ -19,6 +22,7 @@ Channels
        "compiled": false,                          # evaluate with jax.jit, not op by op (optional)
        "nonce": "9f2c...",                         # per run, random; echoed in every message
        "rlimits": {"RLIMIT_AS": [SOFT, HARD], ...},  # applied by the worker before importing JAX
+       "more_cases": false,
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
                   "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}}, ...]}
 
