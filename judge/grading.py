@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import checks, rules
+from . import cache, checks, rules
 from .errors import JudgeError
 from .runner import WorkerRun, run_worker
 from .spec import Problem
@@ -45,7 +45,10 @@ def select_cases(problem: Problem, examples_only: bool = False):
 
 
 def grade(problem: Problem, submission: str | Path, *, examples_only: bool = False,
-          time_per_case_s: float | None = None, sandbox: str | None = None) -> GradeResult:
+          time_per_case_s: float | None = None, sandbox: str | None = None,
+          use_cache: bool | None = None) -> GradeResult:
+    """Grade one submission file. ``use_cache`` (default: on unless $JUDGE_CACHE=off) gives the
+    worker the judge's compilation cache, filled first from the reference if needed."""
     path = Path(submission).resolve()
     if not path.is_file():
         raise JudgeError(f"{submission}: no such submission file")
@@ -54,7 +57,7 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
     run = run_worker(build_request(problem, path, cases),
                      startup_timeout=problem.limits["startup_s"],
                      case_timeout=time_per_case_s or problem.limits["time_per_case_s"],
-                     sandbox=sandbox, limits=problem.limits)
+                     sandbox=sandbox, limits=problem.limits, cache_dir=_cache_for(problem, use_cache))
     results = tuple(judge_case(problem, case, run) for case in cases)
     verdict, reason, message = overall(results)
     notes = ()
@@ -63,6 +66,13 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
     return GradeResult(problem=problem.id, submission=str(submission), verdict=verdict,
                        reason=reason, message=message, time_s=time.monotonic() - started,
                        cases=results, notes=notes)
+
+
+def _cache_for(problem: Problem, use_cache: bool | None) -> Path | None:
+    if not cache.enabled(use_cache):
+        return None
+    cache.warm(problem)
+    return cache.directory() if cache.directory().is_dir() else None
 
 
 #: What a hidden case's report says: nothing derived from its data or the submission's messages,
@@ -242,11 +252,13 @@ def _diff(case, output, mismatch: checks.Mismatch) -> dict:
     }
 
 
-def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False) -> dict[int, dict]:
+def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
+                      sandbox: str | None = None, fill_cache: bool = False) -> dict[int, dict]:
     """Run the problem's reference solution on ``cases`` (default: all) in a worker and return
     each case's output fields (and probe results) as arrays. With ``compiled``, the worker
     evaluates each case under ``jax.jit`` instead of op by op, which lets XLA rewrite the
     arithmetic (division by a constant becomes multiplication by its reciprocal, for one).
+    With ``fill_cache`` the run writes the judge's compilation cache (see ``judge.cache``).
     Raise JudgeError naming the reference if it fails."""
     cases = problem.cases if cases is None else cases
     ref = problem.reference
@@ -254,8 +266,10 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False) -
         raise JudgeError(f"{ref}: reference solution not found (problem {problem.id})")
     request = build_request(problem, ref, cases)
     request["compiled"] = compiled
+    cache_dir = cache.directory() if cache.enabled() and cache.directory().is_dir() else None
     run = run_worker(request, startup_timeout=problem.limits["startup_s"],
-                     case_timeout=problem.limits["time_per_case_s"])
+                     case_timeout=problem.limits["time_per_case_s"], sandbox=sandbox,
+                     limits=problem.limits, cache_dir=cache_dir, cache_writable=fill_cache)
     outputs = {}
     for case in cases:
         msg = run.cases.get(case.index)

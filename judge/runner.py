@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import cache
 from . import sandbox as sandboxing
 from .spec import DEFAULT_LIMITS
 from .worker import protocol
@@ -37,6 +38,8 @@ BOOTSTRAP = (
 #: Environment variables passed through to the worker; everything else is dropped.
 ENV_ALLOWLIST = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT")
 STREAM_CAP = 64 * 1024
+#: Where the judge's compilation cache appears inside the bwrap sandbox (read-only).
+CACHE_MOUNT = "/xla-cache"
 
 
 @dataclass
@@ -114,7 +117,7 @@ class _Drain(threading.Thread):
         return out
 
 
-def worker_env(workdir: str) -> dict:
+def worker_env(workdir: str, cache_dir: str | None = None) -> dict:
     env = {k: os.environ[k] for k in ENV_ALLOWLIST if k in os.environ}
     env.update({
         "HOME": workdir, "TMPDIR": workdir, "PYTHONDONTWRITEBYTECODE": "1",
@@ -123,6 +126,8 @@ def worker_env(workdir: str) -> dict:
         # JAX starts in about 0.6 GiB instead of 1.5 GiB, which leaves RLIMIT_AS meaningful.
         "MALLOC_ARENA_MAX": "2",
     })
+    if cache_dir:
+        env.update(JAX_COMPILATION_CACHE_DIR=cache_dir, **cache.JAX_SETTINGS)
     return env
 
 
@@ -135,14 +140,19 @@ def _kill_tree(proc: subprocess.Popen) -> None:
 
 def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                python: str = sys.executable, sandbox: str | None = None,
-               limits: dict | None = None) -> WorkerRun:
+               limits: dict | None = None, cache_dir: Path | None = None,
+               cache_writable: bool = False) -> WorkerRun:
     """Run one worker on ``request`` (see ``protocol``) and return what it reported.
 
     ``sandbox`` is ``"auto"``, ``"bwrap"`` or ``"none"`` (default: $JUDGE_SANDBOX, else auto; see
     ``judge.sandbox``); ``limits`` is a problem's ``limits`` (defaults: ``spec.DEFAULT_LIMITS``).
+    ``cache_dir`` is the judge's XLA compilation cache (``judge.cache``): mounted read-only under
+    bwrap, else copied into the worker's private folder, so the worker can use it but not change
+    it. Only a trusted run (the reference warming the cache) gets it with ``cache_writable``.
     Raises ``sandbox.SandboxError`` if bwrap is required and cannot start.
     """
-    mode = sandboxing.resolve(sandbox, python)
+    # Trusted code writing the cache runs as the judge's own user, outside the sandbox.
+    mode = "none" if cache_writable else sandboxing.resolve(sandbox, python)
     run = WorkerRun(sandbox=mode, limits={**DEFAULT_LIMITS, **(limits or {})},
                     nonce=secrets.token_hex(16))
     started = time.monotonic()
@@ -158,19 +168,27 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                 child_fds.append(sandboxing.seccomp_fd())
                 worker = ["-I", "-B", "-c", BOOTSTRAP.format(parent=sandboxing.LIBDIR),
                           "--result-fd", str(write_fd)]
+                read_only = [(str(cache_dir), CACHE_MOUNT)] if cache_dir else []
                 argv = sandboxing.bwrap_argv(python, worker, submission_fd=child_fds[1],
-                                             seccomp_fd=child_fds[2], hide=[original.parent])
+                                             seccomp_fd=child_fds[2], hide=[original.parent],
+                                             read_only=read_only)
+                cache_in_worker = CACHE_MOUNT
             else:
                 workdir = cwd = stack.enter_context(
                     tempfile.TemporaryDirectory(prefix="judge-worker-"))
                 shutil.copyfile(original, os.path.join(workdir, "submission.py"))
+                cache_in_worker = str(cache_dir) if cache_writable else None
+                if cache_dir and not cache_writable:
+                    cache_in_worker = os.path.join(workdir, "xla-cache")
+                    shutil.copytree(cache_dir, cache_in_worker,
+                                    ignore=shutil.ignore_patterns(".*"))
                 argv = [python, "-I", "-B", "-c", BOOTSTRAP.format(parent=PACKAGE_PARENT),
                         "--result-fd", str(write_fd)]
             request = {**request, "submission": f"{workdir}/submission.py", "nonce": run.nonce,
                        "rlimits": sandboxing.rlimits(run.limits)}
             proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=tuple(child_fds), cwd=cwd, env=worker_env(workdir),
+                pass_fds=tuple(child_fds), cwd=cwd, env=worker_env(workdir, cache_in_worker if cache_dir else None),
                 start_new_session=True)
         finally:
             for fd in child_fds:

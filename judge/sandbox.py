@@ -203,12 +203,13 @@ def _protected(hide) -> list[Path]:
 
 
 def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int,
-               submission_fd: int | None = None, hide=()) -> list[str]:
+               submission_fd: int | None = None, hide=(), read_only=()) -> list[str]:
     """The bwrap command line that runs ``python worker_args...`` in the sandbox.
 
     ``submission_fd`` (readable) is copied to ``WORKDIR/submission.py``; ``seccomp_fd`` holds the
-    filter from ``seccomp_program``. Raises SandboxError if a needed mount would expose one of
-    the protected folders.
+    filter from ``seccomp_program``; ``read_only`` holds extra (source, target) folders to mount
+    read-only (the judge's compilation cache). Raises SandboxError if a needed mount would
+    expose one of the protected folders.
     """
     binds: list[Path] = []
     for root in _python_roots(python):
@@ -244,6 +245,11 @@ def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int,
              "--perms", "0700", "--size", str(TMPFS_BYTES), "--tmpfs", WORKDIR,
              "--ro-bind", str(PACKAGE_DIR / "__init__.py"), f"{LIBDIR}/judge/__init__.py",
              "--ro-bind", str(PACKAGE_DIR / "worker"), f"{LIBDIR}/judge/worker"]
+    for source, target in read_only:
+        for secret in protected:
+            if _is_within(secret, Path(source)):
+                raise SandboxError(f"mounting {source} into the sandbox would expose {secret}")
+        argv += ["--ro-bind", str(source), str(target)]
     if submission_fd is not None:
         argv += ["--perms", "0644", "--file", str(submission_fd), f"{WORKDIR}/submission.py"]
     # The root and /dev (whose tmpfs, /dev/shm included, has no size cap) become read-only;

@@ -328,6 +328,10 @@ def main(argv: list[str] | None = None) -> None:
 
     limits.apply(request.pop("rlimits", None))  # before JAX, so they cover everything that follows
 
+    import warnings
+
+    # The judge's compilation cache is read-only here; a missed entry is simply compiled.
+    warnings.filterwarnings("ignore", message="Error writing persistent compilation cache entry")
     import jax  # imported before the submission so the instruments come first
 
     from . import instrument

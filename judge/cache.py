@@ -1,0 +1,91 @@
+"""The judge-owned XLA compilation cache, shared read-only by workers.
+
+Most of a fresh worker's time goes into compiling small XLA computations, once per operation and
+input shape. JAX can keep compiled executables on disk (``jax_compilation_cache_dir``). The judge
+keeps one such cache per JAX version and fills it only from trusted code: the problem's
+reference solution, run over the problem's cases (``warm``). Workers that run submissions get the
+cache read-only (a read-only bind mount under bubblewrap, a private copy otherwise), so a
+submission can use it but never write to it or poison it for the next one.
+
+Location: ``$JUDGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/jax-judge``, else ``~/.cache/jax-judge``.
+``JUDGE_CACHE=off`` (or ``--no-cache``) turns it off.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import threading
+from pathlib import Path
+
+#: Environment of a worker that uses the cache; the directory is added by the runner.
+JAX_SETTINGS = {
+    "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+    "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "-1",
+}
+
+
+def enabled(flag: bool | None = None) -> bool:
+    if flag is not None:
+        return flag
+    return os.environ.get("JUDGE_CACHE", "on").lower() not in ("off", "0", "no", "false")
+
+
+def jax_version() -> str:
+    """The installed JAX version, read from its metadata (the judge process never imports JAX)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("jax") + "-" + version("jaxlib")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def root() -> Path:
+    if os.environ.get("JUDGE_CACHE_DIR"):
+        return Path(os.environ["JUDGE_CACHE_DIR"])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "jax-judge"
+
+
+def directory() -> Path:
+    """The XLA cache folder for the installed JAX."""
+    return root() / f"xla-{jax_version()}"
+
+
+def _marker(problem) -> Path:
+    digest = hashlib.sha256()
+    for path in (problem.path, problem.reference):
+        digest.update(path.read_bytes() if path.is_file() else b"")
+    return directory() / f".warm-{problem.id}-{digest.hexdigest()[:16]}"
+
+
+def is_warm(problem) -> bool:
+    return _marker(problem).exists()
+
+
+_lock = threading.Lock()
+
+
+def warm(problem, *, sandbox: str | None = None) -> bool:
+    """Fill the cache from the problem's reference solution, once per version of the spec and
+    the reference. Returns True if it ran. A failing reference leaves no marker and is not an
+    error here (``judge check`` reports it); grading then simply runs without a warm cache."""
+    from .errors import JudgeError
+    from .grading import reference_outputs
+
+    if is_warm(problem):
+        return False
+    folder = directory()
+    folder.mkdir(parents=True, exist_ok=True)
+    with _lock, open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one warm-up at a time, across processes too
+        if is_warm(problem):
+            return False
+        try:
+            reference_outputs(problem, sandbox=sandbox, fill_cache=True)
+        except JudgeError:
+            return False
+        _marker(problem).touch()
+    return True

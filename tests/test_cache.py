@@ -1,0 +1,55 @@
+"""The judge's compilation cache: filled once from the reference, read-only to submissions."""
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from judge import cache, grading, sandbox
+from judge.verdicts import Verdict
+
+ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
+ACCEPTED = Path(__file__).resolve().parent.parent / "submissions" / "fake_quant_ste" / "accepted"
+
+
+def snapshot(folder: Path) -> dict:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.iterdir()) if p.is_file() and not p.name.startswith(".")}
+
+
+@pytest.fixture()
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("JUDGE_CACHE", raising=False)
+    return tmp_path / "cache"
+
+
+def test_first_grade_warms_the_cache_once(private_cache, fq_problem):
+    assert not cache.is_warm(fq_problem)
+    result = grading.grade(fq_problem, ACCEPTED / "closure_vjp.py", examples_only=True)
+    assert result.verdict is Verdict.AC
+    assert cache.is_warm(fq_problem)
+    entries = snapshot(cache.directory())
+    assert len(entries) > 10  # compiled executables from the reference's run
+    assert cache.warm(fq_problem) is False  # nothing to do the second time
+
+
+def test_cache_can_be_turned_off(private_cache, fq_problem, monkeypatch):
+    monkeypatch.setenv("JUDGE_CACHE", "off")
+    grading.grade(fq_problem, ACCEPTED / "closure_vjp.py", examples_only=True)
+    assert not cache.directory().exists()
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "none"])
+def test_a_submission_cannot_poison_the_cache(private_cache, fq_problem, mode):
+    if mode == "bwrap" and sandbox.probe() is not None:
+        pytest.skip(f"bwrap unavailable: {sandbox.probe()}")
+    cache.warm(fq_problem)
+    before = snapshot(cache.directory())
+    result = grading.grade(fq_problem, ADVERSARIAL / "poison_compile_cache.py", examples_only=True,
+                           sandbox=mode)
+    assert result.verdict is Verdict.AC, result.message
+    assert snapshot(cache.directory()) == before
+    # and the next honest submission still gets correct answers from it
+    assert grading.grade(fq_problem, ACCEPTED / "jit_static_args.py", examples_only=True,
+                         sandbox=mode).verdict is Verdict.AC
