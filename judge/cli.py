@@ -107,8 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--problem", "-p", required=True, metavar="ID_OR_PATH",
                    help="problem id (problems/<id>.yaml) or path to a spec file")
     g.add_argument("--examples-only", action="store_true", help="run only the public examples")
-    g.add_argument("--format", choices=("text", "json", "gradescope"), default="text",
-                   help="gradescope: a results.json for Gradescope's autograder")
+    g.add_argument("--format", choices=("text", "json", "gradescope", "junit"), default="text",
+                   help="gradescope: a results.json for Gradescope's autograder; junit: JUnit XML")
     g.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
                    help="run the submission under bubblewrap (bwrap), without it (none), or under "
                         "bwrap when it works here (auto; the default, or $JUDGE_SANDBOX)")

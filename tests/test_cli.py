@@ -96,3 +96,17 @@ def test_load_failure_is_reported_once():
     r = judge("grade", str(SUBS / "compile_error" / "syntax_error.py"), "-p", "fake_quant_ste")
     assert r.stdout.count("was never closed") == 2  # the one case line and the summary
     assert "all " in r.stdout and "cases: [syntax_error]" in r.stdout
+
+
+def test_junit_format_lists_every_case():
+    import xml.etree.ElementTree as ET
+
+    r = judge("grade", str(SUBS / "wrong_answer" / "strict_mask.py"), "-p", "fake_quant_ste",
+              "--format", "junit")
+    assert r.returncode == 1
+    suite = ET.fromstring(r.stdout.split("\n", 1)[1])
+    cases = suite.findall("testcase")
+    assert len(cases) == int(suite.get("tests")) >= 43
+    failures = [c for c in cases if c.find("failure") is not None]
+    assert len(failures) == int(suite.get("failures")) > 0
+    assert all(c.find("failure").get("type") == "WA" for c in failures)

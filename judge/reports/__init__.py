@@ -1,5 +1,6 @@
 """Reporters: each turns a ``GradeResult`` into one output format and never runs anything."""
 
-from . import gradescope, json_report, text
+from . import gradescope, json_report, junit, text
 
-FORMATS = {"text": text.render, "json": json_report.render, "gradescope": gradescope.render}
+FORMATS = {"text": text.render, "json": json_report.render, "gradescope": gradescope.render,
+           "junit": junit.render_grade}

@@ -67,3 +67,23 @@ def write(reports, path, werror: bool = False) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     to_xml(reports, werror).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def render_grade(result) -> str:
+    """JUnit XML for `judge grade --format junit`: one testcase per case of one submission.
+
+    Hidden cases carry only their index, verdict, reason and the data-free message."""
+    suite = ET.Element("testsuite", name=f"{result.problem}: {result.submission}",
+                       tests=str(len(result.cases)), errors="0", skipped="0",
+                       failures=str(sum(c.verdict.value != "AC" for c in result.cases)),
+                       time=f"{result.time_s:.3f}")
+    for c in result.cases:
+        name = f"example {c.index} ({c.name})" if c.visibility == "example" else f"hidden {c.index}"
+        case = ET.SubElement(suite, "testcase", classname=result.problem, name=name,
+                             time=f"{c.time_s or 0.0:.3f}")
+        if c.verdict.value != "AC":
+            failure = ET.SubElement(case, "failure", type=c.verdict.value,
+                                    message=f"{c.verdict.value} [{c.reason}] {c.message}")
+            failure.text = f"{c.verdict.title}: {c.message}"
+    ET.indent(suite)
+    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
