@@ -89,7 +89,7 @@ def cmd_batch(args) -> int:
     out = args.out or Path(f"batch-{problem.id}.{ {'text': 'txt'}.get(args.format, args.format) }")
     journal = out.with_name(out.name + ".journal.jsonl")
     records = run_batch(problem, args.folder, journal, jobs=args.jobs, resume=args.resume,
-                        progress=Progress(0))
+                        sandbox=args.sandbox, progress=Progress(0))
     report = batch_report.FORMATS[args.format](problem.id, records)
     atomic.write_text(out, report)
     sys.stdout.write(batch_report.render_text(problem.id, records) if args.format != "text" else report)
@@ -128,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="report file (default batch-<problem>.<format>); the journal is FILE.journal.jsonl")
     b.add_argument("--resume", action="store_true",
                    help="continue an interrupted batch: skip submissions already in the journal")
+    b.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
+                   help="as for grade (default: $JUDGE_SANDBOX, else auto)")
     b.set_defaults(func=cmd_batch)
 
     ls = sub.add_parser("list", help="list the problems")

@@ -19,7 +19,6 @@ from judge.reports import check_text, junit
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBS = ROOT / "submissions" / "fake_quant_ste"
-PROBLEMS = sorted((ROOT / "problems").glob("*.yaml"))
 KEEP_HIDDEN = (0, 3, 6)  # 1-D size 1 (scale 0.5), 1-D size 1 (scale 0.25), 2-D 1x6
 
 REFERENCE = (ROOT / "reference" / "fake_quant_ste.py").read_text()
@@ -73,7 +72,9 @@ def judge(*args, cwd):
 
 @pytest.fixture(scope="module")
 def repo_reports():
-    return [check_problem(path, jobs=2) for path in PROBLEMS]
+    # sign_ste grades in seconds; the whole repository is checked by `judge check` in .ci/run,
+    # and every bundled submission's verdict by tests/test_submissions.py.
+    return [check_problem(ROOT / "problems" / "sign_ste.yaml", jobs=2)]
 
 
 def test_repository_problems_pass(repo_reports):
