@@ -23,7 +23,13 @@ from pathlib import Path
 JAX_SETTINGS = {
     "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
     "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "-1",
+    # By default JAX also points XLA's own caches at a folder inside the cache directory, and
+    # that path becomes part of every entry's key: a copy or a mount at another path would
+    # then never hit. Workers see the cache at other paths than the warm-up does.
+    "JAX_PERSISTENT_CACHE_ENABLE_XLA_CACHES": "none",
 }
+#: Bumped whenever the settings above change what the entries' keys are.
+LAYOUT = 2
 
 
 def enabled(flag: bool | None = None) -> bool:
@@ -51,7 +57,7 @@ def root() -> Path:
 
 def directory() -> Path:
     """The XLA cache folder for the installed JAX."""
-    return root() / f"xla-{jax_version()}"
+    return root() / f"xla{LAYOUT}-{jax_version()}"
 
 
 def _marker(problem) -> Path:
