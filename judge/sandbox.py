@@ -236,12 +236,14 @@ def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int,
             "--unshare-all", "--unshare-user", "--disable-userns",
             "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
             "--uid", str(SANDBOX_ID), "--gid", str(SANDBOX_ID), "--hostname", "judge"]
+    # The private /tmp comes first, so that a Python installation under /tmp (a virtual
+    # environment in a checkout there) is mounted on top of it rather than hidden by it.
+    argv += ["--size", str(TMPFS_BYTES), "--tmpfs", "/tmp"]
     for path in chosen:
         argv += ["--ro-bind", str(path), str(path)]
     for target, name in links:
         argv += ["--symlink", target, name]
     argv += ["--proc", "/proc", "--dev", "/dev",
-             "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp",
              "--perms", "0700", "--size", str(TMPFS_BYTES), "--tmpfs", WORKDIR,
              "--ro-bind", str(PACKAGE_DIR / "__init__.py"), f"{LIBDIR}/judge/__init__.py",
              "--ro-bind", str(PACKAGE_DIR / "worker"), f"{LIBDIR}/judge/worker"]

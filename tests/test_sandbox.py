@@ -332,3 +332,12 @@ def test_hidden_inputs_reach_the_worker_only_after_the_examples(fq_problem):
         assert "[0, 1, 2]" in c.details["stdout"]
     hidden = [c for c in result.cases if c.visibility == "hidden"]
     assert hidden and all(c.reason == "exception" for c in hidden)  # they still ran
+
+
+def test_private_tmp_does_not_hide_a_python_installed_under_tmp():
+    """A virtual environment in a checkout under /tmp is mounted on top of the private /tmp."""
+    argv = sandbox.bwrap_argv(sys.executable, ["-c", "pass"], seccomp_fd=9)
+    tmpfs_at = argv.index("/tmp") if "--tmpfs" == argv[argv.index("/tmp") - 1] else None
+    assert tmpfs_at is not None
+    binds = [i for i, arg in enumerate(argv) if arg == "--ro-bind"]
+    assert all(i > tmpfs_at for i in binds)
