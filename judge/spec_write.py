@@ -1,70 +1,22 @@
-"""Changing files safely: atomic replacement, and appending hidden cases to a spec as text.
-
-``atomic_write`` writes a temporary file in the target's folder, flushes and fsyncs it, lets a
-caller verify what is on disk, and only then renames it over the target (``os.replace`` is
-atomic on POSIX): an interruption at any point leaves the old file as it was, and the temporary
-file is removed.
+"""Appending hidden cases to a spec as text, atomically.
 
 ``append_hidden`` inserts new list items after the last item of the spec's top-level ``hidden:``
 block, located with ``yaml.compose`` marks. The rest of the text, comments included, is kept
-byte for byte; the YAML is never re-dumped. Before the rename the new text is loaded as the spec
-loader does, and every old case must still be there, unchanged and in order.
+byte for byte; the YAML is never re-dumped. Before the rename (``judge.atomic.write_text``) the
+new text is loaded as the spec loader does, and every old case must still be there, unchanged and
+in order; an interruption at any point leaves the old file as it was.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
-import tempfile
 from pathlib import Path
 
 import yaml
 
 from . import spec
+from .atomic import read_exact
+from .atomic import write_text as atomic_write
 from .errors import JudgeError
-
-
-def read_exact(path: Path) -> str:
-    with open(path, encoding="utf-8", newline="") as f:
-        return f.read()
-
-
-def _default_mode() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def atomic_write(path: Path, text: str, verify=None, unchanged: str | None = None) -> None:
-    """Replace ``path`` with ``text`` atomically. ``verify(text_on_disk)`` may raise to abort;
-    ``unchanged``, if given, is what ``path`` must still hold just before the rename."""
-    path = Path(path)
-    if not path.parent.is_dir():
-        raise JudgeError(f"{path}: folder {path.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        if verify is not None:
-            verify(read_exact(Path(tmp)))
-        mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _default_mode()
-        os.chmod(tmp, mode)
-        if unchanged is not None and read_exact(path) != unchanged:
-            raise JudgeError(f"{path} changed while cases were being generated; nothing written")
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):  # make the rename itself durable
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
 
 def _last_end(node) -> int:
