@@ -60,6 +60,11 @@ def directory() -> Path:
     return root() / f"xla{LAYOUT}-{jax_version()}"
 
 
+def available(flag: bool | None = None) -> Path | None:
+    """The cache folder to give a worker, or None when the cache is off or still empty."""
+    return directory() if enabled(flag) and directory().is_dir() else None
+
+
 def _marker(problem) -> Path:
     digest = hashlib.sha256()
     for path in (problem.path, problem.reference):

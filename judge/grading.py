@@ -69,10 +69,9 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
 
 
 def _cache_for(problem: Problem, use_cache: bool | None) -> Path | None:
-    if not cache.enabled(use_cache):
-        return None
-    cache.warm(problem)
-    return cache.directory() if cache.directory().is_dir() else None
+    if cache.enabled(use_cache):
+        cache.warm(problem)
+    return cache.available(use_cache)
 
 
 #: What a hidden case's report says: nothing derived from its data or the submission's messages,
@@ -266,10 +265,9 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
         raise JudgeError(f"{ref}: reference solution not found (problem {problem.id})")
     request = build_request(problem, ref, cases)
     request["compiled"] = compiled
-    cache_dir = cache.directory() if cache.enabled() and cache.directory().is_dir() else None
     run = run_worker(request, startup_timeout=problem.limits["startup_s"],
                      case_timeout=problem.limits["time_per_case_s"], sandbox=sandbox,
-                     limits=problem.limits, cache_dir=cache_dir, cache_writable=fill_cache)
+                     limits=problem.limits, cache_dir=cache.available(), cache_writable=fill_cache)
     outputs = {}
     for case in cases:
         msg = run.cases.get(case.index)

@@ -168,17 +168,16 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                 child_fds.append(sandboxing.seccomp_fd())
                 worker = ["-I", "-B", "-c", BOOTSTRAP.format(parent=sandboxing.LIBDIR),
                           "--result-fd", str(write_fd)]
-                read_only = [(str(cache_dir), CACHE_MOUNT)] if cache_dir else []
+                cache_in_worker = CACHE_MOUNT if cache_dir else None
                 argv = sandboxing.bwrap_argv(python, worker, submission_fd=child_fds[1],
                                              seccomp_fd=child_fds[2], hide=[original.parent],
-                                             read_only=read_only)
-                cache_in_worker = CACHE_MOUNT
+                                             read_only=[(str(cache_dir), CACHE_MOUNT)] if cache_dir else [])
             else:
                 workdir = cwd = stack.enter_context(
                     tempfile.TemporaryDirectory(prefix="judge-worker-"))
                 shutil.copyfile(original, os.path.join(workdir, "submission.py"))
-                cache_in_worker = str(cache_dir) if cache_writable else None
-                if cache_dir and not cache_writable:
+                cache_in_worker = str(cache_dir) if cache_dir else None
+                if cache_dir and not cache_writable:  # a private copy the worker may change
                     cache_in_worker = os.path.join(workdir, "xla-cache")
                     shutil.copytree(cache_dir, cache_in_worker,
                                     ignore=shutil.ignore_patterns(".*"))
@@ -188,7 +187,7 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                        "rlimits": sandboxing.rlimits(run.limits)}
             proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=tuple(child_fds), cwd=cwd, env=worker_env(workdir, cache_in_worker if cache_dir else None),
+                pass_fds=tuple(child_fds), cwd=cwd, env=worker_env(workdir, cache_in_worker),
                 start_new_session=True)
         finally:
             for fd in child_fds:

@@ -106,8 +106,3 @@ def overall(cases: tuple[CaseResult, ...]) -> tuple[Verdict, str, str]:
             where = f"{case.visibility} case {case.index}" + (f" ({case.name})" if case.visibility == "example" else "")
             return case.verdict, case.reason, f"{where}: {case.message}"
     return Verdict.AC, "ok", f"all {len(cases)} cases passed"
-
-
-def most_severe(verdicts) -> Verdict:
-    present = set(verdicts)
-    return next((v for v in PRECEDENCE if v in present), Verdict.AC)
