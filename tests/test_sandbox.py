@@ -296,7 +296,12 @@ def test_bwrap_command_line_exposes_only_what_python_needs():
     for src in sources:
         for secret in (ROOT, ROOT / "problems", ROOT / "reference", home):
             assert not (src == secret or secret.is_relative_to(src)), f"{src} exposes {secret}"
-    assert {p.name for p in sources if p.is_relative_to(ROOT)} == {"__init__.py", "worker"}
+    # From the checkout: the worker package, and the Python installation itself when it is a
+    # virtual environment inside the checkout (the README suggests .venv there).
+    venv = Path(sys.prefix).resolve()
+    expected = {ROOT / "judge" / "__init__.py", ROOT / "judge" / "worker"}
+    expected |= {venv} if venv.is_relative_to(ROOT) else set()
+    assert {p for p in sources if p.is_relative_to(ROOT)} == expected
 
 
 def test_bwrap_command_line_refuses_to_expose_a_hidden_folder():
