@@ -9,16 +9,20 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import __version__, spec
+from . import __version__
 from .errors import JudgeError
-from .verdicts import Verdict
 
 EXIT_OK, EXIT_VERDICT, EXIT_ERROR = 0, 1, 2
 
 
 def cmd_grade(args) -> int:
+    from . import warm
+
+    warm.prestart(args.sandbox)  # the worker imports JAX while the spec loads
+    from . import spec
     from .grading import grade
     from .reports import FORMATS
+    from .verdicts import Verdict
 
     problem = spec.load(args.problem)
     result = grade(problem, args.submission, examples_only=args.examples_only, sandbox=args.sandbox)
@@ -29,6 +33,7 @@ def cmd_grade(args) -> int:
 
 
 def cmd_show(args) -> int:
+    from . import spec
     from .show import render
 
     sys.stdout.write(render(spec.load(args.problem)))
@@ -36,6 +41,8 @@ def cmd_show(args) -> int:
 
 
 def cmd_list(args) -> int:
+    from . import spec
+
     root = spec.find_root()
     for path in sorted((root / "problems").glob("*.yaml")):
         try:
@@ -81,10 +88,11 @@ def _jobs(text: str) -> int:
 
 
 def cmd_batch(args) -> int:
-    from . import atomic
+    from . import atomic, spec, warm
     from .batch import Progress, run_batch
     from .reports import batch_report
 
+    warm.prestart(args.sandbox)
     problem = spec.load(args.problem)
     out = args.out or Path(f"batch-{problem.id}.{ {'text': 'txt'}.get(args.format, args.format) }")
     journal = out.with_name(out.name + ".journal.jsonl")
@@ -95,6 +103,24 @@ def cmd_batch(args) -> int:
     sys.stdout.write(batch_report.render_text(problem.id, records) if args.format != "text" else report)
     print(f"report: {out} (journal: {journal})", file=sys.stderr)
     return EXIT_OK
+
+
+def cmd_serve(args) -> int:
+    from .serve import serve
+
+    serve(sandbox=args.sandbox, idle_timeout=args.idle_timeout,
+          announce=lambda text: print(text, file=sys.stderr, flush=True))
+    return EXIT_OK
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds (0 or more), got {text!r}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -131,6 +157,14 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
                    help="as for grade (default: $JUDGE_SANDBOX, else auto)")
     b.set_defaults(func=cmd_batch)
+
+    sv = sub.add_parser("serve", help="keep warm workers running for other judge commands")
+    sv.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
+                    help="as for grade (default: $JUDGE_SANDBOX, else auto); commands use this "
+                         "server only with the same sandbox mode")
+    sv.add_argument("--idle-timeout", type=_seconds, default=1800.0, metavar="SECONDS",
+                    help="stop after this long without clients (default 1800; 0: never)")
+    sv.set_defaults(func=cmd_serve)
 
     ls = sub.add_parser("list", help="list the problems")
     ls.set_defaults(func=cmd_list)

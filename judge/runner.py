@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cache
+from . import cache, warm
 from . import sandbox as sandboxing
 from .spec import DEFAULT_LIMITS
 from .worker import protocol
@@ -35,11 +35,7 @@ BOOTSTRAP = (
     "import sys; sys.path.insert(0, {parent!r}); "
     "from judge.worker.main import main; main()"
 )
-#: Environment variables passed through to the worker; everything else is dropped.
-ENV_ALLOWLIST = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT")
 STREAM_CAP = 64 * 1024
-#: Where the judge's compilation cache appears inside the bwrap sandbox (read-only).
-CACHE_MOUNT = "/xla-cache"
 
 
 @dataclass
@@ -117,20 +113,6 @@ class _Drain(threading.Thread):
         return out
 
 
-def worker_env(workdir: str, cache_dir: str | None = None) -> dict:
-    env = {k: os.environ[k] for k in ENV_ALLOWLIST if k in os.environ}
-    env.update({
-        "HOME": workdir, "TMPDIR": workdir, "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONHASHSEED": "0", "JAX_PLATFORMS": "cpu", "TF_CPP_MIN_LOG_LEVEL": "2",
-        # One malloc arena per thread reserves 64 MiB of address space each; with two arenas
-        # JAX starts in about 0.6 GiB instead of 1.5 GiB, which leaves RLIMIT_AS meaningful.
-        "MALLOC_ARENA_MAX": "2",
-    })
-    if cache_dir:
-        env.update(JAX_COMPILATION_CACHE_DIR=cache_dir, **cache.JAX_SETTINGS)
-    return env
-
-
 def _kill_tree(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -157,45 +139,37 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                     nonce=secrets.token_hex(16))
     started = time.monotonic()
     original = Path(request["submission"])
+    server = None if cache_writable else warm.server_for(mode, python, cache_dir)
     with contextlib.ExitStack() as stack:
         read_fd, write_fd = os.pipe()
         stack.callback(os.close, read_fd)
         child_fds = [write_fd]  # closed here once the worker has started (or failed to)
         try:
             if mode == "bwrap":
-                workdir, cwd = sandboxing.WORKDIR, "/"
-                child_fds.append(os.open(original, os.O_RDONLY | os.O_CLOEXEC))
-                child_fds.append(sandboxing.seccomp_fd())
-                worker = ["-I", "-B", "-c", BOOTSTRAP.format(parent=sandboxing.LIBDIR),
-                          "--result-fd", str(write_fd)]
-                cache_in_worker = CACHE_MOUNT if cache_dir else None
-                argv = sandboxing.bwrap_argv(python, worker, submission_fd=child_fds[1],
-                                             seccomp_fd=child_fds[2], hide=[original.parent],
-                                             read_only=[(str(cache_dir), CACHE_MOUNT)] if cache_dir else [])
+                workdir = sandboxing.WORKDIR
             else:
-                workdir = cwd = stack.enter_context(
-                    tempfile.TemporaryDirectory(prefix="judge-worker-"))
-                shutil.copyfile(original, os.path.join(workdir, "submission.py"))
-                cache_in_worker = str(cache_dir) if cache_dir else None
-                if cache_dir and not cache_writable:  # a private copy the worker may change
-                    cache_in_worker = os.path.join(workdir, "xla-cache")
-                    shutil.copytree(cache_dir, cache_in_worker,
-                                    ignore=shutil.ignore_patterns(".*"))
-                argv = [python, "-I", "-B", "-c", BOOTSTRAP.format(parent=PACKAGE_PARENT),
-                        "--result-fd", str(write_fd)]
+                workdir = stack.enter_context(tempfile.TemporaryDirectory(prefix="judge-worker-"))
+            cache_in_worker = _cache_in_worker(mode, cache_dir, cache_writable, workdir)
             request = {**request, "submission": f"{workdir}/submission.py", "nonce": run.nonce,
                        "rlimits": sandboxing.rlimits(run.limits)}
-            proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=tuple(child_fds), cwd=cwd, env=worker_env(workdir, cache_in_worker),
-                start_new_session=True)
+            if server is not None:
+                child_fds.append(os.open(original, os.O_RDONLY | os.O_CLOEXEC))
+                proc = server.spawn(write_fd, child_fds[1], None if mode == "bwrap" else workdir,
+                                    server.cache_in_worker if mode == "bwrap" else cache_in_worker)
+            else:
+                proc = _start_fresh(mode, python, original, workdir, cache_dir, cache_in_worker,
+                                    write_fd, child_fds)
+        except warm.ServerError as exc:
+            run.protocol_error = str(exc)
+            run.wall_s = time.monotonic() - started
+            return run
         finally:
             for fd in child_fds:
                 os.close(fd)
 
         def output_exceeded():
             run.output_exceeded = True
-            _kill_tree(proc)
+            proc.kill()
 
         budget = _OutputBudget(int(run.limits["output_kb"]) * 1024, output_exceeded)
         drains = [_Drain(proc.stdout, budget=budget), _Drain(proc.stderr, budget=budget)]
@@ -217,25 +191,82 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
             _collect(run, read_fd, started, startup_timeout, case_timeout, on_case)
         finally:
             if run.timed_out or run.protocol_error or run.tampered:
-                _kill_tree(proc)
+                proc.kill()
             try:
-                usage = _wait(proc, timeout=5 if run.done else 2)
+                run.cpu_s = proc.wait(timeout=5 if run.done else 2)
             except subprocess.TimeoutExpired:
-                _kill_tree(proc)
-                usage = _wait(proc)
-            _kill_tree(proc)  # anything the submission left running in its session
+                proc.kill()
+                run.cpu_s = proc.wait()
+            proc.kill()  # anything the submission left running in its session
             for d in drains:
                 d.join(timeout=2)
             run.stdout, run.stderr = drains[0].text(), drains[1].text()
     run.returncode = proc.returncode
+    if getattr(proc, "lost", False) and not run.done and not run.protocol_error:
+        run.protocol_error = "the warm worker server stopped while this worker ran"
     if run.returncode is not None and run.returncode < 0:
         run.signal = -run.returncode
-    elif mode == "bwrap" and run.returncode is not None and 128 < run.returncode < 128 + 65:
+    elif isinstance(proc, _FreshProcess) and mode == "bwrap" and run.returncode is not None \
+            and 128 < run.returncode < 128 + 65:
         run.signal = run.returncode - 128  # bwrap exits with 128 + the signal that ended the worker
-    if usage is not None:
-        run.cpu_s = usage.ru_utime + usage.ru_stime
     run.wall_s = time.monotonic() - started
     return run
+
+
+def _cache_in_worker(mode: str, cache_dir: Path | None, writable: bool, workdir: str) -> str | None:
+    """Where the worker finds the compilation cache: the read-only mount under bwrap, the cache
+    itself for a trusted run that fills it, else a private copy the worker may change."""
+    if not cache_dir:
+        return None
+    if mode == "bwrap":
+        return sandboxing.CACHE_MOUNT
+    if writable:
+        return str(cache_dir)
+    copy = os.path.join(workdir, "xla-cache")
+    shutil.copytree(cache_dir, copy, ignore=shutil.ignore_patterns(".*"))
+    return copy
+
+
+class _FreshProcess:
+    """A worker started as a new Python process (no warm server)."""
+
+    def __init__(self, popen: subprocess.Popen):
+        self.popen = popen
+        self.stdin, self.stdout, self.stderr = popen.stdin, popen.stdout, popen.stderr
+
+    @property
+    def returncode(self):
+        return self.popen.returncode
+
+    def kill(self) -> None:
+        _kill_tree(self.popen)
+
+    def wait(self, timeout: float | None = None) -> float | None:
+        usage = _wait(self.popen, timeout)
+        return None if usage is None else usage.ru_utime + usage.ru_stime
+
+
+def _start_fresh(mode: str, python: str, original: Path, workdir: str, cache_dir: Path | None,
+                 cache_in_worker: str | None, write_fd: int, child_fds: list[int]) -> _FreshProcess:
+    if mode == "bwrap":
+        child_fds.append(os.open(original, os.O_RDONLY | os.O_CLOEXEC))
+        child_fds.append(sandboxing.seccomp_fd())
+        worker = ["-I", "-B", "-c", BOOTSTRAP.format(parent=sandboxing.LIBDIR),
+                  "--result-fd", str(write_fd)]
+        argv = sandboxing.bwrap_argv(python, worker, submission_fd=child_fds[1],
+                                     seccomp_fd=child_fds[2], hide=[original.parent],
+                                     read_only=[(str(cache_dir), sandboxing.CACHE_MOUNT)] if cache_dir else [])
+        cwd = "/"
+    else:
+        shutil.copyfile(original, os.path.join(workdir, "submission.py"))
+        argv = [python, "-I", "-B", "-c", BOOTSTRAP.format(parent=PACKAGE_PARENT),
+                "--result-fd", str(write_fd)]
+        cwd = workdir
+    return _FreshProcess(subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        pass_fds=tuple(child_fds), cwd=cwd, env=sandboxing.worker_env(
+            workdir, cache_in_worker, cache.JAX_SETTINGS if cache_in_worker else None),
+        start_new_session=True))
 
 
 def _wait(proc: subprocess.Popen, timeout: float | None = None):

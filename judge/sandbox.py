@@ -48,6 +48,8 @@ ENV_VAR = "JUDGE_SANDBOX"
 BWRAP = "bwrap"
 #: The submission's private working directory inside the sandbox (a tmpfs).
 WORKDIR = "/sandbox"
+#: Where the judge's compilation cache appears, read-only (``judge.cache``).
+CACHE_MOUNT = "/xla-cache"
 #: Where ``judge/__init__.py`` and ``judge/worker/`` are mounted read-only inside the sandbox.
 LIBDIR = "/opt/judge-worker"
 #: uid and gid of the worker inside the sandbox ("nobody").
@@ -63,6 +65,9 @@ SYSTEM_PATHS = ("/usr/lib64", "/usr/lib32", "/usr/libx32", "/lib", "/lib64", "/l
 
 PACKAGE_DIR = Path(__file__).resolve().parent           # .../judge
 PACKAGE_PARENT = PACKAGE_DIR.parent                     # the checkout, or site-packages
+
+#: Environment variables passed through to the worker; everything else is dropped.
+ENV_ALLOWLIST = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT")
 
 UNPROTECTED = ("the submission can read every file the judge can read (hidden cases and "
                "reference included), use the network, write outside its directory and see "
@@ -146,7 +151,24 @@ def _probe(python: str) -> str | None:
     return None
 
 
-# --- resource limits -------------------------------------------------------------------------
+# --- environment and resource limits --------------------------------------------------------
+
+def worker_env(workdir: str, cache_dir: str | None = None, cache_settings: dict | None = None) -> dict:
+    """A worker's whole environment: a few variables of the judge's, the rest fixed here.
+    ``cache_dir`` and ``cache_settings`` point JAX at the judge's compilation cache."""
+    env = {k: os.environ[k] for k in ENV_ALLOWLIST if k in os.environ}
+    env.update({
+        "HOME": workdir, "TMPDIR": workdir, "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONHASHSEED": "0", "JAX_PLATFORMS": "cpu", "TF_CPP_MIN_LOG_LEVEL": "2",
+        # One malloc arena per thread reserves 64 MiB of address space each; with two arenas
+        # JAX starts in about 0.6 GiB instead of 1.5 GiB, which leaves RLIMIT_AS meaningful.
+        "MALLOC_ARENA_MAX": "2",
+    })
+    env.update(cache_settings or {})
+    if cache_dir:
+        env["JAX_COMPILATION_CACHE_DIR"] = cache_dir
+    return env
+
 
 def rlimits(limits: dict) -> dict[str, list[int]]:
     """The resource limits the worker sets on itself, from a problem's ``limits``.
@@ -202,14 +224,19 @@ def _protected(hide) -> list[Path]:
     return out
 
 
-def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int,
-               submission_fd: int | None = None, hide=(), read_only=()) -> list[str]:
+def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int | None,
+               submission_fd: int | None = None, hide=(), read_only=(),
+               allow_userns: bool = False) -> list[str]:
     """The bwrap command line that runs ``python worker_args...`` in the sandbox.
 
     ``submission_fd`` (readable) is copied to ``WORKDIR/submission.py``; ``seccomp_fd`` holds the
     filter from ``seccomp_program``; ``read_only`` holds extra (source, target) folders to mount
     read-only (the judge's compilation cache). Raises SandboxError if a needed mount would
     expose one of the protected folders.
+
+    The warm-worker fork server (``judge.warm``) runs with ``allow_userns`` and no seccomp
+    filter: its children make their own namespaces, then install the filter themselves before
+    a submission runs (``judge.worker.isolate``).
     """
     binds: list[Path] = []
     for root in _python_roots(python):
@@ -233,7 +260,7 @@ def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int,
         chosen.append(path)
 
     argv = [shutil.which(BWRAP) or BWRAP,
-            "--unshare-all", "--unshare-user", "--disable-userns",
+            "--unshare-all", "--unshare-user", *([] if allow_userns else ["--disable-userns"]),
             "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
             "--uid", str(SANDBOX_ID), "--gid", str(SANDBOX_ID), "--hostname", "judge"]
     # The private /tmp comes first, so that a Python installation under /tmp (a virtual
@@ -256,9 +283,10 @@ def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int,
         argv += ["--perms", "0644", "--file", str(submission_fd), f"{WORKDIR}/submission.py"]
     # The root and /dev (whose tmpfs, /dev/shm included, has no size cap) become read-only;
     # WORKDIR and /tmp are separate, capped mounts and stay writable.
-    argv += ["--remount-ro", "/", "--remount-ro", "/dev", "--chdir", WORKDIR,
-             "--seccomp", str(seccomp_fd),
-             "--", python, *worker_args]
+    argv += ["--remount-ro", "/", "--remount-ro", "/dev", "--chdir", WORKDIR]
+    if seccomp_fd is not None:
+        argv += ["--seccomp", str(seccomp_fd)]
+    argv += ["--", python, *worker_args]
     return argv
 
 
@@ -266,7 +294,7 @@ def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int,
 
 # Syscall numbers from the kernel's uapi headers (asm/unistd_64.h; asm-generic/unistd.h for arm64).
 _X86_64 = {
-    "fork": 57, "vfork": 58, "clone": 56, "clone3": 435, "unshare": 272, "setns": 308,
+    "prctl": 157, "fork": 57, "vfork": 58, "clone": 56, "clone3": 435, "unshare": 272, "setns": 308,
     "mount": 165, "umount2": 166, "pivot_root": 155, "chroot": 161, "ptrace": 101,
     "process_vm_readv": 310, "process_vm_writev": 311, "keyctl": 250, "add_key": 248,
     "request_key": 249, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
@@ -278,7 +306,7 @@ _X86_64 = {
     "quotactl": 179, "syslog": 103,
 }
 _AARCH64 = {
-    "clone": 220, "clone3": 435, "unshare": 97, "setns": 268, "mount": 40, "umount2": 39,
+    "prctl": 167, "clone": 220, "clone3": 435, "unshare": 97, "setns": 268, "mount": 40, "umount2": 39,
     "pivot_root": 41, "chroot": 51, "ptrace": 117, "process_vm_readv": 270,
     "process_vm_writev": 271, "keyctl": 219, "add_key": 217, "request_key": 218, "bpf": 280,
     "perf_event_open": 241, "userfaultfd": 282, "io_uring_setup": 425, "io_uring_enter": 426,
@@ -295,6 +323,7 @@ _LD_W_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _KILL_PROCESS, _ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
 _EPERM, _ENOSYS = 1, 38
 _CLONE_THREAD = 0x00010000
+_PR_SET_PDEATHSIG = 1
 
 
 def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
@@ -306,9 +335,10 @@ def seccomp_program(machine: str | None = None) -> bytes:
 
     Allows everything except: a foreign syscall ABI (the process is killed); new processes
     (fork, vfork, clone without CLONE_THREAD: EPERM; clone3: ENOSYS, so that threads fall back
-    to clone, whose flags the filter can read); namespace and mount calls; ptrace and
-    process_vm_*; keyrings, bpf, perf events, userfaultfd, io_uring, file handles; module,
-    kexec, swap, reboot, accounting, quota and syslog calls (EPERM).
+    to clone, whose flags the filter can read); changing the signal sent at the parent's death
+    (a warm worker must die with its keeper, ``judge.worker.forkserver``); namespace and mount
+    calls; ptrace and process_vm_*; keyrings, bpf, perf events, userfaultfd, io_uring, file
+    handles; module, kexec, swap, reboot, accounting, quota and syslog calls (EPERM).
     """
     machine = machine or platform.machine()
     if machine not in _ARCHES or sys.byteorder != "little":
@@ -326,9 +356,14 @@ def seccomp_program(machine: str | None = None) -> bytes:
              _insn(_RET, _ALLOW),
              _insn(_RET, _ERRNO | _EPERM),
              _insn(_JEQ, nrs["clone3"], 0, 1),
-             _insn(_RET, _ERRNO | _ENOSYS)]
+             _insn(_RET, _ERRNO | _ENOSYS),
+             _insn(_JEQ, nrs["prctl"], 0, 4),
+             _insn(_LD_W_ABS, 16),                    # low 32 bits of args[0]: the option
+             _insn(_JEQ, _PR_SET_PDEATHSIG, 0, 1),
+             _insn(_RET, _ERRNO | _EPERM),
+             _insn(_LD_W_ABS, 0)]                     # A = seccomp_data.nr again
     for name, nr in sorted(nrs.items()):
-        if name not in ("clone", "clone3"):
+        if name not in ("clone", "clone3", "prctl"):
             prog += [_insn(_JEQ, nr, 0, 1), _insn(_RET, _ERRNO | _EPERM)]
     prog.append(_insn(_RET, _ALLOW))
     return b"".join(prog)

@@ -1,0 +1,377 @@
+"""Warm workers, judge side: one fork server per sandbox setup, shared by every run of this
+process, so a submission's worker starts with JAX already imported.
+
+The server (``judge.worker.forkserver``, which documents the control channel) is started on the
+first run that needs it, inside bubblewrap when the run is sandboxed, and ends with this process.
+Each run still gets a fresh process, forked before any JAX computation and walled off from the
+server and from other runs; the runner talks to it through the same pipes and result channel
+as to a fresh worker. When a server cannot start here (no user namespaces inside bubblewrap,
+say), runs fall back to fresh workers with a one-line warning.
+
+``JUDGE_WARM=off`` turns warm workers off (every run starts a fresh Python).
+"""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import concurrent.futures
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from . import cache
+from . import sandbox as sandboxing
+
+SERVER_BOOTSTRAP = (
+    "import sys; sys.path.insert(0, {parent!r}); "
+    "from judge.worker.forkserver import main; main()"
+)
+#: How long a server may take to import JAX and report ready.
+START_TIMEOUT_S = 120.0
+#: Idle servers kept per process (each holds an imported JAX); busy ones are never stopped.
+MAX_SERVERS = 2
+
+
+def enabled() -> bool:
+    return os.environ.get("JUDGE_WARM", "on").lower() not in ("off", "0", "no", "false")
+
+
+class ServerError(Exception):
+    """The fork server stopped or misbehaved (an internal error, never the submission's)."""
+
+
+class WarmProcess:
+    """One forked worker, seen from the judge: the same surface the runner uses for a fresh one."""
+
+    def __init__(self, server: "Connection", stdin, stdout, stderr):
+        self.server, self.id = server, 0
+        self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
+        self.returncode: int | None = None
+        self.cpu_s: float | None = None
+        self.lost = False  # the server ended before reporting this worker's exit
+        self._exited = threading.Event()
+
+    def _finish(self, returncode: int | None, cpu_s: float | None, lost: bool) -> None:
+        self.returncode, self.cpu_s, self.lost = returncode, cpu_s, lost
+        self._exited.set()
+
+    def kill(self) -> None:
+        if not self._exited.is_set():
+            try:
+                self.server.kill(self.id)
+            except ServerError:
+                pass
+
+    def wait(self, timeout: float | None = None) -> float | None:
+        """Wait for the worker to end; its CPU time. Raises subprocess.TimeoutExpired."""
+        if not self._exited.wait(timeout):
+            raise subprocess.TimeoutExpired(f"warm worker {self.id}", timeout)
+        return self.cpu_s
+
+
+class Connection:
+    """The judge's end of one control channel of the fork server protocol (documented in
+    ``judge.worker.forkserver``): to a server this process started (``WarmServer``) or to one a
+    ``judge serve`` process keeps running (``ServeClient``)."""
+
+    def __init__(self, sock: socket.socket):
+        self._sock = sock
+        self.busy = 0
+        self.error: str | None = None
+        self._ready = threading.Event()
+        self._send_lock = threading.Lock()
+        self._runs: dict[int, object] = {}  # run id -> on_exit(returncode, cpu_s, lost)
+        self.info: dict = {}  # the "ready" message
+        self._next_id = 0
+
+    def start_reading(self) -> None:
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def send(self, message: dict, fds=()) -> None:
+        data = json.dumps(message).encode()
+        with self._send_lock:
+            try:
+                socket.send_fds(self._sock, [data], list(fds)) if fds else self._sock.send(data)
+            except OSError as exc:
+                raise ServerError(f"the warm worker server is gone ({exc})") from None
+
+    def _read(self) -> None:
+        try:
+            while data := self._sock.recv(65536):
+                message = json.loads(data)
+                op = message.get("op")
+                if op == "ready":
+                    self.info = message
+                    self._ready.set()
+                elif op == "failed":
+                    self.error = str(message.get("error"))[:500]
+                    self._ready.set()
+                elif op == "exited":
+                    on_exit = self._runs.pop(message.get("id"), None)
+                    if on_exit is not None:
+                        self.busy -= 1
+                        on_exit(message.get("returncode"), message.get("cpu_s"),
+                                bool(message.get("lost")))
+        except (OSError, ValueError):
+            pass
+        self.error = self.error or self._why_stopped()
+        self._ready.set()
+        for on_exit in list(self._runs.values()):
+            on_exit(None, None, True)
+        self._runs.clear()
+
+    def _why_stopped(self) -> str:
+        return "the warm worker server closed the connection"
+
+    def wait_ready(self, timeout: float = START_TIMEOUT_S) -> bool:
+        self._ready.wait(timeout)
+        if not self._ready.is_set():
+            self.error = f"the warm worker server did not start within {timeout:.0f} s"
+        return self.error is None
+
+    def forward(self, fds: list[int], workdir: str | None, cache: str | None, on_exit) -> int:
+        """Ask for a worker on the five descriptors ``fds`` (stdin, stdout, stderr, result,
+        submission); ``on_exit(returncode, cpu_s, lost)`` is called when it ends. Its run id."""
+        with self._send_lock:
+            self._next_id += 1
+            run_id = self._next_id
+        self._runs[run_id] = on_exit
+        self.busy += 1
+        try:
+            self.send({"op": "run", "id": run_id, "workdir": workdir, "cache": cache}, fds)
+        except ServerError:
+            self._runs.pop(run_id, None)
+            self.busy -= 1
+            raise
+        if self.error is not None and self._runs.pop(run_id, None) is not None:
+            on_exit(None, None, True)
+        return run_id
+
+    def kill(self, run_id: int) -> None:
+        if run_id in self._runs:
+            self.send({"op": "kill", "id": run_id})
+
+    def spawn(self, result_fd: int, submission_fd: int, workdir: str | None,
+              cache: str | None) -> WarmProcess:
+        """Fork a worker with its own stdin, stdout and stderr pipes, ``result_fd`` as its result
+        channel and the submission read from ``submission_fd``."""
+        pipes = [os.pipe() for _ in range(3)]
+        theirs = [pipes[0][0], pipes[1][1], pipes[2][1], result_fd, submission_fd]
+        child = WarmProcess(self, os.fdopen(pipes[0][1], "wb"), os.fdopen(pipes[1][0], "rb"),
+                            os.fdopen(pipes[2][0], "rb"))
+        try:
+            child.id = self.forward(theirs, workdir, cache, child._finish)
+        except ServerError:
+            for f in (child.stdin, child.stdout, child.stderr):
+                f.close()
+            raise
+        finally:
+            for fd in theirs[:3]:
+                os.close(fd)
+        return child
+
+    @property
+    def alive(self) -> bool:
+        return self.error is None
+
+    def close(self) -> None:
+        try:
+            self._sock.close()
+        except OSError:
+            pass
+
+
+class WarmServer(Connection):
+    """A fork server this process starts (inside bubblewrap in ``bwrap`` mode) and owns."""
+
+    def __init__(self, mode: str, python: str, cache_dir: Path | None):
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        super().__init__(ours)
+        self.mode, self.cache_dir = mode, cache_dir
+        self.cache_in_worker = sandboxing.CACHE_MOUNT if (cache_dir and mode == "bwrap") else None
+        try:
+            worker = ["-I", "-B", "-c", SERVER_BOOTSTRAP.format(
+                parent=sandboxing.LIBDIR if mode == "bwrap" else str(sandboxing.PACKAGE_PARENT)),
+                "--control-fd", str(theirs.fileno())]
+            if mode == "bwrap":
+                argv = sandboxing.bwrap_argv(
+                    python, worker, seccomp_fd=None, allow_userns=True,
+                    read_only=[(str(cache_dir), sandboxing.CACHE_MOUNT)] if cache_dir else [])
+                cwd = "/"
+            else:
+                argv, cwd = [python, *worker], None
+            # each forked worker is told its own cache folder; the settings are common
+            env = sandboxing.worker_env(sandboxing.WORKDIR if mode == "bwrap" else tempfile.gettempdir(),
+                                        None, cache.JAX_SETTINGS if cache_dir else None)
+            self._proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.PIPE, pass_fds=(theirs.fileno(),),
+                                          cwd=cwd, env=env, start_new_session=True)
+        finally:
+            theirs.close()
+        self._stderr = bytearray()
+        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self.send({"op": "config", "isolate": mode == "bwrap",
+                   "seccomp": base64.b64encode(sandboxing.seccomp_program()).decode()
+                   if mode == "bwrap" else None,
+                   "workdir": sandboxing.WORKDIR, "tmpfs_bytes": sandboxing.TMPFS_BYTES})
+        self.start_reading()
+
+    def _drain_stderr(self) -> None:
+        while chunk := self._proc.stderr.read1(65536):
+            if len(self._stderr) < 65536:
+                self._stderr += chunk
+
+    def _why_stopped(self) -> str:
+        try:
+            code = self._proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        lines = self._stderr.decode(errors="replace").strip().splitlines()
+        return f"the warm worker server stopped (status {code})" + (f": {lines[-1]}" if lines else "")
+
+    @property
+    def alive(self) -> bool:
+        return self.error is None and self._proc.poll() is None
+
+    def close(self) -> None:
+        super().close()
+        try:
+            os.killpg(self._proc.pid, 9)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+_lock = threading.Lock()
+#: Servers are started from this one long-lived thread: bubblewrap's --die-with-parent ends the
+#: sandbox when the *thread* that started it ends, and runs come from short-lived threads too.
+_LAUNCHER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-warm")
+_servers: dict[tuple, Connection] = {}
+_unavailable: dict[tuple, str] = {}
+
+
+def server_for(mode: str, python: str, cache_dir: Path | None, *,
+               discover: bool = True) -> Connection | None:
+    """The server for this setup: a ``judge serve`` process's when one is running for it (unless
+    ``discover`` is false), else one this process starts. None when warm workers are off or
+    cannot run here (then the reason was printed once)."""
+    if not enabled():
+        return None
+    key = (mode, python, str(cache_dir) if cache_dir else None)
+    with _lock:
+        server = _servers.get(key)
+        if server is None or not server.alive:
+            if key in _unavailable:
+                return None
+            for other_key, other in list(_servers.items()):
+                if len(_servers) >= MAX_SERVERS and other.busy == 0:
+                    other.close()
+                    del _servers[other_key]
+            try:
+                server = connect(mode, python, cache_dir) if discover else None
+                if server is None:
+                    server = _LAUNCHER.submit(WarmServer, mode, python, cache_dir).result()
+                _servers[key] = server
+            except (OSError, sandboxing.SandboxError, ServerError) as exc:
+                _give_up(key, str(exc))
+                return None
+    if not server.wait_ready():
+        with _lock:
+            if _servers.get(key) is server:
+                del _servers[key]
+                _give_up(key, server.error)
+        server.close()
+        return None
+    return server
+
+
+def socket_path(mode: str, python: str, cache_dir: Path | None) -> Path:
+    """Where a ``judge serve`` process for this setup listens. The name depends on the judge's
+    own code too, so a server left running by an older version is never used."""
+    digest = hashlib.sha256(f"{mode}\0{python}\0{cache_dir}\0".encode())
+    for path in sorted((sandboxing.PACKAGE_DIR / "worker").glob("*.py")) + \
+            [sandboxing.PACKAGE_DIR / "sandbox.py", Path(__file__)]:
+        digest.update(path.read_bytes())
+    return cache.root() / "serve" / f"{digest.hexdigest()[:20]}.sock"
+
+
+class ServeClient(Connection):
+    """A connection to a ``judge serve`` process (``judge.serve``), which relays it to its server."""
+
+    def __init__(self, path: Path):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            sock.settimeout(5)
+            sock.connect(str(path))
+            sock.settimeout(None)
+        except OSError:
+            sock.close()
+            raise
+        super().__init__(sock)
+        self.start_reading()
+
+    @property
+    def cache_in_worker(self) -> str | None:
+        return self.info.get("cache")
+
+
+def connect(mode: str, python: str, cache_dir: Path | None) -> ServeClient | None:
+    """A ready connection to the ``judge serve`` process for this setup, or None."""
+    path = socket_path(mode, python, cache_dir)
+    if not path.exists():
+        return None
+    try:
+        client = ServeClient(path)
+    except OSError:
+        return None
+    if client.wait_ready(timeout=10):
+        return client
+    client.close()
+    return None
+
+
+def _give_up(key: tuple, why: str | None) -> None:
+    _unavailable[key] = why or "unknown"
+    sandboxing.warn(f"warm workers unavailable ({why}); starting a fresh worker for every "
+                    f"submission instead (same sandbox, slower)")
+
+
+@atexit.register
+def close_all() -> None:
+    with _lock:
+        for server in _servers.values():
+            server.close()
+        _servers.clear()
+
+
+def prestart(sandbox: str | None = None, use_cache: bool | None = None,
+             python: str = sys.executable) -> None:
+    """Start the server in the background for the setup a run will ask for, so that it imports
+    JAX while this process loads a spec or warms the compilation cache. Quiet: the run itself
+    reports a missing sandbox or a server that cannot start."""
+    def start():
+        try:
+            requested = sandboxing.requested_mode(sandbox)
+            mode = "none" if requested == "none" or sandboxing.probe(python) is not None else "bwrap"
+            if mode == "none" and requested == "bwrap":
+                return
+            cache_dir = None
+            if cache.enabled(use_cache):
+                cache_dir = cache.directory()
+                cache_dir.mkdir(parents=True, exist_ok=True)
+            server_for(mode, python, cache_dir)
+        except Exception:  # noqa: BLE001 - the run that follows starts or reports it
+            pass
+
+    if enabled():
+        threading.Thread(target=start, daemon=True).start()

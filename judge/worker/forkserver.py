@@ -1,0 +1,260 @@
+"""The warm-worker fork server: imports JAX once, then forks a fresh worker per submission.
+
+Importing JAX takes a fresh worker one to several seconds, most of a small problem's grading
+time. The server pays it once: it imports JAX (and the worker) but never computes anything, so
+no backend and none of XLA's threads exist yet, and forking is safe. Each forked child then runs
+``worker.main`` exactly as a fresh worker would (same request, same result channel, same
+messages; see ``protocol``), with JAX's backend created in the child.
+
+Isolation. Under bubblewrap the server runs inside one sandbox (``judge.sandbox``) that allows
+user namespaces. A child leaves everything it would otherwise share with the server and with
+earlier or concurrent children before any of the submission's code runs (``isolate``): new
+user, mount, PID, network, IPC and UTS namespaces, fresh size-capped tmpfs mounts over the
+working directory and ``/tmp``, no capabilities, not dumpable, and the same seccomp filter a
+fresh worker gets. Without bubblewrap (``--sandbox none``) the child only gets its own session
+and working directory, as a fresh unsandboxed worker does.
+
+Each child is two processes: a *keeper* that makes the namespaces and mounts, then forks the
+*worker* (PID 1 of the new PID namespace) and waits for it; the keeper exits the way the worker
+did, so the server's ``wait4`` gives the worker's status and CPU time. Both die with their parent.
+
+Control channel (an ``AF_UNIX`` ``SOCK_SEQPACKET`` socket, ``--control-fd N``; one JSON object per
+message, never pickled)::
+
+    judge -> server  {"op": "config", "isolate": true, "seccomp": BASE64, "workdir": "/sandbox",
+                      "tmpfs_bytes": 67108864}                                  (first message)
+    server -> judge  {"op": "ready", "jax": "0.10.2"} | {"op": "failed", "error": TEXT}
+    judge -> server  {"op": "run", "id": 7, "workdir": PATH | null, "cache": PATH | null}
+                     + descriptors [stdin, stdout, stderr, result, submission]
+    server -> judge  {"op": "exited", "id": 7, "returncode": -9, "cpu_s": 1.2}   (when it ends)
+    judge -> server  {"op": "kill", "id": 7}
+
+``workdir`` is the child's working directory when it is not isolated (the judge made it);
+``cache`` is the compilation cache folder the child uses (read-only under bubblewrap). The
+server ends, killing its children, when the judge closes the channel.
+"""
+
+from __future__ import annotations
+
+import base64
+import fcntl
+import json
+import os
+import resource
+import selectors
+import signal
+import socket
+import sys
+
+#: Exit status of a keeper whose isolation failed (its message is on the child's stderr).
+SETUP_FAILED = 71
+_MAX_SUBMISSION = 16 * 1024 * 1024
+
+
+def _send(control: socket.socket, message: dict) -> None:
+    control.send(json.dumps(message).encode())
+
+
+def _write_submission(fd: int, path: str) -> None:
+    data = bytearray()
+    while chunk := os.read(fd, 1 << 20):
+        data += chunk
+        if len(data) > _MAX_SUBMISSION:
+            raise OSError(27, f"the submission is larger than {_MAX_SUBMISSION} bytes")
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), "wb") as f:
+        f.write(data)
+
+
+def _isolate(config: dict, workdir: str) -> None:
+    from . import isolate
+
+    isolate.new_namespaces()
+    isolate.private_tmpfs("/tmp", config["tmpfs_bytes"])
+    isolate.private_tmpfs(workdir, config["tmpfs_bytes"])
+
+
+def _keeper(config: dict, message: dict, fds: list[int]) -> None:
+    """Runs in the forked child and never returns."""
+    code = SETUP_FAILED
+    try:
+        from . import isolate
+
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        os.setsid()
+        isolate.die_with_parent()
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        # stdin, stdout, stderr at 0, 1, 2, then the result pipe at 3 and the submission at 4
+        # (moved out of the way first: a received descriptor may already be one of 0-4)
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 256) for fd in fds]
+        for target, fd in enumerate(high):
+            os.dup2(fd, target)
+        os.closerange(5, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        workdir = config["workdir"] if config["isolate"] else message["workdir"]
+        if config["isolate"]:
+            _isolate(config, workdir)
+        _write_submission(4, os.path.join(workdir, "submission.py"))
+        os.close(4)
+        worker = os.fork()
+        if worker == 0:
+            _worker(config, message, workdir)
+        for fd in range(4):
+            os.close(fd)
+        _, status = os.waitpid(worker, 0)
+        if os.WIFSIGNALED(status):  # end the same way, so the server sees the signal
+            number = os.WTERMSIG(status)
+            if number not in (signal.SIGKILL, signal.SIGSTOP):
+                signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+        code = os.waitstatus_to_exitcode(status)
+    except BaseException as exc:  # noqa: BLE001 - reported on the child's stderr
+        try:
+            os.write(2, f"judge worker setup failed: {exc}\n".encode())
+        except OSError:
+            pass
+    os._exit(code)
+
+
+def _worker(config: dict, message: dict, workdir: str) -> None:
+    """The submission's process (PID 1 of its namespace when isolated). Never returns."""
+    code = SETUP_FAILED
+    try:
+        from . import isolate
+        from .main import main
+
+        isolate.die_with_parent()
+        os.chdir(workdir)
+        os.environ.update(HOME=workdir, TMPDIR=workdir)
+        import tempfile
+
+        tempfile.tempdir = None
+        if message.get("cache"):
+            import jax
+
+            jax.config.update("jax_compilation_cache_dir", message["cache"])
+        if config["isolate"]:
+            isolate.lock_down(base64.b64decode(config["seccomp"]))
+        code = 70
+        main(["--result-fd", "3"])  # ends the process itself
+    except BaseException as exc:  # noqa: BLE001
+        try:
+            os.write(2, f"judge worker failed before the submission ran: {exc}\n".encode())
+        except OSError:
+            pass
+    os._exit(code)
+
+
+def _self_test(config: dict) -> str | None:
+    """Fork one child through the isolation steps; None if they work here, else why not."""
+    if not config["isolate"]:
+        return None
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read_fd)
+            _isolate(config, config["workdir"])
+            os.write(write_fd, b"ok")
+        except BaseException as exc:  # noqa: BLE001
+            os.write(write_fd, str(exc).encode()[:500])
+        os._exit(0)
+    os.close(write_fd)
+    answer = os.read(read_fd, 600).decode(errors="replace")
+    os.close(read_fd)
+    os.waitpid(pid, 0)
+    return None if answer == "ok" else (answer or "the test child died")
+
+
+def serve(control: socket.socket) -> None:
+    config = json.loads(control.recv(65536))
+    import warnings
+
+    # The judge's compilation cache is read-only here; a missed entry is simply compiled.
+    warnings.filterwarnings("ignore", message="Error writing persistent compilation cache entry")
+    import jax  # the point of the server: imported once, before any fork
+
+    from . import instrument, isolate, main  # noqa: F401 - loaded once for every child
+
+    if config["isolate"]:
+        isolate.not_dumpable()
+    problem = _self_test(config)
+    if problem is not None:
+        _send(control, {"op": "failed", "error": problem})
+        return
+    _send(control, {"op": "ready", "jax": jax.__version__})
+
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.set_wakeup_fd(wake_w)
+    selector = selectors.DefaultSelector()
+    selector.register(control, selectors.EVENT_READ)
+    selector.register(wake_r, selectors.EVENT_READ)
+    children: dict[int, int] = {}  # keeper pid -> run id
+
+    def reap() -> None:
+        while children:
+            pid, status, usage = os.wait4(-1, os.WNOHANG)
+            if not pid:
+                return
+            run_id = children.pop(pid, None)
+            if run_id is not None:
+                _send(control, {"op": "exited", "id": run_id,
+                                "returncode": os.waitstatus_to_exitcode(status),
+                                "cpu_s": usage.ru_utime + usage.ru_stime})
+
+    try:
+        while True:
+            for key, _ in selector.select():
+                if key.fileobj is wake_r:
+                    while True:
+                        try:
+                            if not os.read(wake_r, 512):
+                                break
+                        except BlockingIOError:
+                            break
+                    reap()
+                    continue
+                data, fds, _, _ = socket.recv_fds(control, 65536, 8)
+                if not data:
+                    return
+                message = json.loads(data)
+                if message.get("op") == "run" and len(fds) == 5:
+                    pid = os.fork()
+                    if pid == 0:
+                        _keeper(config, message, fds)
+                    children[pid] = message["id"]
+                elif message.get("op") == "kill":
+                    for pid, run_id in list(children.items()):
+                        if run_id == message.get("id"):
+                            try:
+                                os.killpg(pid, signal.SIGKILL)
+                            except (ProcessLookupError, PermissionError):
+                                pass
+                for fd in fds:
+                    os.close(fd)
+            reap()
+    finally:
+        for pid in children:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 2 or argv[0] != "--control-fd":
+        sys.stderr.write("usage: forkserver --control-fd N\n")
+        os._exit(2)
+    control = socket.socket(fileno=int(argv[1]))
+    try:
+        serve(control)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""Worker side of the warm-worker sandbox: the kernel calls that wall one forked child off from
+the fork server and from its siblings.
+
+The fork server (``forkserver``) runs inside one bubblewrap sandbox and forks a child per
+submission. Every child shares that sandbox's filesystem, uid, network and PID namespaces with
+the server and with the other children unless it leaves them; these calls make it leave them
+before any code of the submission runs:
+
+* ``new_namespaces``: new user, mount, PID, network, IPC and UTS namespaces, with the caller's
+  own uid and gid mapped to themselves (no other id exists inside);
+* ``private_tmpfs``: fresh, size-capped tmpfs mounts over the working directory and ``/tmp``, so
+  nothing a previous child wrote is visible and nothing this one writes outlives it;
+* ``lock_down``: no capabilities, not dumpable (its ``/proc`` files and memory are closed to
+  siblings that share the same uid), no new privileges, and the judge's seccomp filter (no new
+  processes, mounts or namespaces, no ptrace, ...).
+
+Linux only, through libc (ctypes): Python 3.11 has no ``os.unshare``. Every call raises
+``OSError`` naming what failed; the caller turns that into an exit status the judge reports.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x4000, 1 << 18
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 1, 4, 22, 38
+SECCOMP_MODE_FILTER = 2
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def die_with_parent() -> None:
+    """SIGKILL this process when its parent ends."""
+    _check(_libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0), "prctl(PR_SET_PDEATHSIG)")
+
+
+def not_dumpable() -> None:
+    """Close this process's ``/proc/PID`` files and memory to other processes of the same uid."""
+    _check(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl(PR_SET_DUMPABLE)")
+
+
+def new_namespaces() -> None:
+    """Move into new user, mount, PID, network, IPC and UTS namespaces. The PID namespace holds
+    the caller's next child (as PID 1), not the caller."""
+    uid, gid = os.getuid(), os.getgid()
+    flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+    _check(_libc.unshare(flags), "unshare")
+    _write("/proc/self/setgroups", "deny")
+    _write("/proc/self/uid_map", f"{uid} {uid} 1\n")
+    _write("/proc/self/gid_map", f"{gid} {gid} 1\n")
+    # mounts made from now on stay in this namespace
+    _check(_libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
+
+
+def private_tmpfs(path: str, size_bytes: int) -> None:
+    """Mount an empty tmpfs of at most ``size_bytes`` at ``path``, readable only by this uid."""
+    options = f"size={size_bytes},mode=0700".encode()
+    _check(_libc.mount(b"tmpfs", path.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options),
+           f"mount tmpfs on {path}")
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                ("inheritable", ctypes.c_uint32)]
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def lock_down(seccomp_program: bytes) -> None:
+    """Drop every capability, become not dumpable, forbid new privileges and install the
+    seccomp filter (classic BPF, as ``judge.sandbox.seccomp_program`` builds it)."""
+    header, data = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0), (_CapData * 2)()
+    _check(_libc.capset(ctypes.byref(header), data), "capset")
+    not_dumpable()
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    if len(seccomp_program) % 8 or not seccomp_program:
+        raise OSError(22, "seccomp: the filter is not a list of 8-byte instructions")
+    buffer = ctypes.create_string_buffer(seccomp_program, len(seccomp_program))
+    program = _SockFprog(len(seccomp_program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0),
+           "prctl(PR_SET_SECCOMP)")
