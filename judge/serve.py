@@ -1,0 +1,139 @@
+"""``judge serve``: keep a warm worker server running between judge commands.
+
+Every ``judge`` command starts its own fork server (``judge.warm``), which spends a few seconds
+importing JAX before the first submission runs. ``judge serve`` starts one and keeps it: other
+``judge`` processes of the same user, with the same sandbox mode, Python and compilation cache
+(and the same version of the judge), find it through a Unix socket under the cache folder
+(``warm.socket_path``) and get their workers forked from it, already warm.
+
+The socket speaks the fork server's own protocol (``judge.worker.forkserver``): this process
+answers a connection with ``ready`` and relays each ``run`` (with its descriptors) and ``kill``
+to its server, and each ``exited`` back. A run belongs to its connection: when a client goes
+away, its workers are killed. The socket lives in a folder only this user can enter; the
+workers are exactly as isolated as those of a server the client would have started itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+from . import cache, warm
+from . import sandbox as sandboxing
+from .errors import JudgeError
+
+
+def _relay(client: socket.socket, server: warm.Connection) -> None:
+    """Serve one client connection until it closes; then kill whatever it left running."""
+    runs: dict[int, int] = {}  # the client's run id -> the server's
+    lock = threading.Lock()
+
+    def send(message: dict) -> None:
+        with lock:
+            try:
+                client.send(json.dumps(message).encode())
+            except OSError:
+                pass
+
+    send({"op": "ready", "cache": getattr(server, "cache_in_worker", None)})
+    try:
+        while True:
+            data, fds, _, _ = socket.recv_fds(client, 65536, 8)
+            if not data:
+                return
+            try:
+                message = json.loads(data)
+                if message.get("op") == "run" and len(fds) == 5:
+                    client_id = message.get("id")
+
+                    def on_exit(returncode, cpu_s, lost, client_id=client_id):
+                        runs.pop(client_id, None)
+                        send({"op": "exited", "id": client_id, "returncode": returncode,
+                              "cpu_s": cpu_s, "lost": lost})
+
+                    try:
+                        runs[client_id] = server.forward(fds, message.get("workdir"),
+                                                         message.get("cache"), on_exit)
+                    except warm.ServerError:
+                        on_exit(None, None, True)
+                elif message.get("op") == "kill" and message.get("id") in runs:
+                    server.kill(runs[message["id"]])
+            except (ValueError, AttributeError, warm.ServerError):
+                pass
+            finally:
+                for fd in fds:
+                    os.close(fd)
+    except OSError:
+        pass
+    finally:
+        for server_id in list(runs.values()):
+            try:
+                server.kill(server_id)
+            except warm.ServerError:
+                pass
+        client.close()
+
+
+def serve(sandbox: str | None = None, idle_timeout: float = 1800.0,
+          use_cache: bool | None = None, announce=print) -> None:
+    """Run until interrupted, or until no client has been connected for ``idle_timeout`` seconds
+    (0: never). Raises JudgeError if warm workers cannot run here or one already serves."""
+    mode = sandboxing.resolve(sandbox)
+    cache_dir = None
+    if cache.enabled(use_cache):
+        cache_dir = cache.directory()
+        cache_dir.mkdir(parents=True, exist_ok=True)
+    path = warm.socket_path(mode, sys.executable, cache_dir)
+    if warm.connect(mode, sys.executable, cache_dir) is not None:
+        raise JudgeError(f"a judge serve process already serves this setup ({path})")
+    if not warm.enabled():
+        raise JudgeError("warm workers are turned off (JUDGE_WARM)")
+    server = warm.server_for(mode, sys.executable, cache_dir, discover=False)
+    if server is None:
+        raise JudgeError("the warm worker server could not start (see the warning above)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.chmod(path.parent, 0o700)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        path.unlink(missing_ok=True)  # left by a server that did not stop cleanly
+        listener.bind(str(path))
+    except OSError as exc:
+        raise JudgeError(f"{path}: cannot listen there: {exc}") from None
+    os.chmod(path, 0o600)
+    listener.listen(16)
+    listener.settimeout(1.0)
+    announce(f"judge serve: warm workers ({mode} sandbox, JAX imported) at {path}; "
+             f"stops after {idle_timeout:.0f} s without clients" if idle_timeout
+             else f"judge serve: warm workers ({mode} sandbox, JAX imported) at {path}")
+    clients: list[threading.Thread] = []
+    idle_since = time.monotonic()
+    try:
+        while server.alive:
+            try:
+                client, _ = listener.accept()
+            except socket.timeout:
+                clients = [t for t in clients if t.is_alive()]
+                if clients:
+                    idle_since = time.monotonic()
+                elif idle_timeout and time.monotonic() - idle_since > idle_timeout:
+                    announce("judge serve: idle, stopping")
+                    return
+                continue
+            client.settimeout(None)
+            thread = threading.Thread(target=_relay, args=(client, server), daemon=True)
+            thread.start()
+            clients.append(thread)
+        raise JudgeError(f"the warm worker server stopped: {server.error}")
+    finally:
+        listener.close()
+        try:
+            if Path(path).exists():
+                path.unlink()
+        except OSError:
+            pass
+        warm.close_all()

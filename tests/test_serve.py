@@ -1,0 +1,85 @@
+"""``judge serve``: a warm worker server that other judge processes use through a socket."""
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from judge import cache, grading, sandbox, warm
+from judge.verdicts import Verdict
+
+ROOT = Path(__file__).resolve().parent.parent
+ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"
+ADVERSARIAL = ROOT / "tests" / "adversarial"
+
+
+@pytest.fixture()
+def served(tmp_path, monkeypatch):
+    """A ``judge serve --sandbox none`` process with its own cache folder; yields its socket."""
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("JUDGE_WARM", raising=False)
+    env = {**os.environ, "JUDGE_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--sandbox", "none",
+                             "--idle-timeout", "120"], cwd=ROOT, env=env,
+                            stderr=subprocess.PIPE, text=True)
+    path = warm.socket_path("none", sys.executable, cache.directory())
+    deadline = time.monotonic() + 120
+    while not path.exists():
+        assert proc.poll() is None, proc.stderr.read()
+        assert time.monotonic() < deadline, "judge serve did not start"
+        time.sleep(0.2)
+    yield proc, path
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=30)
+    warm.close_all()
+
+
+def test_grades_go_through_the_served_workers(served, fq_problem):
+    proc, path = served
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    result = grading.grade(fq_problem, ACCEPTED, examples_only=True, sandbox="none")
+    assert result.verdict is Verdict.AC, result.message
+    assert any(isinstance(s, warm.ServeClient) for s in warm._servers.values())
+    # a run that has to be killed is killed through the relay, and the server goes on serving
+    slow = grading.grade(fq_problem, ADVERSARIAL / "infinite_loop.py", examples_only=True,
+                         sandbox="none", time_per_case_s=3)
+    assert slow.verdict is Verdict.TLE, slow.message
+    assert grading.grade(fq_problem, ACCEPTED, examples_only=True,
+                         sandbox="none").verdict is Verdict.AC
+    assert proc.poll() is None
+
+
+def test_a_second_server_for_the_same_setup_is_refused(served):
+    proc, path = served
+    again = subprocess.run([sys.executable, "-m", "judge", "serve", "--sandbox", "none"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120,
+                           env={**os.environ})
+    assert again.returncode == 2
+    assert "already serves" in again.stderr
+
+
+def test_stopping_removes_the_socket_and_grading_falls_back(served, fq_problem):
+    proc, path = served
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=30)
+    assert not path.exists()
+    warm.close_all()
+    result = grading.grade(fq_problem, ACCEPTED, examples_only=True, sandbox="none")
+    assert result.verdict is Verdict.AC
+    assert not any(isinstance(s, warm.ServeClient) for s in warm._servers.values())
+
+
+def test_the_socket_name_depends_on_the_setup(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    path = warm.socket_path("bwrap", sys.executable, cache.directory())
+    assert path != warm.socket_path("none", sys.executable, cache.directory())
+    assert path != warm.socket_path("bwrap", sys.executable + "3", cache.directory())
+    assert path.parent == cache.root() / "serve"
+    if sandbox.probe() is None:
+        assert warm.connect("bwrap", sys.executable, cache.directory()) is None
