@@ -71,6 +71,8 @@ def _isolate(config: dict, workdir: str) -> None:
     isolate.new_namespaces()
     isolate.private_tmpfs("/tmp", config["tmpfs_bytes"])
     isolate.private_tmpfs(workdir, config["tmpfs_bytes"])
+    isolate.private_devpts()
+    isolate.read_only_proc()
 
 
 def _keeper(config: dict, message: dict, fds: list[int]) -> None:
@@ -194,8 +196,13 @@ def serve(control: socket.socket) -> None:
     children: dict[int, int] = {}  # keeper pid -> run id
 
     def reap() -> None:
-        while children:
-            pid, status, usage = os.wait4(-1, os.WNOHANG)
+        """Collect every ended child: keepers, and workers whose keeper was killed first (the
+        server is PID 1 of its sandbox, so they are re-parented to it)."""
+        while True:
+            try:
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
             if not pid:
                 return
             run_id = children.pop(pid, None)

@@ -10,6 +10,8 @@ before any code of the submission runs:
   own uid and gid mapped to themselves (no other id exists inside);
 * ``private_tmpfs``: fresh, size-capped tmpfs mounts over the working directory and ``/tmp``, so
   nothing a previous child wrote is visible and nothing this one writes outlives it;
+* ``private_devpts`` and ``read_only_proc``: terminals of its own, and a ``/proc`` in which it
+  can change nothing (it is the server's, so other processes are listed there);
 * ``lock_down``: no capabilities, not dumpable (its ``/proc`` files and memory are closed to
   siblings that share the same uid), no new privileges, and the judge's seccomp filter (no new
   processes, mounts or namespaces, no ptrace, ...).
@@ -25,7 +27,8 @@ import os
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
-MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x4000, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 1, 4, 22, 38
 SECCOMP_MODE_FILTER = 2
 _LINUX_CAPABILITY_VERSION_3 = 0x20080522
@@ -72,6 +75,21 @@ def private_tmpfs(path: str, size_bytes: int) -> None:
     options = f"size={size_bytes},mode=0700".encode()
     _check(_libc.mount(b"tmpfs", path.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options),
            f"mount tmpfs on {path}")
+
+
+def read_only_proc() -> None:
+    """Make ``/proc`` read-only in this mount namespace. It is the server's (a fresh one cannot be
+    mounted under bubblewrap's), and the judge's uid may own the other processes' files in it
+    (``oom_score_adj``, ``autogroup``, ...) when the judge runs as root."""
+    flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+    _check(_libc.mount(None, b"/proc", None, flags, None), "remount /proc read-only")
+
+
+def private_devpts() -> None:
+    """A pseudo-terminal instance of this namespace's own at ``/dev/pts`` (``/dev/ptmx`` points
+    into it), so that two workers cannot meet through a terminal."""
+    _check(_libc.mount(b"devpts", b"/dev/pts", b"devpts", MS_NOSUID | MS_NOEXEC,
+                       b"newinstance,ptmxmode=0666,mode=0620"), "mount devpts on /dev/pts")
 
 
 class _CapHeader(ctypes.Structure):
