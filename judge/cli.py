@@ -55,6 +55,9 @@ def cmd_list(args) -> int:
 
 
 def cmd_check(args) -> int:
+    from . import warm
+
+    warm.prestart()  # imports JAX while the reference runs
     from .package_check import check_problem, problem_paths
     from .reports import check_text, junit
 

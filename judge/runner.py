@@ -1,9 +1,10 @@
 """Judge side of the process split: start a worker, feed it case inputs, collect its messages.
 
-The judge process never imports a submission. It starts ``judge.worker.main`` in a fresh Python
-(``-I``: no user site, no PYTHONPATH), with a rebuilt environment, its own session (so the whole
-process tree can be killed) and a private working directory holding a copy of the submission;
-under ``--sandbox bwrap`` (``judge.sandbox``) that is inside bubblewrap. Results arrive as JSON
+The judge process never imports a submission. The worker (``judge.worker.main``) is forked
+from a warm server that has imported JAX already (``judge.warm``), or started in a fresh Python
+(``-I``: no user site, no PYTHONPATH); either way with a rebuilt environment, its own session
+(so the whole process tree can be killed) and a private working directory holding a copy of the
+submission; under ``--sandbox bwrap`` (``judge.sandbox``) that is inside bubblewrap. Results arrive as JSON
 lines on a dedicated pipe, each carrying the run's nonce; the submission's stdout and stderr go
 to two other pipes that are drained into bounded buffers, never parsed, and end the run (OLE)
 once together they pass the output limit. Deadlines are kept here, by the clock of this process.
@@ -131,6 +132,8 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     ``cache_dir`` is the judge's XLA compilation cache (``judge.cache``): mounted read-only under
     bwrap, else copied into the worker's private folder, so the worker can use it but not change
     it. Only a trusted run (the reference warming the cache) gets it with ``cache_writable``.
+    The worker is forked from this setup's warm server (``judge.warm``) when there is one, else
+    started as a fresh Python; trusted runs always get a fresh one.
     Raises ``sandbox.SandboxError`` if bwrap is required and cannot start.
     """
     # Trusted code writing the cache runs as the judge's own user, outside the sandbox.
@@ -155,7 +158,7 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
             if server is not None:
                 child_fds.append(os.open(original, os.O_RDONLY | os.O_CLOEXEC))
                 proc = server.spawn(write_fd, child_fds[1], None if mode == "bwrap" else workdir,
-                                    server.cache_in_worker if mode == "bwrap" else cache_in_worker)
+                                    cache_in_worker)
             else:
                 proc = _start_fresh(mode, python, original, workdir, cache_dir, cache_in_worker,
                                     write_fd, child_fds)

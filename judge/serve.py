@@ -40,7 +40,7 @@ def _relay(client: socket.socket, server: warm.Connection) -> None:
             except OSError:
                 pass
 
-    send({"op": "ready", "cache": getattr(server, "cache_in_worker", None)})
+    send({"op": "ready"})
     try:
         while True:
             data, fds, _, _ = socket.recv_fds(client, 65536, 8)

@@ -195,7 +195,6 @@ class WarmServer(Connection):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         super().__init__(ours)
         self.mode, self.cache_dir = mode, cache_dir
-        self.cache_in_worker = sandboxing.CACHE_MOUNT if (cache_dir and mode == "bwrap") else None
         try:
             worker = ["-I", "-B", "-c", SERVER_BOOTSTRAP.format(
                 parent=sandboxing.LIBDIR if mode == "bwrap" else str(sandboxing.PACKAGE_PARENT)),
@@ -319,10 +318,6 @@ class ServeClient(Connection):
             raise
         super().__init__(sock)
         self.start_reading()
-
-    @property
-    def cache_in_worker(self) -> str | None:
-        return self.info.get("cache")
 
 
 def connect(mode: str, python: str, cache_dir: Path | None) -> ServeClient | None:

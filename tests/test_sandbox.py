@@ -17,32 +17,15 @@ import time
 from pathlib import Path
 
 import pytest
+from hostile import ADVERSARIAL, hostile, needs_bwrap
 
 from judge import grading, sandbox
 from judge.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
-ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
 ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"
 SLACK_S = 25.0
 
-_unavailable = sandbox.probe()
-#: CI sets JUDGE_REQUIRE_BWRAP=1: there a sandbox that cannot run fails these tests instead of
-#: skipping them.
-_required = os.environ.get("JUDGE_REQUIRE_BWRAP") == "1"
-needs_bwrap = pytest.mark.skipif(
-    _unavailable is not None and not _required,
-    reason=f"the bwrap sandbox cannot run here ({_unavailable}); CI installs bubblewrap")
-
-
-def hostile(name: str, tmp_path: Path, **tokens) -> Path:
-    """A copy of tests/adversarial/NAME in tmp_path with its __TOKENS__ filled in."""
-    text = (ADVERSARIAL / name).read_text()
-    for token, value in tokens.items():
-        text = text.replace(f"__{token}__", str(value))
-    path = tmp_path / name
-    path.write_text(text)
-    return path
 
 
 def timed_grade(problem, path, *, limit_s=None, sandbox_mode="bwrap", **kwargs):

@@ -17,23 +17,17 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from hostile import ADVERSARIAL, hostile, needs_bwrap
 
-from judge import grading, sandbox, warm
+from judge import grading, warm
 from judge.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
-ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
 ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"
 #: Start-up of a server (importing JAX) and tearing sandboxes down on a busy two-core machine.
 SLACK_S = 25.0
 
-_unavailable = sandbox.probe()
-#: CI sets JUDGE_REQUIRE_BWRAP=1: there a sandbox that cannot run fails these tests instead of
-#: skipping them.
-_required = os.environ.get("JUDGE_REQUIRE_BWRAP") == "1"
-pytestmark = pytest.mark.skipif(
-    _unavailable is not None and not _required,
-    reason=f"the bwrap sandbox cannot run here ({_unavailable}); CI installs bubblewrap")
+pytestmark = needs_bwrap
 
 
 @pytest.fixture(autouse=True)
@@ -55,16 +49,6 @@ def spawns(monkeypatch):
     monkeypatch.setattr(warm.WarmServer, "spawn", spawn)
     yield calls
     warm.close_all()
-
-
-def hostile(name: str, tmp_path: Path, **tokens) -> Path:
-    """A copy of tests/adversarial/NAME in tmp_path with its __TOKENS__ filled in."""
-    text = (ADVERSARIAL / name).read_text()
-    for token, value in tokens.items():
-        text = text.replace(f"__{token}__", str(value))
-    path = tmp_path / name
-    path.write_text(text)
-    return path
 
 
 def grade(problem, path, *, limit_s=None):

@@ -1,0 +1,28 @@
+"""Helpers for the tests that grade hostile submissions (tests/adversarial/) under bubblewrap."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from judge import sandbox
+
+ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
+
+_unavailable = sandbox.probe()
+#: CI sets JUDGE_REQUIRE_BWRAP=1: there a sandbox that cannot run fails these tests instead of
+#: skipping them.
+_required = os.environ.get("JUDGE_REQUIRE_BWRAP") == "1"
+needs_bwrap = pytest.mark.skipif(
+    _unavailable is not None and not _required,
+    reason=f"the bwrap sandbox cannot run here ({_unavailable}); CI installs bubblewrap")
+
+
+def hostile(name: str, tmp_path: Path, **tokens) -> Path:
+    """A copy of tests/adversarial/NAME in tmp_path with its __TOKENS__ filled in."""
+    text = (ADVERSARIAL / name).read_text()
+    for token, value in tokens.items():
+        text = text.replace(f"__{token}__", str(value))
+    path = tmp_path / name
+    path.write_text(text)
+    return path
