@@ -199,7 +199,10 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                 run.cpu_s = proc.wait(timeout=5 if run.done else 2)
             except subprocess.TimeoutExpired:
                 proc.kill()
-                run.cpu_s = proc.wait()
+                try:
+                    run.cpu_s = proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:  # a warm server that does not answer
+                    run.protocol_error = run.protocol_error or "the worker could not be stopped"
             proc.kill()  # anything the submission left running in its session
             for d in drains:
                 d.join(timeout=2)

@@ -86,7 +86,7 @@ class Connection:
         self.busy = 0
         self.error: str | None = None
         self._ready = threading.Event()
-        self._send_lock = threading.Lock()
+        self._lock = threading.Lock()
         self._runs: dict[int, object] = {}  # run id -> on_exit(returncode, cpu_s, lost)
         self.info: dict = {}  # the "ready" message
         self._next_id = 0
@@ -96,7 +96,7 @@ class Connection:
 
     def send(self, message: dict, fds=()) -> None:
         data = json.dumps(message).encode()
-        with self._send_lock:
+        with self._lock:
             try:
                 socket.send_fds(self._sock, [data], list(fds)) if fds else self._sock.send(data)
             except OSError as exc:
@@ -114,9 +114,10 @@ class Connection:
                     self.error = str(message.get("error"))[:500]
                     self._ready.set()
                 elif op == "exited":
-                    on_exit = self._runs.pop(message.get("id"), None)
+                    with self._lock:
+                        on_exit = self._runs.pop(message.get("id"), None)
+                        self.busy -= on_exit is not None
                     if on_exit is not None:
-                        self.busy -= 1
                         on_exit(message.get("returncode"), message.get("cpu_s"),
                                 bool(message.get("lost")))
         except (OSError, ValueError):
@@ -139,16 +140,17 @@ class Connection:
     def forward(self, fds: list[int], workdir: str | None, cache: str | None, on_exit) -> int:
         """Ask for a worker on the five descriptors ``fds`` (stdin, stdout, stderr, result,
         submission); ``on_exit(returncode, cpu_s, lost)`` is called when it ends. Its run id."""
-        with self._send_lock:
+        with self._lock:
             self._next_id += 1
             run_id = self._next_id
-        self._runs[run_id] = on_exit
-        self.busy += 1
+            self._runs[run_id] = on_exit
+            self.busy += 1
         try:
             self.send({"op": "run", "id": run_id, "workdir": workdir, "cache": cache}, fds)
         except ServerError:
-            self._runs.pop(run_id, None)
-            self.busy -= 1
+            with self._lock:
+                self._runs.pop(run_id, None)
+                self.busy -= 1
             raise
         if self.error is not None and self._runs.pop(run_id, None) is not None:
             on_exit(None, None, True)
