@@ -294,8 +294,8 @@ def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int | None,
 
 # Syscall numbers from the kernel's uapi headers (asm/unistd_64.h; asm-generic/unistd.h for arm64).
 _X86_64 = {
-    "prctl": 157, "fork": 57, "vfork": 58, "clone": 56, "clone3": 435, "unshare": 272, "setns": 308,
-    "mount": 165, "umount2": 166, "pivot_root": 155, "chroot": 161, "ptrace": 101,
+    "prctl": 157, "fork": 57, "vfork": 58, "clone": 56, "clone3": 435, "unshare": 272,
+    "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155, "chroot": 161, "ptrace": 101,
     "process_vm_readv": 310, "process_vm_writev": 311, "keyctl": 250, "add_key": 248,
     "request_key": 249, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
     "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
@@ -306,8 +306,8 @@ _X86_64 = {
     "quotactl": 179, "syslog": 103,
 }
 _AARCH64 = {
-    "prctl": 167, "clone": 220, "clone3": 435, "unshare": 97, "setns": 268, "mount": 40, "umount2": 39,
-    "pivot_root": 41, "chroot": 51, "ptrace": 117, "process_vm_readv": 270,
+    "prctl": 167, "clone": 220, "clone3": 435, "unshare": 97, "setns": 268, "mount": 40,
+    "umount2": 39, "pivot_root": 41, "chroot": 51, "ptrace": 117, "process_vm_readv": 270,
     "process_vm_writev": 271, "keyctl": 219, "add_key": 217, "request_key": 218, "bpf": 280,
     "perf_event_open": 241, "userfaultfd": 282, "io_uring_setup": 425, "io_uring_enter": 426,
     "io_uring_register": 427, "open_by_handle_at": 265, "name_to_handle_at": 264,
