@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile import ADVERSARIAL, hostile, needs_bwrap
+from tests.hostile import ADVERSARIAL, hostile, needs_bwrap
 
 from judge import grading, sandbox
 from judge.verdicts import Verdict

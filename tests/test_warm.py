@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from hostile import ADVERSARIAL, hostile, needs_bwrap
+from tests.hostile import ADVERSARIAL, hostile, needs_bwrap
 
 from judge import grading, warm
 from judge.verdicts import Verdict
