@@ -69,8 +69,8 @@ def _isolate(config: dict, workdir: str) -> None:
     from . import isolate
 
     isolate.new_namespaces()
-    isolate.private_tmpfs("/tmp", config["tmpfs_bytes"])
     isolate.private_tmpfs(workdir, config["tmpfs_bytes"])
+    isolate.private_tmpfs("/tmp", config["tmpfs_bytes"], stage=os.path.join(workdir, ".stage"))
     isolate.private_devpts()
     isolate.read_only_proc()
 

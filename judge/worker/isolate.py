@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 1 << 18
+MNT_DETACH = 2
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 1, 4, 22, 38
 SECCOMP_MODE_FILTER = 2
 _LINUX_CAPABILITY_VERSION_3 = 0x20080522
@@ -70,11 +72,46 @@ def new_namespaces() -> None:
     _check(_libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
 
 
-def private_tmpfs(path: str, size_bytes: int) -> None:
-    """Mount an empty tmpfs of at most ``size_bytes`` at ``path``, readable only by this uid."""
+def _mount_points_below(path: str) -> list[str]:
+    """Mount points strictly below ``path``, outermost first (``/proc/self/mountinfo`` order)."""
+    prefix = path.rstrip("/") + "/"
+    found: list[str] = []
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[4])
+            if point.startswith(prefix) and not any(point.startswith(p + "/") for p in found):
+                found.append(point)
+    return found
+
+
+def private_tmpfs(path: str, size_bytes: int, stage: str | None = None) -> None:
+    """Mount an empty tmpfs of at most ``size_bytes`` at ``path``, readable only by this uid.
+
+    What is mounted below ``path`` stays visible on top of it (bubblewrap binds a Python
+    installation that lives under ``/tmp`` there, read-only): it is bound to ``stage``, an
+    unused name on another private mount, first and moved back onto the new tmpfs."""
+    inner = _mount_points_below(path)
+    if inner:
+        if stage is None:
+            raise OSError(22, f"mounts below {path} and no staging folder for them")
+        os.mkdir(stage, 0o700)
+        _check(_libc.mount(path.encode(), stage.encode(), None, MS_BIND | MS_REC, None),
+               f"bind {path} to {stage}")
     options = f"size={size_bytes},mode=0700".encode()
     _check(_libc.mount(b"tmpfs", path.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options),
            f"mount tmpfs on {path}")
+    for point in inner:
+        source = os.path.join(stage, os.path.relpath(point, path))
+        if os.path.isdir(source):
+            os.makedirs(point, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(point), exist_ok=True)
+            open(point, "a").close()
+        _check(_libc.mount(source.encode(), point.encode(), None, MS_BIND | MS_REC, None),
+               f"bind {point} again")
+    if inner:
+        _check(_libc.umount2(stage.encode(), MNT_DETACH), f"unmount {stage}")
+        os.rmdir(stage)
 
 
 def read_only_proc() -> None:
