@@ -1,4 +1,5 @@
-"""Helpers for the tests that grade hostile submissions (tests/adversarial/) under bubblewrap."""
+"""Helpers for the tests that grade hostile submissions (tests/adversarial/) and watch what they
+leave running."""
 
 import os
 from pathlib import Path
@@ -26,3 +27,25 @@ def hostile(name: str, tmp_path: Path, **tokens) -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` that is still running (this machine's /proc; zombies, dead
+    and waiting to be reaped, are left out)."""
+    children: dict[int, list[tuple[int, str]]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                state, ppid = f.read().rsplit(")", 1)[1].split()[:2]
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(int(ppid), []).append((int(entry), state))
+    found, todo = [], [pid]
+    while todo:
+        for child, state in children.get(todo.pop(), []):
+            if state not in ("Z", "X"):
+                found.append(child)
+            todo.append(child)
+    return found

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from judge import cache, grading, sandbox, warm
+from tests.hostile import ADVERSARIAL, descendants
 from judge.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"
-ADVERSARIAL = ROOT / "tests" / "adversarial"
 
 
 @pytest.fixture()
@@ -83,3 +83,30 @@ def test_the_socket_name_depends_on_the_setup(tmp_path, monkeypatch):
     assert path.parent == cache.root() / "serve"
     if sandbox.probe() is None:
         assert warm.connect("bwrap", sys.executable, cache.directory()) is None
+
+
+def wait_for(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_a_client_that_goes_away_takes_its_workers_with_it(served, tmp_path):
+    """A `judge grade` killed mid-run must not leave its worker spinning in the server."""
+    proc, path = served
+    idle = len(descendants(proc.pid))
+    client = subprocess.Popen([sys.executable, "-m", "judge", "grade",
+                               str(ADVERSARIAL / "infinite_loop.py"), "-p", "fake_quant_ste",
+                               "--sandbox", "none"], cwd=ROOT, env={**os.environ},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert wait_for(lambda: len(descendants(proc.pid)) > idle, 60), "no worker was forked"
+    finally:
+        client.kill()
+        client.wait(timeout=30)
+    assert wait_for(lambda: len(descendants(proc.pid)) <= idle, 20), \
+        f"left running: {descendants(proc.pid)} (idle: {idle})"
+    assert proc.poll() is None

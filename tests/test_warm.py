@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from tests.hostile import ADVERSARIAL, hostile, needs_bwrap
+from tests.hostile import ADVERSARIAL, descendants, hostile, needs_bwrap
 
 from judge import grading, warm
 from judge.verdicts import Verdict
@@ -86,28 +86,6 @@ def the_server(spawns) -> warm.WarmServer:
     assert server.alive, f"the warm server stopped: {server.error}"
     assert list(warm._servers.values()) == [server]
     return server
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below ``pid`` that is still running (this machine's /proc; zombies, dead
-    and waiting to be reaped, are left out)."""
-    children: dict[int, list[tuple[int, str]]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                state, ppid = f.read().rsplit(")", 1)[1].split()[:2]
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(int(ppid), []).append((int(entry), state))
-    found, todo = [], [pid]
-    while todo:
-        for child, state in children.get(todo.pop(), []):
-            if state not in ("Z", "X"):
-                found.append(child)
-            todo.append(child)
-    return found
 
 
 def settles_to(server: warm.WarmServer, count: int, timeout: float = 5.0) -> list[int]:
