@@ -88,7 +88,6 @@ class Connection:
         self._ready = threading.Event()
         self._lock = threading.Lock()
         self._runs: dict[int, object] = {}  # run id -> on_exit(returncode, cpu_s, lost)
-        self.info: dict = {}  # the "ready" message
         self._next_id = 0
 
     def start_reading(self) -> None:
@@ -108,7 +107,6 @@ class Connection:
                 message = json.loads(data)
                 op = message.get("op")
                 if op == "ready":
-                    self.info = message
                     self._ready.set()
                 elif op == "failed":
                     self.error = str(message.get("error"))[:500]
@@ -196,7 +194,7 @@ class WarmServer(Connection):
     def __init__(self, mode: str, python: str, cache_dir: Path | None):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         super().__init__(ours)
-        self.mode, self.cache_dir = mode, cache_dir
+        self.mode = mode
         try:
             worker = ["-I", "-B", "-c", SERVER_BOOTSTRAP.format(
                 parent=sandboxing.LIBDIR if mode == "bwrap" else str(sandboxing.PACKAGE_PARENT)),
