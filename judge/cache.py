@@ -65,6 +65,15 @@ def available(flag: bool | None = None) -> Path | None:
     return directory() if enabled(flag) and directory().is_dir() else None
 
 
+def for_workers(flag: bool | None = None) -> Path | None:
+    """The cache folder workers of this process will be given (created if missing), or None
+    when the cache is off; what a warm worker server is set up with before anything is warm."""
+    if not enabled(flag):
+        return None
+    directory().mkdir(parents=True, exist_ok=True)
+    return directory()
+
+
 def _marker(problem) -> Path:
     digest = hashlib.sha256()
     for path in (problem.path, problem.reference):

@@ -4,10 +4,11 @@ The judge process never imports a submission. The worker (``judge.worker.main``)
 from a warm server that has imported JAX already (``judge.warm``), or started in a fresh Python
 (``-I``: no user site, no PYTHONPATH); either way with a rebuilt environment, its own session
 (so the whole process tree can be killed) and a private working directory holding a copy of the
-submission; under ``--sandbox bwrap`` (``judge.sandbox``) that is inside bubblewrap. Results arrive as JSON
-lines on a dedicated pipe, each carrying the run's nonce; the submission's stdout and stderr go
-to two other pipes that are drained into bounded buffers, never parsed, and end the run (OLE)
-once together they pass the output limit. Deadlines are kept here, by the clock of this process.
+submission; under ``--sandbox bwrap`` (``judge.sandbox``) that is inside bubblewrap. Results
+arrive as JSON lines on a dedicated pipe, each carrying the run's nonce; the submission's stdout
+and stderr go to two other pipes that are drained into bounded buffers, never parsed, and end
+the run (OLE) once together they pass the output limit. Deadlines are kept here, by the clock
+of this process.
 """
 
 from __future__ import annotations
@@ -207,14 +208,9 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
             for d in drains:
                 d.join(timeout=2)
             run.stdout, run.stderr = drains[0].text(), drains[1].text()
-    run.returncode = proc.returncode
-    if getattr(proc, "lost", False) and not run.done and not run.protocol_error:
+    run.returncode, run.signal = proc.returncode, proc.signal
+    if proc.lost and not run.done and not run.protocol_error:
         run.protocol_error = "the warm worker server stopped while this worker ran"
-    if run.returncode is not None and run.returncode < 0:
-        run.signal = -run.returncode
-    elif isinstance(proc, _FreshProcess) and mode == "bwrap" and run.returncode is not None \
-            and 128 < run.returncode < 128 + 65:
-        run.signal = run.returncode - 128  # bwrap exits with 128 + the signal that ended the worker
     run.wall_s = time.monotonic() - started
     return run
 
@@ -234,15 +230,28 @@ def _cache_in_worker(mode: str, cache_dir: Path | None, writable: bool, workdir:
 
 
 class _FreshProcess:
-    """A worker started as a new Python process (no warm server)."""
+    """A worker started as a new Python process (no warm server); the same surface as
+    ``warm.WarmProcess``."""
 
-    def __init__(self, popen: subprocess.Popen):
-        self.popen = popen
+    lost = False  # only a warm server can go away before reporting its worker's end
+
+    def __init__(self, popen: subprocess.Popen, under_bwrap: bool):
+        self.popen, self.under_bwrap = popen, under_bwrap
         self.stdin, self.stdout, self.stderr = popen.stdin, popen.stdout, popen.stderr
 
     @property
     def returncode(self):
         return self.popen.returncode
+
+    @property
+    def signal(self) -> int | None:
+        """The signal that ended the worker, if one did."""
+        code = self.popen.returncode
+        if code is not None and code < 0:
+            return -code
+        if self.under_bwrap and code is not None and 128 < code < 128 + 65:
+            return code - 128  # bwrap exits with 128 + the signal that ended the worker
+        return None
 
     def kill(self) -> None:
         _kill_tree(self.popen)
@@ -272,7 +281,7 @@ def _start_fresh(mode: str, python: str, original: Path, workdir: str, cache_dir
         argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         pass_fds=tuple(child_fds), cwd=cwd, env=sandboxing.worker_env(
             workdir, cache_in_worker, cache.JAX_SETTINGS if cache_in_worker else None),
-        start_new_session=True))
+        start_new_session=True), under_bwrap=mode == "bwrap")
 
 
 def _wait(proc: subprocess.Popen, timeout: float | None = None):

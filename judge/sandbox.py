@@ -92,19 +92,20 @@ def requested_mode(mode: str | None = None) -> str:
     return mode
 
 
-def resolve(mode: str | None = None, python: str = sys.executable) -> str:
-    """``"bwrap"`` or ``"none"`` for one run. Warns on stderr whenever the run is unsandboxed;
-    raises SandboxError when bwrap was required and cannot start."""
+def resolve(mode: str | None = None, python: str = sys.executable, *, quiet: bool = False) -> str:
+    """``"bwrap"`` or ``"none"`` for one run. Warns on stderr whenever the run is unsandboxed
+    (unless ``quiet``); raises SandboxError when bwrap was required and cannot start."""
+    say = (lambda text: None) if quiet else warn
     mode = requested_mode(mode)
     if mode == "none":
-        warn(f"sandbox disabled (--sandbox none): {UNPROTECTED}")
+        say(f"sandbox disabled (--sandbox none): {UNPROTECTED}")
         return "none"
     problem = probe(python)
     if problem is None:
         return "bwrap"
     if mode == "bwrap":
         raise SandboxError(f"--sandbox bwrap: the sandbox cannot start: {problem}")
-    warn(f"bwrap sandbox unavailable ({problem}); grading without it: {UNPROTECTED}")
+    say(f"bwrap sandbox unavailable ({problem}); grading without it: {UNPROTECTED}")
     return "none"
 
 

@@ -84,10 +84,7 @@ def serve(sandbox: str | None = None, idle_timeout: float = 1800.0,
     """Run until interrupted, or until no client has been connected for ``idle_timeout`` seconds
     (0: never). Raises JudgeError if warm workers cannot run here or one already serves."""
     mode = sandboxing.resolve(sandbox)
-    cache_dir = None
-    if cache.enabled(use_cache):
-        cache_dir = cache.directory()
-        cache_dir.mkdir(parents=True, exist_ok=True)
+    cache_dir = cache.for_workers(use_cache)
     path = warm.socket_path(mode, sys.executable, cache_dir)
     if warm.connect(mode, sys.executable, cache_dir) is not None:
         raise JudgeError(f"a judge serve process already serves this setup ({path})")

@@ -58,6 +58,12 @@ class WarmProcess:
         self.lost = False  # the server ended before reporting this worker's exit
         self._exited = threading.Event()
 
+    @property
+    def signal(self) -> int | None:
+        """The signal that ended the worker, if one did (the keeper ends with the same one)."""
+        code = self.returncode
+        return -code if code is not None and code < 0 else None
+
     def _finish(self, returncode: int | None, cpu_s: float | None, lost: bool) -> None:
         self.returncode, self.cpu_s, self.lost = returncode, cpu_s, lost
         self._exited.set()
@@ -356,15 +362,8 @@ def prestart(sandbox: str | None = None, use_cache: bool | None = None,
     reports a missing sandbox or a server that cannot start."""
     def start():
         try:
-            requested = sandboxing.requested_mode(sandbox)
-            mode = "none" if requested == "none" or sandboxing.probe(python) is not None else "bwrap"
-            if mode == "none" and requested == "bwrap":
-                return
-            cache_dir = None
-            if cache.enabled(use_cache):
-                cache_dir = cache.directory()
-                cache_dir.mkdir(parents=True, exist_ok=True)
-            server_for(mode, python, cache_dir)
+            mode = sandboxing.resolve(sandbox, python, quiet=True)
+            server_for(mode, python, cache.for_workers(use_cache))
         except Exception:  # noqa: BLE001 - the run that follows starts or reports it
             pass
 
