@@ -29,14 +29,16 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "submission": str(submission),
         "entry_point": problem.entry_point,
         "parameters": [{"name": p.name, "traced": p.traced} for p in problem.parameters],
-        "grad_rule": {"field": grad_rule["field"]} if grad_rule else None,
+        "grad_rule": ({"field": grad_rule["field"], "cotangent": grad_rule.get("cotangent", "cotangent")}
+                      if grad_rule else None),
         "probes": ({"wrt": problem.probes[0].wrt, "names": [p.name for p in problem.probes]}
                    if problem.probes else None),
         "capture_bytes": CAPTURE_BYTES,
         # examples come first; the runner holds the rest back until they are reported
         "public_cases": sum(1 for c in cases if c.visibility == "example"),
         "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
-                   "probe_args": protocol.encode_args(c.probe_inputs)} for c in cases],
+                   "probe_args": protocol.encode_args(c.probe_inputs),
+                   "factor": rules.draw_factor()} for c in cases],
     }
 
 
@@ -54,11 +56,13 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
         raise JudgeError(f"{submission}: no such submission file")
     cases = select_cases(problem, examples_only)
     started = time.monotonic()
-    run = run_worker(build_request(problem, path, cases),
+    request = build_request(problem, path, cases)
+    factors = {c["index"]: c["factor"] for c in request["cases"]}
+    run = run_worker(request,
                      startup_timeout=problem.limits["startup_s"],
                      case_timeout=time_per_case_s or problem.limits["time_per_case_s"],
                      sandbox=sandbox, limits=problem.limits, cache_dir=_cache_for(problem, use_cache))
-    results = tuple(judge_case(problem, case, run) for case in cases)
+    results = tuple(judge_case(problem, case, run, factors[case.index]) for case in cases)
     verdict, reason, message = overall(results)
     notes = ()
     if run.ready:
@@ -159,7 +163,8 @@ def _missing_case(case, run: WorkerRun) -> CaseResult:
                                          f"reporting this case")
 
 
-def judge_case(problem: Problem, case, run: WorkerRun) -> CaseResult:
+def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None) -> CaseResult:
+    """One case's verdict; ``factor`` is what the case's backward rules were scaled by."""
     msg = run.cases.get(case.index)
     if msg is None:
         return _missing_case(case, run)
@@ -186,7 +191,7 @@ def judge_case(problem: Problem, case, run: WorkerRun) -> CaseResult:
         output = protocol.decode_value(msg.get("output"))
     except protocol.ProtocolError as exc:
         return _result(case, "worker_protocol", f"malformed output from the worker: {exc}", time_s)
-    breach = rules.check_rules(problem.rules, msg, output)
+    breach = rules.check_rules(problem.rules, msg, output, factor)
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)
     tolerances = {f.name: f.tolerance for f in problem.fields}

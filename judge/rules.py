@@ -6,12 +6,12 @@ rule id used in specs. The worker only measures (see ``worker.instrument``); the
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import checks
-from .worker import protocol
+from .worker import protocol, provenance
 
 #: Primitives that move computation out of JAX (names across supported versions).
 CALLBACK_PRIMITIVES = frozenset({"pure_callback", "io_callback", "callback", "debug_callback"})
@@ -29,12 +29,22 @@ def _field(output, name: str):
     return output if name == "value" else None
 
 
-def custom_vjp_grads(rule: dict, msg: dict, output) -> Breach | None:
-    """The named field must come from the backward rule of a jax.custom_vjp applied in the trace.
+def draw_factor() -> float:
+    """The factor a case's backward rules are scaled by: a power of two (so scaling is exact in
+    every float dtype), drawn afresh for each case from the operating system's randomness."""
+    return float(2 ** secrets.choice((1, 2, 3, 4)))
 
-    Evidence from the worker: how often an instrumented custom_vjp was applied to a traced
-    value, how often its backward rule ran, and the output re-computed with every backward rule's
-    result doubled. Gradients produced by the rule double with it; a separate formula does not.
+
+def custom_vjp_grads(rule: dict, msg: dict, output, factor: float | None = None) -> Breach | None:
+    """The named field must be what the backward rule of a jax.custom_vjp returned.
+
+    Evidence from the worker, measured on one trace of the case: how often an instrumented
+    custom_vjp was applied to a traced value and its backward rule ran; whether the case's
+    cotangent input reaches the field along a path that passes through no backward rule
+    (``provenance``); and the output evaluated again with every backward rule's result scaled
+    by ``factor``, a traced input of that trace (``scaled``). A gradient that passes through n
+    rules in series scales by factor**n; a formula does not scale, and the dataflow sees any
+    path around the rules (a factor taken from a dummy rule included).
     """
     evidence = msg.get("evidence") or {}
     name = rule["field"]
@@ -48,26 +58,35 @@ def custom_vjp_grads(rule: dict, msg: dict, output) -> Breach | None:
         return Breach("backward_not_run", f"a custom_vjp function was applied but its backward rule "
                                           f"never ran while {name} was computed; differentiate "
                                           f"through it with jax.vjp or jax.grad")
+    flow = evidence.get("provenance")
+    if not isinstance(flow, dict) or flow.get("reached") is not False:
+        return Breach("grads_not_from_backward",
+                      f"the cotangent reaches {name} without passing through your backward rule: "
+                      f"{name} must be what the custom_vjp's backward rule returns, not a formula, "
+                      f"a stop_gradient construction or a value multiplied by a rule's output")
     grads = _field(output, name)
     try:
-        perturbed = _field(protocol.decode_value(evidence.get("perturbed")), name)
+        scaled = _field(protocol.decode_value(evidence.get("scaled")), name)
     except protocol.ProtocolError:
-        perturbed = None
-    if not isinstance(grads, np.ndarray) or not isinstance(perturbed, np.ndarray) \
-            or perturbed.shape != grads.shape:
+        scaled = None
+    if not isinstance(grads, np.ndarray):
         return None  # the output check reports the malformed field
-    doubled = (grads.astype(np.float64) * 2).astype(grads.dtype)
-    follows = checks.close_mask(perturbed, doubled, rtol=1e-5, atol=0.0)
-    if not follows.all():
-        idx = tuple(int(i) for i in np.argwhere(~follows)[0])
+    if factor is None or not isinstance(scaled, np.ndarray) or scaled.shape != grads.shape \
+            or scaled.dtype != grads.dtype:
+        return Breach("grads_not_from_backward", f"{name} could not be measured with the backward "
+                                                 f"rules scaled")
+    idx = provenance.first_unscaled(grads, scaled, factor)
+    if idx is not None:
+        where = f"{name}[{','.join(map(str, idx))}]"
         return Breach("grads_not_from_backward",
-                      f"{name} does not come from the custom_vjp backward rule: with the rule's "
-                      f"output doubled, {name}[{','.join(map(str, idx))}] was "
-                      f"{perturbed[idx].item()!r} instead of {doubled[idx].item()!r}")
+                      f"{name} does not come from the custom_vjp backward rule: with every "
+                      f"backward rule's output scaled by {factor:g}, {where} went from "
+                      f"{grads[idx].item()!r} to {scaled[idx].item()!r}, not a power of "
+                      f"{factor:g} times it")
     return None
 
 
-def no_callbacks(rule: dict, msg: dict, output) -> Breach | None:
+def no_callbacks(rule: dict, msg: dict, output, factor: float | None = None) -> Breach | None:
     used = sorted(set((msg.get("trace") or {}).get("primitives", [])) & CALLBACK_PRIMITIVES)
     if used:
         return Breach("callback_used", f"the traced computation calls {', '.join(used)}: the work "
@@ -78,9 +97,9 @@ def no_callbacks(rule: dict, msg: dict, output) -> Breach | None:
 RULES = {"custom_vjp_grads": custom_vjp_grads, "no_callbacks": no_callbacks}
 
 
-def check_rules(rules, msg: dict, output) -> Breach | None:
+def check_rules(rules, msg: dict, output, factor: float | None = None) -> Breach | None:
     for rule in rules:
-        breach = RULES[rule["id"]](rule, msg, output)
+        breach = RULES[rule["id"]](rule, msg, output, factor)
         if breach:
             return breach
     return None

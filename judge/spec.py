@@ -247,6 +247,11 @@ def build(data: dict, path: Path, nodes=None) -> Problem:
     for i, rule in enumerate(rules):
         if "field" in rule and rule["field"] not in [f.name for f in fields]:
             fail(["rules", i, "field"], f"no output field named {rule['field']!r}")
+        if rule.get("id") == "custom_vjp_grads":
+            cotangent = rule.get("cotangent", "cotangent")
+            if not any(p.name == cotangent and p.traced and p.kind == "array" for p in params):
+                fail(["rules", i, "cotangent" if "cotangent" in rule else "id"],
+                     f"the cotangent {cotangent!r} must name a traced array parameter")
 
     probes = ()
     if "probes" in data:

@@ -8,12 +8,17 @@ backward rules as plain operations; a ``custom_vjp_call`` equation survives only
 custom_vjp function is called outside the differentiation (or inside its own forward rule). An
 honest solution can show none, and a solution that calls the custom_vjp for the values but
 computes the gradient by a formula can show exactly the same jaxpr as an honest one. So the
-worker also instruments ``jax.custom_vjp`` itself:
+worker also instruments ``jax.custom_vjp`` itself (``install``):
 
-* ``applied``: a custom_vjp function was called on a traced value during the trace;
-* ``backward_runs``: its backward rule ran while the outputs were computed;
-* ``factor``: when not 1, every backward rule's output is multiplied by it. The judge re-traces
-  with factor 2: gradients that really come from the rule double, a formula does not.
+* it counts the custom_vjp functions applied to a traced value, and the backward rules run;
+* every cotangent a backward rule returns is multiplied by the trace's *factor*, an extra traced
+  input of the one trace of each case, inside a name scope whose name is random per run. That
+  multiplication is the marker ``provenance`` looks for: the cotangent input must reach the
+  gradient only through markers. The worker evaluates the one jaxpr with the factor at 1 (the
+  output) and at the judge's value k (``scaled``): a gradient that passes through n rules in
+  series changes by k**n. No concrete factor exists while the submission's code runs.
+
+The state lives in the closure ``install`` returns, not in a module-level name.
 
 The jaxpr walk still reports every primitive (callbacks are visible there) and any
 ``custom_vjp_call`` that is present, under the names used by the supported JAX versions.
@@ -34,80 +39,86 @@ _OriginalCustomVJP = jax.custom_vjp
 _tree_map = jax.tree_util.tree_map
 _tree_leaves = jax.tree_util.tree_leaves
 _Tracer = jax.core.Tracer
+_named_scope = jax.named_scope
+_float0 = jax.dtypes.float0
 
 
-class Tracker:
-    """Counts what the instrumented custom_vjp saw during one trace."""
+class Recorder:
+    """The judge's handle on the instrumented custom_vjp of one worker (see ``install``)."""
 
-    def __init__(self):
-        self.reset()
-
-    def reset(self, factor: float = 1.0) -> None:
-        self.applied = 0
-        self.backward_runs = 0
-        self.factor = factor
+    def __init__(self, tracked, begin, stop, counts, intact):
+        self.tracked, self.begin, self.stop = tracked, begin, stop
+        self.counts, self.intact = counts, intact
 
 
-TRACKER = Tracker()
+def install(marker: str) -> Recorder:
+    """Replace ``jax.custom_vjp`` everywhere a submission can reach it by a public name with a
+    subclass that records being applied and marks what its backward rules return."""
+    state = {"applied": 0, "runs": 0, "factor": None}
 
+    def mark(t):
+        if t is None or getattr(t, "dtype", None) == _float0:
+            return t
+        factor = state["factor"]
+        with _named_scope(marker):
+            return t * factor.astype(t.dtype)
 
-def _scale(t):
-    return t if t is None else t * TRACKER.factor
+    class TrackedCustomVJP(_OriginalCustomVJP):
+        """``jax.custom_vjp`` with a recorded call and a marked backward rule. Covers the
+        decorator and call forms, ``from jax import custom_vjp``, ``nondiff_argnums`` and
+        ``functools.partial(jax.custom_vjp, ...)``: all of them construct this class."""
 
+        def defvjp(self, fwd, bwd, *args, **kwargs):
+            @functools.wraps(bwd)
+            def observed_bwd(*bwd_args):
+                cotangents = bwd(*bwd_args)
+                state["runs"] += 1
+                if state["factor"] is not None:
+                    cotangents = _tree_map(mark, cotangents)
+                return cotangents
 
-class TrackedCustomVJP(_OriginalCustomVJP):
-    """``jax.custom_vjp`` with a recorded call and an observable, perturbable backward rule.
+            return super().defvjp(fwd, observed_bwd, *args, **kwargs)
 
-    Covers the decorator and call forms, ``from jax import custom_vjp``, ``nondiff_argnums`` and
-    ``functools.partial(jax.custom_vjp, ...)``: all of them construct this class.
-    """
+        def __call__(self, *args, **kwargs):
+            if any(isinstance(leaf, _Tracer) for leaf in _tree_leaves((args, kwargs))):
+                state["applied"] += 1
+            return super().__call__(*args, **kwargs)
 
-    def defvjp(self, fwd, bwd, *args, **kwargs):
-        @functools.wraps(bwd)
-        def observed_bwd(*bwd_args):
-            cotangents = bwd(*bwd_args)
-            TRACKER.backward_runs += 1
-            if TRACKER.factor != 1.0:
-                cotangents = _tree_map(_scale, cotangents)
-            return cotangents
+    def begin(factor) -> None:
+        """Start one trace; ``factor`` is its traced factor input."""
+        state.update(applied=0, runs=0, factor=factor)
 
-        return super().defvjp(fwd, observed_bwd, *args, **kwargs)
+    def stop() -> None:
+        """End the trace: backward rules run outside one are counted but not marked."""
+        state["factor"] = None
 
-    def __call__(self, *args, **kwargs):
-        if any(isinstance(leaf, _Tracer) for leaf in _tree_leaves((args, kwargs))):
-            TRACKER.applied += 1
-        return super().__call__(*args, **kwargs)
+    def counts() -> tuple[int, int]:
+        return state["applied"], state["runs"]
 
+    import jax.custom_derivatives as public_cd
 
-def install() -> None:
-    """Replace ``jax.custom_vjp`` everywhere a submission can reach it by a public name."""
+    def intact() -> bool:
+        """False if the submission swapped the instrument back out (see also ``guard``)."""
+        return jax.custom_vjp is TrackedCustomVJP and public_cd.custom_vjp is TrackedCustomVJP
+
     jax.custom_vjp = TrackedCustomVJP
-    import jax.custom_derivatives as public_cd
-
     public_cd.custom_vjp = TrackedCustomVJP
-
-
-def installed_intact() -> bool:
-    """False if the submission swapped the instrument back out or replaced a function the
-    instruments rely on (see ``guard``)."""
-    import jax.custom_derivatives as public_cd
-
-    intact = jax.custom_vjp is TrackedCustomVJP and public_cd.custom_vjp is TrackedCustomVJP
-    return intact and not (_GUARD_CHECK[0] and _GUARD_CHECK[0]())
+    return Recorder(TrackedCustomVJP, begin, stop, counts, intact)
 
 
 #: The JAX names the worker and its instruments call, by module. Replacing any of them (or the
 #: module in ``sys.modules``) after ``guard`` is tampering.
 WATCHED = {
-    "jax": ("make_jaxpr", "disable_jit", "clear_caches", "custom_vjp", "jit", "vjp", "jvp"),
+    "jax": ("make_jaxpr", "disable_jit", "clear_caches", "custom_vjp", "jit", "vjp", "jvp",
+            "named_scope"),
     "jax.core": ("eval_jaxpr", "Tracer"),
     "jax.tree_util": ("tree_map", "tree_leaves"),
     "jax.custom_derivatives": ("custom_vjp",),
-    __name__: ("TRACKER", "Tracker", "TrackedCustomVJP", "installed_intact", "walk_primitives",
-               "CONCRETIZATION_ERRORS", "_scale", "_tree_map", "_tree_leaves", "_Tracer"),
+    __name__: ("Recorder", "install", "walk_primitives", "CONCRETIZATION_ERRORS",
+               "_OriginalCustomVJP", "_tree_map", "_tree_leaves", "_Tracer", "_named_scope",
+               "_float0"),
 }
 _WRITES: list[str] = []        # assignments to watched names, recorded as they happen
-_GUARD_CHECK: list = [None]    # the check returned by guard(), for installed_intact()
 
 
 class _GuardedModule(types.ModuleType):
@@ -134,8 +145,8 @@ def guard(*classes):
     imported. Returns a function listing what has been tampered with since (empty if nothing).
 
     Covers: the watched names of ``WATCHED`` (identity and, for Python functions, code object),
-    assignments to them even if undone, the modules in ``sys.modules``, and the methods of
-    ``TrackedCustomVJP``, ``Tracker`` and of the given ``classes`` (the worker's own). This is
+    assignments to them even if undone, the modules in ``sys.modules``, and the methods of the
+    given ``classes`` (the instrumented custom_vjp and the worker's own). This is
     best effort: code in the same process can still patch JAX internals, mutate objects in
     place, or reach these references through the garbage collector (see SECURITY.md).
     """
@@ -151,7 +162,7 @@ def guard(*classes):
                 obj = getattr(modules[modname], name)
                 frozen[(modname, name)] = (obj, _code(obj))
     methods = {}
-    for cls in (TrackedCustomVJP, Tracker, *classes):
+    for cls in classes:
         for name, obj in vars(cls).items():
             if isinstance(obj, types.FunctionType):
                 methods[(cls, name)] = (obj, obj.__code__)
@@ -178,7 +189,6 @@ def guard(*classes):
                 found.add(f"{cls.__qualname__}.{name}")
         return sorted_(found)
 
-    _GUARD_CHECK[0] = tampered
     return tampered
 
 

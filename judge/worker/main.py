@@ -149,16 +149,17 @@ def load_submission(path: str, entry_point: str):
 class CaseRunner:
     """Traces and evaluates one entry function on one case."""
 
-    def __init__(self, entry, request: dict):
+    def __init__(self, entry, request: dict, recorder=None, marker: str = ""):
         import jax
         import numpy as np
 
-        from . import instrument
+        from . import instrument, provenance
 
-        self.jax, self.np, self.instrument = jax, np, instrument
+        self.jax, self.np, self.instrument, self.provenance = jax, np, instrument, provenance
         self.entry = entry
         self.parameters = request["parameters"]
         self.grad_rule = request.get("grad_rule")
+        self.recorder, self.marker = recorder, marker  # the instrumented custom_vjp, if any
         self.compiled = bool(request.get("compiled"))  # evaluate under jax.jit instead of op by op
         self.probes = request.get("probes")  # {"wrt": "x", "names": ["vjp", "jvp"]} or None
         self.traced = [p["name"] for p in self.parameters if p["traced"]]
@@ -195,27 +196,42 @@ class CaseRunner:
             return {"kind": kind, "items": [self._fill(v, values) for v in skeleton["items"]]}
         return skeleton
 
-    def _evaluate(self, fn, inputs: list):
+    def _evaluate(self, fn, inputs: list, factor: float | None = None):
         """make_jaxpr of ``fn`` with ``inputs`` abstract, then evaluate that jaxpr on them.
 
-        Runs under ``disable_jit`` so that a jit-wrapped submission is traced afresh each time
-        (its rules run again) instead of being served from JAX's trace cache.
+        With the custom_vjp instrument installed, the jaxpr has one more input, the factor that
+        marks what backward rules return: the output is evaluated with it at 1, and, when
+        ``factor`` is given, again at ``factor`` (the scaled output; None otherwise). Runs under
+        ``disable_jit`` so that a jit-wrapped submission is traced afresh each time (its rules
+        run again) instead of being served from JAX's trace cache.
         """
-        jax = self.jax
+        jax, np, recorder = self.jax, self.np, self.recorder
         holder = {}
 
         def traced(*values):
+            if recorder is not None:
+                recorder.begin(values[-1])
+                values = values[:-1]
             leaves: list = []
             holder["skeleton"] = self._split(fn(*values), leaves)
             return leaves
 
-        with jax.disable_jit():
-            closed = jax.make_jaxpr(traced)(*inputs)
-        if self.compiled:  # the same computation compiled whole by XLA (may fuse and reorder)
-            flat = jax.jit(traced)(*inputs)
-        else:
-            flat = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *inputs)
-        return closed, self._fill(holder["skeleton"], flat)
+        inputs = list(inputs) + ([np.float32(1.0)] if recorder is not None else [])
+        try:
+            with jax.disable_jit():
+                closed = jax.make_jaxpr(traced)(*inputs)
+            if self.compiled:  # the same computation compiled whole by XLA (may fuse and reorder)
+                flat = jax.jit(traced)(*inputs)
+            else:
+                flat = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *inputs)
+        finally:
+            if recorder is not None:
+                recorder.stop()
+        scaled = None
+        if factor is not None and recorder is not None:
+            moved = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *inputs[:-1], np.float32(factor))
+            scaled = self._fill(holder["skeleton"], moved)
+        return closed, self._fill(holder["skeleton"], flat), scaled, holder["skeleton"]
 
     def _bind(self, args: dict, traced_values) -> dict:
         values = dict(args)
@@ -225,14 +241,29 @@ class CaseRunner:
     def _call(self, values: dict):
         return self.entry(*[values[p["name"]] for p in self.parameters])
 
-    def trace(self, args: dict, factor: float = 1.0):
-        """The entry's output on one case, its jaxpr, and what the custom_vjp instrument saw."""
-        tracker = self.instrument.TRACKER
-        tracker.reset(factor)
-        closed, output = self._evaluate(lambda *t: self._call(self._bind(args, t)),
-                                        [args[name] for name in self.traced])
-        evidence = {"custom_vjp_applied": tracker.applied, "backward_runs": tracker.backward_runs}
-        return closed, output, evidence
+    def trace(self, args: dict, factor: float | None = None):
+        """The entry's output on one case (and with its backward rules scaled by ``factor``),
+        its jaxpr, and what the custom_vjp instrument saw."""
+        closed, output, scaled, skeleton = self._evaluate(
+            lambda *t: self._call(self._bind(args, t)), [args[name] for name in self.traced], factor)
+        applied, runs = self.recorder.counts() if self.recorder else (0, 0)
+        evidence = {"custom_vjp_applied": applied, "backward_runs": runs}
+        return closed, output, scaled, skeleton, evidence
+
+    def _flow(self, closed, skeleton) -> dict:
+        """Does the case's cotangent reach the rule's field outside every backward rule?"""
+        name = self.grad_rule["field"]
+        source = self.grad_rule.get("cotangent")
+        sources = [self.traced.index(source)] if source in self.traced else []
+        if skeleton.get("kind") == "dict":
+            skeleton = skeleton["items"].get(name, {"kind": "other"})
+        elif name != "value":
+            skeleton = {"kind": "other"}
+        sinks = [] if skeleton.get("kind") != "array" else [skeleton["slot"]]
+        for item in _nested(skeleton):
+            if item.get("kind") == "array":
+                sinks.append(item["slot"])
+        return self.provenance.trace_flow(closed, self.marker, sources, sinks)
 
     def probe(self, name: str, args: dict, probe_args: dict):
         """A derivative of the entry with respect to one parameter, computed by the judge:
@@ -253,15 +284,15 @@ class CaseRunner:
         direction = probe_args["cotangent" if name == "vjp" else "tangent"]
         return self._evaluate(derivative, [args[n] for n in self.traced] + [direction])[1]
 
-    def _rule_followed(self, output: dict, perturbed: dict) -> bool:
-        """Did doubling the backward rules' output double the rule's field? (A measurement
-        used only to decide whether to measure again; the judge decides the rule.)"""
-        np, name = self.np, self.grad_rule["field"]
+    def _rule_followed(self, output: dict, scaled: dict, factor: float) -> bool:
+        """Did scaling the backward rules' output scale the rule's field by a power of the
+        factor? (A measurement used only to decide whether to measure again; the judge decides
+        the rule.)"""
+        name = self.grad_rule["field"]
         try:
-            base = protocol.decode_value(output)
-            moved = protocol.decode_value(perturbed)
+            base, moved = protocol.decode_value(output), protocol.decode_value(scaled)
             base, moved = (v.get(name) if isinstance(v, dict) else v for v in (base, moved))
-            return bool(np.array_equal(np.asarray(moved), np.asarray(base) * 2))
+            return self.provenance.first_unscaled(base, moved, factor) is None
         except Exception:  # noqa: BLE001 - a malformed output is the judge's to report
             return True
 
@@ -274,25 +305,27 @@ class CaseRunner:
         evidence["cache_cleared"] = True
         return True
 
-    def run(self, args: dict, probe_args: dict | None = None) -> dict:
+    def run(self, args: dict, probe_args: dict | None = None, factor: float = 2.0) -> dict:
         result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None}
+        rule = self.grad_rule
         try:
-            closed, output, evidence = self.trace(args)
-            if self.grad_rule and not (evidence["backward_runs"] and evidence["custom_vjp_applied"]):
+            closed, output, scaled, skeleton, evidence = self.trace(args, factor if rule else None)
+            ran = evidence["backward_runs"] and evidence["custom_vjp_applied"]
+            if rule and not (ran and self._rule_followed(output, scaled, factor)):
                 # A rule may have been skipped because JAX served a cached trace (lax control
                 # flow caches its bodies); measure again from clean caches before reporting.
-                if self._fresh(evidence):
-                    closed, output, evidence = self.trace(args)
-                    self.clearing_helps = bool(evidence["backward_runs"] and evidence["custom_vjp_applied"])
+                cleared = self._fresh(evidence)
+                if cleared:
+                    closed, output, scaled, skeleton, again = self.trace(args, factor)
+                    evidence.update(again)
+                    self.clearing_helps = bool(evidence["backward_runs"] and evidence["custom_vjp_applied"]
+                                               and self._rule_followed(output, scaled, factor))
             result["output"] = output
             result["trace"] = self.instrument.walk_primitives(closed)
-            if self.grad_rule:
-                perturbed = self.trace(args, factor=2.0)[1]
-                if not self._rule_followed(output, perturbed) and self._fresh(evidence):
-                    perturbed = self.trace(args, factor=2.0)[1]
-                    self.clearing_helps = self._rule_followed(output, perturbed)
-                evidence["perturbed"] = perturbed
-                evidence["instrument_intact"] = self.instrument.installed_intact()
+            if rule:
+                evidence["scaled"] = scaled
+                evidence["provenance"] = self._flow(closed, skeleton)
+                evidence["instrument_intact"] = self.recorder.intact()
             result["evidence"] = evidence
             if self.probes:
                 probes = result["probes"] = {"errors": {}}
@@ -310,6 +343,15 @@ class CaseRunner:
         except BaseException as exc:  # noqa: BLE001
             result["error"] = describe_error(exc, "exception", self.submission)
         return result
+
+
+def _nested(skeleton):
+    """Every node below a skeleton node (dict and sequence items, recursively)."""
+    items = skeleton.get("items")
+    children = items.values() if isinstance(items, dict) else (items or [])
+    for child in children:
+        yield child
+        yield from _nested(child)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -336,13 +378,18 @@ def main(argv: list[str] | None = None) -> None:
 
     from . import instrument
 
+    marker = recorder = None
     if request.get("grad_rule"):
-        instrument.install()
+        import secrets
+
+        marker = "r" + secrets.token_hex(12)  # the name scope of rule outputs; random per run
+        recorder = instrument.install(marker)
     # Everything used below, taken before the submission can replace it.
     runner_class, capture, load = CaseRunner, Capture, load_submission
     decode_args = protocol.decode_args
     classify, clock, end = limits.classify, time.perf_counter, os._exit
-    tampered = instrument.guard(CaseRunner, Capture, Channel)
+    tampered = instrument.guard(CaseRunner, Capture, Channel,
+                                *([recorder.tracked] if recorder else []))
     channel.send({"type": "ready", "protocol": protocol.PROTOCOL,
                   "python": sys.version.split()[0], "jax": jax.__version__})
 
@@ -365,7 +412,8 @@ def main(argv: list[str] | None = None) -> None:
         loaded["error"] = error
     channel.send(loaded)
     if error is None:
-        runner = runner_class(entry, request)
+        runner = runner_class(entry, request, recorder, marker)
+        del recorder, marker
 
         def all_cases():
             yield from request["cases"]
@@ -379,7 +427,8 @@ def main(argv: list[str] | None = None) -> None:
             started = clock()
             with capture(limit) as cap:
                 result = runner.run(decode_args(case["args"]),
-                                    decode_args(case.get("probe_args") or {}))
+                                    decode_args(case.get("probe_args") or {}),
+                                    float(case.get("factor") or 2.0))
             elapsed = clock() - started
             if tampered():
                 halt("instrument_tampered", case["index"], ", ".join(tampered()))

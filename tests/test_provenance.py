@@ -1,0 +1,113 @@
+"""The dataflow half of the custom_vjp rule: does the cotangent reach the gradient only through
+backward-rule outputs (marker multiplications under the run's secret name scope)?
+
+These build jaxprs directly, with the marker written by hand where the instrumented custom_vjp
+would put it, so every kind of sub-computation can be tried without a worker.
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from judge.worker.provenance import first_unscaled, trace_flow
+
+MARK = "rsecretmarker"
+
+
+def rule(t, k):
+    """What the instrument does to a backward rule's output."""
+    with jax.named_scope(MARK):
+        return t * k
+
+
+def reached(fn, n_in=3):
+    """Trace fn(x, c, k) and ask whether c (input 1) reaches output 0 outside a marker."""
+    x = jnp.arange(1.0, 4.0)
+    closed = jax.make_jaxpr(fn)(x, x * 2, jnp.float32(1.0))
+    return trace_flow(closed, MARK, sources=[1], sinks=[0])
+
+
+HONEST = {
+    "through the rule": lambda x, c, k: rule(c * (x > 1), k),
+    "two rules in series": lambda x, c, k: rule(rule(c, k) * (x > 1), k),
+    "after the rule, by a constant": lambda x, c, k: rule(c, k) / 2.0,
+    "after the rule, by a value of x": lambda x, c, k: rule(c, k) * jnp.sin(x),
+    "cotangent only in an unused output": lambda x, c, k: (rule(c, k), c * 3),
+    "inside cond": lambda x, c, k: jax.lax.cond(x[0] > 0, lambda: rule(c, k), lambda: rule(-c, k)),
+    "inside scan": lambda x, c, k: jax.lax.scan(lambda s, r: (s, rule(r, k)), 0.0, c)[1],
+    "inside while": lambda x, c, k: jax.lax.while_loop(
+        lambda s: s[0] < 2, lambda s: (s[0] + 1, rule(c, k) + s[1] * 0), (0, jnp.zeros(3)))[1],
+    "inside jit": lambda x, c, k: jax.jit(lambda a, b: rule(a, b))(c, k),
+    "inside vmap": lambda x, c, k: jax.vmap(lambda a: rule(a, k))(c),
+}
+
+CHEATS = {
+    "a formula": lambda x, c, k: c * (x > 1),
+    "formula times the factor": lambda x, c, k: c * (x > 1) * rule(jnp.ones(3), k),
+    "routed around the rule": lambda x, c, k: rule(c, k) + (c - rule(c, k)),
+    "added to a rule output": lambda x, c, k: rule(x, k) + c * 0,
+    "a marker-named op that is not a multiplication": lambda x, c, k: _not_mul(c),
+    "a condition on the cotangent": lambda x, c, k: jax.lax.cond(c[0] > 0, lambda: rule(x, k),
+                                                                lambda: rule(-x, k)),
+    "carried through scan around the rule": lambda x, c, k: jax.lax.scan(
+        lambda s, r: (s + r, rule(r, k)), 0.0, c)[0] * jnp.ones(3),
+    "a while loop that counts on the cotangent": lambda x, c, k: jax.lax.while_loop(
+        lambda s: s[0] < c[0], lambda s: (s[0] + 1, rule(x, k)), (0.0, jnp.zeros(3)))[1],
+    "a while carry that mixes in the cotangent": lambda x, c, k: jax.lax.while_loop(
+        lambda s: s[0] < 2, lambda s: (s[0] + 1, s[2], rule(x, k) + c), (0, jnp.zeros(3), jnp.zeros(3)))[1],
+}
+
+
+def _not_mul(c):
+    with jax.named_scope(MARK):
+        return c + 0.0
+
+
+@pytest.mark.parametrize("name", HONEST)
+def test_cotangent_through_rules_only_is_clean(name):
+    flow = reached(HONEST[name])
+    assert flow["reached"] is False, flow
+    assert flow["rules"] >= 1
+
+
+@pytest.mark.parametrize("name", CHEATS)
+def test_any_path_around_the_rules_is_seen(name):
+    assert reached(CHEATS[name])["reached"] is True
+
+
+def test_a_marker_inside_an_unknown_sub_computation_cleans_nothing():
+    def fn(x, c, k):
+        return jax.checkpoint(lambda a: rule(a, k), prevent_cse=True)(c)
+
+    # remat maps its inputs one to one, so it is followed; an unknown primitive would not be
+    flow = reached(fn)
+    assert flow["reached"] is False and flow["opaque"] == 0
+
+
+def test_wrong_marker_name_is_no_marker():
+    x = jnp.ones(3)
+    closed = jax.make_jaxpr(lambda x, c, k: rule(c, k))(x, x, jnp.float32(1))
+    assert trace_flow(closed, "rsomethingelse", [1], [0])["reached"] is True
+
+
+@pytest.mark.parametrize("base, scaled, factor, bad", [
+    ([1.0, -2.0, 0.0], [2.0, -4.0, 0.0], 2.0, None),           # one rule
+    ([1.0, -2.0], [4.0, -8.0], 2.0, None),                     # two rules in series
+    ([1.0, -2.0], [4.0, -4.0], 2.0, None),                     # different depths per entry
+    ([1.0, 3.0], [2.0, 3.0], 2.0, (1,)),                       # a formula entry does not move
+    ([1.0, 3.0], [2.0, 6.5], 2.0, (1,)),
+    ([0.0, 1.0], [1.0, 2.0], 2.0, (0,)),                       # a zero must stay zero
+    ([np.nan, np.inf], [np.nan, np.inf], 4.0, None),
+    ([3e38, 1.0], [np.inf, 16.0], 16.0, None),                 # overflow as float32 would
+])
+def test_scaling_by_a_power_of_the_factor(base, scaled, factor, bad):
+    base, scaled = np.array(base, np.float32), np.array(scaled, np.float32)
+    assert first_unscaled(base, scaled, factor) == bad
+
+
+def test_scaling_keeps_bfloat16_exact():
+    import ml_dtypes
+
+    base = np.array([1.5, -0.25], ml_dtypes.bfloat16)
+    assert first_unscaled(base, (base.astype(np.float32) * 8).astype(ml_dtypes.bfloat16), 8.0) is None
