@@ -22,48 +22,49 @@ from . import protocol
 _MESSAGE_LIMIT = 2000  # characters of an exception message kept
 
 
-class Channel:
-    """The result pipe. Writes whole lines with os.write so nothing sits in a Python buffer.
+def open_channel(fd: int, nonce: str | None = None):
+    """The result pipe, as one function ``send(message)`` that writes a whole line with os.write
+    so nothing sits in a Python buffer.
 
     Made before the submission is imported: the pipe moves from the descriptor number the judge
     gave (and the submission can read on the command line) to a random high one, and every
-    message carries the run's nonce, which the judge checks. Both only make forging harder: the
-    submission shares this process and can find the descriptor and the nonce (SECURITY.md).
+    message carries the run's nonce, which the judge checks. The descriptor, the nonce and the
+    functions used live only in the closure, so there is no object whose attributes a
+    submission could replace. All this only makes forging harder: the submission shares this
+    process, and the source gate is what keeps it from reflecting on it (SECURITY.md).
     """
+    fd = _hide_fd(fd)
+    dumps, write, encoding = protocol.dumps, os.write, "utf-8"
 
-    def __init__(self, fd: int, nonce: str | None = None):
-        self.fd = self._hide(fd)
-        self.nonce = nonce
-        self._dumps, self._write = protocol.dumps, os.write  # the submission may patch the modules
-
-    def send(self, message: dict) -> None:
-        if self.nonce is not None:
-            message = {**message, "nonce": self.nonce}
-        data = self._dumps(message).encode("utf-8")
+    def send(message: dict) -> None:
+        if nonce is not None:
+            message = {**message, "nonce": nonce}
+        data = dumps(message).encode(encoding)
         while data:
-            written = self._write(self.fd, data)
-            data = data[written:]
+            data = data[write(fd, data):]
 
-    @staticmethod
-    def _hide(fd: int) -> int:
-        """Move ``fd`` to a free descriptor at a random high number, not inherited by children."""
-        import random
-        import resource
+    return send
 
-        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-        high = min(soft if soft != resource.RLIM_INFINITY else 4096, 4096)
-        low = min(256, high // 2)
-        pick = random.SystemRandom()
-        for _ in range(64):
-            target = pick.randrange(low, high)
-            try:
-                os.fstat(target)
-            except OSError:
-                os.dup2(fd, target, inheritable=False)
-                os.close(fd)
-                return target
-        os.set_inheritable(fd, False)
-        return fd
+
+def _hide_fd(fd: int) -> int:
+    """Move ``fd`` to a free descriptor at a random high number, not inherited by children."""
+    import random
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    high = min(soft if soft != resource.RLIM_INFINITY else 4096, 4096)
+    low = min(256, high // 2)
+    pick = random.SystemRandom()
+    for _ in range(64):
+        target = pick.randrange(low, high)
+        try:
+            os.fstat(target)
+        except OSError:
+            os.dup2(fd, target, inheritable=False)
+            os.close(fd)
+            return target
+    os.set_inheritable(fd, False)
+    return fd
 
 
 class Capture:
@@ -361,7 +362,7 @@ def main(argv: list[str] | None = None) -> None:
         os._exit(2)
     requests = os.fdopen(os.dup(0), "rb", buffering=0)  # private: fd 0 becomes /dev/null
     request = json.loads(requests.readline())
-    channel = Channel(int(argv[1]), request.pop("nonce", None))
+    send = open_channel(int(argv[1]), request.pop("nonce", None))
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)
@@ -388,14 +389,14 @@ def main(argv: list[str] | None = None) -> None:
     runner_class, capture, load = CaseRunner, Capture, load_submission
     decode_args = protocol.decode_args
     classify, clock, end = limits.classify, time.perf_counter, os._exit
-    tampered = instrument.guard(CaseRunner, Capture, Channel,
+    tampered = instrument.guard(CaseRunner, Capture,
                                 *([recorder.tracked] if recorder else []))
-    channel.send({"type": "ready", "protocol": protocol.PROTOCOL,
+    send({"type": "ready", "protocol": protocol.PROTOCOL,
                   "python": sys.version.split()[0], "jax": jax.__version__})
 
     def halt(cause: str, index, detail: str = "") -> None:
         """Stop early: a limit was hit or the instruments were tampered with (the judge decides)."""
-        channel.send({"type": "halt", "cause": cause, "index": index, "detail": detail[:300]})
+        send({"type": "halt", "cause": cause, "index": index, "detail": detail[:300]})
         end(0)
 
     submission = os.path.abspath(request["submission"])
@@ -410,7 +411,7 @@ def main(argv: list[str] | None = None) -> None:
               "stdout": cap.stdout, "stderr": cap.stderr}
     if error is not None:
         loaded["error"] = error
-    channel.send(loaded)
+    send(loaded)
     if error is None:
         runner = runner_class(entry, request, recorder, marker)
         del recorder, marker
@@ -434,9 +435,9 @@ def main(argv: list[str] | None = None) -> None:
                 halt("instrument_tampered", case["index"], ", ".join(tampered()))
             if classify(result.get("error")):
                 halt(classify(result["error"]), case["index"], str(result["error"].get("type")))
-            channel.send({"type": "case", "index": case["index"], "time_s": elapsed,
+            send({"type": "case", "index": case["index"], "time_s": elapsed,
                           "stdout": cap.stdout, "stderr": cap.stderr, **result})
-    channel.send({"type": "done"})
+    send({"type": "done"})
     # Skip interpreter shutdown: atexit handlers belong to the submission, not to the result.
     os._exit(0)
 
