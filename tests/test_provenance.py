@@ -15,17 +15,28 @@ from judge.worker.provenance import first_unscaled, trace_flow
 MARK = "rsecretmarker"
 
 
-def rule(t, k):
-    """What the instrument does to a backward rule's output."""
-    with jax.named_scope(MARK):
+def rule(t, k, n=0):
+    """What the instrument does to what function n's backward rule returns."""
+    with jax.named_scope(f"{MARK}out{n}"):
         return t * k
 
 
-def reached(fn, n_in=3):
-    """Trace fn(x, c, k) and ask whether c (input 1) reaches output 0 outside a marker."""
+def applied(t, n=0):
+    """What the instrument does where function n is applied to a traced array."""
+    with jax.named_scope(f"{MARK}in{n}"):
+        return t * 1.0
+
+
+def reached(fn):
+    """Trace fn(x, c, k) and ask whether c (input 1) reaches output 0 outside the output marker
+    of a function applied to a value depending on x (input 0)."""
     x = jnp.arange(1.0, 4.0)
-    closed = jax.make_jaxpr(fn)(x, x * 2, jnp.float32(1.0))
-    return trace_flow(closed, MARK, sources=[1], sinks=[0])
+
+    def with_x_applied(x, c, k):
+        return fn(applied(x), c, k)
+
+    closed = jax.make_jaxpr(with_x_applied)(x, x * 2, jnp.float32(1.0))
+    return trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2)
 
 
 HONEST = {
@@ -48,6 +59,12 @@ CHEATS = {
     "routed around the rule": lambda x, c, k: rule(c, k) + (c - rule(c, k)),
     "added to a rule output": lambda x, c, k: rule(x, k) + c * 0,
     "a marker-named op that is not a multiplication": lambda x, c, k: _not_mul(c),
+    "the rule of a function applied only to a constant": lambda x, c, k: rule(c, k, n=1)
+                                                                      + 0 * applied(jnp.ones(3), n=1),
+    "the rule of a function applied to the cotangent": lambda x, c, k: rule(c, k, n=1)
+                                                                     + 0 * applied(c, n=1),
+    "a marker that multiplies by something else than the factor": lambda x, c, k: rule(
+        c * (x > 1), rule(jnp.ones(3), k)),
     "a condition on the cotangent": lambda x, c, k: jax.lax.cond(c[0] > 0, lambda: rule(x, k),
                                                                 lambda: rule(-x, k)),
     "carried through scan around the rule": lambda x, c, k: jax.lax.scan(
@@ -60,7 +77,7 @@ CHEATS = {
 
 
 def _not_mul(c):
-    with jax.named_scope(MARK):
+    with jax.named_scope(f"{MARK}out0"):
         return c + 0.0
 
 
@@ -87,8 +104,9 @@ def test_a_marker_inside_an_unknown_sub_computation_cleans_nothing():
 
 def test_wrong_marker_name_is_no_marker():
     x = jnp.ones(3)
-    closed = jax.make_jaxpr(lambda x, c, k: rule(c, k))(x, x, jnp.float32(1))
-    assert trace_flow(closed, "rsomethingelse", [1], [0])["reached"] is True
+    closed = jax.make_jaxpr(lambda x, c, k: rule(c, k) + applied(x))(x, x, jnp.float32(1))
+    assert trace_flow(closed, MARK, [1], [0], [0], 2)["reached"] is False
+    assert trace_flow(closed, "rsomethingelse", [1], [0], [0], 2)["reached"] is True
 
 
 @pytest.mark.parametrize("base, scaled, factor, bad", [

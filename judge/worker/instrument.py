@@ -29,8 +29,10 @@ from __future__ import annotations
 import functools
 import sys
 import types
+import weakref
 
 import jax
+import jax.numpy
 
 #: Names of the custom_vjp primitive across JAX versions (renamed in 0.6.1).
 CUSTOM_VJP_PRIMITIVES = frozenset({"custom_vjp_call", "custom_vjp_call_jaxpr"})
@@ -40,7 +42,9 @@ _tree_map = jax.tree_util.tree_map
 _tree_leaves = jax.tree_util.tree_leaves
 _Tracer = jax.core.Tracer
 _named_scope = jax.named_scope
-_float0 = jax.dtypes.float0
+_issubdtype = jax.numpy.issubdtype
+_inexact = jax.numpy.inexact
+_ones = jax.numpy.ones
 
 
 class Recorder:
@@ -53,15 +57,40 @@ class Recorder:
 
 def install(marker: str) -> Recorder:
     """Replace ``jax.custom_vjp`` everywhere a submission can reach it by a public name with a
-    subclass that records being applied and marks what its backward rules return."""
-    state = {"applied": 0, "runs": 0, "factor": None}
+    subclass that records being applied and marks what its backward rules return.
 
-    def mark(t):
-        if t is None or getattr(t, "dtype", None) == _float0:
-            return t
-        factor = state["factor"]
-        with _named_scope(marker):
-            return t * factor.astype(t.dtype)
+    Each custom_vjp function gets a number n. Where it is applied to a traced array, that array
+    is multiplied by 1 under the name scope ``<marker>in<n>`` (so ``provenance`` can tell which
+    functions were applied to a value depending on the inputs); everything its backward rule
+    returns is multiplied by the trace's factor under ``<marker>out<n>``."""
+    state = {"applied": 0, "runs": 0, "factor": None, "made": 0}
+    numbers = weakref.WeakKeyDictionary()
+
+    def number(fn) -> int:
+        if fn not in numbers:
+            numbers[fn] = state["made"]
+            state["made"] += 1
+        return numbers[fn]
+
+    def floating(t) -> bool:
+        dtype = getattr(t, "dtype", None)
+        return dtype is not None and _issubdtype(dtype, _inexact)
+
+    def inexact(t) -> bool:
+        return isinstance(t, _Tracer) and floating(t)
+
+    def mark_out(scope):
+        def mark(t):
+            if t is None or not floating(t):
+                return t
+            factor = state["factor"]
+            with _named_scope(scope):
+                return t * factor.astype(t.dtype)
+        return mark
+
+    def mark_in(scope, t):
+        with _named_scope(scope):
+            return t * _ones((), t.dtype)
 
     class TrackedCustomVJP(_OriginalCustomVJP):
         """``jax.custom_vjp`` with a recorded call and a marked backward rule. Covers the
@@ -69,12 +98,14 @@ def install(marker: str) -> Recorder:
         ``functools.partial(jax.custom_vjp, ...)``: all of them construct this class."""
 
         def defvjp(self, fwd, bwd, *args, **kwargs):
+            scope = f"{marker}out{number(self)}"
+
             @functools.wraps(bwd)
             def observed_bwd(*bwd_args):
                 cotangents = bwd(*bwd_args)
                 state["runs"] += 1
                 if state["factor"] is not None:
-                    cotangents = _tree_map(mark, cotangents)
+                    cotangents = _tree_map(mark_out(scope), cotangents)
                 return cotangents
 
             return super().defvjp(fwd, observed_bwd, *args, **kwargs)
@@ -82,6 +113,13 @@ def install(marker: str) -> Recorder:
         def __call__(self, *args, **kwargs):
             if any(isinstance(leaf, _Tracer) for leaf in _tree_leaves((args, kwargs))):
                 state["applied"] += 1
+                if state["factor"] is not None:
+                    scope = f"{marker}in{number(self)}"
+                    fixed = set(getattr(self, "nondiff_argnums", ()) or ())
+                    args = tuple(a if i in fixed else _tree_map(
+                        lambda t: mark_in(scope, t) if inexact(t) else t, a) for i, a in enumerate(args))
+                    kwargs = {k: _tree_map(lambda t: mark_in(scope, t) if inexact(t) else t, v)
+                              for k, v in kwargs.items()}
             return super().__call__(*args, **kwargs)
 
     def begin(factor) -> None:
@@ -116,7 +154,7 @@ WATCHED = {
     "jax.custom_derivatives": ("custom_vjp",),
     __name__: ("Recorder", "install", "walk_primitives", "CONCRETIZATION_ERRORS",
                "_OriginalCustomVJP", "_tree_map", "_tree_leaves", "_Tracer", "_named_scope",
-               "_float0"),
+               "_issubdtype", "_inexact", "_ones"),
 }
 _WRITES: list[str] = []        # assignments to watched names, recorded as they happen
 

@@ -256,6 +256,7 @@ class CaseRunner:
         name = self.grad_rule["field"]
         source = self.grad_rule.get("cotangent")
         sources = [self.traced.index(source)] if source in self.traced else []
+        primals = [i for i, n in enumerate(self.traced) if n != source]  # not the factor input
         if skeleton.get("kind") == "dict":
             skeleton = skeleton["items"].get(name, {"kind": "other"})
         elif name != "value":
@@ -264,7 +265,8 @@ class CaseRunner:
         for item in _nested(skeleton):
             if item.get("kind") == "array":
                 sinks.append(item["slot"])
-        return self.provenance.trace_flow(closed, self.marker, sources, sinks)
+        factor = len(self.traced)  # the factor is the trace's last input
+        return self.provenance.trace_flow(closed, self.marker, sources, sinks, primals, factor)
 
     def probe(self, name: str, args: dict, probe_args: dict):
         """A derivative of the entry with respect to one parameter, computed by the judge:

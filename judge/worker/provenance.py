@@ -1,31 +1,44 @@
 """Where a gradient came from: dataflow through a traced computation (worker side, measures only).
 
 The rule ``custom_vjp_grads`` asks that a gradient be what a custom_vjp backward rule returned.
-The instrumented custom_vjp (``instrument``) passes every cotangent a backward rule returns
-through one *marker* equation: a multiplication by the trace's secret factor, recorded under a
-name scope whose name is random per run. This module follows the case's cotangent input
-through the jaxpr, forwards, and reports whether it reaches the rule's output field along any
-path that does not pass through a marker:
+The instrumented custom_vjp (``instrument``) numbers each custom_vjp function and leaves two
+kinds of *marker* equations in the trace, under name scopes whose prefix is random per run:
+where function n is applied to a traced array, a multiplication by 1 (``<prefix>in<n>``); and
+where its backward rule returns a cotangent, a multiplication by the trace's factor
+(``<prefix>out<n>``). Two passes over the jaxpr, forwards:
 
-* an equation with a tainted input taints its outputs, except a marker, whose output is clean
-  (it is what a backward rule returned);
-* sub-computations are followed where their dataflow is known: calls (``jit``, ``pjit``,
-  ``closed_call``, ``remat``, custom_jvp/custom_vjp bodies) map inputs to inputs and outputs to
-  outputs; ``cond`` joins its branches (a tainted branch index taints everything); ``while`` and
-  ``scan`` iterate over their carries to a fixed point (a tainted loop condition taints
-  everything). Any other equation that holds a sub-jaxpr is *opaque*: a tainted input taints
-  every output, and a marker inside it does not clean anything.
+1. from the case's primal inputs (``x``): which functions were applied to a value depending on
+   them (their input marker is reached);
+2. from the cotangent input: does it reach the rule's output field along any path that does not
+   pass through an output marker of one of those functions?
+
+In each pass an equation with a tainted input taints its outputs (in pass 2, except a bound
+output marker, whose output is clean: it is what a backward rule returned). An output marker
+counts only where it multiplies by the factor input itself (followed through casts and into
+sub-computations), which submission code never holds: knowing the scope names is not enough to
+forge one.
+Sub-computations are followed where their dataflow is known: calls (``jit``, ``pjit``,
+``closed_call``, ``remat``, custom_jvp/custom_vjp bodies) map inputs to inputs and outputs to
+outputs; ``cond`` joins its branches (a tainted branch index taints everything); ``while`` and
+``scan`` iterate over their carries to a fixed point (a tainted loop condition taints
+everything). Any other equation that holds a sub-jaxpr is *opaque*: a tainted input taints every
+output, and a marker inside it does not clean anything.
 
 A formula (the cotangent times a mask), a ``stop_gradient`` construction, a factor taken from a
-dummy rule, a cotangent routed around the rule or an intermediate smuggled out of a rule all
-leave a path without a marker. The analysis is conservative: it may see a path that carries no
+dummy rule, a cotangent routed around the rule, an intermediate smuggled out of a rule, or a
+rule of a dummy function applied only to constants all leave a path without a bound marker. The analysis is conservative: it may see a path that carries no
 value (a multiplication by zero), never miss one that does.
 """
 
 from __future__ import annotations
 
+import re
+
 #: Call-like primitives whose single sub-jaxpr takes the equation's inputs and gives its outputs.
 _CALL_PARAMS = ("jaxpr", "call_jaxpr", "fun_jaxpr")
+#: Primitives that give the factor back unchanged in value (a cast, a broadcast under vmap).
+_SAME_VALUE = frozenset({"convert_element_type", "broadcast_in_dim", "reshape", "squeeze",
+                         "expand_dims", "copy", "copy_p"})
 
 
 def _open(jaxpr):
@@ -38,31 +51,56 @@ def _is_var(atom) -> bool:
 
 
 class Flow:
-    """Taint propagation for one jaxpr; ``marker`` is the secret scope name of rule outputs."""
+    """Taint propagation through one jaxpr. ``marker`` is the secret scope prefix of the
+    instrument's markers. With ``bound`` None, the flow records in ``applied`` the custom_vjp
+    functions applied to a tainted value and cleans nothing; otherwise the output markers of
+    the functions in ``bound`` clean what passes through them."""
 
-    def __init__(self, marker: str):
-        self.marker = marker
-        self.rules = 0    # marker equations met (backward-rule outputs)
+    def __init__(self, marker: str, bound: set[int] | None = None):
+        self.pattern = re.compile(re.escape(marker) + r"(in|out)(\d+)")
+        self.bound = bound
+        self.applied: set[int] = set()
+        self.rules = 0    # output markers met that cleaned (backward-rule outputs)
         self.opaque = 0   # equations with sub-jaxprs whose dataflow is not followed
 
-    def _is_marker(self, eqn) -> bool:
-        stack = str(getattr(eqn.source_info, "name_stack", ""))
-        return eqn.primitive.name == "mul" and self.marker in stack
+    def _marker(self, eqn):
+        """("in" | "out", function number) for a marker equation, else None. An input marker
+        transposed (the backward pass of the multiplication by 1) is not an application."""
+        if eqn.primitive.name != "mul":
+            return None
+        for segment in reversed(str(getattr(eqn.source_info, "name_stack", "")).split("/")):
+            found = self.pattern.search(segment)
+            if found:
+                kind = found.group(1)
+                if kind == "in" and segment.startswith("transpose("):
+                    return None
+                return kind, int(found.group(2))
+        return None
 
-    def run(self, jaxpr, tainted_in: list[bool]) -> list[bool]:
-        """Which outputs of ``jaxpr`` depend on a tainted input along an unmarked path."""
+    def run(self, jaxpr, tainted_in: list[bool], factor_in: list[bool]) -> list[bool]:
+        """Which outputs of ``jaxpr`` depend on a tainted input along an unmarked path.
+        ``factor_in`` says which inputs are the trace's factor itself: an output marker counts
+        only where it multiplies by the factor, which no submission code can hold."""
         jaxpr = _open(jaxpr)
         tainted = {v for v, t in zip(jaxpr.invars, tainted_in) if t}
+        factor = {v for v, f in zip(jaxpr.invars, factor_in) if f}
         for eqn in jaxpr.eqns:
             ins = [_is_var(v) and v in tainted for v in eqn.invars]
-            if self._is_marker(eqn):
+            fac = [_is_var(v) and v in factor for v in eqn.invars]
+            if eqn.primitive.name in _SAME_VALUE and fac and fac[0]:
+                factor.update(eqn.outvars)
+            mark = self._marker(eqn)
+            if mark and mark[0] == "in" and any(ins):
+                self.applied.add(mark[1])
+            if mark and mark[0] == "out" and self.bound is not None and mark[1] in self.bound \
+                    and any(fac):
                 self.rules += 1
                 continue
-            outs = self._equation(eqn, ins) if any(ins) else [False] * len(eqn.outvars)
+            outs = self._equation(eqn, ins, fac) if any(ins) else [False] * len(eqn.outvars)
             tainted.update(v for v, t in zip(eqn.outvars, outs) if t)
         return [_is_var(v) and v in tainted for v in jaxpr.outvars]
 
-    def _equation(self, eqn, ins: list[bool]) -> list[bool]:
+    def _equation(self, eqn, ins: list[bool], fac: list[bool]) -> list[bool]:
         name, params = eqn.primitive.name, eqn.params
         n_out = len(eqn.outvars)
         if name == "cond":
@@ -70,39 +108,43 @@ class Flow:
                 return [True] * n_out
             outs = [False] * n_out
             for branch in params["branches"]:
-                outs = [a or b for a, b in zip(outs, self.run(branch, ins[1:]))]
+                outs = [a or b for a, b in zip(outs, self.run(branch, ins[1:], fac[1:]))]
             return outs
         if name == "while":
-            return self._while(params, ins, n_out)
+            return self._while(params, ins, fac, n_out)
         if name == "scan":
-            return self._scan(params, ins, n_out)
+            return self._scan(params, ins, fac, n_out)
         for key in _CALL_PARAMS:
             sub = params.get(key)
             if sub is not None and hasattr(_open(sub), "eqns") \
                     and len(_open(sub).invars) == len(ins) and len(_open(sub).outvars) == n_out:
-                return self.run(sub, ins)
+                return self.run(sub, ins, fac)
         if any(_holds_jaxpr(v) for v in params.values()):
             self.opaque += 1
         return [True] * n_out
 
-    def _while(self, params, ins, n_out):
+    def _while(self, params, ins, fac, n_out):
         nc, nb = params["cond_nconsts"], params["body_nconsts"]
         cond_consts, body_consts, carry = ins[:nc], ins[nc:nc + nb], ins[nc + nb:]
+        cond_fac = fac[:nc] + [False] * len(carry)
+        body_fac = fac[nc:nc + nb] + [False] * len(carry)
         for _ in range(len(carry) + 1):
-            if self.run(params["cond_jaxpr"], cond_consts + carry)[0]:
+            if self.run(params["cond_jaxpr"], cond_consts + carry, cond_fac)[0]:
                 return [True] * n_out
-            new = [a or b for a, b in zip(carry, self.run(params["body_jaxpr"], body_consts + carry))]
+            outs = self.run(params["body_jaxpr"], body_consts + carry, body_fac)
+            new = [a or b for a, b in zip(carry, outs)]
             if new == carry:
                 break
             carry = new
         return carry
 
-    def _scan(self, params, ins, n_out):
+    def _scan(self, params, ins, fac, n_out):
         nc, ncarry = params["num_consts"], params["num_carry"]
         consts, carry, xs = ins[:nc], ins[nc:nc + ncarry], ins[nc + ncarry:]
+        body_fac = fac[:nc] + [False] * (len(ins) - nc)
         ys = [False] * (n_out - ncarry)
         for _ in range(len(carry) + 1):
-            outs = self.run(params["jaxpr"], consts + carry + xs)
+            outs = self.run(params["jaxpr"], consts + carry + xs, body_fac)
             new = [a or b for a, b in zip(carry, outs[:ncarry])]
             ys = [a or b for a, b in zip(ys, outs[ncarry:])]
             if new == carry:
@@ -117,13 +159,19 @@ def _holds_jaxpr(value) -> bool:
     return isinstance(value, (tuple, list)) and any(_holds_jaxpr(v) for v in value)
 
 
-def trace_flow(closed, marker: str, sources: list[int], sinks: list[int]) -> dict:
-    """Does any input in ``sources`` reach any output in ``sinks`` of ``closed`` without passing
-    a marker? Plain data for the result channel."""
-    flow = Flow(marker)
+def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
+               primals: list[int], factor: int) -> dict:
+    """Does any input in ``sources`` (the cotangent) reach any output in ``sinks`` of ``closed``
+    without passing the output marker of a custom_vjp function that was applied to a value
+    depending on an input in ``primals``? ``factor`` is the index of the factor input. Plain
+    data for the result channel."""
     jaxpr = _open(closed)
-    tainted_in = [i in sources for i in range(len(jaxpr.invars))]
-    outs = flow.run(jaxpr, tainted_in)
+    n = len(jaxpr.invars)
+    is_factor = [i == factor for i in range(n)]
+    applied = Flow(marker)
+    applied.run(jaxpr, [i in primals for i in range(n)], is_factor)
+    flow = Flow(marker, bound=applied.applied)
+    outs = flow.run(jaxpr, [i in sources for i in range(n)], is_factor)
     return {"reached": any(outs[i] for i in sinks if i < len(outs)), "rules": flow.rules,
             "opaque": flow.opaque}
 
