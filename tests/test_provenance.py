@@ -21,10 +21,14 @@ def rule(t, k, n=0):
         return t * k
 
 
-def applied(t, n=0):
+FACTOR = []  # the factor input of the trace being built
+
+
+def applied(t, n=0, unit=None):
     """What the instrument does where function n is applied to a traced array."""
+    k = FACTOR[-1]
     with jax.named_scope(f"{MARK}in{n}"):
-        return t * 1.0
+        return t * (k / k if unit is None else unit)
 
 
 def reached(fn):
@@ -33,6 +37,7 @@ def reached(fn):
     x = jnp.arange(1.0, 4.0)
 
     def with_x_applied(x, c, k):
+        FACTOR.append(k)
         return fn(applied(x), c, k)
 
     closed = jax.make_jaxpr(with_x_applied)(x, x * 2, jnp.float32(1.0))
@@ -65,6 +70,8 @@ CHEATS = {
                                                                      + 0 * applied(c, n=1),
     "a marker that multiplies by something else than the factor": lambda x, c, k: rule(
         c * (x > 1), rule(jnp.ones(3), k)),
+    "a forged input marker (multiplies by 1, not by factor / factor)": lambda x, c, k: rule(
+        c * (x > 1), k, n=1) + 0 * applied(x, n=1, unit=jnp.float32(1.0)),
     "a condition on the cotangent": lambda x, c, k: jax.lax.cond(c[0] > 0, lambda: rule(x, k),
                                                                 lambda: rule(-x, k)),
     "carried through scan around the rule": lambda x, c, k: jax.lax.scan(
@@ -104,7 +111,12 @@ def test_a_marker_inside_an_unknown_sub_computation_cleans_nothing():
 
 def test_wrong_marker_name_is_no_marker():
     x = jnp.ones(3)
-    closed = jax.make_jaxpr(lambda x, c, k: rule(c, k) + applied(x))(x, x, jnp.float32(1))
+
+    def fn(x, c, k):
+        FACTOR.append(k)
+        return rule(c, k) + applied(x)
+
+    closed = jax.make_jaxpr(fn)(x, x, jnp.float32(1))
     assert trace_flow(closed, MARK, [1], [0], [0], 2)["reached"] is False
     assert trace_flow(closed, "rsomethingelse", [1], [0], [0], 2)["reached"] is True
 

@@ -44,7 +44,6 @@ _Tracer = jax.core.Tracer
 _named_scope = jax.named_scope
 _issubdtype = jax.numpy.issubdtype
 _inexact = jax.numpy.inexact
-_ones = jax.numpy.ones
 
 
 class Recorder:
@@ -60,9 +59,11 @@ def install(marker: str) -> Recorder:
     subclass that records being applied and marks what its backward rules return.
 
     Each custom_vjp function gets a number n. Where it is applied to a traced array, that array
-    is multiplied by 1 under the name scope ``<marker>in<n>`` (so ``provenance`` can tell which
-    functions were applied to a value depending on the inputs); everything its backward rule
-    returns is multiplied by the trace's factor under ``<marker>out<n>``."""
+    is multiplied by factor / factor (exactly 1) under the name scope ``<marker>in<n>`` (so
+    ``provenance`` can tell which functions were applied to a value depending on the inputs);
+    everything its backward rule returns is multiplied by the trace's factor under
+    ``<marker>out<n>``. Both use the factor input, which submission code never holds, so a
+    submission that learns the scope names cannot forge either."""
     state = {"applied": 0, "runs": 0, "factor": None, "made": 0}
     numbers = weakref.WeakKeyDictionary()
 
@@ -89,8 +90,9 @@ def install(marker: str) -> Recorder:
         return mark
 
     def mark_in(scope, t):
+        factor = state["factor"]
         with _named_scope(scope):
-            return t * _ones((), t.dtype)
+            return t * (factor / factor).astype(t.dtype)  # exactly 1, made from the factor
 
     class TrackedCustomVJP(_OriginalCustomVJP):
         """``jax.custom_vjp`` with a recorded call and a marked backward rule. Covers the
@@ -154,7 +156,7 @@ WATCHED = {
     "jax.custom_derivatives": ("custom_vjp",),
     __name__: ("Recorder", "install", "walk_primitives", "CONCRETIZATION_ERRORS",
                "_OriginalCustomVJP", "_tree_map", "_tree_leaves", "_Tracer", "_named_scope",
-               "_issubdtype", "_inexact", "_ones"),
+               "_issubdtype", "_inexact"),
 }
 _WRITES: list[str] = []        # assignments to watched names, recorded as they happen
 

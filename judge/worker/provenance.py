@@ -3,7 +3,8 @@
 The rule ``custom_vjp_grads`` asks that a gradient be what a custom_vjp backward rule returned.
 The instrumented custom_vjp (``instrument``) numbers each custom_vjp function and leaves two
 kinds of *marker* equations in the trace, under name scopes whose prefix is random per run:
-where function n is applied to a traced array, a multiplication by 1 (``<prefix>in<n>``); and
+where function n is applied to a traced array, a multiplication by factor / factor, exactly 1
+(``<prefix>in<n>``); and
 where its backward rule returns a cotangent, a multiplication by the trace's factor
 (``<prefix>out<n>``). Two passes over the jaxpr, forwards:
 
@@ -13,10 +14,10 @@ where its backward rule returns a cotangent, a multiplication by the trace's fac
    pass through an output marker of one of those functions?
 
 In each pass an equation with a tainted input taints its outputs (in pass 2, except a bound
-output marker, whose output is clean: it is what a backward rule returned). An output marker
-counts only where it multiplies by the factor input itself (followed through casts and into
-sub-computations), which submission code never holds: knowing the scope names is not enough to
-forge one.
+output marker, whose output is clean: it is what a backward rule returned). A marker counts
+only where it multiplies by the factor input itself, or by factor / factor for an input marker
+(followed through casts and into sub-computations), which submission code never holds: knowing
+the scope names is not enough to forge one.
 Sub-computations are followed where their dataflow is known: calls (``jit``, ``pjit``,
 ``closed_call``, ``remat``, custom_jvp/custom_vjp bodies) map inputs to inputs and outputs to
 outputs; ``cond`` joins its branches (a tainted branch index taints everything); ``while`` and
@@ -84,13 +85,19 @@ class Flow:
         jaxpr = _open(jaxpr)
         tainted = {v for v, t in zip(jaxpr.invars, tainted_in) if t}
         factor = {v for v, f in zip(jaxpr.invars, factor_in) if f}
+        unit: set = set()  # factor / factor, what an input marker multiplies by
         for eqn in jaxpr.eqns:
             ins = [_is_var(v) and v in tainted for v in eqn.invars]
             fac = [_is_var(v) and v in factor for v in eqn.invars]
+            one = [_is_var(v) and v in unit for v in eqn.invars]
             if eqn.primitive.name in _SAME_VALUE and fac and fac[0]:
                 factor.update(eqn.outvars)
+            if eqn.primitive.name in _SAME_VALUE and one and one[0]:
+                unit.update(eqn.outvars)
+            if eqn.primitive.name == "div" and len(fac) == 2 and all(fac):
+                unit.update(eqn.outvars)
             mark = self._marker(eqn)
-            if mark and mark[0] == "in" and any(ins):
+            if mark and mark[0] == "in" and any(ins) and any(one):
                 self.applied.add(mark[1])
             if mark and mark[0] == "out" and self.bound is not None and mark[1] in self.bound \
                     and any(fac):
