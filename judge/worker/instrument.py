@@ -32,6 +32,7 @@ import types
 import weakref
 
 import jax
+import jax.lax
 import jax.numpy
 
 #: Names of the custom_vjp primitive across JAX versions (renamed in 0.6.1).
@@ -43,6 +44,8 @@ _tree_leaves = jax.tree_util.tree_leaves
 _Tracer = jax.core.Tracer
 _named_scope = jax.named_scope
 _issubdtype = jax.numpy.issubdtype
+_asarray = jax.numpy.asarray
+_mul, _div, _convert = jax.lax.mul, jax.lax.div, jax.lax.convert_element_type
 _inexact = jax.numpy.inexact
 
 
@@ -80,19 +83,21 @@ def install(marker: str) -> Recorder:
     def inexact(t) -> bool:
         return isinstance(t, _Tracer) and floating(t)
 
+    # The factor never reaches an object of the submission's: what a rule returns is made a JAX
+    # array first, and the markers are lax primitives, not operators a class could override.
     def mark_out(scope):
         def mark(t):
             if t is None or not floating(t):
                 return t
-            factor = state["factor"]
+            t, factor = _asarray(t), state["factor"]
             with _named_scope(scope):
-                return t * factor.astype(t.dtype)
+                return _mul(t, _convert(factor, t.dtype))
         return mark
 
     def mark_in(scope, t):
         factor = state["factor"]
-        with _named_scope(scope):
-            return t * (factor / factor).astype(t.dtype)  # exactly 1, made from the factor
+        with _named_scope(scope):  # factor / factor is exactly 1
+            return _mul(t, _convert(_div(factor, factor), t.dtype))
 
     class TrackedCustomVJP(_OriginalCustomVJP):
         """``jax.custom_vjp`` with a recorded call and a marked backward rule. Covers the
@@ -156,7 +161,7 @@ WATCHED = {
     "jax.custom_derivatives": ("custom_vjp",),
     __name__: ("Recorder", "install", "walk_primitives", "CONCRETIZATION_ERRORS",
                "_OriginalCustomVJP", "_tree_map", "_tree_leaves", "_Tracer", "_named_scope",
-               "_issubdtype", "_inexact"),
+               "_issubdtype", "_inexact", "_asarray", "_mul", "_div", "_convert"),
 }
 _WRITES: list[str] = []        # assignments to watched names, recorded as they happen
 
