@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sys
 import threading
@@ -25,6 +26,8 @@ from .spec import Problem
 from .verdicts import PRECEDENCE
 
 JOURNAL_VERSION = 1
+#: The judge-side log: what went wrong when a submission could not be graded.
+LOG = logging.getLogger("judge.batch")
 PREFERRED_NAMES = ("solution.py", "submission.py")
 
 
@@ -119,15 +122,23 @@ class Journal:
         self._file.close()
 
 
-def _record(entry: Entry, problem: Problem, sha: str, sandbox) -> dict:
+def _record(entry: Entry, problem: Problem, sha: str, sandbox, source_gate=None) -> dict:
     base = {"submission": entry.name, "file": str(entry.path) if entry.path else None, "sha256": sha}
     if entry.path is None:
         return {**base, "verdict": "CE", "reason": "no_submission", "message": entry.problem_note,
                 "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
     try:
-        result = grade(problem, entry.path, **({"sandbox": sandbox} if sandbox else {}))
+        result = grade(problem, entry.path, source_gate=source_gate,
+                       **({"sandbox": sandbox} if sandbox else {}))
     except JudgeError as exc:
         return {**base, "verdict": "IE", "reason": "judge_error", "message": str(exc),
+                "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
+    except Exception as exc:  # noqa: BLE001 - one submission's failure never stops the batch
+        # The text of an unexpected error is not a report's: it could quote anything. It goes
+        # to the judge-side log, with its traceback.
+        LOG.exception("judge batch: grading %s failed", entry.name)
+        return {**base, "verdict": "IE", "reason": "judge_error",
+                "message": f"internal error ({type(exc).__name__}) while grading this submission",
                 "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
     return {**base, "verdict": result.verdict.value, "reason": result.reason,
             "message": result.message, "time_s": round(result.time_s, 3),
@@ -160,8 +171,10 @@ class Progress:
 
 
 def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int = 1,
-              resume: bool = False, sandbox: str | None = None, progress: Progress | None = None) -> list[dict]:
-    """Grade every submission in ``folder``; return one record per submission, in name order."""
+              resume: bool = False, sandbox: str | None = None, progress: Progress | None = None,
+              source_gate: bool | None = None) -> list[dict]:
+    """Grade every submission in ``folder``; return one record per submission, in name order.
+    ``source_gate`` as for ``grading.grade``."""
     entries = collect(folder, problem.entry_point)
     journal = Journal(journal_path, problem.id, resume)
     try:
@@ -174,7 +187,8 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
         if progress is not None:
             progress.total = len(todo)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(_record, entry, problem, sha, sandbox) for entry, sha in todo]
+            futures = [pool.submit(_record, entry, problem, sha, sandbox, source_gate)
+                       for entry, sha in todo]
             for future in as_completed(futures):
                 record = future.result()
                 journal.add(record)

@@ -25,7 +25,8 @@ def cmd_grade(args) -> int:
     from .verdicts import Verdict
 
     problem = spec.load(args.problem)
-    result = grade(problem, args.submission, examples_only=args.examples_only, sandbox=args.sandbox)
+    result = grade(problem, args.submission, examples_only=args.examples_only, sandbox=args.sandbox,
+                   source_gate=_source_gate(args))
     sys.stdout.write(FORMATS[args.format](result))
     if result.verdict is Verdict.IE:
         return EXIT_ERROR
@@ -62,11 +63,13 @@ def cmd_check(args) -> int:
     from .reports import check_text, junit
 
     paths = problem_paths(args.problems)
+    source_gate = _source_gate(args)
     progress = (lambda text: print(f"  .. {text}", file=sys.stderr, flush=True)) \
         if sys.stderr.isatty() else None
     reports = []
     for path in paths:
-        reports.append(check_problem(path, jobs=args.jobs, progress=progress))
+        reports.append(check_problem(path, jobs=args.jobs, progress=progress,
+                                     source_gate=source_gate))
         sys.stdout.write(check_text.render(reports[-1]))
         sys.stdout.flush()
     errors = sum(r.errors for r in reports)
@@ -82,6 +85,16 @@ def cmd_generate(args) -> int:
     from .generate_run import main as generate_main
 
     return generate_main(args)
+
+
+def _source_gate(args) -> bool:
+    """--source-gate, else $JUDGE_SOURCE_GATE, else on; one warning on stderr when off."""
+    from . import source_gate
+
+    on, where = source_gate.requested(args.source_gate)
+    if not on:
+        source_gate.warn_off(where)
+    return on
 
 
 def _jobs(text: str) -> int:
@@ -100,12 +113,15 @@ def cmd_batch(args) -> int:
     out = args.out or Path(f"batch-{problem.id}.{ {'text': 'txt'}.get(args.format, args.format) }")
     journal = out.with_name(out.name + ".journal.jsonl")
     records = run_batch(problem, args.folder, journal, jobs=args.jobs, resume=args.resume,
-                        sandbox=args.sandbox, progress=Progress(0))
+                        sandbox=args.sandbox, progress=Progress(0), source_gate=_source_gate(args))
     report = batch_report.FORMATS[args.format](problem.id, records)
     atomic.write_text(out, report)
     sys.stdout.write(batch_report.render_text(problem.id, records) if args.format != "text" else report)
     print(f"report: {out} (journal: {journal})", file=sys.stderr)
-    return EXIT_OK
+    internal = sum(r["verdict"] == "IE" for r in records)
+    if internal:
+        print(f"judge: {internal} submission(s) could not be graded (IE)", file=sys.stderr)
+    return EXIT_ERROR if internal else EXIT_OK
 
 
 def cmd_serve(args) -> int:
@@ -126,6 +142,15 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _add_source_gate(parser, check: bool = False) -> None:
+    parser.add_argument(
+        "--source-gate", choices=("on", "off"), default=None,
+        help=("check each submission's source before it runs and refuse reflective and "
+              "process-level code (on: the default, or $JUDGE_SOURCE_GATE); off warns on stderr"
+              + ("; check grades only accepted/ submissions with it, the others without, so the "
+                 "cases and rules behind it are exercised" if check else "")))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="An online judge for JAX problems.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -141,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
                    help="run the submission under bubblewrap (bwrap), without it (none), or under "
                         "bwrap when it works here (auto; the default, or $JUDGE_SANDBOX)")
+    _add_source_gate(g)
     g.set_defaults(func=cmd_grade)
 
     s = sub.add_parser("show", help="print a problem's statement and examples")
@@ -159,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="continue an interrupted batch: skip submissions already in the journal")
     b.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
                    help="as for grade (default: $JUDGE_SANDBOX, else auto)")
+    _add_source_gate(b)
     b.set_defaults(func=cmd_batch)
 
     sv = sub.add_parser("serve", help="keep warm workers running for other judge commands")
@@ -179,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="grade N submissions at a time (default 1)")
     c.add_argument("--junit-xml", type=Path, metavar="PATH", help="also write a JUnit XML report")
     c.add_argument("--werror", action="store_true", help="fail on warnings too")
+    _add_source_gate(c, check=True)
     c.set_defaults(func=cmd_check)
 
     gen = sub.add_parser("generate", help="generate new hidden cases from generators/<id>.py")
@@ -214,6 +242,30 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("judge: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # noqa: BLE001 - anything else is the judge's own fault: IE
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+        print(f"judge: internal error (IE): {type(exc).__name__}", file=sys.stderr)
+        if args.command == "grade":  # the report the caller waits for, saying IE
+            _internal_error_report(args, exc)
+        return EXIT_ERROR
+
+
+def _internal_error_report(args, exc: Exception) -> None:
+    """An ``IE judge_error`` report of ``judge grade`` in the requested format. Only the
+    exception's type is in it: its text could quote anything (the traceback is on stderr)."""
+    try:
+        from .reports import FORMATS
+        from .verdicts import GradeResult, Verdict
+
+        result = GradeResult(problem=str(args.problem), submission=str(args.submission),
+                             verdict=Verdict.IE, reason="judge_error",
+                             message=f"internal error ({type(exc).__name__}); the judge's log has "
+                                     f"the details", time_s=0.0, cases=())
+        sys.stdout.write(FORMATS[args.format](result))
+    except Exception:  # noqa: BLE001 - the exit status still says IE
+        pass
 
 
 if __name__ == "__main__":

@@ -7,12 +7,15 @@ the worker (``runner``), and turns each reported case into a ``CaseResult`` thro
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 
 import numpy as np
 
 from . import cache, checks, rules
+from . import source_gate as gate
+from .boundary import ErrorReport, Probes
 from .errors import JudgeError
 from .runner import WorkerRun, run_worker
 from .spec import Problem
@@ -48,14 +51,28 @@ def select_cases(problem: Problem, examples_only: bool = False):
 
 def grade(problem: Problem, submission: str | Path, *, examples_only: bool = False,
           time_per_case_s: float | None = None, sandbox: str | None = None,
-          use_cache: bool | None = None) -> GradeResult:
+          use_cache: bool | None = None, source_gate: bool | None = None) -> GradeResult:
     """Grade one submission file. ``use_cache`` (default: on unless $JUDGE_CACHE=off) gives the
-    worker the judge's compilation cache, filled first from the reference if needed."""
+    worker the judge's compilation cache, filled first from the reference if needed.
+    ``source_gate`` (default: on unless $JUDGE_SOURCE_GATE=off, which warns on stderr) checks
+    the source first (``judge.source_gate``); a refused submission never runs."""
     path = Path(submission).resolve()
     if not path.is_file():
         raise JudgeError(f"{submission}: no such submission file")
     cases = select_cases(problem, examples_only)
     started = time.monotonic()
+    gate_on, gate_source = gate.requested(source_gate)
+    if not gate_on and source_gate is None:  # off by the environment, not by the caller
+        gate.warn_off(gate_source)
+    findings = gate.check_file(path, problem.allowed_imports) if gate_on else None
+    if findings:  # the student's own code, not case data: shown in full on hidden cases too
+        results = tuple(CaseResult(index=case.index, name=case.name, visibility=case.visibility,
+                                   verdict=Verdict.RJ, reason="forbidden_construct",
+                                   message=gate.summary(findings)) for case in cases)
+        verdict, reason, message = overall(results)
+        return GradeResult(problem=problem.id, submission=str(submission), verdict=verdict,
+                           reason=reason, message=message, time_s=time.monotonic() - started,
+                           cases=results)
     request = build_request(problem, path, cases)
     factors = {c["index"]: c["factor"] for c in request["cases"]}
     run = run_worker(request,
@@ -66,10 +83,10 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
     verdict, reason, message = overall(results)
     notes = ()
     if run.ready:
-        notes = (f"worker: Python {run.ready.get('python')}, JAX {run.ready.get('jax')}",)
+        notes = (f"worker: Python {run.ready.python}, JAX {run.ready.jax}",)
     return GradeResult(problem=problem.id, submission=str(submission), verdict=verdict,
                        reason=reason, message=message, time_s=time.monotonic() - started,
-                       cases=results, notes=notes)
+                       cases=results, notes=notes, source_gate=gate_on)
 
 
 def _cache_for(problem: Problem, use_cache: bool | None) -> Path | None:
@@ -78,34 +95,72 @@ def _cache_for(problem: Problem, use_cache: bool | None) -> Path | None:
     return cache.available(use_cache)
 
 
-#: What a hidden case's report says: nothing derived from its data or the submission's messages,
-#: which could carry hidden inputs or expected outputs out.
+#: What a hidden case's report says, by reason code: fixed text, with nothing from its data or
+#: from the worker (no line numbers, type names or parse errors), any of which a submission could
+#: use to carry hidden inputs out. The full message goes to the judge-side log (``LOG``).
 HIDDEN_MESSAGES = {
-    "ok": "passed", "wrong_type": "the output has the wrong type",
-    "wrong_keys": "the output has the wrong keys", "wrong_shape": "an output has the wrong shape",
-    "wrong_dtype": "an output has the wrong dtype", "wrong_value": "output values differ",
-    "exception": "the submission raised an exception", "exit_called": "the submission called exit",
-    "traced_value_concretized": "a traced value was turned into a Python value or NumPy array",
+    "ok": "passed",
+    "wrong_type": "the output has the wrong type", "wrong_keys": "the output has the wrong keys",
+    "wrong_shape": "an output has the wrong shape", "wrong_dtype": "an output has the wrong dtype",
+    "wrong_value": "output values differ", "wrong_vjp": "the VJP differs",
+    "wrong_jvp": "the JVP differs", "probe_failed": "a derivative probe raised an exception",
+    "no_custom_vjp": "no jax.custom_vjp function was applied to the traced inputs",
+    "backward_not_run": "the custom_vjp backward rule did not run",
     "grads_not_from_backward": "the gradients do not come from the custom_vjp backward rule",
-    "wrong_vjp": "the VJP differs", "wrong_jvp": "the JVP differs",
-    "probe_failed": "a derivative probe raised an exception",
+    "traced_value_concretized": "a traced value was turned into a Python value or NumPy array",
+    "callback_used": "the traced computation calls back into Python",
+    "instrument_tampered": "the submission replaced functions the judge's instruments rely on",
+    "channel_tampered": "the result channel was tampered with",
+    "exception": "the submission raised an exception",
+    "import_exception": "the submission raised an exception while it was imported",
+    "exit_called": "the submission called exit",
+    "exited_early": "the process exited before reporting this case",
+    "killed_by_signal": "the process was killed by a signal",
+    "task_limit": "the submission started more threads and processes than allowed",
+    "syntax_error": "the submission does not parse",
+    "missing_entry_point": "the submission does not define the entry point",
+    "time_limit": "time limit exceeded", "cpu_time_limit": "CPU time limit exceeded",
+    "memory_limit": "memory limit exceeded", "output_limit": "output limit exceeded",
+    "worker_protocol": "the worker broke the result protocol (the judge's fault)",
+    "worker_start": "the worker could not start (the judge's fault)",
+    "judge_error": "the judge could not grade this case",
 }
 
+#: The judge-side log: the full message of every hidden case (never shown in a report).
+LOG = logging.getLogger("judge.grading")
 
-def _result(case, reason: str, message: str, time_s=None, details=None, *, field=None,
-            line=None) -> CaseResult:
-    if case.visibility == "hidden" and reason in HIDDEN_MESSAGES:
-        message = HIDDEN_MESSAGES[reason] + (f" ({field})" if field else "") + \
-            (f" at line {line} of the submission" if line else "")
+#: Entries of one array, and of one whole value, that an example's diff shows.
+DIFF_ENTRIES, DIFF_TOTAL = 100, 1000
+
+
+def _result(case, reason: str, message: str, time_s=None, details=None) -> CaseResult:
+    verdict = REASONS[reason]
+    if case.visibility == "hidden":
+        LOG.info("hidden case %d: %s [%s] %s", case.index, verdict.value, reason, message)
+        message = HIDDEN_MESSAGES.get(reason) or verdict.title.lower()
     return CaseResult(index=case.index, name=case.name, visibility=case.visibility,
-                      verdict=REASONS[reason], reason=reason, message=message, time_s=time_s,
+                      verdict=verdict, reason=reason, message=message, time_s=time_s,
                       details=(details or {}) if case.visibility == "example" else {})
 
 
-def _error_text(error: dict) -> str:
-    where = f" at line {error['line']}" if error.get("line") else ""
-    source = f" ({error['source'].strip()})" if error.get("source") else ""
-    return f"{error.get('type', 'error')}{where}{source}: {error.get('message', '')}".strip()
+def _error_text(error: ErrorReport) -> str:
+    where = f" at line {error.line}" if error.line else ""
+    source = f" ({error.source.strip()})" if error.source else ""
+    return f"{error.type}{where}{source}: {error.message}".strip()
+
+
+def _tasks_refused(run: WorkerRun, case, error: ErrorReport | None = None) -> bool:
+    """Did this case fail because the kernel refused a task (``limits.tasks``)? A case reported
+    with an error counts from the case during which the refusal was first seen; under
+    RLIMIT_NPROC, where the judge cannot see refusals, an error saying a thread could not
+    start does."""
+    if run.tasks_exceeded_at is not None:
+        reported = list(run.cases)
+        position = reported.index(case.index) if case.index in reported else len(reported)
+        if position >= run.tasks_exceeded_at:
+            return True
+    return (error is not None and run.task_bound == "rlimit" and error.type == "RuntimeError"
+            and "can't start new thread" in error.message)
 
 
 def _missing_case(case, run: WorkerRun) -> CaseResult:
@@ -117,37 +172,43 @@ def _missing_case(case, run: WorkerRun) -> CaseResult:
     """
     import signal
 
-    limits, halt = run.limits, run.halt or {}
-    detail = f" ({halt['detail']})" if halt.get("detail") and case.visibility == "example" else ""
+    limits, halt = run.limits, run.halt
+    cause = halt.cause if halt else None
+    detail = f" ({halt.detail})" if halt and halt.detail and case.visibility == "example" else ""
     if run.tampered:
         return _result(case, "channel_tampered",
                        f"the result channel was tampered with: {run.tampered}")
     if run.protocol_error:
         return _result(case, "worker_protocol", f"the worker broke the result protocol: {run.protocol_error}")
-    if halt.get("cause") == "instrument_tampered":
+    if cause == "instrument_tampered":
         return _result(case, "instrument_tampered", "the submission replaced functions the judge's "
                                                     f"instruments rely on{detail}")
     if run.output_exceeded:
         return _result(case, "output_limit", f"output limit exceeded: stdout and stderr passed "
                                              f"{limits['output_kb']} KiB")
-    if halt.get("cause") == "output_limit" or run.signal == signal.SIGXFSZ:
+    if cause == "output_limit" or run.signal == signal.SIGXFSZ:
         return _result(case, "output_limit", f"output limit exceeded: the captured output or a "
                                              f"file passed {limits['output_kb']} KiB{detail}")
-    if halt.get("cause") == "memory_limit":
+    if cause == "memory_limit":
         return _result(case, "memory_limit", f"memory limit exceeded: {limits['memory_mb']} MiB of "
                                              f"address space{detail}")
+    if _tasks_refused(run, case):
+        return _result(case, "task_limit", f"the submission tried to have more than "
+                                           f"{limits['tasks']} threads and processes at once")
     if run.timed_out:
         if run.timeout_phase == "startup":
             return _result(case, "time_limit", "the worker did not finish importing the submission in time")
+        if run.timeout_phase == "run":
+            return _result(case, "time_limit", f"the whole run took longer than {limits['wall_s']} s "
+                                               f"(the worker was killed)")
         return _result(case, "time_limit", "time limit exceeded (the worker was killed)")
     loaded = run.loaded
-    if loaded and not loaded.get("ok"):
-        error = loaded.get("error") or {}
-        kind = error.get("kind")
+    if loaded and not loaded.ok:
+        error = loaded.error
         reason = {"syntax_error": "syntax_error", "missing_entry_point": "missing_entry_point",
-                  "exit": "exit_called"}.get(kind, "import_exception")
+                  "exit": "exit_called"}.get(error.kind, "import_exception")
         return _result(case, reason, f"while importing the submission: {_error_text(error)}",
-                       details={"stdout": loaded.get("stdout", ""), "stderr": loaded.get("stderr", "")})
+                       details={"stdout": loaded.stdout, "stderr": loaded.stderr})
     if run.ready is None:  # the submission is imported only after "ready": this is the judge's fault
         hint = (f"; JAX may need more than memory_mb = {limits['memory_mb']} MiB here"
                 if run.signal in (signal.SIGABRT, signal.SIGSEGV, signal.SIGKILL) else "")
@@ -164,34 +225,37 @@ def _missing_case(case, run: WorkerRun) -> CaseResult:
 
 
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None) -> CaseResult:
-    """One case's verdict; ``factor`` is what the case's backward rules were scaled by."""
-    msg = run.cases.get(case.index)
-    if msg is None:
+    """One case's verdict; ``factor`` is what the case's backward rules were scaled by. Reads
+    only typed reports (``judge.boundary``), never a raw message."""
+    report = run.cases.get(case.index)
+    if report is None:
         return _missing_case(case, run)
     time_s = run.case_times.get(case.index)
-    details = {"stdout": str(msg.get("stdout", "")), "stderr": str(msg.get("stderr", ""))}
-    error = msg.get("error")
-    if error:
-        if not isinstance(error, dict):
-            error = {"kind": "exception", "type": "error", "message": "(malformed error report)"}
-        line = error.get("line") if isinstance(error.get("line"), int) else None
+    details = {"stdout": report.stdout, "stderr": report.stderr}
+    error = report.error
+    if error is not None:
+        if _tasks_refused(run, case, error):
+            return _result(case, "task_limit", f"the submission tried to have more than "
+                                               f"{run.limits['tasks']} threads and processes at "
+                                               f"once: {_error_text(error)}", time_s, details)
         reason = {"concretization": "traced_value_concretized", "exit": "exit_called"}.get(
-            error.get("kind"), "exception")
+            error.kind, "exception")
         text = _error_text(error)
         if reason == "traced_value_concretized":
             text = ("a traced value was turned into a Python value or NumPy array"
-                    + (f" at line {line}" if line else "")
-                    + (f": {str(error['source']).strip()}" if error.get("source") else "")
-                    + f" ({error.get('type')})")
-        return _result(case, reason, text, time_s, details, line=line)
+                    + (f" at line {error.line}" if error.line else "")
+                    + (f": {error.source.strip()}" if error.source else "")
+                    + f" ({error.type})")
+        return _result(case, reason, text, time_s, details)
     if time_s is not None and time_s > problem.limits["time_per_case_s"]:
         return _result(case, "time_limit", f"took {time_s:.2f} s, limit {problem.limits['time_per_case_s']} s",
                        time_s, details)
-    try:
-        output = protocol.decode_value(msg.get("output"))
-    except protocol.ProtocolError as exc:
-        return _result(case, "worker_protocol", f"malformed output from the worker: {exc}", time_s)
-    breach = rules.check_rules(problem.rules, msg, output, factor)
+    output = report.output
+    malformed = protocol.find_malformed(output)
+    if malformed is not None:
+        return _result(case, "wrong_type", f"the output cannot be judged: it has "
+                                            f"{protocol.Malformed.TEXT[malformed.why]}", time_s, details)
+    breach = rules.check_rules(problem.rules, report, output, factor)
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)
     tolerances = {f.name: f.tolerance for f in problem.fields}
@@ -199,9 +263,9 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
     mismatch = checks.check_output(output, expected, problem.output_kind, tolerances)
     if mismatch:
         details = {**details, "diff": _diff(case, output, mismatch)}
-        return _result(case, mismatch.reason, mismatch.message, time_s, details, field=mismatch.field)
+        return _result(case, mismatch.reason, mismatch.message, time_s, details)
     for probe in problem.probes:
-        failed = _check_probe(probe, case, msg.get("probes"))
+        failed = _check_probe(probe, case, report.probes)
         if failed:
             reason, message, got, mismatch = failed
             if mismatch:
@@ -210,19 +274,15 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
     return _result(case, "ok", "passed", time_s, details)
 
 
-def _check_probe(probe, case, reported) -> tuple | None:
+def _check_probe(probe, case, reported: Probes | None) -> tuple | None:
     """(reason, message, got, mismatch) when a derivative probe fails, else None."""
     label = probe.name.upper()
-    reported = reported if isinstance(reported, dict) else {}
-    errors = reported.get("errors") if isinstance(reported.get("errors"), dict) else {}
-    if probe.name in errors:
-        error = errors[probe.name] if isinstance(errors[probe.name], dict) else {}
+    if reported is None:
+        return ("probe_failed", f"the {label} probe was not reported", None, None)
+    if probe.name in reported.errors:
         return ("probe_failed", f"the {label} probe (jax.{probe.name} with respect to "
-                f"{probe.wrt}) raised {_error_text(error)}", None, None)
-    try:
-        got = protocol.decode_value(reported.get(probe.name))
-    except protocol.ProtocolError as exc:
-        return ("probe_failed", f"the {label} probe returned malformed data: {exc}", None, None)
+                f"{probe.wrt}) raised {_error_text(reported.errors[probe.name])}", None, None)
+    got = reported.values.get(probe.name)
     if not isinstance(got, np.ndarray):
         return (f"wrong_{probe.name}", f"{label}: expected an array, got {got!r}", None, None)
     mismatch = checks.check_field(got, case.expected[probe.name], probe.name, probe.tolerance)
@@ -233,23 +293,33 @@ def _check_probe(probe, case, reported) -> tuple | None:
     return None
 
 
-def _plain(value):
+def _plain(value, budget: list | None = None):
+    """``value`` as JSON data for an example's diff: an array of more than DIFF_ENTRIES entries
+    (or past DIFF_TOTAL entries in all) as its shape, dtype and first entries."""
+    budget = [DIFF_TOTAL] if budget is None else budget
     if isinstance(value, np.ndarray):
-        return value.astype(np.float64).tolist() if value.dtype.kind == "V" else value.tolist()
+        flat = value.astype(np.float64) if value.dtype.kind == "V" else value
+        shown = max(0, min(DIFF_ENTRIES, budget[0]))
+        budget[0] -= min(value.size, shown)
+        if value.size <= shown:
+            return flat.tolist()
+        return {"shape": list(value.shape), "dtype": str(value.dtype),
+                "first": flat.reshape(-1)[:shown].tolist()}
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: _plain(v, budget) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [_plain(v, budget) for v in value]
     if isinstance(value, (bool, int, float)):
         return value
     return repr(value)
 
 
 def _diff(case, output, mismatch: checks.Mismatch) -> dict:
-    """What an example's report shows: inputs, expected, got and the differing positions."""
+    """What an example's report shows: inputs, expected, got (large arrays as their shape and
+    first entries) and the differing positions."""
     return {
-        "inputs": {k: _plain(v) for k, v in case.inputs.items()},
-        "expected": {k: _plain(v) for k, v in case.expected.items()},
+        "inputs": _plain(dict(case.inputs)),
+        "expected": _plain(dict(case.expected)),
         "got": _plain(output),
         "field": mismatch.field,
         "positions": [{"index": list(i), "got": g, "expected": e} for i, g, e in mismatch.positions],
@@ -275,21 +345,23 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
                      limits=problem.limits, cache_dir=cache.available(), cache_writable=fill_cache)
     outputs = {}
     for case in cases:
-        msg = run.cases.get(case.index)
-        if msg is None or msg.get("error"):
+        report = run.cases.get(case.index)
+        where = f"{ref}: the reference failed on {case.visibility} case {case.index} ({case.name})"
+        if report is None:
             failed = judge_case(problem, case, run)
-            raise JudgeError(f"{ref}: the reference failed on {case.visibility} case {case.index} "
-                             f"({case.name}): {failed.verdict.value} {failed.message}"
-                             if msg is None else
-                             f"{ref}: the reference failed on {case.visibility} case {case.index} "
-                             f"({case.name}): {_error_text(msg['error'])}")
-        output = protocol.decode_value(msg["output"])
+            raise JudgeError(f"{where}: {failed.verdict.value} {failed.message}")
+        if report.error is not None:
+            raise JudgeError(f"{where}: {_error_text(report.error)}")
+        output = report.output
+        malformed = protocol.find_malformed(output)
+        if malformed is not None or (problem.output_kind == "dict") != isinstance(output, dict):
+            raise JudgeError(f"{where}: it returned {output!r}, not a {problem.output_kind}")
         outputs[case.index] = dict(output) if problem.output_kind == "dict" else {"value": output}
-        probes = msg.get("probes") or {}
         for probe in problem.probes:
-            if probe.name in (probes.get("errors") or {}):
+            probes = report.probes
+            if probes is None or probe.name in probes.errors:
                 raise JudgeError(f"{ref}: the reference's {probe.name.upper()} probe failed on "
-                                 f"{case.visibility} case {case.index} ({case.name}): "
-                                 f"{_error_text(probes['errors'][probe.name])}")
-            outputs[case.index][probe.name] = protocol.decode_value(probes.get(probe.name))
+                                 f"{case.visibility} case {case.index} ({case.name})" +
+                                 (f": {_error_text(probes.errors[probe.name])}" if probes else ""))
+            outputs[case.index][probe.name] = probes.values.get(probe.name)
     return outputs

@@ -22,7 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from . import checks, expectations, grading, spec
+from . import source_gate as gate
 from .errors import JudgeError, SpecError
+from .verdicts import Verdict
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 #: Warn when the time limit is less than this many times the slowest accepted case.
@@ -104,9 +106,17 @@ def problem_paths(names: list[str]) -> list[Path]:
     return paths
 
 
-def check_problem(path, jobs: int = 1, progress=None) -> ProblemReport:
+def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True) -> ProblemReport:
     """Run every check on the problem whose spec is ``path``. ``progress(text)``, if given, is
-    told about each graded submission."""
+    told about each graded submission.
+
+    With ``source_gate`` (``judge.source_gate``), submissions expected to be accepted on every
+    case are graded with the gate on, as a student's would be: a refusal is an error, since a
+    student submitting the same code would get ``RJ``. The others are the author's own attacks
+    and mistakes, kept to show that the *cases and rules* catch them: they are graded with the
+    gate off (quietly), so a refusal by the gate neither hides a weak case from the strength
+    check nor stops a run-time error from being exercised; what the gate would refuse is noted.
+    The reference is trusted and never gated; a note says when the gate would refuse it."""
     started = time.monotonic()
     path = Path(path).resolve()
     report = ProblemReport(problem=path.stem, path=shown(path))
@@ -116,7 +126,7 @@ def check_problem(path, jobs: int = 1, progress=None) -> ProblemReport:
             report.add(name).skipped = "the spec could not be loaded"
     else:
         report.problem = loaded.problem.id
-        _run(report, loaded, max(1, jobs), progress or (lambda text: None))
+        _run(report, loaded, max(1, jobs), progress or (lambda text: None), source_gate)
     report.time_s = time.monotonic() - started
     return report
 
@@ -233,7 +243,7 @@ def _all_input_violations(skeleton, raw) -> list[tuple[str, str]]:
 
 # -- runs: reference and submissions ------------------------------------------------------------
 
-def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress) -> None:
+def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate: bool = True) -> None:
     from . import strength
     from .reports.check_text import submission_details
 
@@ -253,8 +263,12 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress) -> None:
     try:
         t0 = time.monotonic()
         ref_future = pool.submit(grading.reference_outputs, problem)
-        futures = [(s, pool.submit(_timed_grade, problem, s, progress)) for s in subs]
+        gated = {s.rel: source_gate and s.expectation.permitted == {Verdict.AC} for s in subs}
+        futures = [(s, pool.submit(_timed_grade, problem, s, progress, gated[s.rel])) for s in subs]
         _compare_reference(report, expected, loaded, ref_future)
+        if source_gate:
+            _gate_note(report, expected, problem, problem.reference, "the reference (trusted, "
+                       "never gated) would be refused if a student submitted it")
         expected.time_s = time.monotonic() - t0
         results = {}
         for sub, future in futures:
@@ -266,6 +280,10 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress) -> None:
                 continue
             results[sub] = result
             check.summary = f"{result.verdict.value}: {expectations.case_counts(result)}"
+            if source_gate and not gated[sub.rel]:
+                _gate_note(report, check, problem, sub.path, "the source gate refuses it (a "
+                           "student would get RJ forbidden_construct); graded with the gate "
+                           "off, so the cases and rules behind it are checked")
             why = expectations.unmet(sub.expectation, result, loaded.label)
             if why:
                 report.find(check, ERROR, sub.path, why,
@@ -276,9 +294,16 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress) -> None:
     strength.check_time_limit(report, problem, results, loaded.label, jobs)
 
 
-def _timed_grade(problem, sub, progress):
+def _gate_note(report, check, problem, path, what: str) -> None:
+    findings = gate.check_file(path, problem.allowed_imports) if Path(path).is_file() else None
+    if findings:
+        report.find(check, INFO, path, f"{what}: {gate.summary(findings, limit=2)}",
+                    findings[0].line)
+
+
+def _timed_grade(problem, sub, progress, source_gate: bool = True):
     t0 = time.monotonic()
-    result = grading.grade(problem, sub.path)
+    result = grading.grade(problem, sub.path, source_gate=source_gate)
     elapsed = time.monotonic() - t0
     progress(f"{problem.id}: {sub.rel}: {result.verdict.value} in {elapsed:.1f}s")
     return result, elapsed

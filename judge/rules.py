@@ -1,7 +1,8 @@
 """A problem's rules, decided on the judge side from what the worker observed.
 
-Each rule is a function ``(rule, case message, output) -> Breach | None`` registered under the
-rule id used in specs. The worker only measures (see ``worker.instrument``); the decision is here.
+Each rule is a function ``(rule, case report, output) -> Breach | None`` registered under the
+rule id used in specs; the case report is typed and already validated (``judge.boundary``).
+The worker only measures (see ``worker.instrument``); the decision is here.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .worker import protocol, provenance
+from .boundary import NO_EVIDENCE, CaseReport
+from .worker import provenance
 
 #: Primitives that move computation out of JAX (names across supported versions).
 CALLBACK_PRIMITIVES = frozenset({"pure_callback", "io_callback", "callback", "debug_callback"})
@@ -35,7 +37,7 @@ def draw_factor() -> float:
     return float(2 ** secrets.choice((1, 2, 3, 4)))
 
 
-def custom_vjp_grads(rule: dict, msg: dict, output, factor: float | None = None) -> Breach | None:
+def custom_vjp_grads(rule: dict, msg: CaseReport, output, factor: float | None = None) -> Breach | None:
     """The named field must be what the backward rule of a jax.custom_vjp returned.
 
     Evidence from the worker, measured on one trace of the case: how often an instrumented
@@ -46,29 +48,30 @@ def custom_vjp_grads(rule: dict, msg: dict, output, factor: float | None = None)
     rules in series scales by factor**n; a formula does not scale, and the dataflow sees any
     path around the rules (a factor taken from a dummy rule included).
     """
-    evidence = msg.get("evidence") or {}
+    evidence = msg.evidence or NO_EVIDENCE
     name = rule["field"]
-    if evidence.get("instrument_intact") is False:
+    if evidence.instrument_intact is False:
         return Breach("instrument_tampered", "the submission replaced jax.custom_vjp; the judge "
                                              "cannot observe its backward rule")
-    if not evidence.get("custom_vjp_applied"):
+    if not evidence.custom_vjp_applied:
         return Breach("no_custom_vjp", f"no jax.custom_vjp function was applied to the traced "
                                        f"inputs; {name} must come from a custom_vjp backward rule")
-    if not evidence.get("backward_runs"):
+    if not evidence.backward_runs:
         return Breach("backward_not_run", f"a custom_vjp function was applied but its backward rule "
                                           f"never ran while {name} was computed; differentiate "
                                           f"through it with jax.vjp or jax.grad")
-    flow = evidence.get("provenance")
-    if not isinstance(flow, dict) or flow.get("reached") is not False:
+    flow = evidence.provenance
+    if flow is None or flow.reached is not False:
         return Breach("grads_not_from_backward",
                       f"the cotangent reaches {name} without passing through your backward rule: "
                       f"{name} must be what the custom_vjp's backward rule returns, not a formula, "
                       f"a stop_gradient construction or a value multiplied by a rule's output")
+    if not flow.used:
+        return Breach("grads_not_from_backward",
+                      f"{name} does not depend on the cotangent: it must be the cotangent pulled "
+                      f"back through your backward rule")
     grads = _field(output, name)
-    try:
-        scaled = _field(protocol.decode_value(evidence.get("scaled")), name)
-    except protocol.ProtocolError:
-        scaled = None
+    scaled = _field(evidence.scaled, name)  # decoded and validated by judge.boundary
     if not isinstance(grads, np.ndarray):
         return None  # the output check reports the malformed field
     if factor is None or not isinstance(scaled, np.ndarray) or scaled.shape != grads.shape \
@@ -86,8 +89,8 @@ def custom_vjp_grads(rule: dict, msg: dict, output, factor: float | None = None)
     return None
 
 
-def no_callbacks(rule: dict, msg: dict, output, factor: float | None = None) -> Breach | None:
-    used = sorted(set((msg.get("trace") or {}).get("primitives", [])) & CALLBACK_PRIMITIVES)
+def no_callbacks(rule: dict, msg: CaseReport, output, factor: float | None = None) -> Breach | None:
+    used = sorted(set(msg.trace.primitives if msg.trace else ()) & CALLBACK_PRIMITIVES)
     if used:
         return Breach("callback_used", f"the traced computation calls {', '.join(used)}: the work "
                                        f"must be done by JAX operations")
@@ -97,7 +100,7 @@ def no_callbacks(rule: dict, msg: dict, output, factor: float | None = None) -> 
 RULES = {"custom_vjp_grads": custom_vjp_grads, "no_callbacks": no_callbacks}
 
 
-def check_rules(rules, msg: dict, output, factor: float | None = None) -> Breach | None:
+def check_rules(rules, msg: CaseReport, output, factor: float | None = None) -> Breach | None:
     for rule in rules:
         breach = RULES[rule["id"]](rule, msg, output, factor)
         if breach:

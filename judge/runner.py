@@ -4,11 +4,18 @@ The judge process never imports a submission. The worker (``judge.worker.main``)
 from a warm server that has imported JAX already (``judge.warm``), or started in a fresh Python
 (``-I``: no user site, no PYTHONPATH); either way with a rebuilt environment, its own session
 (so the whole process tree can be killed) and a private working directory holding a copy of the
-submission; under ``--sandbox bwrap`` (``judge.sandbox``) that is inside bubblewrap. Results
-arrive as JSON lines on a dedicated pipe, each carrying the run's nonce; the submission's stdout
-and stderr go to two other pipes that are drained into bounded buffers, never parsed, and end
-the run (OLE) once together they pass the output limit. Deadlines are kept here, by the clock
-of this process.
+submission; under ``--sandbox bwrap`` (``judge.sandbox``) that is inside bubblewrap. Where a
+pids cgroup can be made, the worker runs in one of its own that bounds its tasks (processes and
+threads; ``sandbox.bound_tasks``).
+
+Results arrive as JSON lines on a dedicated pipe, each carrying the run's nonce, and are decoded
+once, into typed frozen reports (``judge.boundary``). They must come in order: ``ready``,
+``loaded``, then one ``case`` for each case sent, in the order sent, each once, then ``done``
+(or a ``halt`` at any point); all of them together within ``protocol.MAX_CHANNEL_BYTES``. The
+submission's stdout and stderr go to two other pipes that are drained into bounded buffers,
+never parsed, and end the run (OLE) once together they pass the output limit. Deadlines are
+kept here, by the clock of this process: start-up, each case from when it became due, and the
+whole run (``limits.wall_s``).
 """
 
 from __future__ import annotations
@@ -27,8 +34,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cache, warm
+from . import boundary, cache, warm
 from . import sandbox as sandboxing
+from .boundary import CaseReport, Halt, Loaded, Ready
 from .spec import DEFAULT_LIMITS
 from .worker import protocol
 
@@ -42,28 +50,36 @@ STREAM_CAP = 64 * 1024
 
 @dataclass
 class WorkerRun:
-    """Everything observed about one worker run, as plain data."""
+    """Everything observed about one worker run: typed reports (``judge.boundary``) and what
+    this process measured."""
 
-    ready: dict | None = None
-    loaded: dict | None = None
-    cases: dict[int, dict] = field(default_factory=dict)
-    case_times: dict[int, float] = field(default_factory=dict)  # measured here, between messages
+    ready: Ready | None = None
+    loaded: Loaded | None = None
+    cases: dict[int, CaseReport] = field(default_factory=dict)
+    case_times: dict[int, float] = field(default_factory=dict)  # measured here, from when due
     done: bool = False
     timed_out: bool = False
-    timeout_phase: str | None = None   # "startup" or "case"
+    timeout_phase: str | None = None   # "startup", "case" or "run" (limits.wall_s)
     protocol_error: str | None = None
     returncode: int | None = None
-    stdout: str = ""
+    stdout: str = ""                   # escaped (boundary.escape)
     stderr: str = ""
     wall_s: float = 0.0
     sandbox: str = "none"              # "bwrap" or "none": how the worker was run
     limits: dict = field(default_factory=lambda: dict(DEFAULT_LIMITS))
-    halt: dict | None = None           # {"cause", "index", "detail"} if the worker stopped early
+    halt: Halt | None = None           # if the worker stopped early
     tampered: str | None = None        # why the result channel is not trusted, if it is not
     output_exceeded: bool = False      # stdout + stderr passed the output limit (run killed)
     signal: int | None = None          # the signal that ended the worker, if one did
     cpu_s: float | None = None         # CPU time of the whole worker process tree
+    task_bound: str | None = None      # how its tasks were bounded: "cgroup", "rlimit" or None
+    tasks_exceeded_at: int | None = None  # cases reported before a refused task was first seen
+    sent: list[int] = field(default_factory=list)  # case indices sent to the worker, in order
+    total: int = 0                     # cases in the request (some may not be sent yet)
+    expected: boundary.Expected = field(default_factory=boundary.Expected)
+    channel_bytes: int = 0             # bytes read from the result channel
     nonce: str = field(default="", repr=False)
+    _last: float = field(default=0.0, repr=False)  # when the current phase or case began
 
 
 class _OutputBudget:
@@ -140,11 +156,15 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     # Trusted code writing the cache runs as the judge's own user, outside the sandbox.
     mode = "none" if cache_writable else sandboxing.resolve(sandbox, python)
     run = WorkerRun(sandbox=mode, limits={**DEFAULT_LIMITS, **(limits or {})},
-                    nonce=secrets.token_hex(16))
+                    nonce=secrets.token_hex(16), expected=boundary.Expected.of(request))
     started = time.monotonic()
     original = Path(request["submission"])
     server = None if cache_writable else warm.server_for(mode, python, cache_dir)
     with contextlib.ExitStack() as stack:
+        tasks, task_rlimits = sandboxing.bound_tasks(int(run.limits["tasks"]), mode)
+        if tasks is not None:
+            stack.callback(tasks.close)  # last: kills whatever is left in the group
+        run.task_bound = "cgroup" if tasks is not None else "rlimit" if task_rlimits else None
         read_fd, write_fd = os.pipe()
         stack.callback(os.close, read_fd)
         child_fds = [write_fd]  # closed here once the worker has started (or failed to)
@@ -155,14 +175,14 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                 workdir = stack.enter_context(tempfile.TemporaryDirectory(prefix="judge-worker-"))
             cache_in_worker = _cache_in_worker(mode, cache_dir, cache_writable, workdir)
             request = {**request, "submission": f"{workdir}/submission.py", "nonce": run.nonce,
-                       "rlimits": sandboxing.rlimits(run.limits)}
+                       "rlimits": {**sandboxing.rlimits(run.limits), **task_rlimits}}
             if server is not None:
                 child_fds.append(os.open(original, os.O_RDONLY | os.O_CLOEXEC))
                 proc = server.spawn(write_fd, child_fds[1], None if mode == "bwrap" else workdir,
-                                    cache_in_worker)
+                                    cache_in_worker, tasks.procs_fd if tasks else None)
             else:
                 proc = _start_fresh(mode, python, original, workdir, cache_dir, cache_in_worker,
-                                    write_fd, child_fds)
+                                    write_fd, child_fds, tasks)
         except warm.ServerError as exc:
             run.protocol_error = str(exc)
             run.wall_s = time.monotonic() - started
@@ -170,6 +190,7 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
         finally:
             for fd in child_fds:
                 os.close(fd)
+        run_deadline = time.monotonic() + float(run.limits["wall_s"])
 
         def output_exceeded():
             run.output_exceeded = True
@@ -178,23 +199,30 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
         budget = _OutputBudget(int(run.limits["output_kb"]) * 1024, output_exceeded)
         drains = [_Drain(proc.stdout, budget=budget), _Drain(proc.stderr, budget=budget)]
         first, rest = _split_request(request)
+        run.sent = [c["index"] for c in first["cases"]]
+        run.total = len(request["cases"])
         threading.Thread(target=_feed, args=(proc.stdin, protocol.dumps(first).encode(), rest is None),
                          daemon=True).start()
 
         def on_case():
             """Hidden cases go to the worker only once every public case has been reported, so
             nothing a submission prints or raises while a public case runs (which the report
-            shows) can contain hidden inputs."""
+            shows) can contain hidden inputs. A task the kernel refused is noted against the
+            case that was running."""
             nonlocal rest
-            if rest is not None and all(c["index"] in run.cases for c in first["cases"]):
+            if tasks is not None and run.tasks_exceeded_at is None and run.cases \
+                    and tasks.exceeded():
+                run.tasks_exceeded_at = len(run.cases) - 1
+            if rest is not None and len(run.cases) == len(run.sent):
                 data, rest = protocol.dumps(rest).encode(), None
+                run.sent.extend(c["index"] for c in request["cases"][len(run.sent):])
                 threading.Thread(target=_feed, args=(proc.stdin, data, True), daemon=True).start()
 
         try:
             on_case()
-            _collect(run, read_fd, started, startup_timeout, case_timeout, on_case)
+            _collect(run, read_fd, started, startup_timeout, case_timeout, on_case, run_deadline)
         finally:
-            if run.timed_out or run.protocol_error or run.tampered:
+            if not run.done:
                 proc.kill()
             try:
                 run.cpu_s = proc.wait(timeout=5 if run.done else 2)
@@ -205,9 +233,11 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                 except subprocess.TimeoutExpired:  # a warm server that does not answer
                     run.protocol_error = run.protocol_error or "the worker could not be stopped"
             proc.kill()  # anything the submission left running in its session
+            if tasks is not None and run.tasks_exceeded_at is None and tasks.exceeded():
+                run.tasks_exceeded_at = len(run.cases)
             for d in drains:
                 d.join(timeout=2)
-            run.stdout, run.stderr = drains[0].text(), drains[1].text()
+            run.stdout, run.stderr = (boundary.escape(d.text(), multiline=True) for d in drains)
     run.returncode, run.signal = proc.returncode, proc.signal
     if proc.lost and not run.done and not run.protocol_error:
         run.protocol_error = "the warm worker server stopped while this worker ran"
@@ -262,7 +292,8 @@ class _FreshProcess:
 
 
 def _start_fresh(mode: str, python: str, original: Path, workdir: str, cache_dir: Path | None,
-                 cache_in_worker: str | None, write_fd: int, child_fds: list[int]) -> _FreshProcess:
+                 cache_in_worker: str | None, write_fd: int, child_fds: list[int],
+                 tasks: "sandboxing.TaskGroup | None" = None) -> _FreshProcess:
     if mode == "bwrap":
         child_fds.append(os.open(original, os.O_RDONLY | os.O_CLOEXEC))
         child_fds.append(sandboxing.seccomp_fd())
@@ -277,6 +308,8 @@ def _start_fresh(mode: str, python: str, original: Path, workdir: str, cache_dir
         argv = [python, "-I", "-B", "-c", BOOTSTRAP.format(parent=PACKAGE_PARENT),
                 "--result-fd", str(write_fd)]
         cwd = workdir
+    if tasks is not None:
+        argv = tasks.join_argv(argv)  # the first process joins the group; the rest inherit it
     return _FreshProcess(subprocess.Popen(
         argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         pass_fds=tuple(child_fds), cwd=cwd, env=sandboxing.worker_env(
@@ -325,82 +358,103 @@ def _feed(stream, data: bytes, close: bool) -> None:
 
 
 def _collect(run: WorkerRun, fd: int, started: float, startup_timeout: float,
-             case_timeout: float, on_case=lambda: None) -> None:
+             case_timeout: float, on_case=lambda: None, run_deadline: float | None = None) -> None:
     """Read result lines until ``done``, ``halt``, end of pipe, a protocol error, a line that is
     not this worker's, or a deadline.
 
     Before ``ready`` only the worker has run, so a bad line is a protocol error (the judge's
-    fault). After it the submission shares the worker's process: a line that is not JSON or
-    lacks the run's nonce came from the submission, and the channel is no longer trusted.
+    fault). After it the submission shares the worker's process: any line that breaks the
+    protocol (not JSON, without the run's nonce, outside the schema, out of order, a case that
+    was not sent or is reported twice) came from the submission, and the channel is no longer
+    trusted. Start-up is timed from the start and from ``ready``; each case from when it became
+    due (``loaded``, or the previous case's report); the whole run against ``run_deadline``.
     """
     selector = selectors.DefaultSelector()
     selector.register(fd, selectors.EVENT_READ)
     buffer = bytearray()
-    last = started
+    run._last = started
     while not run.done and run.halt is None:
         in_cases = run.loaded is not None
-        deadline = last + (case_timeout if in_cases else startup_timeout)
+        deadline = run._last + (case_timeout if in_cases else startup_timeout)
+        phase = "case" if in_cases else "startup"
+        if run_deadline is not None and run_deadline < deadline:
+            deadline, phase = run_deadline, "run"
         remaining = deadline - time.monotonic()
         if remaining <= 0 or not selector.select(timeout=remaining):
             run.timed_out = True
-            run.timeout_phase = "case" if in_cases else "startup"
+            run.timeout_phase = phase
             return
         chunk = os.read(fd, 65536)
         if not chunk:
             return  # the worker closed the channel: exited or crashed
         buffer += chunk
-        if len(buffer) > protocol.MAX_MESSAGE_BYTES:
-            if run.ready is None:
-                run.protocol_error = "a result message exceeded the size limit"
-            else:
-                run.halt = {"cause": "output_limit", "index": None,
-                            "detail": f"a result message passed {protocol.MAX_MESSAGE_BYTES} bytes"}
-            return
-        while b"\n" in buffer:
+        while b"\n" in chunk and b"\n" in buffer:
             line, _, rest = bytes(buffer).partition(b"\n")
             buffer = bytearray(rest)
+            run.channel_bytes += len(line) + 1
+            if len(line) > protocol.MAX_MESSAGE_BYTES:
+                _too_much(run, f"a result message passed {protocol.MAX_MESSAGE_BYTES} bytes")
+                return
+            if run.channel_bytes > protocol.MAX_CHANNEL_BYTES:
+                _too_much(run, f"the result channel passed {protocol.MAX_CHANNEL_BYTES} bytes")
+                return
             now = time.monotonic()
             try:
-                msg = protocol.loads(line)
-                if msg.get("nonce") != run.nonce:
-                    raise protocol.ProtocolError("a message without this run's nonce")
-                del msg["nonce"]
-                _accept(run, msg, now - last)
-            except protocol.ProtocolError as exc:
+                _accept(run, boundary.decode(line, run.nonce, run.expected), now)
+            except protocol.ProtocolError as exc:  # texts name fields, never quote the line
+                what = boundary.escape(str(exc)[:300])
                 if run.ready is None:
-                    run.protocol_error = str(exc)
+                    run.protocol_error = what
                 else:
-                    run.tampered = f"{exc} arrived on the result channel"
+                    run.tampered = f"{what} arrived on the result channel"
                 return
-            last = now
-            if msg["type"] == "case":
-                on_case()
+            on_case()
             if run.done or run.halt is not None:
                 return
+        if len(buffer) > protocol.MAX_MESSAGE_BYTES:
+            _too_much(run, f"a result message passed {protocol.MAX_MESSAGE_BYTES} bytes")
+            return
 
 
-def _accept(run: WorkerRun, msg: dict, elapsed: float) -> None:
-    """Record one message, checking that it comes in the documented order."""
-    kind = msg["type"]
-    if kind == "ready" and run.ready is None:
-        if msg.get("protocol") != protocol.PROTOCOL:
-            raise protocol.ProtocolError(f"worker speaks protocol {msg.get('protocol')!r}")
-        run.ready = msg
-    elif kind == "loaded" and run.ready is not None and run.loaded is None:
-        run.loaded = msg
-    elif kind == "case" and run.loaded is not None and run.loaded.get("ok"):
-        index = msg.get("index")
-        if not isinstance(index, int) or index in run.cases:
-            raise protocol.ProtocolError(f"unexpected case index {index!r}")
-        run.cases[index] = msg
-        run.case_times[index] = elapsed
-    elif kind == "halt" and run.ready is not None:
-        if msg.get("cause") not in protocol.HALT_CAUSES:
-            raise protocol.ProtocolError(f"unknown halt cause {msg.get('cause')!r}")
-        index = msg.get("index")
-        run.halt = {"cause": msg["cause"], "index": index if isinstance(index, int) else None,
-                    "detail": str(msg.get("detail") or "")[:300]}
-    elif kind == "done" and run.loaded is not None:
-        run.done = True
+def _too_much(run: WorkerRun, what: str) -> None:
+    """The channel carried more than it may: the worker's fault before ``ready``, else the
+    submission's output (an oversized honest output looks the same as a flood)."""
+    if run.ready is None:
+        run.protocol_error = what
     else:
-        raise protocol.ProtocolError(f"unexpected {kind!r} message")
+        run.halt = Halt(cause="output_limit", index=None, detail=what)
+
+
+def _accept(run: WorkerRun, msg, now: float) -> None:
+    """Record one decoded message, checking that it comes in the documented order: ready,
+    loaded, each case sent (in order, once), done; a halt at any point after ready."""
+    if isinstance(msg, Ready):
+        if run.ready is not None:
+            raise protocol.ProtocolError("a second 'ready'")
+        run.ready = msg
+        run._last = now
+    elif run.ready is None:
+        raise protocol.ProtocolError("a message before 'ready'")
+    elif isinstance(msg, Loaded):
+        if run.loaded is not None:
+            raise protocol.ProtocolError("a second 'loaded'")
+        run.loaded = msg
+        run._last = now  # the first case is due
+    elif isinstance(msg, CaseReport):
+        position = len(run.cases)
+        if run.loaded is None or not run.loaded.ok or position >= len(run.sent) \
+                or msg.index != run.sent[position]:
+            raise protocol.ProtocolError("a case report that was not due")
+        run.cases[msg.index] = msg
+        run.case_times[msg.index] = now - run._last
+        run._last = now  # the next case is due
+    elif isinstance(msg, Halt):
+        if msg.index is not None and msg.index not in run.sent:
+            raise protocol.ProtocolError("a halt in a case that was not sent")
+        run.halt = msg
+    elif isinstance(msg, boundary.Done):
+        if run.loaded is None or (run.loaded.ok and len(run.cases) < run.total):
+            raise protocol.ProtocolError("'done' before every case was reported")
+        run.done = True
+    else:  # pragma: no cover - boundary.decode returns only the types above
+        raise protocol.ProtocolError("an unknown message")

@@ -48,7 +48,7 @@ def _relay(client: socket.socket, server: warm.Connection) -> None:
                 return
             try:
                 message = json.loads(data)
-                if message.get("op") == "run" and len(fds) == 5:
+                if message.get("op") == "run" and len(fds) in (5, 6):
                     client_id = message.get("id")
 
                     def on_exit(returncode, cpu_s, lost, client_id=client_id):

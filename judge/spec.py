@@ -23,7 +23,7 @@ SCHEMA_PATH = Path(__file__).with_name("schema") / "problem.schema.json"
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DEFAULT_TOLERANCE = {"rtol": 0.0, "atol": 0.0, "signed_zero": False}
 DEFAULT_LIMITS = {"time_per_case_s": 10.0, "startup_s": 60.0, "cpu_s": 120.0, "memory_mb": 2048,
-                  "output_kb": 1024}
+                  "output_kb": 1024, "wall_s": 600.0, "tasks": 512}
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,9 @@ class Problem:
     path: Path
     reference: Path
     raw: dict = field(repr=False, compare=False, default_factory=dict)
+    #: Modules a submission may import (a module allows its submodules); None: the source gate's
+    #: default (``judge.source_gate.DEFAULT_ALLOWED_IMPORTS``).
+    allowed_imports: tuple[str, ...] | None = None
 
     @property
     def examples(self) -> tuple[Case, ...]:
@@ -296,7 +299,8 @@ def build(data: dict, path: Path, nodes=None) -> Problem:
         id=data["id"], title=data["title"], statement=data["statement"],
         entry_point=data["entry_point"], parameters=params, output_kind=out["kind"],
         fields=fields, rules=rules, probes=probes, limits={**DEFAULT_LIMITS, **data.get("limits", {})},
-        cases=tuple(cases), path=path, reference=reference, raw=data)
+        cases=tuple(cases), path=path, reference=reference, raw=data,
+        allowed_imports=tuple(data["allowed_imports"]) if "allowed_imports" in data else None)
 
 
 def _parameter(raw: dict) -> Parameter:

@@ -49,9 +49,11 @@ REASONS = {
     "grads_not_from_backward": Verdict.RJ, "traced_value_concretized": Verdict.RJ,
     "callback_used": Verdict.RJ, "instrument_tampered": Verdict.RJ,
     "channel_tampered": Verdict.RJ,  # a line on the result channel was not the worker's
+    "forbidden_construct": Verdict.RJ,  # the source gate refused the submission; it never ran
     # RTE
     "exception": Verdict.RTE, "import_exception": Verdict.RTE, "exit_called": Verdict.RTE,
     "exited_early": Verdict.RTE, "killed_by_signal": Verdict.RTE,
+    "task_limit": Verdict.RTE,  # more threads and processes at once than limits.tasks
     # CE
     "syntax_error": Verdict.CE, "missing_entry_point": Verdict.CE,
     "no_submission": Verdict.CE,  # batch: a student folder without a usable .py file
@@ -93,6 +95,7 @@ class GradeResult:
     time_s: float
     cases: tuple[CaseResult, ...]
     notes: tuple[str, ...] = ()   # things the user should know that are not failures
+    source_gate: bool = True      # False: graded with the source gate off (judge.source_gate)
 
     @property
     def accepted(self) -> bool:

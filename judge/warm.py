@@ -142,8 +142,9 @@ class Connection:
         return self.error is None
 
     def forward(self, fds: list[int], workdir: str | None, cache: str | None, on_exit) -> int:
-        """Ask for a worker on the five descriptors ``fds`` (stdin, stdout, stderr, result,
-        submission); ``on_exit(returncode, cpu_s, lost)`` is called when it ends. Its run id."""
+        """Ask for a worker on the descriptors ``fds`` (stdin, stdout, stderr, result,
+        submission, and optionally the run's task group); ``on_exit(returncode, cpu_s, lost)``
+        is called when it ends. Its run id."""
         with self._lock:
             self._next_id += 1
             run_id = self._next_id
@@ -165,11 +166,13 @@ class Connection:
             self.send({"op": "kill", "id": run_id})
 
     def spawn(self, result_fd: int, submission_fd: int, workdir: str | None,
-              cache: str | None) -> WarmProcess:
+              cache: str | None, tasks_fd: int | None = None) -> WarmProcess:
         """Fork a worker with its own stdin, stdout and stderr pipes, ``result_fd`` as its result
-        channel and the submission read from ``submission_fd``."""
+        channel and the submission read from ``submission_fd``; with ``tasks_fd`` (the
+        ``cgroup.procs`` of a ``sandbox.TaskGroup``) it joins that group before it forks."""
         pipes = [os.pipe() for _ in range(3)]
         theirs = [pipes[0][0], pipes[1][1], pipes[2][1], result_fd, submission_fd]
+        theirs += [] if tasks_fd is None else [tasks_fd]
         child = WarmProcess(self, os.fdopen(pipes[0][1], "wb"), os.fdopen(pipes[1][0], "rb"),
                             os.fdopen(pipes[2][0], "rb"))
         try:

@@ -47,7 +47,7 @@ def test_a_submission_cannot_poison_the_cache(private_cache, fq_problem, mode):
     cache.warm(fq_problem)
     before = snapshot(cache.directory())
     result = grading.grade(fq_problem, ADVERSARIAL / "poison_compile_cache.py", examples_only=True,
-                           sandbox=mode)
+                           sandbox=mode, source_gate=False)  # the gate would refuse os and open
     assert result.verdict is Verdict.AC, result.message
     assert snapshot(cache.directory()) == before
     # and the next honest submission still gets correct answers from it

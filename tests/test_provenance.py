@@ -92,7 +92,7 @@ def _not_mul(c):
 def test_cotangent_through_rules_only_is_clean(name):
     flow = reached(HONEST[name])
     assert flow["reached"] is False, flow
-    assert flow["rules"] >= 1
+    assert flow["used"] is True and flow["rules"] >= 1
 
 
 @pytest.mark.parametrize("name", CHEATS)
@@ -141,3 +141,8 @@ def test_scaling_keeps_bfloat16_exact():
 
     base = np.array([1.5, -0.25], ml_dtypes.bfloat16)
     assert first_unscaled(base, (base.astype(np.float32) * 8).astype(ml_dtypes.bfloat16), 8.0) is None
+
+
+def test_a_constant_scaled_by_a_rule_does_not_use_the_cotangent():
+    flow = reached(lambda x, c, k: rule(jnp.full(3, 0.5), k))
+    assert flow["reached"] is False and flow["used"] is False

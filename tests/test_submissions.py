@@ -1,4 +1,8 @@
-"""Every bundled submission gets the verdict its folder names, on all cases."""
+"""Every bundled submission gets the verdict its folder names, on all cases.
+
+As in ``judge check``: accepted submissions are graded with the source gate on, as a student's
+would be; the others with it off, so that the cases, rules and limits behind it are exercised
+(``os_exit_in_function.py`` and ``sys_exit_at_import.py`` import modules the gate refuses)."""
 
 from pathlib import Path
 
@@ -20,8 +24,8 @@ SUBMISSIONS = sorted(ROOT.glob("submissions/*/*/*.py"))
 @pytest.mark.parametrize("path", SUBMISSIONS, ids=lambda p: str(p.relative_to(ROOT / "submissions")))
 def test_submission_gets_its_folders_verdict(path):
     problem = spec.load(ROOT / "problems" / f"{path.parent.parent.name}.yaml")
-    result = grading.grade(problem, path)
     expected = FOLDER_VERDICTS[path.parent.name]
+    result = grading.grade(problem, path, source_gate=expected is Verdict.AC)
     assert result.verdict is expected, f"{result.verdict.value} [{result.reason}] {result.message}"
     if expected is Verdict.AC:
         assert all(c.verdict is Verdict.AC for c in result.cases)

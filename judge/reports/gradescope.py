@@ -25,12 +25,15 @@ def to_dict(result: GradeResult, hidden_visibility: str = "hidden") -> dict:
             "output": f"{c.verdict.value} [{c.reason}] {c.message}",
             "visibility": "visible" if c.visibility == "example" else hidden_visibility,
         })
+    gate_off = "" if result.source_gate else " (graded with the source gate off)"
     return {
         "score": float(sum(t["score"] for t in tests)),
-        "output": f"{result.verdict.value} ({result.verdict.title}) [{result.reason}]: {result.message}",
+        "output": f"{result.verdict.value} ({result.verdict.title}) [{result.reason}]: "
+                  f"{result.message}{gate_off}",
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
+        "extra_data": {"source_gate": result.source_gate},  # kept by Gradescope, not shown
     }
 
 

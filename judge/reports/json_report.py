@@ -1,4 +1,7 @@
-"""The JSON report. Its keys are a contract (tests pin them); ``version`` changes if they do."""
+"""The JSON report. Its keys are a contract (tests pin them); ``version`` changes if they do.
+
+Version 2 added ``source_gate``: false when the submission was graded with the source gate off.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import json
 
 from ..verdicts import GradeResult
 
-VERSION = 1
+VERSION = 2
 
 
 def to_dict(result: GradeResult) -> dict:
@@ -18,6 +21,7 @@ def to_dict(result: GradeResult) -> dict:
         "reason": result.reason,
         "message": result.message,
         "time_s": round(result.time_s, 4),
+        "source_gate": result.source_gate,
         "cases": [
             {"index": c.index, "visibility": c.visibility, "verdict": c.verdict.value,
              "reason": c.reason, "message": c.message,

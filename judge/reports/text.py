@@ -66,4 +66,6 @@ def render(result: GradeResult) -> str:
     lines.append(f"{result.verdict.value} ({result.verdict.title}) [{result.reason}] "
                  f"in {result.time_s:.2f}s: {result.message}")
     lines.append(f"cases: {summary}")
+    if not result.source_gate:
+        lines.append("source gate: off (the source was not checked before it ran)")
     return "\n".join(lines) + "\n"

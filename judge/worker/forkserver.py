@@ -25,12 +25,14 @@ message, never pickled)::
                       "tmpfs_bytes": 67108864}                                  (first message)
     server -> judge  {"op": "ready", "jax": "0.10.2"} | {"op": "failed", "error": TEXT}
     judge -> server  {"op": "run", "id": 7, "workdir": PATH | null, "cache": PATH | null}
-                     + descriptors [stdin, stdout, stderr, result, submission]
+                     + descriptors [stdin, stdout, stderr, result, submission(, tasks)]
     server -> judge  {"op": "exited", "id": 7, "returncode": -9, "cpu_s": 1.2}   (when it ends)
     judge -> server  {"op": "kill", "id": 7}
 
 ``workdir`` is the child's working directory when it is not isolated (the judge made it);
-``cache`` is the compilation cache folder the child uses (read-only under bubblewrap). The
+``cache`` is the compilation cache folder the child uses (read-only under bubblewrap); the
+optional ``tasks`` descriptor is the ``cgroup.procs`` file of the run's pids cgroup, opened by
+the judge: the keeper writes ``0`` to it (joining the group) before it forks the worker. The
 server ends, killing its children, when the judge closes the channel.
 """
 
@@ -89,6 +91,8 @@ def _keeper(config: dict, message: dict, fds: list[int]) -> None:
         # stdin, stdout, stderr at 0, 1, 2, then the result pipe at 3 and the submission at 4
         # (moved out of the way first: a received descriptor may already be one of 0-4)
         high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 256) for fd in fds]
+        if len(high) > 5:  # the run's task group: join it, so the worker and its threads count
+            os.write(high.pop(), b"0")
         for target, fd in enumerate(high):
             os.dup2(fd, target)
         os.closerange(5, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
@@ -175,7 +179,7 @@ def serve(control: socket.socket) -> None:
     warnings.filterwarnings("ignore", message="Error writing persistent compilation cache entry")
     import jax  # the point of the server: imported once, before any fork
 
-    from . import instrument, isolate, main  # noqa: F401 - loaded once for every child
+    from . import instrument, isolate, main, provenance  # noqa: F401 - loaded once for every child
 
     if config["isolate"]:
         isolate.not_dumpable()
@@ -227,7 +231,7 @@ def serve(control: socket.socket) -> None:
                 if not data:
                     return
                 message = json.loads(data)
-                if message.get("op") == "run" and len(fds) == 5:
+                if message.get("op") == "run" and len(fds) in (5, 6):
                     pid = os.fork()
                     if pid == 0:
                         _keeper(config, message, fds)

@@ -110,19 +110,32 @@ def _flush_std() -> None:
             pass
 
 
+#: Characters of the source line an error names.
+_SOURCE_LIMIT = 200
+
+
+class _TooMany(Exception):
+    """An output with more than protocol.MAX_NODES nodes (raised inside ``CaseRunner._split``)."""
+
+
 def describe_error(exc: BaseException, kind: str, submission: str) -> dict:
-    """An exception as data, with the last line of the submission it passed through."""
+    """An exception as data, with the last line of the submission it passed through. Every text
+    is capped to what the judge accepts (``judge.boundary``)."""
     line = source = None
     for frame in traceback.extract_tb(exc.__traceback__):
         if os.path.abspath(frame.filename) == submission:
             line, source = frame.lineno, (frame.line or None)
     if isinstance(exc, SyntaxError) and line is None and exc.lineno is not None:
         line, source = exc.lineno, (exc.text or "").strip() or None
-    message = str(exc)
+    try:
+        message = str(exc)
+    except BaseException:  # noqa: BLE001 - a submission's exception may refuse to print
+        message = "(the exception's text could not be read)"
     if len(message) > _MESSAGE_LIMIT:
         message = message[:_MESSAGE_LIMIT] + " [...]"
-    return {"kind": kind, "type": type(exc).__name__, "message": message, "line": line,
-            "source": source}
+    line = line if isinstance(line, int) and 0 <= line <= 10 ** 9 else None
+    return {"kind": kind, "type": type(exc).__name__[:protocol.MAX_NAME], "message": message,
+            "line": line, "source": source[:_SOURCE_LIMIT] if isinstance(source, str) else None}
 
 
 def load_submission(path: str, entry_point: str):
@@ -168,29 +181,61 @@ class CaseRunner:
         self.clearing_helps: bool | None = None  # unknown until a cache-cleared retry is tried
 
     def _split(self, value, leaves: list, depth: int = 0):
-        """Output structure with arrays replaced by slots into ``leaves``."""
+        """Output structure with arrays replaced by slots into ``leaves``.
+
+        What cannot be sent as it is becomes ``{"kind": "malformed", "why": ...}`` (the judge
+        reports a wrong answer): a container nested ``protocol.MAX_DEPTH`` deep, a container
+        inside itself, a dict key longer than ``protocol.MAX_NAME``, and the whole output when
+        it has more than ``protocol.MAX_NODES`` nodes.
+        """
         jax, np = self.jax, self.np
-        if depth > 16:
-            return {"kind": "other", "type": "nested too deeply"}
-        if isinstance(value, (jax.Array, jax.core.Tracer, np.ndarray, np.generic)):
-            leaves.append(value)
-            return {"kind": "array", "slot": len(leaves) - 1}
-        if isinstance(value, dict):
-            return {"kind": "dict",
-                    "items": {str(k): self._split(v, leaves, depth + 1) for k, v in value.items()}}
-        if isinstance(value, (list, tuple)):
-            return {"kind": type(value).__name__,
-                    "items": [self._split(v, leaves, depth + 1) for v in value]}
-        return {"kind": "other", "type": type(value).__name__}
+        arrays = (jax.Array, jax.core.Tracer, np.ndarray, np.generic)
+        budget = [protocol.MAX_NODES]
+        walking: set[int] = set()  # ids of the containers on the current path
+        start = len(leaves)
+
+        def walk(value, depth):
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _TooMany
+            if isinstance(value, arrays):
+                leaves.append(value)
+                return {"kind": "array", "slot": len(leaves) - 1}
+            if not isinstance(value, (dict, list, tuple)):
+                return {"kind": "other", "type": type(value).__name__[:protocol.MAX_NAME]}
+            if depth >= protocol.MAX_DEPTH:
+                return {"kind": "malformed", "why": "too_deep"}
+            if id(value) in walking:
+                return {"kind": "malformed", "why": "cyclic"}
+            walking.add(id(value))
+            try:
+                if isinstance(value, dict):
+                    keys = [str(k) for k in value]
+                    if any(len(k) > protocol.MAX_NAME for k in keys):
+                        return {"kind": "malformed", "why": "bad_key"}
+                    return {"kind": "dict", "items": {k: walk(v, depth + 1)
+                                                      for k, v in zip(keys, value.values())}}
+                return {"kind": "list" if isinstance(value, list) else "tuple",
+                        "items": [walk(v, depth + 1) for v in value]}
+            finally:
+                walking.discard(id(value))
+
+        try:
+            return walk(value, depth)
+        except _TooMany:
+            del leaves[start:]
+            return {"kind": "malformed", "why": "too_many"}
 
     def _fill(self, skeleton, values):
+        """The skeleton from ``_split`` with each slot's array encoded (an array of a dtype the
+        channel does not carry becomes an "other")."""
         kind = skeleton["kind"]
         if kind == "array":
             arr = self.np.asarray(values[skeleton["slot"]])
             try:
                 return protocol.encode_array(arr)
             except protocol.ProtocolError:
-                return {"kind": "other", "type": f"array of {arr.dtype}"}
+                return {"kind": "other", "type": f"array of {arr.dtype}"[:protocol.MAX_NAME]}
         if kind == "dict":
             return {"kind": "dict", "items": {k: self._fill(v, values) for k, v in skeleton["items"].items()}}
         if kind in ("list", "tuple"):
@@ -310,7 +355,7 @@ class CaseRunner:
 
     def run(self, args: dict, probe_args: dict | None = None, factor: float = 2.0) -> dict:
         result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None}
-        rule = self.grad_rule
+        rule, first = self.grad_rule, None
         try:
             closed, output, scaled, skeleton, evidence = self.trace(args, factor if rule else None)
             ran = evidence["backward_runs"] and evidence["custom_vjp_applied"]
@@ -319,12 +364,18 @@ class CaseRunner:
                 # flow caches its bodies); measure again from clean caches before reporting.
                 cleared = self._fresh(evidence)
                 if cleared:
+                    first = closed
                     closed, output, scaled, skeleton, again = self.trace(args, factor)
                     evidence.update(again)
                     self.clearing_helps = bool(evidence["backward_runs"] and evidence["custom_vjp_applied"]
                                                and self._rule_followed(output, scaled, factor))
             result["output"] = output
             result["trace"] = self.instrument.walk_primitives(closed)
+            if first is not None:  # what the first trace used counts too (a callback, say)
+                seen = self.instrument.walk_primitives(first)
+                result["trace"] = {
+                    "primitives": sorted(set(result["trace"]["primitives"]) | set(seen["primitives"])),
+                    "custom_vjp_calls": result["trace"]["custom_vjp_calls"]}
             if rule:
                 evidence["scaled"] = scaled
                 evidence["provenance"] = self._flow(closed, skeleton)

@@ -16,7 +16,7 @@ Channels
        "submission": "/abs/path/solution.py",
        "entry_point": "fake_quant_ste",
        "parameters": [{"name": "x", "traced": true}, {"name": "scale", "traced": false}, ...],
-       "grad_rule": {"field": "grads"} | null,     # instrument custom_vjp and perturb its backward rule
+       "grad_rule": {"field": "grads", "cotangent": "cotangent"} | null,  # instrument custom_vjp
        "probes": {"wrt": "x", "names": ["vjp", "jvp"]} | null,   # derivatives to compute
        "capture_bytes": 4096,                      # per-case cap on captured stdout/stderr
        "compiled": false,                          # evaluate with jax.jit, not op by op (optional)
@@ -24,7 +24,7 @@ Channels
        "rlimits": {"RLIMIT_AS": [SOFT, HARD], ...},  # applied by the worker before importing JAX
        "more_cases": false,
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
-                  "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}}, ...]}
+                  "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}, "factor": 4.0}, ...]}
 
 * Results (worker -> judge): JSON lines on a dedicated pipe whose descriptor number is given on
   the worker's command line (``--result-fd N``). The submission's stdout and stderr are separate
@@ -38,11 +38,17 @@ Channels
        "output": VALUE | null,
        "probes": {"vjp": VALUE, "jvp": VALUE, "errors": {"jvp": ERROR}} | null,
        "trace": {"primitives": ["add", ...], "custom_vjp_calls": 1} | null,
-       "evidence": {"custom_vjp_applied": 2, "backward_runs": 1,
-                    "perturbed": VALUE | null, "cache_cleared": false} | null}
+       "evidence": {"custom_vjp_applied": 2, "backward_runs": 1, "instrument_intact": true,
+                    "provenance": {"reached": false, "used": true, "rules": 1, "opaque": 0},
+                    "scaled": VALUE | null, "cache_cleared": false} | null}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
       {"type": "done"}
+
+  ``evidence`` (only with ``grad_rule``) is measured on one trace of the case whose backward
+  rules' outputs are multiplied by a traced factor: ``scaled`` is the output evaluated with it at
+  the case's ``factor`` (drawn by the judge, a power of two), ``provenance`` whether the
+  cotangent input reaches the rule's field outside every backward rule (``provenance.py``).
 
   Every message also carries ``"nonce"`` from the request; the judge drops the run as tampered
   with when one does not. ``halt`` (after ``ready``, instead of a case's message or ``loaded``)
@@ -54,9 +60,15 @@ Values
 ARRAY is ``{"kind": "array", "dtype": "float32", "shape": [2, 3], "data": BASE64}`` with the raw
 little-endian bytes in C order, so NaN, infinities and -0.0 survive exactly. VALUE is an ARRAY, or
 ``{"kind": "dict", "items": {KEY: VALUE}}``, ``{"kind": "list"|"tuple", "items": [VALUE, ...]}``,
-or ``{"kind": "other", "type": "str"}`` for anything else (its content is not sent).
+``{"kind": "other", "type": "str"}`` for anything else (its content is not sent), or
+``{"kind": "malformed", "why": WHY}`` where the submission's output could not be sent as it is
+(WHY is one of MALFORMED: nested deeper than MAX_DEPTH, cyclic, more than MAX_NODES nodes, a key
+longer than MAX_NAME). Containers nest at most MAX_DEPTH deep on both sides of the channel.
 ERROR is ``{"kind": KIND, "type": "ValueError", "message": TEXT, "line": 12 | null,
 "source": TEXT | null}`` where KIND is one of ERROR_KINDS.
+
+The judge decodes and validates every message once, against a schema of field types and bounds,
+into typed frozen reports (``judge.boundary``); a change to a message here changes that schema.
 
 Nothing here is ever unpickled: ``np.load``/``pickle`` are not used, and decoding accepts only the
 dtypes in ``DTYPES``.
@@ -65,7 +77,9 @@ dtypes in ``DTYPES``.
 from __future__ import annotations
 
 import base64
+import binascii
 import json
+import math
 
 import numpy as np
 
@@ -91,6 +105,25 @@ DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32",
 #: Hard cap on one result line, so a hostile worker cannot make the judge buffer without bound.
 MAX_MESSAGE_BYTES = 8 * 1024 * 1024
 
+#: Hard cap on everything one run may send on the result channel (all its lines together).
+MAX_CHANNEL_BYTES = 64 * 1024 * 1024
+
+#: How deep containers (dict, list, tuple) may nest in a VALUE: the root is at depth 0, and a
+#: container at depth MAX_DEPTH or deeper is sent as ``{"kind": "malformed", "why": "too_deep"}``.
+MAX_DEPTH = 16
+
+#: Nodes (containers and leaves) in one VALUE; a larger output is sent as "too_many".
+MAX_NODES = 10_000
+
+#: Characters of a dict key or of an "other" value's type name.
+MAX_NAME = 100
+
+#: Why a submission's output could not be sent as it is (``{"kind": "malformed", "why": ...}``).
+MALFORMED = ("too_deep", "cyclic", "too_many", "bad_key")
+
+#: Dimensions of one ARRAY.
+MAX_NDIM = 32
+
 
 class ProtocolError(ValueError):
     """A worker message that does not follow this format."""
@@ -98,7 +131,7 @@ class ProtocolError(ValueError):
 
 def _dtype(name: str) -> np.dtype:
     if name not in DTYPES:
-        raise ProtocolError(f"dtype {name!r} is not allowed on the channel")
+        raise ProtocolError("a dtype that is not allowed on the channel")
     if name == "bfloat16":
         import ml_dtypes
 
@@ -117,61 +150,95 @@ def encode_array(a) -> dict:
 
 
 def decode_array(msg) -> np.ndarray:
+    """An ARRAY as a NumPy array; ProtocolError for anything that is not one."""
     if not isinstance(msg, dict) or msg.get("kind") != "array":
         raise ProtocolError("expected an array")
-    dtype = _dtype(msg.get("dtype"))
-    shape = msg.get("shape")
-    if not isinstance(shape, list) or not all(isinstance(n, int) and 0 <= n for n in shape):
-        raise ProtocolError(f"bad shape {shape!r}")
-    if len(shape) > 32:
+    if set(msg) != {"kind", "dtype", "shape", "data"}:
+        raise ProtocolError("an array has exactly the keys kind, dtype, shape and data")
+    name = msg["dtype"]
+    if not isinstance(name, str):
+        raise ProtocolError("an array's dtype must be a string")
+    dtype = _dtype(name)
+    shape = msg["shape"]
+    if not isinstance(shape, list) or not all(type(n) is int and 0 <= n for n in shape):
+        raise ProtocolError("an array's shape must be a list of non-negative integers")
+    if len(shape) > MAX_NDIM:
         raise ProtocolError("too many dimensions")
-    data = msg.get("data")
-    if not isinstance(data, str):
-        raise ProtocolError("array data must be a base64 string")
-    raw = base64.b64decode(data.encode("ascii"), validate=True)
-    count = int(np.prod(shape, dtype=np.int64))
+    data = msg["data"]
+    if not isinstance(data, str) or not data.isascii():
+        raise ProtocolError("array data must be an ASCII base64 string")
+    count = math.prod(shape)  # exact: Python integers do not wrap
+    if len(data) != 4 * -(-count * dtype.itemsize // 3):  # base64 of exactly that many bytes
+        raise ProtocolError("array data that does not fit its shape")
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise ProtocolError("array data is not base64") from None
     if len(raw) != count * dtype.itemsize:
-        raise ProtocolError(f"array data has {len(raw)} bytes, shape {shape} needs "
-                            f"{count * dtype.itemsize}")
-    return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(shape)
+        raise ProtocolError("array data that does not fit its shape")
+    try:
+        arr = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(shape)
+    except (ValueError, OverflowError):
+        raise ProtocolError("a shape that cannot be made") from None
+    return arr
 
 
 def encode_value(value, _depth: int = 0) -> dict:
     """Encode an argument or a decoded output for the channel (NumPy arrays, dicts, sequences)."""
-    if _depth > 16:
-        return {"kind": "other", "type": "nested too deeply"}
     if isinstance(value, np.ndarray):
         return encode_array(value)
+    if isinstance(value, (dict, list, tuple)) and _depth >= MAX_DEPTH:
+        return {"kind": "malformed", "why": "too_deep"}
     if isinstance(value, dict):
         return {"kind": "dict", "items": {str(k): encode_value(v, _depth + 1) for k, v in value.items()}}
     if isinstance(value, (list, tuple)):
         return {"kind": type(value).__name__, "items": [encode_value(v, _depth + 1) for v in value]}
-    return {"kind": "other", "type": type(value).__name__}
+    if isinstance(value, Malformed):
+        return {"kind": "malformed", "why": value.why}
+    return {"kind": "other", "type": type(value).__name__[:MAX_NAME]}
 
 
-def decode_value(msg, _depth: int = 0):
-    """Decode a VALUE into NumPy arrays, dicts and lists; ``Other`` stands for anything else."""
-    if _depth > 16:
-        raise ProtocolError("value nested too deeply")
+def decode_value(msg, _depth: int = 0, _budget: list | None = None):
+    """Decode a VALUE into NumPy arrays, dicts, lists and tuples; ``Other`` stands for
+    anything else, ``Malformed`` for an output the worker could not send. Raises ProtocolError
+    for anything that does not follow the format (text is returned as sent: ``judge.boundary``
+    escapes it)."""
+    budget = [MAX_NODES] if _budget is None else _budget
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise ProtocolError(f"a value has more than {MAX_NODES} nodes")
     if not isinstance(msg, dict):
         raise ProtocolError("a value must be an object")
     kind = msg.get("kind")
     if kind == "array":
         return decode_array(msg)
-    if kind == "dict":
-        items = msg.get("items")
-        if not isinstance(items, dict):
-            raise ProtocolError("dict items must be an object")
-        return {str(k): decode_value(v, _depth + 1) for k, v in items.items()}
-    if kind in ("list", "tuple"):
-        items = msg.get("items")
+    if kind in ("dict", "list", "tuple"):
+        if set(msg) != {"kind", "items"}:
+            raise ProtocolError("a container has exactly the keys kind and items")
+        if _depth >= MAX_DEPTH:
+            raise ProtocolError(f"containers nested deeper than {MAX_DEPTH}")
+        items = msg["items"]
+        if kind == "dict":
+            if not isinstance(items, dict):
+                raise ProtocolError("dict items must be an object")
+            if any(len(k) > MAX_NAME for k in items):
+                raise ProtocolError(f"a dict key is longer than {MAX_NAME} characters")
+            return {k: decode_value(v, _depth + 1, budget) for k, v in items.items()}
         if not isinstance(items, list):
             raise ProtocolError("sequence items must be a list")
-        seq = [decode_value(v, _depth + 1) for v in items]
+        seq = [decode_value(v, _depth + 1, budget) for v in items]
         return seq if kind == "list" else tuple(seq)
     if kind == "other":
-        return Other(str(msg.get("type", "?"))[:100])
-    raise ProtocolError(f"unknown value kind {kind!r}")
+        name = msg.get("type")
+        if set(msg) != {"kind", "type"} or not isinstance(name, str) or len(name) > MAX_NAME:
+            raise ProtocolError("an 'other' value has a type name of at most "
+                                f"{MAX_NAME} characters")
+        return Other(name)
+    if kind == "malformed":
+        if set(msg) != {"kind", "why"} or msg["why"] not in MALFORMED:
+            raise ProtocolError("a malformed value names one of MALFORMED")
+        return Malformed(msg["why"])
+    raise ProtocolError("unknown value kind")
 
 
 class Other:
@@ -185,6 +252,43 @@ class Other:
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Other) and other.type_name == self.type_name
+
+    def __hash__(self) -> int:
+        return hash(self.type_name)
+
+
+class Malformed:
+    """Stands for an output the worker could not send as it is (one of MALFORMED): the
+    submission returned it, so it is a wrong answer, not a fault of the channel."""
+
+    TEXT = {"too_deep": f"containers nested deeper than {MAX_DEPTH} levels",
+            "cyclic": "a container that contains itself",
+            "too_many": f"more than {MAX_NODES} values",
+            "bad_key": f"a dict key longer than {MAX_NAME} characters"}
+
+    def __init__(self, why: str):
+        self.why = why
+
+    def __repr__(self) -> str:
+        return f"<malformed: {self.TEXT.get(self.why, self.why)}>"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Malformed) and other.why == self.why
+
+    def __hash__(self) -> int:
+        return hash(self.why)
+
+
+def find_malformed(value, _depth: int = 0) -> "Malformed | None":
+    """The first Malformed marker in a decoded value, if any."""
+    if isinstance(value, Malformed):
+        return value
+    if _depth < MAX_DEPTH and isinstance(value, (dict, list, tuple)):
+        for item in value.values() if isinstance(value, dict) else value:
+            found = find_malformed(item, _depth + 1)
+            if found is not None:
+                return found
+    return None
 
 
 def encode_args(args: dict) -> dict:
@@ -207,13 +311,19 @@ def dumps(message: dict) -> str:
     return json.dumps(message, allow_nan=False, separators=(",", ":")) + "\n"
 
 
+def _no_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
 def loads(line: bytes | str) -> dict:
+    """One message: a JSON object with a string ``type``. The text of a parse error is not kept
+    (its position is the sender's choice)."""
     if len(line) > MAX_MESSAGE_BYTES:
         raise ProtocolError("message too large")
     try:
-        msg = json.loads(line)
-    except (ValueError, RecursionError) as exc:
-        raise ProtocolError(f"not JSON: {exc}") from None
+        msg = json.loads(line, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise ProtocolError("a line that is not JSON") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise ProtocolError("a message must be an object with a 'type'")
     return msg

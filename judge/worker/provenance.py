@@ -11,7 +11,8 @@ where its backward rule returns a cotangent, a multiplication by the trace's fac
 1. from the case's primal inputs (``x``): which functions were applied to a value depending on
    them (their input marker is reached);
 2. from the cotangent input: does it reach the rule's output field along any path that does not
-   pass through an output marker of one of those functions?
+   pass through an output marker of one of those functions? And does it reach it at all (a
+   constant scaled by a dummy rule's factor does not)?
 
 In each pass an equation with a tainted input taints its outputs (in pass 2, except a bound
 output marker, whose output is clean: it is what a backward rule returned). A marker counts
@@ -179,8 +180,10 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
     applied.run(jaxpr, [i in primals for i in range(n)], is_factor)
     flow = Flow(marker, bound=applied.applied)
     outs = flow.run(jaxpr, [i in sources for i in range(n)], is_factor)
-    return {"reached": any(outs[i] for i in sinks if i < len(outs)), "rules": flow.rules,
-            "opaque": flow.opaque}
+    plain = Flow(marker).run(jaxpr, [i in sources for i in range(n)], is_factor)
+    return {"reached": any(outs[i] for i in sinks if i < len(outs)),
+            "used": any(plain[i] for i in sinks if i < len(plain)),
+            "rules": flow.rules, "opaque": flow.opaque}
 
 
 def first_unscaled(base, scaled, factor: float, max_rules: int = 16):

@@ -1,0 +1,379 @@
+"""The judge's side of the result channel: every worker message decoded and validated once, into
+typed frozen reports.
+
+After ``ready`` the worker shares its process with the submission, so every line on the channel
+may be forged. ``decode`` checks one line against a schema of field types and bounds (the
+message format is in ``judge.worker.protocol``) and returns a ``Ready``, ``Loaded``,
+``CaseReport``, ``Halt`` or ``Done``; anything else raises ``protocol.ProtocolError``, which the
+runner turns into ``RJ channel_tampered`` (or ``IE worker_protocol`` before ``ready``). Nothing
+downstream (grading, rules, reports) reads a raw message.
+
+Every string that came from the worker is escaped here, once: control characters (newlines too,
+except in captured output), Unicode line separators and bidirectional overrides, and lone
+surrogates become visible ``\\n``, ``\\xNN``, ``\\uNNNN`` escapes, so no report can be redrawn on a
+terminal by a submission and every report encodes as UTF-8. Values are decoded to NumPy arrays
+(``protocol.decode_value``); a submission's output the worker could not send as it is arrives as
+``protocol.Malformed``, a wrong answer rather than a fault of the channel.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import secrets
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .worker import protocol
+from .worker.protocol import ProtocolError
+
+#: Characters an exception's text may have in a message (the worker keeps 2000 and a marker).
+MAX_ERROR_MESSAGE = 2100
+#: Characters of the source line an error names, of an exception's type name, of a halt's detail.
+MAX_SOURCE, MAX_TYPE, MAX_DETAIL = 300, protocol.MAX_NAME, 300
+#: Characters of the version strings in ``ready``.
+MAX_VERSION = 64
+#: Primitive names in one case's trace.
+MAX_PRIMITIVES = 10_000
+#: Captured stdout or stderr: the request's ``capture_bytes`` plus the worker's "not kept" marker.
+CAPTURE_MARGIN = 100
+#: Largest integer a count may be.
+MAX_COUNT = 2 ** 53
+
+_UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069\u200e\u200f\ud800-\udfff"
+_UNSAFE_LINE = re.compile(f"[\t\n{_UNSAFE}]")
+_UNSAFE_TEXT = re.compile(f"[{_UNSAFE}]")
+
+
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _escape_char(match: re.Match) -> str:
+    char = match.group()
+    code = ord(char)
+    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def escape(text: str, multiline: bool = False) -> str:
+    """``text`` safe for a terminal and for UTF-8: control characters (all of them, or all but
+    newline and tab with ``multiline``), line separators, bidirectional controls and lone
+    surrogates are written as escapes."""
+    return (_UNSAFE_TEXT if multiline else _UNSAFE_LINE).sub(_escape_char, text)
+
+
+# --- the reports ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ErrorReport:
+    """An exception the worker saw (``protocol.ERROR_KINDS``), its text escaped."""
+
+    kind: str
+    type: str
+    message: str
+    line: int | None = None
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class Ready:
+    protocol: int
+    python: str
+    jax: str
+
+
+@dataclass(frozen=True)
+class Loaded:
+    ok: bool
+    stdout: str
+    stderr: str
+    error: ErrorReport | None = None
+    time_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Trace:
+    primitives: tuple[str, ...]
+    custom_vjp_calls: int
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Dataflow of the case's cotangent (``judge.worker.provenance``)."""
+
+    reached: bool   # it reaches the rule's field outside every backward rule
+    used: bool      # it reaches the rule's field at all (through backward rules included)
+    rules: int      # backward-rule outputs seen
+    opaque: int     # sub-computations the analysis could not see into
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the custom_vjp instrument measured on one case. The defaults are "nothing seen"."""
+
+    custom_vjp_applied: int = 0
+    backward_runs: int = 0
+    cache_cleared: bool | None = None
+    instrument_intact: bool | None = None
+    provenance: Provenance | None = None
+    scaled: Any = None       # the output with the backward rules scaled (decoded), or None
+
+
+#: The evidence of a case that reported none.
+NO_EVIDENCE = Evidence()
+
+
+@dataclass(frozen=True)
+class Probes:
+    values: Mapping[str, Any]            # probe name -> decoded value
+    errors: Mapping[str, ErrorReport]    # probe name -> what it raised
+
+
+@dataclass(frozen=True)
+class CaseReport:
+    index: int
+    time_s: float
+    stdout: str
+    stderr: str
+    error: ErrorReport | None = None
+    output: Any = None        # decoded value (arrays, dicts, lists, tuples, Other, Malformed)
+    trace: Trace | None = None
+    evidence: Evidence | None = None
+    probes: Probes | None = None
+
+
+@dataclass(frozen=True)
+class Halt:
+    cause: str               # one of protocol.HALT_CAUSES
+    index: int | None
+    detail: str
+
+
+@dataclass(frozen=True)
+class Done:
+    pass
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the judge asked for, which bounds what may come back."""
+
+    grad_rule: bool = False
+    probes: tuple[str, ...] = ()
+    capture_bytes: int = 4096
+
+    @classmethod
+    def of(cls, request: dict) -> "Expected":
+        probes = request.get("probes") or {}
+        return cls(grad_rule=bool(request.get("grad_rule")),
+                   probes=tuple(probes.get("names") or ()),
+                   capture_bytes=int(request.get("capture_bytes") or 4096))
+
+
+# --- field checks -----------------------------------------------------------------------------
+
+def _fail(where: str, what: str):
+    raise ProtocolError(f"{where}: {what}")
+
+
+def _keys(msg: dict, where: str, required: tuple, optional: tuple = ()) -> None:
+    missing = [k for k in required if k not in msg]
+    if missing:
+        _fail(where, f"missing {', '.join(missing)}")
+    if not set(msg) <= set(required) | set(optional):
+        _fail(where, "fields that are not in the protocol")
+
+
+def _object(value, where: str) -> dict:
+    if not isinstance(value, dict):
+        _fail(where, "expected an object")
+    return value
+
+
+def _int(value, where: str, lo: int = 0, hi: int = MAX_COUNT) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        _fail(where, f"expected an integer from {lo} to {hi}")
+    return value
+
+
+def _number(value, where: str) -> float:
+    if type(value) not in (int, float) or not math.isfinite(value) or value < 0 or value > 1e9:
+        _fail(where, "expected a finite number of seconds")
+    return float(value)
+
+
+def _bool(value, where: str) -> bool:
+    if type(value) is not bool:
+        _fail(where, "expected true or false")
+    return value
+
+
+def _text(value, where: str, cap: int, multiline: bool = False) -> str:
+    if not isinstance(value, str):
+        _fail(where, "expected a string")
+    if len(value) > cap:
+        _fail(where, f"longer than {cap} characters")
+    return escape(value, multiline)
+
+
+def _optional(check, value, where: str, *args):
+    return None if value is None else check(value, where, *args)
+
+
+def _error(value, where: str, kinds=protocol.ERROR_KINDS) -> ErrorReport:
+    msg = _object(value, where)
+    _keys(msg, where, ("kind", "type", "message", "line", "source"))
+    if msg["kind"] not in kinds:
+        _fail(f"{where}.kind", "not an error kind of this message")
+    return ErrorReport(kind=msg["kind"], type=_text(msg["type"], f"{where}.type", MAX_TYPE),
+                       message=_text(msg["message"], f"{where}.message", MAX_ERROR_MESSAGE),
+                       line=_optional(_int, msg["line"], f"{where}.line", 0, 10 ** 9),
+                       source=_optional(_text, msg["source"], f"{where}.source", MAX_SOURCE))
+
+
+def value(raw, where: str = "value"):
+    """A VALUE decoded (``protocol.decode_value``) with its dict keys and type names escaped."""
+    try:
+        return _clean(protocol.decode_value(raw))
+    except ProtocolError as exc:
+        _fail(where, str(exc))
+
+
+def _clean(decoded):
+    if isinstance(decoded, protocol.Other):
+        return protocol.Other(escape(decoded.type_name))
+    if isinstance(decoded, dict):
+        return {escape(k): _clean(v) for k, v in decoded.items()}
+    if isinstance(decoded, (list, tuple)):
+        items = [_clean(v) for v in decoded]
+        return items if isinstance(decoded, list) else tuple(items)
+    return decoded
+
+
+def _trace(raw, where: str) -> Trace:
+    msg = _object(raw, where)
+    _keys(msg, where, ("primitives", "custom_vjp_calls"))
+    names = msg["primitives"]
+    if not isinstance(names, list) or len(names) > MAX_PRIMITIVES:
+        _fail(f"{where}.primitives", f"expected a list of at most {MAX_PRIMITIVES} names")
+    return Trace(primitives=tuple(_text(n, f"{where}.primitives", protocol.MAX_NAME)
+                                  for n in names),
+                 custom_vjp_calls=_int(msg["custom_vjp_calls"], f"{where}.custom_vjp_calls"))
+
+
+def _evidence(raw, where: str, expected: Expected, complete: bool) -> Evidence:
+    msg = _object(raw, where)
+    rule_keys = ("instrument_intact", "provenance", "scaled")
+    required = ("custom_vjp_applied", "backward_runs") + \
+        (rule_keys if complete and expected.grad_rule else ())
+    _keys(msg, where, required, ("cache_cleared",) + (rule_keys if expected.grad_rule else ()))
+    provenance = None
+    if "provenance" in msg:
+        flow = _object(msg["provenance"], f"{where}.provenance")
+        _keys(flow, f"{where}.provenance", ("reached", "used", "rules", "opaque"))
+        provenance = Provenance(reached=_bool(flow["reached"], f"{where}.provenance.reached"),
+                                used=_bool(flow["used"], f"{where}.provenance.used"),
+                                rules=_int(flow["rules"], f"{where}.provenance.rules"),
+                                opaque=_int(flow["opaque"], f"{where}.provenance.opaque"))
+    return Evidence(
+        custom_vjp_applied=_int(msg["custom_vjp_applied"], f"{where}.custom_vjp_applied"),
+        backward_runs=_int(msg["backward_runs"], f"{where}.backward_runs"),
+        cache_cleared=_optional(_bool, msg.get("cache_cleared"), f"{where}.cache_cleared"),
+        instrument_intact=_optional(_bool, msg.get("instrument_intact"),
+                                    f"{where}.instrument_intact"),
+        provenance=provenance,
+        scaled=_optional(value, msg.get("scaled"), f"{where}.scaled"))
+
+
+def _probes(raw, where: str, expected: Expected, complete: bool) -> Probes:
+    msg = _object(raw, where)
+    names = set(expected.probes)
+    if not set(msg) <= names | {"errors"} or "errors" not in msg:
+        _fail(where, "fields that are not the requested probes")
+    errors = _object(msg["errors"], f"{where}.errors")
+    if not set(errors) <= names:
+        _fail(f"{where}.errors", "errors of probes that were not requested")
+    values = {n: value(msg[n], f"{where}.{n}") for n in expected.probes if n in msg}
+    if complete and any((n in values) == (n in errors) for n in expected.probes):
+        _fail(where, "each requested probe needs a value or an error")
+    return Probes(values=MappingProxyType(values),
+                  errors=MappingProxyType({n: _error(errors[n], f"{where}.errors.{n}",
+                                                     ("exception",))
+                                           for n in expected.probes if n in errors}))
+
+
+# --- messages ---------------------------------------------------------------------------------
+
+def _ready(msg: dict, expected: Expected) -> Ready:
+    _keys(msg, "ready", ("type", "protocol", "python", "jax"))
+    if msg["protocol"] != protocol.PROTOCOL or type(msg["protocol"]) is not int:
+        _fail("ready", f"the worker does not speak protocol {protocol.PROTOCOL}")
+    return Ready(protocol=msg["protocol"], python=_text(msg["python"], "ready.python", MAX_VERSION),
+                 jax=_text(msg["jax"], "ready.jax", MAX_VERSION))
+
+
+def _loaded(msg: dict, expected: Expected) -> Loaded:
+    ok = _bool(msg.get("ok"), "loaded.ok")
+    _keys(msg, "loaded", ("type", "ok", "stdout", "stderr") + (() if ok else ("error",)),
+          ("time_s",))
+    cap = expected.capture_bytes + CAPTURE_MARGIN
+    return Loaded(ok=ok, stdout=_text(msg["stdout"], "loaded.stdout", cap, True),
+                  stderr=_text(msg["stderr"], "loaded.stderr", cap, True),
+                  error=None if ok else _error(msg["error"], "loaded.error",
+                                               ("syntax_error", "missing_entry_point",
+                                                "import_error", "exit")),
+                  time_s=_optional(_number, msg.get("time_s"), "loaded.time_s"))
+
+
+def _case(msg: dict, expected: Expected) -> CaseReport:
+    _keys(msg, "case", ("type", "index", "time_s", "stdout", "stderr", "error", "output", "probes",
+                        "trace", "evidence"))
+    index = _int(msg["index"], "case.index")
+    cap = expected.capture_bytes + CAPTURE_MARGIN
+    error = _optional(_error, msg["error"], "case.error", ("concretization", "exit", "exception"))
+    complete = error is None
+    if complete and (msg["output"] is None or msg["trace"] is None
+                     or (expected.grad_rule and msg["evidence"] is None)
+                     or (expected.probes and msg["probes"] is None)):
+        _fail("case", "a case without an error must report its output, trace and evidence")
+    if msg["probes"] is not None and not expected.probes:
+        _fail("case.probes", "no probes were requested")
+    return CaseReport(
+        index=index, time_s=_number(msg["time_s"], "case.time_s"),
+        stdout=_text(msg["stdout"], "case.stdout", cap, True),
+        stderr=_text(msg["stderr"], "case.stderr", cap, True),
+        error=error,
+        output=_optional(value, msg["output"], "case.output"),
+        trace=_optional(_trace, msg["trace"], "case.trace"),
+        evidence=_optional(_evidence, msg["evidence"], "case.evidence", expected, complete),
+        probes=_optional(_probes, msg["probes"], "case.probes", expected, complete))
+
+
+def _halt(msg: dict, expected: Expected) -> Halt:
+    _keys(msg, "halt", ("type", "cause", "index", "detail"))
+    if msg["cause"] not in protocol.HALT_CAUSES:
+        _fail("halt.cause", "not a halt cause")
+    return Halt(cause=msg["cause"], index=_optional(_int, msg["index"], "halt.index"),
+                detail=_text(msg["detail"], "halt.detail", MAX_DETAIL))
+
+
+def _done(msg: dict, expected: Expected) -> Done:
+    _keys(msg, "done", ("type",))
+    return Done()
+
+
+_MESSAGES = {"ready": _ready, "loaded": _loaded, "case": _case, "halt": _halt, "done": _done}
+
+
+def decode(line: bytes, nonce: str, expected: Expected):
+    """One line of the result channel as a typed report. Raises ProtocolError if it is not JSON,
+    lacks this run's nonce, or breaks the schema of its type. Error texts never quote the line
+    (a forger chooses it); they name the field."""
+    msg = protocol.loads(line)
+    sent = msg.pop("nonce", None)
+    if not isinstance(sent, str) or not sent.isascii() or not secrets.compare_digest(sent, nonce):
+        raise ProtocolError("a message without this run's nonce")
+    kind = msg["type"]
+    if kind not in _MESSAGES:
+        raise ProtocolError("a message of an unknown type")
+    return _MESSAGES[kind](msg, expected)
