@@ -1,0 +1,45 @@
+"""The factor trick with the dummy custom_vjp applied to a constant (an array of ones, not x): its
+pullback of ones is the judge's perturbation factor, multiplied into formula grads.
+
+Class 1 (pure JAX).
+Expected: RJ grads_not_from_backward
+Expected with the gate off: RJ grads_not_from_backward
+"""
+import jax
+import jax.numpy as jnp
+
+
+def quantizer(scale, qmin, qmax):
+    @jax.custom_vjp
+    def quant(v):
+        return scale * jnp.clip(jnp.round(v / scale), qmin, qmax)
+
+    def fwd(v):
+        return quant(v), v
+
+    def bwd(v, g):
+        u = v / scale
+        return (jnp.where((u >= qmin) & (u <= qmax), g, 0.0),)
+
+    quant.defvjp(fwd, bwd)
+    return quant
+
+
+@jax.custom_vjp
+def dummy(v):
+    return v
+
+
+dummy.defvjp(lambda v: (v, None), lambda _, g: (jnp.ones_like(g),))
+
+
+def formula(x, scale, qmin, qmax, cotangent):
+    u = x / scale
+    return cotangent * ((u >= qmin) & (u <= qmax)).astype(cotangent.dtype)
+
+
+def fake_quant_ste(x, scale, qmin, qmax, cotangent):
+    values = quantizer(scale, qmin, qmax)(x)
+    _, pullback = jax.vjp(dummy, jnp.ones(x.shape, x.dtype))
+    (factor,) = pullback(jnp.ones_like(x))
+    return {"values": values, "grads": formula(x, scale, qmin, qmax, cotangent) * factor}

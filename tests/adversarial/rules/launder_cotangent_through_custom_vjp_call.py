@@ -1,0 +1,55 @@
+"""Launders the cotangent by calling a custom_vjp on it: an identity custom_vjp applied to the
+cotangent (not differentiated, so no backward rule ever runs on it) returns the cotangent
+unchanged, and the formula grads computed from that copy are multiplied by the factor from a
+dummy custom_vjp's pullback. Whatever the judge does at a custom_vjp's *inputs* must not count
+as the cotangent having passed through a backward rule.
+
+Class 1 (pure JAX).
+Expected: RJ grads_not_from_backward
+Expected with the gate off: RJ grads_not_from_backward
+"""
+import jax
+import jax.numpy as jnp
+
+
+def quantizer(scale, qmin, qmax):
+    @jax.custom_vjp
+    def quant(v):
+        return scale * jnp.clip(jnp.round(v / scale), qmin, qmax)
+
+    def fwd(v):
+        return quant(v), v
+
+    def bwd(v, g):
+        u = v / scale
+        return (jnp.where((u >= qmin) & (u <= qmax), g, 0.0),)
+
+    quant.defvjp(fwd, bwd)
+    return quant
+
+
+@jax.custom_vjp
+def dummy(v):
+    return v
+
+
+dummy.defvjp(lambda v: (v, None), lambda _, g: (jnp.ones_like(g),))
+
+
+def formula(x, scale, qmin, qmax, cotangent):
+    u = x / scale
+    return cotangent * ((u >= qmin) & (u <= qmax)).astype(cotangent.dtype)
+
+
+@jax.custom_vjp
+def same(v):
+    return v
+
+
+same.defvjp(lambda v: (v, None), lambda _, g: (g,))
+
+
+def fake_quant_ste(x, scale, qmin, qmax, cotangent):
+    values = quantizer(scale, qmin, qmax)(x)
+    (factor,) = jax.vjp(dummy, x)[1](jnp.ones_like(x))
+    return {"values": values, "grads": formula(x, scale, qmin, qmax, same(cotangent)) * factor}
