@@ -28,6 +28,25 @@ def format_float(value) -> str:
     return np.format_float_scientific(v, unique=True, trim="0")
 
 
+def short(value):
+    """An array entry as a Python number for people to read: a float32, float16 or bfloat16
+    value as the float whose repr is the shortest decimal that reads back to it in its own dtype
+    (``0.3``, not ``0.30000001192092896``); other values as ``.item()`` gives them."""
+    v = np.asarray(value)[()]
+    if v.dtype.kind == "V":  # bfloat16 (ml_dtypes): exact in float32
+        v = np.float32(v)
+    if v.dtype.kind != "f" or v.dtype.itemsize >= 8 or not np.isfinite(v):
+        return v.item()
+    return float(np.format_float_positional(v, unique=True))
+
+
+def plain_list(arr: np.ndarray):
+    """``arr.tolist()`` with every entry through ``short``."""
+    if arr.ndim == 0:
+        return short(arr)
+    return [plain_list(a) for a in arr]
+
+
 def format_value(value) -> str:
     """A YAML flow-style rendering of a case value (array, number or dict of them)."""
     if isinstance(value, dict):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field as dc_field
 
 import numpy as np
 
+from .casefile import short
 from .worker.protocol import Other
 
 MAX_POSITIONS = 10
@@ -87,7 +88,7 @@ def check_values(got: np.ndarray, expected: np.ndarray, name: str, tolerance: di
     if ok.all():
         return None
     bad = np.argwhere(~ok)
-    positions = tuple((tuple(int(i) for i in idx), got[tuple(idx)].item(), expected[tuple(idx)].item())
+    positions = tuple((tuple(int(i) for i in idx), short(got[tuple(idx)]), short(expected[tuple(idx)]))
                       for idx in bad[:MAX_POSITIONS])
     first_idx, first_got, first_exp = positions[0]
     where = ",".join(map(str, first_idx))

@@ -48,7 +48,9 @@ def cmd_list(args) -> int:
     for path in sorted((root / "problems").glob("*.yaml")):
         try:
             problem = spec.load(path)
-            print(f"{problem.id:<20} {problem.title}  ({len(problem.examples)} examples, "
+            from .verdicts import plural
+
+            print(f"{problem.id:<20} {problem.title}  ({plural(len(problem.examples), 'example')}, "
                   f"{len(problem.hidden)} hidden)")
         except JudgeError as exc:
             print(f"{path.stem:<20} (invalid: {exc})")
@@ -69,7 +71,7 @@ def cmd_check(args) -> int:
     reports = []
     for path in paths:
         reports.append(check_problem(path, jobs=args.jobs, progress=progress,
-                                     source_gate=source_gate))
+                                     source_gate=source_gate, mutants=args.mutants))
         sys.stdout.write(check_text.render(reports[-1]))
         sys.stdout.flush()
     errors = sum(r.errors for r in reports)
@@ -85,6 +87,18 @@ def cmd_generate(args) -> int:
     from .generate_run import main as generate_main
 
     return generate_main(args)
+
+
+def cmd_fill(args) -> int:
+    from .fill import main as fill_main
+
+    return fill_main(args)
+
+
+def cmd_mutants(args) -> int:
+    from .mutants_run import main as mutants_main
+
+    return mutants_main(args)
 
 
 def _source_gate(args) -> bool:
@@ -206,6 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="grade N submissions at a time (default 1)")
     c.add_argument("--junit-xml", type=Path, metavar="PATH", help="also write a JUnit XML report")
     c.add_argument("--werror", action="store_true", help="fail on warnings too")
+    c.add_argument("--mutants", action="store_true",
+                   help="also grade mutants of the reference; a warning per surviving mutant")
     _add_source_gate(c, check=True)
     c.set_defaults(func=cmd_check)
 
@@ -221,18 +237,43 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--write", action="store_true",
                        help="append the cases to the spec's hidden list (atomically)")
     where.add_argument("--out", type=Path, metavar="FILE", help="write the YAML to FILE")
-    gen.add_argument("--target", action="store_true",
-                     help="more rounds until every wrong_answer/rejected submission is caught")
+    gen.add_argument("--target", nargs="?", const="submissions", default=None,
+                     choices=("submissions", "mutants"),
+                     help="more rounds until every wrong_answer/rejected submission is caught "
+                          "(--target mutants: every mutant of the reference the cases leave alive)")
     gen.add_argument("--minimize", action="store_true",
                      help="keep a small subset of the cases with the same kills")
     gen.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
                      help="grade N submissions at a time (with --target/--minimize)")
     gen.set_defaults(func=cmd_generate)
+
+    fl = sub.add_parser("fill", help="compute missing expected outputs with the reference")
+    fl.add_argument("problem", metavar="ID_OR_PATH")
+    fl.add_argument("--write", action="store_true",
+                    help="write them into the spec (atomically, comments kept); "
+                         "default: print the filled spec")
+    fl.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
+                    help="as for grade (default: $JUDGE_SANDBOX, else auto)")
+    fl.set_defaults(func=cmd_fill)
+
+    mu = sub.add_parser("mutants", help="grade mutants of the reference: how strong are the cases?")
+    mu.add_argument("problem", metavar="ID_OR_PATH")
+    mu.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
+                    help="grade N mutants at a time (default 1)")
+    mu.add_argument("--format", choices=("text", "json"), default="text")
+    mu.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
+                    help="as for grade (default: $JUDGE_SANDBOX, else auto)")
+    mu.set_defaults(func=cmd_mutants)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # no command: say which ones there are
+        parser.print_help(sys.stderr)
+        print("\njudge: error: name a command, for example `judge grade FILE --problem ID`; "
+              "`judge COMMAND -h` describes one", file=sys.stderr)
+        return EXIT_ERROR
     args = parser.parse_args(argv)
     try:
         return args.func(args)

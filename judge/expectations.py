@@ -102,7 +102,8 @@ def discover(folder: Path) -> tuple[list[Submission], list[Issue]]:
             continue
         permitted = entry.get("permitted", base.permitted if base else None)
         required = entry.get("required", base.required if base else None)
-        source = f"{OVERRIDES_FILE} line {entry['line']}" if entry else f"folder {parent}"
+        source = f"{OVERRIDES_FILE} line {entry['line']}" if {"permitted", "required"} & set(entry) \
+            else f"folder {parent}"
         if not required <= permitted:
             issues.append((overrides_path, entry.get("line"),
                            f"{rel}: required {_names(required - permitted)} not among permitted "
@@ -144,11 +145,18 @@ def read_overrides(path: Path, known: set[str], issues: list[Issue]) -> dict[str
             issues.append((path, line, f"{rel!r} names no submission file (expected a path like "
                                        f"wrong_answer/foo.py relative to {path.parent.name}/)"))
             continue
-        if not isinstance(entry, dict) or not entry or set(entry) - {"permitted", "required"}:
-            issues.append((path, line, f"{rel}: must be a mapping with permitted and/or required"))
+        if not isinstance(entry, dict) or not entry or set(entry) - {"permitted", "required", "hint"}:
+            issues.append((path, line, f"{rel}: must be a mapping with permitted, required "
+                                       f"and/or hint"))
             continue
         parsed = {"line": line}
+        hint = entry.get("hint")
+        if "hint" in entry and (not isinstance(hint, str) or not hint.strip()):
+            issues.append((path, line, f"{rel}: hint must be a non-empty string"))
+            continue
         for key, value in entry.items():
+            if key == "hint":
+                continue
             if not isinstance(value, list) or not value or \
                     not all(isinstance(v, str) and v in NAMEABLE for v in value):
                 issues.append((path, line, f"{rel}: {key} must be a non-empty list of verdicts "

@@ -190,7 +190,7 @@ def _typed(problem, raw_inputs: dict) -> dict:
     return out
 
 
-def _probe_like(problem, inputs: dict) -> dict:
+def probe_like(problem, inputs: dict) -> dict:
     """Dtype and shape of each probe input: the cotangent like the output, the tangent like wrt."""
     wrt = np.asarray(inputs[problem.probes[0].wrt])
     value = problem.fields[0]
@@ -230,7 +230,7 @@ def prepare(problem, module: GeneratorModule, family: str, attempt: int, seed: i
     probe = {}
     if problem.probes:
         raw_probe = raw.get("probe")
-        like = _probe_like(problem, inputs)
+        like = probe_like(problem, inputs)
         if not isinstance(raw_probe, dict) or sorted(raw_probe) != sorted(like):
             raise JudgeError(f"{where} must return 'probe' with exactly {sorted(like)}")
         for key, (dtype, shape) in like.items():

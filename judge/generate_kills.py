@@ -57,7 +57,7 @@ def grade_round(problem, cases: list, submissions: dict, matrix: KillMatrix, job
     """Grade every submission once on ``cases`` (spec Cases) and add the verdicts to ``matrix``."""
     if not cases:
         return
-    temp = replace(problem, cases=tuple(replace(c, index=i, visibility="hidden")
+    temp = replace(problem, cases=tuple(replace(c, index=i, number=i, visibility="hidden")
                                         for i, c in enumerate(cases)))
     done = []
 
@@ -95,21 +95,24 @@ def minimize(matrix: KillMatrix) -> list[str]:
     return [c for c in matrix.cases if c in chosen]
 
 
-def render(matrix: KillMatrix, max_rows: int = 60) -> str:
+def render(matrix: KillMatrix, max_rows: int = 60, first_hidden: int = 0) -> str:
     """Submissions numbered, then one row per case that catches something: the verdict under
-    each submission it catches, '.' where it passes."""
+    each submission it catches, '.' where it passes. A row is named ``hidden N name``, N being
+    the case's position in the spec's ``hidden:`` list once appended (``first_hidden``: how many
+    hidden cases the spec has already), as `judge grade` and `judge check` number it."""
+    named = {c: f"hidden {first_hidden + i} {c}" for i, c in enumerate(matrix.cases)}
     lines = ["kill matrix (a case catches a submission when its verdict there is not AC):"]
     for i, sub in enumerate(matrix.submissions, 1):
         n = sum(1 for c in matrix.cases if sub in matrix.kills(c))
         lines.append(f"  {i:>2} {sub:<44} caught by {n} of {len(matrix.cases)} cases")
     rows = [c for c in matrix.cases if matrix.kills(c)]
-    width = max([len(c) for c in rows] + [4])
+    width = max([len(named[c]) for c in rows] + [4])
     numbers = range(1, len(matrix.submissions) + 1)
     lines.append("  " + " " * width + " " + " ".join(f"{i:>3}" for i in numbers))
     for case in rows[:max_rows]:
         cells = ["." if v is Verdict.AC else v.value for v in
                  (matrix.verdicts.get((case, s), Verdict.AC) for s in matrix.submissions)]
-        lines.append(f"  {case:<{width}} " + " ".join(f"{c:>3}" for c in cells))
+        lines.append(f"  {named[case]:<{width}} " + " ".join(f"{c:>3}" for c in cells))
     if len(rows) > max_rows:
         lines.append(f"  ... {len(rows) - max_rows} more cases that catch something")
     silent = len(matrix.cases) - len(rows)

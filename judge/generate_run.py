@@ -10,6 +10,7 @@ there while it runs, when stderr is a terminal.
 from __future__ import annotations
 
 import sys
+import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +49,7 @@ class Outcome:
     rounds: int = 1
     matrix: generate_kills.KillMatrix | None = None
     before_minimize: int | None = None
-    target: bool = False
+    target: bool | str = False      # True/"submissions": known wrong submissions; "mutants"
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -75,7 +76,24 @@ def run(problem, count: int, seed: int, families: list[str] | None = None, *, ta
     if not (target or minimize):
         generate.validate_items(problem, "".join(k.text for k in out.kept))
         return out
-    subs = generate_kills.must_be_caught(problem)
+    with tempfile.TemporaryDirectory(prefix="judge-target-mutants-") as tmp:
+        if target == "mutants":  # the reference's mutants that the spec's cases leave alive
+            from .mutants_run import survivor_files
+
+            subs = survivor_files(problem, Path(tmp), jobs=jobs,
+                                  progress=progress and (lambda text: progress(f"mutant {text}")))
+        else:
+            subs = generate_kills.must_be_caught(problem)
+        _rounds(out, gen, problem, subs, count, target, jobs, progress)
+    if minimize and out.matrix.caught():
+        keep = set(generate_kills.minimize(out.matrix))
+        out.before_minimize = len(out.kept)
+        out.kept = [k for k in out.kept if k.candidate.name in keep]
+        out.matrix = out.matrix.restrict([k.candidate.name for k in out.kept])
+    return out
+
+
+def _rounds(out: Outcome, gen, problem, subs: dict, count: int, target, jobs: int, progress) -> None:
     out.matrix = generate_kills.KillMatrix(list(subs))
     fresh = out.kept
     while True:
@@ -86,19 +104,14 @@ def run(problem, count: int, seed: int, families: list[str] | None = None, *, ta
         out.rounds += 1
         fresh = gen.round(count)
         out.kept += fresh
-    if minimize and out.matrix.caught():
-        keep = set(generate_kills.minimize(out.matrix))
-        out.before_minimize = len(out.kept)
-        out.kept = [k for k in out.kept if k.candidate.name in keep]
-        out.matrix = out.matrix.restrict([k.candidate.name for k in out.kept])
-    return out
 
 
 def command_line(problem, count, seed, families, target, minimize) -> str:
     parts = ["judge generate", problem.id, f"--count {count}", f"--seed {seed}"]
     if families:
         parts.append("--family " + " ".join(sorted(set(families))))
-    parts += ["--target"] * target + ["--minimize"] * minimize
+    parts += (["--target mutants"] if target == "mutants" else ["--target"] if target else []) \
+        + ["--minimize"] * minimize
     return " ".join(parts)
 
 
@@ -141,15 +154,17 @@ def render_report(outcome: Outcome) -> str:
     lines += [f"warning: {s}" for s in gen.shortfalls]
     matrix = outcome.matrix
     if matrix is not None:
+        mutants = outcome.target == "mutants"
+        what = "surviving mutant of the reference" if mutants else "wrong_answer and rejected submission"
         if not matrix.submissions:
-            lines.append("no wrong_answer or rejected submissions to catch")
+            lines.append("no mutant of the reference survives the spec's cases: nothing to kill"
+                         if mutants else "no wrong_answer or rejected submissions to catch")
         else:
-            lines.append(generate_kills.render(matrix).rstrip("\n"))
+            lines.append(generate_kills.render(matrix, first_hidden=len(problem.hidden)).rstrip("\n"))
             lines += [f"internal error (not counted as a catch): {e}" for e in matrix.internal_errors]
             missed = matrix.uncaught()
             if not missed:
-                lines.append(f"every wrong_answer and rejected submission is caught by a "
-                             f"generated case")
+                lines.append(f"every {what} is caught by a generated case")
             elif outcome.target:
                 lines.append(f"gave up after {outcome.rounds} rounds of {MAX_ROUNDS}: no generated "
                              f"case catches {', '.join(missed)}")

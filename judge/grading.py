@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import cache, checks, rules
+from . import cache, casefile, checks, rules
 from . import source_gate as gate
 from .boundary import ErrorReport, Probes
 from .errors import JudgeError
@@ -45,20 +45,36 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
     }
 
 
+def check_submission_path(submission: str | Path) -> Path:
+    """The submission's resolved path; JudgeError (a usage error) for a folder, a missing file
+    or a file that is not Python source (``.py``)."""
+    path = Path(submission).resolve()
+    if path.is_dir():
+        raise JudgeError(f"{submission}: is a folder, not a submission file; to grade every "
+                         f"submission in a folder use `judge batch {submission} --problem ID`")
+    if not path.is_file():
+        raise JudgeError(f"{submission}: no such submission file")
+    if path.suffix != ".py":
+        raise JudgeError(f"{submission}: not a Python file; a submission is a .py file "
+                         f"(rename it to {path.stem}.py if it holds Python code)")
+    return path
+
+
 def select_cases(problem: Problem, examples_only: bool = False):
     return problem.examples if examples_only else problem.cases
 
 
 def grade(problem: Problem, submission: str | Path, *, examples_only: bool = False,
           time_per_case_s: float | None = None, sandbox: str | None = None,
-          use_cache: bool | None = None, source_gate: bool | None = None) -> GradeResult:
+          use_cache: bool | None = None, source_gate: bool | None = None,
+          hints: bool = True) -> GradeResult:
     """Grade one submission file. ``use_cache`` (default: on unless $JUDGE_CACHE=off) gives the
     worker the judge's compilation cache, filled first from the reference if needed.
     ``source_gate`` (default: on unless $JUDGE_SOURCE_GATE=off, which warns on stderr) checks
-    the source first (``judge.source_gate``); a refused submission never runs."""
-    path = Path(submission).resolve()
-    if not path.is_file():
-        raise JudgeError(f"{submission}: no such submission file")
+    the source first (``judge.source_gate``); a refused submission never runs. With ``hints``, a
+    failing submission whose example outputs equal a hinted known submission's gets its hint
+    (``judge.hints``)."""
+    path = check_submission_path(submission)
     cases = select_cases(problem, examples_only)
     started = time.monotonic()
     gate_on, gate_source = gate.requested(source_gate)
@@ -67,7 +83,7 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
     findings = gate.check_file(path, problem.allowed_imports) if gate_on else None
     if findings:  # the student's own code, not case data: shown in full on hidden cases too
         results = tuple(CaseResult(index=case.index, name=case.name, visibility=case.visibility,
-                                   verdict=Verdict.RJ, reason="forbidden_construct",
+                                   number=case.number, verdict=Verdict.RJ, reason="forbidden_construct",
                                    message=gate.summary(findings)) for case in cases)
         verdict, reason, message = overall(results)
         return GradeResult(problem=problem.id, submission=str(submission), verdict=verdict,
@@ -79,14 +95,30 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
                      startup_timeout=problem.limits["startup_s"],
                      case_timeout=time_per_case_s or problem.limits["time_per_case_s"],
                      sandbox=sandbox, limits=problem.limits, cache_dir=_cache_for(problem, use_cache))
-    results = tuple(judge_case(problem, case, run, factors[case.index]) for case in cases)
+    results = tuple(judge_case(problem, case, run, factors[case.index], path.name) for case in cases)
     verdict, reason, message = overall(results)
     notes = ()
     if run.ready:
         notes = (f"worker: Python {run.ready.python}, JAX {run.ready.jax}",)
+    from . import hints as hints_mod
+
+    fingerprints = hints_mod.example_fingerprints(problem, run)
+    hint = _hint(problem, fingerprints, sandbox) if hints and verdict is not Verdict.AC else ""
     return GradeResult(problem=problem.id, submission=str(submission), verdict=verdict,
                        reason=reason, message=message, time_s=time.monotonic() - started,
-                       cases=results, notes=notes, source_gate=gate_on)
+                       cases=results, notes=notes, source_gate=gate_on, hint=hint,
+                       example_fingerprints=fingerprints)
+
+
+def _hint(problem: Problem, fingerprints: tuple, sandbox: str | None) -> str:
+    """The hint of a known mistake with the same example outputs; never fails a grade."""
+    from . import hints as hints_mod
+
+    try:
+        return hints_mod.match(problem, fingerprints, sandbox)
+    except Exception:  # noqa: BLE001 - a hint is a courtesy: log, and grade without it
+        LOG.exception("hints: matching failed for problem %s", problem.id)
+        return ""
 
 
 def _cache_for(problem: Problem, use_cache: bool | None) -> Path | None:
@@ -136,17 +168,29 @@ DIFF_ENTRIES, DIFF_TOTAL = 100, 1000
 def _result(case, reason: str, message: str, time_s=None, details=None) -> CaseResult:
     verdict = REASONS[reason]
     if case.visibility == "hidden":
-        LOG.info("hidden case %d: %s [%s] %s", case.index, verdict.value, reason, message)
+        LOG.info("hidden %d (%s): %s [%s] %s", case.number, case.name, verdict.value, reason, message)
         message = HIDDEN_MESSAGES.get(reason) or verdict.title.lower()
+    details = dict(details or {}) if case.visibility == "example" else {}
+    if case.visibility == "example" and reason != "ok":
+        # what a failing example is, so that it can be reproduced (examples are public): its
+        # inputs, the cotangent/tangent the judge differentiated along, the expected output
+        details["inputs"] = _plain(dict(case.inputs))
+        details["expected"] = _plain(dict(case.expected))
+        if case.probe_inputs:
+            details["probe"] = _plain(dict(case.probe_inputs))
     return CaseResult(index=case.index, name=case.name, visibility=case.visibility,
-                      verdict=verdict, reason=reason, message=message, time_s=time_s,
-                      details=(details or {}) if case.visibility == "example" else {})
+                      number=case.number, verdict=verdict, reason=reason, message=message,
+                      time_s=time_s, details=details)
 
 
-def _error_text(error: ErrorReport) -> str:
-    where = f" at line {error.line}" if error.line else ""
-    source = f" ({error.source.strip()})" if error.source else ""
-    return f"{error.type}{where}{source}: {error.message}".strip()
+def _error_text(error: ErrorReport, name: str | None = None) -> str:
+    """``TYPE at line N of FILE, `SOURCE LINE`: MESSAGE``. ``name`` is the student's file name
+    (the worker sees the file as ``submission.py``); the source line is quoted with backticks,
+    so its own brackets never unbalance the sentence."""
+    where = f" at line {error.line}" + (f" of {name}" if name else "") if error.line else ""
+    source = f", `{error.source.strip()}`" if error.source and error.source.strip() else ""
+    message = error.message.replace("submission.py", name) if name else error.message
+    return f"{error.type}{where}{source}: {message}".strip()
 
 
 def _tasks_refused(run: WorkerRun, case, error: ErrorReport | None = None) -> bool:
@@ -163,7 +207,7 @@ def _tasks_refused(run: WorkerRun, case, error: ErrorReport | None = None) -> bo
             and "can't start new thread" in error.message)
 
 
-def _missing_case(case, run: WorkerRun) -> CaseResult:
+def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
     """No result for this case: decide why from how the worker ended.
 
     A limit, tampering or the end of the process decides every case not reported before it.
@@ -207,7 +251,8 @@ def _missing_case(case, run: WorkerRun) -> CaseResult:
         error = loaded.error
         reason = {"syntax_error": "syntax_error", "missing_entry_point": "missing_entry_point",
                   "exit": "exit_called"}.get(error.kind, "import_exception")
-        return _result(case, reason, f"while importing the submission: {_error_text(error)}",
+        return _result(case, reason, f"while importing {name or 'the submission'}: "
+                                     f"{_error_text(error, name)}",
                        details={"stdout": loaded.stdout, "stderr": loaded.stderr})
     if run.ready is None:  # the submission is imported only after "ready": this is the judge's fault
         hint = (f"; JAX may need more than memory_mb = {limits['memory_mb']} MiB here"
@@ -224,12 +269,14 @@ def _missing_case(case, run: WorkerRun) -> CaseResult:
                                          f"reporting this case")
 
 
-def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None) -> CaseResult:
-    """One case's verdict; ``factor`` is what the case's backward rules were scaled by. Reads
-    only typed reports (``judge.boundary``), never a raw message."""
+def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
+               name: str | None = None) -> CaseResult:
+    """One case's verdict; ``factor`` is what the case's backward rules were scaled by;
+    ``name`` is the submission's file name, for messages. Reads only typed reports
+    (``judge.boundary``), never a raw message."""
     report = run.cases.get(case.index)
     if report is None:
-        return _missing_case(case, run)
+        return _missing_case(case, run, name)
     time_s = run.case_times.get(case.index)
     details = {"stdout": report.stdout, "stderr": report.stderr}
     error = report.error
@@ -237,18 +284,18 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
         if _tasks_refused(run, case, error):
             return _result(case, "task_limit", f"the submission tried to have more than "
                                                f"{run.limits['tasks']} threads and processes at "
-                                               f"once: {_error_text(error)}", time_s, details)
+                                               f"once: {_error_text(error, name)}", time_s, details)
         reason = {"concretization": "traced_value_concretized", "exit": "exit_called"}.get(
             error.kind, "exception")
-        text = _error_text(error)
+        text = _error_text(error, name)
         if reason == "traced_value_concretized":
             text = ("a traced value was turned into a Python value or NumPy array"
-                    + (f" at line {error.line}" if error.line else "")
-                    + (f": {error.source.strip()}" if error.source else "")
+                    + (f" at line {error.line}" + (f" of {name}" if name else "") if error.line else "")
+                    + (f": `{error.source.strip()}`" if error.source else "")
                     + f" ({error.type})")
         return _result(case, reason, text, time_s, details)
     if time_s is not None and time_s > problem.limits["time_per_case_s"]:
-        return _result(case, "time_limit", f"took {time_s:.2f} s, limit {problem.limits['time_per_case_s']} s",
+        return _result(case, "time_limit", f"took {time_s:.2f} s, limit {problem.limits['time_per_case_s']:g} s",
                        time_s, details)
     output = report.output
     malformed = protocol.find_malformed(output)
@@ -265,7 +312,7 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
         details = {**details, "diff": _diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
     for probe in problem.probes:
-        failed = _check_probe(probe, case, report.probes)
+        failed = _check_probe(probe, case, report.probes, name)
         if failed:
             reason, message, got, mismatch = failed
             if mismatch:
@@ -274,14 +321,14 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
     return _result(case, "ok", "passed", time_s, details)
 
 
-def _check_probe(probe, case, reported: Probes | None) -> tuple | None:
+def _check_probe(probe, case, reported: Probes | None, name: str | None = None) -> tuple | None:
     """(reason, message, got, mismatch) when a derivative probe fails, else None."""
     label = probe.name.upper()
     if reported is None:
         return ("probe_failed", f"the {label} probe was not reported", None, None)
     if probe.name in reported.errors:
         return ("probe_failed", f"the {label} probe (jax.{probe.name} with respect to "
-                f"{probe.wrt}) raised {_error_text(reported.errors[probe.name])}", None, None)
+                f"{probe.wrt}) raised {_error_text(reported.errors[probe.name], name)}", None, None)
     got = reported.values.get(probe.name)
     if not isinstance(got, np.ndarray):
         return (f"wrong_{probe.name}", f"{label}: expected an array, got {got!r}", None, None)
@@ -298,13 +345,12 @@ def _plain(value, budget: list | None = None):
     (or past DIFF_TOTAL entries in all) as its shape, dtype and first entries."""
     budget = [DIFF_TOTAL] if budget is None else budget
     if isinstance(value, np.ndarray):
-        flat = value.astype(np.float64) if value.dtype.kind == "V" else value
         shown = max(0, min(DIFF_ENTRIES, budget[0]))
         budget[0] -= min(value.size, shown)
-        if value.size <= shown:
-            return flat.tolist()
+        if value.size <= shown:  # float32 values with their shortest repr: 0.3, not 0.300000011...
+            return casefile.plain_list(value)
         return {"shape": list(value.shape), "dtype": str(value.dtype),
-                "first": flat.reshape(-1)[:shown].tolist()}
+                "first": casefile.plain_list(value.reshape(-1)[:shown])}
     if isinstance(value, dict):
         return {k: _plain(v, budget) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -346,12 +392,12 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
     outputs = {}
     for case in cases:
         report = run.cases.get(case.index)
-        where = f"{ref}: the reference failed on {case.visibility} case {case.index} ({case.name})"
+        where = f"{ref}: the reference failed on {case.label} ({case.name})"
         if report is None:
             failed = judge_case(problem, case, run)
             raise JudgeError(f"{where}: {failed.verdict.value} {failed.message}")
         if report.error is not None:
-            raise JudgeError(f"{where}: {_error_text(report.error)}")
+            raise JudgeError(f"{where}: {_error_text(report.error, ref.name)}")
         output = report.output
         malformed = protocol.find_malformed(output)
         if malformed is not None or (problem.output_kind == "dict") != isinstance(output, dict):
@@ -361,7 +407,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
             probes = report.probes
             if probes is None or probe.name in probes.errors:
                 raise JudgeError(f"{ref}: the reference's {probe.name.upper()} probe failed on "
-                                 f"{case.visibility} case {case.index} ({case.name})" +
+                                 f"{case.label} ({case.name})" +
                                  (f": {_error_text(probes.errors[probe.name])}" if probes else ""))
             outputs[case.index][probe.name] = probes.values.get(probe.name)
     return outputs

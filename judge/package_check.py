@@ -24,7 +24,7 @@ import numpy as np
 from . import checks, expectations, grading, spec
 from . import source_gate as gate
 from .errors import JudgeError, SpecError
-from .verdicts import Verdict
+from .verdicts import Verdict, plural
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 #: Warn when the time limit is less than this many times the slowest accepted case.
@@ -106,7 +106,8 @@ def problem_paths(names: list[str]) -> list[Path]:
     return paths
 
 
-def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True) -> ProblemReport:
+def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
+                  mutants: bool = False) -> ProblemReport:
     """Run every check on the problem whose spec is ``path``. ``progress(text)``, if given, is
     told about each graded submission.
 
@@ -116,7 +117,9 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True) 
     and mistakes, kept to show that the *cases and rules* catch them: they are graded with the
     gate off (quietly), so a refusal by the gate neither hides a weak case from the strength
     check nor stops a run-time error from being exercised; what the gate would refuse is noted.
-    The reference is trusted and never gated; a note says when the gate would refuse it."""
+    The reference is trusted and never gated; a note says when the gate would refuse it.
+    With ``mutants``, a ``mutants`` check grades mutants of the reference (``judge.mutants_run``)
+    and warns about each survivor."""
     started = time.monotonic()
     path = Path(path).resolve()
     report = ProblemReport(problem=path.stem, path=shown(path))
@@ -127,6 +130,10 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True) 
     else:
         report.problem = loaded.problem.id
         _run(report, loaded, max(1, jobs), progress or (lambda text: None), source_gate)
+        if mutants:
+            from .mutants_check import check_mutants
+
+            check_mutants(report, loaded.problem, max(1, jobs), progress or (lambda text: None))
     report.time_s = time.monotonic() - started
     return report
 
@@ -141,11 +148,11 @@ class Loaded:
     names: dict      # case index -> name
 
     def label(self, case) -> str:
-        key, i = self.steps[case.index]
-        return f"{key}[{i}] ({self.names[case.index]})"
+        key, i = self.steps[case.index]  # "hidden N" is item N of hidden:, as `judge grade` says
+        return f"{'example' if key == 'examples' else 'hidden'} {i} ({self.names[case.index]})"
 
     def line(self, case, *more) -> int | None:
-        return spec._line_of(self.nodes, [*self.steps[case.index], *more])
+        return spec.line_of(self.nodes, [*self.steps[case.index], *more])
 
 
 # -- the spec and its cases ---------------------------------------------------------------------
@@ -175,7 +182,7 @@ def _spec_and_cases(report: ProblemReport, path: Path) -> Loaded | None:
     if isinstance(data.get("id"), str) and data["id"] != path.stem:
         report.find(schema, ERROR, path, f"id: {data['id']!r} differs from the file name "
                                          f"{path.name!r} (the spec must be problems/<id>.yaml)",
-                    spec._line_of(nodes, ["id"]))
+                    spec.line_of(nodes, ["id"]))
     schema.time_s = time.monotonic() - t0
     cases = report.add("cases")
     if report.of(schema):
@@ -196,11 +203,12 @@ def _spec_and_cases(report: ProblemReport, path: Path) -> Loaded | None:
             name = str(raw.get("name") or f"{key}[{i}]")
             case = _one_case(report, cases, path, data, nodes, skeleton, key, i, raw, name)
             if case is not None:
-                valid.append(replace(case, index=index, name=name))
+                valid.append(replace(case, index=index, name=name, number=i))
                 steps[index], names[index] = [key, i], name
             index += 1
     n_ex = sum(1 for c in valid if c.visibility == "example")
-    cases.summary = f"{len(valid)} cases ({n_ex} examples, {len(valid) - n_ex} hidden) fit the constraints"
+    cases.summary = (f"{plural(len(valid), 'case')} ({plural(n_ex, 'example')}, "
+                     f"{len(valid) - n_ex} hidden) fit the constraints")
     if len(valid) < index:
         cases.summary = f"{index - len(valid)} of {index} cases are invalid and left out of the runs"
     cases.time_s = time.monotonic() - t0
@@ -220,7 +228,7 @@ def _one_case(report, check, path, data, nodes, skeleton, key, i, raw, name):
         for param, message in found or [(None, exc.problem)]:
             steps = [key, i] + (["input", param] if param else _steps(rest))
             report.find(check, ERROR, path, f"{spec.field_path(steps)}: {message} (case {name})",
-                        spec._line_of(nodes, steps))
+                        spec.line_of(nodes, steps))
     return None
 
 
@@ -292,6 +300,9 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
         pool.shutdown(wait=True, cancel_futures=True)
     strength.check_strength(report, problem, results, loaded.label)
     strength.check_time_limit(report, problem, results, loaded.label, jobs)
+    from .hints import check_hints
+
+    check_hints(report, problem, results)
 
 
 def _gate_note(report, check, problem, path, what: str) -> None:
@@ -303,7 +314,7 @@ def _gate_note(report, check, problem, path, what: str) -> None:
 
 def _timed_grade(problem, sub, progress, source_gate: bool = True):
     t0 = time.monotonic()
-    result = grading.grade(problem, sub.path, source_gate=source_gate)
+    result = grading.grade(problem, sub.path, source_gate=source_gate, hints=False)
     elapsed = time.monotonic() - t0
     progress(f"{problem.id}: {sub.rel}: {result.verdict.value} in {elapsed:.1f}s")
     return result, elapsed

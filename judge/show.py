@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from .casefile import plain_list
 from .spec import Problem
+from .verdicts import plural
+
+
+def seconds(value) -> str:
+    """``10`` and ``10.0`` both as ``10``; ``2.5`` as ``2.5``."""
+    return f"{value:g}" if isinstance(value, (int, float)) else str(value)
 
 
 def _value(v) -> str:
     if isinstance(v, np.ndarray):
-        data = v.astype(np.float64).tolist() if v.dtype.kind == "V" else v.tolist()
-        return f"{data} ({v.dtype})"
+        return f"{plain_list(v)} ({v.dtype})"
     return repr(v)
 
 
@@ -27,9 +33,12 @@ def render(problem: Problem) -> str:
     for case in problem.examples:
         out.append(f"### {case.name}")
         out.extend(f"  {k} = {_value(v)}" for k, v in case.inputs.items())
+        # the directions the judge differentiates along: without them a VJP/JVP cannot be redone
+        out.extend(f"  probe: {k} = {_value(v)}" for k, v in case.probe_inputs.items())
         out.extend(f"  -> {k} = {_value(v)}" for k, v in case.expected.items())
         if case.text:
             out.append("  " + case.text.strip().replace("\n", "\n  "))
         out.append("")
-    out.append(f"{len(problem.hidden)} hidden cases; time limit {problem.limits['time_per_case_s']} s per case.")
+    out.append(f"{plural(len(problem.hidden), 'hidden case')}; time limit "
+               f"{seconds(problem.limits['time_per_case_s'])} s per case.")
     return "\n".join(out) + "\n"

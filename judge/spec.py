@@ -75,6 +75,13 @@ class Case:
     expected: dict                  # output field name (and probe name) -> np.ndarray
     text: str = ""                  # explanation (examples) or note (hidden)
     probe_inputs: dict = field(default_factory=dict)  # "cotangent"/"tangent" -> np.ndarray
+    #: position in its own list of the spec (``examples:`` or ``hidden:``), from 0: every report
+    #: calls this case ``example N`` or ``hidden N`` (``Case.label``)
+    number: int = 0
+
+    @property
+    def label(self) -> str:
+        return f"{self.visibility} {self.number}"
 
 
 @dataclass(frozen=True)
@@ -145,7 +152,7 @@ def resolve(id_or_path: str, root: Path | None = None) -> Path:
     return path
 
 
-def _line_of(node, path) -> int | None:
+def line_of(node, path) -> int | None:
     """The 1-based line of the YAML node at ``path`` (keys and list indices), as far as it goes."""
     line = node.start_mark.line + 1 if node is not None else None
     for step in path:
@@ -186,15 +193,69 @@ def read_yaml(path: Path) -> tuple[dict, object]:
     return data, nodes
 
 
+def _key_line(node, path, key) -> int | None:
+    """The 1-based line of the key ``key`` of the mapping at ``path`` (not of its value, which
+    may start on a later line)."""
+    for step in path:
+        if isinstance(node, yaml.MappingNode):
+            node = next((v for k, v in node.value if k.value == step), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+            node = node.value[step]
+        else:
+            return None
+    if isinstance(node, yaml.MappingNode):
+        return next((k.start_mark.line + 1 for k, _ in node.value if k.value == key), None)
+    return None
+
+
+def _unknown_keys(err) -> list[tuple[str, str]]:
+    """(key, message) for each key an ``additionalProperties: false`` schema refuses, with the
+    closest allowed key as a suggestion."""
+    import difflib
+
+    allowed = sorted(err.schema.get("properties", {}))
+    out = []
+    for key in err.instance:
+        if key in allowed or not isinstance(key, str):
+            continue
+        close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else f" (allowed: {', '.join(allowed)})"
+        out.append((key, f"unknown key {key!r}{hint}"))
+    return out
+
+
 def schema_errors(data: dict, nodes=None) -> list[tuple[str, int | None, str]]:
-    """(field, line, message) for every schema violation, in document order."""
+    """(field, line, message) for every schema violation, in document order. An unknown key is
+    reported at its own line, with the closest valid key ("did you mean 'tolerance'?")."""
     validator = jsonschema.Draft202012Validator(schema())
     found = []
     for err in validator.iter_errors(data):
         best = jsonschema.exceptions.best_match([err])
         path = list(best.absolute_path)
-        found.append((field_path(path), _line_of(nodes, path), best.message))
+        if (best.validator == "additionalProperties" and best.validator_value is False
+                and isinstance(best.instance, dict)):
+            unknown = _unknown_keys(best)
+            for key, message in unknown:
+                line = _key_line(nodes, path, key) if nodes is not None else None
+                found.append((field_path(path + [key]), line or line_of(nodes, path), message))
+            if unknown:
+                continue
+        message = best.message
+        if is_missing_expected(best.validator, path, message):
+            name = best.instance.get("name") if isinstance(best.instance, dict) else None
+            message = NO_EXPECTED.format(name=f" {name!r}" if isinstance(name, str) else "")
+        found.append((field_path(path), line_of(nodes, path), message))
     return sorted(found, key=lambda e: (e[1] or 0, e[0]))
+
+
+#: A case without ``expected``: ``judge fill`` computes it; every other command refuses the spec.
+NO_EXPECTED = ("the case{name} has no 'expected' output; `judge fill` computes it with the "
+               "reference")
+
+
+def is_missing_expected(validator: str, path: list, message: str) -> bool:
+    return (validator == "required" and len(path) == 2 and path[0] in ("examples", "hidden")
+            and isinstance(path[1], int) and message == "'expected' is a required property")
 
 
 def load(id_or_path: str | Path, root: Path | None = None) -> Problem:
@@ -204,7 +265,9 @@ def load(id_or_path: str | Path, root: Path | None = None) -> Problem:
     errors = schema_errors(data, nodes)
     if errors:
         where, line, message = errors[0]
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        more = "".join(f"\n  {w}" + (f" (line {n})" if n else "") + f": {m}" for w, n, m in errors[1:])
+        if more:
+            more = f"\n{len(errors) - 1} more (`judge check {path}` lists them too):{more}"
         raise SpecError(path, f"{where}" + (f" (line {line})" if line else ""), message + more)
     return build(data, path, nodes)
 
@@ -214,7 +277,7 @@ def build(data: dict, path: Path, nodes=None) -> Problem:
                               split_probe_expected)
 
     def fail(field_steps, problem):
-        line = _line_of(nodes, field_steps) if nodes is not None else None
+        line = line_of(nodes, field_steps) if nodes is not None else None
         raise SpecError(path, field_path(field_steps) + (f" (line {line})" if line else ""), problem)
 
     params = tuple(_parameter(p) for p in data["parameters"])
@@ -292,7 +355,7 @@ def build(data: dict, path: Path, nodes=None) -> Problem:
                               visibility=visibility, inputs=inputs,
                               expected={**expected, **probe_expected},
                               text=str(raw.get("explanation") or raw.get("note") or ""),
-                              probe_inputs=probe_inputs))
+                              probe_inputs=probe_inputs, number=i))
 
     reference = (path.parent / data.get("reference", f"../reference/{data['id']}.py")).resolve()
     return Problem(

@@ -19,16 +19,16 @@ from .atomic import write_text as atomic_write
 from .errors import JudgeError
 
 
-def _last_end(node) -> int:
+def last_end(node) -> int:
     """Index just past the last character of a node's own text."""
     if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
-        return _last_end(node.value[-1][1])
+        return last_end(node.value[-1][1])
     if isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
-        return _last_end(node.value[-1])
+        return last_end(node.value[-1])
     return node.end_mark.index
 
 
-def _after_line(text: str, index: int) -> tuple[str, int]:
+def after_line(text: str, index: int) -> tuple[str, int]:
     """The position just after the line holding ``index`` (adding a final newline if needed)."""
     if index > 0 and text[index - 1] == "\n":
         return text, index
@@ -56,7 +56,7 @@ def insert_hidden(text: str, items: str, path: Path) -> str:
     newline = "\r\n" if "\r\n" in text else "\n"
     found = next(((k, v) for k, v in root.value if k.value == "hidden"), None)
     if found is None:
-        text, at = _after_line(text, len(text))
+        text, at = after_line(text, len(text))
         block = "hidden:\n" + items
         return text[:at] + block.replace("\n", newline) + text[at:]
     key, value = found
@@ -64,7 +64,7 @@ def insert_hidden(text: str, items: str, path: Path) -> str:
         first = value.value[0].start_mark
         line_start = text.rfind("\n", 0, first.index) + 1
         indent = " " * (text.index("-", line_start) - line_start)
-        text, at = _after_line(text, _last_end(value))
+        text, at = after_line(text, last_end(value))
         return text[:at] + _reindent(items, indent).replace("\n", newline) + text[at:]
     empty = (isinstance(value, yaml.ScalarNode) and value.tag == "tag:yaml.org,2002:null") or \
             (isinstance(value, yaml.SequenceNode) and not value.value)
@@ -72,7 +72,7 @@ def insert_hidden(text: str, items: str, path: Path) -> str:
         raise JudgeError(f"{path}: line {key.start_mark.line + 1}: 'hidden' must be a block list "
                          f"(one '- name: ...' item per case) to append to it")
     text = text[:value.start_mark.index] + text[value.end_mark.index:]
-    text, at = _after_line(text, key.end_mark.index)
+    text, at = after_line(text, key.end_mark.index)
     return text[:at] + items.replace("\n", newline) + text[at:]
 
 

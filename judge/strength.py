@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from .expectations import MUST_BE_CAUGHT
 from .package_check import ERROR, INFO, TIME_MARGIN, WARNING
-from .verdicts import Verdict
+from .verdicts import Verdict, plural
 
 MAX_LISTED = 6
 
 
 def _listing(cases, label) -> str:
-    names = [label(c).split(" ", 1)[0] for c in cases[:MAX_LISTED]]
+    names = [label(c).split(" (", 1)[0] for c in cases[:MAX_LISTED]]
     more = f", ... ({len(cases) - MAX_LISTED} more)" if len(cases) > MAX_LISTED else ""
     return ", ".join(names) + more
 
@@ -41,10 +41,10 @@ def check_strength(report, problem, results: dict, label) -> None:
                         f"which it fails, or move it out of {sub.folder}/")
             continue
         if len(caught) == len(result.cases):
-            counts = f"caught by every case ({n_examples} examples, {n_hidden} hidden)"
+            counts = f"caught by every case ({plural(n_examples, 'example')}, {n_hidden} hidden)"
         else:
-            counts = (f"caught by {len(by_example)} of {n_examples} examples and {len(by_hidden)} "
-                      f"of {n_hidden} hidden cases: {_listing(caught, label)}")
+            counts = (f"caught by {len(by_example)} of {plural(n_examples, 'example')} and "
+                      f"{len(by_hidden)} of {plural(n_hidden, 'hidden case')}: {_listing(caught, label)}")
         check.summary = counts
         if len(caught) == 1 and not by_example:
             report.find(check, WARNING, sub.path,

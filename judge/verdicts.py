@@ -10,6 +10,11 @@ import enum
 from dataclasses import dataclass, field
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 example``, ``2 examples``: every count a person reads goes through this."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
 class Verdict(str, enum.Enum):
     AC = "AC"    # accepted
     WA = "WA"    # wrong answer: output type, keys, shape, dtype or values
@@ -79,6 +84,13 @@ class CaseResult:
     message: str
     time_s: float | None = None
     details: dict = field(default_factory=dict)  # example diffs and captured output; never for hidden
+    number: int | None = None  # position in the spec's examples: or hidden: list (None: ``index``)
+
+    @property
+    def label(self) -> str:
+        """``example N (name)`` or ``hidden N``: how every report names the case."""
+        n = self.index if self.number is None else self.number
+        return f"example {n} ({self.name})" if self.visibility == "example" else f"hidden {n}"
 
     def __post_init__(self):
         if REASONS.get(self.reason) is not self.verdict:
@@ -96,6 +108,9 @@ class GradeResult:
     cases: tuple[CaseResult, ...]
     notes: tuple[str, ...] = ()   # things the user should know that are not failures
     source_gate: bool = True      # False: graded with the source gate off (judge.source_gate)
+    hint: str = ""                # the hint of a known mistake this submission makes (judge.hints)
+    #: one fingerprint per example of its outputs (judge.hints); not part of any report
+    example_fingerprints: tuple = field(default=(), repr=False, compare=False)
 
     @property
     def accepted(self) -> bool:
@@ -106,6 +121,7 @@ def overall(cases: tuple[CaseResult, ...]) -> tuple[Verdict, str, str]:
     """The first failing case decides (cases are ordered examples first)."""
     for case in cases:
         if case.verdict is not Verdict.AC:
-            where = f"{case.visibility} case {case.index}" + (f" ({case.name})" if case.visibility == "example" else "")
+            where = case.label
             return case.verdict, case.reason, f"{where}: {case.message}"
-    return Verdict.AC, "ok", f"all {len(cases)} cases passed"
+    return Verdict.AC, "ok", ("the only case passed" if len(cases) == 1
+                              else f"all {len(cases)} cases passed")

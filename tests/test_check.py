@@ -121,7 +121,7 @@ def test_tampered_expected_value_names_case_and_entry(tmp_path):
     found = errors(report, "expected")
     assert len(found) == 1, check_text.render(report)
     message = found[0].message
-    assert "hidden[1] (tie_neg_half_rounds_to_neg_zero)" in message
+    assert "hidden 1 (tie_neg_half_rounds_to_neg_zero)" in message
     assert "expected.values[0]" in message
     assert f"stored {stored['value'] + 0.5!r}" in message and "the reference computes" in message
     assert found[0].file == str(path) or path.name in found[0].file
@@ -162,9 +162,9 @@ def test_wrong_submissions_not_caught_fail_and_weak_ones_warn(tmp_path):
     assert [f.check for f in errors(report, "verdict")] == ["verdict wrong_answer/big_qmax.py"]
     warnings = [f for f in report.findings if f.level == "warning"]
     assert [f.check for f in warnings] == ["strength wrong_answer/row_only.py"], text
-    assert "hidden[2] (ties_pos_row_1x6)" in warnings[0].message
+    assert "hidden 2 (ties_pos_row_1x6)" in warnings[0].message
     caught = next(f for f in report.findings if f.check == "strength wrong_answer/floor_half_up.py")
-    assert caught.level == "info" and "examples[0]" in caught.message
+    assert caught.level == "info" and "example 0" in caught.message
     assert text.rstrip().endswith("s)") and "fake_quant_ste: 2 errors, 1 warning" in text
     # the failing submission's report is shown once, under its verdict finding
     assert text.count("verdict AC [ok]") == 1
@@ -189,7 +189,7 @@ def test_submission_with_unexpected_verdict_is_an_error(tmp_path):
     found = {f.check: f for f in errors(report, "verdict")}
     assert set(found) == {"verdict accepted/floor_half_up.py", "verdict rejected/closure_vjp.py"}
     wa = found["verdict accepted/floor_half_up.py"]
-    assert wa.message.startswith("WA on examples[0] (clip_both_ends)") and "AC on every case" in wa.message
+    assert wa.message.startswith("WA on example 0 (clip_both_ends)") and "AC on every case" in wa.message
     assert "expected:" in wa.details and "got:" in wa.details
     assert "RJ on at least one case" in found["verdict rejected/closure_vjp.py"].message
 
@@ -228,7 +228,7 @@ def test_missing_and_raising_reference(tmp_path):
     report = check_problem(make_package(tmp_path / "b", reference=raising))
     [found] = errors(report, "expected")
     assert found.file.endswith("reference/fake_quant_ste.py")
-    assert "the reference failed on example case 0" in found.message and "boom" in found.message
+    assert "the reference failed on example 0 (clip_both_ends)" in found.message and "boom" in found.message
 
 
 def test_cli_yaml_error_is_reported_and_other_problems_still_checked(tmp_path):

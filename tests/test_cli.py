@@ -21,12 +21,43 @@ def test_accepted_exits_0_with_json_contract():
     report = json.loads(r.stdout)
     assert set(report) == {"version", "problem", "submission", "verdict", "reason", "message",
                            "time_s", "source_gate", "cases"}
-    assert report["version"] == 2 and report["source_gate"] is True
+    assert report["version"] == 3 and report["source_gate"] is True
     assert report["verdict"] == "AC" and report["reason"] == "ok"
     assert report["problem"] == "fake_quant_ste"
     assert len(report["cases"]) >= 43
-    assert set(report["cases"][0]) == {"index", "visibility", "verdict", "reason", "message", "time_s"}
+    assert all(set(c) == {"index", "number", "visibility", "verdict", "reason", "message", "time_s"}
+               for c in report["cases"])  # passing cases: no data, examples or hidden
     assert [c["visibility"] for c in report["cases"][:4]] == ["example"] * 3 + ["hidden"]
+    assert [(c["index"], c["number"]) for c in report["cases"][2:5]] == [(2, 2), (3, 0), (4, 1)]
+
+
+FAILING_EXAMPLE_KEYS = {"index", "number", "visibility", "verdict", "reason", "message", "time_s",
+                        "name", "inputs", "probe", "expected", "got"}
+
+
+def test_json_failing_examples_carry_their_data_and_hidden_cases_never_do():
+    """Version 3 of the contract: a failing example has name, inputs, probe, expected, got."""
+    r = judge("grade", str(SUBS / "wrong_answer" / "strict_mask.py"), "-p", "fake_quant_ste",
+              "--format", "json")
+    assert r.returncode == 1
+    report = json.loads(r.stdout)
+    failing = [c for c in report["cases"] if c["verdict"] != "AC"]
+    example = next(c for c in failing if c["visibility"] == "example")
+    assert set(example) == FAILING_EXAMPLE_KEYS
+    assert example["name"] == "ties_and_boundaries" and example["probe"] is None
+    assert example["inputs"]["x"] == [2.0, 2.5, -2.0, -2.25, 0.5]
+    assert example["expected"]["grads"] == [1.0, 0.0, 3.0, 0.0, 5.0]
+    assert example["got"]["grads"] == [0.0, 0.0, 0.0, 0.0, 5.0]
+    hidden = [c for c in failing if c["visibility"] == "hidden"]
+    assert hidden and all(set(c) == {"index", "number", "visibility", "verdict", "reason",
+                                     "message", "time_s"} for c in hidden)
+    # a problem with probes: the probe is there; an exception: got is null
+    r = judge("grade", str(ROOT / "submissions" / "sign_ste" / "wrong_answer" / "custom_vjp_only.py"),
+              "-p", "sign_ste", "--format", "json", "--examples-only")
+    example = json.loads(r.stdout)["cases"][0]
+    assert set(example) == FAILING_EXAMPLE_KEYS and example["got"] is None
+    assert example["probe"] == {"cotangent": [1.0, 2.0, 3.0, 4.0, 5.0],
+                                "tangent": [0.5, -1.0, 2.0, 0.0, 1.0]}
 
 
 def test_wrong_answer_exits_1_and_shows_example_diff():

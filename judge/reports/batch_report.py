@@ -7,6 +7,7 @@ import io
 import json
 
 from ..batch import counts
+from ..verdicts import plural
 
 COLUMNS = ("submission", "verdict", "reason", "passed", "total", "time_s", "message")
 VERSION = 1
@@ -19,7 +20,7 @@ def render_text(problem: str, records: list[dict]) -> str:
         lines.append(f"{r['submission']:<{width}}  {r['verdict']:<7}  {r['reason']:<26} "
                      f"{r['passed']:>3}/{r['total']:<3} {r['time_s']:6.2f}s")
     lines.append("")
-    lines.append(f"{problem}: {len(records)} submissions: " +
+    lines.append(f"{problem}: {plural(len(records), 'submission')}: " +
                  ", ".join(f"{n} {v}" for v, n in counts(records)))
     return "\n".join(lines) + "\n"
 

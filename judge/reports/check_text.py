@@ -14,7 +14,7 @@ from ..verdicts import GradeResult, Verdict
 
 TITLES = {"schema": "schema", "cases": "cases", "expected": "expected outputs",
           "submissions": "submissions", "verdicts": "verdicts", "strength": "test strength",
-          "time limit": "time limit"}
+          "time limit": "time limit", "mutants": "mutants"}
 LEVELS = {"error": "error", "warning": "warning", "info": "info"}
 MAX_GROUPS = 6
 MAX_LINES = 12
@@ -75,7 +75,7 @@ def submission_details(result: GradeResult, label) -> str:
         lines.append(f"AC on {passed} of {len(result.cases)} cases")
     for (verdict, reason, message), cases in list(groups.items())[:MAX_GROUPS]:
         where = label(cases[0]) if len(cases) == 1 else \
-            f"{len(cases)} cases: " + ", ".join(label(c).split(" ", 1)[0] for c in cases[:4]) + \
+            f"{len(cases)} cases: " + ", ".join(label(c).split(" (", 1)[0] for c in cases[:4]) + \
             (", ..." if len(cases) > 4 else "")
         lines.append(f"{verdict} [{reason}] on {where}: {message}")
     if len(groups) > MAX_GROUPS:
@@ -92,8 +92,10 @@ def _example(case, label) -> list[str]:
     diff = case.details.get("diff")
     if diff:
         out.append(f"{label(case)}:")
-        for key in ("inputs", "expected", "got"):
-            out.append(f"  {key + ':':<9} " + json.dumps(diff[key], separators=(", ", ": ")))
+        for key in ("inputs", "probe", "expected", "got"):
+            value = case.details.get("probe") if key == "probe" else diff[key]
+            if value is not None:  # probe: the cotangent / tangent the judge differentiated along
+                out.append(f"  {key + ':':<9} " + json.dumps(value, separators=(", ", ": ")))
     for stream in ("stdout", "stderr"):
         text = (case.details.get(stream) or "").rstrip().splitlines()
         if text:

@@ -15,7 +15,7 @@ from ..verdicts import GradeResult
 def to_dict(result: GradeResult, hidden_visibility: str = "hidden") -> dict:
     tests = []
     for c in result.cases:
-        label = f"example {c.index} ({c.name})" if c.visibility == "example" else f"hidden case {c.index}"
+        label = c.label  # "example N (name)" or "hidden N", as in every report
         passed = c.verdict.value == "AC"
         tests.append({
             "name": label,
@@ -29,7 +29,7 @@ def to_dict(result: GradeResult, hidden_visibility: str = "hidden") -> dict:
     return {
         "score": float(sum(t["score"] for t in tests)),
         "output": f"{result.verdict.value} ({result.verdict.title}) [{result.reason}]: "
-                  f"{result.message}{gate_off}",
+                  f"{result.message}{gate_off}" + (f"\n\nHint: {result.hint}" if result.hint else ""),
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,

@@ -1,6 +1,16 @@
 """The JSON report. Its keys are a contract (tests pin them); ``version`` changes if they do.
 
 Version 2 added ``source_gate``: false when the submission was graded with the source gate off.
+
+Version 3 added, on every case, ``number``: its position in the spec's ``examples:`` or
+``hidden:`` list (the ``N`` of ``example N`` and ``hidden N`` in every report; ``index`` stays
+the position among all cases, examples first). A failing **example** also has ``name``,
+``inputs``, ``probe`` (the cotangent/tangent the judge differentiated along, null without
+probes), ``expected`` and ``got`` (null when there was no output to compare). A hidden case never
+has them: hidden cases carry only the keys of version 2 and ``number``.
+
+``hint`` (a string) is present only when the submission fails and its outputs on the examples
+equal those of a known mistake that carries a hint (``judge.hints``).
 """
 
 from __future__ import annotations
@@ -9,7 +19,19 @@ import json
 
 from ..verdicts import GradeResult
 
-VERSION = 2
+VERSION = 3
+
+
+def _case(c) -> dict:
+    out = {"index": c.index, "number": c.index if c.number is None else c.number,
+           "visibility": c.visibility, "verdict": c.verdict.value, "reason": c.reason,
+           "message": c.message, "time_s": None if c.time_s is None else round(c.time_s, 4)}
+    if c.visibility == "example" and c.verdict.value != "AC":  # examples are public; never hidden
+        diff = c.details.get("diff") or {}
+        out.update(name=c.name, inputs=c.details.get("inputs", diff.get("inputs")),
+                   probe=c.details.get("probe"),
+                   expected=c.details.get("expected", diff.get("expected")), got=diff.get("got"))
+    return out
 
 
 def to_dict(result: GradeResult) -> dict:
@@ -22,12 +44,8 @@ def to_dict(result: GradeResult) -> dict:
         "message": result.message,
         "time_s": round(result.time_s, 4),
         "source_gate": result.source_gate,
-        "cases": [
-            {"index": c.index, "visibility": c.visibility, "verdict": c.verdict.value,
-             "reason": c.reason, "message": c.message,
-             "time_s": None if c.time_s is None else round(c.time_s, 4)}
-            for c in result.cases
-        ],
+        "cases": [_case(c) for c in result.cases],
+        **({"hint": result.hint} if result.hint else {}),
     }
 
 

@@ -81,7 +81,7 @@ def render_grade(result) -> str:
     ET.SubElement(properties, "property", name="source_gate",
                   value="on" if result.source_gate else "off")
     for c in result.cases:
-        name = f"example {c.index} ({c.name})" if c.visibility == "example" else f"hidden {c.index}"
+        name = c.label
         case = ET.SubElement(suite, "testcase", classname=result.problem, name=name,
                              time=f"{c.time_s or 0.0:.3f}")
         if c.verdict.value != "AC":

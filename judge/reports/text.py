@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from ..verdicts import CaseResult, GradeResult
+from ..verdicts import CaseResult, GradeResult, plural
 
 
 def _compact(value) -> str:
@@ -17,8 +17,7 @@ def _compact(value) -> str:
 
 def _case_line(c: CaseResult) -> str:
     time = f"{c.time_s:6.2f}s" if c.time_s is not None else "     - "
-    label = f"example {c.index} ({c.name})" if c.visibility == "example" else f"hidden  {c.index}"
-    line = f"  {c.verdict.value:<3} {time}  {label}"
+    line = f"  {c.verdict.value:<3} {time}  {c.label}"
     if c.reason != "ok":
         line += f": [{c.reason}] {c.message}"
     return line
@@ -29,6 +28,9 @@ def _example_details(c: CaseResult) -> list[str]:
     diff = c.details.get("diff")
     if diff:
         out.append("      inputs:   " + _compact(diff["inputs"]))
+    if c.details.get("probe"):  # the cotangent / tangent the judge differentiated along
+        out.append("      probe:    " + _compact(c.details["probe"]))
+    if diff:
         out.append("      expected: " + _compact(diff["expected"]))
         out.append("      got:      " + _compact(diff["got"]))
         for p in diff["positions"]:
@@ -53,7 +55,7 @@ def render(result: GradeResult) -> str:
     lines = [f"{result.problem}: {result.submission}"]
     if _never_ran(result):
         first = result.cases[0]
-        lines.append(f"  {first.verdict.value:<3}  all {len(result.cases)} cases: [{first.reason}] {first.message}")
+        lines.append(f"  {first.verdict.value:<3}  {'the only case' if len(result.cases) == 1 else f'all {len(result.cases)} cases'}: [{first.reason}] {first.message}")
         lines.extend(_example_details(first))
     else:
         for c in result.cases:
@@ -66,6 +68,8 @@ def render(result: GradeResult) -> str:
     lines.append(f"{result.verdict.value} ({result.verdict.title}) [{result.reason}] "
                  f"in {result.time_s:.2f}s: {result.message}")
     lines.append(f"cases: {summary}")
+    if result.hint:
+        lines.append(f"hint: {result.hint}")
     if not result.source_gate:
         lines.append("source gate: off (the source was not checked before it ran)")
     return "\n".join(lines) + "\n"

@@ -128,7 +128,8 @@ def describe_error(exc: BaseException, kind: str, submission: str) -> dict:
     if isinstance(exc, SyntaxError) and line is None and exc.lineno is not None:
         line, source = exc.lineno, (exc.text or "").strip() or None
     try:
-        message = str(exc)
+        # a SyntaxError's str() adds "(submission.py, line N)": the judge names file and line
+        message = exc.msg if isinstance(exc, SyntaxError) and isinstance(exc.msg, str) else str(exc)
     except BaseException:  # noqa: BLE001 - a submission's exception may refuse to print
         message = "(the exception's text could not be read)"
     if len(message) > _MESSAGE_LIMIT:

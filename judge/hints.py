@@ -1,0 +1,172 @@
+"""Hints from known mistakes: a failing submission that computes, on every **example**, exactly
+what a hinted known submission computes is shown that submission's hint.
+
+A known submission carries a hint in ``submissions/<id>/submissions.yaml``::
+
+    wrong_answer/strict_mask.py:
+      hint: "Both ends of the range get the gradient: qmin <= x / scale <= qmax."
+
+Only example outputs are compared (a fingerprint per example: a hash of its output fields and
+probe results, or of the error it raised), so a hint reveals nothing about hidden cases. The
+known submissions' fingerprints are computed once, by grading them on the examples only (the
+source gate off: they are the author's code), and cached in memory and under the judge's cache
+folder, keyed by the spec, the submission's source, the judge and JAX versions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__, cache
+
+OVERRIDES_FILE = "submissions.yaml"
+LOG = logging.getLogger("judge.hints")
+_memory: dict[str, tuple] = {}
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Hinted:
+    rel: str          # path relative to submissions/<id>/, e.g. wrong_answer/strict_mask.py
+    path: Path
+    hint: str
+
+
+def hinted(problem) -> list[Hinted]:
+    """The hinted known submissions of ``problem`` (entries of ``submissions.yaml`` with a
+    ``hint`` string whose file exists); malformed files give none (``judge check`` reports them)."""
+    import yaml
+
+    folder = problem.path.parent.parent / "submissions" / problem.id
+    path = folder / OVERRIDES_FILE
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+    except (OSError, yaml.YAMLError):
+        return []
+    out = []
+    for rel, entry in (data.items() if isinstance(data, dict) else ()):
+        hint = entry.get("hint") if isinstance(entry, dict) else None
+        if isinstance(hint, str) and hint.strip() and (folder / str(rel)).is_file():
+            out.append(Hinted(str(rel), folder / str(rel), " ".join(hint.split())))
+    return out
+
+
+def _canonical(value):
+    if isinstance(value, np.ndarray):
+        return ["array", value.dtype.str, list(value.shape), hashlib.sha256(value.tobytes()).hexdigest()]
+    if isinstance(value, np.generic):
+        return _canonical(np.asarray(value))
+    if isinstance(value, dict):
+        return ["dict", sorted([str(k), _canonical(v)] for k, v in value.items())]
+    if isinstance(value, (list, tuple)):
+        return [type(value).__name__, [_canonical(v) for v in value]]
+    return [type(value).__name__, repr(value)]
+
+
+def fingerprint(report) -> str | None:
+    """A case report's outcome as a hash: its output and probe results, or the error's type."""
+    if report is None:
+        return None
+    if report.error is not None:
+        return "error:" + str(report.error.type)
+    probes = report.probes
+    data = [_canonical(report.output),
+            _canonical(dict(probes.values)) if probes else None,
+            sorted(str(k) for k in probes.errors) if probes else None]
+    return hashlib.sha256(json.dumps(data).encode()).hexdigest()
+
+
+def example_fingerprints(problem, run) -> tuple:
+    """One fingerprint per example of the problem (None where the worker reported nothing)."""
+    return tuple(fingerprint(run.cases.get(c.index)) for c in problem.examples)
+
+
+def _key(problem, path: Path) -> str:
+    digest = hashlib.sha256()
+    for part in (__version__.encode(), cache.jax_version().encode(), Path(problem.path).read_bytes(),
+                 path.read_bytes()):
+        digest.update(hashlib.sha256(part).digest())
+    return digest.hexdigest()
+
+
+def known_fingerprints(problem, known: Hinted, sandbox: str | None = None) -> tuple:
+    """The example fingerprints of a known submission: computed once, then cached."""
+    from .grading import grade
+
+    key = _key(problem, known.path)
+    folder = cache.root() / "hints" if cache.enabled() else None
+    with _lock:
+        if key in _memory:
+            return _memory[key]
+        stored = folder / f"{key}.json" if folder else None
+        if stored is not None and stored.is_file():
+            try:
+                value = tuple(json.loads(stored.read_text(encoding="utf-8")))
+                _memory[key] = value
+                return value
+            except (OSError, ValueError):
+                pass
+        result = grade(problem, known.path, examples_only=True, source_gate=False, hints=False,
+                       **({"sandbox": sandbox} if sandbox else {}))
+        value = tuple(result.example_fingerprints)
+        _memory[key] = value
+        if stored is not None:
+            from .atomic import write_text
+
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                write_text(stored, json.dumps(list(value)))
+            except OSError as exc:
+                LOG.info("hints: cannot store %s: %s", stored, exc)
+        return value
+
+
+def match(problem, fingerprints: tuple, sandbox: str | None = None) -> str:
+    """The hint of the first hinted known submission whose example fingerprints equal
+    ``fingerprints`` on every example, or ""."""
+    if not fingerprints or any(f is None for f in fingerprints):
+        return ""
+    for known in hinted(problem):
+        if known_fingerprints(problem, known, sandbox) == tuple(fingerprints):
+            return known.hint
+    return ""
+
+
+def check_hints(report, problem, results: dict) -> None:
+    """`judge check`: every hinted submission fails, and hinted submissions with identical
+    example outputs carry the same hint. ``results``: Submission -> GradeResult."""
+    from .package_check import ERROR
+    from .verdicts import Verdict
+
+    known = {h.rel: h for h in hinted(problem)}
+    if not known:
+        return
+    check = report.add("hints")
+    by_outputs: dict[tuple, list] = {}
+    for sub, result in results.items():
+        h = known.get(sub.rel)
+        if h is None:
+            continue
+        if result.accepted:
+            report.find(check, ERROR, sub.path, "carries a hint but is accepted: its hint could "
+                                                "never be shown")
+            continue
+        if all(c.verdict is Verdict.AC for c in result.cases if c.visibility == "example"):
+            report.find(check, ERROR, sub.path, "carries a hint but passes every example: its "
+                        "hint would be shown to any submission that fails only hidden cases")
+            continue
+        by_outputs.setdefault(tuple(result.example_fingerprints), []).append(h)
+    for group in by_outputs.values():
+        if len({h.hint for h in group}) > 1:
+            names = ", ".join(h.rel for h in group)
+            report.find(check, ERROR, group[0].path,
+                        f"{names} give identical outputs on every example but carry different "
+                        "hints: the examples cannot tell these mistakes apart; add an example")
+    check.summary = f"{len(known)} hinted submissions, {len(by_outputs)} distinct on the examples"

@@ -1,0 +1,281 @@
+"""Mutants of a reference (judge/mutants.py, judge/mutants_run.py, judge/mutants_check.py):
+each operator's source change, stable ids, equivalence marking, classification and score, the
+JSON shape, the `judge check --mutants` findings, and one end-to-end run on a tiny problem."""
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from judge import mutants, mutants_run, package_check, spec
+from judge.errors import SpecError
+from judge.verdicts import CaseResult, GradeResult, Verdict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def changes(source: str) -> dict[str, str]:
+    """{mutant id: the mutated source of the one changed line}."""
+    out = {}
+    for m in mutants.generate(source):
+        lines = [line.strip() for line in m.source.splitlines() if line.strip()]
+        original = [line.strip() for line in ast.unparse(ast.parse(source)).splitlines()
+                    if line.strip()]
+        diff = [b for b in lines if b not in original]
+        out[m.id] = diff[-1] if diff else ""
+    return out
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("def f(a, b):\n    return a <= b\n", {"compare-L2C11-lt": "return a < b"}),
+    ("def f(a, b):\n    return a > b\n", {"compare-L2C11-ge": "return a >= b"}),
+    ("def f(a, b):\n    return a == b\n", {"compare-L2C11-ne": "return a != b"}),
+    ("def f(a, b):\n    return a - b\n", {"arith-L2C11-add": "return a + b"}),
+    ("def f(a, b):\n    return a * b\n", {"arith-L2C11-div": "return a / b"}),
+    ("def f(a):\n    return -a\n", {"arith-L2C11-noneg": "return a"}),
+    ("def f(a):\n    y = a + 0\n    return y\n", {"const-L2C12-to1": "y = a + 1"}),
+    ("def f(a):\n    y = a ** 3\n    return y\n",
+     {"const-L2C13-plus1": "y = a ** 4", "const-L2C13-minus1": "y = a ** 2"}),
+    ("def f(a):\n    y = jnp.round(a)\n    return y\n",
+     {"round-L2C8-floor": "y = jnp.floor(a)", "round-L2C8-ceil": "y = jnp.ceil(a)",
+      "round-L2C8-trunc": "y = jnp.trunc(a)"}),
+    ("def f(c, a, b):\n    y = jnp.where(c, a, b)\n    return y\n",
+     {"where-L2C8-swap": "y = jnp.where(c, b, a)"}),
+    ("def f(c, a, b):\n    y = lax.select(c, a, b)\n    return y\n",
+     {"where-L2C8-swap": "y = lax.select(c, b, a)"}),
+    ("def f(a, lo, hi):\n    y = jnp.clip(a, lo, hi)\n    return y\n", {"clip-L2C8-drop": "y = a"}),
+    ("def f(a, lo, hi):\n    m = (a >= lo) & (a <= hi)\n    return m\n",
+     {"mask-L2C8-left": "m = a >= lo", "mask-L2C8-right": "m = a <= hi"}),
+    ("def f(g, m):\n    y = g * m.astype(g.dtype)\n    return y\n", {"mask-L2C8-left": "y = g"}),
+    ("def f(a):\n    y = lax.stop_gradient(a)\n    return y\n", {"stop_gradient-L2C8-remove": "y = a"}),
+    ("def f(a):\n    return a\n", {"stop_gradient-L2C4-insert": "return _mutant_lax.stop_gradient(a)"}),
+    ("def rule_bwd(res, g):\n    y = res * g\n    return (y,)\n",
+     {"bwd-L1C0-identity": "return (g,)"}),
+])
+def test_each_operator_makes_its_change(source, expected):
+    got = changes(source)
+    for mutant_id, line in expected.items():
+        assert got.get(mutant_id) == line, (mutant_id, got)
+
+
+def test_a_stop_gradient_insert_imports_lax_and_compiles():
+    m = next(m for m in mutants.generate('"""doc."""\nfrom __future__ import annotations\n'
+                                         'def f(a):\n    return a\n')
+             if m.kind == "stop_gradient")
+    lines = m.source.splitlines()
+    assert lines[1] == "from __future__ import annotations"
+    assert lines[2] == "import jax.lax as _mutant_lax"
+    compile(m.source, "mutant.py", "exec")
+
+
+def test_no_stop_gradient_is_inserted_into_custom_rules():
+    source = (ROOT / "reference" / "fake_quant_ste.py").read_text()
+    inserted = [m for m in mutants.generate(source) if m.id.endswith("-insert")]
+    # only the entry point's return: the primal, forward and backward rules are left alone
+    assert [m.line for m in inserted] == [23]
+
+
+def test_ids_are_stable_unique_and_every_mutant_compiles():
+    source = (ROOT / "reference" / "fake_quant_ste.py").read_text()
+    first, second = mutants.generate(source), mutants.generate(source)
+    assert [m.id for m in first] == [m.id for m in second]
+    assert [m.source for m in first] == [m.source for m in second]
+    assert len({m.id for m in first}) == len(first) >= 12
+    for m in first:
+        compile(m.source, m.id, "exec")
+        assert m.source != source and f"line {m.line}:" in m.description
+    assert {m.kind for m in first} >= {"compare", "arith", "round", "clip", "mask", "bwd"}
+
+
+def test_equivalents_file(tmp_path):
+    path = tmp_path / "mutants.yaml"
+    assert mutants_run.load_equivalents(path) == {}
+    path.write_text("a-L1C0-x: plain reason\nb-L2C0-y:\n  reason: in a mapping\n")
+    assert mutants_run.load_equivalents(path) == {"a-L1C0-x": "plain reason",
+                                                  "b-L2C0-y": "in a mapping"}
+    path.write_text("a-L1C0-x:\n  reason: ''\n")
+    with pytest.raises(SpecError, match="needs a reason"):
+        mutants_run.load_equivalents(path)
+
+
+REASON = {Verdict.AC: "ok", Verdict.WA: "wrong_value", Verdict.RTE: "exception",
+          Verdict.IE: "judge_error", Verdict.CE: "syntax_error"}
+
+
+def _result(verdicts, verdict=None) -> GradeResult:
+    cases = tuple(CaseResult(index=i, name=f"c{i}", visibility="hidden", verdict=v,
+                             reason=REASON[v], message="") for i, v in enumerate(verdicts))
+    worst = verdict or next((v for v in verdicts if v is not Verdict.AC), Verdict.AC)
+    return GradeResult(problem="p", submission="s", verdict=worst, reason=REASON[worst], message="",
+                       time_s=0.1, cases=cases)
+
+
+def test_classify():
+    m = mutants.generate("def f(a, b):\n    return a < b\n")[0]
+    AC, WA, RTE, IE = Verdict.AC, Verdict.WA, Verdict.RTE, Verdict.IE
+    assert mutants_run.classify(m, _result([AC, WA, AC, WA])).killed_by == [1, 3]
+    assert mutants_run.classify(m, _result([AC, AC])).status == "survived"
+    assert mutants_run.classify(m, _result([RTE, IE])).status == "invalid"
+    assert mutants_run.classify(m, _result([AC, RTE])).status == "killed"
+    assert mutants_run.classify(m, _result([], Verdict.CE)).status == "invalid"
+
+
+@pytest.fixture
+def fake_package(tmp_path, monkeypatch):
+    """A problem whose 'grades' are decided by the mutant's kind, without running anything."""
+    (tmp_path / "problems").mkdir()
+    (tmp_path / "reference").mkdir()
+    (tmp_path / "submissions" / "p").mkdir(parents=True)
+    (tmp_path / "reference" / "p.py").write_text(
+        "import jax.numpy as jnp\n\ndef p(x, lo, hi):\n    return jnp.clip(jnp.round(x), lo, hi)\n")
+
+    class Problem:
+        id, entry_point = "p", "p"
+        path = tmp_path / "problems" / "p.yaml"
+        reference = tmp_path / "reference" / "p.py"
+
+    outcomes = {"clip": [Verdict.AC, Verdict.WA], "round": [Verdict.AC, Verdict.AC],
+                "stop_gradient": [Verdict.AC, Verdict.AC]}
+
+    def fake_grade(problem, path, **kwargs):
+        assert kwargs["source_gate"] is False
+        kind = Path(path).parent.name.split("-")[0]
+        if "trunc" in Path(path).parent.name:
+            return _result([], Verdict.CE)
+        return _result(outcomes[kind])
+
+    monkeypatch.setattr(mutants_run.grading, "grade", fake_grade)
+    return Problem
+
+
+def test_score_equivalents_and_json(fake_package):
+    (fake_package.path.parent.parent / "submissions" / "p" / "mutants.yaml").write_text(
+        "round-L4C20-floor: the cases hold only integers\n"
+        "stop_gradient-L4C4-insert: values are not differentiated\n"
+        "gone-L9C9-x: an old mutant\n")
+    report = mutants_run.run(fake_package, jobs=2)
+    status = {r.mutant.id: r.status for r in report.results}
+    assert status == {"stop_gradient-L4C4-insert": "equivalent", "clip-L4C11-drop": "killed",
+                      "round-L4C20-floor": "equivalent", "round-L4C20-ceil": "survived",
+                      "round-L4C20-trunc": "invalid"}
+    assert report.score == 0.5                   # 1 killed / (5 - 2 equivalent - 1 invalid)
+    assert report.unknown_equivalents == ["gone-L9C9-x"]
+    data = json.loads(mutants_run.render_json(report))
+    assert set(data) == {"problem", "score", "mutants"} and data["score"] == 0.5
+    for entry in data["mutants"]:
+        assert set(entry) == {"id", "description", "line", "status", "killed_by"}
+    killed = next(e for e in data["mutants"] if e["status"] == "killed")
+    assert killed["killed_by"] == [1] and killed["line"] == 4
+    text = mutants_run.render_text(report)
+    assert "SURVIVED" in text and "equivalent: the cases hold only integers" in text
+    assert "mutation score 1/2 = 0.50" in text and "'gone-L9C9-x'" in text
+
+
+def test_check_adds_a_warning_per_survivor(fake_package):
+    report = package_check.ProblemReport(problem="p", path="p.yaml")
+    from judge.mutants_check import check_mutants
+
+    check_mutants(report, fake_package, 1, lambda text: None)
+    warnings = [f for f in report.findings if f.level == "warning"]
+    assert sorted(f.message.split()[1] for f in warnings) == [
+        "round-L4C20-ceil", "round-L4C20-floor", "stop_gradient-L4C4-insert"]
+    assert all("survived" in f.message and f.line == 4 for f in warnings)
+    assert "3 survived" in report.checks[-1].summary
+    assert [f.level for f in report.findings if "invalid" in f.message] == ["info"]
+
+
+SNAP_SPEC = """\
+id: snap
+title: Snap
+statement: "floor(x) where x >= 0, else x."
+entry_point: snap
+parameters:
+  - {name: x, kind: array, dtype: float32, ndim: [1], min_size: 1, max_size: 8, finite: true}
+output:
+  kind: array
+  shape_like: x
+  dtype: float32
+tolerance: {rtol: 0.0, atol: 0.0}
+limits: {time_per_case_s: 10, startup_s: 60}
+examples:
+  - name: small
+    input: {x: [-1.5, 0.0, 2.5]}
+    expected: [-1.5, 0.0, 2.0]
+hidden:
+  - {input: {x: [0.5, 1.7]}, expected: [0.0, 1.0]}
+"""
+SNAP = "import jax.numpy as jnp\n\n\ndef snap(x):\n    return jnp.where(x >= 0, jnp.floor(x), x)\n"
+
+
+def test_end_to_end_on_a_tiny_problem(tmp_path):
+    for folder, name, text in (("problems", "snap.yaml", SNAP_SPEC), ("reference", "snap.py", SNAP),
+                               ("submissions/snap", "mutants.yaml",
+                                "stop_gradient-L5C4-insert: the judge never differentiates snap\n")):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+        (tmp_path / folder / name).write_text(text)
+    problem = spec.load("snap", root=tmp_path)
+    report = mutants_run.run(problem, jobs=2)
+    status = {r.mutant.id: r.status for r in report.results}
+    assert status == {
+        "stop_gradient-L5C4-insert": "equivalent",
+        "where-L5C11-swap": "killed",
+        "compare-L5C21-gt": "survived",        # floor(0) == 0: no case tells >= from >
+        "const-L5C26-to1": "killed",
+        "round-L5C29-round": "killed",
+        "round-L5C29-ceil": "killed",
+        "round-L5C29-trunc": "survived",       # equal to floor on x >= 0
+    }
+    assert report.score == 4 / 6
+    killed = {r.mutant.id: r.killed_by for r in report.results}
+    assert killed["round-L5C29-round"] == [1]   # only the hidden 1.7 rounds differently
+
+
+HALVE_SPEC = """\
+id: halve
+title: Halve
+statement: "floor(x / 2)."
+entry_point: halve
+parameters:
+  - {name: x, kind: array, dtype: float32, ndim: [1], min_size: 1, max_size: 8, finite: true}
+output:
+  kind: array
+  shape_like: x
+  dtype: float32
+tolerance: {rtol: 0.0, atol: 0.0}
+limits: {time_per_case_s: 10, startup_s: 60}
+examples:
+  - name: evens
+    input: {x: [2.0, 4.0]}
+    expected: [1.0, 2.0]
+hidden: []
+"""
+HALVE_FILES = {
+    "reference/halve.py": "import jax.numpy as jnp\n\n\ndef halve(x):\n    return jnp.floor(x / 2)\n",
+    "generators/halve.py": (
+        "import numpy as np\n\n"
+        "def odd(rng):\n"
+        "    return {'input': {'x': rng.integers(-9, 9, 4).astype(np.float32) * 2 + 1}}\n\n"
+        "FAMILIES = {'odd': odd}\n"),
+    # without derivative probes no case can kill it: marked equivalent, so not a target
+    "submissions/halve/mutants.yaml": "stop_gradient-L5C4-insert: halve is never differentiated\n",
+}
+
+
+def test_generate_targets_the_surviving_mutants(tmp_path):
+    from judge import generate_run
+
+    (tmp_path / "problems").mkdir()
+    (tmp_path / "problems" / "halve.yaml").write_text(HALVE_SPEC)
+    for rel, text in HALVE_FILES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    problem = spec.load(tmp_path / "problems" / "halve.yaml")
+    outcome = generate_run.run(problem, 2, seed=1, target="mutants", jobs=2)
+    # on even inputs, round, ceil and trunc of x / 2 equal floor: the examples leave them alive
+    assert outcome.matrix.submissions == ["round-L5C11-round", "round-L5C11-ceil",
+                                          "round-L5C11-trunc"]
+    assert not outcome.matrix.uncaught()
+    report = generate_run.render_report(outcome)
+    assert "every surviving mutant of the reference is caught" in report
+    assert generate_run.command_line(problem, 2, 1, None, "mutants", False).endswith("--target mutants")
