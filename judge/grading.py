@@ -115,7 +115,7 @@ def _hint(problem: Problem, fingerprints: tuple, sandbox: str | None) -> str:
     from . import hints as hints_mod
 
     try:
-        return hints_mod.match(problem, fingerprints, sandbox)
+        return hints_mod.match(problem, fingerprints, sandbox, grade=grade)
     except Exception:  # noqa: BLE001 - a hint is a courtesy: log, and grade without it
         LOG.exception("hints: matching failed for problem %s", problem.id)
         return ""

@@ -96,10 +96,9 @@ def _key(problem, path: Path) -> str:
     return digest.hexdigest()
 
 
-def known_fingerprints(problem, known: Hinted, sandbox: str | None = None) -> tuple:
-    """The example fingerprints of a known submission: computed once, then cached."""
-    from .grading import grade
-
+def known_fingerprints(problem, known: Hinted, sandbox: str | None = None, *, grade) -> tuple:
+    """The example fingerprints of a known submission: computed once (with ``grade``, which is
+    ``grading.grade``, passed in so this module does not depend on grading), then cached."""
     key = _key(problem, known.path)
     folder = cache.root() / "hints" if cache.enabled() else None
     with _lock:
@@ -128,13 +127,13 @@ def known_fingerprints(problem, known: Hinted, sandbox: str | None = None) -> tu
         return value
 
 
-def match(problem, fingerprints: tuple, sandbox: str | None = None) -> str:
+def match(problem, fingerprints: tuple, sandbox: str | None = None, *, grade=None) -> str:
     """The hint of the first hinted known submission whose example fingerprints equal
-    ``fingerprints`` on every example, or ""."""
+    ``fingerprints`` on every example, or "". ``grade`` grades a known submission."""
     if not fingerprints or any(f is None for f in fingerprints):
         return ""
     for known in hinted(problem):
-        if known_fingerprints(problem, known, sandbox) == tuple(fingerprints):
+        if known_fingerprints(problem, known, sandbox, grade=grade) == tuple(fingerprints):
             return known.hint
     return ""
 
@@ -142,7 +141,7 @@ def match(problem, fingerprints: tuple, sandbox: str | None = None) -> str:
 def check_hints(report, problem, results: dict) -> None:
     """`judge check`: every hinted submission fails, and hinted submissions with identical
     example outputs carry the same hint. ``results``: Submission -> GradeResult."""
-    from .package_check import ERROR
+    from .findings import ERROR
     from .verdicts import Verdict
 
     known = {h.rel: h for h in hinted(problem)}

@@ -7,7 +7,7 @@ import time
 
 from . import mutants_run
 from .errors import JudgeError
-from .package_check import ERROR, INFO, WARNING
+from .findings import ERROR, INFO, WARNING
 
 
 def check_mutants(report, problem, jobs: int, progress) -> None:

@@ -24,11 +24,8 @@ import numpy as np
 from . import checks, expectations, grading, spec
 from . import source_gate as gate
 from .errors import JudgeError, SpecError
+from .findings import ERROR, INFO, WARNING
 from .verdicts import Verdict, plural
-
-ERROR, WARNING, INFO = "error", "warning", "info"
-#: Warn when the time limit is less than this many times the slowest accepted case.
-TIME_MARGIN = 2.0
 SCHEMA_SHOWN = "judge/schema/problem.schema.json"
 
 

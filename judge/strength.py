@@ -9,7 +9,7 @@ example is noted, so the author knows the examples do not reveal that mistake.
 from __future__ import annotations
 
 from .expectations import MUST_BE_CAUGHT
-from .package_check import ERROR, INFO, TIME_MARGIN, WARNING
+from .findings import ERROR, INFO, TIME_MARGIN, WARNING
 from .verdicts import Verdict, plural
 
 MAX_LISTED = 6

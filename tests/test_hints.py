@@ -64,7 +64,7 @@ def test_hints_are_read_and_validated(tmp_path):
 def test_match_needs_every_example_equal(tmp_path, monkeypatch):
     problem = package(tmp_path, "wrong_answer/a.py: {hint: A}\nwrong_answer/b.py: {hint: B}\n")
     known = {"wrong_answer/a.py": ("x", "y"), "wrong_answer/b.py": ("x", "z")}
-    monkeypatch.setattr(hints, "known_fingerprints", lambda p, h, sandbox=None: known[h.rel])
+    monkeypatch.setattr(hints, "known_fingerprints", lambda p, h, sandbox=None, grade=None: known[h.rel])
     assert hints.match(problem, ("x", "z")) == "B"
     assert hints.match(problem, ("x", "y")) == "A"
     assert hints.match(problem, ("x", "w")) == ""            # matches no hinted submission
