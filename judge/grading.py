@@ -263,6 +263,9 @@ def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
                                         and run.cpu_s >= float(limits["cpu_s"])):
         return _result(case, "cpu_time_limit", f"CPU time limit exceeded: {limits['cpu_s']} s for "
                                                f"the whole run (the worker was killed)")
+    if run.lingered:
+        return _result(case, "exited_early", "the process closed its result channel before "
+                                             "reporting this case (and was then stopped)")
     if run.signal is not None:
         return _result(case, "killed_by_signal", f"the process was killed by signal {run.signal}")
     return _result(case, "exited_early", f"the process exited (status {run.returncode}) before "

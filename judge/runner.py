@@ -58,6 +58,8 @@ class WorkerRun:
     cases: dict[int, CaseReport] = field(default_factory=dict)
     case_times: dict[int, float] = field(default_factory=dict)  # measured here, from when due
     done: bool = False
+    channel_closed: bool = False       # the worker closed the result channel without "done"
+    lingered: bool = False             # ... and had to be killed because it did not exit
     timed_out: bool = False
     timeout_phase: str | None = None   # "startup", "case" or "run" (limits.wall_s)
     protocol_error: str | None = None
@@ -222,11 +224,15 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
             on_case()
             _collect(run, read_fd, started, startup_timeout, case_timeout, on_case, run_deadline)
         finally:
-            if not run.done:
+            # A worker that closed the channel is let exit on its own, so its exit status is
+            # its own and not the judge's kill; one still running is stopped.
+            ending = run.done or run.channel_closed
+            if not ending:
                 proc.kill()
             try:
-                run.cpu_s = proc.wait(timeout=5 if run.done else 2)
+                run.cpu_s = proc.wait(timeout=5 if ending else 2)
             except subprocess.TimeoutExpired:
+                run.lingered = run.channel_closed and not run.done
                 proc.kill()
                 try:
                     run.cpu_s = proc.wait(timeout=30)
@@ -386,7 +392,8 @@ def _collect(run: WorkerRun, fd: int, started: float, startup_timeout: float,
             return
         chunk = os.read(fd, 65536)
         if not chunk:
-            return  # the worker closed the channel: exited or crashed
+            run.channel_closed = True  # the worker closed the channel: exited or crashed
+            return
         buffer += chunk
         while b"\n" in chunk and b"\n" in buffer:
             line, _, rest = bytes(buffer).partition(b"\n")

@@ -61,6 +61,7 @@ OUTCOMES = [
     ("forge_result_channel.py", Verdict.RJ, "channel_tampered"),
     ("exit_at_import.py", Verdict.RTE, "exit_called"),
     ("os_exit_mid_case.py", Verdict.RTE, "exited_early"),
+    ("close_channel_and_linger.py", Verdict.RTE, "exited_early"),
     ("tamper_make_jaxpr.py", Verdict.RJ, "instrument_tampered"),
     ("tamper_and_restore.py", Verdict.RJ, "instrument_tampered"),
     ("tamper_case_runner.py", Verdict.RJ, "instrument_tampered"),
