@@ -16,7 +16,7 @@ import jax  # noqa: E402
 imported = time.perf_counter()
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent))
-from judge import spec  # noqa: E402  (loads YAML and NumPy only)
+from judge.problem import spec  # noqa: E402  (loads YAML and NumPy only)
 
 submission, spec_path = sys.argv[1], sys.argv[2]
 problem = spec.load(spec_path)

@@ -45,7 +45,7 @@ def start_once(mode: str) -> float:
     """Wall time to start the worker's interpreter (``python -I -c pass``) with or without the
     sandbox: the part of the overhead that does not depend on the submission."""
     sys.path.insert(0, str(ROOT))
-    from judge import sandbox
+    from judge.run import sandbox
 
     inner = ["-I", "-B", "-c", "pass"]
     started = time.perf_counter()

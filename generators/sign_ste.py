@@ -11,7 +11,7 @@ Interface (see README, "Generating hidden cases"):
   input is rejected by ``sign_float64`` (the statement promises none; no family draws them).
 
 This module is loaded into the judge process: it may import only NumPy, ml_dtypes and the
-pure standard-library modules listed in ``judge/generate.py``, never JAX.
+pure standard-library modules listed in ``judge/author/generate.py``, never JAX.
 """
 
 import ml_dtypes

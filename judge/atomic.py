@@ -13,7 +13,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from .errors import JudgeError
+from judge.errors import JudgeError
 
 
 def read_exact(path: Path) -> str:

@@ -9,20 +9,20 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import __version__
-from .errors import JudgeError
+from judge import __version__
+from judge.errors import JudgeError
 
 EXIT_OK, EXIT_VERDICT, EXIT_ERROR = 0, 1, 2
 
 
 def cmd_grade(args) -> int:
-    from . import warm
+    from judge.run import warm
 
     warm.prestart(args.sandbox)  # the worker imports JAX while the spec loads
-    from . import spec
-    from .grading import grade
-    from .reports import FORMATS
-    from .verdicts import Verdict
+    from judge.problem import spec
+    from judge.grade.grading import grade
+    from judge.reports import FORMATS
+    from judge.grade.verdicts import Verdict
 
     problem = spec.load(args.problem)
     result = grade(problem, args.submission, examples_only=args.examples_only, sandbox=args.sandbox,
@@ -34,21 +34,21 @@ def cmd_grade(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from . import spec
-    from .show import render
+    from judge.problem import spec
+    from judge.reports.show import render
 
     sys.stdout.write(render(spec.load(args.problem)))
     return EXIT_OK
 
 
 def cmd_list(args) -> int:
-    from . import spec
+    from judge.problem import spec
 
     root = spec.find_root()
     for path in sorted((root / "problems").glob("*.yaml")):
         try:
             problem = spec.load(path)
-            from .verdicts import plural
+            from judge.grade.verdicts import plural
 
             print(f"{problem.id:<20} {problem.title}  ({plural(len(problem.examples), 'example')}, "
                   f"{len(problem.hidden)} hidden)")
@@ -58,11 +58,11 @@ def cmd_list(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from . import warm
+    from judge.run import warm
 
     warm.prestart()  # imports JAX while the reference runs
-    from .package_check import check_problem, problem_paths
-    from .reports import check_text, junit
+    from judge.author.check import check_problem, problem_paths
+    from judge.reports import check_text, junit
 
     paths = problem_paths(args.problems)
     source_gate = _source_gate(args)
@@ -84,30 +84,30 @@ def cmd_check(args) -> int:
 
 
 def cmd_generate(args) -> int:
-    from .generate_run import main as generate_main
+    from judge.author.generate_cmd import main as generate_main
 
     return generate_main(args)
 
 
 def cmd_fill(args) -> int:
-    from .fill import main as fill_main
+    from judge.author.fill import main as fill_main
 
     return fill_main(args)
 
 
 def cmd_mutants(args) -> int:
-    from .mutants_run import main as mutants_main
+    from judge.author.mutants_run import main as mutants_main
 
     return mutants_main(args)
 
 
 def _source_gate(args) -> bool:
     """--source-gate, else $JUDGE_SOURCE_GATE, else on; one warning on stderr when off."""
-    from . import source_gate
+    from judge import gate
 
-    on, where = source_gate.requested(args.source_gate)
+    on, where = gate.requested(args.source_gate)
     if not on:
-        source_gate.warn_off(where)
+        gate.warn_off(where)
     return on
 
 
@@ -118,9 +118,11 @@ def _jobs(text: str) -> int:
 
 
 def cmd_batch(args) -> int:
-    from . import atomic, spec, warm
-    from .batch import Progress, run_batch
-    from .reports import batch_report
+    from judge import atomic
+    from judge.problem import spec
+    from judge.run import warm
+    from judge.grade.batch import Progress, run_batch
+    from judge.reports import batch_report
 
     warm.prestart(args.sandbox)
     problem = spec.load(args.problem)
@@ -139,7 +141,7 @@ def cmd_batch(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from .serve import serve
+    from judge.run.serve import serve
 
     serve(sandbox=args.sandbox, idle_timeout=args.idle_timeout,
           announce=lambda text: print(text, file=sys.stderr, flush=True))
@@ -297,8 +299,8 @@ def _internal_error_report(args, exc: Exception) -> None:
     """An ``IE judge_error`` report of ``judge grade`` in the requested format. Only the
     exception's type is in it: its text could quote anything (the traceback is on stderr)."""
     try:
-        from .reports import FORMATS
-        from .verdicts import GradeResult, Verdict
+        from judge.reports import FORMATS
+        from judge.grade.verdicts import GradeResult, Verdict
 
         result = GradeResult(problem=str(args.problem), submission=str(args.submission),
                              verdict=Verdict.IE, reason="judge_error",

@@ -6,7 +6,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge import spec  # noqa: E402
+from judge.problem import spec  # noqa: E402
 
 
 @pytest.fixture(scope="session")

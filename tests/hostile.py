@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from judge import sandbox
+from judge.run import sandbox
 
 ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
 

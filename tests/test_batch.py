@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from judge import batch, spec
+from judge.grade import batch
+from judge.problem import spec
 from judge.errors import JudgeError
 from tests.test_third_problem import SOLUTIONS, SPEC
 

@@ -1,5 +1,5 @@
 """The judge's boundary, unit by unit: crafted result lines fed straight into the runner's
-collection function (``runner._collect``), typed reports (``judge.boundary``), verdicts decided
+collection function (``runner._collect``), typed reports (``judge.run.boundary``), verdicts decided
 from them, hidden-case messages, the worker's side of malformed outputs, report caps, and the
 catch-alls of ``judge batch`` and the CLI.
 
@@ -17,12 +17,14 @@ import time
 import numpy as np
 import pytest
 
-from judge import batch, boundary, cli, grading, runner
-from judge.boundary import Expected
+from judge.grade import batch, grading
+from judge.run import boundary, runner
+from judge import cli
+from judge.run.boundary import Expected
 from judge.reports import FORMATS
 from judge.reports import batch_report
-from judge.runner import WorkerRun
-from judge.verdicts import REASONS, GradeResult, Verdict
+from judge.run.runner import WorkerRun
+from judge.grade.verdicts import REASONS, GradeResult, Verdict
 from judge.worker import protocol
 
 NONCE = "0123456789abcdef" * 2
@@ -335,7 +337,7 @@ def test_named_tuples_and_subclasses_travel_as_tuples_and_lists(case_runner):
 def test_an_example_diff_shows_a_shape_and_the_first_entries(fq_problem):
     big = np.arange(600_000, dtype=np.float32)
     example = fq_problem.examples[0]
-    mismatch = grading.checks.check_output({"values": big, "grads": big},
+    mismatch = grading.compare.check_output({"values": big, "grads": big},
                                            {f.name: example.expected[f.name]
                                             for f in fq_problem.fields},
                                            fq_problem.output_kind,
@@ -370,7 +372,7 @@ def test_batch_records_a_judge_failure_as_ie_and_goes_on(fq_problem, tmp_path, m
 
 
 def test_cli_batch_exits_2_when_a_submission_is_ie(fq_problem, tmp_path, monkeypatch, capsys):
-    from judge import warm
+    from judge.run import warm
 
     folder = tmp_path / "class"
     folder.mkdir()
@@ -386,7 +388,7 @@ def test_cli_batch_exits_2_when_a_submission_is_ie(fq_problem, tmp_path, monkeyp
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_cli_turns_an_unexpected_failure_into_ie_and_exit_2(fq_problem, tmp_path, monkeypatch,
                                                             capsys, fmt):
-    from judge import warm
+    from judge.run import warm
 
     path = tmp_path / "s.py"
     path.write_text("# submission\n")

@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from judge import cache, grading, sandbox
-from judge.verdicts import Verdict
+from judge.run import cache, sandbox
+from judge.grade import grading
+from judge.grade.verdicts import Verdict
 
 ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
 ACCEPTED = Path(__file__).resolve().parent.parent / "submissions" / "fake_quant_ste" / "accepted"

@@ -19,10 +19,12 @@ from pathlib import Path
 import pytest
 from tests.hostile import ADVERSARIAL
 
-from judge import grading, sandbox, spec
+from judge.grade import grading
+from judge.run import sandbox
+from judge.problem import spec
 from judge.reports import FORMATS
 from judge.reports import batch_report
-from judge.verdicts import Verdict
+from judge.grade.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 CHANNEL = ADVERSARIAL / "channel"
@@ -212,7 +214,7 @@ def test_run_wall_clock_cap(twice, tmp_path, caplog):
     path.write_text(REFERENCE.replace("def twice(x, k, cotangent):\n",
                                       "def twice(x, k, cotangent):\n    import time\n"
                                       "    time.sleep(1.5)\n"))
-    with caplog.at_level("INFO", logger="judge.grading"):
+    with caplog.at_level("INFO", logger="judge.grade.grading"):
         result, elapsed = grade(slow, path)
     assert (result.verdict, result.reason) == (Verdict.TLE, "time_limit"), verdict_of(result)
     assert all(c.time_s is None or c.time_s < 3 for c in result.cases)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judge.package_check import check_problem
+from judge.author.check import check_problem
 from judge.reports import check_text, junit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -258,6 +258,6 @@ def test_cli_exit_codes(tmp_path):
 
 
 def test_the_check_does_not_import_jax():
-    code = ("import sys, judge.cli, judge.package_check, judge.strength, judge.reports.junit; "
+    code = ("import sys, judge.cli, judge.author.check, judge.author.strength, judge.reports.junit; "
             "assert 'jax' not in sys.modules, 'jax imported'")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0

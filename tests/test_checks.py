@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from judge import checks
+from judge.grade import compare
 from judge.worker.protocol import Other
 
 f32 = lambda *v: np.array(v, dtype=np.float32)  # noqa: E731
@@ -25,11 +25,11 @@ TOL = {"rtol": 1e-6, "atol": 1e-6, "signed_zero": False}
     (f32(0.0), f32(0.0), {**TOL, "signed_zero": True}, True),
 ])
 def test_check_values(got, expected, tol, ok):
-    assert (checks.check_values(got, expected, "values", tol) is None) is ok
+    assert (compare.check_values(got, expected, "values", tol) is None) is ok
 
 
 def test_value_mismatch_names_field_and_first_position():
-    m = checks.check_values(f32(1, 5, 7), f32(1, 2, 3), "grads", TOL)
+    m = compare.check_values(f32(1, 5, 7), f32(1, 2, 3), "grads", TOL)
     assert m.reason == "wrong_value" and m.field == "grads"
     assert "2 of 3" in m.message and "[1]" in m.message
     assert m.positions[0] == ((1,), 5.0, 2.0)
@@ -48,16 +48,16 @@ def test_value_mismatch_names_field_and_first_position():
 ])
 def test_check_output_dict(output, reason):
     expected = {"values": f32(1), "grads": f32(1)}
-    m = checks.check_output(output, expected, "dict", {"values": TOL, "grads": TOL})
+    m = compare.check_output(output, expected, "dict", {"values": TOL, "grads": TOL})
     assert (m.reason if m else None) == reason
 
 
 def test_check_output_array_kind():
-    assert checks.check_output(f32(1), {"value": f32(1)}, "array", {"value": TOL}) is None
-    assert checks.check_output({"value": f32(1)}, {"value": f32(1)}, "array",
+    assert compare.check_output(f32(1), {"value": f32(1)}, "array", {"value": TOL}) is None
+    assert compare.check_output({"value": f32(1)}, {"value": f32(1)}, "array",
                                {"value": TOL}).reason == "wrong_type"
 
 
 def test_shape_checked_before_dtype():
-    m = checks.check_field(np.zeros((2,), np.float64), f32(1), "values", TOL)
+    m = compare.check_field(np.zeros((2,), np.float64), f32(1), "values", TOL)
     assert m.reason == "wrong_shape"

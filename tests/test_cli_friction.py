@@ -145,8 +145,8 @@ def test_grade_check_and_batch_number_hidden_cases_alike(tmp_path):
 
 
 def test_kill_matrix_rows_are_numbered_as_appended_hidden_cases():
-    from judge.generate_kills import KillMatrix, render
-    from judge.verdicts import Verdict
+    from judge.author.kills import KillMatrix, render
+    from judge.grade.verdicts import Verdict
 
     matrix = KillMatrix(["wrong_answer/a.py"], ["gen_x_1_0", "gen_x_1_1"],
                         {("gen_x_1_1", "wrong_answer/a.py"): Verdict.WA})
@@ -249,7 +249,7 @@ def test_a_spec_without_expected_points_to_fill_and_fill_computes_it(tmp_path):
 
 
 def test_fill_inserts_into_flow_and_block_mappings():
-    from judge.fill import insert_expected
+    from judge.author.fill import insert_expected
 
     text = ("hidden:\n  - {name: a, input: {x: [1.0]}}  # flow\n"
             "  - name: b\n    # a comment\n    input: {x: [2.0]}\n\nafter: 1\n")

@@ -1,4 +1,4 @@
-"""The source gate (``judge.source_gate``, layer 1): what it refuses and what it lets through,
+"""The source gate (``judge.gate``, layer 1): what it refuses and what it lets through,
 ``RJ forbidden_construct`` from ``grading.grade``, and the ``--source-gate`` switch.
 
 Most tests here only parse source in this process, or grade a submission the gate refuses
@@ -20,17 +20,18 @@ from pathlib import Path
 
 import pytest
 
-from judge import grading, source_gate
+from judge.grade import grading
+from judge import gate
 from judge.reports import gradescope, json_report, junit, text
-from judge.verdicts import Verdict
+from judge.grade.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCEPTED = sorted(ROOT.glob("submissions/*/accepted/*.py"))
 CLOSURE = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"
 
 
-def findings(source: str, allowed=None) -> list[source_gate.Finding]:
-    return source_gate.check(textwrap.dedent(source), allowed)
+def findings(source: str, allowed=None) -> list[gate.Finding]:
+    return gate.check(textwrap.dedent(source), allowed)
 
 
 # --- refused: (id, source, a piece of the message) ---------------------------------------------
@@ -564,7 +565,7 @@ def test_allowed(source):
 
 @pytest.mark.parametrize("path", ACCEPTED, ids=lambda p: str(p.relative_to(ROOT / "submissions")))
 def test_every_accepted_submission_passes_the_gate(path):
-    assert source_gate.check_file(path) == []
+    assert gate.check_file(path) == []
 
 
 #: Hostile submissions of tests/adversarial/ that only the limits stop: exhausting memory or CPU
@@ -576,7 +577,7 @@ ONLY_LIMITS_STOP = {"alloc_30gb_at_import.py", "alloc_30gb_jax.py", "alloc_unbou
 @pytest.mark.parametrize("path", sorted((ROOT / "tests" / "adversarial").glob("*.py")),
                          ids=lambda p: p.name)
 def test_the_gate_refuses_the_sandbox_attacks(path):
-    found = source_gate.check_file(path)
+    found = gate.check_file(path)
     if path.name in ONLY_LIMITS_STOP:
         assert found == []
     else:
@@ -585,7 +586,7 @@ def test_the_gate_refuses_the_sandbox_attacks(path):
 
 def test_every_reference_passes_the_gate():
     for path in sorted((ROOT / "reference").glob("*.py")):
-        assert source_gate.check_file(path) == [], path
+        assert gate.check_file(path) == [], path
 
 
 # --- the allowlist is spec data -----------------------------------------------------------------
@@ -613,7 +614,7 @@ def test_a_spec_can_allow_a_denied_submodule_and_only_that():
 def test_allowed_imports_in_the_spec(tmp_path, monkeypatch):
     import yaml
 
-    from judge import spec
+    from judge.problem import spec
     from judge.errors import SpecError
 
     data = yaml.safe_load((ROOT / "problems" / "fake_quant_ste.yaml").read_text())
@@ -633,12 +634,12 @@ def test_allowed_imports_in_the_spec(tmp_path, monkeypatch):
 
 
 def test_module_verdicts():
-    allowed = source_gate.DEFAULT_ALLOWED_IMPORTS
-    assert source_gate.module_verdict("jax.numpy.linalg", allowed) == "ok"
-    assert source_gate.module_verdict("jax.experimental.sparse", allowed) == "denied"
-    assert source_gate.module_verdict("numpy._core", allowed) == "private"
-    assert source_gate.module_verdict("scipy", allowed) == "not allowed"
-    assert source_gate.module_verdict("jaxlib", allowed) == "not allowed"
+    allowed = gate.DEFAULT_ALLOWED_IMPORTS
+    assert gate.module_verdict("jax.numpy.linalg", allowed) == "ok"
+    assert gate.module_verdict("jax.experimental.sparse", allowed) == "denied"
+    assert gate.module_verdict("numpy._core", allowed) == "private"
+    assert gate.module_verdict("scipy", allowed) == "not allowed"
+    assert gate.module_verdict("jaxlib", allowed) == "not allowed"
 
 
 #: Modules reachable by attribute from the default allowlist that are not allowed imports but do
@@ -657,11 +658,11 @@ def test_modules_reachable_by_attribute_are_allowed_or_refused_by_name():
     module-valued attribute, and check that each module reached is allowed or harmless, or that
     the attribute's name (or its path) is refused. New releases of Python, NumPy or JAX that
     import another module under a new name fail here until the gate knows it."""
-    allowed = source_gate.DEFAULT_ALLOWED_IMPORTS
+    allowed = gate.DEFAULT_ALLOWED_IMPORTS
 
     def import_allowed(package):  # pkgutil.walk_packages would import the denied ones too
         for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
-            if source_gate.module_verdict(info.name, allowed) != "ok" \
+            if gate.module_verdict(info.name, allowed) != "ok" \
                     or "tests" in info.name.split("."):
                 continue
             try:
@@ -681,10 +682,10 @@ def test_modules_reachable_by_attribute_are_allowed_or_refused_by_name():
                     or not name.isidentifier()):  # pytest's assertion rewriting adds @py_builtins
                 continue
             sub = f"{path}.{name}"
-            if source_gate.module_verdict(sub, allowed) == "denied" or _refused_by_name(name):
+            if gate.module_verdict(sub, allowed) == "denied" or _refused_by_name(name):
                 continue
             real = value.__name__
-            if source_gate.module_verdict(real, allowed) != "ok" and real not in HARMLESS_MODULES:
+            if gate.module_verdict(real, allowed) != "ok" and real not in HARMLESS_MODULES:
                 missing.setdefault(name, sub)
                 continue
             if real not in seen:
@@ -692,7 +693,7 @@ def test_modules_reachable_by_attribute_are_allowed_or_refused_by_name():
                 walk(value, sub)
 
     for name in sorted(sys.modules):
-        if source_gate.module_verdict(name, allowed) == "ok" and name not in seen:
+        if gate.module_verdict(name, allowed) == "ok" and name not in seen:
             seen.add(name)
             walk(sys.modules[name], name)
     assert len(seen) > 50
@@ -754,7 +755,7 @@ def test_the_environment_turns_the_gate_off_with_a_warning(fq_problem, tmp_path,
                                                             capsys):
     monkeypatch.setattr(grading, "run_worker", worker_called)
     path = write(tmp_path, GATED)
-    monkeypatch.setenv(source_gate.ENV_VAR, "off")
+    monkeypatch.setenv(gate.ENV_VAR, "off")
     with pytest.raises(WorkerCalled):
         grading.grade(fq_problem, path, examples_only=True)
     err = capsys.readouterr().err
@@ -765,18 +766,18 @@ def test_the_environment_turns_the_gate_off_with_a_warning(fq_problem, tmp_path,
     # the argument wins over the environment
     result = grading.grade(fq_problem, path, examples_only=True, source_gate=True)
     assert result.reason == "forbidden_construct"
-    monkeypatch.setenv(source_gate.ENV_VAR, "maybe")
+    monkeypatch.setenv(gate.ENV_VAR, "maybe")
     with pytest.raises(Exception, match="unknown source gate setting 'maybe'"):
         grading.grade(fq_problem, path, examples_only=True)
 
 
 def test_an_oversized_or_deeply_nested_file_is_refused(tmp_path):
     big = tmp_path / "big.py"
-    big.write_text("x = 1\n" * (source_gate.MAX_SOURCE_BYTES // 6 + 1))
-    assert "bytes" in str(source_gate.check_file(big)[0])
+    big.write_text("x = 1\n" * (gate.MAX_SOURCE_BYTES // 6 + 1))
+    assert "bytes" in str(gate.check_file(big)[0])
     deep = tmp_path / "deep.py"
     deep.write_text("x = " + "-" * 50000 + "1\n")
-    found = source_gate.check_file(deep)
+    found = gate.check_file(deep)
     assert found is None or found  # a parser error (CE in the worker) or a finding, never a crash
 
 
@@ -802,7 +803,7 @@ def test_reports_record_the_gate(fq_problem, tmp_path):
 # --- the command line -------------------------------------------------------------------------
 
 def judge(*args, env_extra=None):
-    env = {k: v for k, v in os.environ.items() if k != source_gate.ENV_VAR}
+    env = {k: v for k, v in os.environ.items() if k != gate.ENV_VAR}
     env.update(env_extra or {})
     return subprocess.run([sys.executable, "-m", "judge", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=300, env=env)
@@ -822,10 +823,10 @@ def test_cli_switch_option_environment_and_warning(tmp_path):
     (With the gate off this submission runs; --examples-only keeps that short.)"""
     path = str(write(tmp_path, GATED))
     r = judge("grade", path, "-p", "fake_quant_ste", "--examples-only", "--format", "json",
-              "--source-gate", "on", env_extra={source_gate.ENV_VAR: "off"})
+              "--source-gate", "on", env_extra={gate.ENV_VAR: "off"})
     assert json.loads(r.stdout)["reason"] == "forbidden_construct" and "warning" not in r.stderr
     r = judge("grade", path, "-p", "fake_quant_ste", "--examples-only", "--format", "json",
-              env_extra={source_gate.ENV_VAR: "off"})
+              env_extra={gate.ENV_VAR: "off"})
     report = json.loads(r.stdout)
     assert report["source_gate"] is False and report["reason"] != "forbidden_construct"
     warnings = [line for line in r.stderr.splitlines() if "source gate" in line]
@@ -834,7 +835,7 @@ def test_cli_switch_option_environment_and_warning(tmp_path):
     assert "reflection" in warnings[0] and "sandbox" in warnings[0]
     r = judge("grade", path, "-p", "fake_quant_ste", "--source-gate", "maybe")
     assert r.returncode == 2 and "--source-gate" in r.stderr
-    r = judge("grade", path, "-p", "fake_quant_ste", env_extra={source_gate.ENV_VAR: "maybe"})
+    r = judge("grade", path, "-p", "fake_quant_ste", env_extra={gate.ENV_VAR: "maybe"})
     assert r.returncode == 2 and "unknown source gate setting 'maybe'" in r.stderr
 
 
@@ -850,7 +851,7 @@ def test_check_gates_accepted_submissions_and_notes_the_others(tmp_path):
     """accepted/ is graded as a student's would be; the others with the gate off (the rules and
     limits still catch them), with a note of what the gate would refuse; the reference is never
     gated, with a note too. With --source-gate off, no gate at all."""
-    from judge.package_check import check_problem
+    from judge.author.check import check_problem
     from tests.test_check import REFERENCE, errors, make_package
 
     subs = ROOT / "submissions" / "fake_quant_ste"

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 import yaml
 
-from judge import constraints, generate, generate_run, grading, spec, spec_write
+from judge.problem import constraints, spec, spec_write
+from judge.author import generate, generate_cmd
+from judge.grade import grading
 from judge.errors import JudgeError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -240,11 +242,11 @@ def test_append_keeps_comments_and_handles_every_hidden_form():
 @pytest.mark.slow
 def test_fifty_cases_catch_every_wrong_and_rejected_submission(fq_problem):
     """About a minute: 11 submissions graded on 50 generated cases."""
-    outcome = generate_run.run(fq_problem, 50, seed=1, minimize=True, jobs=2)
+    outcome = generate_cmd.run(fq_problem, 50, seed=1, minimize=True, jobs=2)
     matrix = outcome.matrix
     assert len(matrix.submissions) >= 11          # every wrong_answer/ and rejected/ file
     assert outcome.before_minimize == 50
-    assert matrix.uncaught() == [], generate_run.render_report(outcome)
+    assert matrix.uncaught() == [], generate_cmd.render_report(outcome)
     assert 1 <= len(outcome.kept) < 50 and matrix.caught() == set(matrix.submissions)
 
 
@@ -293,11 +295,11 @@ def test_target_gives_up_after_its_rounds_with_a_kill_matrix(tmp_path, monkeypat
         (tmp_path / rel).write_text(text)
     monkeypatch.setattr(generate_run, "MAX_ROUNDS", 2)
     problem = spec.load(tmp_path / "problems" / "double.yaml")
-    outcome = generate_run.run(problem, 2, seed=4, target=True)
+    outcome = generate_cmd.run(problem, 2, seed=4, target=True)
     assert outcome.rounds == 2
     assert [k.candidate.name for k in outcome.kept] == [f"gen_small_4_{i}" for i in range(4)]
     assert outcome.matrix.uncaught() == ["wrong_answer/large_only.py"]
     assert outcome.matrix.kills("gen_small_4_0") == {"wrong_answer/identity.py"}
-    report = generate_run.render_report(outcome)
+    report = generate_cmd.render_report(outcome)
     assert "gave up after 2 rounds" in report and "wrong_answer/large_only.py" in report
     assert "kill matrix" in report

@@ -1,4 +1,4 @@
-"""Hints from known mistakes (judge/hints.py): fingerprints of example outputs, parsing of
+"""Hints from known mistakes (judge/grade/hints.py): fingerprints of example outputs, parsing of
 ``submissions.yaml`` hints, matching, the `judge check` hints check, and one end-to-end run on a
 tiny problem: a student's own code making a known mistake sees its hint; a different mistake,
 whose example outputs match no hinted submission, sees none."""
@@ -9,11 +9,13 @@ from pathlib import Path
 
 import numpy as np
 
-from judge import expectations, hints, package_check, spec
-from judge.boundary import ErrorReport, Probes
-from judge.grading import grade
+from judge.author import expectations, check
+from judge.grade import hints
+from judge.problem import spec
+from judge.run.boundary import ErrorReport, Probes
+from judge.grade.grading import grade
 from judge.reports import FORMATS
-from judge.verdicts import CaseResult, GradeResult, Verdict
+from judge.grade.verdicts import CaseResult, GradeResult, Verdict
 
 
 @dataclass
@@ -96,7 +98,7 @@ def test_check_hints(tmp_path):
         cases=(CaseResult(index=0, name="e", visibility="example", verdict=Verdict.AC, reason="ok", message=""),
                CaseResult(index=1, name="h", visibility="hidden", verdict=Verdict.WA,
                           reason="wrong_value", message="")))
-    report = package_check.ProblemReport(problem="p", path="p.yaml")
+    report = check.ProblemReport(problem="p", path="p.yaml")
     hints.check_hints(report, problem, results)
     messages = sorted(f.message for f in report.findings if f.level == "error")
     assert len(messages) == 3

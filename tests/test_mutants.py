@@ -1,4 +1,4 @@
-"""Mutants of a reference (judge/mutants.py, judge/mutants_run.py, judge/mutants_check.py):
+"""Mutants of a reference (judge/author/mutants.py, judge/author/mutants_run.py, judge/author/mutants_check.py):
 each operator's source change, stable ids, equivalence marking, classification and score, the
 JSON shape, the `judge check --mutants` findings, and one end-to-end run on a tiny problem."""
 
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from judge import mutants, mutants_run, package_check, spec
+from judge.author import mutants, mutants_run, check
+from judge.problem import spec
 from judge.errors import SpecError
-from judge.verdicts import CaseResult, GradeResult, Verdict
+from judge.grade.verdicts import CaseResult, GradeResult, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -173,8 +174,8 @@ def test_score_equivalents_and_json(fake_package):
 
 
 def test_check_adds_a_warning_per_survivor(fake_package):
-    report = package_check.ProblemReport(problem="p", path="p.yaml")
-    from judge.mutants_check import check_mutants
+    report = check.ProblemReport(problem="p", path="p.yaml")
+    from judge.author.mutants_check import check_mutants
 
     check_mutants(report, fake_package, 1, lambda text: None)
     warnings = [f for f in report.findings if f.level == "warning"]
@@ -263,7 +264,7 @@ HALVE_FILES = {
 
 
 def test_generate_targets_the_surviving_mutants(tmp_path):
-    from judge import generate_run
+    from judge.author import generate_cmd
 
     (tmp_path / "problems").mkdir()
     (tmp_path / "problems" / "halve.yaml").write_text(HALVE_SPEC)
@@ -271,11 +272,11 @@ def test_generate_targets_the_surviving_mutants(tmp_path):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     problem = spec.load(tmp_path / "problems" / "halve.yaml")
-    outcome = generate_run.run(problem, 2, seed=1, target="mutants", jobs=2)
+    outcome = generate_cmd.run(problem, 2, seed=1, target="mutants", jobs=2)
     # on even inputs, round, ceil and trunc of x / 2 equal floor: the examples leave them alive
     assert outcome.matrix.submissions == ["round-L5C11-round", "round-L5C11-ceil",
                                           "round-L5C11-trunc"]
     assert not outcome.matrix.uncaught()
-    report = generate_run.render_report(outcome)
+    report = generate_cmd.render_report(outcome)
     assert "every surviving mutant of the reference is caught" in report
-    assert generate_run.command_line(problem, 2, 1, None, "mutants", False).endswith("--target mutants")
+    assert generate_cmd.command_line(problem, 2, 1, None, "mutants", False).endswith("--target mutants")

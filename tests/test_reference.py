@@ -5,7 +5,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judge import grading, spec
+from judge.grade import grading
+from judge.problem import spec
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEMS = sorted(ROOT.glob("problems/*.yaml"))

@@ -33,8 +33,9 @@ from pathlib import Path
 
 import pytest
 
-from judge import grading, sandbox
-from judge.verdicts import REASONS, Verdict
+from judge.grade import grading
+from judge.run import sandbox
+from judge.grade.verdicts import REASONS, Verdict
 
 TESTS = Path(__file__).resolve().parent
 ATTACKS = sorted((TESTS / "adversarial" / "rules").glob("*.py"))

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 from tests.hostile import ADVERSARIAL, hostile, needs_bwrap
 
-from judge import grading, sandbox
-from judge.verdicts import Verdict
+from judge.grade import grading
+from judge.run import sandbox
+from judge.grade.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"

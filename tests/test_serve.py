@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from judge import cache, grading, sandbox, warm
+from judge.run import cache, sandbox, warm
+from judge.grade import grading
 from tests.hostile import ADVERSARIAL, descendants
-from judge.verdicts import Verdict
+from judge.grade.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"

@@ -6,7 +6,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from judge import grading, spec
+from judge.grade import grading
+from judge.problem import spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBS = ROOT / "submissions" / "sign_ste"

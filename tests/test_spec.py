@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judge import spec
+from judge.problem import spec
 from judge.errors import JudgeError, SpecError
 
 ROOT = Path(__file__).resolve().parent.parent

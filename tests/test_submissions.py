@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from judge import grading, spec
-from judge.verdicts import Verdict
+from judge.grade import grading
+from judge.problem import spec
+from judge.grade.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER_VERDICTS = {

@@ -8,8 +8,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from judge import grading, spec
-from judge.verdicts import Verdict
+from judge.grade import grading
+from judge.problem import spec
+from judge.grade.verdicts import Verdict
 
 SPEC = """\
 id: axpy

@@ -1,4 +1,4 @@
-"""Warm workers (``judge.warm``, ``judge.worker.forkserver``) under --sandbox bwrap: every child
+"""Warm workers (``judge.run.warm``, ``judge.worker.forkserver``) under --sandbox bwrap: every child
 of the one fork server a judge process shares must be walled off from the server and from its
 siblings, earlier ones and concurrent ones (hostile submissions ``tests/adversarial/warm_*.py``),
 and runs around a killed child must keep working.
@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 from tests.hostile import ADVERSARIAL, descendants, hostile, needs_bwrap
 
-from judge import grading, warm
-from judge.verdicts import Verdict
+from judge.grade import grading
+from judge.run import warm
+from judge.grade.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"

@@ -6,8 +6,8 @@ import csv
 import io
 import json
 
-from ..batch import counts
-from ..verdicts import plural
+from judge.grade.batch import counts
+from judge.grade.verdicts import plural
 
 COLUMNS = ("submission", "verdict", "reason", "passed", "total", "time_s", "message")
 VERSION = 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from ..verdicts import GradeResult, Verdict
+from judge.grade.verdicts import GradeResult, Verdict
 
 TITLES = {"schema": "schema", "cases": "cases", "expected": "expected outputs",
           "submissions": "submissions", "verdicts": "verdicts", "strength": "test strength",

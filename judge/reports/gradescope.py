@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from ..verdicts import GradeResult
+from judge.grade.verdicts import GradeResult
 
 
 def to_dict(result: GradeResult, hidden_visibility: str = "hidden") -> dict:

@@ -10,14 +10,14 @@ probes), ``expected`` and ``got`` (null when there was no output to compare). A 
 has them: hidden cases carry only the keys of version 2 and ``number``.
 
 ``hint`` (a string) is present only when the submission fails and its outputs on the examples
-equal those of a known mistake that carries a hint (``judge.hints``).
+equal those of a known mistake that carries a hint (``judge.grade.hints``).
 """
 
 from __future__ import annotations
 
 import json
 
-from ..verdicts import GradeResult
+from judge.grade.verdicts import GradeResult
 
 VERSION = 3
 

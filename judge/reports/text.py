@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from ..verdicts import CaseResult, GradeResult, plural
+from judge.grade.verdicts import CaseResult, GradeResult, plural
 
 
 def _compact(value) -> str:

@@ -6,7 +6,7 @@ no backend and none of XLA's threads exist yet, and forking is safe. Each forked
 ``worker.main`` exactly as a fresh worker would (same request, same result channel, same
 messages; see ``protocol``), with JAX's backend created in the child.
 
-Isolation. Under bubblewrap the server runs inside one sandbox (``judge.sandbox``) that allows
+Isolation. Under bubblewrap the server runs inside one sandbox (``judge.run.sandbox``) that allows
 user namespaces. A child leaves everything it would otherwise share with the server and with
 earlier or concurrent children before any of the submission's code runs (``isolate``): new
 user, mount, PID, network, IPC and UTS namespaces, fresh size-capped tmpfs mounts over the

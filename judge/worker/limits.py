@@ -1,7 +1,7 @@
 """Worker side of the resource limits: applied to the worker itself before JAX or the submission
 is imported, and used to recognise a submission that ran into one of them.
 
-The judge chooses the values (``judge.sandbox.rlimits``) and sends them in the request. Inside the
+The judge chooses the values (``judge.run.sandbox.rlimits``) and sends them in the request. Inside the
 bwrap sandbox the worker has no capabilities, so limits lowered here cannot be raised again by
 the submission; without the sandbox a root worker could raise them (see SECURITY.md).
 """

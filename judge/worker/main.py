@@ -4,7 +4,7 @@ This is the only code that shares a process with a submission. It decides nothin
 outcome, an exception included, becomes data on the result channel (see ``protocol``), and the
 judge process turns that data into verdicts. It never sees expected outputs.
 
-Run as ``python -I -c BOOTSTRAP --result-fd N`` by ``judge.runner``; the request is on stdin.
+Run as ``python -I -c BOOTSTRAP --result-fd N`` by ``judge.run.runner``; the request is on stdin.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ class _TooMany(Exception):
 
 def describe_error(exc: BaseException, kind: str, submission: str) -> dict:
     """An exception as data, with the last line of the submission it passed through. Every text
-    is capped to what the judge accepts (``judge.boundary``)."""
+    is capped to what the judge accepts (``judge.run.boundary``)."""
     line = source = None
     for frame in traceback.extract_tb(exc.__traceback__):
         if os.path.abspath(frame.filename) == submission:

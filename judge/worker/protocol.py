@@ -68,7 +68,7 @@ ERROR is ``{"kind": KIND, "type": "ValueError", "message": TEXT, "line": 12 | nu
 "source": TEXT | null}`` where KIND is one of ERROR_KINDS.
 
 The judge decodes and validates every message once, against a schema of field types and bounds,
-into typed frozen reports (``judge.boundary``); a change to a message here changes that schema.
+into typed frozen reports (``judge.run.boundary``); a change to a message here changes that schema.
 
 Nothing here is ever unpickled: ``np.load``/``pickle`` are not used, and decoding accepts only the
 dtypes in ``DTYPES``.
@@ -201,7 +201,7 @@ def encode_value(value, _depth: int = 0) -> dict:
 def decode_value(msg, _depth: int = 0, _budget: list | None = None):
     """Decode a VALUE into NumPy arrays, dicts, lists and tuples; ``Other`` stands for
     anything else, ``Malformed`` for an output the worker could not send. Raises ProtocolError
-    for anything that does not follow the format (text is returned as sent: ``judge.boundary``
+    for anything that does not follow the format (text is returned as sent: ``judge.run.boundary``
     escapes it)."""
     budget = [MAX_NODES] if _budget is None else _budget
     budget[0] -= 1

@@ -1,6 +1,6 @@
 """The sandbox around the worker: bubblewrap namespaces, a seccomp filter and resource limits.
 
-Judge side only; the worker never imports this module. ``judge.runner`` asks ``resolve`` which
+Judge side only; the worker never imports this module. ``judge.run.runner`` asks ``resolve`` which
 mode to use, ``bwrap_argv`` for the command line that starts the worker inside bubblewrap, and
 ``rlimits`` for the resource limits the worker applies to itself before it imports anything of
 the submission's (see ``judge.worker.limits``).
@@ -42,7 +42,7 @@ import threading
 import time
 from pathlib import Path
 
-from .errors import JudgeError
+from judge.errors import JudgeError
 
 MODES = ("auto", "bwrap", "none")
 ENV_VAR = "JUDGE_SANDBOX"
@@ -50,7 +50,7 @@ ENV_VAR = "JUDGE_SANDBOX"
 BWRAP = "bwrap"
 #: The submission's private working directory inside the sandbox (a tmpfs).
 WORKDIR = "/sandbox"
-#: Where the judge's compilation cache appears, read-only (``judge.cache``).
+#: Where the judge's compilation cache appears, read-only (``judge.run.cache``).
 CACHE_MOUNT = "/xla-cache"
 #: Where ``judge/__init__.py`` and ``judge/worker/`` are mounted read-only inside the sandbox.
 LIBDIR = "/opt/judge-worker"
@@ -65,7 +65,7 @@ NEEDED_MODULES = ("jax", "jaxlib", "numpy", "ml_dtypes", "opt_einsum", "scipy")
 SYSTEM_PATHS = ("/usr/lib64", "/usr/lib32", "/usr/libx32", "/lib", "/lib64", "/lib32", "/libx32",
                 "/etc/ld.so.cache")
 
-PACKAGE_DIR = Path(__file__).resolve().parent           # .../judge
+PACKAGE_DIR = Path(__file__).resolve().parents[1]       # .../judge
 PACKAGE_PARENT = PACKAGE_DIR.parent                     # the checkout, or site-packages
 
 #: Environment variables passed through to the worker; everything else is dropped.
@@ -404,7 +404,7 @@ def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int | None,
     read-only (the judge's compilation cache). Raises SandboxError if a needed mount would
     expose one of the protected folders.
 
-    The warm-worker fork server (``judge.warm``) runs with ``allow_userns`` and no seccomp
+    The warm-worker fork server (``judge.run.warm``) runs with ``allow_userns`` and no seccomp
     filter: its children make their own namespaces, then install the filter themselves before
     a submission runs (``judge.worker.isolate``).
     """

@@ -35,8 +35,9 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from . import casefile, checks, constraints, grading, spec
-from .errors import JudgeError
+from judge.problem import casefile, constraints, spec
+from judge.grade import compare, grading
+from judge.errors import JudgeError
 
 ALLOWED_IMPORTS = {"numpy", "ml_dtypes", "math", "fractions", "decimal", "itertools",
                    "functools", "typing", "dataclasses", "__future__"}
@@ -263,7 +264,7 @@ def _compare(problem, module, got: dict, expected: dict, source: str) -> str | N
         if arr.shape != expected[name].shape:
             raise JudgeError(f"{module.path}: {source} returned {name} of shape {arr.shape}, "
                              f"expected {expected[name].shape}")
-        mismatch = checks.check_values(arr, expected[name], name, tol[name])
+        mismatch = compare.check_values(arr, expected[name], name, tol[name])
         if mismatch:
             return mismatch.message
     return None

@@ -1,13 +1,13 @@
 """The ``mutants`` check of `judge check --mutants`: a warning per mutant of the reference that
-no case kills (``judge.mutants_run``). Without ``--mutants`` this module is never imported."""
+no case kills (``judge.author.mutants_run``). Without ``--mutants`` this module is never imported."""
 
 from __future__ import annotations
 
 import time
 
-from . import mutants_run
-from .errors import JudgeError
-from .findings import ERROR, INFO, WARNING
+from judge.author import mutants_run
+from judge.errors import JudgeError
+from judge.author.findings import ERROR, INFO, WARNING
 
 
 def check_mutants(report, problem, jobs: int, progress) -> None:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import yaml
 
-from . import spec
-from .atomic import read_exact
-from .atomic import write_text as atomic_write
-from .errors import JudgeError
+from judge.problem import spec
+from judge.atomic import read_exact
+from judge.atomic import write_text as atomic_write
+from judge.errors import JudgeError
 
 
 def last_end(node) -> int:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .casefile import plain_list
-from .spec import Problem
-from .verdicts import plural
+from judge.problem.casefile import plain_list
+from judge.problem.spec import Problem
+from judge.grade.verdicts import plural
 
 
 def seconds(value) -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from .verdicts import GradeResult, Verdict
+from judge.grade.verdicts import GradeResult, Verdict
 
 #: Verdict folders and the verdict each names.
 FOLDERS = {

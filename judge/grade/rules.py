@@ -1,7 +1,7 @@
 """A problem's rules, decided on the judge side from what the worker observed.
 
 Each rule is a function ``(rule, case report, output) -> Breach | None`` registered under the
-rule id used in specs; the case report is typed and already validated (``judge.boundary``).
+rule id used in specs; the case report is typed and already validated (``judge.run.boundary``).
 The worker only measures (see ``worker.instrument``); the decision is here.
 """
 
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .boundary import NO_EVIDENCE, CaseReport
-from .worker import provenance
+from judge.run.boundary import NO_EVIDENCE, CaseReport
+from judge.worker import provenance
 
 #: Primitives that move computation out of JAX (names across supported versions).
 CALLBACK_PRIMITIVES = frozenset({"pure_callback", "io_callback", "callback", "debug_callback"})
@@ -71,7 +71,7 @@ def custom_vjp_grads(rule: dict, msg: CaseReport, output, factor: float | None =
                       f"{name} does not depend on the cotangent: it must be the cotangent pulled "
                       f"back through your backward rule")
     grads = _field(output, name)
-    scaled = _field(evidence.scaled, name)  # decoded and validated by judge.boundary
+    scaled = _field(evidence.scaled, name)  # decoded and validated by judge.run.boundary
     if not isinstance(grads, np.ndarray):
         return None  # the output check reports the malformed field
     if factor is None or not isinstance(scaled, np.ndarray) or scaled.shape != grads.shape \

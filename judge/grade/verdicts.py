@@ -107,9 +107,9 @@ class GradeResult:
     time_s: float
     cases: tuple[CaseResult, ...]
     notes: tuple[str, ...] = ()   # things the user should know that are not failures
-    source_gate: bool = True      # False: graded with the source gate off (judge.source_gate)
-    hint: str = ""                # the hint of a known mistake this submission makes (judge.hints)
-    #: one fingerprint per example of its outputs (judge.hints); not part of any report
+    source_gate: bool = True      # False: graded with the source gate off (judge.gate)
+    hint: str = ""                # the hint of a known mistake this submission makes (judge.grade.hints)
+    #: one fingerprint per example of its outputs (judge.grade.hints); not part of any report
     example_fingerprints: tuple = field(default=(), repr=False, compare=False)
 
     @property

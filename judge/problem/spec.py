@@ -16,9 +16,9 @@ import jsonschema
 import numpy as np
 import yaml
 
-from .errors import JudgeError, SpecError
+from judge.errors import JudgeError, SpecError
 
-SCHEMA_PATH = Path(__file__).with_name("schema") / "problem.schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "problem.schema.json"
 #: libyaml's loader where PyYAML was built with it (several times faster), else the pure one.
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DEFAULT_TOLERANCE = {"rtol": 0.0, "atol": 0.0, "signed_zero": False}
@@ -101,7 +101,7 @@ class Problem:
     reference: Path
     raw: dict = field(repr=False, compare=False, default_factory=dict)
     #: Modules a submission may import (a module allows its submodules); None: the source gate's
-    #: default (``judge.source_gate.DEFAULT_ALLOWED_IMPORTS``).
+    #: default (``judge.gate.DEFAULT_ALLOWED_IMPORTS``).
     allowed_imports: tuple[str, ...] | None = None
 
     @property
@@ -131,7 +131,7 @@ def find_root(start: Path | None = None) -> Path:
     for folder in (here, *here.parents):
         if (folder / "problems").is_dir():
             return folder
-    package_parent = Path(__file__).resolve().parent.parent
+    package_parent = Path(__file__).resolve().parents[2]
     if (package_parent / "problems").is_dir():
         return package_parent
     raise JudgeError(f"no problems/ folder in {here} or its parents; run from a problem repository")
@@ -273,7 +273,7 @@ def load(id_or_path: str | Path, root: Path | None = None) -> Problem:
 
 
 def build(data: dict, path: Path, nodes=None) -> Problem:
-    from .constraints import (CaseDataError, check_inputs, parse_expected, parse_probes,
+    from judge.problem.constraints import (CaseDataError, check_inputs, parse_expected, parse_probes,
                               split_probe_expected)
 
     def fail(field_steps, problem):
@@ -385,7 +385,7 @@ def _field(name: str, raw: dict, base_tol: dict) -> OutputField:
 
 
 def expected_dtype(f: OutputField, inputs: dict) -> np.dtype:
-    from .constraints import np_dtype
+    from judge.problem.constraints import np_dtype
 
     if f.dtype is not None:
         return np_dtype(f.dtype)

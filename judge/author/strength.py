@@ -8,9 +8,9 @@ example is noted, so the author knows the examples do not reveal that mistake.
 
 from __future__ import annotations
 
-from .expectations import MUST_BE_CAUGHT
-from .findings import ERROR, INFO, TIME_MARGIN, WARNING
-from .verdicts import Verdict, plural
+from judge.author.expectations import MUST_BE_CAUGHT
+from judge.author.findings import ERROR, INFO, TIME_MARGIN, WARNING
+from judge.grade.verdicts import Verdict, plural
 
 MAX_LISTED = 6
 

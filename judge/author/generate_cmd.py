@@ -15,8 +15,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import casefile, generate, generate_kills, spec, spec_write
-from .errors import JudgeError
+from judge.problem import casefile, spec, spec_write
+from judge.author import generate, kills
+from judge.errors import JudgeError
 
 #: Rounds of ``count`` new cases that ``--target`` tries before it gives up.
 MAX_ROUNDS = 5
@@ -47,7 +48,7 @@ class Outcome:
     generator: generate.Generator
     kept: list                     # generate.Kept, in output order
     rounds: int = 1
-    matrix: generate_kills.KillMatrix | None = None
+    matrix: kills.KillMatrix | None = None
     before_minimize: int | None = None
     target: bool | str = False      # True/"submissions": known wrong submissions; "mutants"
 
@@ -78,15 +79,15 @@ def run(problem, count: int, seed: int, families: list[str] | None = None, *, ta
         return out
     with tempfile.TemporaryDirectory(prefix="judge-target-mutants-") as tmp:
         if target == "mutants":  # the reference's mutants that the spec's cases leave alive
-            from .mutants_run import survivor_files
+            from judge.author.mutants_run import survivor_files
 
             subs = survivor_files(problem, Path(tmp), jobs=jobs,
                                   progress=progress and (lambda text: progress(f"mutant {text}")))
         else:
-            subs = generate_kills.must_be_caught(problem)
+            subs = kills.must_be_caught(problem)
         _rounds(out, gen, problem, subs, count, target, jobs, progress)
     if minimize and out.matrix.caught():
-        keep = set(generate_kills.minimize(out.matrix))
+        keep = set(kills.minimize(out.matrix))
         out.before_minimize = len(out.kept)
         out.kept = [k for k in out.kept if k.candidate.name in keep]
         out.matrix = out.matrix.restrict([k.candidate.name for k in out.kept])
@@ -94,11 +95,11 @@ def run(problem, count: int, seed: int, families: list[str] | None = None, *, ta
 
 
 def _rounds(out: Outcome, gen, problem, subs: dict, count: int, target, jobs: int, progress) -> None:
-    out.matrix = generate_kills.KillMatrix(list(subs))
+    out.matrix = kills.KillMatrix(list(subs))
     fresh = out.kept
     while True:
         cases = generate.validate_items(problem, "".join(k.text for k in fresh))
-        generate_kills.grade_round(problem, cases, subs, out.matrix, jobs, progress)
+        kills.grade_round(problem, cases, subs, out.matrix, jobs, progress)
         if not target or not out.matrix.uncaught() or out.rounds >= MAX_ROUNDS:
             break
         out.rounds += 1
@@ -160,7 +161,7 @@ def render_report(outcome: Outcome) -> str:
             lines.append("no mutant of the reference survives the spec's cases: nothing to kill"
                          if mutants else "no wrong_answer or rejected submissions to catch")
         else:
-            lines.append(generate_kills.render(matrix, first_hidden=len(problem.hidden)).rstrip("\n"))
+            lines.append(kills.render(matrix, first_hidden=len(problem.hidden)).rstrip("\n"))
             lines += [f"internal error (not counted as a catch): {e}" for e in matrix.internal_errors]
             missed = matrix.uncaught()
             if not missed:

@@ -26,8 +26,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from . import cache
-from . import sandbox as sandboxing
+from judge.run import cache
+from judge.run import sandbox as sandboxing
 
 SERVER_BOOTSTRAP = (
     "import sys; sys.path.insert(0, {parent!r}); "
@@ -308,13 +308,13 @@ def socket_path(mode: str, python: str, cache_dir: Path | None) -> Path:
     own code too, so a server left running by an older version is never used."""
     digest = hashlib.sha256(f"{mode}\0{python}\0{cache_dir}\0".encode())
     for path in sorted((sandboxing.PACKAGE_DIR / "worker").glob("*.py")) + \
-            [sandboxing.PACKAGE_DIR / "sandbox.py", Path(__file__)]:
+            [sandboxing.PACKAGE_DIR / "run" / "sandbox.py", Path(__file__)]:
         digest.update(path.read_bytes())
     return cache.root() / "serve" / f"{digest.hexdigest()[:20]}.sock"
 
 
 class ServeClient(Connection):
-    """A connection to a ``judge serve`` process (``judge.serve``), which relays it to its server."""
+    """A connection to a ``judge serve`` process (``judge.run.serve``), which relays it to its server."""
 
     def __init__(self, path: Path):
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)

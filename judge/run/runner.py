@@ -1,15 +1,15 @@
 """Judge side of the process split: start a worker, feed it case inputs, collect its messages.
 
 The judge process never imports a submission. The worker (``judge.worker.main``) is forked
-from a warm server that has imported JAX already (``judge.warm``), or started in a fresh Python
+from a warm server that has imported JAX already (``judge.run.warm``), or started in a fresh Python
 (``-I``: no user site, no PYTHONPATH); either way with a rebuilt environment, its own session
 (so the whole process tree can be killed) and a private working directory holding a copy of the
-submission; under ``--sandbox bwrap`` (``judge.sandbox``) that is inside bubblewrap. Where a
+submission; under ``--sandbox bwrap`` (``judge.run.sandbox``) that is inside bubblewrap. Where a
 pids cgroup can be made, the worker runs in one of its own that bounds its tasks (processes and
 threads; ``sandbox.bound_tasks``).
 
 Results arrive as JSON lines on a dedicated pipe, each carrying the run's nonce, and are decoded
-once, into typed frozen reports (``judge.boundary``). They must come in order: ``ready``,
+once, into typed frozen reports (``judge.run.boundary``). They must come in order: ``ready``,
 ``loaded``, then one ``case`` for each case sent, in the order sent, each once, then ``done``
 (or a ``halt`` at any point); all of them together within ``protocol.MAX_CHANNEL_BYTES``. The
 submission's stdout and stderr go to two other pipes that are drained into bounded buffers,
@@ -34,13 +34,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import boundary, cache, warm
-from . import sandbox as sandboxing
-from .boundary import CaseReport, Halt, Loaded, Ready
-from .spec import DEFAULT_LIMITS
-from .worker import protocol
+from judge.run import boundary, cache, warm
+from judge.run import sandbox as sandboxing
+from judge.run.boundary import CaseReport, Halt, Loaded, Ready
+from judge.problem.spec import DEFAULT_LIMITS
+from judge.worker import protocol
 
-PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 BOOTSTRAP = (
     "import sys; sys.path.insert(0, {parent!r}); "
     "from judge.worker.main import main; main()"
@@ -50,7 +50,7 @@ STREAM_CAP = 64 * 1024
 
 @dataclass
 class WorkerRun:
-    """Everything observed about one worker run: typed reports (``judge.boundary``) and what
+    """Everything observed about one worker run: typed reports (``judge.run.boundary``) and what
     this process measured."""
 
     ready: Ready | None = None
@@ -147,11 +147,11 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     """Run one worker on ``request`` (see ``protocol``) and return what it reported.
 
     ``sandbox`` is ``"auto"``, ``"bwrap"`` or ``"none"`` (default: $JUDGE_SANDBOX, else auto; see
-    ``judge.sandbox``); ``limits`` is a problem's ``limits`` (defaults: ``spec.DEFAULT_LIMITS``).
-    ``cache_dir`` is the judge's XLA compilation cache (``judge.cache``): mounted read-only under
+    ``judge.run.sandbox``); ``limits`` is a problem's ``limits`` (defaults: ``spec.DEFAULT_LIMITS``).
+    ``cache_dir`` is the judge's XLA compilation cache (``judge.run.cache``): mounted read-only under
     bwrap, else copied into the worker's private folder, so the worker can use it but not change
     it. Only a trusted run (the reference warming the cache) gets it with ``cache_writable``.
-    The worker is forked from this setup's warm server (``judge.warm``) when there is one, else
+    The worker is forked from this setup's warm server (``judge.run.warm``) when there is one, else
     started as a fresh Python; trusted runs always get a fresh one.
     Raises ``sandbox.SandboxError`` if bwrap is required and cannot start.
     """

@@ -12,9 +12,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import grading
-from .expectations import MUST_BE_CAUGHT
-from .verdicts import Verdict
+from judge.grade import grading
+from judge.author.expectations import MUST_BE_CAUGHT
+from judge.grade.verdicts import Verdict
 
 
 @dataclass

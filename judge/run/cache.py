@@ -92,8 +92,8 @@ def warm(problem, *, sandbox: str | None = None) -> bool:
     """Fill the cache from the problem's reference solution, once per version of the spec and
     the reference. Returns True if it ran. A failing reference leaves no marker and is not an
     error here (``judge check`` reports it); grading then simply runs without a warm cache."""
-    from .errors import JudgeError
-    from .grading import reference_outputs
+    from judge.errors import JudgeError
+    from judge.grade.grading import reference_outputs
 
     if is_warm(problem):
         return False

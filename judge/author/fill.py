@@ -4,7 +4,7 @@ The reference is trusted author code (as in `judge check` and `judge generate`) 
 worker like any other. Each case without ``expected`` gets one line ``expected: ...`` inserted as
 text after its last key (or, for a flow mapping, before its closing brace), located with
 ``yaml.compose`` marks: every other byte of the file, comments included, stays as it was. The
-new text must load as ``judge.spec.load`` loads a spec, and hold every old key and case
+new text must load as ``judge.problem.spec.load`` loads a spec, and hold every old key and case
 unchanged, before it is printed or, with ``--write``, renamed over the spec atomically.
 """
 
@@ -17,13 +17,14 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from . import casefile, constraints, grading, spec
-from .atomic import read_exact
-from .atomic import write_text as atomic_write
-from .errors import JudgeError, SpecError
-from .generate import probe_like  # the cotangent like the output, the tangent like wrt
-from .spec_write import after_line, last_end
-from .verdicts import plural
+from judge.problem import casefile, constraints, spec
+from judge.grade import grading
+from judge.atomic import read_exact
+from judge.atomic import write_text as atomic_write
+from judge.errors import JudgeError, SpecError
+from judge.author.generate import probe_like  # the cotangent like the output, the tangent like wrt
+from judge.problem.spec_write import after_line, last_end
+from judge.grade.verdicts import plural
 
 
 def _missing(data: dict) -> list[tuple[str, int]]:

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field as dc_field
 
 import numpy as np
 
-from .casefile import short
-from .worker.protocol import Other
+from judge.problem.casefile import short
+from judge.worker.protocol import Other
 
 MAX_POSITIONS = 10
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .worker import protocol
-from .worker.protocol import ProtocolError
+from judge.worker import protocol
+from judge.worker.protocol import ProtocolError
 
 #: Characters an exception's text may have in a message (the worker keeps 2000 and a marker).
 MAX_ERROR_MESSAGE = 2100

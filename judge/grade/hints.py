@@ -24,10 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__, cache
+from judge import __version__
+from judge.run import cache
 
 OVERRIDES_FILE = "submissions.yaml"
-LOG = logging.getLogger("judge.hints")
+LOG = logging.getLogger("judge.grade.hints")
 _memory: dict[str, tuple] = {}
 _lock = threading.Lock()
 
@@ -117,7 +118,7 @@ def known_fingerprints(problem, known: Hinted, sandbox: str | None = None, *, gr
         value = tuple(result.example_fingerprints)
         _memory[key] = value
         if stored is not None:
-            from .atomic import write_text
+            from judge.atomic import write_text
 
             try:
                 folder.mkdir(parents=True, exist_ok=True)
@@ -141,8 +142,8 @@ def match(problem, fingerprints: tuple, sandbox: str | None = None, *, grade=Non
 def check_hints(report, problem, results: dict) -> None:
     """`judge check`: every hinted submission fails, and hinted submissions with identical
     example outputs carry the same hint. ``results``: Submission -> GradeResult."""
-    from .findings import ERROR
-    from .verdicts import Verdict
+    from judge.author.findings import ERROR
+    from judge.grade.verdicts import Verdict
 
     known = {h.rel: h for h in hinted(problem)}
     if not known:

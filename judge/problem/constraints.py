@@ -113,7 +113,7 @@ def violations(params, values: dict) -> list[tuple[str, str]]:
 
 def parse_expected(fields, kind: str, raw, inputs: dict, params) -> dict:
     """Expected outputs of one case as arrays of the fields' dtypes and shapes."""
-    from .spec import expected_dtype, expected_shape
+    from judge.problem.spec import expected_dtype, expected_shape
 
     if kind == "array":
         raw = {"value": raw}

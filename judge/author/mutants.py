@@ -2,7 +2,7 @@
 
 ``generate(source)`` parses the reference with ``ast`` and returns one ``Mutant`` per mutation
 site and variant: a standalone source file (``ast.unparse`` of the mutated tree). The judge never
-imports or runs them here; ``judge.mutants_run`` grades them like any submission, in the sandbox.
+imports or runs them here; ``judge.author.mutants_run`` grades them like any submission, in the sandbox.
 
 Operators (the ``kind`` of a mutant):
 

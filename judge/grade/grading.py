@@ -13,14 +13,16 @@ from pathlib import Path
 
 import numpy as np
 
-from . import cache, casefile, checks, rules
-from . import source_gate as gate
-from .boundary import ErrorReport, Probes
-from .errors import JudgeError
-from .runner import WorkerRun, run_worker
-from .spec import Problem
-from .verdicts import REASONS, CaseResult, GradeResult, Verdict, overall
-from .worker import protocol
+from judge.run import cache
+from judge.problem import casefile
+from judge.grade import compare, rules
+from judge import gate
+from judge.run.boundary import ErrorReport, Probes
+from judge.errors import JudgeError
+from judge.run.runner import WorkerRun, run_worker
+from judge.problem.spec import Problem
+from judge.grade.verdicts import REASONS, CaseResult, GradeResult, Verdict, overall
+from judge.worker import protocol
 
 CAPTURE_BYTES = 4096
 
@@ -71,9 +73,9 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
     """Grade one submission file. ``use_cache`` (default: on unless $JUDGE_CACHE=off) gives the
     worker the judge's compilation cache, filled first from the reference if needed.
     ``source_gate`` (default: on unless $JUDGE_SOURCE_GATE=off, which warns on stderr) checks
-    the source first (``judge.source_gate``); a refused submission never runs. With ``hints``, a
+    the source first (``judge.gate``); a refused submission never runs. With ``hints``, a
     failing submission whose example outputs equal a hinted known submission's gets its hint
-    (``judge.hints``)."""
+    (``judge.grade.hints``)."""
     path = check_submission_path(submission)
     cases = select_cases(problem, examples_only)
     started = time.monotonic()
@@ -100,7 +102,7 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
     notes = ()
     if run.ready:
         notes = (f"worker: Python {run.ready.python}, JAX {run.ready.jax}",)
-    from . import hints as hints_mod
+    from judge.grade import hints as hints_mod
 
     fingerprints = hints_mod.example_fingerprints(problem, run)
     hint = _hint(problem, fingerprints, sandbox) if hints and verdict is not Verdict.AC else ""
@@ -112,7 +114,7 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
 
 def _hint(problem: Problem, fingerprints: tuple, sandbox: str | None) -> str:
     """The hint of a known mistake with the same example outputs; never fails a grade."""
-    from . import hints as hints_mod
+    from judge.grade import hints as hints_mod
 
     try:
         return hints_mod.match(problem, fingerprints, sandbox, grade=grade)
@@ -159,7 +161,7 @@ HIDDEN_MESSAGES = {
 }
 
 #: The judge-side log: the full message of every hidden case (never shown in a report).
-LOG = logging.getLogger("judge.grading")
+LOG = logging.getLogger("judge.grade.grading")
 
 #: Entries of one array, and of one whole value, that an example's diff shows.
 DIFF_ENTRIES, DIFF_TOTAL = 100, 1000
@@ -276,7 +278,7 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
                name: str | None = None) -> CaseResult:
     """One case's verdict; ``factor`` is what the case's backward rules were scaled by;
     ``name`` is the submission's file name, for messages. Reads only typed reports
-    (``judge.boundary``), never a raw message."""
+    (``judge.run.boundary``), never a raw message."""
     report = run.cases.get(case.index)
     if report is None:
         return _missing_case(case, run, name)
@@ -310,7 +312,7 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
         return _result(case, breach.reason, breach.message, time_s, details)
     tolerances = {f.name: f.tolerance for f in problem.fields}
     expected = {f.name: case.expected[f.name] for f in problem.fields}
-    mismatch = checks.check_output(output, expected, problem.output_kind, tolerances)
+    mismatch = compare.check_output(output, expected, problem.output_kind, tolerances)
     if mismatch:
         details = {**details, "diff": _diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
@@ -335,7 +337,7 @@ def _check_probe(probe, case, reported: Probes | None, name: str | None = None) 
     got = reported.values.get(probe.name)
     if not isinstance(got, np.ndarray):
         return (f"wrong_{probe.name}", f"{label}: expected an array, got {got!r}", None, None)
-    mismatch = checks.check_field(got, case.expected[probe.name], probe.name, probe.tolerance)
+    mismatch = compare.check_field(got, case.expected[probe.name], probe.name, probe.tolerance)
     if mismatch:
         detail = mismatch.message.split(": ", 1)[-1]
         return (f"wrong_{probe.name}", f"{label} probe (jax.{probe.name} with respect to {probe.wrt}): "
@@ -381,7 +383,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
     each case's output fields (and probe results) as arrays. With ``compiled``, the worker
     evaluates each case under ``jax.jit`` instead of op by op, which lets XLA rewrite the
     arithmetic (division by a constant becomes multiplication by its reciprocal, for one).
-    With ``fill_cache`` the run writes the judge's compilation cache (see ``judge.cache``).
+    With ``fill_cache`` the run writes the judge's compilation cache (see ``judge.run.cache``).
     Raise JudgeError naming the reference if it fails."""
     cases = problem.cases if cases is None else cases
     ref = problem.reference

@@ -1,6 +1,6 @@
 """`judge mutants`: grade every mutant of a problem's reference and score the problem's cases.
 
-Each mutant (``judge.mutants``) is written to a temporary folder and graded by
+Each mutant (``judge.author.mutants``) is written to a temporary folder and graded by
 ``grading.grade`` like any submission: sandboxed, warm workers, ``jobs`` at a time. Mutants are
 the author's trusted derived code, so they are graded with the source gate off.
 
@@ -23,9 +23,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import grading, mutants, spec
-from .errors import JudgeError, SpecError
-from .verdicts import Verdict
+from judge.grade import grading
+from judge.author import mutants
+from judge.problem import spec
+from judge.errors import JudgeError, SpecError
+from judge.grade.verdicts import Verdict
 
 EQUIVALENTS_FILE = "mutants.yaml"
 INVALID_VERDICTS = {Verdict.RTE, Verdict.IE}
@@ -219,7 +221,7 @@ def main(args) -> int:
     """The CLI's ``judge mutants``: 0 no survivor, 1 some survivor, 2 (JudgeError) a usage error."""
     import sys
 
-    from . import warm
+    from judge.run import warm
 
     warm.prestart(args.sandbox)
     problem = spec.load(args.problem)

@@ -20,14 +20,14 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import JudgeError
-from .grading import grade
-from .spec import Problem
-from .verdicts import PRECEDENCE
+from judge.errors import JudgeError
+from judge.grade.grading import grade
+from judge.problem.spec import Problem
+from judge.grade.verdicts import PRECEDENCE
 
 JOURNAL_VERSION = 1
 #: The judge-side log: what went wrong when a submission could not be graded.
-LOG = logging.getLogger("judge.batch")
+LOG = logging.getLogger("judge.grade.batch")
 PREFERRED_NAMES = ("solution.py", "submission.py")
 
 

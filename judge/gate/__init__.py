@@ -4,7 +4,7 @@ Before a submission runs, the judge process parses its source with ``ast`` and r
 reflective and process-level access. The source is never executed, compiled to bytecode or
 imported here. ``check`` returns the findings (line, column, construct, a short reason); a
 submission with findings is never run, and every case gets ``RJ forbidden_construct``
-(``judge.grading``). Source that does not parse is left to the worker, which reports
+(``judge.grade.grading``). Source that does not parse is left to the worker, which reports
 ``CE syntax_error`` as before.
 
 What is refused, and why (``README.md`` says it in a student's words):
@@ -97,7 +97,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from .errors import JudgeError
+from judge.errors import JudgeError
 
 ENV_VAR = "JUDGE_SOURCE_GATE"
 #: A larger file is refused unread: no honest solution is that long, and the judge process

@@ -21,11 +21,13 @@ from pathlib import Path
 
 import numpy as np
 
-from . import checks, expectations, grading, spec
-from . import source_gate as gate
-from .errors import JudgeError, SpecError
-from .findings import ERROR, INFO, WARNING
-from .verdicts import Verdict, plural
+from judge.grade import compare, grading
+from judge.author import expectations
+from judge.problem import spec
+from judge import gate
+from judge.errors import JudgeError, SpecError
+from judge.author.findings import ERROR, INFO, WARNING
+from judge.grade.verdicts import Verdict, plural
 SCHEMA_SHOWN = "judge/schema/problem.schema.json"
 
 
@@ -77,7 +79,7 @@ class ProblemReport:
 
     def add(self, name: str, group: str | None = None, file=None) -> Check:
         check = Check(name, group or name, shown(file) if file else self.path)
-        self.checks.append(check)
+        self.compare.append(check)
         return check
 
     def find(self, check: Check, level: str, file, message: str, line=None, details="") -> None:
@@ -108,14 +110,14 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
     """Run every check on the problem whose spec is ``path``. ``progress(text)``, if given, is
     told about each graded submission.
 
-    With ``source_gate`` (``judge.source_gate``), submissions expected to be accepted on every
+    With ``source_gate`` (``judge.gate``), submissions expected to be accepted on every
     case are graded with the gate on, as a student's would be: a refusal is an error, since a
     student submitting the same code would get ``RJ``. The others are the author's own attacks
     and mistakes, kept to show that the *cases and rules* catch them: they are graded with the
     gate off (quietly), so a refusal by the gate neither hides a weak case from the strength
     check nor stops a run-time error from being exercised; what the gate would refuse is noted.
     The reference is trusted and never gated; a note says when the gate would refuse it.
-    With ``mutants``, a ``mutants`` check grades mutants of the reference (``judge.mutants_run``)
+    With ``mutants``, a ``mutants`` check grades mutants of the reference (``judge.author.mutants_run``)
     and warns about each survivor."""
     started = time.monotonic()
     path = Path(path).resolve()
@@ -128,7 +130,7 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
         report.problem = loaded.problem.id
         _run(report, loaded, max(1, jobs), progress or (lambda text: None), source_gate)
         if mutants:
-            from .mutants_check import check_mutants
+            from judge.author.mutants_check import check_mutants
 
             check_mutants(report, loaded.problem, max(1, jobs), progress or (lambda text: None))
     report.time_s = time.monotonic() - started
@@ -235,7 +237,7 @@ def _steps(rest: str) -> list:
 
 def _all_input_violations(skeleton, raw) -> list[tuple[str, str]]:
     """Every constraint violation of a case's inputs (loading stops at the first)."""
-    from .constraints import CaseDataError, check_inputs, violations
+    from judge.problem.constraints import CaseDataError, check_inputs, violations
 
     loose = [replace(p, ndim=(), min_size=None, max_size=None, finite=False, shape_like=None,
                      dtype_like=None, minimum=None, exclusive_minimum=None, maximum=None,
@@ -249,8 +251,8 @@ def _all_input_violations(skeleton, raw) -> list[tuple[str, str]]:
 # -- runs: reference and submissions ------------------------------------------------------------
 
 def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate: bool = True) -> None:
-    from . import strength
-    from .reports.check_text import submission_details
+    from judge.author import strength
+    from judge.reports.check_text import submission_details
 
     problem = loaded.problem
     expected = report.add("expected")
@@ -297,7 +299,7 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
         pool.shutdown(wait=True, cancel_futures=True)
     strength.check_strength(report, problem, results, loaded.label)
     strength.check_time_limit(report, problem, results, loaded.label, jobs)
-    from .hints import check_hints
+    from judge.grade.hints import check_hints
 
     check_hints(report, problem, results)
 
@@ -363,13 +365,13 @@ def _difference(got, stored: np.ndarray, name: str, signed_zero: bool):
     exactly the stored value."""
     if not isinstance(got, np.ndarray):
         return ERROR, f"{name}: the reference returned {type(got).__name__}, not an array", ()
-    problem = checks.check_shape(got, stored, name) or checks.check_dtype(got, stored, name)
+    problem = compare.check_shape(got, stored, name) or compare.check_dtype(got, stored, name)
     if problem:
         return ERROR, f"{problem.message.replace(', expected', ' from the reference, stored')}", ()
-    exact = checks.close_mask(got, stored, 0.0, 0.0, signed_zero=True)
+    exact = compare.close_mask(got, stored, 0.0, 0.0, signed_zero=True)
     if exact.all():
         return None
-    loose = checks.close_mask(got, stored, 0.0, 0.0, signed_zero=False)
+    loose = compare.close_mask(got, stored, 0.0, 0.0, signed_zero=False)
     bad = np.argwhere(~exact)
     idx = tuple(int(i) for i in bad[0])
     where = ",".join(map(str, idx))

@@ -1,6 +1,6 @@
 """``judge serve``: keep a warm worker server running between judge commands.
 
-Every ``judge`` command starts its own fork server (``judge.warm``), which spends a few seconds
+Every ``judge`` command starts its own fork server (``judge.run.warm``), which spends a few seconds
 importing JAX before the first submission runs. ``judge serve`` starts one and keeps it: other
 ``judge`` processes of the same user, with the same sandbox mode, Python and compilation cache
 (and the same version of the judge), find it through a Unix socket under the cache folder
@@ -23,9 +23,9 @@ import threading
 import time
 from pathlib import Path
 
-from . import cache, warm
-from . import sandbox as sandboxing
-from .errors import JudgeError
+from judge.run import cache, warm
+from judge.run import sandbox as sandboxing
+from judge.errors import JudgeError
 
 
 def _relay(client: socket.socket, server: warm.Connection) -> None:
