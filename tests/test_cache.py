@@ -32,7 +32,7 @@ def test_first_grade_warms_the_cache_once(private_cache, fq_problem):
     assert cache.is_warm(fq_problem)
     entries = snapshot(cache.directory())
     assert len(entries) > 10  # compiled executables from the reference's run
-    assert cache.warm(fq_problem) is False  # nothing to do the second time
+    assert grading.warm_cache(fq_problem) is False  # nothing to do the second time
 
 
 def test_cache_can_be_turned_off(private_cache, fq_problem, monkeypatch):
@@ -45,7 +45,7 @@ def test_cache_can_be_turned_off(private_cache, fq_problem, monkeypatch):
 def test_a_submission_cannot_poison_the_cache(private_cache, fq_problem, mode):
     if mode == "bwrap" and sandbox.probe() is not None:
         pytest.skip(f"bwrap unavailable: {sandbox.probe()}")
-    cache.warm(fq_problem)
+    grading.warm_cache(fq_problem)
     before = snapshot(cache.directory())
     result = grading.grade(fq_problem, ADVERSARIAL / "poison_compile_cache.py", examples_only=True,
                            sandbox=mode, source_gate=False)  # the gate would refuse os and open

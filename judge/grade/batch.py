@@ -22,7 +22,7 @@ from pathlib import Path
 
 from judge.errors import JudgeError
 from judge.grade.grading import grade
-from judge.problem.spec import Problem
+from judge.problem.model import Problem
 from judge.grade.verdicts import PRECEDENCE
 
 JOURNAL_VERSION = 1

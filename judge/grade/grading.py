@@ -20,7 +20,7 @@ from judge import gate
 from judge.run.boundary import ErrorReport, Probes
 from judge.errors import JudgeError
 from judge.run.runner import WorkerRun, run_worker
-from judge.problem.spec import Problem
+from judge.problem.model import Problem
 from judge.grade.verdicts import REASONS, CaseResult, GradeResult, Verdict, overall
 from judge.worker import protocol
 
@@ -125,8 +125,25 @@ def _hint(problem: Problem, fingerprints: tuple, sandbox: str | None) -> str:
 
 def _cache_for(problem: Problem, use_cache: bool | None) -> Path | None:
     if cache.enabled(use_cache):
-        cache.warm(problem)
+        warm_cache(problem)
     return cache.available(use_cache)
+
+
+def warm_cache(problem: Problem) -> bool:
+    """Fill the compilation cache from the problem's reference solution, once per version of
+    the spec and the reference. Returns True if it ran. A failing reference leaves no marker and
+    is not an error here (``judge check`` reports it); grading then runs without a warm cache."""
+    if cache.is_warm(problem):
+        return False
+    with cache.filling(problem) as needed:
+        if not needed:
+            return False
+        try:
+            reference_outputs(problem, fill_cache=True)
+        except JudgeError:
+            return False
+        cache.mark_warm(problem)
+    return True
 
 
 #: What a hidden case's report says, by reason code: fixed text, with nothing from its data or
@@ -365,7 +382,7 @@ def _plain(value, budget: list | None = None):
     return repr(value)
 
 
-def _diff(case, output, mismatch: checks.Mismatch) -> dict:
+def _diff(case, output, mismatch: compare.Mismatch) -> dict:
     """What an example's report shows: inputs, expected, got (large arrays as their shape and
     first entries) and the differing positions."""
     return {

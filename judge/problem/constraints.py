@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 
+from judge.problem.model import expected_dtype, expected_shape, np_dtype
+
 
 class CaseDataError(ValueError):
     """A case whose data does not fit the spec; ``steps`` is the path inside the case."""
@@ -16,13 +18,6 @@ class CaseDataError(ValueError):
         super().__init__(message)
         self.steps = steps
 
-
-def np_dtype(name: str) -> np.dtype:
-    if name == "bfloat16":
-        import ml_dtypes
-
-        return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(name)
 
 
 def _as_array(value, dtype: np.dtype, steps: list) -> np.ndarray:
@@ -113,7 +108,6 @@ def violations(params, values: dict) -> list[tuple[str, str]]:
 
 def parse_expected(fields, kind: str, raw, inputs: dict, params) -> dict:
     """Expected outputs of one case as arrays of the fields' dtypes and shapes."""
-    from judge.problem.spec import expected_dtype, expected_shape
 
     if kind == "array":
         raw = {"value": raw}

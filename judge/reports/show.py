@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from judge.problem.casefile import plain_list
-from judge.problem.spec import Problem
+from judge.problem.model import Problem
 from judge.grade.verdicts import plural
 
 

@@ -3,7 +3,7 @@
 Most of a fresh worker's time goes into compiling small XLA computations, once per operation and
 input shape. JAX can keep compiled executables on disk (``jax_compilation_cache_dir``). The judge
 keeps one such cache per JAX version and fills it only from trusted code: the problem's
-reference solution, run over the problem's cases (``warm``). Workers that run submissions get the
+reference solution, run over the problem's cases (``judge.grade.grading.warm_cache``). Workers that run submissions get the
 cache read-only (a read-only bind mount under bubblewrap, a private copy otherwise), so a
 submission can use it but never write to it or poison it for the next one.
 
@@ -13,6 +13,7 @@ Location: ``$JUDGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/jax-judge``, else ``~/.ca
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
@@ -88,24 +89,17 @@ def is_warm(problem) -> bool:
 _lock = threading.Lock()
 
 
-def warm(problem, *, sandbox: str | None = None) -> bool:
-    """Fill the cache from the problem's reference solution, once per version of the spec and
-    the reference. Returns True if it ran. A failing reference leaves no marker and is not an
-    error here (``judge check`` reports it); grading then simply runs without a warm cache."""
-    from judge.errors import JudgeError
-    from judge.grade.grading import reference_outputs
-
-    if is_warm(problem):
-        return False
+@contextlib.contextmanager
+def filling(problem):
+    """Hold the warm-up lock (one warm-up at a time, across threads and processes) and yield
+    whether the cache still needs filling for ``problem``. The caller fills it (the judge's
+    grading runs the trusted reference) and then calls ``mark_warm``."""
     folder = directory()
     folder.mkdir(parents=True, exist_ok=True)
     with _lock, open(folder / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one warm-up at a time, across processes too
-        if is_warm(problem):
-            return False
-        try:
-            reference_outputs(problem, sandbox=sandbox, fill_cache=True)
-        except JudgeError:
-            return False
-        _marker(problem).touch()
-    return True
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield not is_warm(problem)
+
+
+def mark_warm(problem) -> None:
+    _marker(problem).touch()

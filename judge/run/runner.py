@@ -37,7 +37,7 @@ from pathlib import Path
 from judge.run import boundary, cache, warm
 from judge.run import sandbox as sandboxing
 from judge.run.boundary import CaseReport, Halt, Loaded, Ready
-from judge.problem.spec import DEFAULT_LIMITS
+from judge.problem.model import DEFAULT_LIMITS
 from judge.worker import protocol
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])

@@ -1,0 +1,128 @@
+"""The problem model: the frozen dataclasses a loaded spec becomes, the default limits and
+tolerances, and how an output field's expected dtype and shape follow from a case's inputs.
+
+A leaf: it imports nothing else from the judge, so the loader (``spec``), the case checks
+(``constraints``) and every later stage can share it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+DEFAULT_TOLERANCE = {"rtol": 0.0, "atol": 0.0, "signed_zero": False}
+DEFAULT_LIMITS = {"time_per_case_s": 10.0, "startup_s": 60.0, "cpu_s": 120.0, "memory_mb": 2048,
+                  "output_kb": 1024, "wall_s": 600.0, "tasks": 512}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    kind: str                      # "array", "float" or "int"
+    traced: bool
+    dtypes: tuple[str, ...] = ()
+    ndim: tuple[int, ...] = ()
+    min_size: int | None = None
+    max_size: int | None = None
+    finite: bool = False
+    shape_like: str | None = None
+    dtype_like: str | None = None
+    minimum: float | None = None
+    exclusive_minimum: float | None = None
+    maximum: float | None = None
+    greater_than: str | None = None
+
+
+@dataclass(frozen=True)
+class OutputField:
+    name: str
+    shape_like: str | None
+    dtype: str | None
+    dtype_like: str | None
+    tolerance: dict
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A derivative the judge computes through the submission's function on every case."""
+
+    name: str          # "vjp" or "jvp"
+    input: str         # the case's probe input: "cotangent" or "tangent"
+    wrt: str           # the parameter differentiated
+    tolerance: dict
+
+
+PROBE_INPUTS = {"vjp": "cotangent", "jvp": "tangent"}
+
+
+@dataclass(frozen=True)
+class Case:
+    index: int                      # position among all cases, examples first
+    name: str
+    visibility: str                 # "example" or "hidden"
+    inputs: dict                    # parameter name -> np.ndarray | float | int
+    expected: dict                  # output field name (and probe name) -> np.ndarray
+    text: str = ""                  # explanation (examples) or note (hidden)
+    probe_inputs: dict = field(default_factory=dict)  # "cotangent"/"tangent" -> np.ndarray
+    #: position in its own list of the spec (``examples:`` or ``hidden:``), from 0: every report
+    #: calls this case ``example N`` or ``hidden N`` (``Case.label``)
+    number: int = 0
+
+    @property
+    def label(self) -> str:
+        return f"{self.visibility} {self.number}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    id: str
+    title: str
+    statement: str
+    entry_point: str
+    parameters: tuple[Parameter, ...]
+    output_kind: str                # "dict" or "array"
+    fields: tuple[OutputField, ...]
+    rules: tuple[dict, ...]
+    probes: tuple[Probe, ...]
+    limits: dict
+    cases: tuple[Case, ...]
+    path: Path
+    reference: Path
+    raw: dict = field(repr=False, compare=False, default_factory=dict)
+    #: Modules a submission may import (a module allows its submodules); None: the source gate's
+    #: default (``judge.gate.DEFAULT_ALLOWED_IMPORTS``).
+    allowed_imports: tuple[str, ...] | None = None
+
+    @property
+    def examples(self) -> tuple[Case, ...]:
+        return tuple(c for c in self.cases if c.visibility == "example")
+
+    @property
+    def hidden(self) -> tuple[Case, ...]:
+        return tuple(c for c in self.cases if c.visibility == "hidden")
+
+    def parameter(self, name: str) -> Parameter:
+        return next(p for p in self.parameters if p.name == name)
+
+    def rule(self, rule_id: str) -> dict | None:
+        return next((r for r in self.rules if r["id"] == rule_id), None)
+
+
+def np_dtype(name: str) -> np.dtype:
+    if name == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def expected_dtype(f: OutputField, inputs: dict) -> np.dtype:
+    if f.dtype is not None:
+        return np_dtype(f.dtype)
+    return np.asarray(inputs[f.dtype_like]).dtype
+
+
+def expected_shape(f: OutputField, inputs: dict) -> tuple | None:
+    return None if f.shape_like is None else np.shape(inputs[f.shape_like])
