@@ -79,7 +79,7 @@ class ProblemReport:
 
     def add(self, name: str, group: str | None = None, file=None) -> Check:
         check = Check(name, group or name, shown(file) if file else self.path)
-        self.compare.append(check)
+        self.checks.append(check)
         return check
 
     def find(self, check: Check, level: str, file, message: str, line=None, details="") -> None:
