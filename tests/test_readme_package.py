@@ -1,5 +1,6 @@
 """The README's smallest problem package passes `judge check` exactly as written there."""
 
+import json
 import re
 import subprocess
 import sys
@@ -22,3 +23,36 @@ def test_the_readme_package_passes_judge_check(tmp_path):
                        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert r.returncode == 0, r.stdout + r.stderr
     assert "double: 0 errors" in r.stdout
+
+
+def _schema_keys(node, defs, prefix=""):
+    """(parent, key) for every property the schema allows, following $ref and oneOf."""
+    if "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    for branch in node.get("oneOf", []):
+        yield from _schema_keys(branch, defs, prefix)
+    for key, sub in node.get("properties", {}).items():
+        yield prefix, key
+        yield from _schema_keys(sub, defs, f"{prefix}{key}.")
+        if "items" in sub:
+            yield from _schema_keys(sub["items"], defs, f"{prefix}{key}[].")
+        if isinstance(sub.get("additionalProperties"), dict):
+            yield from _schema_keys(sub["additionalProperties"], defs, f"{prefix}{key}.<name>.")
+
+
+def test_the_readme_lists_every_spec_key():
+    """The authors' table of spec keys names every key the schema allows, on a row about that
+    key's top-level section, so a new key cannot be added without documenting it."""
+    schema = json.loads((ROOT / "judge" / "schema" / "problem.schema.json").read_text())
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("### Spec keys", 1)[1].split("\n### ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    missing = []
+    for parent, key in set(_schema_keys(schema, schema["$defs"])):
+        top = (parent or key).split(".")[0].split("[")[0]
+        top = "examples" if top == "hidden" else top  # both lists share the case keys
+        top = "tolerance" if "tolerance." in parent else top  # one row for every tolerance
+        if not any(row.startswith(f"| `{top}") and any(form in row for form in (
+                f"`{key}", f".{key}`", f".{key}.")) for row in rows):
+            missing.append(f"{parent}{key}")
+    assert not missing, f"spec keys missing from README's 'Spec keys' table: {sorted(missing)}"
