@@ -179,7 +179,8 @@ def serve(control: socket.socket) -> None:
     warnings.filterwarnings("ignore", message="Error writing persistent compilation cache entry")
     import jax  # the point of the server: imported once, before any fork
 
-    from . import instrument, isolate, main, provenance  # noqa: F401 - loaded once for every child
+    # loaded once, before any fork, for every child
+    from . import case_runner, channel, instrument, isolate, main, provenance  # noqa: F401
 
     if config["isolate"]:
         isolate.not_dumpable()

@@ -144,7 +144,7 @@ class _SockFprog(ctypes.Structure):
 
 def lock_down(seccomp_program: bytes) -> None:
     """Drop every capability, become not dumpable, forbid new privileges and install the
-    seccomp filter (classic BPF, as ``judge.run.sandbox.seccomp_program`` builds it)."""
+    seccomp filter (classic BPF, as ``judge.run.seccomp.seccomp_program`` builds it)."""
     header, data = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0), (_CapData * 2)()
     _check(_libc.capset(ctypes.byref(header), data), "capset")
     not_dumpable()

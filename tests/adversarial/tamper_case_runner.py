@@ -1,5 +1,5 @@
-"""Patches the worker's own CaseRunner.run (in the judge.worker.main module it shares a process
-with) to post-process every result.
+"""Patches the worker's own CaseRunner.run (in the judge.worker.case_runner module it shares a
+process with) to post-process every result.
 
 Expected: RJ (instrument_tampered).
 """
@@ -8,7 +8,7 @@ import sys
 import jax
 import jax.numpy as jnp
 
-worker = sys.modules.get("judge.worker.main")
+worker = sys.modules.get("judge.worker.case_runner")
 if worker is not None:
     _real_run = worker.CaseRunner.run
 

@@ -1,0 +1,118 @@
+"""The source gate's checks of attribute access (``AttributeChecks``, a part of
+``judge.gate.visitor.Gate``): dunder, private, frame and code attributes, attribute names that
+are refused modules or members, denied parts of allowed packages, ``str.format`` fields, and
+assignments to imported modules. ``check_attribute_name`` judges a name alone, for the checks
+that see only a string."""
+
+from __future__ import annotations
+
+import ast
+import string
+
+from judge.gate import reasons
+from judge.gate.imports import DENIED_MODULE_ATTRIBUTES, leads_to_allowed, module_verdict
+from judge.gate.names import (HARMLESS_DUNDER_ATTRIBUTES, MEMBER_NAMES, MODULE_NAMES,
+                              NAME_ARGUMENT_FUNCTIONS, SUPER_DUNDERS, is_dunder, is_reflective)
+
+
+class AttributeChecks:
+    """Attribute checks of ``Gate``, which provides ``refuse``, ``parent``, ``import_path``,
+    ``is_self_reference``, ``is_super_call``, ``rooted_at_import`` and the state they read."""
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        self.check_attribute(node)
+        self.visit(node.value)
+
+    def check_attribute(self, node: ast.Attribute, construct: str | None = None) -> None:
+        attr = node.attr
+        construct = construct or f"attribute access '{attr}'"
+        value = node.value
+        if is_dunder(attr):
+            if attr in HARMLESS_DUNDER_ATTRIBUTES:
+                pass
+            elif attr in SUPER_DUNDERS and self.is_super_call(value):
+                return
+            else:
+                self.refuse(node, construct, reasons.DUNDER)
+                return
+        path = self.import_path(value)
+        full = f"{path}.{attr}" if path else None
+        explicit = full is not None and (
+            full in self.allowed
+            or (leads_to_allowed(full, self.allowed) and isinstance(self.parent(node), ast.Attribute)
+                and self.parent(node).value is node))
+        if full is not None and not explicit and module_verdict(full, self.allowed) == "denied":
+            if module_verdict(path, self.allowed) != "denied" or leads_to_allowed(path, self.allowed):
+                # reported once, where the denied part starts
+                self.refuse(node, f"'{full}'", reasons.DENIED)
+            return
+        if not explicit and not is_dunder(attr):
+            if not self.check_attribute_name(node, attr, construct, self.is_self_reference(value)):
+                return
+            call = self.parent(node)
+            if attr == "extend" and not (isinstance(call, ast.Call) and call.func is node):
+                self.refuse(node, f"{construct} other than as a call (list.extend(...))",
+                            reasons.DENIED)
+                return
+        if attr in ("format", "format_map") and isinstance(node.ctx, ast.Load):
+            self._check_format(node)
+        if attr in NAME_ARGUMENT_FUNCTIONS and id(node) not in self.handled \
+                and not self.is_decorator_use(node, attr):
+            self.refuse(node, f"'{attr}' used other than as a checked call", reasons.LITERAL_NAME)
+        if not isinstance(node.ctx, ast.Load) and self.rooted_at_import(value):
+            self.refuse(node, f"{'deleting' if isinstance(node.ctx, ast.Del) else 'assigning'} "
+                              f"'{ast.unparse(node)}'", reasons.STORE_MODULE)
+
+    def check_attribute_name(self, node, attr: str, construct: str, is_self: bool) -> bool:
+        """Refuse ``attr`` by its name alone (unknown object); True when it passes."""
+        if is_dunder(attr):
+            if attr in HARMLESS_DUNDER_ATTRIBUTES:
+                return True
+            self.refuse(node, construct, reasons.DUNDER)
+        elif attr.startswith("_"):
+            if is_self and attr in self.class_private:
+                return True
+            self.refuse(node, construct, reasons.PRIVATE_SELF if is_self else reasons.PRIVATE)
+        elif is_reflective(attr):
+            self.refuse(node, construct, reasons.REFLECTIVE)
+        elif attr in MODULE_NAMES:
+            self.refuse(node, construct, reasons.MODULE_NAME)
+        elif attr in DENIED_MODULE_ATTRIBUTES:
+            self.refuse(node, construct, reasons.DENIED)
+        elif attr in MEMBER_NAMES:
+            self.refuse(node, construct, MEMBER_NAMES[attr])
+        else:
+            return True
+        return False
+
+    def is_decorator_use(self, node, function: str) -> bool:
+        """``@jax.tree_util.register_dataclass`` (fields inferred from a dataclass) is safe."""
+        parent = self.parent(node)
+        return (function == "register_dataclass" and parent is not None
+                and node in getattr(parent, "decorator_list", ()))
+
+    def _check_format(self, node: ast.Attribute) -> None:
+        value, call = node.value, self.parent(node)
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            self._format_fields(node, value.value)
+            return
+        if (isinstance(value, ast.Name) and value.id == "str" and isinstance(call, ast.Call)
+                and call.func is node and call.args and isinstance(call.args[0], ast.Constant)
+                and isinstance(call.args[0].value, str)):
+            self._format_fields(node, call.args[0].value)
+            return
+        self.refuse(node, f"'.{node.attr}' on a string that is not a literal",
+                    reasons.FORMAT_LITERAL)
+
+    def _format_fields(self, node, text: str, depth: int = 0) -> None:
+        try:
+            parsed = list(string.Formatter().parse(text))
+        except ValueError:
+            self.refuse(node, f"the format string {text[:40]!r}", "it is malformed")
+            return
+        for _, field, spec, _ in parsed:
+            if field is not None and ("." in field or "[" in field):
+                self.refuse(node, f"the format field '{{{field}}}'", reasons.FORMAT_FIELD)
+            if spec and "{" in spec and depth < 3:
+                self._format_fields(node, spec, depth + 1)
+

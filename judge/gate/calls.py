@@ -1,0 +1,103 @@
+"""The source gate's checks of calls (``CallChecks``, a part of ``judge.gate.visitor.Gate``):
+``getattr`` and the other functions that take attribute names as strings (allowed only with
+literal names the attribute checks accept), and arrays built over a raw buffer."""
+
+from __future__ import annotations
+
+import ast
+
+from judge.gate import reasons
+from judge.gate.names import NAME_ARGUMENT_BUILTINS, NAME_ARGUMENT_FUNCTIONS
+
+
+class CallChecks:
+    """Call checks of ``Gate``, which provides ``refuse``, ``parent``, ``check_attribute``,
+    ``check_attribute_name`` and the state they read."""
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in NAME_ARGUMENT_BUILTINS \
+                and func.id not in self.aliases:
+            self.handled.add(id(func))
+            self._name_argument_builtin(node, func.id)
+            return
+        function = (func.attr if isinstance(func, ast.Attribute) else
+                    self.name_functions.get(func.id) if isinstance(func, ast.Name) else None)
+        if function in NAME_ARGUMENT_FUNCTIONS:
+            self.handled.add(id(func))
+            self._name_argument_function(node, function)
+        self._raw_memory_array(node)
+        self.generic_visit(node)
+
+    def _raw_memory_array(self, node: ast.Call) -> None:
+        """``np.ndarray(shape, dtype, buffer)`` (and ``type(arr)(...)``, ``np.recarray``) builds
+        an array over raw bytes, and with an object dtype those bytes become object references:
+        an address turned into any object. Refused in the spellings a static check can see."""
+        func = node.func
+        callee = getattr(func, "attr", getattr(func, "id", None))
+        constructor = callee in ("ndarray", "recarray") or (
+            isinstance(func, ast.Call) and getattr(func.func, "id", None) == "type")
+        keywords = {k.arg for k in node.keywords}
+        if keywords & {"buffer", "buf"} or (constructor and (
+                len(node.args) >= 3 or None in keywords
+                or any(isinstance(a, ast.Starred) for a in node.args))):
+            self.refuse(node, "an array built over a buffer",
+                        "with an object dtype its raw bytes become references to any object")
+
+    def _name_argument_builtin(self, node: ast.Call, name: str) -> None:
+        args = node.args
+        literal = (len(args) >= 2 and not node.keywords
+                   and not any(isinstance(a, ast.Starred) for a in args[:2])
+                   and isinstance(args[1], ast.Constant) and isinstance(args[1].value, str))
+        if not literal:
+            self.refuse(node, f"{name}() with a computed attribute name", reasons.LITERAL_NAME)
+        else:
+            self.name_literals.add(id(args[1]))
+            synthetic = ast.Attribute(value=args[0], attr=args[1].value,
+                                      ctx=NAME_ARGUMENT_BUILTINS[name]())
+            ast.copy_location(synthetic, node)
+            self.parents[id(synthetic)] = self.parent(node)
+            self.check_attribute(synthetic, f"{name}(..., {args[1].value!r})")
+        for arg in args:
+            self.visit(arg)
+        for keyword in node.keywords:
+            self.visit(keyword)
+
+    def _literal_names(self, node, values, function: str) -> None:
+        for value in values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                self.name_literals.add(id(value))
+                for part in value.value.split(".") if function == "attrgetter" else [value.value]:
+                    self.check_attribute_name(value, part, f"{function}({value.value!r})",
+                                              is_self=False)
+            else:
+                self.refuse(value, f"{function}() with a computed attribute name",
+                            reasons.LITERAL_NAME)
+
+    def _name_argument_function(self, node: ast.Call, function: str) -> None:
+        args, keywords = node.args, node.keywords
+        if function == "attrgetter":
+            self._literal_names(node, args, function)
+            if keywords or not args:
+                self.refuse(node, "attrgetter() without literal names", reasons.LITERAL_NAME)
+        elif function == "methodcaller":
+            self._literal_names(node, args[:1], function)
+            if not args:
+                self.refuse(node, "methodcaller() without a literal name", reasons.LITERAL_NAME)
+        elif function in ("wraps", "update_wrapper"):
+            positional = 1 if function == "wraps" else 2
+            if len(args) > positional or any(k.arg in ("assigned", "updated", None) for k in keywords):
+                self.refuse(node, f"{function}() with assigned or updated attribute names",
+                            "the judge allows only the default attribute lists")
+        elif function == "register_dataclass":
+            fields = list(args[1:]) + [k.value for k in keywords
+                                       if k.arg in ("data_fields", "meta_fields", "drop_fields")]
+            if any(k.arg is None for k in keywords) or any(isinstance(a, ast.Starred) for a in args):
+                self.refuse(node, "register_dataclass() with unpacked arguments",
+                            reasons.LITERAL_NAME)
+            for value in fields:
+                if isinstance(value, (ast.List, ast.Tuple)):
+                    self._literal_names(node, value.elts, function)
+                elif not (isinstance(value, ast.Constant) and value.value is None):
+                    self.refuse(value, "register_dataclass() with computed field names",
+                                reasons.LITERAL_NAME)

@@ -1,0 +1,289 @@
+"""The worker's case runner: ``CaseRunner`` traces and evaluates the submission's entry function
+on one case (its output, jaxpr, custom_vjp evidence and derivative probes, all as plain data),
+and ``describe_error`` turns an exception of the submission into data. Used by ``main``, in the
+process the submission shares.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+
+from . import protocol
+
+_MESSAGE_LIMIT = 2000  # characters of an exception message kept
+#: Characters of the source line an error names.
+_SOURCE_LIMIT = 200
+
+
+class _TooMany(Exception):
+    """An output with more than protocol.MAX_NODES nodes (raised inside ``CaseRunner._split``)."""
+
+
+def describe_error(exc: BaseException, kind: str, submission: str) -> dict:
+    """An exception as data, with the last line of the submission it passed through. Every text
+    is capped to what the judge accepts (``judge.run.boundary``)."""
+    line = source = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if os.path.abspath(frame.filename) == submission:
+            line, source = frame.lineno, (frame.line or None)
+    if isinstance(exc, SyntaxError) and line is None and exc.lineno is not None:
+        line, source = exc.lineno, (exc.text or "").strip() or None
+    try:
+        # a SyntaxError's str() adds "(submission.py, line N)": the judge names file and line
+        message = exc.msg if isinstance(exc, SyntaxError) and isinstance(exc.msg, str) else str(exc)
+    except BaseException:  # noqa: BLE001 - a submission's exception may refuse to print
+        message = "(the exception's text could not be read)"
+    if len(message) > _MESSAGE_LIMIT:
+        message = message[:_MESSAGE_LIMIT] + " [...]"
+    line = line if isinstance(line, int) and 0 <= line <= 10 ** 9 else None
+    return {"kind": kind, "type": type(exc).__name__[:protocol.MAX_NAME], "message": message,
+            "line": line, "source": source[:_SOURCE_LIMIT] if isinstance(source, str) else None}
+
+
+class CaseRunner:
+    """Traces and evaluates one entry function on one case."""
+
+    def __init__(self, entry, request: dict, recorder=None, marker: str = ""):
+        import jax
+        import numpy as np
+
+        from . import instrument, provenance
+
+        self.jax, self.np, self.instrument, self.provenance = jax, np, instrument, provenance
+        self.entry = entry
+        self.parameters = request["parameters"]
+        self.grad_rule = request.get("grad_rule")
+        self.recorder, self.marker = recorder, marker  # the instrumented custom_vjp, if any
+        self.compiled = bool(request.get("compiled"))  # evaluate under jax.jit instead of op by op
+        self.probes = request.get("probes")  # {"wrt": "x", "names": ["vjp", "jvp"]} or None
+        self.traced = [p["name"] for p in self.parameters if p["traced"]]
+        self.submission = request["submission"]
+        self.clearing_helps: bool | None = None  # unknown until a cache-cleared retry is tried
+
+    def _split(self, value, leaves: list, depth: int = 0):
+        """Output structure with arrays replaced by slots into ``leaves``.
+
+        What cannot be sent as it is becomes ``{"kind": "malformed", "why": ...}`` (the judge
+        reports a wrong answer): a container nested ``protocol.MAX_DEPTH`` deep, a container
+        inside itself, a dict key longer than ``protocol.MAX_NAME``, and the whole output when
+        it has more than ``protocol.MAX_NODES`` nodes.
+        """
+        jax, np = self.jax, self.np
+        arrays = (jax.Array, jax.core.Tracer, np.ndarray, np.generic)
+        budget = [protocol.MAX_NODES]
+        walking: set[int] = set()  # ids of the containers on the current path
+        start = len(leaves)
+
+        def walk(value, depth):
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _TooMany
+            if isinstance(value, arrays):
+                leaves.append(value)
+                return {"kind": "array", "slot": len(leaves) - 1}
+            if not isinstance(value, (dict, list, tuple)):
+                return {"kind": "other", "type": type(value).__name__[:protocol.MAX_NAME]}
+            if depth >= protocol.MAX_DEPTH:
+                return {"kind": "malformed", "why": "too_deep"}
+            if id(value) in walking:
+                return {"kind": "malformed", "why": "cyclic"}
+            walking.add(id(value))
+            try:
+                if isinstance(value, dict):
+                    keys = [str(k) for k in value]
+                    if any(len(k) > protocol.MAX_NAME for k in keys):
+                        return {"kind": "malformed", "why": "bad_key"}
+                    return {"kind": "dict", "items": {k: walk(v, depth + 1)
+                                                      for k, v in zip(keys, value.values())}}
+                return {"kind": "list" if isinstance(value, list) else "tuple",
+                        "items": [walk(v, depth + 1) for v in value]}
+            finally:
+                walking.discard(id(value))
+
+        try:
+            return walk(value, depth)
+        except _TooMany:
+            del leaves[start:]
+            return {"kind": "malformed", "why": "too_many"}
+
+    def _fill(self, skeleton, values):
+        """The skeleton from ``_split`` with each slot's array encoded (an array of a dtype the
+        channel does not carry becomes an "other")."""
+        kind = skeleton["kind"]
+        if kind == "array":
+            arr = self.np.asarray(values[skeleton["slot"]])
+            try:
+                return protocol.encode_array(arr)
+            except protocol.ProtocolError:
+                return {"kind": "other", "type": f"array of {arr.dtype}"[:protocol.MAX_NAME]}
+        if kind == "dict":
+            return {"kind": "dict", "items": {k: self._fill(v, values) for k, v in skeleton["items"].items()}}
+        if kind in ("list", "tuple"):
+            return {"kind": kind, "items": [self._fill(v, values) for v in skeleton["items"]]}
+        return skeleton
+
+    def _evaluate(self, fn, inputs: list, factor: float | None = None):
+        """make_jaxpr of ``fn`` with ``inputs`` abstract, then evaluate that jaxpr on them.
+
+        With the custom_vjp instrument installed, the jaxpr has one more input, the factor that
+        marks what backward rules return: the output is evaluated with it at 1, and, when
+        ``factor`` is given, again at ``factor`` (the scaled output; None otherwise). Runs under
+        ``disable_jit`` so that a jit-wrapped submission is traced afresh each time (its rules
+        run again) instead of being served from JAX's trace cache.
+        """
+        jax, np, recorder = self.jax, self.np, self.recorder
+        holder = {}
+
+        def traced(*values):
+            if recorder is not None:
+                recorder.begin(values[-1])
+                values = values[:-1]
+            leaves: list = []
+            holder["skeleton"] = self._split(fn(*values), leaves)
+            return leaves
+
+        inputs = list(inputs) + ([np.float32(1.0)] if recorder is not None else [])
+        try:
+            with jax.disable_jit():
+                closed = jax.make_jaxpr(traced)(*inputs)
+            if self.compiled:  # the same computation compiled whole by XLA (may fuse and reorder)
+                flat = jax.jit(traced)(*inputs)
+            else:
+                flat = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *inputs)
+        finally:
+            if recorder is not None:
+                recorder.stop()
+        scaled = None
+        if factor is not None and recorder is not None:
+            moved = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *inputs[:-1], np.float32(factor))
+            scaled = self._fill(holder["skeleton"], moved)
+        return closed, self._fill(holder["skeleton"], flat), scaled, holder["skeleton"]
+
+    def _bind(self, args: dict, traced_values) -> dict:
+        values = dict(args)
+        values.update(zip(self.traced, traced_values))
+        return values
+
+    def _call(self, values: dict):
+        return self.entry(*[values[p["name"]] for p in self.parameters])
+
+    def trace(self, args: dict, factor: float | None = None):
+        """The entry's output on one case (and with its backward rules scaled by ``factor``),
+        its jaxpr, and what the custom_vjp instrument saw."""
+        closed, output, scaled, skeleton = self._evaluate(
+            lambda *t: self._call(self._bind(args, t)), [args[name] for name in self.traced], factor)
+        applied, runs = self.recorder.counts() if self.recorder else (0, 0)
+        evidence = {"custom_vjp_applied": applied, "backward_runs": runs}
+        return closed, output, scaled, skeleton, evidence
+
+    def _flow(self, closed, skeleton) -> dict:
+        """Does the case's cotangent reach the rule's field outside every backward rule?"""
+        name = self.grad_rule["field"]
+        source = self.grad_rule.get("cotangent")
+        sources = [self.traced.index(source)] if source in self.traced else []
+        primals = [i for i, n in enumerate(self.traced) if n != source]  # not the factor input
+        if skeleton.get("kind") == "dict":
+            skeleton = skeleton["items"].get(name, {"kind": "other"})
+        elif name != "value":
+            skeleton = {"kind": "other"}
+        sinks = [] if skeleton.get("kind") != "array" else [skeleton["slot"]]
+        for item in _nested(skeleton):
+            if item.get("kind") == "array":
+                sinks.append(item["slot"])
+        factor = len(self.traced)  # the factor is the trace's last input
+        return self.provenance.trace_flow(closed, self.marker, sources, sinks, primals, factor)
+
+    def probe(self, name: str, args: dict, probe_args: dict):
+        """A derivative of the entry with respect to one parameter, computed by the judge:
+        ``jax.vjp`` pulling back the case's cotangent, or ``jax.jvp`` pushing its tangent."""
+        jax, wrt = self.jax, self.probes["wrt"]
+
+        def derivative(*traced_values):
+            values = self._bind(args, traced_values[:-1])
+            direction = traced_values[-1]
+
+            def of_wrt(w):
+                return self._call({**values, wrt: w})
+
+            if name == "vjp":
+                return jax.vjp(of_wrt, values[wrt])[1](direction)[0]
+            return jax.jvp(of_wrt, (values[wrt],), (direction,))[1]
+
+        direction = probe_args["cotangent" if name == "vjp" else "tangent"]
+        return self._evaluate(derivative, [args[n] for n in self.traced] + [direction])[1]
+
+    def _rule_followed(self, output: dict, scaled: dict, factor: float) -> bool:
+        """Did scaling the backward rules' output scale the rule's field by a power of the
+        factor? (A measurement used only to decide whether to measure again; the judge decides
+        the rule.)"""
+        name = self.grad_rule["field"]
+        try:
+            base, moved = protocol.decode_value(output), protocol.decode_value(scaled)
+            base, moved = (v.get(name) if isinstance(v, dict) else v for v in (base, moved))
+            return self.provenance.first_unscaled(base, moved, factor) is None
+        except Exception:  # noqa: BLE001 - a malformed output is the judge's to report
+            return True
+
+    def _fresh(self, evidence: dict) -> bool:
+        """Clear JAX's caches before measuring again, unless that already proved useless for
+        this submission (then every case would pay for recompiling everything)."""
+        if self.clearing_helps is False:
+            return False
+        self.jax.clear_caches()
+        evidence["cache_cleared"] = True
+        return True
+
+    def run(self, args: dict, probe_args: dict | None = None, factor: float = 2.0) -> dict:
+        result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None}
+        rule, first = self.grad_rule, None
+        try:
+            closed, output, scaled, skeleton, evidence = self.trace(args, factor if rule else None)
+            ran = evidence["backward_runs"] and evidence["custom_vjp_applied"]
+            if rule and not (ran and self._rule_followed(output, scaled, factor)):
+                # A rule may have been skipped because JAX served a cached trace (lax control
+                # flow caches its bodies); measure again from clean caches before reporting.
+                cleared = self._fresh(evidence)
+                if cleared:
+                    first = closed
+                    closed, output, scaled, skeleton, again = self.trace(args, factor)
+                    evidence.update(again)
+                    self.clearing_helps = bool(evidence["backward_runs"] and evidence["custom_vjp_applied"]
+                                               and self._rule_followed(output, scaled, factor))
+            result["output"] = output
+            result["trace"] = self.instrument.walk_primitives(closed)
+            if first is not None:  # what the first trace used counts too (a callback, say)
+                seen = self.instrument.walk_primitives(first)
+                result["trace"] = {
+                    "primitives": sorted(set(result["trace"]["primitives"]) | set(seen["primitives"])),
+                    "custom_vjp_calls": result["trace"]["custom_vjp_calls"]}
+            if rule:
+                evidence["scaled"] = scaled
+                evidence["provenance"] = self._flow(closed, skeleton)
+                evidence["instrument_intact"] = self.recorder.intact()
+            result["evidence"] = evidence
+            if self.probes:
+                probes = result["probes"] = {"errors": {}}
+                for name in self.probes["names"]:
+                    try:
+                        probes[name] = self.probe(name, args, probe_args or {})
+                    except self.instrument.CONCRETIZATION_ERRORS:
+                        raise
+                    except Exception as exc:  # noqa: BLE001 - e.g. no forward-mode rule
+                        probes["errors"][name] = describe_error(exc, "exception", self.submission)
+        except self.instrument.CONCRETIZATION_ERRORS as exc:
+            result["error"] = describe_error(exc, "concretization", self.submission)
+        except SystemExit as exc:
+            result["error"] = describe_error(exc, "exit", self.submission)
+        except BaseException as exc:  # noqa: BLE001
+            result["error"] = describe_error(exc, "exception", self.submission)
+        return result
+
+
+def _nested(skeleton):
+    """Every node below a skeleton node (dict and sequence items, recursively)."""
+    items = skeleton.get("items")
+    children = items.values() if isinstance(items, dict) else (items or [])
+    for child in children:
+        yield child
+        yield from _nested(child)
