@@ -6,16 +6,34 @@ imports or runs them here; ``judge.author.mutants_run`` grades them like any sub
 
 Operators (the ``kind`` of a mutant):
 
-- ``compare``: ``<`` <-> ``<=``, ``>`` <-> ``>=``, ``==`` <-> ``!=``
+- ``compare``: ``<`` <-> ``<=``, ``>`` <-> ``>=``, ``==`` <-> ``!=`` (a mask strict at one end)
 - ``arith``: ``+`` <-> ``-``, ``*`` <-> ``/``, ``//`` -> ``/``, ``**`` -> ``*``; unary minus removed
 - ``const``: a number 0 -> 1, 1 -> 0, any other n -> n + 1 and n - 1
-- ``round``: ``round``/``rint``/``floor``/``ceil``/``trunc`` (as ``mod.name(...)``) -> each other one
+- ``round``: ``round``/``rint``/``floor``/``ceil``/``trunc`` (as ``mod.name(...)``) -> each other;
+  ``round(e)``/``rint(e)`` (ties to even) -> other tie rules that agree with it but at ties:
+  ``floor(e + 0.5)`` (``halfup``), ``ceil(e - 0.5)`` (``halfdown``), ``trunc(e + 0.5)``
+  (``trunchalf``, a C cast after adding a half: also wrong below -0.5),
+  ``sign(e) * floor(abs(e) + 0.5)`` (``halfaway``, C's and Python 2's ``round``); a ratio
+  ``a / b`` outside any rounding call -> ``round(a / b)`` (``insert``: for example a mask
+  computed from the rounded value)
+- ``bound``: a name used as a ``clip`` bound or compared against -> ``name + 1`` and ``name - 1``
+  (an off-by-one range such as ``2**bits`` for ``2**bits - 1``)
+- ``dtype``: ``a * b`` / ``a / b`` of two non-constants computed in float16 and cast back
+  (``f16``: ``asarray(e, 'float16').astype(result_type(e))``); ``round(e)`` ->
+  ``round(e).astype('int8')`` (``int8``: integer codes in int8, which saturate at 127);
+  ``a.astype(t)`` -> ``a`` (``nocast``)
+- ``scale``: a factor or divisor forgotten: ``s * e`` -> ``e`` for a name ``s`` times an expression
+  (not a mask, see ``mask``), ``a / b`` -> ``a``
 - ``where``: ``where(c, a, b)`` / ``select(c, a, b)`` -> branches swapped
-- ``clip``: ``clip(a, lo, hi)`` -> ``a``
-- ``mask``: ``p & q`` -> ``p`` and -> ``q``; ``a * m.astype(t)`` -> ``a``
+- ``clip``: ``clip(a, lo, hi)`` -> ``a``; ``clip(a, lo, hi)`` -> ``clip(a, hi, lo)`` (``swap``)
+- ``mask``: ``p & q`` -> ``p``, -> ``q`` and -> ``p | q``; ``a * m.astype(t)`` -> ``a``
 - ``stop_gradient``: ``stop_gradient(a)`` -> ``a``; a returned value ``v`` -> ``stop_gradient(v)``
 - ``bwd``: a backward rule (a function named ``*bwd*``/``*backward*`` with two or more arguments,
   or whose last argument is ``g``) returns its cotangent unchanged: ``return (g,)``
+
+There is deliberately no ``a / b`` -> ``a * (1 / b)`` operator: XLA on the CPU already divides
+an array of two or more entries by multiplying with the reciprocal (a single entry is divided
+exactly), so such a mutant would measure the backend, not the cases.
 
 A mutant's id names its kind, where it is and the variant, e.g. ``compare-L17C19-gt``: the same
 reference always gives the same ids, so ``submissions/<id>/mutants.yaml`` can name them.
@@ -36,12 +54,28 @@ OP_NAMES = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "e
             ast.FloorDiv: "floordiv", ast.Pow: "pow"}
 ROUNDING = ("round", "floor", "ceil", "trunc")
 ROUNDING_SOURCES = ROUNDING + ("rint",)
+TIES_TO_EVEN = ("round", "rint")
+# other tie rules for a ties-to-even rounding: (variant, template over the module `m` and `e`)
+TIE_RULES = (("halfup", "m.floor(e + 0.5)"), ("halfdown", "m.ceil(e - 0.5)"),
+             ("trunchalf", "m.trunc(e + 0.5)"), ("halfaway", "m.sign(e) * m.floor(m.abs(e) + 0.5)"))
 BWD_NAMES = ("bwd", "backward")
 BWD_LAST_ARGS = ("g",)
 KIND_WORDS = {"compare": "comparison", "arith": "arithmetic", "const": "constant",
-              "round": "rounding", "where": "branches swapped", "clip": "clip removed",
+              "round": "rounding", "bound": "bound off by one", "dtype": "dtype",
+              "scale": "factor dropped", "where": "branches swapped", "clip": "clip removed",
               "mask": "mask removed", "stop_gradient": "stop_gradient",
               "bwd": "backward rule returns its cotangent"}
+# words for a variant whose kind's words do not fit
+VARIANT_WORDS = {("round", "halfup"): "ties rounded up", ("round", "halfdown"): "ties rounded down",
+                 ("round", "trunchalf"): "x + 0.5 truncated",
+                 ("round", "halfaway"): "ties rounded away from zero",
+                 ("round", "insert"): "rounded where the reference does not round",
+                 ("dtype", "f16"): "computed in float16, cast back",
+                 ("dtype", "int8"): "codes cast to int8",
+                 ("dtype", "nocast"): "cast dropped", ("clip", "swap"): "clip bounds swapped",
+                 ("mask", "or"): "mask | instead of &"}
+MODULE_ALIAS = "_mutant_jnp"    # `import jax.numpy as _mutant_jnp`, added when a mutant needs it
+LAX_ALIAS = "_mutant_lax"
 
 
 @dataclass(frozen=True)
@@ -126,9 +160,36 @@ def _dotted(node) -> str:
         return ""
 
 
+def _call_name(node) -> str | None:
+    """``f`` for a call ``mod.f(...)`` (a module's or an object's method)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr
+    return None
+
+
+def _is_mask_cast(node) -> bool:
+    return _attr(node) == "astype"
+
+
+def _context(tree: ast.AST) -> tuple[set[int], set[int]]:
+    """(ids of the names used as a ``clip`` bound or compared against, ids of every node inside a
+    rounding call's arguments)."""
+    bounds, rounded = set(), set()
+    for node in ast.walk(tree):
+        if _call_name(node) == "clip" and len(node.args) == 3:
+            bounds.update(id(a) for a in node.args[1:] if isinstance(a, ast.Name))
+        elif isinstance(node, ast.Compare):
+            bounds.update(id(a) for a in node.comparators if isinstance(a, ast.Name))
+        elif _call_name(node) in ROUNDING_SOURCES:
+            for arg in node.args:
+                rounded.update(id(n) for n in ast.walk(arg))
+    return bounds, rounded
+
+
 def _sites(tree: ast.AST) -> list[_Site]:
     sites = []
     returns_in_bwd = _rule_returns(tree)
+    bounds, rounded = _context(tree)
     for position, node in enumerate(ast.walk(tree)):
         where = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
@@ -146,34 +207,77 @@ def _sites(tree: ast.AST) -> list[_Site]:
             if isinstance(node.op, ast.BitAnd):
                 add("mask", "left")
                 add("mask", "right")
+                add("mask", "or")
             if isinstance(node.op, ast.Mult):
-                if _attr(node.right) == "astype":
+                if _is_mask_cast(node.right):
                     add("mask", "left")
-                if _attr(node.left) == "astype":
+                if _is_mask_cast(node.left):
                     add("mask", "right")
+            if isinstance(node.op, ast.Div) and not _is_number(node.left) and id(node) not in rounded:
+                add("round", "insert")
+            if isinstance(node.op, (ast.Mult, ast.Div)) and not _is_number(node.left) \
+                    and not _is_number(node.right):
+                add("dtype", "f16")
+            if _dropped_factor(node) is not None:
+                add("scale", "drop")
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             if not _is_number(node.operand):
                 add("arith", "noneg")
         elif _is_number(node):
             for variant, _ in _number_variants(node.value):
                 add("const", variant)
+        elif isinstance(node, ast.Name) and id(node) in bounds:
+            add("bound", "plus1")
+            add("bound", "minus1")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             name = node.func.attr
             if name in ROUNDING_SOURCES:
                 for other in ROUNDING:
                     if other != name:
                         add("round", other)
+                if name in TIES_TO_EVEN and len(node.args) == 1 and not node.keywords:
+                    for variant, _ in TIE_RULES:
+                        add("round", variant)
+                    add("dtype", "int8")
             elif name in ("where", "select") and len(node.args) == 3:
                 add("where", "swap")
             elif name == "clip" and node.args:
                 add("clip", "drop")
+                if len(node.args) == 3:
+                    add("clip", "swap")
             elif name == "stop_gradient" and len(node.args) == 1:
                 add("stop_gradient", "remove")
+            elif name == "astype" and len(node.args) == 1:
+                add("dtype", "nocast")
         elif isinstance(node, ast.Return) and node.value is not None and id(node) not in returns_in_bwd:
             add("stop_gradient", "insert")
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_bwd(node):
             add("bwd", "identity")
     return sites
+
+
+def _dropped_factor(node: ast.BinOp):
+    """What is left of ``node`` when its scale factor is forgotten: the numerator of ``a / b``
+    (``a`` not a number); the expression of ``s * e`` or ``e * s`` for a name ``s`` (``e`` neither
+    a name, a number nor a mask cast, which ``mask`` drops); else None."""
+    if isinstance(node.op, ast.Div):
+        return None if _is_number(node.left) else node.left
+    if isinstance(node.op, ast.Mult):
+        for factor, rest in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(factor, ast.Name) and not isinstance(rest, ast.Name) \
+                    and not _is_number(rest) and not _is_mask_cast(rest):
+                return rest
+    return None
+
+
+def _expr(template: str, **names) -> ast.expr:
+    """``template`` parsed, each bare name in ``names`` replaced by a copy of its node."""
+
+    class Fill(ast.NodeTransformer):
+        def visit_Name(self, name):
+            return copy.deepcopy(names[name.id]) if name.id in names else name
+
+    return Fill().visit(ast.parse(template, mode="eval").body)
 
 
 class _Mutate(ast.NodeTransformer):
@@ -182,7 +286,7 @@ class _Mutate(ast.NodeTransformer):
     def __init__(self, target: ast.AST, site: _Site):
         self.target, self.site = target, site
         self.before = self.after = ""
-        self.needs_jax = False
+        self.imports: set[str] = set()     # aliases the mutant needs imported
 
     def visit(self, node):
         if node is not self.target:
@@ -190,6 +294,8 @@ class _Mutate(ast.NodeTransformer):
         self.before = _short(node)
         new = self._mutate(node)
         self.after = _short(new)
+        if (self.site.kind, self.site.variant) == ("dtype", "f16"):   # the wrapper's text is long
+            self.after = f"float16({self.before})"
         return new
 
     def _mutate(self, node):
@@ -203,23 +309,47 @@ class _Mutate(ast.NodeTransformer):
             node.op = ARITH[type(node.op)][0]()
         elif kind == "const":
             node.value = dict(_number_variants(node.value))[variant]
+        elif kind == "round" and variant == "insert":
+            self.imports.add(MODULE_ALIAS)
+            return _expr(f"{MODULE_ALIAS}.round(e)", e=node)
+        elif kind == "round" and variant in dict(TIE_RULES):
+            return _expr(dict(TIE_RULES)[variant], m=node.func.value, e=node.args[0])
         elif kind == "round":
             node.func.attr = variant
+        elif kind == "bound":
+            return _expr(f"n {'+' if variant == 'plus1' else '-'} 1", n=node)
+        elif kind == "dtype" and variant == "f16":
+            self.imports.add(MODULE_ALIAS)
+            return _expr(f"{MODULE_ALIAS}.asarray(e, 'float16').astype({MODULE_ALIAS}.result_type(e))",
+                         e=node)
+        elif kind == "dtype" and variant == "int8":
+            return _expr("e.astype('int8')", e=node)
+        elif kind == "dtype":           # nocast
+            return node.func.value
+        elif kind == "scale":
+            return _dropped_factor(node)
         elif kind == "where":
+            node.args[1], node.args[2] = node.args[2], node.args[1]
+        elif kind == "clip" and variant == "swap":
             node.args[1], node.args[2] = node.args[2], node.args[1]
         elif kind in ("clip", "stop_gradient") and variant in ("drop", "remove"):
             return node.args[0]
+        elif kind == "mask" and variant == "or":
+            node.op = ast.BitOr()
         elif kind == "mask":
             return node.left if variant == "left" else node.right
         elif kind == "stop_gradient":   # insert around a returned value
-            self.needs_jax = True
-            node.value = ast.Call(func=ast.parse("_mutant_lax.stop_gradient", mode="eval").body,
+            self.imports.add(LAX_ALIAS)
+            node.value = ast.Call(func=ast.parse(f"{LAX_ALIAS}.stop_gradient", mode="eval").body,
                                   args=[node.value], keywords=[])
         elif kind == "bwd":
             args = node.args.posonlyargs + node.args.args
             node.body = [ast.Return(value=ast.Tuple(elts=[ast.Name(args[-1].arg, ast.Load())],
                                                     ctx=ast.Load()))]
         return node
+
+
+IMPORTS = {LAX_ALIAS: "import jax.lax as _mutant_lax", MODULE_ALIAS: "import jax.numpy as _mutant_jnp"}
 
 
 def _short(node, limit: int = 60) -> str:
@@ -251,14 +381,14 @@ def generate(source: str) -> list[Mutant]:
         target = next(n for i, n in enumerate(ast.walk(clone)) if i == site.position)
         mutate = _Mutate(target, site)
         clone = mutate.visit(clone)
-        if mutate.needs_jax:
-            clone.body.insert(_import_position(clone), ast.parse("import jax.lax as _mutant_lax").body[0])
+        for alias in sorted(mutate.imports, reverse=True):
+            clone.body.insert(_import_position(clone), ast.parse(IMPORTS[alias]).body[0])
         ast.fix_missing_locations(clone)
         base = f"{site.kind}-L{site.line}C{site.col}-{site.variant}"
         seen[base] = seen.get(base, 0) + 1
         mutant_id = base if seen[base] == 1 else f"{base}-{seen[base]}"
-        description = (f"line {site.line}: `{mutate.before}` -> `{mutate.after}` "
-                       f"({KIND_WORDS[site.kind]})")
+        words = VARIANT_WORDS.get((site.kind, site.variant), KIND_WORDS[site.kind])
+        description = f"line {site.line}: `{mutate.before}` -> `{mutate.after}` ({words})"
         mutants.append(Mutant(mutant_id, site.kind, site.line, site.col, description,
                               ast.unparse(clone) + "\n"))
     mutants.sort(key=lambda m: (m.line, m.col))
