@@ -45,12 +45,12 @@ def start_once(mode: str) -> float:
     """Wall time to start the worker's interpreter (``python -I -c pass``) with or without the
     sandbox: the part of the overhead that does not depend on the submission."""
     sys.path.insert(0, str(ROOT))
-    from judge.run import sandbox
+    from judge.run import sandbox, seccomp
 
     inner = ["-I", "-B", "-c", "pass"]
     started = time.perf_counter()
     if mode == "bwrap":
-        fd = sandbox.seccomp_fd()
+        fd = seccomp.seccomp_fd()
         try:
             subprocess.run(sandbox.bwrap_argv(sys.executable, inner, seccomp_fd=fd),
                            pass_fds=(fd,), check=True)

@@ -1,16 +1,16 @@
 """The sandbox around the worker: bubblewrap namespaces, a seccomp filter and resource limits.
 
-Judge side only; the worker never imports this module. ``judge.run.runner`` asks ``resolve`` which
-mode to use, ``bwrap_argv`` for the command line that starts the worker inside bubblewrap, and
-``rlimits`` for the resource limits the worker applies to itself before it imports anything of
-the submission's (see ``judge.worker.limits``).
+Judge side only; the worker never imports this module. ``judge.run.settings`` asks ``resolve``
+which mode a command uses; ``judge.run.supervisor`` asks ``bwrap_argv`` for the command line that
+starts the worker inside bubblewrap, and ``rlimits`` for the resource limits the worker applies
+to itself before it imports anything of the submission's (see ``judge.worker.limits``).
 
 Modes (``--sandbox``, else the environment variable ``JUDGE_SANDBOX``, else ``auto``):
 
 * ``bwrap``: the worker runs under bubblewrap; if bwrap cannot start here, grading stops with a
   ``SandboxError`` naming the cause.
 * ``auto``: ``bwrap`` when a probe (run once per process) shows that it works, otherwise the
-  plain worker, with a one-line warning on stderr on every run saying what is not protected.
+  plain worker, with a one-line warning on stderr saying what is not protected.
 * ``none``: the plain worker (still with its resource limits and the judge's deadlines), with
   the same warning.
 
@@ -28,21 +28,18 @@ threat model is in ``SECURITY.md``.
 
 from __future__ import annotations
 
-import atexit
 import importlib.util
 import math
 import os
-import platform
 import shutil
 import site
-import struct
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
-from judge.errors import JudgeError
+from judge.errors import SandboxError
+from judge.run.seccomp import seccomp_fd
 
 MODES = ("auto", "bwrap", "none")
 ENV_VAR = "JUDGE_SANDBOX"
@@ -76,10 +73,6 @@ UNPROTECTED = ("the submission can read every file the judge can read (hidden ca
                "other processes; only resource limits and deadlines apply")
 
 
-class SandboxError(JudgeError):
-    """The requested sandbox cannot be used (exit status 2 from the CLI)."""
-
-
 # --- choosing a mode -------------------------------------------------------------------------
 
 def requested_mode(mode: str | None = None) -> str:
@@ -95,8 +88,8 @@ def requested_mode(mode: str | None = None) -> str:
 
 
 def resolve(mode: str | None = None, python: str = sys.executable, *, quiet: bool = False) -> str:
-    """``"bwrap"`` or ``"none"`` for one run. Warns on stderr whenever the run is unsandboxed
-    (unless ``quiet``); raises SandboxError when bwrap was required and cannot start."""
+    """``"bwrap"`` or ``"none"`` for a command's runs (``judge.run.settings``). Warns on stderr
+    when unsandboxed (unless ``quiet``); raises SandboxError when bwrap is required but fails."""
     say = (lambda text: None) if quiet else warn
     mode = requested_mode(mode)
     if mode == "none":
@@ -185,173 +178,6 @@ def rlimits(limits: dict) -> dict[str, list[int]]:
     output = int(limits["output_kb"]) * 1024
     return {"RLIMIT_AS": [memory, memory], "RLIMIT_CPU": [cpu, cpu + 2],
             "RLIMIT_FSIZE": [output, output], "RLIMIT_CORE": [0, 0]}
-
-
-# --- the task bound: a pids cgroup per run ---------------------------------------------------
-
-#: Exit status of the first process of a fresh worker that could not join its task group.
-JOIN_FAILED = 71
-
-
-class TaskGroup:
-    """A pids cgroup of one run: the kernel refuses a new task (process or thread) of the
-    worker beyond ``limit``, and ``exceeded`` tells whether it had to.
-
-    The worker's first process joins it before anything else runs (a fresh worker through
-    ``join_argv``; a warm one by writing ``0`` to ``procs_fd``, passed to the fork server, whose
-    opener's credentials the kernel checks), and every task it starts inherits it. ``close``
-    kills whatever is still in the group and removes it.
-    """
-
-    def __init__(self, path: Path, limit: int):
-        self.path, self.limit = path, limit
-        (path / "pids.max").write_text(str(limit))
-        self.procs_fd = os.open(path / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
-
-    def join_argv(self, argv: list[str]) -> list[str]:
-        """``argv`` started by a shell that first moves itself into this group."""
-        return ["/bin/sh", "-c", f'echo 0 > "$0" || exit {JOIN_FAILED}; exec "$@"',
-                str(self.path / "cgroup.procs"), *argv]
-
-    def exceeded(self) -> bool:
-        """Has the kernel refused a task of this group (``pids.events``)?"""
-        try:
-            events = (self.path / "pids.events").read_text()
-        except OSError:
-            return False
-        return any(line.split()[:1] == ["max"] and line.split()[1:2] != ["0"]
-                   for line in events.splitlines())
-
-    def close(self) -> None:
-        try:
-            os.close(self.procs_fd)
-        except OSError:
-            pass
-        for attempt in range(50):
-            try:
-                pids = (self.path / "cgroup.procs").read_text().split()
-            except OSError:
-                pids = []
-            for pid in pids:
-                try:
-                    os.kill(int(pid), 9)
-                except (ProcessLookupError, PermissionError, ValueError):
-                    pass
-            try:
-                self.path.rmdir()
-                return
-            except FileNotFoundError:
-                return
-            except OSError:
-                time.sleep(0.02 * (attempt + 1) if attempt < 10 else 0.2)
-
-
-_groups_lock = threading.Lock()
-_groups: dict = {"parent": None, "why": None, "count": 0}
-
-
-def _pids_hierarchy() -> Path | None:
-    """This process's own cgroup in a hierarchy with the pids controller (v1, or v2 with pids
-    enabled for its children), or None."""
-    try:
-        own = {}
-        for line in Path("/proc/self/cgroup").read_text().splitlines():
-            _, controllers, path = line.split(":", 2)
-            own[controllers] = path
-        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
-    except OSError:
-        return None
-    for line in mounts:
-        fields = line.split()
-        if " - " not in line:
-            continue
-        after = line.split(" - ", 1)[1].split()
-        fstype, options = after[0], after[2].split(",") if len(after) > 2 else []
-        point = Path(fields[4])
-        if fstype == "cgroup" and "pids" in options:
-            key = next((k for k in own if "pids" in k.split(",")), None)
-            if key is not None:
-                return point / own[key].lstrip("/")
-    for line in mounts:
-        after = line.split(" - ", 1)[1].split() if " - " in line else []
-        if after and after[0] == "cgroup2" and "" in own:
-            base = Path(line.split()[4]) / own[""].lstrip("/")
-            try:
-                if "pids" in (base / "cgroup.subtree_control").read_text().split():
-                    return base
-            except OSError:
-                return None
-    return None
-
-
-def _task_parent() -> Path | None:
-    """This process's folder of task groups (made once, removed at exit), or None where no pids
-    cgroup can be made here."""
-    with _groups_lock:
-        if _groups["parent"] is None and _groups["why"] is None:
-            base = _pids_hierarchy()
-            if base is None:
-                _groups["why"] = "no pids cgroup hierarchy"
-            else:
-                _remove_stale(base)
-                parent = base / f"jax-judge-{os.getpid()}"
-                try:
-                    parent.mkdir(exist_ok=True)
-                    control = parent / "cgroup.subtree_control"
-                    if control.exists() and "pids" not in control.read_text().split():
-                        control.write_text("+pids")  # cgroup v2: enable pids for the runs
-                    _groups["parent"] = parent
-                    atexit.register(_remove_parent, parent)
-                except OSError as exc:
-                    _groups["why"] = f"cannot make a pids cgroup under {base}: {exc.strerror}"
-        return _groups["parent"]
-
-
-def _remove_parent(parent: Path) -> None:
-    try:
-        parent.rmdir()
-    except OSError:
-        pass
-
-
-def _remove_stale(base: Path) -> None:
-    """Remove the empty task groups of judge processes that died without cleaning up."""
-    for parent in base.glob("jax-judge-*"):
-        pid = parent.name.rsplit("-", 1)[-1]
-        if not pid.isdigit() or Path(f"/proc/{pid}").exists():
-            continue
-        for group in parent.glob("run-*"):
-            try:
-                group.rmdir()
-            except OSError:
-                pass
-        _remove_parent(parent)
-
-
-def bound_tasks(limit: int, mode: str) -> tuple[TaskGroup | None, dict[str, list[int]]]:
-    """How one run's tasks are bounded: a pids cgroup of its own where one can be made (this
-    needs write access to a pids hierarchy, as root on most hosts); else, in the bwrap sandbox
-    of a judge that is not root, ``RLIMIT_NPROC`` (returned as a resource limit for the
-    worker), which the kernel counts in the sandbox's own user namespace; else nothing (root
-    ignores RLIMIT_NPROC, and without bwrap it would count all of the judge's processes). See
-    SECURITY.md."""
-    parent = _task_parent() if sys.platform.startswith("linux") else None
-    if parent is not None:
-        with _groups_lock:
-            _groups["count"] += 1
-            path = parent / f"run-{_groups['count']}"
-        try:
-            path.mkdir()
-            try:
-                return TaskGroup(path, limit), {}
-            except OSError:
-                path.rmdir()
-                raise
-        except OSError:
-            pass
-    if mode == "bwrap" and os.geteuid() != 0:
-        return None, {"RLIMIT_NPROC": [limit, limit]}
-    return None, {}
 
 
 # --- the bubblewrap command line -------------------------------------------------------------
@@ -458,93 +284,3 @@ def bwrap_argv(python: str, worker_args: list[str], *, seccomp_fd: int | None,
         argv += ["--seccomp", str(seccomp_fd)]
     argv += ["--", python, *worker_args]
     return argv
-
-
-# --- the seccomp filter ----------------------------------------------------------------------
-
-# Syscall numbers from the kernel's uapi headers (asm/unistd_64.h; asm-generic/unistd.h for arm64).
-_X86_64 = {
-    "prctl": 157, "fork": 57, "vfork": 58, "clone": 56, "clone3": 435, "unshare": 272,
-    "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155, "chroot": 161, "ptrace": 101,
-    "process_vm_readv": 310, "process_vm_writev": 311, "keyctl": 250, "add_key": 248,
-    "request_key": 249, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
-    "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
-    "open_by_handle_at": 304, "name_to_handle_at": 303, "open_tree": 428, "move_mount": 429,
-    "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
-    "kexec_load": 246, "kexec_file_load": 320, "init_module": 175, "finit_module": 313,
-    "delete_module": 176, "acct": 163, "swapon": 167, "swapoff": 168, "reboot": 169,
-    "quotactl": 179, "syslog": 103,
-}
-_AARCH64 = {
-    "prctl": 167, "clone": 220, "clone3": 435, "unshare": 97, "setns": 268, "mount": 40,
-    "umount2": 39, "pivot_root": 41, "chroot": 51, "ptrace": 117, "process_vm_readv": 270,
-    "process_vm_writev": 271, "keyctl": 219, "add_key": 217, "request_key": 218, "bpf": 280,
-    "perf_event_open": 241, "userfaultfd": 282, "io_uring_setup": 425, "io_uring_enter": 426,
-    "io_uring_register": 427, "open_by_handle_at": 265, "name_to_handle_at": 264,
-    "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-    "fspick": 433, "mount_setattr": 442, "kexec_load": 104, "kexec_file_load": 294,
-    "init_module": 105, "finit_module": 273, "delete_module": 106, "acct": 89, "swapon": 224,
-    "swapoff": 225, "reboot": 142, "quotactl": 60, "syslog": 116,
-}
-#: machine -> (AUDIT_ARCH_*, syscall numbers, x32 ABI bit to refuse or None)
-_ARCHES = {"x86_64": (0xC000003E, _X86_64, 0x40000000), "aarch64": (0xC00000B7, _AARCH64, None)}
-
-_LD_W_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
-_ALLOW, _KILL_PROCESS, _ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
-_EPERM, _ENOSYS = 1, 38
-_CLONE_THREAD = 0x00010000
-_PR_SET_PDEATHSIG = 1
-
-
-def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
-    return struct.pack("=HBBI", code, jt, jf, k)
-
-
-def seccomp_program(machine: str | None = None) -> bytes:
-    """A classic-BPF seccomp filter (the format ``bwrap --seccomp`` reads).
-
-    Allows everything except: a foreign syscall ABI (the process is killed); new processes
-    (fork, vfork, clone without CLONE_THREAD: EPERM; clone3: ENOSYS, so that threads fall back
-    to clone, whose flags the filter can read); changing the signal sent at the parent's death
-    (a warm worker must die with its keeper, ``judge.worker.forkserver``); namespace and mount
-    calls; ptrace and process_vm_*; keyrings, bpf, perf events, userfaultfd, io_uring, file
-    handles; module, kexec, swap, reboot, accounting, quota and syslog calls (EPERM).
-    """
-    machine = machine or platform.machine()
-    if machine not in _ARCHES or sys.byteorder != "little":
-        raise SandboxError(f"no seccomp filter for the {machine} architecture")
-    arch, nrs, x32_bit = _ARCHES[machine]
-    prog = [_insn(_LD_W_ABS, 4),                      # A = seccomp_data.arch
-            _insn(_JEQ, arch, 1, 0),
-            _insn(_RET, _KILL_PROCESS),
-            _insn(_LD_W_ABS, 0)]                      # A = seccomp_data.nr
-    if x32_bit is not None:
-        prog += [_insn(_JGE, x32_bit, 0, 1), _insn(_RET, _ERRNO | _ENOSYS)]
-    prog += [_insn(_JEQ, nrs["clone"], 0, 4),
-             _insn(_LD_W_ABS, 16),                    # low 32 bits of args[0]: clone's flags
-             _insn(_JSET, _CLONE_THREAD, 0, 1),
-             _insn(_RET, _ALLOW),
-             _insn(_RET, _ERRNO | _EPERM),
-             _insn(_JEQ, nrs["clone3"], 0, 1),
-             _insn(_RET, _ERRNO | _ENOSYS),
-             _insn(_JEQ, nrs["prctl"], 0, 4),
-             _insn(_LD_W_ABS, 16),                    # low 32 bits of args[0]: the option
-             _insn(_JEQ, _PR_SET_PDEATHSIG, 0, 1),
-             _insn(_RET, _ERRNO | _EPERM),
-             _insn(_LD_W_ABS, 0)]                     # A = seccomp_data.nr again
-    for name, nr in sorted(nrs.items()):
-        if name not in ("clone", "clone3", "prctl"):
-            prog += [_insn(_JEQ, nr, 0, 1), _insn(_RET, _ERRNO | _EPERM)]
-    prog.append(_insn(_RET, _ALLOW))
-    return b"".join(prog)
-
-
-def seccomp_fd() -> int:
-    """A readable descriptor holding the seccomp program (the caller closes it)."""
-    program = seccomp_program()
-    read_fd, write_fd = os.pipe()
-    try:
-        os.write(write_fd, program)  # far below the pipe's buffer size
-    finally:
-        os.close(write_fd)
-    return read_fd

@@ -18,13 +18,12 @@ from __future__ import annotations
 import json
 import os
 import socket
-import sys
 import threading
 import time
 from pathlib import Path
 
 from judge.run import cache, warm
-from judge.run import sandbox as sandboxing
+from judge.run.settings import Settings, of
 from judge.errors import JudgeError
 
 
@@ -79,18 +78,21 @@ def _relay(client: socket.socket, server: warm.Connection) -> None:
         client.close()
 
 
-def serve(sandbox: str | None = None, idle_timeout: float = 1800.0,
+def serve(sandbox: Settings | str | None = None, idle_timeout: float = 1800.0,
           use_cache: bool | None = None, announce=print) -> None:
     """Run until interrupted, or until no client has been connected for ``idle_timeout`` seconds
-    (0: never). Raises JudgeError if warm workers cannot run here or one already serves."""
-    mode = sandboxing.resolve(sandbox)
+    (0: never). ``sandbox``: the command's ``judge.run.settings.Settings``, or a ``--sandbox``
+    value, resolved here. Raises JudgeError if warm workers cannot run here or one already
+    serves (``SandboxError`` if the sandbox cannot be used)."""
+    settings = of(sandbox).check()
+    mode, python = settings.sandbox, settings.python
     cache_dir = cache.for_workers(use_cache)
-    path = warm.socket_path(mode, sys.executable, cache_dir)
-    if warm.connect(mode, sys.executable, cache_dir) is not None:
+    path = warm.socket_path(mode, python, cache_dir)
+    if warm.connect(mode, python, cache_dir) is not None:
         raise JudgeError(f"a judge serve process already serves this setup ({path})")
     if not warm.enabled():
         raise JudgeError("warm workers are turned off (JUDGE_WARM)")
-    server = warm.server_for(mode, sys.executable, cache_dir, discover=False)
+    server = warm.server_for(mode, python, cache_dir, discover=False)
     if server is None:
         raise JudgeError("the warm worker server could not start (see the warning above)")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ from a warm server that has imported JAX already (``judge.run.warm``), or starte
 (so the whole process tree can be killed) and a private working directory holding a copy of the
 submission; under ``--sandbox bwrap`` (``judge.run.sandbox``) that is inside bubblewrap. Where a
 pids cgroup can be made, the worker runs in one of its own that bounds its tasks (processes and
-threads; ``sandbox.bound_tasks``).
+threads; ``judge.run.tasks.bound_tasks``).
 
 Results arrive as JSON lines on a dedicated pipe, each carrying the run's nonce, and are decoded
 once, into typed frozen reports (``judge.run.boundary``). They must come in order: ``ready``,
@@ -23,19 +23,19 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-import selectors
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.run import boundary, cache, warm
+from judge.run import boundary, cache, collect, settings as run_settings, warm
 from judge.run import sandbox as sandboxing
+from judge.run import seccomp
+from judge.run import tasks as tasks_bound
 from judge.run.boundary import CaseReport, Halt, Loaded, Ready
 from judge.problem.model import DEFAULT_LIMITS
 from judge.worker import protocol
@@ -141,13 +141,13 @@ def _kill_tree(proc: subprocess.Popen) -> None:
 
 
 def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
-               python: str = sys.executable, sandbox: str | None = None,
+               sandbox: run_settings.Settings | str | None = None,
                limits: dict | None = None, cache_dir: Path | None = None,
                cache_writable: bool = False) -> WorkerRun:
     """Run one worker on ``request`` (see ``protocol``) and return what it reported.
 
-    ``sandbox`` is ``"auto"``, ``"bwrap"`` or ``"none"`` (default: $JUDGE_SANDBOX, else auto; see
-    ``judge.run.sandbox``); ``limits`` is a problem's ``limits`` (defaults: ``spec.DEFAULT_LIMITS``).
+    ``sandbox`` is the command's ``judge.run.settings.Settings`` (a ``--sandbox`` value is resolved
+    here); ``limits`` is a problem's ``limits`` (defaults: ``model.DEFAULT_LIMITS``).
     ``cache_dir`` is the judge's XLA compilation cache (``judge.run.cache``): mounted read-only under
     bwrap, else copied into the worker's private folder, so the worker can use it but not change
     it. Only a trusted run (the reference warming the cache) gets it with ``cache_writable``.
@@ -156,14 +156,15 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     Raises ``sandbox.SandboxError`` if bwrap is required and cannot start.
     """
     # Trusted code writing the cache runs as the judge's own user, outside the sandbox.
-    mode = "none" if cache_writable else sandboxing.resolve(sandbox, python)
+    settings = run_settings.Settings() if cache_writable else run_settings.of(sandbox).check()
+    mode, python = settings.sandbox, settings.python
     run = WorkerRun(sandbox=mode, limits={**DEFAULT_LIMITS, **(limits or {})},
                     nonce=secrets.token_hex(16), expected=boundary.Expected.of(request))
     started = time.monotonic()
     original = Path(request["submission"])
     server = None if cache_writable else warm.server_for(mode, python, cache_dir)
     with contextlib.ExitStack() as stack:
-        tasks, task_rlimits = sandboxing.bound_tasks(int(run.limits["tasks"]), mode)
+        tasks, task_rlimits = tasks_bound.bound_tasks(int(run.limits["tasks"]), mode)
         if tasks is not None:
             stack.callback(tasks.close)  # last: kills whatever is left in the group
         run.task_bound = "cgroup" if tasks is not None else "rlimit" if task_rlimits else None
@@ -222,7 +223,7 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
 
         try:
             on_case()
-            _collect(run, read_fd, started, startup_timeout, case_timeout, on_case, run_deadline)
+            collect.collect(run, read_fd, started, startup_timeout, case_timeout, on_case, run_deadline)
         finally:
             # A worker that closed the channel is let exit on its own, so its exit status is
             # its own and not the judge's kill; one still running is stopped.
@@ -299,10 +300,10 @@ class _FreshProcess:
 
 def _start_fresh(mode: str, python: str, original: Path, workdir: str, cache_dir: Path | None,
                  cache_in_worker: str | None, write_fd: int, child_fds: list[int],
-                 tasks: "sandboxing.TaskGroup | None" = None) -> _FreshProcess:
+                 tasks: "tasks_bound.TaskGroup | None" = None) -> _FreshProcess:
     if mode == "bwrap":
         child_fds.append(os.open(original, os.O_RDONLY | os.O_CLOEXEC))
-        child_fds.append(sandboxing.seccomp_fd())
+        child_fds.append(seccomp.seccomp_fd())
         worker = ["-I", "-B", "-c", BOOTSTRAP.format(parent=sandboxing.LIBDIR),
                   "--result-fd", str(write_fd)]
         argv = sandboxing.bwrap_argv(python, worker, submission_fd=child_fds[1],
@@ -361,107 +362,3 @@ def _feed(stream, data: bytes, close: bool) -> None:
             stream.close()
     except (BrokenPipeError, OSError, ValueError):
         pass
-
-
-def _collect(run: WorkerRun, fd: int, started: float, startup_timeout: float,
-             case_timeout: float, on_case=lambda: None, run_deadline: float | None = None) -> None:
-    """Read result lines until ``done``, ``halt``, end of pipe, a protocol error, a line that is
-    not this worker's, or a deadline.
-
-    Before ``ready`` only the worker has run, so a bad line is a protocol error (the judge's
-    fault). After it the submission shares the worker's process: any line that breaks the
-    protocol (not JSON, without the run's nonce, outside the schema, out of order, a case that
-    was not sent or is reported twice) came from the submission, and the channel is no longer
-    trusted. Start-up is timed from the start and from ``ready``; each case from when it became
-    due (``loaded``, or the previous case's report); the whole run against ``run_deadline``.
-    """
-    selector = selectors.DefaultSelector()
-    selector.register(fd, selectors.EVENT_READ)
-    buffer = bytearray()
-    run._last = started
-    while not run.done and run.halt is None:
-        in_cases = run.loaded is not None
-        deadline = run._last + (case_timeout if in_cases else startup_timeout)
-        phase = "case" if in_cases else "startup"
-        if run_deadline is not None and run_deadline < deadline:
-            deadline, phase = run_deadline, "run"
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or not selector.select(timeout=remaining):
-            run.timed_out = True
-            run.timeout_phase = phase
-            return
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            run.channel_closed = True  # the worker closed the channel: exited or crashed
-            return
-        buffer += chunk
-        while b"\n" in chunk and b"\n" in buffer:
-            line, _, rest = bytes(buffer).partition(b"\n")
-            buffer = bytearray(rest)
-            run.channel_bytes += len(line) + 1
-            if len(line) > protocol.MAX_MESSAGE_BYTES:
-                _too_much(run, f"a result message passed {protocol.MAX_MESSAGE_BYTES} bytes")
-                return
-            if run.channel_bytes > protocol.MAX_CHANNEL_BYTES:
-                _too_much(run, f"the result channel passed {protocol.MAX_CHANNEL_BYTES} bytes")
-                return
-            now = time.monotonic()
-            try:
-                _accept(run, boundary.decode(line, run.nonce, run.expected), now)
-            except protocol.ProtocolError as exc:  # texts name fields, never quote the line
-                what = boundary.escape(str(exc)[:300])
-                if run.ready is None:
-                    run.protocol_error = what
-                else:
-                    run.tampered = f"{what} arrived on the result channel"
-                return
-            on_case()
-            if run.done or run.halt is not None:
-                return
-        if len(buffer) > protocol.MAX_MESSAGE_BYTES:
-            _too_much(run, f"a result message passed {protocol.MAX_MESSAGE_BYTES} bytes")
-            return
-
-
-def _too_much(run: WorkerRun, what: str) -> None:
-    """The channel carried more than it may: the worker's fault before ``ready``, else the
-    submission's output (an oversized honest output looks the same as a flood)."""
-    if run.ready is None:
-        run.protocol_error = what
-    else:
-        run.halt = Halt(cause="output_limit", index=None, detail=what)
-
-
-def _accept(run: WorkerRun, msg, now: float) -> None:
-    """Record one decoded message, checking that it comes in the documented order: ready,
-    loaded, each case sent (in order, once), done; a halt at any point after ready."""
-    if isinstance(msg, Ready):
-        if run.ready is not None:
-            raise protocol.ProtocolError("a second 'ready'")
-        run.ready = msg
-        run._last = now
-    elif run.ready is None:
-        raise protocol.ProtocolError("a message before 'ready'")
-    elif isinstance(msg, Loaded):
-        if run.loaded is not None:
-            raise protocol.ProtocolError("a second 'loaded'")
-        run.loaded = msg
-        run._last = now  # the first case is due
-    elif isinstance(msg, CaseReport):
-        position = len(run.cases)
-        if run.loaded is None or not run.loaded.ok or position >= len(run.sent) \
-                or msg.index != run.sent[position]:
-            raise protocol.ProtocolError("a case report that was not due")
-        run.cases[msg.index] = msg
-        run.case_times[msg.index] = now - run._last
-        run._last = now  # the next case is due
-    elif isinstance(msg, Halt):
-        if msg.index is not None and msg.index not in run.sent:
-            raise protocol.ProtocolError("a halt in a case that was not sent")
-        run.halt = msg
-    elif isinstance(msg, boundary.Done):
-        if run.loaded is None or (run.loaded.ok and len(run.cases) < run.total):
-            raise protocol.ProtocolError("'done' before every case was reported")
-        run.done = True
-    else:  # pragma: no cover - boundary.decode returns only the types above
-        raise protocol.ProtocolError("an unknown message")

@@ -21,13 +21,14 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 from pathlib import Path
 
 from judge.run import cache
 from judge.run import sandbox as sandboxing
+from judge.run import seccomp
+from judge.run.settings import Settings
 
 SERVER_BOOTSTRAP = (
     "import sys; sys.path.insert(0, {parent!r}); "
@@ -169,7 +170,7 @@ class Connection:
               cache: str | None, tasks_fd: int | None = None) -> WarmProcess:
         """Fork a worker with its own stdin, stdout and stderr pipes, ``result_fd`` as its result
         channel and the submission read from ``submission_fd``; with ``tasks_fd`` (the
-        ``cgroup.procs`` of a ``sandbox.TaskGroup``) it joins that group before it forks."""
+        ``cgroup.procs`` of a ``judge.run.tasks.TaskGroup``) it joins that group before it forks."""
         pipes = [os.pipe() for _ in range(3)]
         theirs = [pipes[0][0], pipes[1][1], pipes[2][1], result_fd, submission_fd]
         theirs += [] if tasks_fd is None else [tasks_fd]
@@ -226,7 +227,7 @@ class WarmServer(Connection):
         self._stderr = bytearray()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         self.send({"op": "config", "isolate": mode == "bwrap",
-                   "seccomp": base64.b64encode(sandboxing.seccomp_program()).decode()
+                   "seccomp": base64.b64encode(seccomp.seccomp_program()).decode()
                    if mode == "bwrap" else None,
                    "workdir": sandboxing.WORKDIR, "tmpfs_bytes": sandboxing.TMPFS_BYTES})
         self.start_reading()
@@ -358,17 +359,16 @@ def close_all() -> None:
         _servers.clear()
 
 
-def prestart(sandbox: str | None = None, use_cache: bool | None = None,
-             python: str = sys.executable) -> None:
-    """Start the server in the background for the setup a run will ask for, so that it imports
-    JAX while this process loads a spec or warms the compilation cache. Quiet: the run itself
-    reports a missing sandbox or a server that cannot start."""
+def prestart(settings: Settings, use_cache: bool | None = None) -> None:
+    """Start the server in the background for the setup the command's runs will ask for
+    (``judge.run.settings.Settings``), so that it imports JAX while this process loads a spec or
+    warms the compilation cache. Quiet: the run itself reports a sandbox that cannot be used or
+    a server that cannot start."""
     def start():
         try:
-            mode = sandboxing.resolve(sandbox, python, quiet=True)
-            server_for(mode, python, cache.for_workers(use_cache))
+            server_for(settings.sandbox, settings.python, cache.for_workers(use_cache))
         except Exception:  # noqa: BLE001 - the run that follows starts or reports it
             pass
 
-    if enabled():
+    if enabled() and settings.error is None:
         threading.Thread(target=start, daemon=True).start()

@@ -1,0 +1,178 @@
+"""The task bound of a worker run: a pids cgroup per run, so the kernel refuses a worker's new
+process or thread beyond the problem's ``limits.tasks``; where no cgroup can be made, an
+``RLIMIT_NPROC`` for the worker instead (see SECURITY.md). Judge side only.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+
+#: Exit status of the first process of a fresh worker that could not join its task group.
+JOIN_FAILED = 71
+
+
+class TaskGroup:
+    """A pids cgroup of one run: the kernel refuses a new task (process or thread) of the
+    worker beyond ``limit``, and ``exceeded`` tells whether it had to.
+
+    The worker's first process joins it before anything else runs (a fresh worker through
+    ``join_argv``; a warm one by writing ``0`` to ``procs_fd``, passed to the fork server, whose
+    opener's credentials the kernel checks), and every task it starts inherits it. ``close``
+    kills whatever is still in the group and removes it.
+    """
+
+    def __init__(self, path: Path, limit: int):
+        self.path, self.limit = path, limit
+        (path / "pids.max").write_text(str(limit))
+        self.procs_fd = os.open(path / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+
+    def join_argv(self, argv: list[str]) -> list[str]:
+        """``argv`` started by a shell that first moves itself into this group."""
+        return ["/bin/sh", "-c", f'echo 0 > "$0" || exit {JOIN_FAILED}; exec "$@"',
+                str(self.path / "cgroup.procs"), *argv]
+
+    def exceeded(self) -> bool:
+        """Has the kernel refused a task of this group (``pids.events``)?"""
+        try:
+            events = (self.path / "pids.events").read_text()
+        except OSError:
+            return False
+        return any(line.split()[:1] == ["max"] and line.split()[1:2] != ["0"]
+                   for line in events.splitlines())
+
+    def close(self) -> None:
+        try:
+            os.close(self.procs_fd)
+        except OSError:
+            pass
+        for attempt in range(50):
+            try:
+                pids = (self.path / "cgroup.procs").read_text().split()
+            except OSError:
+                pids = []
+            for pid in pids:
+                try:
+                    os.kill(int(pid), 9)
+                except (ProcessLookupError, PermissionError, ValueError):
+                    pass
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.02 * (attempt + 1) if attempt < 10 else 0.2)
+
+
+_groups_lock = threading.Lock()
+_groups: dict = {"parent": None, "why": None, "count": 0}
+
+
+def _pids_hierarchy() -> Path | None:
+    """This process's own cgroup in a hierarchy with the pids controller (v1, or v2 with pids
+    enabled for its children), or None."""
+    try:
+        own = {}
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            own[controllers] = path
+        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return None
+    for line in mounts:
+        fields = line.split()
+        if " - " not in line:
+            continue
+        after = line.split(" - ", 1)[1].split()
+        fstype, options = after[0], after[2].split(",") if len(after) > 2 else []
+        point = Path(fields[4])
+        if fstype == "cgroup" and "pids" in options:
+            key = next((k for k in own if "pids" in k.split(",")), None)
+            if key is not None:
+                return point / own[key].lstrip("/")
+    for line in mounts:
+        after = line.split(" - ", 1)[1].split() if " - " in line else []
+        if after and after[0] == "cgroup2" and "" in own:
+            base = Path(line.split()[4]) / own[""].lstrip("/")
+            try:
+                if "pids" in (base / "cgroup.subtree_control").read_text().split():
+                    return base
+            except OSError:
+                return None
+    return None
+
+
+def _task_parent() -> Path | None:
+    """This process's folder of task groups (made once, removed at exit), or None where no pids
+    cgroup can be made here."""
+    with _groups_lock:
+        if _groups["parent"] is None and _groups["why"] is None:
+            base = _pids_hierarchy()
+            if base is None:
+                _groups["why"] = "no pids cgroup hierarchy"
+            else:
+                _remove_stale(base)
+                parent = base / f"jax-judge-{os.getpid()}"
+                try:
+                    parent.mkdir(exist_ok=True)
+                    control = parent / "cgroup.subtree_control"
+                    if control.exists() and "pids" not in control.read_text().split():
+                        control.write_text("+pids")  # cgroup v2: enable pids for the runs
+                    _groups["parent"] = parent
+                    atexit.register(_remove_parent, parent)
+                except OSError as exc:
+                    _groups["why"] = f"cannot make a pids cgroup under {base}: {exc.strerror}"
+        return _groups["parent"]
+
+
+def _remove_parent(parent: Path) -> None:
+    try:
+        parent.rmdir()
+    except OSError:
+        pass
+
+
+def _remove_stale(base: Path) -> None:
+    """Remove the empty task groups of judge processes that died without cleaning up."""
+    for parent in base.glob("jax-judge-*"):
+        pid = parent.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or Path(f"/proc/{pid}").exists():
+            continue
+        for group in parent.glob("run-*"):
+            try:
+                group.rmdir()
+            except OSError:
+                pass
+        _remove_parent(parent)
+
+
+def bound_tasks(limit: int, mode: str) -> tuple[TaskGroup | None, dict[str, list[int]]]:
+    """How one run's tasks are bounded: a pids cgroup of its own where one can be made (this
+    needs write access to a pids hierarchy, as root on most hosts); else, in the bwrap sandbox
+    of a judge that is not root, ``RLIMIT_NPROC`` (returned as a resource limit for the
+    worker), which the kernel counts in the sandbox's own user namespace; else nothing (root
+    ignores RLIMIT_NPROC, and without bwrap it would count all of the judge's processes). See
+    SECURITY.md."""
+    parent = _task_parent() if sys.platform.startswith("linux") else None
+    if parent is not None:
+        with _groups_lock:
+            _groups["count"] += 1
+            path = parent / f"run-{_groups['count']}"
+        try:
+            path.mkdir()
+            try:
+                return TaskGroup(path, limit), {}
+            except OSError:
+                path.rmdir()
+                raise
+        except OSError:
+            pass
+    if mode == "bwrap" and os.geteuid() != 0:
+        return None, {"RLIMIT_NPROC": [limit, limit]}
+    return None, {}
