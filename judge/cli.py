@@ -13,19 +13,31 @@ from judge import __version__
 from judge.errors import JudgeError
 
 EXIT_OK, EXIT_VERDICT, EXIT_ERROR = 0, 1, 2
+#: The values of ``--sandbox`` (``judge.run.sandbox.MODES``; not imported, to keep parsing light).
+SANDBOX_MODES = ("auto", "bwrap", "none")
+
+
+def _settings(option: str | None):
+    """The command's ``judge.run.settings.Settings``, resolved once: the bwrap probe, and the
+    warning when the runs will be unsandboxed. A sandbox that cannot be used is reported by the
+    first run, as always."""
+    from judge.run.settings import Settings
+
+    return Settings.resolve(option)
 
 
 def cmd_grade(args) -> int:
     from judge.run import warm
 
-    warm.prestart(args.sandbox)  # the worker imports JAX while the spec loads
+    settings = _settings(args.sandbox)
+    warm.prestart(settings)  # the worker imports JAX while the spec loads
     from judge.problem import spec
     from judge.grade.grading import grade
     from judge.reports import FORMATS
     from judge.grade.verdicts import Verdict
 
     problem = spec.load(args.problem)
-    result = grade(problem, args.submission, examples_only=args.examples_only, sandbox=args.sandbox,
+    result = grade(problem, args.submission, examples_only=args.examples_only, sandbox=settings,
                    source_gate=_source_gate(args))
     sys.stdout.write(FORMATS[args.format](result))
     if result.verdict is Verdict.IE:
@@ -60,18 +72,23 @@ def cmd_list(args) -> int:
 def cmd_check(args) -> int:
     from judge.run import warm
 
-    warm.prestart()  # imports JAX while the reference runs
+    settings = _settings(None)  # $JUDGE_SANDBOX, else auto
+    warm.prestart(settings)  # imports JAX while the reference runs
     from judge.author.check import check_problem, problem_paths
     from judge.reports import check_text, junit
+    from judge.reports.progress import Progress
 
     paths = problem_paths(args.problems)
     source_gate = _source_gate(args)
-    progress = (lambda text: print(f"  .. {text}", file=sys.stderr, flush=True)) \
-        if sys.stderr.isatty() else None
+    progress = Progress()
     reports = []
     for path in paths:
-        reports.append(check_problem(path, jobs=args.jobs, progress=progress,
-                                     source_gate=source_gate, mutants=args.mutants))
+        try:
+            reports.append(check_problem(path, jobs=args.jobs, progress=progress,
+                                         source_gate=source_gate, mutants=args.mutants,
+                                         sandbox=settings))
+        finally:
+            progress.clear()
         sys.stdout.write(check_text.render(reports[-1]))
         sys.stdout.flush()
     errors = sum(r.errors for r in reports)
@@ -121,15 +138,17 @@ def cmd_batch(args) -> int:
     from judge import atomic
     from judge.problem import spec
     from judge.run import warm
-    from judge.grade.batch import Progress, run_batch
+    from judge.grade.batch import run_batch
     from judge.reports import batch_report
+    from judge.reports.progress import Progress
 
-    warm.prestart(args.sandbox)
+    settings = _settings(args.sandbox)
+    warm.prestart(settings)
     problem = spec.load(args.problem)
     out = args.out or Path(f"batch-{problem.id}.{ {'text': 'txt'}.get(args.format, args.format) }")
     journal = out.with_name(out.name + ".journal.jsonl")
     records = run_batch(problem, args.folder, journal, jobs=args.jobs, resume=args.resume,
-                        sandbox=args.sandbox, progress=Progress(0), source_gate=_source_gate(args))
+                        sandbox=settings, progress=Progress(), source_gate=_source_gate(args))
     report = batch_report.FORMATS[args.format](problem.id, records)
     atomic.write_text(out, report)
     sys.stdout.write(batch_report.render_text(problem.id, records) if args.format != "text" else report)
@@ -143,7 +162,7 @@ def cmd_batch(args) -> int:
 def cmd_serve(args) -> int:
     from judge.run.serve import serve
 
-    serve(sandbox=args.sandbox, idle_timeout=args.idle_timeout,
+    serve(sandbox=_settings(args.sandbox), idle_timeout=args.idle_timeout,
           announce=lambda text: print(text, file=sys.stderr, flush=True))
     return EXIT_OK
 
@@ -156,6 +175,10 @@ def _seconds(text: str) -> float:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a number of seconds (0 or more), got {text!r}")
     return value
+
+
+def _add_sandbox(parser, text: str = "as for grade (default: $JUDGE_SANDBOX, else auto)") -> None:
+    parser.add_argument("--sandbox", choices=SANDBOX_MODES, default=None, help=text)
 
 
 def _add_source_gate(parser, check: bool = False) -> None:
@@ -179,9 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--examples-only", action="store_true", help="run only the public examples")
     g.add_argument("--format", choices=("text", "json", "gradescope", "junit"), default="text",
                    help="gradescope: a results.json for Gradescope's autograder; junit: JUnit XML")
-    g.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
-                   help="run the submission under bubblewrap (bwrap), without it (none), or under "
-                        "bwrap when it works here (auto; the default, or $JUDGE_SANDBOX)")
+    _add_sandbox(g, "run the submission under bubblewrap (bwrap), without it (none), or "
+                    "under bwrap when it works here (auto; the default, or $JUDGE_SANDBOX)")
     _add_source_gate(g)
     g.set_defaults(func=cmd_grade)
 
@@ -199,15 +221,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="report file (default batch-<problem>.<format>); the journal is FILE.journal.jsonl")
     b.add_argument("--resume", action="store_true",
                    help="continue an interrupted batch: skip submissions already in the journal")
-    b.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
-                   help="as for grade (default: $JUDGE_SANDBOX, else auto)")
+    _add_sandbox(b)
     _add_source_gate(b)
     b.set_defaults(func=cmd_batch)
 
     sv = sub.add_parser("serve", help="keep warm workers running for other judge commands")
-    sv.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
-                    help="as for grade (default: $JUDGE_SANDBOX, else auto); commands use this "
-                         "server only with the same sandbox mode")
+    _add_sandbox(sv, "as for grade (default: $JUDGE_SANDBOX, else auto); commands use this "
+                     "server only with the same sandbox mode")
     sv.add_argument("--idle-timeout", type=_seconds, default=1800.0, metavar="SECONDS",
                     help="stop after this long without clients (default 1800; 0: never)")
     sv.set_defaults(func=cmd_serve)
@@ -254,8 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     fl.add_argument("--write", action="store_true",
                     help="write them into the spec (atomically, comments kept); "
                          "default: print the filled spec")
-    fl.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
-                    help="as for grade (default: $JUDGE_SANDBOX, else auto)")
+    _add_sandbox(fl)
     fl.set_defaults(func=cmd_fill)
 
     mu = sub.add_parser("mutants", help="grade mutants of the reference: how strong are the cases?")
@@ -263,8 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     mu.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
                     help="grade N mutants at a time (default 1)")
     mu.add_argument("--format", choices=("text", "json"), default="text")
-    mu.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default=None,
-                    help="as for grade (default: $JUDGE_SANDBOX, else auto)")
+    _add_sandbox(mu)
     mu.set_defaults(func=cmd_mutants)
     return parser
 

@@ -3,7 +3,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 sys.path.insert(0, str(ROOT))
 
 from judge.problem import spec  # noqa: E402

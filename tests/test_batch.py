@@ -9,6 +9,7 @@ import pytest
 from judge.grade import batch
 from judge.problem import spec
 from judge.errors import JudgeError
+from judge.reports.progress import Progress
 from tests.test_third_problem import SOLUTIONS, SPEC
 
 
@@ -54,7 +55,7 @@ def test_batch_grades_everyone_and_resumes(package):
     lines = journal.read_text().splitlines()
     journal.write_text("\n".join(line for line in lines if '"ann.py"' not in line) + "\n" + lines[-1][:20])
     (package / "class" / "dan" / "broken.py").write_text(SOLUTIONS["submissions/axpy/accepted/plain.py"])
-    progress = batch.Progress(0, stream=open("/dev/null", "w"))
+    progress = Progress(0, stream=open("/dev/null", "w"))
     records = batch.run_batch(problem, package / "class", journal, resume=True, progress=progress)
     assert progress.total == 2  # ann (lost from the journal) and dan (changed)
     assert [r["verdict"] for r in records] == ["AC", "WA", "CE", "AC"]

@@ -1,5 +1,5 @@
-"""The judge's boundary, unit by unit: crafted result lines fed straight into the runner's
-collection function (``runner._collect``), typed reports (``judge.run.boundary``), verdicts decided
+"""The judge's boundary, unit by unit: crafted result lines fed straight into the supervisor's
+collection function (``judge.run.collect.collect``), typed reports (``judge.run.boundary``), verdicts decided
 from them, hidden-case messages, the worker's side of malformed outputs, report caps, and the
 catch-alls of ``judge batch`` and the CLI.
 
@@ -18,12 +18,13 @@ import numpy as np
 import pytest
 
 from judge.grade import batch, grading
-from judge.run import boundary, runner
+from judge.run import boundary
+from judge.run import collect as channel_reader
 from judge import cli
 from judge.run.boundary import Expected
 from judge.reports import FORMATS
 from judge.reports import batch_report
-from judge.run.runner import WorkerRun
+from judge.run.supervisor import WorkerRun
 from judge.grade.verdicts import REASONS, GradeResult, Verdict
 from judge.worker import protocol
 
@@ -51,7 +52,7 @@ def case(index: int = 0, **fields) -> dict:
 
 def collect(*lines: bytes, sent=(0, 1, 2), total=None, expected=RULE, run_deadline=None,
             case_timeout=5.0) -> WorkerRun:
-    """Feed ``lines`` to runner._collect through a real pipe, as a worker would."""
+    """Feed ``lines`` to ``judge.run.collect.collect`` through a real pipe, as a worker would."""
     run = WorkerRun(nonce=NONCE, expected=expected, sent=list(sent),
                     total=len(sent) if total is None else total)
     read_fd, write_fd = os.pipe()
@@ -67,7 +68,7 @@ def collect(*lines: bytes, sent=(0, 1, 2), total=None, expected=RULE, run_deadli
 
     threading.Thread(target=write, daemon=True).start()
     try:
-        runner._collect(run, read_fd, time.monotonic(), 5.0, case_timeout,
+        channel_reader.collect(run, read_fd, time.monotonic(), 5.0, case_timeout,
                         run_deadline=run_deadline)
     finally:
         os.close(read_fd)
@@ -179,12 +180,12 @@ def test_keepalive_does_not_reset_the_case_deadline():
 
 def test_each_case_is_timed_from_when_it_became_due():
     run = WorkerRun(nonce=NONCE, expected=RULE, sent=[0, 1], total=2)
-    runner._accept(run, boundary.decode(line(READY), NONCE, RULE), 100.0)
-    runner._accept(run, boundary.decode(line(LOADED), NONCE, RULE), 101.0)
-    runner._accept(run, boundary.decode(line(case(0)), NONCE, RULE), 104.0)
+    channel_reader.accept(run, boundary.decode(line(READY), NONCE, RULE), 100.0)
+    channel_reader.accept(run, boundary.decode(line(LOADED), NONCE, RULE), 101.0)
+    channel_reader.accept(run, boundary.decode(line(case(0)), NONCE, RULE), 104.0)
     with pytest.raises(protocol.ProtocolError):
-        runner._accept(run, boundary.decode(line(case(7)), NONCE, RULE), 105.0)
-    runner._accept(run, boundary.decode(line(case(1)), NONCE, RULE), 110.0)
+        channel_reader.accept(run, boundary.decode(line(case(7)), NONCE, RULE), 105.0)
+    channel_reader.accept(run, boundary.decode(line(case(1)), NONCE, RULE), 110.0)
     assert run.case_times == {0: 3.0, 1: 6.0}
 
 

@@ -5,12 +5,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import ROOT
 from judge.run import cache, sandbox
 from judge.grade import grading
 from judge.grade.verdicts import Verdict
 
 ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
-ACCEPTED = Path(__file__).resolve().parent.parent / "submissions" / "fake_quant_ste" / "accepted"
+ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted"
 
 
 def snapshot(folder: Path) -> dict:

@@ -17,16 +17,16 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.helpers import ROOT
 from tests.hostile import ADVERSARIAL
 
 from judge.grade import grading
-from judge.run import sandbox
+from judge.run import sandbox, tasks
 from judge.problem import spec
 from judge.reports import FORMATS
 from judge.reports import batch_report
 from judge.grade.verdicts import Verdict
 
-ROOT = Path(__file__).resolve().parent.parent
 CHANNEL = ADVERSARIAL / "channel"
 
 SPEC = """\
@@ -225,7 +225,7 @@ def test_run_wall_clock_cap(twice, tmp_path, caplog):
 # --- threads --------------------------------------------------------------------------------
 
 def _tasks_bounded() -> bool:
-    group, rlimits = sandbox.bound_tasks(512, sandbox.resolve(None, quiet=True))
+    group, rlimits = tasks.bound_tasks(512, sandbox.resolve(None, quiet=True))
     if group is not None:
         group.close()
     return group is not None or bool(rlimits)

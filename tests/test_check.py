@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,9 @@ import yaml
 
 from judge.author.check import check_problem
 from judge.reports import check_text, junit
+from tests import helpers
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SUBS = ROOT / "submissions" / "fake_quant_ste"
 KEEP_HIDDEN = (0, 3, 6)  # 1-D size 1 (scale 0.5), 1-D size 1 (scale 0.25), 2-D 1x6
 
@@ -63,9 +65,7 @@ def errors(report, check_prefix=""):
     return [f for f in report.findings if f.level == "error" and f.check.startswith(check_prefix)]
 
 
-def judge(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "judge", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=600)
+judge = partial(helpers.judge, timeout=600)  # a whole package: slower than one grade
 
 
 # -- the repository's own problems: checked once (grading every submission takes a minute or two)
@@ -190,7 +190,11 @@ def test_submission_with_unexpected_verdict_is_an_error(tmp_path):
     assert set(found) == {"verdict accepted/floor_half_up.py", "verdict rejected/closure_vjp.py"}
     wa = found["verdict accepted/floor_half_up.py"]
     assert wa.message.startswith("WA on example 0 (clip_both_ends)") and "AC on every case" in wa.message
-    assert "expected:" in wa.details and "got:" in wa.details
+    assert wa.details is not None and wa.details.verdict.value == "WA"  # data, rendered by reports
+    shown = check_text.details(wa)
+    assert "expected:" in shown and "got:" in shown
+    assert "example 0 (clip_both_ends):" in shown
+    assert "\n".join("            " + line for line in shown.splitlines()) in check_text.render(report)
     assert "RJ on at least one case" in found["verdict rejected/closure_vjp.py"].message
 
 

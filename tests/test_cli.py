@@ -1,17 +1,10 @@
 """The command line: exit codes, the JSON contract, and what text reports reveal."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT, judge
+
 SUBS = ROOT / "submissions" / "fake_quant_ste"
-
-
-def judge(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "judge", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=300)
 
 
 def test_accepted_exits_0_with_json_contract():

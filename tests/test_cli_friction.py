@@ -3,17 +3,11 @@ run it (``python -m judge ...``): exit status and the words a person reads."""
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT, judge
+
 SUBS = ROOT / "submissions" / "fake_quant_ste"
-
-
-def judge(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "judge", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=300)
 
 
 def _balanced(text: str) -> bool:

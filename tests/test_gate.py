@@ -11,7 +11,6 @@ import importlib
 import json
 import os
 import pkgutil
-import subprocess
 import sys
 import textwrap
 import types
@@ -22,10 +21,11 @@ import pytest
 
 from judge.grade import grading
 from judge import gate
-from judge.reports import gradescope, json_report, junit, text
+from judge.reports import check_text, gradescope, json_report, junit, text
 from judge.grade.verdicts import Verdict
+from tests import helpers
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 ACCEPTED = sorted(ROOT.glob("submissions/*/accepted/*.py"))
 CLOSURE = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"
 
@@ -805,8 +805,7 @@ def test_reports_record_the_gate(fq_problem, tmp_path):
 def judge(*args, env_extra=None):
     env = {k: v for k, v in os.environ.items() if k != gate.ENV_VAR}
     env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "judge", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300, env=env)
+    return helpers.judge(*args, env=env)
 
 
 def test_cli_refuses_with_json_and_reports_the_gate(tmp_path):
@@ -863,7 +862,8 @@ def test_check_gates_accepted_submissions_and_notes_the_others(tmp_path):
     report = check_problem(path, jobs=2)
     failed = errors(report, "verdict")
     assert [Path(f.file).name for f in failed] == ["reflective.py"], failed
-    assert "forbidden_construct" in failed[0].details and "__globals__" in failed[0].details
+    shown = check_text.details(failed[0])
+    assert "forbidden_construct" in shown and "__globals__" in shown
     notes = {Path(f.file).name: f for f in report.findings
              if f.level == "info" and "gate" in f.message}
     assert set(notes) == {"os_exit_in_function.py", "fake_quant_ste.py"}, report.findings

@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -16,14 +17,13 @@ from judge.problem import constraints, spec, spec_write
 from judge.author import generate, generate_cmd
 from judge.grade import grading
 from judge.errors import JudgeError
+from tests import helpers
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ["ties", "just_outside"]
 
 
-def judge(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "judge", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=600)
+judge = partial(helpers.judge, timeout=600)  # a whole package: slower than one grade
 
 
 def copy_package(dest: Path, problem: str) -> Path:
@@ -91,7 +91,8 @@ def test_a_generator_that_imports_jax_is_refused_unrun(tmp_path, fq_problem):
 def test_generating_never_imports_jax_into_the_judge_process():
     code = (
         "import sys\n"
-        "from judge import generate, generate_run, generate_kills, spec, spec_write\n"
+        "from judge.author import generate, generate_cmd, kills  # noqa: F401\n"
+        "from judge.problem import spec, spec_write  # noqa: F401\n"
         "for pid in ('fake_quant_ste', 'sign_ste'):\n"
         "    problem = spec.load(pid)\n"
         "    module = generate.load_generator(problem)\n"
@@ -293,7 +294,7 @@ def test_target_gives_up_after_its_rounds_with_a_kill_matrix(tmp_path, monkeypat
     for rel, text in TINY_FILES.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
-    monkeypatch.setattr(generate_run, "MAX_ROUNDS", 2)
+    monkeypatch.setattr(generate_cmd, "MAX_ROUNDS", 2)
     problem = spec.load(tmp_path / "problems" / "double.yaml")
     outcome = generate_cmd.run(problem, 2, seed=4, target=True)
     assert outcome.rounds == 2

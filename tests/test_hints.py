@@ -1,7 +1,7 @@
 """Hints from known mistakes (judge/grade/hints.py): fingerprints of example outputs, parsing of
-``submissions.yaml`` hints, matching, the `judge check` hints check, and one end-to-end run on a
-tiny problem: a student's own code making a known mistake sees its hint; a different mistake,
-whose example outputs match no hinted submission, sees none."""
+``submissions.yaml`` hints, matching, the `judge check` hints check (judge/author/hint_check.py),
+and one end-to-end run on a tiny problem: a student's own code making a known mistake sees its
+hint; a different mistake, whose example outputs match no hinted submission, sees none."""
 
 import json
 from dataclasses import dataclass
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from judge.author import expectations, check
+from judge.author import expectations, check, hint_check
 from judge.grade import hints
 from judge.problem import spec
 from judge.run.boundary import ErrorReport, Probes
@@ -99,7 +99,7 @@ def test_check_hints(tmp_path):
                CaseResult(index=1, name="h", visibility="hidden", verdict=Verdict.WA,
                           reason="wrong_value", message="")))
     report = check.ProblemReport(problem="p", path="p.yaml")
-    hints.check_hints(report, problem, results)
+    hint_check.check_hints(report, problem, results)
     messages = sorted(f.message for f in report.findings if f.level == "error")
     assert len(messages) == 3
     assert "carries a hint but is accepted" in messages[0]

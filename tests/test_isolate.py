@@ -4,11 +4,10 @@ that has namespaces of its own (the judge's process is never changed)."""
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
 
 SCRIPT = textwrap.dedent("""
     import os, sys

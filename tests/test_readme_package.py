@@ -4,9 +4,9 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 BLOCK = re.compile(r"<!-- package file: (\S+) -->\n```\w*\n(.*?)```", re.S)
 
 

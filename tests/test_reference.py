@@ -1,14 +1,12 @@
 """Stored expected outputs are exactly what the reference solution computes."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+from tests.helpers import ROOT
 from judge.grade import grading
 from judge.problem import spec
 
-ROOT = Path(__file__).resolve().parent.parent
 PROBLEMS = sorted(ROOT.glob("problems/*.yaml"))
 
 

@@ -10,20 +10,19 @@ import json
 import os
 import secrets
 import socket
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from tests.helpers import ROOT, judge as judge_cli
 from tests.hostile import ADVERSARIAL, hostile, needs_bwrap
 
 from judge.grade import grading
-from judge.run import sandbox
+from judge.run import sandbox, seccomp
 from judge.grade.verdicts import Verdict
 
-ROOT = Path(__file__).resolve().parent.parent
 ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"
 SLACK_S = 25.0
 
@@ -234,11 +233,6 @@ def test_bwrap_mode_prints_no_warning(fq_problem, capsys):
     assert "warning" not in capsys.readouterr().err
 
 
-def judge_cli(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "judge", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300, env=env)
-
-
 def test_cli_sandbox_bwrap_without_bwrap_exits_2():
     env = {**os.environ, "PATH": os.path.dirname(sys.executable)}
     r = judge_cli("grade", str(ACCEPTED), "-p", "fake_quant_ste", "--sandbox", "bwrap", env=env)
@@ -264,10 +258,10 @@ def test_cli_env_var_and_option():
 
 def test_seccomp_program_shape():
     for machine in ("x86_64", "aarch64"):
-        program = sandbox.seccomp_program(machine)
+        program = seccomp.seccomp_program(machine)
         assert len(program) % 8 == 0 and 40 < len(program) // 8 < 255
     with pytest.raises(sandbox.SandboxError, match="architecture"):
-        sandbox.seccomp_program("sparc64")
+        seccomp.seccomp_program("sparc64")
 
 
 def test_bwrap_command_line_exposes_only_what_python_needs():

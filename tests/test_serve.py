@@ -6,16 +6,15 @@ import stat
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from judge.run import cache, sandbox, warm
 from judge.grade import grading
+from tests.helpers import ROOT
 from tests.hostile import ADVERSARIAL, descendants
 from judge.grade.verdicts import Verdict
 
-ROOT = Path(__file__).resolve().parent.parent
 ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"
 
 

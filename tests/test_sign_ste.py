@@ -1,15 +1,13 @@
 """sign_ste: the judge's own derivative probes tell each wrong idea apart, with the reason."""
 
-from pathlib import Path
-
 import ml_dtypes
 import numpy as np
 import pytest
 
+from tests.helpers import ROOT
 from judge.grade import grading
 from judge.problem import spec
 
-ROOT = Path(__file__).resolve().parent.parent
 SUBS = ROOT / "submissions" / "sign_ste"
 
 

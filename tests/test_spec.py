@@ -1,14 +1,11 @@
 """Loading specs: malformed ones give errors naming the file, the field and the line."""
 
-from pathlib import Path
-
 import pytest
 import yaml
 
+from tests.helpers import ROOT
 from judge.problem import spec
 from judge.errors import JudgeError, SpecError
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def write_variant(tmp_path, mutate, name="variant.yaml"):
@@ -55,8 +52,48 @@ def test_schema_errors_carry_line_numbers(tmp_path):
     path = write_variant(tmp_path, lambda d: d["parameters"][0].update(kind="tensor"))
     with pytest.raises(SpecError) as info:
         spec.load(path)
-    line = int(info.value.field.split("line ")[1].rstrip(")"))
-    assert "tensor" in path.read_text().splitlines()[line - 1]
+    err = info.value
+    assert err.steps == ("parameters", 0, "kind") and err.where == "parameters[0].kind"
+    assert "tensor" in path.read_text().splitlines()[err.line - 1]
+    assert str(err).startswith(f"{path}: parameters[0].kind (line {err.line}): ")
+
+
+def test_spec_error_fields_and_text():
+    err = SpecError("p.yaml", ["hidden", 2, "input", "x"], 40, "has 7 entries")
+    assert (err.path, err.steps, err.line, err.problem) == ("p.yaml", ("hidden", 2, "input", "x"),
+                                                            40, "has 7 entries")
+    assert str(err) == "p.yaml: hidden[2].input.x (line 40): has 7 entries"
+    assert str(SpecError("p.yaml", [], None, "bad")) == "p.yaml: (top level): bad"
+    assert str(SpecError("p.yaml", problem="bad")) == "p.yaml: bad"
+    # without steps a line stays out of the text (a YAML syntax error names it in the problem)
+    assert str(SpecError("p.yaml", None, 3, "YAML syntax error: line 3, column 1: x")) == \
+        "p.yaml: YAML syntax error: line 3, column 1: x"
+
+
+def test_build_collects_every_case_error_in_one_pass(tmp_path):
+    def break_cases(d):
+        d["hidden"][0]["input"].update(x=[[[1.0]] * 7])  # size, ndim and cotangent's shape_like
+        d["hidden"][1]["expected"].pop("grads")
+        d["examples"][1]["input"].update(scale=-1.0)
+
+    path = write_variant(tmp_path, break_cases)
+    data, nodes = spec.read_yaml(path)
+    problem, errors = spec.build(data, path, nodes, collect=True)
+    lines = path.read_text().splitlines()
+    assert [e.where for e in errors] == ["examples[1].input.scale", "hidden[0].input.x",
+                                         "hidden[0].input.x", "hidden[0].input.cotangent",
+                                         "hidden[1].expected"]
+    assert all(e.path == str(path) and e.line and lines[e.line - 1].strip() for e in errors)
+    n_cases = len(data["examples"]) + len(data["hidden"])
+    assert len(problem.cases) == n_cases - 3
+    assert [c.index for c in problem.cases] == list(range(len(problem.cases)))
+    assert ("example", 1) not in {(c.visibility, c.number) for c in problem.cases}
+    assert problem.hidden[0].number == 2 and problem.hidden[0].label == "hidden 2"
+    # without collect, the first of them is raised, with the same fields
+    with pytest.raises(SpecError) as info:
+        spec.build(data, path, nodes)
+    assert (info.value.steps, info.value.line, info.value.problem) == \
+        (errors[0].steps, errors[0].line, errors[0].problem)
 
 
 def test_yaml_syntax_error_names_file_and_line(tmp_path):

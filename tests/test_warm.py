@@ -9,21 +9,19 @@ server cannot change another test's outcome, and counts the runs the server fork
 share that test's server, as two grades of a ``judge batch`` do.
 """
 
-import os
 import secrets
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
+from tests.helpers import ROOT
 from tests.hostile import ADVERSARIAL, descendants, hostile, needs_bwrap
 
 from judge.grade import grading
 from judge.run import warm
 from judge.grade.verdicts import Verdict
 
-ROOT = Path(__file__).resolve().parent.parent
 ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"
 #: Start-up of a server (importing JAX) and tearing sandboxes down on a busy two-core machine.
 SLACK_S = 25.0

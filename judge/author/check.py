@@ -13,10 +13,9 @@ time. This process never imports JAX.
 
 from __future__ import annotations
 
-import re
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +26,9 @@ from judge.problem import spec
 from judge import gate
 from judge.errors import JudgeError, SpecError
 from judge.author.findings import ERROR, INFO, WARNING
-from judge.grade.verdicts import Verdict, plural
+from judge.grade.verdicts import GradeResult, Verdict, plural
+from judge.run.settings import of as resolve_settings
+from judge.problem.model import case_label
 SCHEMA_SHOWN = "judge/schema/problem.schema.json"
 
 
@@ -38,7 +39,9 @@ class Finding:
     file: str           # as shown: relative to the current directory where possible
     message: str
     line: int | None = None
-    details: str = ""   # longer text shown once under the finding (a submission's report)
+    #: the graded submission behind the finding, as data (its verdict and per-case results);
+    #: reports condense it under the finding (``judge.reports.check_text.details``)
+    details: GradeResult | None = None
 
     @property
     def where(self) -> str:
@@ -82,7 +85,7 @@ class ProblemReport:
         self.checks.append(check)
         return check
 
-    def find(self, check: Check, level: str, file, message: str, line=None, details="") -> None:
+    def find(self, check: Check, level: str, file, message: str, line=None, details=None) -> None:
         self.findings.append(Finding(check.name, level, shown(file), message, line, details))
 
 
@@ -106,9 +109,10 @@ def problem_paths(names: list[str]) -> list[Path]:
 
 
 def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
-                  mutants: bool = False) -> ProblemReport:
+                  mutants: bool = False, sandbox=None) -> ProblemReport:
     """Run every check on the problem whose spec is ``path``. ``progress(text)``, if given, is
-    told about each graded submission.
+    told about each graded submission. ``sandbox``: the command's ``judge.run.settings.Settings``,
+    or a ``--sandbox`` value (default: $JUDGE_SANDBOX, else auto), resolved once here.
 
     With ``source_gate`` (``judge.gate``), submissions expected to be accepted on every
     case are graded with the gate on, as a student's would be: a refusal is an error, since a
@@ -128,7 +132,8 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
             report.add(name).skipped = "the spec could not be loaded"
     else:
         report.problem = loaded.problem.id
-        _run(report, loaded, max(1, jobs), progress or (lambda text: None), source_gate)
+        _run(report, loaded, max(1, jobs), progress or (lambda text: None), source_gate,
+             resolve_settings(sandbox))
         if mutants:
             from judge.author.mutants_check import check_mutants
 
@@ -139,30 +144,28 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
 
 @dataclass
 class Loaded:
-    """A problem holding only its valid cases, and where each case sits in the spec."""
+    """A problem holding only its valid cases (each numbered as in the spec), and the YAML nodes
+    (for line numbers)."""
 
     problem: spec.Problem
     nodes: object
-    steps: dict      # case index -> ["examples" | "hidden", position]
-    names: dict      # case index -> name
 
-    def label(self, case) -> str:
-        key, i = self.steps[case.index]  # "hidden N" is item N of hidden:, as `judge grade` says
-        return f"{'example' if key == 'examples' else 'hidden'} {i} ({self.names[case.index]})"
+    @staticmethod
+    def label(case) -> str:
+        """``example N (name)`` or ``hidden N (name)``: N is the case's position in its list of
+        the spec, as `judge grade` says; the author sees hidden names too."""
+        return case_label(case, named=True)
 
     def line(self, case, *more) -> int | None:
-        return spec.line_of(self.nodes, [*self.steps[case.index], *more])
+        key = "examples" if case.visibility == "example" else "hidden"
+        return spec.line_of(self.nodes, [key, case.number, *more])
 
 
 # -- the spec and its cases ---------------------------------------------------------------------
 
-_LINE = re.compile(r"^(.*?)(?: \(line (\d+)\))?$")
-
-
-def _spec_error(report, check, path, exc: SpecError) -> None:
-    where, line = _LINE.match(exc.field or "").groups()
-    report.find(check, ERROR, path, f"{where}: {exc.problem}" if where else exc.problem,
-                int(line) if line else None)
+def _spec_error(report, check, path, exc: SpecError, suffix: str = "") -> None:
+    message = f"{exc.where}: {exc.problem}" if exc.steps is not None else exc.problem
+    report.find(check, ERROR, path, message + suffix, exc.line)
 
 
 def _spec_and_cases(report: ProblemReport, path: Path) -> Loaded | None:
@@ -172,12 +175,11 @@ def _spec_and_cases(report: ProblemReport, path: Path) -> Loaded | None:
     try:
         data, nodes = spec.read_yaml(path)
     except SpecError as exc:
-        m = re.search(r"line (\d+)", exc.problem)
-        report.find(schema, ERROR, path, exc.problem, int(m.group(1)) if m else None)
+        _spec_error(report, schema, path, exc)
         report.add("cases").skipped = "the spec could not be read"
         return None
-    for where, line, message in spec.schema_errors(data, nodes):
-        report.find(schema, ERROR, path, f"{where}: {message}", line)
+    for exc in spec.schema_violations(data, nodes, path):
+        _spec_error(report, schema, path, exc)
     if isinstance(data.get("id"), str) and data["id"] != path.stem:
         report.find(schema, ERROR, path, f"id: {data['id']!r} differs from the file name "
                                          f"{path.name!r} (the spec must be problems/<id>.yaml)",
@@ -191,68 +193,30 @@ def _spec_and_cases(report: ProblemReport, path: Path) -> Loaded | None:
 
     t0 = time.monotonic()
     try:
-        skeleton = spec.build({**data, "examples": [], "hidden": []}, path, nodes)
+        problem, bad = spec.build(data, path, nodes, collect=True)
     except SpecError as exc:
         _spec_error(report, cases, path, exc)
         return None
-    valid, steps, names = [], {}, {}
-    index = 0
-    for key in ("examples", "hidden"):
-        for i, raw in enumerate(data.get(key) or []):
-            name = str(raw.get("name") or f"{key}[{i}]")
-            case = _one_case(report, cases, path, data, nodes, skeleton, key, i, raw, name)
-            if case is not None:
-                valid.append(replace(case, index=index, name=name, number=i))
-                steps[index], names[index] = [key, i], name
-            index += 1
+    for exc in bad:  # every constraint violation of every case (one bad case hides no other)
+        key, i = exc.steps[:2]
+        name = data[key][i].get("name") or f"{key}[{i}]"
+        _spec_error(report, cases, path, exc, f" (case {name})")
+    valid = problem.cases
+    total = sum(len(data.get(key) or []) for key in ("examples", "hidden"))
     n_ex = sum(1 for c in valid if c.visibility == "example")
     cases.summary = (f"{plural(len(valid), 'case')} ({plural(n_ex, 'example')}, "
                      f"{len(valid) - n_ex} hidden) fit the constraints")
-    if len(valid) < index:
-        cases.summary = f"{index - len(valid)} of {index} cases are invalid and left out of the runs"
+    if len(valid) < total:
+        cases.summary = f"{total - len(valid)} of {total} cases are invalid and left out of the runs"
     cases.time_s = time.monotonic() - t0
-    return Loaded(replace(skeleton, cases=tuple(valid)), nodes, steps, names)
-
-
-def _one_case(report, check, path, data, nodes, skeleton, key, i, raw, name):
-    """Build one case on its own (so one bad case does not hide the others); report every
-    constraint violation of its inputs."""
-    alone = {**data, "examples": [], "hidden": [], key: [raw]}
-    try:
-        return spec.build(alone, path).cases[0]
-    except SpecError as exc:
-        where, _ = _LINE.match(exc.field or "").groups()
-        rest = where.split("]", 1)[1].lstrip(".") if where.startswith(f"{key}[0]") else ""
-        found = _all_input_violations(skeleton, raw) if rest.startswith("input.") else []
-        for param, message in found or [(None, exc.problem)]:
-            steps = [key, i] + (["input", param] if param else _steps(rest))
-            report.find(check, ERROR, path, f"{spec.field_path(steps)}: {message} (case {name})",
-                        spec.line_of(nodes, steps))
-    return None
-
-
-def _steps(rest: str) -> list:
-    return [int(s) if s.isdigit() else s for s in re.findall(r"[^.\[\]]+", rest)]
-
-
-def _all_input_violations(skeleton, raw) -> list[tuple[str, str]]:
-    """Every constraint violation of a case's inputs (loading stops at the first)."""
-    from judge.problem.constraints import CaseDataError, check_inputs, violations
-
-    loose = [replace(p, ndim=(), min_size=None, max_size=None, finite=False, shape_like=None,
-                     dtype_like=None, minimum=None, exclusive_minimum=None, maximum=None,
-                     greater_than=None) for p in skeleton.parameters]
-    try:
-        return violations(skeleton.parameters, check_inputs(loose, raw.get("input")))
-    except (CaseDataError, TypeError, KeyError):
-        return []
+    return Loaded(problem, nodes)
 
 
 # -- runs: reference and submissions ------------------------------------------------------------
 
-def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate: bool = True) -> None:
-    from judge.author import strength
-    from judge.reports.check_text import submission_details
+def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate: bool = True,
+         settings=None) -> None:
+    from judge.author import hint_check, strength
 
     problem = loaded.problem
     expected = report.add("expected")
@@ -269,9 +233,10 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
         t0 = time.monotonic()
-        ref_future = pool.submit(grading.reference_outputs, problem)
+        ref_future = pool.submit(grading.reference_outputs, problem, sandbox=settings)
         gated = {s.rel: source_gate and s.expectation.permitted == {Verdict.AC} for s in subs}
-        futures = [(s, pool.submit(_timed_grade, problem, s, progress, gated[s.rel])) for s in subs]
+        futures = [(s, pool.submit(_timed_grade, problem, s, progress, gated[s.rel], settings))
+                   for s in subs]
         _compare_reference(report, expected, loaded, ref_future)
         if source_gate:
             _gate_note(report, expected, problem, problem.reference, "the reference (trusted, "
@@ -293,15 +258,12 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
                            "off, so the cases and rules behind it are checked")
             why = expectations.unmet(sub.expectation, result, loaded.label)
             if why:
-                report.find(check, ERROR, sub.path, why,
-                            details=submission_details(result, loaded.label))
+                report.find(check, ERROR, sub.path, why, details=result)
     finally:  # on an interrupt, do not start the runs still queued
         pool.shutdown(wait=True, cancel_futures=True)
-    strength.check_strength(report, problem, results, loaded.label)
-    strength.check_time_limit(report, problem, results, loaded.label, jobs)
-    from judge.grade.hints import check_hints
-
-    check_hints(report, problem, results)
+    strength.check_strength(report, problem, results)
+    strength.check_time_limit(report, problem, results, jobs)
+    hint_check.check_hints(report, problem, results)
 
 
 def _gate_note(report, check, problem, path, what: str) -> None:
@@ -311,9 +273,10 @@ def _gate_note(report, check, problem, path, what: str) -> None:
                     findings[0].line)
 
 
-def _timed_grade(problem, sub, progress, source_gate: bool = True):
+def _timed_grade(problem, sub, progress, source_gate: bool = True, settings=None):
     t0 = time.monotonic()
-    result = grading.grade(problem, sub.path, source_gate=source_gate, hints=False)
+    result = grading.grade(problem, sub.path, source_gate=source_gate, hints=False,
+                           sandbox=settings)
     elapsed = time.monotonic() - t0
     progress(f"{problem.id}: {sub.rel}: {result.verdict.value} in {elapsed:.1f}s")
     return result, elapsed

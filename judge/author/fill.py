@@ -23,8 +23,9 @@ from judge.atomic import read_exact
 from judge.atomic import write_text as atomic_write
 from judge.errors import JudgeError, SpecError
 from judge.author.generate import probe_like  # the cotangent like the output, the tangent like wrt
-from judge.problem.spec_write import after_line, last_end
+from judge.problem.spec_write import after_line, last_end, load_checked
 from judge.grade.verdicts import plural
+from judge.problem.model import case_label
 
 
 def _missing(data: dict) -> list[tuple[str, int]]:
@@ -35,10 +36,10 @@ def _missing(data: dict) -> list[tuple[str, int]]:
 
 def _skeleton(path: Path, data: dict, nodes) -> spec.Problem:
     """The problem without the cases to fill; raise SpecError for anything else that is wrong."""
-    errors = [e for e in spec.schema_errors(data, nodes) if "has no 'expected' output" not in e[2]]
+    errors = [e for e in spec.schema_violations(data, nodes, path)
+              if "has no 'expected' output" not in e.problem]
     if errors:
-        where, line, message = errors[0]
-        raise SpecError(path, where + (f" (line {line})" if line else ""), message)
+        raise errors[0]
     complete = {**data, **{key: [c for c in (data.get(key) or []) if "expected" in c]
                            for key in ("examples", "hidden")}}
     return spec.build(complete, path)
@@ -65,8 +66,7 @@ def _case(problem: spec.Problem, path: Path, nodes, key: str, i: int, raw: dict,
             raise constraints.CaseDataError(["probe"], "the problem declares no probes")
     except (ValueError, TypeError) as exc:
         steps += list(getattr(exc, "steps", []))
-        line = spec.line_of(nodes, steps)
-        raise SpecError(path, spec.field_path(steps) + (f" (line {line})" if line else ""), str(exc)) from None
+        raise SpecError(path, steps, spec.line_of(nodes, steps), str(exc)) from None
     name = str(raw.get("name") or f"{key}[{i}]")
     return spec.Case(index=index, name=name, visibility="example" if key == "examples" else "hidden",
                      inputs=inputs, expected={}, probe_inputs=probe, number=i)
@@ -105,16 +105,7 @@ def insert_expected(text: str, where: list[tuple[str, int, str]], path: Path) ->
 def check_filled(path: Path, old_text: str, new_text: str, filled: list[tuple[str, int]]) -> None:
     """The new text loads as ``spec.load`` does and differs from the old only by the
     ``expected`` of the filled cases. Raise JudgeError otherwise."""
-    try:
-        data, nodes = yaml.safe_load(new_text), yaml.compose(new_text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        raise JudgeError(f"{path}: the filled text does not parse ({exc}); nothing written") from None
-    errors = spec.schema_errors(data, nodes)
-    if errors:
-        where, line, message = errors[0]
-        raise JudgeError(f"{path}: the filled text breaks the schema at {where} (line {line}): "
-                         f"{message}; nothing written")
-    spec.build(data, path, nodes)
+    data = load_checked(path, new_text, "the filled text")
     stripped = {**data, **{k: [dict(c) for c in (data.get(k) or [])] for k in ("examples", "hidden")}}
     for key, i in filled:
         stripped[key][i].pop("expected", None)
@@ -141,7 +132,7 @@ def fill(id_or_path: str, write: bool = False, sandbox: str | None = None) -> tu
     if write:
         atomic_write(path, new, verify=lambda on_disk: check_filled(path, old, on_disk, todo),
                      unchanged=old)
-    return new, [f"{c.label} ({c.name})" for c in cases]
+    return new, [case_label(c, named=True) for c in cases]
 
 
 def main(args) -> int:

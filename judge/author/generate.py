@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from judge.problem import casefile, constraints, spec
+from judge.problem import casefile, constraints, model, spec
 from judge.grade import compare, grading
 from judge.errors import JudgeError
 
@@ -195,8 +195,8 @@ def probe_like(problem, inputs: dict) -> dict:
     """Dtype and shape of each probe input: the cotangent like the output, the tangent like wrt."""
     wrt = np.asarray(inputs[problem.probes[0].wrt])
     value = problem.fields[0]
-    shape = spec.expected_shape(value, inputs)
-    like = {"cotangent": (spec.expected_dtype(value, inputs), wrt.shape if shape is None else shape),
+    shape = model.expected_shape(value, inputs)
+    like = {"cotangent": (model.expected_dtype(value, inputs), wrt.shape if shape is None else shape),
             "tangent": (wrt.dtype, wrt.shape)}
     return {p.input: like[p.input] for p in problem.probes}
 

@@ -18,27 +18,11 @@ from pathlib import Path
 from judge.problem import casefile, spec, spec_write
 from judge.author import generate, kills
 from judge.errors import JudgeError
+from judge.grade.verdicts import plural
+from judge.reports.progress import Progress
 
 #: Rounds of ``count`` new cases that ``--target`` tries before it gives up.
 MAX_ROUNDS = 5
-
-
-class Progress:
-    """One self-overwriting status line on a terminal; silent elsewhere."""
-
-    def __init__(self, stream=None):
-        self.stream = stream or sys.stderr
-        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
-
-    def __call__(self, text: str) -> None:
-        if self.enabled:
-            self.stream.write("\r\x1b[K  .. " + text[:110])
-            self.stream.flush()
-
-    def clear(self) -> None:
-        if self.enabled:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
 
 
 @dataclass
@@ -51,10 +35,6 @@ class Outcome:
     matrix: kills.KillMatrix | None = None
     before_minimize: int | None = None
     target: bool | str = False      # True/"submissions": known wrong submissions; "mutants"
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 def select_families(module: generate.GeneratorModule, names: list[str] | None) -> list[str]:
@@ -187,7 +167,7 @@ def main(args, stdout=None, stderr=None) -> int:
     if args.out is not None and not Path(args.out).parent.is_dir():
         raise JudgeError(f"--out {args.out}: folder {Path(args.out).parent} does not exist")
     problem = spec.load(args.problem)
-    progress = Progress(stderr)
+    progress = Progress(stream=stderr)
     try:
         outcome = run(problem, args.count, args.seed, args.family, target=args.target,
                       minimize=args.minimize, jobs=args.jobs, progress=progress)

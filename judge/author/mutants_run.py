@@ -82,14 +82,15 @@ def load_equivalents(path: Path) -> dict[str, str]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:
-        raise SpecError(path, None, f"not valid YAML: {exc}") from None
+        raise SpecError(path, problem=f"not valid YAML: {exc}") from None
     if not isinstance(data, dict):
-        raise SpecError(path, None, "must map mutant ids to reasons")
+        raise SpecError(path, problem="must map mutant ids to reasons")
     out = {}
     for key, value in data.items():
         reason = value.get("reason") if isinstance(value, dict) else value
         if not isinstance(reason, str) or not reason.strip():
-            raise SpecError(path, str(key), "an equivalent mutant needs a reason (a non-empty string)")
+            raise SpecError(path, [str(key)],
+                            problem="an equivalent mutant needs a reason (a non-empty string)")
         out[str(key)] = reason.strip()
     return out
 
@@ -105,9 +106,9 @@ def classify(mutant: mutants.Mutant, result) -> MutantResult:
                         time_s=result.time_s)
 
 
-def run(problem: spec.Problem, *, jobs: int = 1, sandbox: str | None = None,
-        progress=None) -> MutantsReport:
-    """Generate and grade every mutant of ``problem``'s reference."""
+def run(problem: spec.Problem, *, jobs: int = 1, sandbox=None, progress=None) -> MutantsReport:
+    """Generate and grade every mutant of ``problem``'s reference. ``sandbox``: the command's
+    ``judge.run.settings.Settings``, or a ``--sandbox`` value, resolved once here."""
     started = time.monotonic()
     ref = problem.reference
     try:
@@ -131,10 +132,13 @@ def run(problem: spec.Problem, *, jobs: int = 1, sandbox: str | None = None,
             path.write_text(m.source, encoding="utf-8")
             todo.append((m, path))
 
+        from judge.run.settings import of as resolve_settings
+
+        settings = resolve_settings(sandbox)
+
         def one(item):
             m, path = item
-            result = grading.grade(problem, path, source_gate=False, hints=False,
-                                   **({"sandbox": sandbox} if sandbox else {}))
+            result = grading.grade(problem, path, source_gate=False, hints=False, sandbox=settings)
             out = classify(m, result)
             if progress:
                 progress(f"{m.id}: {out.status}")
@@ -221,12 +225,17 @@ def main(args) -> int:
     """The CLI's ``judge mutants``: 0 no survivor, 1 some survivor, 2 (JudgeError) a usage error."""
     import sys
 
+    from judge.reports.progress import Progress
     from judge.run import warm
+    from judge.run.settings import Settings
 
-    warm.prestart(args.sandbox)
+    settings = Settings.resolve(args.sandbox)
+    warm.prestart(settings)
     problem = spec.load(args.problem)
-    progress = (lambda text: print(f"  .. {text}", file=sys.stderr, flush=True)) \
-        if sys.stderr.isatty() else None
-    report = run(problem, jobs=args.jobs, sandbox=args.sandbox, progress=progress)
+    progress = Progress()
+    try:
+        report = run(problem, jobs=args.jobs, sandbox=settings, progress=progress)
+    finally:
+        progress.clear()
     sys.stdout.write(FORMATS[args.format](report))
     return 1 if report.survivors else 0

@@ -11,17 +11,20 @@ from __future__ import annotations
 from judge.author.expectations import MUST_BE_CAUGHT
 from judge.author.findings import ERROR, INFO, TIME_MARGIN, WARNING
 from judge.grade.verdicts import Verdict, plural
+from judge.problem.model import case_label
 
 MAX_LISTED = 6
 
 
-def _listing(cases, label) -> str:
-    names = [label(c).split(" (", 1)[0] for c in cases[:MAX_LISTED]]
+def _listing(cases) -> str:
+    names = [case_label(c, named=False) for c in cases[:MAX_LISTED]]
     more = f", ... ({len(cases) - MAX_LISTED} more)" if len(cases) > MAX_LISTED else ""
     return ", ".join(names) + more
 
 
-def check_strength(report, problem, results: dict, label) -> None:
+def check_strength(report, problem, results: dict) -> None:
+    """``results``: Submission -> GradeResult. Cases are named as the author knows them
+    (``case_label(case, named=True)``: hidden cases too)."""
     wrong = [(s, r) for s, r in results.items() if s.folder in MUST_BE_CAUGHT]
     if not wrong:
         check = report.add("strength")
@@ -44,11 +47,12 @@ def check_strength(report, problem, results: dict, label) -> None:
             counts = f"caught by every case ({plural(n_examples, 'example')}, {n_hidden} hidden)"
         else:
             counts = (f"caught by {len(by_example)} of {plural(n_examples, 'example')} and "
-                      f"{len(by_hidden)} of {plural(n_hidden, 'hidden case')}: {_listing(caught, label)}")
+                      f"{len(by_hidden)} of {plural(n_hidden, 'hidden case')}: {_listing(caught)}")
         check.summary = counts
         if len(caught) == 1 and not by_example:
+            only = case_label(caught[0], named=True)
             report.find(check, WARNING, sub.path,
-                        f"caught only by {label(caught[0])}, a single hidden case; it passes every "
+                        f"caught only by {only}, a single hidden case; it passes every "
                         "example; add another case that catches it")
         elif not by_example:
             report.find(check, INFO, sub.path, f"{counts}; it passes every example, so the "
@@ -57,7 +61,7 @@ def check_strength(report, problem, results: dict, label) -> None:
             report.find(check, INFO, sub.path, counts)
 
 
-def check_time_limit(report, problem, results: dict, label, jobs: int) -> None:
+def check_time_limit(report, problem, results: dict, jobs: int) -> None:
     """The slowest case of any fully accepted submission in ``accepted/`` against the limit."""
     check = report.add("time limit")
     limit = problem.limits["time_per_case_s"]
@@ -75,7 +79,8 @@ def check_time_limit(report, problem, results: dict, label, jobs: int) -> None:
         return
     time_s, sub, case = slowest
     margin = limit / time_s if time_s > 0 else float("inf")
-    text = (f"slowest accepted case takes {time_s:.2f} s ({sub.rel}, {label(case)}); "
+    where = f"{sub.rel}, {case_label(case, named=True)}"
+    text = (f"slowest accepted case takes {time_s:.2f} s ({where}); "
             f"limits.time_per_case_s is {limit:g} s: {margin:.1f}x margin")
     if jobs > 1:
         text += f" (measured with {jobs} runs in parallel)"

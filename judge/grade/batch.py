@@ -12,9 +12,7 @@ import hashlib
 import json
 import logging
 import os
-import sys
 import threading
-import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -23,7 +21,8 @@ from pathlib import Path
 from judge.errors import JudgeError
 from judge.grade.grading import grade
 from judge.problem.model import Problem
-from judge.grade.verdicts import PRECEDENCE
+from judge.reports.progress import Progress
+from judge.run.settings import Settings, of as resolve_settings
 
 JOURNAL_VERSION = 1
 #: The judge-side log: what went wrong when a submission could not be graded.
@@ -122,14 +121,13 @@ class Journal:
         self._file.close()
 
 
-def _record(entry: Entry, problem: Problem, sha: str, sandbox, source_gate=None) -> dict:
+def _record(entry: Entry, problem: Problem, sha: str, settings: Settings, source_gate=None) -> dict:
     base = {"submission": entry.name, "file": str(entry.path) if entry.path else None, "sha256": sha}
     if entry.path is None:
         return {**base, "verdict": "CE", "reason": "no_submission", "message": entry.problem_note,
                 "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
     try:
-        result = grade(problem, entry.path, source_gate=source_gate,
-                       **({"sandbox": sandbox} if sandbox else {}))
+        result = grade(problem, entry.path, source_gate=source_gate, sandbox=settings)
     except JudgeError as exc:
         return {**base, "verdict": "IE", "reason": "judge_error", "message": str(exc),
                 "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
@@ -145,36 +143,27 @@ def _record(entry: Entry, problem: Problem, sha: str, sandbox, source_gate=None)
             "passed": sum(c.verdict.value == "AC" for c in result.cases), "total": len(result.cases)}
 
 
-class Progress:
-    """A live status line on a terminal; one plain line per finished submission otherwise."""
-
-    def __init__(self, total: int, stream=None):
-        self.total, self.done = total, 0
-        self.stream = stream or sys.stderr
-        self.tty = self.stream.isatty()
-        self.counts: Counter = Counter()
-        self.started = time.monotonic()
-
-    def finished(self, record: dict) -> None:
-        self.done += 1
-        self.counts[record["verdict"]] += 1
-        if self.tty:
-            counts = " ".join(f"{v}:{n}" for v, n in sorted(self.counts.items()))
-            rate = self.done / max(time.monotonic() - self.started, 1e-9)
-            self.stream.write(f"\r[{self.done}/{self.total}] {counts}  {rate:.2f}/s   ")
-            if self.done == self.total:
-                self.stream.write("\n")
-        else:
-            self.stream.write(f"[{self.done}/{self.total}] {record['submission']}: {record['verdict']} "
-                              f"[{record['reason']}]\n")
-        self.stream.flush()
+def _finished(progress: Progress, tally: Counter, record: dict) -> None:
+    """The progress line on a terminal (counts by verdict, rate); elsewhere one plain line per
+    finished submission."""
+    progress.done += 1
+    tally[record["verdict"]] += 1
+    step = f"[{progress.done}/{progress.total}]"
+    counts_now = " ".join(f"{v}:{n}" for v, n in sorted(tally.items()))
+    progress.show(f"{step} {counts_now}  {progress.rate():.2f}/s",
+                  plain=f"{step} {record['submission']}: {record['verdict']} [{record['reason']}]")
+    if progress.done == progress.total:
+        progress.keep()
 
 
 def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int = 1,
-              resume: bool = False, sandbox: str | None = None, progress: Progress | None = None,
-              source_gate: bool | None = None) -> list[dict]:
+              resume: bool = False, sandbox: Settings | str | None = None,
+              progress: Progress | None = None, source_gate: bool | None = None) -> list[dict]:
     """Grade every submission in ``folder``; return one record per submission, in name order.
-    ``source_gate`` as for ``grading.grade``."""
+    ``sandbox``: the command's ``judge.run.settings.Settings``, or a ``--sandbox`` value, resolved
+    once here; ``source_gate`` as for ``grading.grade``; ``progress`` (``judge.reports.progress``)
+    gets its ``total`` set and a line per finished submission."""
+    settings = resolve_settings(sandbox)
     entries = collect(folder, problem.entry_point)
     journal = Journal(journal_path, problem.id, resume)
     try:
@@ -186,21 +175,16 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
                 todo.append((entry, sha))
         if progress is not None:
             progress.total = len(todo)
+        tally: Counter = Counter()
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(_record, entry, problem, sha, sandbox, source_gate)
+            futures = [pool.submit(_record, entry, problem, sha, settings, source_gate)
                        for entry, sha in todo]
             for future in as_completed(futures):
                 record = future.result()
                 journal.add(record)
                 if progress is not None:
-                    progress.finished(record)
+                    _finished(progress, tally, record)
     finally:
         journal.close()
     names = [e.name for e in entries]
     return [journal.records[n] for n in names if n in journal.records]
-
-
-def counts(records: list[dict]) -> list[tuple[str, int]]:
-    c = Counter(r["verdict"] for r in records)
-    return [(v.value, c[v.value]) for v in reversed(PRECEDENCE) if c[v.value]] + \
-        [(v, n) for v, n in sorted(c.items()) if v not in {p.value for p in PRECEDENCE}]

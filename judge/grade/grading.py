@@ -1,7 +1,7 @@
 """Grading: run a submission on a problem's cases and decide a verdict for each.
 
 ``grade`` is what the CLI and the tests call. It builds the worker request (inputs only), runs
-the worker (``runner``), and turns each reported case into a ``CaseResult`` through the rules
+the worker (``judge.run.supervisor``), and turns each reported case into a ``CaseResult`` through the rules
 (``rules``) and the comparisons (``checks``). Only this module decides verdicts.
 """
 
@@ -14,12 +14,13 @@ from pathlib import Path
 import numpy as np
 
 from judge.run import cache
+from judge.run.settings import Settings, of as resolve_settings
 from judge.problem import casefile
 from judge.grade import compare, rules
 from judge import gate
 from judge.run.boundary import ErrorReport, Probes
 from judge.errors import JudgeError
-from judge.run.runner import WorkerRun, run_worker
+from judge.run.supervisor import WorkerRun, run_worker
 from judge.problem.model import Problem
 from judge.grade.verdicts import REASONS, CaseResult, GradeResult, Verdict, overall
 from judge.worker import protocol
@@ -39,7 +40,7 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "probes": ({"wrt": problem.probes[0].wrt, "names": [p.name for p in problem.probes]}
                    if problem.probes else None),
         "capture_bytes": CAPTURE_BYTES,
-        # examples come first; the runner holds the rest back until they are reported
+        # examples come first; the supervisor holds the rest back until they are reported
         "public_cases": sum(1 for c in cases if c.visibility == "example"),
         "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
                    "probe_args": protocol.encode_args(c.probe_inputs),
@@ -67,7 +68,7 @@ def select_cases(problem: Problem, examples_only: bool = False):
 
 
 def grade(problem: Problem, submission: str | Path, *, examples_only: bool = False,
-          time_per_case_s: float | None = None, sandbox: str | None = None,
+          time_per_case_s: float | None = None, sandbox: Settings | str | None = None,
           use_cache: bool | None = None, source_gate: bool | None = None,
           hints: bool = True) -> GradeResult:
     """Grade one submission file. ``use_cache`` (default: on unless $JUDGE_CACHE=off) gives the
@@ -75,7 +76,8 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
     ``source_gate`` (default: on unless $JUDGE_SOURCE_GATE=off, which warns on stderr) checks
     the source first (``judge.gate``); a refused submission never runs. With ``hints``, a
     failing submission whose example outputs equal a hinted known submission's gets its hint
-    (``judge.grade.hints``)."""
+    (``judge.grade.hints``). ``sandbox``: the command's ``judge.run.settings.Settings``, or a
+    ``--sandbox`` value, resolved once here, when the submission is about to run."""
     path = check_submission_path(submission)
     cases = select_cases(problem, examples_only)
     started = time.monotonic()
@@ -93,10 +95,12 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
                            cases=results)
     request = build_request(problem, path, cases)
     factors = {c["index"]: c["factor"] for c in request["cases"]}
+    cache_dir = _cache_for(problem, use_cache)
+    settings = resolve_settings(sandbox)  # after the gate and the cache: where the run begins
     run = run_worker(request,
                      startup_timeout=problem.limits["startup_s"],
                      case_timeout=time_per_case_s or problem.limits["time_per_case_s"],
-                     sandbox=sandbox, limits=problem.limits, cache_dir=_cache_for(problem, use_cache))
+                     sandbox=settings, limits=problem.limits, cache_dir=cache_dir)
     results = tuple(judge_case(problem, case, run, factors[case.index], path.name) for case in cases)
     verdict, reason, message = overall(results)
     notes = ()
@@ -105,14 +109,14 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
     from judge.grade import hints as hints_mod
 
     fingerprints = hints_mod.example_fingerprints(problem, run)
-    hint = _hint(problem, fingerprints, sandbox) if hints and verdict is not Verdict.AC else ""
+    hint = _hint(problem, fingerprints, settings) if hints and verdict is not Verdict.AC else ""
     return GradeResult(problem=problem.id, submission=str(submission), verdict=verdict,
                        reason=reason, message=message, time_s=time.monotonic() - started,
                        cases=results, notes=notes, source_gate=gate_on, hint=hint,
                        example_fingerprints=fingerprints)
 
 
-def _hint(problem: Problem, fingerprints: tuple, sandbox: str | None) -> str:
+def _hint(problem: Problem, fingerprints: tuple, sandbox: Settings) -> str:
     """The hint of a known mistake with the same example outputs; never fails a grade."""
     from judge.grade import hints as hints_mod
 
@@ -395,7 +399,8 @@ def _diff(case, output, mismatch: compare.Mismatch) -> dict:
 
 
 def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
-                      sandbox: str | None = None, fill_cache: bool = False) -> dict[int, dict]:
+                      sandbox: Settings | str | None = None,
+                      fill_cache: bool = False) -> dict[int, dict]:
     """Run the problem's reference solution on ``cases`` (default: all) in a worker and return
     each case's output fields (and probe results) as arrays. With ``compiled``, the worker
     evaluates each case under ``jax.jit`` instead of op by op, which lets XLA rewrite the

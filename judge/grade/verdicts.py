@@ -7,6 +7,7 @@ beside them is for people and may change.
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from dataclasses import dataclass, field
 
 
@@ -115,6 +116,14 @@ class GradeResult:
     @property
     def accepted(self) -> bool:
         return self.verdict is Verdict.AC
+
+
+def counts(records: list[dict]) -> list[tuple[str, int]]:
+    """``(verdict, how many)`` over batch records (``{"verdict": "AC", ...}``): AC first, then
+    by increasing severity (``PRECEDENCE`` reversed); any other verdict last, by name."""
+    c = Counter(r["verdict"] for r in records)
+    return [(v.value, c[v.value]) for v in reversed(PRECEDENCE) if c[v.value]] + \
+        [(v, n) for v, n in sorted(c.items()) if v not in {p.value for p in PRECEDENCE}]
 
 
 def overall(cases: tuple[CaseResult, ...]) -> tuple[Verdict, str, str]:

@@ -19,7 +19,6 @@ class CaseDataError(ValueError):
         self.steps = steps
 
 
-
 def _as_array(value, dtype: np.dtype, steps: list) -> np.ndarray:
     try:
         arr = np.array(value, dtype=np.float64 if dtype.kind in "Vf" else None)
@@ -33,6 +32,15 @@ def _as_array(value, dtype: np.dtype, steps: list) -> np.ndarray:
 
 def check_inputs(params, raw: dict) -> dict:
     """Typed inputs for one case; raise CaseDataError naming the parameter on any violation."""
+    values, broken = input_violations(params, raw)
+    if broken:
+        raise broken[0]
+    return values
+
+
+def input_violations(params, raw: dict) -> tuple[dict, list[CaseDataError]]:
+    """Typed inputs for one case and a CaseDataError for every constraint they break (in the
+    order of ``violations``). Raise CaseDataError at the first value that cannot be typed."""
     if not isinstance(raw, dict):
         raise CaseDataError(["input"], "must be a mapping from parameter name to value")
     names = [p.name for p in params]
@@ -62,9 +70,8 @@ def check_inputs(params, raw: dict) -> dict:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise CaseDataError(steps, f"must be an integer, got {type(value).__name__}")
             values[p.name] = int(value)
-    for problem in violations(params, values):
-        raise CaseDataError(["input", problem[0]], problem[1])
-    return values
+    return values, [CaseDataError(["input", name], message)
+                    for name, message in violations(params, values)]
 
 
 def violations(params, values: dict) -> list[tuple[str, str]]:

@@ -67,12 +67,31 @@ class Case:
     text: str = ""                  # explanation (examples) or note (hidden)
     probe_inputs: dict = field(default_factory=dict)  # "cotangent"/"tangent" -> np.ndarray
     #: position in its own list of the spec (``examples:`` or ``hidden:``), from 0: every report
-    #: calls this case ``example N`` or ``hidden N`` (``Case.label``)
+    #: calls this case ``example N`` or ``hidden N`` (``case_label``)
     number: int = 0
 
     @property
     def label(self) -> str:
-        return f"{self.visibility} {self.number}"
+        """``example N`` or ``hidden N``, without the name (``case_label(case, named=False)``)."""
+        return case_label(self, named=False)
+
+
+def case_number(case) -> int:
+    """The ``N`` of ``example N`` / ``hidden N``: the case's position in the spec's ``examples:``
+    or ``hidden:`` list (a result without one falls back to its ``index``)."""
+    number = getattr(case, "number", None)
+    return case.index if number is None else number
+
+
+def case_label(case, named: bool | None = None) -> str:
+    """How every report names a case (a ``Case`` or a graded ``CaseResult``): ``example N`` or
+    ``hidden N``, followed by `` (name)`` when ``named``. By default (None) only an example is
+    named, as students see cases (a hidden case's name is not theirs to know); author tools
+    (`judge check`, `judge fill`) name every case."""
+    text = f"{case.visibility} {case_number(case)}"
+    if named is None:
+        named = case.visibility == "example"
+    return f"{text} ({case.name})" if named else text
 
 
 @dataclass(frozen=True)

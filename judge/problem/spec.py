@@ -2,7 +2,9 @@
 
 Loading checks the YAML against ``schema/problem.schema.json`` and then what a schema cannot say
 (parameters that refer to each other, case inputs and expected outputs that fit the signature).
-Every error names the file, the field and, where it is known, the line.
+Every error is a ``SpecError`` naming the file, the field (as steps from the top) and, where it is
+known, the line. ``build`` stops at the first; with ``collect=True`` it goes on past bad cases and
+returns every case error with the problem of the valid cases (what `judge check` reports).
 """
 
 from __future__ import annotations
@@ -54,27 +56,24 @@ def resolve(id_or_path: str, root: Path | None = None) -> Path:
     return path
 
 
+def _child(node, step):
+    """The YAML node under ``node`` at one key or list index, or None."""
+    if isinstance(node, yaml.MappingNode):
+        return next((v for k, v in node.value if k.value == step), None)
+    if isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+        return node.value[step]
+    return None
+
+
 def line_of(node, path) -> int | None:
     """The 1-based line of the YAML node at ``path`` (keys and list indices), as far as it goes."""
     line = node.start_mark.line + 1 if node is not None else None
     for step in path:
-        if isinstance(node, yaml.MappingNode):
-            node = next((v for k, v in node.value if k.value == step), None)
-        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
-            node = node.value[step]
-        else:
-            break
+        node = _child(node, step)
         if node is None:
             break
         line = node.start_mark.line + 1
     return line
-
-
-def field_path(path) -> str:
-    out = ""
-    for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
-    return out or "(top level)"
 
 
 def read_yaml(path: Path) -> tuple[dict, object]:
@@ -82,16 +81,17 @@ def read_yaml(path: Path) -> tuple[dict, object]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise SpecError(path, None, f"cannot read: {exc.strerror or exc}") from None
+        raise SpecError(path, problem=f"cannot read: {exc.strerror or exc}") from None
     try:
         data = yaml.load(text, Loader=YAML_LOADER)
         nodes = yaml.compose(text, Loader=YAML_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        raise SpecError(path, None, f"YAML syntax error: {where}{getattr(exc, 'problem', exc)}") from None
+        raise SpecError(path, None, mark.line + 1 if mark else None,
+                        f"YAML syntax error: {where}{getattr(exc, 'problem', exc)}") from None
     if not isinstance(data, dict):
-        raise SpecError(path, None, "the spec must be a YAML mapping")
+        raise SpecError(path, problem="the spec must be a YAML mapping")
     return data, nodes
 
 
@@ -99,12 +99,7 @@ def _key_line(node, path, key) -> int | None:
     """The 1-based line of the key ``key`` of the mapping at ``path`` (not of its value, which
     may start on a later line)."""
     for step in path:
-        if isinstance(node, yaml.MappingNode):
-            node = next((v for k, v in node.value if k.value == step), None)
-        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
-            node = node.value[step]
-        else:
-            return None
+        node = _child(node, step)
     if isinstance(node, yaml.MappingNode):
         return next((k.start_mark.line + 1 for k, _ in node.value if k.value == key), None)
     return None
@@ -126,28 +121,34 @@ def _unknown_keys(err) -> list[tuple[str, str]]:
     return out
 
 
-def schema_errors(data: dict, nodes=None) -> list[tuple[str, int | None, str]]:
-    """(field, line, message) for every schema violation, in document order. An unknown key is
-    reported at its own line, with the closest valid key ("did you mean 'tolerance'?")."""
+def schema_violations(data: dict, nodes=None, path="") -> list[SpecError]:
+    """A SpecError for every schema violation, in document order. An unknown key is reported at
+    its own line, with the closest valid key ("did you mean 'tolerance'?")."""
     validator = jsonschema.Draft202012Validator(schema())
     found = []
     for err in validator.iter_errors(data):
         best = jsonschema.exceptions.best_match([err])
-        path = list(best.absolute_path)
+        steps = list(best.absolute_path)
         if (best.validator == "additionalProperties" and best.validator_value is False
                 and isinstance(best.instance, dict)):
             unknown = _unknown_keys(best)
             for key, message in unknown:
-                line = _key_line(nodes, path, key) if nodes is not None else None
-                found.append((field_path(path + [key]), line or line_of(nodes, path), message))
+                line = _key_line(nodes, steps, key) if nodes is not None else None
+                found.append(SpecError(path, steps + [key], line or line_of(nodes, steps), message))
             if unknown:
                 continue
         message = best.message
-        if is_missing_expected(best.validator, path, message):
+        if is_missing_expected(best.validator, steps, message):
             name = best.instance.get("name") if isinstance(best.instance, dict) else None
             message = NO_EXPECTED.format(name=f" {name!r}" if isinstance(name, str) else "")
-        found.append((field_path(path), line_of(nodes, path), message))
-    return sorted(found, key=lambda e: (e[1] or 0, e[0]))
+        found.append(SpecError(path, steps, line_of(nodes, steps), message))
+    return sorted(found, key=lambda e: (e.line or 0, e.where))
+
+
+def schema_errors(data: dict, nodes=None) -> list[tuple[str, int | None, str]]:
+    """(field, line, message) of every schema violation (``schema_violations``), in document
+    order."""
+    return [(e.where, e.line, e.problem) for e in schema_violations(data, nodes)]
 
 
 #: A case without ``expected``: ``judge fill`` computes it; every other command refuses the spec.
@@ -164,23 +165,32 @@ def load(id_or_path: str | Path, root: Path | None = None) -> Problem:
     """Load and fully validate a problem; raise SpecError on the first problem found."""
     path = resolve(str(id_or_path), root)
     data, nodes = read_yaml(path)
-    errors = schema_errors(data, nodes)
+    errors = schema_violations(data, nodes, path)
     if errors:
-        where, line, message = errors[0]
-        more = "".join(f"\n  {w}" + (f" (line {n})" if n else "") + f": {m}" for w, n, m in errors[1:])
+        first = errors[0]
+        more = "".join(f"\n  {e.field}: {e.problem}" for e in errors[1:])
         if more:
             more = f"\n{len(errors) - 1} more (`judge check {path}` lists them too):{more}"
-        raise SpecError(path, f"{where}" + (f" (line {line})" if line else ""), message + more)
+        raise SpecError(path, first.steps, first.line, first.problem + more)
     return build(data, path, nodes)
 
 
-def build(data: dict, path: Path, nodes=None) -> Problem:
-    from judge.problem.constraints import (CaseDataError, check_inputs, parse_expected, parse_probes,
-                              split_probe_expected)
+def build(data: dict, path: Path, nodes=None, collect: bool = False):
+    """The problem of a spec that matches the schema; raise SpecError on the first problem found
+    (``nodes``, the composed YAML, give errors their lines).
+
+    With ``collect``, a bad case does not stop loading: return ``(problem, errors)``, the problem
+    holding only the valid cases (numbered as in the spec) and ``errors`` a SpecError for every
+    bad case, one for each constraint its inputs break. Anything else wrong still raises."""
+    from judge.problem.constraints import (CaseDataError, input_violations, parse_expected,
+                                           parse_probes, split_probe_expected)
+
+    def error(field_steps, problem) -> SpecError:
+        line = line_of(nodes, field_steps) if nodes is not None else None
+        return SpecError(path, field_steps, line, problem)
 
     def fail(field_steps, problem):
-        line = line_of(nodes, field_steps) if nodes is not None else None
-        raise SpecError(path, field_path(field_steps) + (f" (line {line})" if line else ""), problem)
+        raise error(field_steps, problem)
 
     params = tuple(_parameter(p) for p in data["parameters"])
     names = [p.name for p in params]
@@ -235,12 +245,17 @@ def build(data: dict, path: Path, nodes=None) -> Problem:
         if not probes:
             fail(["probes"], "enable at least one of vjp and jvp")
 
-    cases = []
+    cases, errors = [], []
     for visibility, key in (("example", "examples"), ("hidden", "hidden")):
         for i, raw in enumerate(data.get(key) or []):
             steps = [key, i]
             try:
-                inputs = check_inputs(params, raw["input"])
+                inputs, broken = input_violations(params, raw["input"])
+                if broken:
+                    if not collect:
+                        raise broken[0]
+                    errors.extend(error(steps + exc.steps, str(exc)) for exc in broken)
+                    continue
                 expected = raw["expected"]
                 probe_inputs, probe_expected = {}, {}
                 if probes:
@@ -252,7 +267,11 @@ def build(data: dict, path: Path, nodes=None) -> Problem:
                 elif "probe" in raw:
                     raise CaseDataError(["probe"], "the problem declares no probes")
             except ValueError as exc:
-                fail(steps + list(getattr(exc, "steps", [])), str(exc))
+                bad = error(steps + list(getattr(exc, "steps", [])), str(exc))
+                if not collect:
+                    raise bad
+                errors.append(bad)
+                continue
             cases.append(Case(index=len(cases), name=str(raw.get("name") or f"{key}[{i}]"),
                               visibility=visibility, inputs=inputs,
                               expected={**expected, **probe_expected},
@@ -260,12 +279,13 @@ def build(data: dict, path: Path, nodes=None) -> Problem:
                               probe_inputs=probe_inputs, number=i))
 
     reference = (path.parent / data.get("reference", f"../reference/{data['id']}.py")).resolve()
-    return Problem(
+    problem = Problem(
         id=data["id"], title=data["title"], statement=data["statement"],
         entry_point=data["entry_point"], parameters=params, output_kind=out["kind"],
         fields=fields, rules=rules, probes=probes, limits={**DEFAULT_LIMITS, **data.get("limits", {})},
         cases=tuple(cases), path=path, reference=reference, raw=data,
         allowed_imports=tuple(data["allowed_imports"]) if "allowed_imports" in data else None)
+    return (problem, errors) if collect else problem
 
 
 def _parameter(raw: dict) -> Parameter:

@@ -79,16 +79,7 @@ def insert_hidden(text: str, items: str, path: Path) -> str:
 def check_appended(path: Path, old_text: str, new_text: str, new_names: list[str]) -> None:
     """The new spec loads and validates as ``spec.load`` would, keeps every old key and case
     unchanged and in order, and ends with exactly the new cases. Raise JudgeError otherwise."""
-    try:
-        data, nodes = yaml.safe_load(new_text), yaml.compose(new_text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        raise JudgeError(f"{path}: the new text does not parse ({exc}); nothing written") from None
-    errors = spec.schema_errors(data, nodes)
-    if errors:
-        where, line, message = errors[0]
-        raise JudgeError(f"{path}: the new text breaks the schema at {where} (line {line}): "
-                         f"{message}; nothing written")
-    spec.build(data, path, nodes)
+    data = load_checked(path, new_text, "the new text")
     old = yaml.safe_load(old_text)
     old_hidden, new_hidden = old.get("hidden") or [], data.get("hidden") or []
     rest = lambda d: {k: v for k, v in d.items() if k != "hidden"}  # noqa: E731
@@ -107,3 +98,19 @@ def append_hidden(path: Path, items: str, new_names: list[str]) -> str:
     atomic_write(path, new, verify=lambda on_disk: check_appended(path, old, on_disk, new_names),
                  unchanged=old)
     return new
+
+
+def load_checked(path: Path, text: str, what: str) -> dict:
+    """Parse ``text`` (a rewrite of the spec at ``path``) and build it as ``spec.load`` would;
+    return its data. Raise JudgeError naming ``what`` and the first fault otherwise."""
+    try:
+        data, nodes = yaml.safe_load(text), yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        raise JudgeError(f"{path}: {what} does not parse ({exc}); nothing written") from None
+    errors = spec.schema_errors(data, nodes)
+    if errors:
+        where, line, message = errors[0]
+        raise JudgeError(f"{path}: {what} breaks the schema at {where} (line {line}): "
+                         f"{message}; nothing written")
+    spec.build(data, path, nodes)
+    return data

@@ -6,8 +6,7 @@ import csv
 import io
 import json
 
-from judge.grade.batch import counts
-from judge.grade.verdicts import plural
+from judge.grade.verdicts import counts, plural
 
 COLUMNS = ("submission", "verdict", "reason", "passed", "total", "time_s", "message")
 VERSION = 1

@@ -1,16 +1,18 @@
 """The terminal report of `judge check`: one line per group of checks, the findings under it,
 and a last line ``<problem>: N errors, M warnings``.
 
-``submission_details`` condenses a graded submission into a few lines (cases with the same
-failure grouped, the first failing example's diff and output) so a failing submission's report is
-shown once, under the finding that names it.
+A finding may carry the graded submission behind it (``Finding.details``, data); ``details``
+condenses it into a few lines (cases with the same failure grouped, the first failing example's
+diff and output) so a failing submission's report is shown once, under the finding that names it.
+Cases are named as the author knows them: ``example N (name)``, ``hidden N (name)``.
 """
 
 from __future__ import annotations
 
 import json
 
-from judge.grade.verdicts import GradeResult, Verdict
+from judge.grade.verdicts import GradeResult, Verdict, plural
+from judge.problem.model import case_label
 
 TITLES = {"schema": "schema", "cases": "cases", "expected": "expected outputs",
           "submissions": "submissions", "verdicts": "verdicts", "strength": "test strength",
@@ -18,10 +20,6 @@ TITLES = {"schema": "schema", "cases": "cases", "expected": "expected outputs",
 LEVELS = {"error": "error", "warning": "warning", "info": "info"}
 MAX_GROUPS = 6
 MAX_LINES = 12
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def totals(errors: int, warnings: int) -> str:
@@ -57,14 +55,23 @@ def render(report) -> str:
         lines.append(f"  {status:<5} {TITLES.get(group, group):<17} {_summary(report, group, checks)}")
         for f in sorted(findings, key=lambda f: ("error", "warning", "info").index(f.level)):
             lines.append(f"        {LEVELS[f.level]}: {f.where}: {f.message}")
-            lines.extend("            " + line for line in f.details.splitlines())
+            lines.extend("            " + line for line in details(f).splitlines())
     lines.append(f"{report.problem}: {totals(report.errors, report.warnings)} "
                  f"({report.time_s:.1f}s)")
     return "\n".join(lines) + "\n"
 
 
-def submission_details(result: GradeResult, label) -> str:
-    """A graded submission in a few lines; ``label(case)`` names a case as in the spec."""
+def details(finding) -> str:
+    """The longer text shown once under a finding: its graded submission condensed, or ""."""
+    return "" if finding.details is None else submission_details(finding.details)
+
+
+def _named(case) -> str:
+    return case_label(case, named=True)
+
+
+def submission_details(result: GradeResult) -> str:
+    """A graded submission in a few lines, its cases named as in the spec."""
     lines = [f"verdict {result.verdict.value} [{result.reason}] in {result.time_s:.1f}s"]
     groups: dict[tuple, list] = {}
     for case in result.cases:
@@ -74,8 +81,8 @@ def submission_details(result: GradeResult, label) -> str:
     if passed:
         lines.append(f"AC on {passed} of {len(result.cases)} cases")
     for (verdict, reason, message), cases in list(groups.items())[:MAX_GROUPS]:
-        where = label(cases[0]) if len(cases) == 1 else \
-            f"{len(cases)} cases: " + ", ".join(label(c).split(" (", 1)[0] for c in cases[:4]) + \
+        where = _named(cases[0]) if len(cases) == 1 else \
+            f"{len(cases)} cases: " + ", ".join(case_label(c, named=False) for c in cases[:4]) + \
             (", ..." if len(cases) > 4 else "")
         lines.append(f"{verdict} [{reason}] on {where}: {message}")
     if len(groups) > MAX_GROUPS:
@@ -83,15 +90,15 @@ def submission_details(result: GradeResult, label) -> str:
     example = next((c for c in result.cases if c.visibility == "example"
                     and c.verdict is not Verdict.AC), None)
     if example is not None:
-        lines.extend(_example(example, label))
+        lines.extend(_example(example))
     return "\n".join(lines)
 
 
-def _example(case, label) -> list[str]:
+def _example(case) -> list[str]:
     out = []
     diff = case.details.get("diff")
     if diff:
-        out.append(f"{label(case)}:")
+        out.append(f"{_named(case)}:")
         for key in ("inputs", "probe", "expected", "got"):
             value = case.details.get("probe") if key == "probe" else diff[key]
             if value is not None:  # probe: the cotangent / tangent the judge differentiated along
@@ -99,6 +106,6 @@ def _example(case, label) -> list[str]:
     for stream in ("stdout", "stderr"):
         text = (case.details.get(stream) or "").rstrip().splitlines()
         if text:
-            out.append(f"{stream} of {label(case)}:" if not diff else f"  {stream}:")
+            out.append(f"{stream} of {_named(case)}:" if not diff else f"  {stream}:")
             out.extend("  | " + line for line in text[-MAX_LINES:])
     return out

@@ -10,15 +10,15 @@ from __future__ import annotations
 import json
 
 from judge.grade.verdicts import GradeResult
+from judge.problem.model import case_label
 
 
 def to_dict(result: GradeResult, hidden_visibility: str = "hidden") -> dict:
     tests = []
     for c in result.cases:
-        label = c.label  # "example N (name)" or "hidden N", as in every report
         passed = c.verdict.value == "AC"
         tests.append({
-            "name": label,
+            "name": case_label(c),  # "example N (name)" or "hidden N", as in every report
             "score": 1.0 if passed else 0.0,
             "max_score": 1.0,
             "status": "passed" if passed else "failed",

@@ -18,12 +18,13 @@ from __future__ import annotations
 import json
 
 from judge.grade.verdicts import GradeResult
+from judge.problem.model import case_number
 
 VERSION = 3
 
 
 def _case(c) -> dict:
-    out = {"index": c.index, "number": c.index if c.number is None else c.number,
+    out = {"index": c.index, "number": case_number(c),
            "visibility": c.visibility, "verdict": c.verdict.value, "reason": c.reason,
            "message": c.message, "time_s": None if c.time_s is None else round(c.time_s, 4)}
     if c.visibility == "example" and c.verdict.value != "AC":  # examples are public; never hidden

@@ -12,9 +12,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from judge.problem.model import case_label
+from judge.reports.check_text import details
+
 
 def _line(f) -> str:
-    return f"{f.level}: {f.where}: {f.message}" + (f"\n{f.details}" if f.details else "")
+    more = details(f)
+    return f"{f.level}: {f.where}: {f.message}" + (f"\n{more}" if more else "")
 
 
 def testcase(report, check, werror: bool) -> ET.Element:
@@ -81,8 +85,7 @@ def render_grade(result) -> str:
     ET.SubElement(properties, "property", name="source_gate",
                   value="on" if result.source_gate else "off")
     for c in result.cases:
-        name = c.label
-        case = ET.SubElement(suite, "testcase", classname=result.problem, name=name,
+        case = ET.SubElement(suite, "testcase", classname=result.problem, name=case_label(c),
                              time=f"{c.time_s or 0.0:.3f}")
         if c.verdict.value != "AC":
             failure = ET.SubElement(case, "failure", type=c.verdict.value,
