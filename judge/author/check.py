@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from judge.grade import compare, grading
-from judge.author import expectations
+from judge.author import expectations, hint_check, strength
 from judge.problem import spec
 from judge import gate
 from judge.errors import JudgeError, SpecError
@@ -216,8 +216,6 @@ def _spec_and_cases(report: ProblemReport, path: Path) -> Loaded | None:
 
 def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate: bool = True,
          settings=None) -> None:
-    from judge.author import hint_check, strength
-
     problem = loaded.problem
     expected = report.add("expected")
     found = report.add("submissions")

@@ -2,7 +2,7 @@
 
 ``grade`` is what the CLI and the tests call. It builds the worker request (inputs only), runs
 the worker (``judge.run.supervisor``), and turns each reported case into a ``CaseResult`` through the rules
-(``rules``) and the comparisons (``checks``). Only this module decides verdicts.
+(``rules``) and the comparisons (``compare``). Only this module decides verdicts.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from judge.run import cache
 from judge.run.settings import Settings, of as resolve_settings
 from judge.problem import casefile
 from judge.grade import compare, rules
+from judge.grade import hints as hints_mod
 from judge import gate
 from judge.run.boundary import ErrorReport, Probes
 from judge.errors import JudgeError
@@ -106,8 +107,6 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
     notes = ()
     if run.ready:
         notes = (f"worker: Python {run.ready.python}, JAX {run.ready.jax}",)
-    from judge.grade import hints as hints_mod
-
     fingerprints = hints_mod.example_fingerprints(problem, run)
     hint = _hint(problem, fingerprints, settings) if hints and verdict is not Verdict.AC else ""
     return GradeResult(problem=problem.id, submission=str(submission), verdict=verdict,
@@ -118,8 +117,6 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
 
 def _hint(problem: Problem, fingerprints: tuple, sandbox: Settings) -> str:
     """The hint of a known mistake with the same example outputs; never fails a grade."""
-    from judge.grade import hints as hints_mod
-
     try:
         return hints_mod.match(problem, fingerprints, sandbox, grade=grade)
     except Exception:  # noqa: BLE001 - a hint is a courtesy: log, and grade without it

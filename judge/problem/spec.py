@@ -17,6 +17,8 @@ import jsonschema
 import yaml
 
 from judge.errors import JudgeError, SpecError
+from judge.problem.constraints import (CaseDataError, input_violations, parse_expected, parse_probes,
+                                       split_probe_expected)
 from judge.problem.model import (DEFAULT_LIMITS, DEFAULT_TOLERANCE, PROBE_INPUTS, Case, OutputField,
                                  Parameter, Probe, Problem)
 
@@ -182,9 +184,6 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
     With ``collect``, a bad case does not stop loading: return ``(problem, errors)``, the problem
     holding only the valid cases (numbered as in the spec) and ``errors`` a SpecError for every
     bad case, one for each constraint its inputs break. Anything else wrong still raises."""
-    from judge.problem.constraints import (CaseDataError, input_violations, parse_expected,
-                                           parse_probes, split_probe_expected)
-
     def error(field_steps, problem) -> SpecError:
         line = line_of(nodes, field_steps) if nodes is not None else None
         return SpecError(path, field_steps, line, problem)
