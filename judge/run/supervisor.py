@@ -9,7 +9,7 @@ pids cgroup can be made, the worker runs in one of its own that bounds its tasks
 threads; ``judge.run.tasks.bound_tasks``).
 
 Results arrive as JSON lines on a dedicated pipe, each carrying the run's nonce, and are decoded
-once, into typed frozen reports (``judge.run.boundary``). They must come in order: ``ready``,
+once, by ``judge.run.collect``, into typed frozen reports (``judge.run.boundary``). They must come in order: ``ready``,
 ``loaded``, then one ``case`` for each case sent, in the order sent, each once, then ``done``
 (or a ``halt`` at any point); all of them together within ``protocol.MAX_CHANNEL_BYTES``. The
 submission's stdout and stderr go to two other pipes that are drained into bounded buffers,
