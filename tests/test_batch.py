@@ -73,3 +73,50 @@ def test_cli_writes_report_atomically_in_the_chosen_format(package):
     assert rows[1].startswith("ann.py,AC,ok,3,3,")
     assert "1 AC, 1 WA, 2 CE" in r.stdout
     assert "[4/4]" in r.stderr  # plain progress lines when stderr is not a terminal
+
+
+def _batch(package, *args):
+    return subprocess.run([sys.executable, "-m", "judge", "batch", "class", "-p", "axpy", *args],
+                          cwd=package, capture_output=True, text=True, timeout=300)
+
+
+def test_a_batch_says_how_it_was_graded_and_never_resumes_with_the_gate_the_other_way(package):
+    for extra in ("ben", "cat", "dan"):  # ann alone keeps the test quick
+        subprocess.run(["rm", "-r", str(package / "class" / extra)], check=True)
+    r = _batch(package, "--format", "json", "--out", "off.json", "--source-gate", "off")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("source gate disabled") == 1
+    report = json.loads((package / "off.json").read_text())
+    assert report["version"] == 2 and report["source_gate"] is False
+    assert [(x["submission"], x["verdict"], x["source_gate"]) for x in report["results"]] == \
+        [("ann.py", "AC", False)]
+    assert "source gate: off for 1 submission" in r.stdout
+    header = json.loads((package / "off.json.journal.jsonl").read_text().splitlines()[0])
+    assert header["source_gate"] is False
+
+    (package / "class" / "ann.py").write_text((package / "class" / "ann.py").read_text() + "\n# v2\n")
+    r = _batch(package, "--format", "json", "--out", "off.json", "--resume")  # the gate is on by default
+    assert r.returncode == 2
+    assert "graded with the source gate off; resume it with --source-gate off" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert json.loads((package / "off.json").read_text())["source_gate"] is False  # report untouched
+
+    r = _batch(package, "--format", "csv", "--out", "on.csv")
+    assert r.returncode == 0, r.stderr
+    rows = (package / "on.csv").read_text().splitlines()
+    assert rows[0].endswith(",message,source_gate") and rows[1].endswith(",on")
+    assert "source gate" not in r.stdout
+
+
+def test_a_file_name_a_student_chose_cannot_crash_or_redraw_the_batch_report(package):
+    for extra in ("ben", "cat", "dan"):
+        subprocess.run(["rm", "-r", str(package / "class" / extra)], check=True)
+    hostile = package.joinpath("class").__bytes__() + b"/\x1b[2J\xff\xfe.py"
+    with open(hostile, "wb") as f:
+        f.write(b"def axpy(x, y, alpha)\n")  # a syntax error: CE, no worker needed
+    for fmt in ("text", "csv", "json"):
+        r = _batch(package, "--format", fmt, "--out", f"r.{fmt}")
+        assert r.returncode == 0, r.stderr
+        assert "\x1b" not in r.stdout + r.stderr + (package / f"r.{fmt}").read_text()
+        assert "\\x1b[2J" in (package / f"r.{fmt}").read_text()
+        (package / f"r.{fmt}.journal.jsonl").unlink()

@@ -4,6 +4,11 @@ Each submission is graded by ``grading.grade`` in its own worker process, so one
 out never stops the others. Every finished grade is appended at once to a journal (one JSON
 line, flushed and synced); ``resume`` skips submissions whose file is unchanged since it was
 recorded. The final report is written from the journal, atomically.
+
+The journal's first line records the problem and whether the source gate was on, and every record
+repeats the gate setting, so a report says how each submission was graded. A journal written
+with the gate on is never resumed with it off, or the other way round: a class graded half one
+way and half the other would be judged by two standards.
 """
 
 from __future__ import annotations
@@ -18,13 +23,15 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge import gate
 from judge.errors import JudgeError
 from judge.grade.grading import grade
 from judge.problem.model import Problem
 from judge.reports.progress import Progress
+from judge.run.boundary import escape
 from judge.run.settings import Settings, of as resolve_settings
 
-JOURNAL_VERSION = 1
+JOURNAL_VERSION = 2  # 2: the header and every record carry source_gate
 #: The judge-side log: what went wrong when a submission could not be graded.
 LOG = logging.getLogger("judge.grade.batch")
 PREFERRED_NAMES = ("solution.py", "submission.py")
@@ -32,7 +39,8 @@ PREFERRED_NAMES = ("solution.py", "submission.py")
 
 @dataclass(frozen=True)
 class Entry:
-    """One submission in the batch: its name (file or student folder) and the file to grade."""
+    """One submission in the batch: its name (file or student folder, escaped as worker text is:
+    a student chose it, and it reaches terminals and reports) and the file to grade."""
 
     name: str
     path: Path | None       # None: the student's folder holds no usable .py file
@@ -49,18 +57,18 @@ def collect(folder: Path, entry_point: str) -> list[Entry]:
         if item.name.startswith("."):
             continue
         if item.is_file() and item.suffix == ".py":
-            entries.append(Entry(item.name, item))
+            entries.append(Entry(escape(item.name), item))
         elif item.is_dir():
             files = sorted(p for p in item.rglob("*.py") if not any(part.startswith(".") for part in p.parts))
             named = [p for n in (*PREFERRED_NAMES, f"{entry_point}.py") for p in files if p.name == n]
             if named:
-                entries.append(Entry(item.name, named[0]))
+                entries.append(Entry(escape(item.name), named[0]))
             elif len(files) == 1:
-                entries.append(Entry(item.name, files[0]))
+                entries.append(Entry(escape(item.name), files[0]))
             else:
                 note = "no .py file" if not files else \
                     f"{len(files)} .py files and none named {' or '.join(PREFERRED_NAMES)}"
-                entries.append(Entry(item.name, None, note))
+                entries.append(Entry(escape(item.name), None, note))
     return entries
 
 
@@ -71,8 +79,9 @@ def digest(path: Path | None) -> str:
 class Journal:
     """Append-only JSON lines; a torn last line (an interrupted write) is ignored on reading."""
 
-    def __init__(self, path: Path, problem: str, resume: bool):
+    def __init__(self, path: Path, problem: str, resume: bool, source_gate: bool = True):
         self.path = path
+        self.source_gate = source_gate
         self.records: dict[str, dict] = {}
         self._lock = threading.Lock()
         if path.exists():
@@ -83,7 +92,7 @@ class Journal:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(path, "a", encoding="utf-8")
         if not self.records and path.stat().st_size == 0:
-            self._write({"journal": JOURNAL_VERSION, "problem": problem})
+            self._write({"journal": JOURNAL_VERSION, "problem": problem, "source_gate": source_gate})
 
     def _read(self, problem: str) -> None:
         lines = self.path.read_text(encoding="utf-8").split("\n")
@@ -102,10 +111,23 @@ class Journal:
                 if record.get("problem") != problem:
                     raise JudgeError(f"{self.path}: journal of problem {record.get('problem')!r}, "
                                      f"not {problem!r}")
+                self._same_gate(record)
                 continue
             self.records[record["submission"]] = record
         with open(self.path, "r+b") as f:  # drop a torn tail so appends start on a fresh line
             f.truncate(min(good_bytes, os.path.getsize(self.path)))
+
+    def _same_gate(self, header: dict) -> None:
+        """Refuse to resume a journal graded with the source gate set the other way (a version 1
+        journal predates the switch: its gate was on)."""
+        was = header.get("source_gate", True)
+        if was is not self.source_gate:
+            def setting(on):
+                return "on" if on else "off"
+            raise JudgeError(f"{self.path}: this batch was graded with the source gate "
+                             f"{setting(was)}; resume it with --source-gate {setting(was)}, or move "
+                             f"the journal away to grade the class again with the gate "
+                             f"{setting(self.source_gate)}")
 
     def _write(self, record: dict) -> None:
         self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
@@ -121,8 +143,9 @@ class Journal:
         self._file.close()
 
 
-def _record(entry: Entry, problem: Problem, sha: str, settings: Settings, source_gate=None) -> dict:
-    base = {"submission": entry.name, "file": str(entry.path) if entry.path else None, "sha256": sha}
+def _record(entry: Entry, problem: Problem, sha: str, settings: Settings, source_gate: bool) -> dict:
+    base = {"submission": entry.name, "file": str(entry.path) if entry.path else None, "sha256": sha,
+            "source_gate": source_gate}
     if entry.path is None:
         return {**base, "verdict": "CE", "reason": "no_submission", "message": entry.problem_note,
                 "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
@@ -161,11 +184,16 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
               progress: Progress | None = None, source_gate: bool | None = None) -> list[dict]:
     """Grade every submission in ``folder``; return one record per submission, in name order.
     ``sandbox``: the command's ``judge.run.settings.Settings``, or a ``--sandbox`` value, resolved
-    once here; ``source_gate`` as for ``grading.grade``; ``progress`` (``judge.reports.progress``)
-    gets its ``total`` set and a line per finished submission."""
+    once here; ``source_gate`` as for ``grading.grade``, resolved once here too (one warning when
+    $JUDGE_SOURCE_GATE turns it off); ``progress`` (``judge.reports.progress``) gets its ``total``
+    set and a line per finished submission. Raise JudgeError when ``resume`` meets a journal of
+    another problem or graded with the gate set the other way."""
     settings = resolve_settings(sandbox)
+    gate_on, gate_source = gate.requested(source_gate)
+    if not gate_on and source_gate is None:
+        gate.warn_off(gate_source)
     entries = collect(folder, problem.entry_point)
-    journal = Journal(journal_path, problem.id, resume)
+    journal = Journal(journal_path, problem.id, resume, gate_on)
     try:
         todo = []
         for entry in entries:
@@ -177,7 +205,7 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
             progress.total = len(todo)
         tally: Counter = Counter()
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(_record, entry, problem, sha, settings, source_gate)
+            futures = [pool.submit(_record, entry, problem, sha, settings, gate_on)
                        for entry, sha in todo]
             for future in as_completed(futures):
                 record = future.result()

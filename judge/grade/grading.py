@@ -19,7 +19,7 @@ from judge.problem import casefile
 from judge.grade import compare, rules
 from judge.grade import hints as hints_mod
 from judge import gate
-from judge.run.boundary import ErrorReport, Probes
+from judge.run.boundary import ErrorReport, Probes, escape
 from judge.errors import JudgeError
 from judge.run.supervisor import WorkerRun, run_worker
 from judge.problem.model import Problem
@@ -102,7 +102,8 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
                      startup_timeout=problem.limits["startup_s"],
                      case_timeout=time_per_case_s or problem.limits["time_per_case_s"],
                      sandbox=settings, limits=problem.limits, cache_dir=cache_dir)
-    results = tuple(judge_case(problem, case, run, factors[case.index], path.name) for case in cases)
+    shown = escape(path.name)  # the student chose it: escaped like any text that reaches a report
+    results = tuple(judge_case(problem, case, run, factors[case.index], shown) for case in cases)
     verdict, reason, message = overall(results)
     notes = ()
     if run.ready:

@@ -1,4 +1,9 @@
-"""Reports of a batch: a table for people, JSON and CSV for scripts and gradebooks."""
+"""Reports of a batch: a table for people, JSON and CSV for scripts and gradebooks.
+
+Every format says how the class was graded: the JSON report has ``source_gate`` at the top and in
+each result (version 2 added it), the CSV a ``source_gate`` column (``on``/``off``), and the table
+a line under the counts when the gate was off.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,16 @@ import json
 
 from judge.grade.verdicts import counts, plural
 
-COLUMNS = ("submission", "verdict", "reason", "passed", "total", "time_s", "message")
-VERSION = 1
+COLUMNS = ("submission", "verdict", "reason", "passed", "total", "time_s", "message", "source_gate")
+VERSION = 2
+
+
+def _gate(record: dict) -> bool:
+    return record.get("source_gate", True)  # journals before the switch graded with the gate on
+
+
+def _field(record: dict, key: str):
+    return _gate(record) if key == "source_gate" else record[key]
 
 
 def render_text(problem: str, records: list[dict]) -> str:
@@ -21,12 +34,19 @@ def render_text(problem: str, records: list[dict]) -> str:
     lines.append("")
     lines.append(f"{problem}: {plural(len(records), 'submission')}: " +
                  ", ".join(f"{n} {v}" for v, n in counts(records)))
+    off = sum(not _gate(r) for r in records)
+    if off:
+        lines.append(f"source gate: off for {plural(off, 'submission')} (the source was not "
+                     f"checked before it ran)")
     return "\n".join(lines) + "\n"
 
 
 def render_json(problem: str, records: list[dict]) -> str:
-    return json.dumps({"version": VERSION, "problem": problem, "counts": dict(counts(records)),
-                       "results": [{k: r[k] for k in COLUMNS} for r in records]}, indent=2) + "\n"
+    return json.dumps({"version": VERSION, "problem": problem,
+                       "source_gate": all(_gate(r) for r in records),
+                       "counts": dict(counts(records)),
+                       "results": [{k: _field(r, k) for k in COLUMNS} for r in records]},
+                      indent=2) + "\n"
 
 
 def render_csv(problem: str, records: list[dict]) -> str:
@@ -34,7 +54,8 @@ def render_csv(problem: str, records: list[dict]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for r in records:
-        writer.writerow([r[k] for k in COLUMNS])
+        writer.writerow([("on" if _gate(r) else "off") if k == "source_gate" else r[k]
+                         for k in COLUMNS])
     return out.getvalue()
 
 
