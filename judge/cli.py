@@ -36,9 +36,10 @@ def cmd_grade(args) -> int:
     from judge.reports import FORMATS
     from judge.grade.verdicts import Verdict
 
+    args.gate_on = _source_gate(args)  # also read by an internal error's report
     problem = spec.load(args.problem)
     result = grade(problem, args.submission, examples_only=args.examples_only, sandbox=settings,
-                   source_gate=_source_gate(args))
+                   source_gate=args.gate_on)
     sys.stdout.write(FORMATS[args.format](result))
     if result.verdict is Verdict.IE:
         return EXIT_ERROR
@@ -323,7 +324,8 @@ def _internal_error_report(args, exc: Exception) -> None:
         result = GradeResult(problem=str(args.problem), submission=str(args.submission),
                              verdict=Verdict.IE, reason="judge_error",
                              message=f"internal error ({type(exc).__name__}); the judge's log has "
-                                     f"the details", time_s=0.0, cases=())
+                                     f"the details", time_s=0.0, cases=(),
+                             source_gate=getattr(args, "gate_on", True))
         sys.stdout.write(FORMATS[args.format](result))
     except Exception:  # noqa: BLE001 - the exit status still says IE
         pass

@@ -69,7 +69,7 @@ def test_cli_writes_report_atomically_in_the_chosen_format(package):
                         "--out", str(out)], cwd=package, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     rows = out.read_text().splitlines()
-    assert rows[0] == "submission,verdict,reason,passed,total,time_s,message"
+    assert rows[0] == "submission,verdict,reason,passed,total,time_s,message,source_gate"
     assert rows[1].startswith("ann.py,AC,ok,3,3,")
     assert "1 AC, 1 WA, 2 CE" in r.stdout
     assert "[4/4]" in r.stderr  # plain progress lines when stderr is not a terminal
@@ -120,3 +120,54 @@ def test_a_file_name_a_student_chose_cannot_crash_or_redraw_the_batch_report(pac
         assert "\x1b" not in r.stdout + r.stderr + (package / f"r.{fmt}").read_text()
         assert "\\x1b[2J" in (package / f"r.{fmt}").read_text()
         (package / f"r.{fmt}.journal.jsonl").unlink()
+
+
+def _journal(path, *lines):
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+HEADER = {"journal": 2, "problem": "axpy", "source_gate": True, "sandbox": "bwrap"}
+RECORD = {"submission": "ann.py", "sha256": "x", "verdict": "AC", "source_gate": True, "sandbox": "bwrap"}
+
+
+@pytest.mark.parametrize("lines, how, why", [
+    ([HEADER, RECORD], {"source_gate": False, "sandbox": "bwrap"}, "this batch was graded with the source gate on"),
+    ([HEADER, RECORD], {"source_gate": True, "sandbox": "none"}, "graded with the sandbox bwrap; resume it with --sandbox bwrap"),
+    ([{**HEADER, "source_gate": False}, RECORD], {"source_gate": False, "sandbox": "bwrap"}, "line 2 was graded with the source gate on"),
+    ([RECORD], {"source_gate": True, "sandbox": "bwrap"}, "line 1 comes before the journal's header"),
+    ([HEADER, [1, 2]], {"source_gate": True, "sandbox": "bwrap"}, "line 2 is not a journal record"),
+    ([HEADER, {"verdict": "AC"}], {"source_gate": True, "sandbox": "bwrap"}, "line 2 is not a journal record"),
+])
+def test_resume_refuses_a_journal_graded_another_way_or_damaged(tmp_path, lines, how, why):
+    path = _journal(tmp_path / "j.jsonl", *lines)
+    before = path.read_text()
+    with pytest.raises(JudgeError, match=why.replace("(", r"\(")):
+        batch.Journal(path, "axpy", resume=True, how=how)
+    assert path.read_text() == before  # a refused journal is left as it was
+
+
+def test_resume_accepts_the_same_way_an_old_journal_and_a_sandbox_that_had_failed(tmp_path):
+    old = _journal(tmp_path / "v1.jsonl", {"journal": 1, "problem": "axpy"},
+                   {"submission": "ann.py", "sha256": "x", "verdict": "AC"})
+    assert set(batch.Journal(old, "axpy", resume=True, how={"source_gate": True, "sandbox": "none"}).records) == {"ann.py"}
+    with pytest.raises(JudgeError, match="source gate on"):
+        batch.Journal(old, "axpy", resume=True, how={"source_gate": False, "sandbox": "none"})
+    failed = _journal(tmp_path / "ie.jsonl", {**HEADER, "sandbox": None}, {**RECORD, "verdict": "IE", "sandbox": None})
+    assert set(batch.Journal(failed, "axpy", resume=True, how={"source_gate": True, "sandbox": "bwrap"}).records) == {"ann.py"}
+
+
+def test_resume_grades_again_the_submissions_the_judge_failed_on(package, monkeypatch):
+    problem = spec.load(package / "problems" / "axpy.yaml")
+    journal = package / "out.journal.jsonl"
+    real = batch.grade
+    monkeypatch.setattr(batch, "grade", lambda *a, **k: 1 / 0)
+    records = batch.run_batch(problem, package / "class", journal, sandbox="none")
+    assert {r["submission"]: r["verdict"] for r in records}["ann.py"] == "IE"
+    monkeypatch.setattr(batch, "grade", real)
+    progress = Progress()
+    records = batch.run_batch(problem, package / "class", journal, resume=True, sandbox="none",
+                              progress=progress)
+    assert progress.total == 3  # ann, ben and dan were IE; cat (no file) is CE without grading
+    assert {r["submission"]: r["verdict"] for r in records} == \
+        {"ann.py": "AC", "ben": "WA", "cat": "CE", "dan": "CE"}

@@ -403,3 +403,16 @@ def test_cli_turns_an_unexpected_failure_into_ie_and_exit_2(fq_problem, tmp_path
     out = capsys.readouterr()
     assert "IE" in out.out and "1234" not in out.out
     assert "internal error" in out.err
+
+
+def test_the_internal_error_report_keeps_the_gate_setting(fq_problem, tmp_path, monkeypatch, capsys):
+    from judge.run import warm
+
+    path = tmp_path / "s.py"
+    path.write_text("# submission\n")
+    monkeypatch.setattr(warm, "prestart", lambda *a, **k: None)
+    monkeypatch.setattr(grading, "grade", lambda *a, **k: 1 / 0)
+    assert cli.main(["grade", str(path), "-p", str(fq_problem.path), "--format", "json",
+                     "--source-gate", "off"]) == 2
+    report = json.loads(capsys.readouterr().out)
+    assert report["verdict"] == "IE" and report["source_gate"] is False

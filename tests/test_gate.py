@@ -872,4 +872,10 @@ def test_check_gates_accepted_submissions_and_notes_the_others(tmp_path):
     assert "never gated" in notes["fake_quant_ste.py"].message and not errors(report, "expected")
 
     off = check_problem(path, jobs=2, source_gate=False)
-    assert errors(off, "verdict") == [] and not [f for f in off.findings if "gate" in f.message]
+    assert errors(off, "verdict") == []
+    gate_findings = [(Path(f.file).name, f.level) for f in off.findings if "gate" in f.message]
+    assert gate_findings == [("reflective.py", "warning")], off.findings  # students would get RJ
+    text = check_text.render(off)
+    assert "source gate: off" in text and "source gate: off" not in check_text.render(report)
+    values = [p.get("value") for p in junit.to_xml([report, off]).getroot().iter("property")]
+    assert values == ["on", "off"]

@@ -65,6 +65,7 @@ class ProblemReport:
     checks: list[Check] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     time_s: float = 0.0
+    source_gate: bool = True  # False: ``--source-gate off``, shown by every report of the check
 
     def count(self, level: str) -> int:
         return sum(1 for f in self.findings if f.level == level)
@@ -121,11 +122,13 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
     gate off (quietly), so a refusal by the gate neither hides a weak case from the strength
     check nor stops a run-time error from being exercised; what the gate would refuse is noted.
     The reference is trusted and never gated; a note says when the gate would refuse it.
+    Without ``source_gate`` nothing is graded with the gate, but a submission expected to be
+    accepted that the gate would refuse still gets a warning: students would get ``RJ``.
     With ``mutants``, a ``mutants`` check grades mutants of the reference (``judge.author.mutants_run``)
     and warns about each survivor."""
     started = time.monotonic()
     path = Path(path).resolve()
-    report = ProblemReport(problem=path.stem, path=shown(path))
+    report = ProblemReport(problem=path.stem, path=shown(path), source_gate=source_gate)
     loaded = _spec_and_cases(report, path)
     if loaded is None:
         for name in ("expected", "submissions", "strength", "time limit"):
@@ -250,7 +253,11 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
                 continue
             results[sub] = result
             check.summary = f"{result.verdict.value}: {expectations.case_counts(result)}"
-            if source_gate and not gated[sub.rel]:
+            if not source_gate and sub.expectation.permitted == {Verdict.AC}:
+                _gate_note(report, check, problem, sub.path, "the source gate would refuse it "
+                           "(graded with --source-gate off; a student submitting it would get "
+                           "RJ forbidden_construct)", WARNING)
+            elif source_gate and not gated[sub.rel]:
                 _gate_note(report, check, problem, sub.path, "the source gate refuses it (a "
                            "student would get RJ forbidden_construct); graded with the gate "
                            "off, so the cases and rules behind it are checked")
@@ -264,10 +271,10 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
     hint_check.check_hints(report, problem, results)
 
 
-def _gate_note(report, check, problem, path, what: str) -> None:
+def _gate_note(report, check, problem, path, what: str, level: str = INFO) -> None:
     findings = gate.check_file(path, problem.allowed_imports) if Path(path).is_file() else None
     if findings:
-        report.find(check, INFO, path, f"{what}: {gate.summary(findings, limit=2)}",
+        report.find(check, level, path, f"{what}: {gate.summary(findings, limit=2)}",
                     findings[0].line)
 
 

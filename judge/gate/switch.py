@@ -13,7 +13,7 @@ ENV_VAR = "JUDGE_SOURCE_GATE"
 UNPROTECTED = ("the submission's source is not checked before it runs, so imports outside the "
                "allowlist, reflection (gc, frames, __globals__, getattr with computed names), "
                "eval/exec and file access reach the worker; only the rules measured while "
-               "tracing, the result-channel checks and the sandbox stand in their way")
+               "tracing, the result-channel checks and the sandbox (when there is one) stand in their way")
 
 
 def requested(value: bool | str | None = None) -> tuple[bool, str]:

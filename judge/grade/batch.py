@@ -3,12 +3,13 @@
 Each submission is graded by ``grading.grade`` in its own worker process, so one crash or time
 out never stops the others. Every finished grade is appended at once to a journal (one JSON
 line, flushed and synced); ``resume`` skips submissions whose file is unchanged since it was
-recorded. The final report is written from the journal, atomically.
+recorded, and grades again those the judge failed on (``IE``). The final report is written from
+the journal, atomically.
 
-The journal's first line records the problem and whether the source gate was on, and every record
-repeats the gate setting, so a report says how each submission was graded. A journal written
-with the gate on is never resumed with it off, or the other way round: a class graded half one
-way and half the other would be judged by two standards.
+The journal's first line records the problem, whether the source gate was on and the sandbox, and
+every record repeats them, so a report says how each submission was graded. A journal written
+with the gate on is never resumed with it off (or the other way round), nor in another sandbox:
+a class graded half one way and half the other would be judged by two standards.
 """
 
 from __future__ import annotations
@@ -77,11 +78,14 @@ def digest(path: Path | None) -> str:
 
 
 class Journal:
-    """Append-only JSON lines; a torn last line (an interrupted write) is ignored on reading."""
+    """Append-only JSON lines; a torn last line (an interrupted write) is ignored on reading.
 
-    def __init__(self, path: Path, problem: str, resume: bool, source_gate: bool = True):
+    ``how`` says how the submissions are graded (``source_gate``: bool, ``sandbox``: the mode);
+    it is written in the header line and resuming a journal written another way is refused."""
+
+    def __init__(self, path: Path, problem: str, resume: bool, how: dict | None = None):
         self.path = path
-        self.source_gate = source_gate
+        self.how = dict(how or {"source_gate": True})
         self.records: dict[str, dict] = {}
         self._lock = threading.Lock()
         if path.exists():
@@ -92,11 +96,12 @@ class Journal:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(path, "a", encoding="utf-8")
         if not self.records and path.stat().st_size == 0:
-            self._write({"journal": JOURNAL_VERSION, "problem": problem, "source_gate": source_gate})
+            self._write({"journal": JOURNAL_VERSION, "problem": problem, **self.how})
 
     def _read(self, problem: str) -> None:
         lines = self.path.read_text(encoding="utf-8").split("\n")
         good_bytes = 0
+        header = None
         for i, line in enumerate(lines):
             try:
                 record = json.loads(line) if line else None
@@ -107,27 +112,39 @@ class Journal:
             if record is None:
                 continue
             good_bytes += len(line.encode("utf-8")) + 1
+            if not isinstance(record, dict) or not ("journal" in record or
+                                                    isinstance(record.get("submission"), str)):
+                raise JudgeError(f"{self.path}: line {i + 1} is not a journal record; the journal "
+                                 f"is damaged")
             if "journal" in record:
                 if record.get("problem") != problem:
                     raise JudgeError(f"{self.path}: journal of problem {record.get('problem')!r}, "
                                      f"not {problem!r}")
-                self._same_gate(record)
-                continue
-            self.records[record["submission"]] = record
+                header = record
+            elif header is None:
+                raise JudgeError(f"{self.path}: line {i + 1} comes before the journal's header "
+                                 f"line; the journal is damaged")
+            self._same_way(record, i + 1)
+            if record is not header:
+                self.records[record["submission"]] = record
         with open(self.path, "r+b") as f:  # drop a torn tail so appends start on a fresh line
             f.truncate(min(good_bytes, os.path.getsize(self.path)))
 
-    def _same_gate(self, header: dict) -> None:
-        """Refuse to resume a journal graded with the source gate set the other way (a version 1
-        journal predates the switch: its gate was on)."""
-        was = header.get("source_gate", True)
-        if was is not self.source_gate:
-            def setting(on):
-                return "on" if on else "off"
-            raise JudgeError(f"{self.path}: this batch was graded with the source gate "
-                             f"{setting(was)}; resume it with --source-gate {setting(was)}, or move "
-                             f"the journal away to grade the class again with the gate "
-                             f"{setting(self.source_gate)}")
+    def _same_way(self, record: dict, line: int) -> None:
+        """Refuse to resume a journal graded another way: the source gate set the other way, or
+        another sandbox. A version 1 journal predates the gate switch (its gate was on) and did
+        not record the sandbox; a sandbox that could not be used (``None``: every grade was
+        ``IE``, and is graded again) matches any."""
+        was = {"source_gate": True, **{k: record[k] for k in self.how if k in record}}
+        for key, now in self.how.items():
+            if key in was and was[key] != now and None not in (was[key], now):
+                then, option = (_setting(was[key]), "--source-gate") if key == "source_gate" \
+                    else (was[key], "--sandbox")
+                where = "this batch was" if "journal" in record else f"line {line} was"
+                what = "the source gate" if key == "source_gate" else "the sandbox"
+                raise JudgeError(f"{self.path}: {where} graded with {what} {then}; resume it with "
+                                 f"{option} {then}, or move the journal away to grade the class "
+                                 f"again with {what} {_setting(now) if key == 'source_gate' else now}")
 
     def _write(self, record: dict) -> None:
         self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
@@ -143,9 +160,13 @@ class Journal:
         self._file.close()
 
 
+def _setting(on) -> str:
+    return "on" if on is True else "off" if on is False else repr(on)
+
+
 def _record(entry: Entry, problem: Problem, sha: str, settings: Settings, source_gate: bool) -> dict:
     base = {"submission": entry.name, "file": str(entry.path) if entry.path else None, "sha256": sha,
-            "source_gate": source_gate}
+            "source_gate": source_gate, "sandbox": settings.sandbox}
     if entry.path is None:
         return {**base, "verdict": "CE", "reason": "no_submission", "message": entry.problem_note,
                 "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
@@ -193,13 +214,14 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
     if not gate_on and source_gate is None:
         gate.warn_off(gate_source)
     entries = collect(folder, problem.entry_point)
-    journal = Journal(journal_path, problem.id, resume, gate_on)
+    journal = Journal(journal_path, problem.id, resume,
+                      {"source_gate": gate_on, "sandbox": settings.sandbox})
     try:
         todo = []
         for entry in entries:
             sha = digest(entry.path)
             old = journal.records.get(entry.name)
-            if not (old and old.get("sha256") == sha):
+            if not (old and old.get("sha256") == sha and old.get("verdict") != "IE"):
                 todo.append((entry, sha))
         if progress is not None:
             progress.total = len(todo)

@@ -43,6 +43,8 @@ def _summary(report, group: str, checks: list) -> str:
 
 def render(report) -> str:
     lines = [f"{report.problem}  ({report.path})"]
+    if not report.source_gate:
+        lines.append("  source gate: off (submissions expected to be accepted ran unchecked)")
     groups: dict[str, list] = {}
     for check in report.checks:
         groups.setdefault(check.group, []).append(check)

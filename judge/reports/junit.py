@@ -42,12 +42,19 @@ def testcase(report, check, werror: bool) -> ET.Element:
     return case
 
 
+def _gate_property(suite: ET.Element, on: bool) -> None:
+    """A suite's ``<properties>``: whether the source gate was on."""
+    properties = ET.SubElement(suite, "properties")
+    ET.SubElement(properties, "property", name="source_gate", value="on" if on else "off")
+
+
 def to_xml(reports, werror: bool = False) -> ET.ElementTree:
     root = ET.Element("testsuites", name="judge check")
     totals = {"tests": 0, "failures": 0, "skipped": 0}
     total_time = 0.0
     for report in reports:
         suite = ET.SubElement(root, "testsuite", name=report.problem, errors="0")
+        _gate_property(suite, report.source_gate)
         cases = [testcase(report, check, werror) for check in report.checks]
         counts = {"tests": len(cases),
                   "failures": sum(1 for c in cases if c.find("failure") is not None),
@@ -81,9 +88,7 @@ def render_grade(result) -> str:
                        tests=str(len(result.cases)), errors="0", skipped="0",
                        failures=str(sum(c.verdict.value != "AC" for c in result.cases)),
                        time=f"{result.time_s:.3f}")
-    properties = ET.SubElement(suite, "properties")
-    ET.SubElement(properties, "property", name="source_gate",
-                  value="on" if result.source_gate else "off")
+    _gate_property(suite, result.source_gate)
     for c in result.cases:
         case = ET.SubElement(suite, "testcase", classname=result.problem, name=case_label(c),
                              time=f"{c.time_s or 0.0:.3f}")
