@@ -208,6 +208,24 @@ REFUSED = [
     ("assign_imported_function_attribute", "from jax import custom_vjp\ncustom_vjp.defvjp = print",
      "assigning 'custom_vjp.defvjp'"),
     ("delete_module_attribute", "import jax.numpy as jnp\ndel jnp.round", "deleting 'jnp.round'"),
+    # classes whose attribute names are data, and protocols that answer isinstance or patterns
+    ("type_three_arguments", "K = 'x'\nC = type('C', (), {K: 1})", "type() with three arguments"),
+    ("type_as_a_value", "t = type\nC = t('C', (), {})", "'type' used other than as type(obj)"),
+    ("type_as_a_base", "class Meta(type):\n    pass", "'type' used other than as type(obj)"),
+    ("enum_functional", "import enum\nK = 'a'\nE = enum.Enum('E', {K: 1})", "Enum(name, members)"),
+    ("enum_functional_from", "from enum import IntEnum\nE = IntEnum('E', 'a b')", "IntEnum(name, members)"),
+    ("make_dataclass", "import dataclasses\nP = dataclasses.make_dataclass('P', [('a', int)])",
+     "'make_dataclass'"),
+    ("metaclass_keyword", "class M:\n    pass\nclass C(metaclass=M):\n    pass", "a metaclass"),
+    ("instancecheck_method", "class C:\n    def __instancecheck__(cls, obj):\n        return True",
+     "the method '__instancecheck__'"),
+    ("array_interface_method", "class C:\n    def __array_interface__(self):\n        return {}",
+     "the method '__array_interface__'"),
+    ("array_interface_in_body", "class C:\n    __array_interface__ = {}", "'__array_interface__'"),
+    ("positional_class_pattern", "class P:\n    pass\n\ndef f(o):\n    match o:\n"
+     "        case P(a):\n            return a", "positional sub-patterns"),
+    ("methodcaller_format", "import operator\nf = operator.methodcaller('format', 1)",
+     "methodcaller('format')"),
 ]
 
 
@@ -553,6 +571,21 @@ ALLOWED = [
                     return r
                 case _:
                     return 0
+        """),
+    ("builtin_type_patterns_and_type_of", """
+        import enum
+        import typing
+
+        class Mode(enum.Enum):
+            NEAREST = 1
+
+        def f(o, x: type[int] | None = None) -> typing.Any:
+            kind = type(o).__name__
+            match o:
+                case int(n) | float(n):
+                    return n, kind, Mode(1)
+                case dict(d):
+                    return d
         """),
 ]
 

@@ -80,7 +80,38 @@ CHEATS = {
         lambda s: s[0] < c[0], lambda s: (s[0] + 1, rule(x, k)), (0.0, jnp.zeros(3)))[1],
     "a while carry that mixes in the cotangent": lambda x, c, k: jax.lax.while_loop(
         lambda s: s[0] < 2, lambda s: (s[0] + 1, s[2], rule(x, k) + c), (0, jnp.zeros(3), jnp.zeros(3)))[1],
+    "written into a ref and read back": lambda x, c, k: _through_ref(c * (x > 1)) * rule(jnp.ones(3), k),
+    "read from a ref before the write that taints it": lambda x, c, k: _read_then_write(c, k),
+    "a ref written inside jit": lambda x, c, k: _ref_in_jit(c * (x > 1)) * rule(jnp.ones(3), k),
+    "through lax.reduce, whose reducer takes (accumulator, element)": lambda x, c, k: jax.lax.reduce(
+        (c * (x > 1))[None], 0.0, lambda acc, e: e, (0,)) * rule(jnp.ones(3), k),
+    "a derivative of the marker (jvp of a rule's output)": lambda x, c, k: jax.jvp(
+        lambda a: rule(a, k), (x,), (c * (x > 1),))[1],
 }
+
+
+def _through_ref(v):
+    box = jax.new_ref(jnp.zeros_like(v))
+    box[...] = v
+    return box[...]
+
+
+def _read_then_write(c, k):
+    box = jax.new_ref(jnp.zeros(3))
+    out = jax.lax.fori_loop(0, 2, lambda i, acc: acc + box[...], jnp.zeros(3))  # read first
+    box[...] = c
+    return rule(jnp.ones(3), k) * jax.lax.fori_loop(0, 2, lambda i, acc: acc + box[...], out)
+
+
+def _ref_in_jit(v):
+    box = jax.new_ref(jnp.zeros_like(v))
+
+    @jax.jit
+    def write(r, a):
+        r[...] = a
+
+    write(box, v)
+    return box[...]
 
 
 def _not_mul(c):

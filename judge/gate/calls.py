@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from judge.gate import reasons
-from judge.gate.names import NAME_ARGUMENT_BUILTINS, NAME_ARGUMENT_FUNCTIONS
+from judge.gate.names import ENUM_FACTORIES, NAME_ARGUMENT_BUILTINS, NAME_ARGUMENT_FUNCTIONS
 
 
 class CallChecks:
@@ -27,7 +27,24 @@ class CallChecks:
             self.handled.add(id(func))
             self._name_argument_function(node, function)
         self._raw_memory_array(node)
+        self._class_from_data(node)
         self.generic_visit(node)
+
+    def _class_from_data(self, node: ast.Call) -> None:
+        """``type(name, bases, namespace)`` and the enum functional API (``Enum("E", names)``)
+        make classes whose attribute names are data: a dunder key built at run time would define
+        ``__array_interface__`` or ``__instancecheck__`` where no check sees it."""
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "type" and func.id not in self.aliases:
+            self.handled.add(id(func))
+            if len(node.args) != 1 or node.keywords:
+                self.refuse(node, "type() with three arguments", reasons.CLASS_FROM_DATA)
+            return
+        callee = getattr(func, "attr", getattr(func, "id", None))
+        if callee in ENUM_FACTORIES and (len(node.args) > 1 or node.keywords
+                                         or any(isinstance(a, ast.Starred) for a in node.args)):
+            self.refuse(node, f"the functional form {callee}(name, members)",
+                        reasons.CLASS_FROM_DATA + "; write a class statement instead")
 
     def _raw_memory_array(self, node: ast.Call) -> None:
         """``np.ndarray(shape, dtype, buffer)`` (and ``type(arr)(...)``, ``np.recarray``) builds
@@ -84,6 +101,8 @@ class CallChecks:
             self._literal_names(node, args[:1], function)
             if not args:
                 self.refuse(node, "methodcaller() without a literal name", reasons.LITERAL_NAME)
+            elif getattr(args[0], "value", None) in ("format", "format_map"):
+                self.refuse(node, f"methodcaller({args[0].value!r})", reasons.FORMAT_LITERAL)
         elif function in ("wraps", "update_wrapper"):
             positional = 1 if function == "wraps" else 2
             if len(args) > positional or any(k.arg in ("assigned", "updated", None) for k in keywords):

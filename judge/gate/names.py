@@ -34,7 +34,7 @@ MEMBER_NAMES = {
                      "multiarray", "scalar"),
                     "it reads or writes files or raw memory"),
     **dict.fromkeys(("get_type_hints", "ForwardRef", "evaluate_forward_ref", "singledispatch",
-                     "singledispatchmethod", "eval", "exec", "vformat"),
+                     "singledispatchmethod", "eval", "exec", "vformat", "make_dataclass"),
                     "it evaluates strings as code or reads attributes named by strings"),
     **dict.fromkeys(("live_arrays", "live_buffers", "live_executables", "get_objects",
                      "get_referrers", "get_referents", "settrace", "setprofile",
@@ -91,7 +91,21 @@ SENSITIVE_DUNDERS = frozenset({
     "__builtins__", "__loader__", "__spec__", "__file__", "__cached__", "__path__",
     "__package__", "__import__", "__dict__", "__class__", "__globals__", "__code__",
     "__closure__", "__match_args__", "__getattribute__",
+    # protocols that let an object answer isinstance, class patterns or class creation as it
+    # likes, or hand NumPy a raw memory address
+    "__instancecheck__", "__subclasscheck__", "__subclasshook__", "__mro_entries__",
+    "__prepare__", "__set_name__", "__class_getitem__", "__array_interface__",
+    "__array_struct__", "__cuda_array_interface__", "__dlpack__", "__buffer__", "__reduce__",
+    "__reduce_ex__", "__setstate__", "__del__",
 })
+#: Built-in types a class pattern may match positionally: ``case int(n)`` binds the subject
+#: itself. Any other class reads the attributes its ``__match_args__`` names, which need not
+#: be literals the judge can check.
+SELF_MATCHING_TYPES = frozenset({"bool", "bytearray", "bytes", "dict", "float", "frozenset",
+                                 "int", "list", "set", "str", "tuple"})
+#: Class factories that take attribute names as data (the enum functional API sets dunder
+#: names from its keys), refused when called with more than one argument.
+ENUM_FACTORIES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"})
 #: Strings that may name a dunder.
 HARMLESS_DUNDER_STRINGS = HARMLESS_DUNDER_ATTRIBUTES | {"__main__"}
 

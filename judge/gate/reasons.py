@@ -20,3 +20,5 @@ STORE_MODULE = ("assigning to or deleting attributes of an imported module or fu
 DUNDER_NAME = "names like __builtins__ reach the interpreter's internals"
 DUNDER_STRING = ("a string naming a dunder or frame attribute can reach it through functions "
                  "that take attribute names")
+CLASS_FROM_DATA = ("a class built from a dict or list of names can define any attribute, "
+                   "and the judge cannot check names that are data")

@@ -14,7 +14,7 @@ from judge.gate.findings import Finding
 from judge.gate.imports import leads_to_allowed, module_verdict
 from judge.gate.names import (HARMLESS_DUNDER_STRINGS, MODULE_DUNDER_STORES, NAME_ARGUMENT_BUILTINS,
                               NAME_ARGUMENT_FUNCTIONS, READABLE_DUNDER_NAMES, REFUSED_BUILTINS,
-                              SENSITIVE_DUNDERS, is_dunder, is_reflective)
+                              SELF_MATCHING_TYPES, SENSITIVE_DUNDERS, is_dunder, is_reflective)
 
 _SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -245,6 +245,10 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
                         reasons.LITERAL_NAME)
         elif is_dunder(name):
             self._dunder_name(node)
+        elif name == "type" and name not in self.aliases and id(node) not in self.handled \
+                and not isinstance(self.parent(node), ast.Subscript):
+            self.refuse(node, "the built-in 'type' used other than as type(obj)",
+                        reasons.CLASS_FROM_DATA)
 
     def _dunder_name(self, node: ast.Name) -> None:
         name, scope = node.id, self._scope(node)
@@ -277,6 +281,8 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
 
     def _function(self, node) -> None:
         self._binding_name(node, node.name)
+        if isinstance(self.parent(node), ast.ClassDef) and node.name in SENSITIVE_DUNDERS:
+            self.refuse(node, f"the method '{node.name}'", reasons.DUNDER_NAME)
         for deco in node.decorator_list:
             self.visit(deco)
         self.visit(node.args)
@@ -289,6 +295,11 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self._binding_name(node, node.name)
+        for keyword in node.keywords:
+            if keyword.arg in ("metaclass", None):
+                self.refuse(keyword, "a metaclass" if keyword.arg else "unpacked class keywords",
+                            "a metaclass decides what isinstance, class patterns and attribute "
+                            "lookups on its classes do")
         self.generic_visit(node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -346,6 +357,10 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_MatchClass(self, node) -> None:
+        if node.patterns and not (isinstance(node.cls, ast.Name) and node.cls.id in SELF_MATCHING_TYPES):
+            self.refuse(node, "a class pattern with positional sub-patterns",
+                        "they read the attributes the class's __match_args__ names, which the "
+                        "judge cannot check; name them: case Point(x=a, y=b)")
         for attr in node.kwd_attrs:  # read from the subject with getattr
             self.check_attribute_name(node, attr,
                                       construct=f"the class pattern attribute '{attr}'",

@@ -24,12 +24,16 @@ def _case_line(c: CaseResult) -> str:
     return line
 
 
-def _example_details(c: CaseResult) -> list[str]:
+def _example_details(c: CaseResult, case_data: bool = True) -> list[str]:
+    """What a failing example shows: its inputs and probe (so it can be reproduced, whatever the
+    failure), the diff of a wrong output, and the captured output. Without ``case_data`` (the
+    submission never loaded, so no case ran) only the captured output."""
     out = []
     diff = c.details.get("diff")
-    if diff:
-        out.append("      inputs:   " + _compact(diff["inputs"]))
-    if c.details.get("probe"):  # the cotangent / tangent the judge differentiated along
+    inputs = c.details.get("inputs", diff["inputs"] if diff else None)
+    if case_data and inputs is not None:
+        out.append("      inputs:   " + _compact(inputs))
+    if case_data and c.details.get("probe"):  # the cotangent / tangent the judge differentiated along
         out.append("      probe:    " + _compact(c.details["probe"]))
     if diff:
         out.append("      expected: " + _compact(diff["expected"]))
@@ -57,7 +61,7 @@ def render(result: GradeResult) -> str:
     if _never_ran(result):
         first = result.cases[0]
         lines.append(f"  {first.verdict.value:<3}  {'the only case' if len(result.cases) == 1 else f'all {len(result.cases)} cases'}: [{first.reason}] {first.message}")
-        lines.extend(_example_details(first))
+        lines.extend(_example_details(first, case_data=False))
     else:
         for c in result.cases:
             lines.append(_case_line(c))

@@ -23,8 +23,12 @@ Sub-computations are followed where their dataflow is known: calls (``jit``, ``p
 ``closed_call``, ``remat``, custom_jvp/custom_vjp bodies) map inputs to inputs and outputs to
 outputs; ``cond`` joins its branches (a tainted branch index taints everything); ``while`` and
 ``scan`` iterate over their carries to a fixed point (a tainted loop condition taints
-everything). Any other equation that holds a sub-jaxpr is *opaque*: a tainted input taints every
-output, and a marker inside it does not clean anything.
+everything). Any other equation that holds a sub-jaxpr is *opaque* (``reduce``, whose reducer
+takes accumulators and elements, not the equation's operands, is one): a tainted input taints
+every output, and a marker inside it does not clean anything. Mutable refs (``jax.new_ref``) are
+one shared pool: a tainted write anywhere taints every read anywhere. An output marker counts
+only in the scope a backward rule runs in, not differentiated again (``jvp`` of a rule's output
+would multiply a tangent the submission chose by the factor).
 
 A formula (the cotangent times a mask), a ``stop_gradient`` construction, a factor taken from a
 dummy rule, a cotangent routed around the rule, an intermediate smuggled out of a rule, or a
@@ -36,8 +40,13 @@ from __future__ import annotations
 
 import re
 
-#: Call-like primitives whose single sub-jaxpr takes the equation's inputs and gives its outputs.
-_CALL_PARAMS = ("jaxpr", "call_jaxpr", "fun_jaxpr")
+#: Call primitives (their names across the JAX versions supported) and the parameter holding the
+#: sub-jaxpr that takes the equation's inputs and gives its outputs. Only these are followed: a
+#: primitive such as ``reduce`` also holds a ``jaxpr``, but its inputs are not the equation's.
+_CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr",
+          "remat2": "jaxpr", "checkpoint": "jaxpr", "remat": "jaxpr", "named_call": "call_jaxpr",
+          "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr",
+          "custom_vjp_call_jaxpr": "fun_jaxpr"}
 #: Primitives that give the factor back unchanged in value (a cast, a broadcast under vmap).
 _SAME_VALUE = frozenset({"convert_element_type", "broadcast_in_dim", "reshape", "squeeze",
                          "expand_dims", "copy", "copy_p"})
@@ -58,16 +67,22 @@ class Flow:
     functions applied to a tainted value and cleans nothing; otherwise the output markers of
     the functions in ``bound`` clean what passes through them."""
 
-    def __init__(self, marker: str, bound: set[int] | None = None):
+    def __init__(self, marker: str, bound: set[int] | None = None, refs: bool = True,
+                 ref_taint: bool = False):
         self.pattern = re.compile(re.escape(marker) + r"(in|out)(\d+)")
         self.bound = bound
+        self.refs = refs            # False: a read from a mutable ref is never tainted
+        self.ref_taint = ref_taint  # a tainted value was written into some ref
         self.applied: set[int] = set()
         self.rules = 0    # output markers met that cleaned (backward-rule outputs)
         self.opaque = 0   # equations with sub-jaxprs whose dataflow is not followed
 
     def _marker(self, eqn):
         """("in" | "out", function number) for a marker equation, else None. An input marker
-        transposed (the backward pass of the multiplication by 1) is not an application."""
+        transposed (the backward pass of the multiplication by 1) is not an application. An
+        output marker counts in the scope a backward rule runs in (``transpose(jvp(M))`` in a
+        reverse-mode pass, or ``M``; under ``vmap`` too), not differentiated again:
+        ``jvp(transpose(jvp(M)))`` multiplies a tangent the submission chose by the factor."""
         if eqn.primitive.name != "mul":
             return None
         for segment in reversed(str(getattr(eqn.source_info, "name_stack", "")).split("/")):
@@ -76,6 +91,8 @@ class Flow:
                 kind = found.group(1)
                 if kind == "in" and segment.startswith("transpose("):
                     return None
+                if kind == "out" and _transforms(segment, found.group(0)) not in ((), ("transpose", "jvp")):
+                    return None  # a derivative of the marker (jvp(...)), not the rule's output
                 return kind, int(found.group(2))
         return None
 
@@ -104,9 +121,25 @@ class Flow:
                     and any(fac):
                 self.rules += 1
                 continue
-            outs = self._equation(eqn, ins, fac) if any(ins) else [False] * len(eqn.outvars)
+            if self._touches_ref(eqn):  # new_ref, get, swap, addupdate, freeze, ...
+                if any(ins):
+                    self.ref_taint = True
+                outs = [self.refs and (any(ins) or self.ref_taint)] * len(eqn.outvars)
+            else:
+                outs = self._equation(eqn, ins, fac) if any(ins) else [False] * len(eqn.outvars)
             tainted.update(v for v, t in zip(eqn.outvars, outs) if t)
         return [_is_var(v) and v in tainted for v in jaxpr.outvars]
+
+    @staticmethod
+    def _touches_ref(eqn) -> bool:
+        """A primitive that creates, reads or writes a mutable ref (``jax.new_ref``). A ref is
+        shared state: what is written into one may be read back anywhere, inside calls and
+        loops too, so refs are one pool. A tainted write taints the pool, and every read
+        from a tainted pool is tainted (``trace_flow`` runs again until the pool settles).
+        Calls and loops that merely pass a ref along are followed as usual."""
+        if eqn.primitive.name in _CALLS or eqn.primitive.name in ("cond", "while", "scan"):
+            return False
+        return any(_is_ref(v) for v in (*eqn.invars, *eqn.outvars))
 
     def _equation(self, eqn, ins: list[bool], fac: list[bool]) -> list[bool]:
         name, params = eqn.primitive.name, eqn.params
@@ -122,11 +155,10 @@ class Flow:
             return self._while(params, ins, fac, n_out)
         if name == "scan":
             return self._scan(params, ins, fac, n_out)
-        for key in _CALL_PARAMS:
-            sub = params.get(key)
-            if sub is not None and hasattr(_open(sub), "eqns") \
-                    and len(_open(sub).invars) == len(ins) and len(_open(sub).outvars) == n_out:
-                return self.run(sub, ins, fac)
+        sub = params.get(_CALLS.get(name, ""))
+        if sub is not None and hasattr(_open(sub), "eqns") \
+                and len(_open(sub).invars) == len(ins) and len(_open(sub).outvars) == n_out:
+            return self.run(sub, ins, fac)
         if any(_holds_jaxpr(v) for v in params.values()):
             self.opaque += 1
         return [True] * n_out
@@ -161,6 +193,25 @@ class Flow:
         return carry + ys
 
 
+def _transforms(segment: str, name: str) -> tuple[str, ...] | None:
+    """The transformations wrapped around the scope ``name`` in a name-stack segment, outermost
+    first, batching (``vmap``) left out: ``vmap(transpose(jvp(name)))`` gives ("transpose",
+    "jvp"). None when the segment is not such a chain."""
+    found = []
+    while segment != name:
+        head, paren, rest = segment.partition("(")
+        if not paren or not rest.endswith(")"):
+            return None
+        if head != "vmap":
+            found.append(head)
+        segment = rest[:-1]
+    return tuple(found)
+
+
+def _is_ref(atom) -> bool:
+    return "Ref" in type(getattr(atom, "aval", None)).__name__  # AbstractRef across versions
+
+
 def _holds_jaxpr(value) -> bool:
     if hasattr(value, "eqns") or hasattr(getattr(value, "jaxpr", None), "eqns"):
         return True
@@ -176,14 +227,27 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
     jaxpr = _open(closed)
     n = len(jaxpr.invars)
     is_factor = [i == factor for i in range(n)]
-    applied = Flow(marker)
+    applied = Flow(marker, refs=False)  # a function counts as applied to x only where that is sure
     applied.run(jaxpr, [i in primals for i in range(n)], is_factor)
-    flow = Flow(marker, bound=applied.applied)
-    outs = flow.run(jaxpr, [i in sources for i in range(n)], is_factor)
-    plain = Flow(marker).run(jaxpr, [i in sources for i in range(n)], is_factor)
+    sources_in = [i in sources for i in range(n)]
+    flow = _settled(lambda taint: Flow(marker, bound=applied.applied, ref_taint=taint),
+                    jaxpr, sources_in, is_factor)
+    outs = flow.last
+    plain = _settled(lambda taint: Flow(marker, ref_taint=taint), jaxpr, sources_in, is_factor).last
     return {"reached": any(outs[i] for i in sinks if i < len(outs)),
             "used": any(plain[i] for i in sinks if i < len(plain)),
             "rules": flow.rules, "opaque": flow.opaque}
+
+
+def _settled(make, jaxpr, tainted_in, factor_in) -> Flow:
+    """Run a fresh ``Flow`` (``make(ref_taint)``) until the ref pool's taint no longer changes:
+    a read may come before the write that taints the pool. The last flow has ``last``."""
+    flow = make(False)
+    flow.last = flow.run(jaxpr, tainted_in, factor_in)
+    if flow.ref_taint:
+        flow = make(True)
+        flow.last = flow.run(jaxpr, tainted_in, factor_in)
+    return flow
 
 
 def first_unscaled(base, scaled, factor: float, max_rules: int = 16):
