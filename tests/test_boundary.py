@@ -416,3 +416,19 @@ def test_the_internal_error_report_keeps_the_gate_setting(fq_problem, tmp_path, 
                      "--source-gate", "off"]) == 2
     report = json.loads(capsys.readouterr().out)
     assert report["verdict"] == "IE" and report["source_gate"] is False
+
+
+def test_only_utf8_lines_and_exact_numbers_pass_the_boundary():
+    from judge.worker import protocol
+
+    msg = {"type": "halt", "cause": "memory_limit", "index": 0, "detail": "", "nonce": "n"}
+    for encoding in ("utf-16", "utf-16-be", "utf-32"):
+        with pytest.raises(protocol.ProtocolError):
+            protocol.loads(json.dumps(msg).encode(encoding))
+    assert protocol.loads(json.dumps(msg).encode("utf-8"))["cause"] == "memory_limit"
+    for bad in (10 ** 400, -1, float("nan"), 1e10, True):
+        with pytest.raises(protocol.ProtocolError):
+            boundary._number(bad, "case.time_s")
+    with pytest.raises(protocol.ProtocolError, match="multiply past"):
+        protocol.check_shape([2 ** 58, 0])
+    protocol.check_shape([0, 3])

@@ -121,6 +121,7 @@ FORGED = {
     "evidence_type": {"evidence": "all fine"},
     "error_source_type": {"error": {"kind": "exception", "type": "E", "message": "m", "line": 1,
                                     "source": 5}},
+    "time_bigint": {"time_s": 10 ** 400},  # before: OverflowError in the judge, IE
 }
 
 
@@ -134,6 +135,29 @@ def test_forged_fields_are_channel_tampered(twice, tmp_path, variant):
 
 
 # --- malformed outputs the submission returned: WA ------------------------------------------
+
+@pytest.mark.parametrize("name, verdict, reason", [
+    ("empty_output_of_huge_extent.py", Verdict.WA, "wrong_type"),
+    ("output_of_33_dimensions.py", Verdict.WA, "wrong_type"),
+    ("prng_key_output.py", Verdict.WA, "wrong_type"),
+    ("exception_text_lies_about_its_length.py", Verdict.RTE, "exception"),
+    ("nan_values.py", Verdict.WA, "wrong_value"),
+    ("xml_forbidden_characters.py", Verdict.RTE, "exception"),
+])
+def test_odd_outputs_get_the_submissions_verdict_and_every_report_parses(twice, tmp_path, name,
+                                                                           verdict, reason):
+    import xml.etree.ElementTree as ET
+
+    result, seconds = grade(twice, submission(tmp_path, name))
+    assert (result.verdict, result.reason) == (verdict, reason), verdict_of(result)
+    assert seconds < 120
+    assert_reports_clean(result)
+    json.loads(FORMATS["json"](result), parse_constant=lambda c: pytest.fail(f"bare {c} in JSON"))
+    json.loads(FORMATS["gradescope"](result), parse_constant=lambda c: pytest.fail(f"bare {c}"))
+    ET.fromstring(FORMATS["junit"](result).encode("utf-8"))
+    if name.startswith("exception_text"):
+        assert len(result.cases[0].message) < 2300
+
 
 @pytest.mark.parametrize("name", ["deep_output.py", "cyclic_output.py"])
 def test_malformed_output_is_a_wrong_answer(twice, tmp_path, name):

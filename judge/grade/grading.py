@@ -371,6 +371,8 @@ def _plain(value, budget: list | None = None):
     if isinstance(value, np.ndarray):
         shown = max(0, min(DIFF_ENTRIES, budget[0]))
         budget[0] -= min(value.size, shown)
+        if value.size == 0 and value.ndim > 1:  # its rows would be walked, however many
+            return {"shape": list(value.shape), "dtype": str(value.dtype), "first": []}
         if value.size <= shown:  # float32 values with their shortest repr: 0.3, not 0.300000011...
             return casefile.plain_list(value)
         return {"shape": list(value.shape), "dtype": str(value.dtype),

@@ -9,6 +9,9 @@ the position among all cases, examples first). A failing **example** also has ``
 probes), ``expected`` and ``got`` (null when there was no output to compare). A hidden case never
 has them: hidden cases carry only the keys of version 2 and ``number``.
 
+Values that are NaN or infinite (in ``inputs``, ``expected`` and ``got``) are the strings
+``"NaN"``, ``"Infinity"`` and ``"-Infinity"``, so the report is strict JSON.
+
 ``hint`` (a string) is present only when the submission fails and its outputs on the examples
 equal those of a known mistake that carries a hint (``judge.grade.hints``).
 """
@@ -16,6 +19,7 @@ equal those of a known mistake that carries a hint (``judge.grade.hints``).
 from __future__ import annotations
 
 import json
+import math
 
 from judge.grade.verdicts import GradeResult
 from judge.problem.model import case_number
@@ -50,5 +54,17 @@ def to_dict(result: GradeResult) -> dict:
     }
 
 
+def _finite(value):
+    """``value`` with NaN and the infinities as the strings "NaN", "Infinity" and "-Infinity":
+    JSON has no literal for them, and strict parsers refuse Python's."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
 def render(result: GradeResult) -> str:
-    return json.dumps(to_dict(result), indent=2) + "\n"
+    return json.dumps(_finite(to_dict(result)), indent=2, allow_nan=False) + "\n"

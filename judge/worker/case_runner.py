@@ -32,13 +32,19 @@ def describe_error(exc: BaseException, kind: str, submission: str) -> dict:
     try:
         # a SyntaxError's str() adds "(submission.py, line N)": the judge names file and line
         message = exc.msg if isinstance(exc, SyntaxError) and isinstance(exc.msg, str) else str(exc)
+        message = protocol.exact_str(message)  # a str subclass may lie about its length
     except BaseException:  # noqa: BLE001 - a submission's exception may refuse to print
         message = "(the exception's text could not be read)"
     if len(message) > _MESSAGE_LIMIT:
         message = message[:_MESSAGE_LIMIT] + " [...]"
     line = line if isinstance(line, int) and 0 <= line <= 10 ** 9 else None
-    return {"kind": kind, "type": type(exc).__name__[:protocol.MAX_NAME], "message": message,
-            "line": line, "source": source[:_SOURCE_LIMIT] if isinstance(source, str) else None}
+    return {"kind": kind, "type": _type_name(exc), "message": message, "line": line,
+            "source": protocol.exact_str(source)[:_SOURCE_LIMIT] if isinstance(source, str) else None}
+
+
+def _type_name(value) -> str:
+    """The name of ``value``'s type, capped (a class may be named by a str subclass)."""
+    return protocol.exact_str(type(value).__name__)[:protocol.MAX_NAME]
 
 
 class CaseRunner:
@@ -83,7 +89,7 @@ class CaseRunner:
                 leaves.append(value)
                 return {"kind": "array", "slot": len(leaves) - 1}
             if not isinstance(value, (dict, list, tuple)):
-                return {"kind": "other", "type": type(value).__name__[:protocol.MAX_NAME]}
+                return {"kind": "other", "type": _type_name(value)}
             if depth >= protocol.MAX_DEPTH:
                 return {"kind": "malformed", "why": "too_deep"}
             if id(value) in walking:
@@ -91,7 +97,7 @@ class CaseRunner:
             walking.add(id(value))
             try:
                 if isinstance(value, dict):
-                    keys = [str(k) for k in value]
+                    keys = [protocol.exact_str(str(k)) for k in value]
                     if any(len(k) > protocol.MAX_NAME for k in keys):
                         return {"kind": "malformed", "why": "bad_key"}
                     return {"kind": "dict", "items": {k: walk(v, depth + 1)
@@ -112,11 +118,15 @@ class CaseRunner:
         channel does not carry becomes an "other")."""
         kind = skeleton["kind"]
         if kind == "array":
-            arr = self.np.asarray(values[skeleton["slot"]])
+            value = values[skeleton["slot"]]
+            try:
+                arr = self.np.asarray(value)
+            except Exception:  # noqa: BLE001 - not an array of numbers (a PRNG key, say)
+                return {"kind": "other", "type": _type_name(value)}
             try:
                 return protocol.encode_array(arr)
-            except protocol.ProtocolError:
-                return {"kind": "other", "type": f"array of {arr.dtype}"[:protocol.MAX_NAME]}
+            except protocol.ProtocolError:  # a dtype or shape the channel does not carry
+                return {"kind": "other", "type": f"array {arr.dtype}{list(arr.shape)}"[:protocol.MAX_NAME]}
         if kind == "dict":
             return {"kind": "dict", "items": {k: self._fill(v, values) for k, v in skeleton["items"].items()}}
         if kind in ("list", "tuple"):

@@ -124,6 +124,10 @@ MALFORMED = ("too_deep", "cyclic", "too_many", "bad_key")
 #: Dimensions of one ARRAY.
 MAX_NDIM = 32
 
+#: The product of an ARRAY's dimensions, zeros counted as ones: an empty array of shape
+#: (2**58, 0) holds no data, yet whoever walks its rows walks 2**58 of them.
+MAX_EXTENT = 2 ** 31
+
 
 class ProtocolError(ValueError):
     """A worker message that does not follow this format."""
@@ -139,11 +143,28 @@ def _dtype(name: str) -> np.dtype:
     return np.dtype(name)
 
 
+def check_shape(shape) -> None:
+    """ProtocolError unless ``shape`` is a list of at most MAX_NDIM non-negative integers whose
+    extent is at most MAX_EXTENT (the same bounds on both sides of the channel)."""
+    if not isinstance(shape, list) or not all(type(n) is int and 0 <= n for n in shape):
+        raise ProtocolError("an array's shape must be a list of non-negative integers")
+    if len(shape) > MAX_NDIM:
+        raise ProtocolError("too many dimensions")
+    if math.prod(max(n, 1) for n in shape) > MAX_EXTENT:
+        raise ProtocolError("a shape whose dimensions multiply past the limit")
+
+
+def exact_str(text: str) -> str:
+    """``text`` as a plain ``str``: a subclass may lie about its length or its slices."""
+    return "".join([text])
+
+
 def encode_array(a) -> dict:
     arr = np.asarray(a)
     name = str(arr.dtype)
     if name not in DTYPES:
         raise ProtocolError(f"cannot send an array of dtype {name}")
+    check_shape([int(n) for n in arr.shape])
     data = np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False).tobytes()
     return {"kind": "array", "dtype": name, "shape": list(arr.shape),
             "data": base64.b64encode(data).decode("ascii")}
@@ -160,10 +181,7 @@ def decode_array(msg) -> np.ndarray:
         raise ProtocolError("an array's dtype must be a string")
     dtype = _dtype(name)
     shape = msg["shape"]
-    if not isinstance(shape, list) or not all(type(n) is int and 0 <= n for n in shape):
-        raise ProtocolError("an array's shape must be a list of non-negative integers")
-    if len(shape) > MAX_NDIM:
-        raise ProtocolError("too many dimensions")
+    check_shape(shape)
     data = msg["data"]
     if not isinstance(data, str) or not data.isascii():
         raise ProtocolError("array data must be an ASCII base64 string")
@@ -320,8 +338,9 @@ def loads(line: bytes | str) -> dict:
     (its position is the sender's choice)."""
     if len(line) > MAX_MESSAGE_BYTES:
         raise ProtocolError("message too large")
-    try:
-        msg = json.loads(line, parse_constant=_no_constant)
+    try:  # UTF-8 only: json.loads would guess UTF-16 or UTF-32 from the bytes
+        msg = json.loads(line.decode("utf-8") if isinstance(line, bytes) else line,
+                         parse_constant=_no_constant)
     except (ValueError, RecursionError):
         raise ProtocolError("a line that is not JSON") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
