@@ -300,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except JudgeError as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
+        if args.command == "grade" and args.format != "text":  # a platform reads the report
+            _internal_error_report(args, exc, f"not graded: {exc}")
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("judge: interrupted", file=sys.stderr)
@@ -314,17 +316,22 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
 
 
-def _internal_error_report(args, exc: Exception) -> None:
-    """An ``IE judge_error`` report of ``judge grade`` in the requested format. Only the
-    exception's type is in it: its text could quote anything (the traceback is on stderr)."""
+def _internal_error_report(args, exc: Exception, message: str | None = None) -> None:
+    """An ``IE judge_error`` report of ``judge grade`` in the requested format, so that a
+    platform waiting for one (Gradescope's results.json) gets one. For an unexpected failure
+    only the exception's type is in it: its text could quote anything (the traceback is on
+    stderr); ``message`` is the judge's own words for a usage error (a file that is not a .py
+    file, a broken spec)."""
     try:
         from judge.reports import FORMATS
         from judge.grade.verdicts import GradeResult, Verdict
+        from judge.run.boundary import escape
 
-        result = GradeResult(problem=str(args.problem), submission=str(args.submission),
+        result = GradeResult(problem=str(args.problem), submission=escape(str(args.submission)),
                              verdict=Verdict.IE, reason="judge_error",
-                             message=f"internal error ({type(exc).__name__}); the judge's log has "
-                                     f"the details", time_s=0.0, cases=(),
+                             message=escape(message) if message else
+                             f"internal error ({type(exc).__name__}); the judge's log has "
+                             f"the details", time_s=0.0, cases=(),
                              source_gate=getattr(args, "gate_on", True))
         sys.stdout.write(FORMATS[args.format](result))
     except Exception:  # noqa: BLE001 - the exit status still says IE

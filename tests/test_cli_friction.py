@@ -262,3 +262,34 @@ def test_float32_values_print_with_their_shortest_repr():
     assert r.returncode == 1
     assert 'inputs:   {"x": [0.3, 1.25, -0.75, 2.6, -3.0]' in r.stdout
     assert "0.30000001192092896" not in r.stdout and "2.5999999046325684" not in r.stdout
+
+
+def test_bfloat16_values_print_with_their_shortest_repr():
+    import ml_dtypes
+    import numpy as np
+    import yaml
+
+    from judge.problem import casefile
+
+    values = np.array([0.3, 65504.0, 1e-30, -2e21, -0.0], dtype=ml_dtypes.bfloat16)
+    assert [casefile.short(v) for v in values] == [0.3, 65500.0, 1e-30, -2e21, -0.0]
+    text = casefile.format_value(values)
+    assert text == "[0.3, 65500.0, 1.0e-30, -2.0e+21, -0.0]"
+    assert (np.array(yaml.safe_load(text), dtype=ml_dtypes.bfloat16) == values).all()
+    r = judge("show", "sign_ste")
+    assert "0.30078125" not in r.stdout
+
+
+def test_a_platform_format_gets_a_report_even_when_the_submission_cannot_be_graded(tmp_path):
+    import json
+
+    path = tmp_path / "solution.txt"
+    path.write_text("print('hello')\n")
+    r = judge("grade", str(path), "-p", "fake_quant_ste", "--format", "gradescope")
+    assert r.returncode == 2
+    results = json.loads(r.stdout)  # Gradescope reads results.json even now
+    assert results["score"] == 0.0 and "not a Python file" in results["output"]
+    r = judge("grade", str(path), "-p", "fake_quant_ste", "--format", "json")
+    report = json.loads(r.stdout)
+    assert (report["verdict"], report["reason"]) == ("IE", "judge_error")
+    assert "not a Python file" in r.stderr

@@ -229,7 +229,7 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
                                             "accept a right solution and catch wrong ones")
     for file, line, message in issues:
         report.find(found, ERROR, file, message, line)
-    found.summary = f"{len(subs)} submissions found"
+    found.summary = f"{plural(len(subs), 'submission')} found"
 
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:

@@ -91,7 +91,7 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
                                    number=case.number, verdict=Verdict.RJ, reason="forbidden_construct",
                                    message=gate.summary(findings)) for case in cases)
         verdict, reason, message = overall(results)
-        return GradeResult(problem=problem.id, submission=str(submission), verdict=verdict,
+        return GradeResult(problem=problem.id, submission=escape(str(submission)), verdict=verdict,
                            reason=reason, message=message, time_s=time.monotonic() - started,
                            cases=results)
     request = build_request(problem, path, cases)
@@ -110,7 +110,7 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
         notes = (f"worker: Python {run.ready.python}, JAX {run.ready.jax}",)
     fingerprints = hints_mod.example_fingerprints(problem, run)
     hint = _hint(problem, fingerprints, settings) if hints and verdict is not Verdict.AC else ""
-    return GradeResult(problem=problem.id, submission=str(submission), verdict=verdict,
+    return GradeResult(problem=problem.id, submission=escape(str(submission)), verdict=verdict,
                        reason=reason, message=message, time_s=time.monotonic() - started,
                        cases=results, notes=notes, source_gate=gate_on, hint=hint,
                        example_fingerprints=fingerprints)
@@ -262,11 +262,13 @@ def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
                                            f"{limits['tasks']} threads and processes at once")
     if run.timed_out:
         if run.timeout_phase == "startup":
-            return _result(case, "time_limit", "the worker did not finish importing the submission in time")
+            return _result(case, "time_limit", f"importing the submission took longer than "
+                                               f"{_seconds(limits['startup_s'])} (the worker was killed)")
         if run.timeout_phase == "run":
             return _result(case, "time_limit", f"the whole run took longer than {limits['wall_s']} s "
                                                f"(the worker was killed)")
-        return _result(case, "time_limit", "time limit exceeded (the worker was killed)")
+        return _result(case, "time_limit", f"time limit exceeded: a case may take "
+                                           f"{_seconds(limits['time_per_case_s'])} (the worker was killed)")
     loaded = run.loaded
     if loaded and not loaded.ok:
         error = loaded.error
@@ -291,6 +293,11 @@ def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
         return _result(case, "killed_by_signal", f"the process was killed by signal {run.signal}")
     return _result(case, "exited_early", f"the process exited (status {run.returncode}) before "
                                          f"reporting this case")
+
+
+def _seconds(value) -> str:
+    """A limit in seconds as the spec states it: ``10 s``, ``2.5 s``."""
+    return f"{float(value):g} s"
 
 
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,

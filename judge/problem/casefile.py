@@ -13,15 +13,15 @@ import numpy as np
 
 
 def format_float(value) -> str:
-    v = value if isinstance(value, np.floating) else np.float64(value)
+    v = value if getattr(getattr(value, "dtype", None), "kind", "") in ("f", "V") else np.float64(value)
     if np.isnan(v):
         return ".nan"
     if np.isinf(v):
         return ".inf" if v > 0 else "-.inf"
     if v == 0:
         return "-0.0" if np.signbit(v) else "0.0"
-    if v.dtype.kind == "V":  # bfloat16: shortest float32 text that rounds back is good enough
-        v = np.float32(v)
+    if v.dtype.kind == "V":  # bfloat16: the shortest text that reads back to it
+        return _yaml_float(repr(float(_shortest_bfloat16(v))))
     magnitude = abs(float(v))
     if 1e-4 <= magnitude < 1e16:
         return np.format_float_positional(v, unique=True, trim="0")
@@ -33,11 +33,28 @@ def short(value):
     value as the float whose repr is the shortest decimal that reads back to it in its own dtype
     (``0.3``, not ``0.30000001192092896``); other values as ``.item()`` gives them."""
     v = np.asarray(value)[()]
-    if v.dtype.kind == "V":  # bfloat16 (ml_dtypes): exact in float32
-        v = np.float32(v)
+    if v.dtype.kind == "V":  # bfloat16 (ml_dtypes): NumPy has no shortest repr for it
+        return float(_shortest_bfloat16(v)) if np.isfinite(np.float32(v)) else float(np.float32(v))
     if v.dtype.kind != "f" or v.dtype.itemsize >= 8 or not np.isfinite(v):
         return v.item()
     return float(np.format_float_positional(v, unique=True))
+
+
+def _yaml_float(text: str) -> str:
+    """``text`` with a decimal point in its mantissa, as YAML needs to read a float."""
+    mantissa, e, exponent = text.partition("e")
+    return (mantissa if "." in mantissa else mantissa + ".0") + (e + exponent)
+
+
+def _shortest_bfloat16(v) -> str:
+    """The shortest decimal text that reads back to the bfloat16 ``v`` (``0.3``, not
+    ``0.30078125``)."""
+    wide = float(np.float32(v))
+    for digits in range(1, 10):
+        text = f"{wide:.{digits}g}"
+        if np.asarray(float(text), dtype=v.dtype) == v:
+            return text
+    return repr(wide)
 
 
 def plain_list(arr: np.ndarray):
