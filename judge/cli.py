@@ -138,7 +138,7 @@ def _jobs(text: str) -> int:
 def cmd_batch(args) -> int:
     from judge import atomic
     from judge.problem import spec
-    from judge.run import warm
+    from judge.run import cache, warm
     from judge.grade.batch import run_batch
     from judge.reports import batch_report
     from judge.reports.progress import Progress
@@ -146,6 +146,7 @@ def cmd_batch(args) -> int:
     settings = _settings(args.sandbox)
     warm.prestart(settings)
     problem = spec.load(args.problem)
+    cache.for_workers()  # a cache folder that cannot be made stops the batch once, not per student
     out = args.out or Path(f"batch-{problem.id}.{ {'text': 'txt'}.get(args.format, args.format) }")
     journal = out.with_name(out.name + ".journal.jsonl")
     records = run_batch(problem, args.folder, journal, jobs=args.jobs, resume=args.resume,

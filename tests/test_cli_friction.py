@@ -175,6 +175,12 @@ def test_failing_example_shows_its_probe_and_hidden_cases_do_not():
               "--examples-only")
     assert r.returncode == 1 and "[probe_failed]" in r.stdout
     assert '"tangent": [0.5, -1.0, 2.0, 0.0, 1.0]' in r.stdout
+    assert 'inputs:   {"x": [-2.0, -0.0, 0.0, 0.5, 3.0]}' in r.stdout  # whatever the failure
+    # a submission that never loaded ran no case: no case's inputs or probe stand for them all
+    r = judge("grade", str(SUBS / "compile_error" / "syntax_error.py"), "-p", "sign_ste",
+              "--examples-only")
+    assert r.returncode == 1 and "all 3 cases" in r.stdout
+    assert "probe:" not in r.stdout and "inputs:" not in r.stdout
 
 
 # --- 4: a misspelt key is reported at its own line, with a suggestion --------------------------
@@ -293,3 +299,17 @@ def test_a_platform_format_gets_a_report_even_when_the_submission_cannot_be_grad
     report = json.loads(r.stdout)
     assert (report["verdict"], report["reason"]) == ("IE", "judge_error")
     assert "not a Python file" in r.stderr
+
+
+def test_a_cache_folder_that_cannot_be_made_is_a_clear_usage_error(tmp_path):
+    import os
+
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    env = {**os.environ, "JUDGE_CACHE_DIR": str(blocker / "cache")}
+    for command in (("grade", str(SUBS / "accepted" / "closure_vjp.py")), ("batch", str(SUBS / "accepted"))):
+        r = judge(*command, "-p", "fake_quant_ste", "--examples-only" if command[0] == "grade"
+                  else "--jobs=1", env=env, cwd=tmp_path)
+        assert r.returncode == 2, r.stderr
+        assert "cannot create the judge's compilation cache folder" in r.stderr
+        assert "JUDGE_CACHE_DIR" in r.stderr and "Traceback" not in r.stderr

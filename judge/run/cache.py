@@ -20,6 +20,8 @@ import os
 import threading
 from pathlib import Path
 
+from judge.errors import JudgeError
+
 #: Environment of a worker that uses the cache; the directory is added by the runner.
 JAX_SETTINGS = {
     "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
@@ -56,6 +58,16 @@ def root() -> Path:
     return base / "jax-judge"
 
 
+def make(folder: Path) -> None:
+    """Create a cache folder; JudgeError naming it and the settings when that fails."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise JudgeError(f"{folder}: cannot create the judge's compilation cache folder "
+                         f"({exc.strerror or exc}); set JUDGE_CACHE_DIR to a writable folder, "
+                         f"or JUDGE_CACHE=off to grade without the cache") from None
+
+
 def directory() -> Path:
     """The XLA cache folder for the installed JAX."""
     return root() / f"xla{LAYOUT}-{jax_version()}"
@@ -71,7 +83,7 @@ def for_workers(flag: bool | None = None) -> Path | None:
     when the cache is off; what a warm worker server is set up with before anything is warm."""
     if not enabled(flag):
         return None
-    directory().mkdir(parents=True, exist_ok=True)
+    make(directory())
     return directory()
 
 
@@ -95,7 +107,7 @@ def filling(problem):
     whether the cache still needs filling for ``problem``. The caller fills it (the judge's
     grading runs the trusted reference) and then calls ``mark_warm``."""
     folder = directory()
-    folder.mkdir(parents=True, exist_ok=True)
+    make(folder)
     with _lock, open(folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield not is_warm(problem)
