@@ -222,8 +222,10 @@ REFUSED = [
     ("array_interface_method", "class C:\n    def __array_interface__(self):\n        return {}",
      "the method '__array_interface__'"),
     ("array_interface_in_body", "class C:\n    __array_interface__ = {}", "'__array_interface__'"),
-    ("positional_class_pattern", "class P:\n    pass\n\ndef f(o):\n    match o:\n"
-     "        case P(a):\n            return a", "positional sub-patterns"),
+    ("positional_class_pattern", "from jax.tree_util import GetAttrKey\n\ndef f(o):\n"
+     "    match o:\n        case GetAttrKey(a):\n            return a", "positional sub-patterns"),
+    ("annotations_in_a_class_body", "import dataclasses\n\n@dataclasses.dataclass\nclass P:\n"
+     "    __annotations__ = {'a if 1 else 0': int}", "the name '__annotations__'"),
     ("methodcaller_format", "import operator\nf = operator.methodcaller('format', 1)",
      "methodcaller('format')"),
 ]
@@ -571,6 +573,29 @@ ALLOWED = [
                     return r
                 case _:
                     return 0
+        """),
+    ("own_classes_type_tests_and_namedtuple_api", """
+        import dataclasses
+        import typing
+        import jax.numpy as jnp
+
+        @dataclasses.dataclass
+        class QParams:
+            scale: float
+            lo: int
+            hi: int
+            dtype: type = jnp.float32
+
+        class Pair(typing.NamedTuple):
+            a: float
+            b: float
+
+        def f(o, p: Pair):
+            if isinstance(o.dtype, type) or isinstance(o, (type, int)):
+                p = p._replace(a=1.0)
+            match o:
+                case QParams(scale, lo, hi) if lo < hi:
+                    return scale, p._asdict(), Pair._fields
         """),
     ("builtin_type_patterns_and_type_of", """
         import enum

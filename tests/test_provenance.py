@@ -10,13 +10,33 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from judge.worker import provenance
 from judge.worker.provenance import first_unscaled, trace_flow
 
 MARK = "rsecretmarker"
 
 
+@pytest.fixture(autouse=True)
+def markers_made_here(monkeypatch):
+    """The output markers of these tests are made by ``Instrument.mark`` below, which stands
+    for the instrument's own code (an output marker counts only where the instrument made it)."""
+    monkeypatch.setattr(provenance, "_INSTRUMENT", __file__)
+
+
+class Instrument:
+    @staticmethod
+    def mark(t, k, n):
+        with jax.named_scope(f"{MARK}out{n}"):
+            return t * k
+
+
 def rule(t, k, n=0):
     """What the instrument does to what function n's backward rule returns."""
+    return Instrument.mark(t, k, n)
+
+
+def forged(t, k, n=0):
+    """The same multiplication, scope and factor, written by a submission."""
     with jax.named_scope(f"{MARK}out{n}"):
         return t * k
 
@@ -85,6 +105,8 @@ CHEATS = {
     "a ref written inside jit": lambda x, c, k: _ref_in_jit(c * (x > 1)) * rule(jnp.ones(3), k),
     "through lax.reduce, whose reducer takes (accumulator, element)": lambda x, c, k: jax.lax.reduce(
         (c * (x > 1))[None], 0.0, lambda acc, e: e, (0,)) * rule(jnp.ones(3), k),
+    "a marker written by the submission with the factor it got hold of": lambda x, c, k: forged(
+        c * (x > 1), k),
     "a derivative of the marker (jvp of a rule's output)": lambda x, c, k: jax.jvp(
         lambda a: rule(a, k), (x,), (c * (x > 1),))[1],
 }

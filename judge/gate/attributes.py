@@ -12,7 +12,8 @@ import string
 from judge.gate import reasons
 from judge.gate.imports import DENIED_MODULE_ATTRIBUTES, leads_to_allowed, module_verdict
 from judge.gate.names import (HARMLESS_DUNDER_ATTRIBUTES, MEMBER_NAMES, MODULE_NAMES,
-                              NAME_ARGUMENT_FUNCTIONS, SUPER_DUNDERS, is_dunder, is_reflective)
+                              NAME_ARGUMENT_FUNCTIONS, NAMEDTUPLE_API, SUPER_DUNDERS, is_dunder,
+                              is_reflective)
 
 
 class AttributeChecks:
@@ -70,7 +71,7 @@ class AttributeChecks:
                 return True
             self.refuse(node, construct, reasons.DUNDER)
         elif attr.startswith("_"):
-            if is_self and attr in self.class_private:
+            if (is_self and attr in self.class_private) or attr in NAMEDTUPLE_API:
                 return True
             self.refuse(node, construct, reasons.PRIVATE_SELF if is_self else reasons.PRIVATE)
         elif is_reflective(attr):

@@ -98,6 +98,18 @@ SENSITIVE_DUNDERS = frozenset({
     "__array_struct__", "__cuda_array_interface__", "__dlpack__", "__buffer__", "__reduce__",
     "__reduce_ex__", "__setstate__", "__del__",
 })
+#: Dunder names a class body may assign (``__call__ = forward``, ``__slots__ = (...)``). Any other
+#: is refused: ``__annotations__ = {...}`` would make a dataclass's field names, which it writes
+#: into code it runs, data the judge cannot check.
+CLASS_DUNDER_STORES = frozenset({
+    "__slots__", "__hash__", "__doc__", "__call__", "__repr__", "__str__", "__eq__", "__ne__",
+    "__lt__", "__le__", "__gt__", "__ge__", "__len__", "__iter__", "__next__", "__getitem__",
+    "__contains__", "__bool__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
+    "__rmul__", "__truediv__", "__rtruediv__", "__floordiv__", "__mod__", "__pow__", "__neg__",
+    "__pos__", "__abs__", "__matmul__", "__rmatmul__", "__array_priority__", "__jax_array__",
+})
+#: Underscore names that are the public API of named tuples.
+NAMEDTUPLE_API = frozenset({"_replace", "_asdict", "_fields", "_make", "_field_defaults"})
 #: Built-in types a class pattern may match positionally: ``case int(n)`` binds the subject
 #: itself. Any other class reads the attributes its ``__match_args__`` names, which need not
 #: be literals the judge can check.

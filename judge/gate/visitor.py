@@ -14,7 +14,8 @@ from judge.gate.findings import Finding
 from judge.gate.imports import leads_to_allowed, module_verdict
 from judge.gate.names import (HARMLESS_DUNDER_STRINGS, MODULE_DUNDER_STORES, NAME_ARGUMENT_BUILTINS,
                               NAME_ARGUMENT_FUNCTIONS, READABLE_DUNDER_NAMES, REFUSED_BUILTINS,
-                              SELF_MATCHING_TYPES, SENSITIVE_DUNDERS, is_dunder, is_reflective)
+                              SELF_MATCHING_TYPES, SENSITIVE_DUNDERS, CLASS_DUNDER_STORES,
+                              is_dunder, is_reflective)
 
 _SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -38,6 +39,8 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
         self.handled: set[int] = set()             # nodes checked by their enclosing call
         self.name_literals: set[int] = set()       # string literals checked as attribute names
         self.inert: set[int] = set()               # docstrings and other unused constants
+        self.annotations: set[int] = set()         # nodes inside annotations
+        self.own_classes: set[str] = set()         # names of the classes the submission defines
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -61,6 +64,7 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
                     if alias.name in NAME_ARGUMENT_FUNCTIONS:
                         self.name_functions[local] = alias.name
             elif isinstance(node, ast.ClassDef):
+                self.own_classes.add(node.name)
                 self._scan_class(node)
         self.visit(tree)
 
@@ -246,9 +250,21 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
         elif is_dunder(name):
             self._dunder_name(node)
         elif name == "type" and name not in self.aliases and id(node) not in self.handled \
-                and not isinstance(self.parent(node), ast.Subscript):
+                and id(node) not in self.annotations and not self._type_test(node):
             self.refuse(node, "the built-in 'type' used other than as type(obj)",
                         reasons.CLASS_FROM_DATA)
+
+    def _type_test(self, node: ast.Name) -> bool:
+        """``type`` as the class argument of ``isinstance``/``issubclass`` (alone or in a tuple),
+        or subscripted (``type[int]``)."""
+        parent = self.parent(node)
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            return True
+        if isinstance(parent, ast.Tuple):
+            node, parent = parent, self.parent(parent)
+        return (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+                and parent.func.id in ("isinstance", "issubclass") and len(parent.args) == 2
+                and parent.args[1] is node)
 
     def _dunder_name(self, node: ast.Name) -> None:
         name, scope = node.id, self._scope(node)
@@ -259,7 +275,7 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
                 return
         elif isinstance(scope, ast.Module) and name in MODULE_DUNDER_STORES:
             return
-        elif isinstance(scope, ast.ClassDef) and name not in SENSITIVE_DUNDERS:
+        elif isinstance(scope, ast.ClassDef) and name in CLASS_DUNDER_STORES:
             return
         self.refuse(node, f"the name '{name}'", reasons.DUNDER_NAME)
 
@@ -311,6 +327,7 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
     def _annotation(self, node, depth: int = 0) -> None:
         """Annotations are code too, and so are the strings in them (``typing`` can evaluate
         them): each string must parse as an expression the gate allows."""
+        self.annotations.update(id(n) for n in ast.walk(node))
         self.visit(node)
         data = set()  # Literal["..."] values and Annotated[...] metadata are data, not types
         for sub in ast.walk(node):
@@ -357,7 +374,8 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_MatchClass(self, node) -> None:
-        if node.patterns and not (isinstance(node.cls, ast.Name) and node.cls.id in SELF_MATCHING_TYPES):
+        if node.patterns and not (isinstance(node.cls, ast.Name) and (
+                node.cls.id in SELF_MATCHING_TYPES or node.cls.id in self.own_classes)):
             self.refuse(node, "a class pattern with positional sub-patterns",
                         "they read the attributes the class's __match_args__ names, which the "
                         "judge cannot check; name them: case Point(x=a, y=b)")

@@ -38,6 +38,8 @@ value (a multiplication by zero), never miss one that does.
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 
 #: Call primitives (their names across the JAX versions supported) and the parameter holding the
@@ -93,6 +95,8 @@ class Flow:
                     return None
                 if kind == "out" and _transforms(segment, found.group(0)) not in ((), ("transpose", "jvp")):
                     return None  # a derivative of the marker (jvp(...)), not the rule's output
+                if kind == "out" and not _made_by_the_instrument(eqn):
+                    return None  # the submission's own multiplication, under a copied scope
                 return kind, int(found.group(2))
         return None
 
@@ -206,6 +210,42 @@ def _transforms(segment: str, name: str) -> tuple[str, ...] | None:
             found.append(head)
         segment = rest[:-1]
     return tuple(found)
+
+
+@functools.cache
+def _library_folders() -> tuple[str, ...]:
+    import jax
+    import jaxlib
+
+    return tuple(os.path.dirname(m.__file__) + os.sep for m in (jax, jaxlib))
+
+
+_INSTRUMENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "instrument.py")
+
+
+#: The instrument's functions an output marker is created under: ``mark`` itself, or, since JAX
+#: records what it emits while transposing under the traceback of the equation it transposes,
+#: the instrumented custom_vjp's ``__call__`` whose backward rule runs.
+_MAKERS = (".mark", "TrackedCustomVJP.__call__")
+
+
+def _made_by_the_instrument(eqn) -> bool:
+    """Whether the Python code that created ``eqn`` (the first frame of its traceback outside
+    JAX itself) is the instrument's (``_MAKERS``). A submission can learn the scope names and
+    even hold the factor (a nested trace of its own closes over it and hands it back, as a
+    constant of ``make_jaxpr`` or a residual of a pullback), but a multiplication it writes
+    outside a backward rule is created by its own code."""
+    traceback = getattr(eqn.source_info, "traceback", None)
+    frames = getattr(traceback, "frames", None)
+    if not frames:
+        return False
+    library = _library_folders()
+    for frame in frames:  # innermost first
+        if os.path.abspath(frame.file_name).startswith(library):
+            continue
+        return (os.path.abspath(frame.file_name) == _INSTRUMENT
+                and frame.function_name.endswith(_MAKERS))
+    return False
 
 
 def _is_ref(atom) -> bool:
