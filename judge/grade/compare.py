@@ -32,6 +32,26 @@ def _type_name(value) -> str:
     return type(value).__name__
 
 
+#: Keys a message lists at most (an output may have thousands: the message stays short).
+FEW = 8
+
+
+def _few(keys: list[str]) -> str:
+    """At most FEW keys, each cut to 40 characters, and how many more there are."""
+    shown = [k if len(k) <= 40 else k[:40] + "..." for k in keys[:FEW]]
+    return f"{shown}" + (f" and {len(keys) - FEW} more" if len(keys) > FEW else "")
+
+
+def describe(value) -> str:
+    """What a worker value is, in a few words: its type, and an array's dtype and shape (never
+    its entries, which could be millions)."""
+    if isinstance(value, np.ndarray):
+        return f"an array {value.dtype}{list(value.shape)}"
+    if isinstance(value, (dict, list, tuple)):
+        return f"a {type(value).__name__} of {len(value)}"
+    return _type_name(value)
+
+
 def check_structure(output, kind: str, names: list[str]) -> Mismatch | None:
     """The output's container: a dict with exactly the field names, or one array."""
     if kind == "array":
@@ -43,8 +63,8 @@ def check_structure(output, kind: str, names: list[str]) -> Mismatch | None:
     if sorted(output) != sorted(names):
         missing = sorted(set(names) - set(output))
         extra = sorted(set(output) - set(names))
-        parts = ([f"missing {missing}"] if missing else []) + ([f"unexpected {extra}"] if extra else [])
-        return Mismatch("wrong_keys", f"dict keys {sorted(output)}: {'; '.join(parts)}")
+        parts = ([f"missing {missing}"] if missing else []) + ([f"unexpected {_few(extra)}"] if extra else [])
+        return Mismatch("wrong_keys", f"dict keys {_few(sorted(output))}: {'; '.join(parts)}")
     for name in names:
         if not isinstance(output[name], np.ndarray):
             return Mismatch("wrong_type", f"{name!r} should be an array, got {_type_name(output[name])}",

@@ -184,10 +184,19 @@ LOG = logging.getLogger("judge.grade.grading")
 
 #: Entries of one array, and of one whole value, that an example's diff shows.
 DIFF_ENTRIES, DIFF_TOTAL = 100, 1000
+#: Keys of a dict (items of a list) an example's diff shows at most.
+DIFF_KEYS = 20
+
+
+#: Characters of a case's message at most: it is one line of a report and one cell of a
+#: gradebook, whatever the submission made the judge say about its output.
+MAX_MESSAGE = 2000
 
 
 def _result(case, reason: str, message: str, time_s=None, details=None) -> CaseResult:
     verdict = REASONS[reason]
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE] + " [...]"
     if case.visibility == "hidden":
         LOG.info("hidden %d (%s): %s [%s] %s", case.number, case.name, verdict.value, reason, message)
         message = HIDDEN_MESSAGES.get(reason) or verdict.title.lower()
@@ -362,7 +371,8 @@ def _check_probe(probe, case, reported: Probes | None, name: str | None = None) 
                 f"{probe.wrt}) raised {_error_text(reported.errors[probe.name], name)}", None, None)
     got = reported.values.get(probe.name)
     if not isinstance(got, np.ndarray):
-        return (f"wrong_{probe.name}", f"{label}: expected an array, got {got!r}", None, None)
+        return (f"wrong_{probe.name}", f"{label}: expected an array, got {compare.describe(got)}",
+                None, None)
     mismatch = compare.check_field(got, case.expected[probe.name], probe.name, probe.tolerance)
     if mismatch:
         detail = mismatch.message.split(": ", 1)[-1]
@@ -384,10 +394,14 @@ def _plain(value, budget: list | None = None):
             return casefile.plain_list(value)
         return {"shape": list(value.shape), "dtype": str(value.dtype),
                 "first": casefile.plain_list(value.reshape(-1)[:shown])}
-    if isinstance(value, dict):
-        return {k: _plain(v, budget) for k, v in value.items()}
+    if isinstance(value, dict):  # at most DIFF_KEYS keys, and how many more there are
+        shown = {k: _plain(v, budget) for k, v in list(value.items())[:DIFF_KEYS]}
+        if len(value) > DIFF_KEYS:
+            shown["..."] = f"{len(value) - DIFF_KEYS} more keys"
+        return shown
     if isinstance(value, (list, tuple)):
-        return [_plain(v, budget) for v in value]
+        items = [_plain(v, budget) for v in value[:DIFF_KEYS]]
+        return items + ([f"... {len(value) - DIFF_KEYS} more items"] if len(value) > DIFF_KEYS else [])
     if isinstance(value, (bool, int, float)):
         return value
     return repr(value)
