@@ -17,7 +17,7 @@ import time
 import numpy as np
 import pytest
 
-from judge.grade import batch, grading
+from judge.grade import batch, example_diff, grading
 from judge.run import boundary
 from judge.run import collect as channel_reader
 from judge import cli
@@ -343,9 +343,9 @@ def test_an_example_diff_shows_a_shape_and_the_first_entries(fq_problem):
                                             for f in fq_problem.fields},
                                            fq_problem.output_kind,
                                            {f.name: f.tolerance for f in fq_problem.fields})
-    diff = grading._diff(example, {"values": big, "grads": big}, mismatch)
+    diff = example_diff.diff(example, {"values": big, "grads": big}, mismatch)
     assert diff["got"]["values"]["shape"] == [600_000]
-    assert len(diff["got"]["values"]["first"]) == grading.DIFF_ENTRIES
+    assert len(diff["got"]["values"]["first"]) == example_diff.DIFF_ENTRIES
     assert len(json.dumps(diff)) < 16 * 1024
 
 

@@ -15,8 +15,7 @@ import numpy as np
 
 from judge.run import cache
 from judge.run.settings import Settings, of as resolve_settings
-from judge.problem import casefile
-from judge.grade import compare, rules
+from judge.grade import compare, example_diff, rules
 from judge.grade import hints as hints_mod
 from judge import gate
 from judge.run.boundary import ErrorReport, Probes, escape
@@ -182,12 +181,6 @@ HIDDEN_MESSAGES = {
 #: The judge-side log: the full message of every hidden case (never shown in a report).
 LOG = logging.getLogger("judge.grade.grading")
 
-#: Entries of one array, and of one whole value, that an example's diff shows.
-DIFF_ENTRIES, DIFF_TOTAL = 100, 1000
-#: Keys of a dict (items of a list) an example's diff shows at most.
-DIFF_KEYS = 20
-
-
 #: Characters of a case's message at most: it is one line of a report and one cell of a
 #: gradebook, whatever the submission made the judge say about its output.
 MAX_MESSAGE = 2000
@@ -204,10 +197,10 @@ def _result(case, reason: str, message: str, time_s=None, details=None) -> CaseR
     if case.visibility == "example" and reason != "ok":
         # what a failing example is, so that it can be reproduced (examples are public): its
         # inputs, the cotangent/tangent the judge differentiated along, the expected output
-        details["inputs"] = _plain(dict(case.inputs))
-        details["expected"] = _plain(dict(case.expected))
+        details["inputs"] = example_diff.plain(dict(case.inputs))
+        details["expected"] = example_diff.plain(dict(case.expected))
         if case.probe_inputs:
-            details["probe"] = _plain(dict(case.probe_inputs))
+            details["probe"] = example_diff.plain(dict(case.probe_inputs))
     return CaseResult(index=case.index, name=case.name, visibility=case.visibility,
                       number=case.number, verdict=verdict, reason=reason, message=message,
                       time_s=time_s, details=details)
@@ -349,14 +342,14 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
     expected = {f.name: case.expected[f.name] for f in problem.fields}
     mismatch = compare.check_output(output, expected, problem.output_kind, tolerances)
     if mismatch:
-        details = {**details, "diff": _diff(case, output, mismatch)}
+        details = {**details, "diff": example_diff.diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
     for probe in problem.probes:
         failed = _check_probe(probe, case, report.probes, name)
         if failed:
             reason, message, got, mismatch = failed
             if mismatch:
-                details = {**details, "diff": _diff(case, got, mismatch)}
+                details = {**details, "diff": example_diff.diff(case, got, mismatch)}
             return _result(case, reason, message, time_s, details)
     return _result(case, "ok", "passed", time_s, details)
 
@@ -379,44 +372,6 @@ def _check_probe(probe, case, reported: Probes | None, name: str | None = None) 
         return (f"wrong_{probe.name}", f"{label} probe (jax.{probe.name} with respect to {probe.wrt}): "
                 f"{detail}", {probe.name: got}, mismatch)
     return None
-
-
-def _plain(value, budget: list | None = None):
-    """``value`` as JSON data for an example's diff: an array of more than DIFF_ENTRIES entries
-    (or past DIFF_TOTAL entries in all) as its shape, dtype and first entries."""
-    budget = [DIFF_TOTAL] if budget is None else budget
-    if isinstance(value, np.ndarray):
-        shown = max(0, min(DIFF_ENTRIES, budget[0]))
-        budget[0] -= min(value.size, shown)
-        if value.size == 0 and value.ndim > 1:  # its rows would be walked, however many
-            return {"shape": list(value.shape), "dtype": str(value.dtype), "first": []}
-        if value.size <= shown:  # float32 values with their shortest repr: 0.3, not 0.300000011...
-            return casefile.plain_list(value)
-        return {"shape": list(value.shape), "dtype": str(value.dtype),
-                "first": casefile.plain_list(value.reshape(-1)[:shown])}
-    if isinstance(value, dict):  # at most DIFF_KEYS keys, and how many more there are
-        shown = {k: _plain(v, budget) for k, v in list(value.items())[:DIFF_KEYS]}
-        if len(value) > DIFF_KEYS:
-            shown["..."] = f"{len(value) - DIFF_KEYS} more keys"
-        return shown
-    if isinstance(value, (list, tuple)):
-        items = [_plain(v, budget) for v in value[:DIFF_KEYS]]
-        return items + ([f"... {len(value) - DIFF_KEYS} more items"] if len(value) > DIFF_KEYS else [])
-    if isinstance(value, (bool, int, float)):
-        return value
-    return repr(value)
-
-
-def _diff(case, output, mismatch: compare.Mismatch) -> dict:
-    """What an example's report shows: inputs, expected, got (large arrays as their shape and
-    first entries) and the differing positions."""
-    return {
-        "inputs": _plain(dict(case.inputs)),
-        "expected": _plain(dict(case.expected)),
-        "got": _plain(output),
-        "field": mismatch.field,
-        "positions": [{"index": list(i), "got": g, "expected": e} for i, g, e in mismatch.positions],
-    }
 
 
 def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
