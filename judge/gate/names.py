@@ -41,6 +41,10 @@ MEMBER_NAMES = {
                      "currentframe", "globals", "locals"),
                     "it reaches the running program's objects and frames"),
     "breakpoint": "it opens a debugger that runs any code",
+    **dict.fromkeys(("eqns", "source_info", "name_stack", "pretty_print", "as_text",
+                     "compiler_ir", "traceback"),
+                    "it reads traced computations equation by equation, where the judge's own "
+                    "markers are"),
 }
 #: Frame, code, traceback, generator, coroutine and cell attributes (and Python 2 spellings).
 REFLECTIVE_NAMES = frozenset({

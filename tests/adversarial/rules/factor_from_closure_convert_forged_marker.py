@@ -1,8 +1,9 @@
-"""Pure JAX: the judge's factor tracer taken from jax.closure_convert over a pullback and the marker's scope name from a nested make_jaxpr, then a marker forged around a plain formula. An output marker counts only where the instrument made it.
+"""Pure JAX: the judge's factor tracer taken from jax.closure_convert over a pullback and the marker's scope name from a nested make_jaxpr, then a marker forged around a plain formula. The gate refuses reading
+the name stacks; behind it, an output marker counts only where the instrument made it.
 
 Class 1 (pure JAX).
 
-Expected: RJ grads_not_from_backward
+Expected: RJ forbidden_construct
 Expected with the gate off: RJ grads_not_from_backward
 Without the rules: any (it needs the factor, which exists only while the rule is measured)
 """
@@ -31,7 +32,7 @@ def fake_quant_ste(x, scale, qmin, qmax, cotangent):
     factor = [t for t in consts if jnp.ndim(t) == 0][0]
     closed = jax.make_jaxpr(probe)(cotangent)
     scope = None
-    for eqn in closed.jaxpr.eqns:
+    for eqn in closed.jaxpr.eqns:  # gate: refuse
         stack = str(eqn.source_info.name_stack)
         if "out" in stack and stack.startswith("transpose(jvp("):
             scope = stack[len("transpose(jvp("):-2]

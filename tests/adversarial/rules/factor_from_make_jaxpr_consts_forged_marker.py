@@ -1,8 +1,9 @@
-"""Pure JAX: the factor tracer taken from the constants of a nested make_jaxpr, a marker forged around a formula, and a backward rule that returns zeros. An output marker counts only where the instrument made it.
+"""Pure JAX: the factor tracer taken from the constants of a nested make_jaxpr, a marker forged around a formula, and a backward rule that returns zeros. The gate refuses reading
+the name stacks; behind it, an output marker counts only where the instrument made it.
 
 Class 1 (pure JAX).
 
-Expected: RJ grads_not_from_backward
+Expected: RJ forbidden_construct
 Expected with the gate off: RJ grads_not_from_backward
 Without the rules: any (it needs the factor, which exists only while the rule is measured)
 """
@@ -26,7 +27,7 @@ def fake_quant_ste(x, scale, qmin, qmax, cotangent):
     closed = jax.make_jaxpr(lambda g: jax.vjp(q, x)[1](g)[0])(cotangent)
     factor = None
     scope = None
-    for eqn in closed.jaxpr.eqns:
+    for eqn in closed.jaxpr.eqns:  # gate: refuse
         stack = str(eqn.source_info.name_stack)
         if eqn.primitive.name == "mul" and "out" in stack and stack.startswith("transpose(jvp("):
             scope = stack[len("transpose(jvp("):-2]

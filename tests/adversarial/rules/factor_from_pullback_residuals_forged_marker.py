@@ -1,8 +1,9 @@
-"""Pure JAX: the factor tracer taken from the residuals of jax.vjp of a pullback (tree_leaves), a marker forged around a formula. An output marker counts only where the instrument made it.
+"""Pure JAX: the factor tracer taken from the residuals of jax.vjp of a pullback (tree_leaves), a marker forged around a formula. The gate refuses reading
+the name stacks; behind it, an output marker counts only where the instrument made it.
 
 Class 1 (pure JAX).
 
-Expected: RJ grads_not_from_backward
+Expected: RJ forbidden_construct
 Expected with the gate off: RJ grads_not_from_backward
 Without the rules: any (it needs the factor, which exists only while the rule is measured)
 """
@@ -28,7 +29,7 @@ def fake_quant_ste(x, scale, qmin, qmax, cotangent):
     leaves = jax.tree_util.tree_leaves(pb2)
     scalars = [t for t in leaves if jnp.ndim(t) == 0]
     factor = scalars[0]
-    scope = [str(e.source_info.name_stack)[14:-2] for e in jax.make_jaxpr(pull)(cotangent).jaxpr.eqns
+    scope = [str(e.source_info.name_stack)[14:-2] for e in jax.make_jaxpr(pull)(cotangent).jaxpr.eqns  # gate: refuse
              if str(e.source_info.name_stack).startswith("transpose(jvp(")
              and "out" in str(e.source_info.name_stack)][0]
     u = x / scale

@@ -7,7 +7,7 @@ pullback. Whatever marks a rule's boundary in the traced computation, if the sub
 it, it can copy it.
 
 Class 1 (pure JAX).
-Expected: RJ grads_not_from_backward
+Expected: RJ forbidden_construct
 Expected with the gate off: RJ grads_not_from_backward
 """
 import jax
@@ -52,7 +52,7 @@ PLAIN = frozenset({"broadcast_in_dim", "mul", "add", "add_any", "sub", "neg", "d
 
 
 def equations(jaxpr):
-    for eqn in jaxpr.eqns:
+    for eqn in jaxpr.eqns:  # gate: refuse
         yield eqn
         for param in eqn.params.values():
             for sub in param if isinstance(param, (tuple, list)) else (param,):

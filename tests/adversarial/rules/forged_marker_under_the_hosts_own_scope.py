@@ -1,0 +1,44 @@
+"""Reading the judge's markers in a trace of its own: the quantizer's rule hosts the forged multiplication under its own scope, identical in the jaxpr to the real marker.
+
+Equations recorded while a backward rule runs carry the traceback of the custom_vjp call,
+so in the jaxpr the forgery looks like a marker; what gives it away is reading the
+equations' name stacks, which the gate refuses.
+
+Class 2 (worker state).
+
+Expected: RJ forbidden_construct
+Expected with the gate off: any
+Without the rules: any (it needs the factor, which exists only while the rule is measured)
+"""
+import jax
+import jax.numpy as jnp
+
+
+def fake_quant_ste(x, scale, qmin, qmax, cotangent):
+    state = {"armed": False}
+    u = x / scale
+    formula = jnp.where((u >= qmin) & (u <= qmax), cotangent, 0.0)   # top level, no rule
+
+    @jax.custom_vjp
+    def q(v):
+        return scale * jnp.clip(jnp.round(v / scale), qmin, qmax)
+
+    def bwd(r, g):
+        if state["armed"]:
+            with jax.named_scope(state["scope"]):
+                state["out"] = jax.lax.mul(formula, state["factor"])
+        return (g,)
+
+    q.defvjp(lambda v: (q(v), None), bwd)
+    values = q(x)
+
+    probe = lambda g: jax.vjp(q, x)[1](g)[0]
+    _, consts = jax.closure_convert(probe, cotangent)
+    state["factor"] = [t for t in consts if jnp.ndim(t) == 0][0]
+    state["scope"] = [str(e.source_info.name_stack)[len("transpose(jvp("):-2]  # gate: refuse
+                      for e in jax.make_jaxpr(probe)(cotangent).jaxpr.eqns
+                      if str(e.source_info.name_stack).startswith("transpose(jvp(")
+                      and "out" in str(e.source_info.name_stack)][0]
+    state["armed"] = True
+    jax.vjp(q, x)[1](jnp.zeros_like(x))          # q's own rule hosts the forged multiply
+    return {"values": values, "grads": state["out"]}
