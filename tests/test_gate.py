@@ -228,6 +228,12 @@ REFUSED = [
      "    __annotations__ = {'a if 1 else 0': int}", "the name '__annotations__'"),
     ("methodcaller_format", "import operator\nf = operator.methodcaller('format', 1)",
      "methodcaller('format')"),
+    # reading traced computations, where the judge's markers and their scopes are
+    ("jaxpr_equations", "import jax\nfor e in jax.make_jaxpr(abs)(1.0).jaxpr.eqns:\n    pass",
+     "'eqns'"),
+    ("equation_name_stack", "def f(e):\n    return str(e.source_info.name_stack)", "'name_stack'"),
+    ("compiled_hlo_text", "import jax\nt = jax.jit(abs).lower(1.0).compile().runtime_executable()"
+     ".get_hlo_text()", "'runtime_executable'"),
 ]
 
 

@@ -199,3 +199,21 @@ def test_scaling_keeps_bfloat16_exact():
 def test_a_constant_scaled_by_a_rule_does_not_use_the_cotangent():
     flow = reached(lambda x, c, k: rule(jnp.full(3, 0.5), k))
     assert flow["reached"] is False and flow["used"] is False
+
+
+def test_an_output_marker_counts_only_as_the_equation_the_instrument_recorded():
+    """Code inside a backward rule carries the rule's traceback and may copy the scope; what it
+    cannot copy is the variable the instrument's own multiplication defined."""
+    x = jnp.arange(1.0, 4.0)
+
+    def fn(x, c, k):
+        FACTOR.append(k)
+        return rule(c * (applied(x) > 1), k)
+
+    closed = jax.make_jaxpr(fn)(x, x * 2, jnp.float32(1.0))
+    marker = next(e for e in closed.jaxpr.eqns if f"{MARK}out" in str(e.source_info.name_stack))
+    recorded = {id(v) for v in marker.outvars}
+    flow = trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2, made=recorded)
+    assert flow["reached"] is False and flow["rules"] == 1
+    flow = trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2, made=set())
+    assert flow["reached"] is True and flow["rules"] == 0

@@ -42,7 +42,8 @@ MEMBER_NAMES = {
                     "it reaches the running program's objects and frames"),
     "breakpoint": "it opens a debugger that runs any code",
     **dict.fromkeys(("eqns", "source_info", "name_stack", "pretty_print", "as_text",
-                     "compiler_ir", "traceback"),
+                     "compiler_ir", "traceback", "runtime_executable", "get_hlo_text",
+                     "hlo_modules", "as_serialized_hlo_module_proto"),
                     "it reads traced computations equation by equation, where the judge's own "
                     "markers are"),
 }

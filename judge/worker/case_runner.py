@@ -202,7 +202,9 @@ class CaseRunner:
             if item.get("kind") == "array":
                 sinks.append(item["slot"])
         factor = len(self.traced)  # the factor is the trace's last input
-        return self.provenance.trace_flow(closed, self.marker, sources, sinks, primals, factor)
+        made = self.recorder.made() if self.recorder else set()
+        return self.provenance.trace_flow(closed, self.marker, sources, sinks, primals, factor,
+                                          made=made)
 
     def probe(self, name: str, args: dict, probe_args: dict):
         """A derivative of the entry with respect to one parameter, computed by the judge:

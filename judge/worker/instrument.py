@@ -49,12 +49,27 @@ _mul, _div, _convert = jax.lax.mul, jax.lax.div, jax.lax.convert_element_type
 _inexact = jax.numpy.inexact
 
 
+def _variable_of(tracer):
+    """The jaxpr variable a traced value stands for: a tracer of the trace being built holds its
+    variable, and a batching or JVP tracer wraps such a tracer (``val``, ``primal``)."""
+    for _ in range(16):
+        inner = getattr(tracer, "val", None)
+        if inner is None:
+            inner = getattr(tracer, "primal", None)
+        if inner is None:
+            return None
+        if not isinstance(inner, _Tracer):
+            return inner
+        tracer = inner
+    return None
+
+
 class Recorder:
     """The judge's handle on the instrumented custom_vjp of one worker (see ``install``)."""
 
-    def __init__(self, tracked, begin, stop, counts, intact):
+    def __init__(self, tracked, begin, stop, counts, intact, made):
         self.tracked, self.begin, self.stop = tracked, begin, stop
-        self.counts, self.intact = counts, intact
+        self.counts, self.intact, self.made = counts, intact, made
 
 
 def install(marker: str) -> Recorder:
@@ -67,7 +82,7 @@ def install(marker: str) -> Recorder:
     everything its backward rule returns is multiplied by the trace's factor under
     ``<marker>out<n>``. Both use the factor input, which submission code never holds, so a
     submission that learns the scope names cannot forge either."""
-    state = {"applied": 0, "runs": 0, "factor": None, "made": 0}
+    state = {"applied": 0, "runs": 0, "factor": None, "made": 0, "markers": []}
     numbers = weakref.WeakKeyDictionary()
 
     def number(fn) -> int:
@@ -91,7 +106,9 @@ def install(marker: str) -> Recorder:
                 return t
             t, factor = _asarray(t), state["factor"]
             with _named_scope(scope):
-                return _mul(t, _convert(factor, t.dtype))
+                out = _mul(t, _convert(factor, t.dtype))
+            state["markers"].append(_variable_of(out))  # this multiplication, and no copy of it
+            return out
         return mark
 
     def mark_in(scope, t):
@@ -131,7 +148,12 @@ def install(marker: str) -> Recorder:
 
     def begin(factor) -> None:
         """Start one trace; ``factor`` is its traced factor input."""
-        state.update(applied=0, runs=0, factor=factor)
+        state.update(applied=0, runs=0, factor=factor, markers=[])
+
+    def made() -> set[int]:
+        """The ids of the jaxpr variables the output markers of this trace defined (the
+        variables themselves are kept in the state, so no id is reused meanwhile)."""
+        return {id(v) for v in state["markers"] if v is not None}
 
     def stop() -> None:
         """End the trace: backward rules run outside one are counted but not marked."""
@@ -148,7 +170,7 @@ def install(marker: str) -> Recorder:
 
     jax.custom_vjp = TrackedCustomVJP
     public_cd.custom_vjp = TrackedCustomVJP
-    return Recorder(TrackedCustomVJP, begin, stop, counts, intact)
+    return Recorder(TrackedCustomVJP, begin, stop, counts, intact, made)
 
 
 #: The JAX names the worker and its instruments call, by module. Replacing any of them (or the

@@ -70,8 +70,9 @@ class Flow:
     the functions in ``bound`` clean what passes through them."""
 
     def __init__(self, marker: str, bound: set[int] | None = None, refs: bool = True,
-                 ref_taint: bool = False):
+                 ref_taint: bool = False, made: set[int] | None = None):
         self.pattern = re.compile(re.escape(marker) + r"(in|out)(\d+)")
+        self.made = made            # ids of the variables the instrument's output markers defined
         self.bound = bound
         self.refs = refs            # False: a read from a mutable ref is never tainted
         self.ref_taint = ref_taint  # a tainted value was written into some ref
@@ -97,6 +98,9 @@ class Flow:
                     return None  # a derivative of the marker (jvp(...)), not the rule's output
                 if kind == "out" and not _made_by_the_instrument(eqn):
                     return None  # the submission's own multiplication, under a copied scope
+                if kind == "out" and self.made is not None \
+                        and not any(id(v) in self.made for v in eqn.outvars):
+                    return None  # not the very equation the instrument made (a forgery inside a rule)
                 return kind, int(found.group(2))
         return None
 
@@ -259,18 +263,21 @@ def _holds_jaxpr(value) -> bool:
 
 
 def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
-               primals: list[int], factor: int) -> dict:
+               primals: list[int], factor: int, made: set[int] | None = None) -> dict:
     """Does any input in ``sources`` (the cotangent) reach any output in ``sinks`` of ``closed``
     without passing the output marker of a custom_vjp function that was applied to a value
-    depending on an input in ``primals``? ``factor`` is the index of the factor input. Plain
-    data for the result channel."""
+    depending on an input in ``primals``? ``factor`` is the index of the factor input. ``made``:
+    the ids of the variables the instrument's output markers defined, when it is known (an
+    output marker counts only as the equation the instrument itself recorded: code of the
+    submission's inside a backward rule carries the same traceback and may copy the scope, but
+    it defines other variables). Plain data for the result channel."""
     jaxpr = _open(closed)
     n = len(jaxpr.invars)
     is_factor = [i == factor for i in range(n)]
     applied = Flow(marker, refs=False)  # a function counts as applied to x only where that is sure
     applied.run(jaxpr, [i in primals for i in range(n)], is_factor)
     sources_in = [i in sources for i in range(n)]
-    flow = _settled(lambda taint: Flow(marker, bound=applied.applied, ref_taint=taint),
+    flow = _settled(lambda taint: Flow(marker, bound=applied.applied, ref_taint=taint, made=made),
                     jaxpr, sources_in, is_factor)
     outs = flow.last
     plain = _settled(lambda taint: Flow(marker, ref_taint=taint), jaxpr, sources_in, is_factor).last

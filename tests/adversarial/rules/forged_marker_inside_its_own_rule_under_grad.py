@@ -1,13 +1,14 @@
 """Reading the judge's markers in a trace of its own: the same forgery run by the quantizer's own backward rule under jax.grad, whose gradient is thrown away.
 
-Equations recorded while a backward rule runs carry the traceback of the custom_vjp call,
-so in the jaxpr the forgery looks like a marker; what gives it away is reading the
-equations' name stacks, which the gate refuses.
+Equations recorded while a backward rule runs carry the traceback of the custom_vjp call and
+the copied scope, so the forgery looks like a marker; the gate refuses reading the equations'
+name stacks, and behind it an output marker counts only as the very equation the instrument
+recorded.
 
 Class 2 (worker state).
 
 Expected: RJ forbidden_construct
-Expected with the gate off: any
+Expected with the gate off: RJ grads_not_from_backward
 Without the rules: any (it needs the factor, which exists only while the rule is measured)
 """
 import jax
