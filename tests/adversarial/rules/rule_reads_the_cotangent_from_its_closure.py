@@ -1,0 +1,30 @@
+"""The quantizer is applied to x, and its backward rule multiplies g by the outer cotangent
+times the mask, taken from its closure; grads are the pullback of ones. The formula is computed
+inside the rule, so the cotangent does pass through a backward rule as the rule defines it.
+
+Class 1 (pure JAX).
+
+Expected: RJ grads_not_from_backward
+Expected with the gate off: RJ grads_not_from_backward
+Open: a backward rule that reads the cotangent from its closure, on the path, satisfies the dataflow and factor checks
+"""
+import jax
+import jax.numpy as jnp
+
+
+def fake_quant_ste(x, scale, qmin, qmax, cotangent):
+    @jax.custom_vjp
+    def quant(v):
+        return scale * jnp.clip(jnp.round(v / scale), qmin, qmax)
+
+    def fwd(v):
+        return quant(v), None
+
+    def bwd(_, g):
+        u = x / scale
+        return (cotangent * ((u >= qmin) & (u <= qmax)).astype(g.dtype) * g,)
+
+    quant.defvjp(fwd, bwd)
+    values, pullback = jax.vjp(quant, x)
+    (grads,) = pullback(jnp.ones_like(x))
+    return {"values": values, "grads": grads}
