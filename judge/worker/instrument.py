@@ -183,7 +183,8 @@ WATCHED = {
     "jax.custom_derivatives": ("custom_vjp",),
     __name__: ("Recorder", "install", "walk_primitives", "CONCRETIZATION_ERRORS",
                "_OriginalCustomVJP", "_tree_map", "_tree_leaves", "_Tracer", "_named_scope",
-               "_issubdtype", "_inexact", "_asarray", "_mul", "_div", "_convert"),
+               "_issubdtype", "_inexact", "_asarray", "_mul", "_div", "_convert",
+               "_variable_of"),
 }
 _WRITES: list[str] = []        # assignments to watched names, recorded as they happen
 
