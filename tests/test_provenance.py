@@ -26,8 +26,10 @@ def markers_made_here(monkeypatch):
 class Instrument:
     @staticmethod
     def mark(t, k, n):
-        with jax.named_scope(f"{MARK}out{n}"):
+        # the scope a backward rule's marker has when JAX runs the rule in a reverse-mode pass
+        with jax.named_scope(f"transpose(jvp({MARK}out{n}))"):
             return t * k
+
 
 
 def rule(t, k, n=0):
@@ -37,8 +39,9 @@ def rule(t, k, n=0):
 
 def forged(t, k, n=0):
     """The same multiplication, scope and factor, written by a submission."""
-    with jax.named_scope(f"{MARK}out{n}"):
+    with jax.named_scope(f"transpose(jvp({MARK}out{n}))"):
         return t * k
+
 
 
 FACTOR = []  # the factor input of the trace being built

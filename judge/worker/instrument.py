@@ -27,6 +27,7 @@ The jaxpr walk still reports every primitive (callbacks are visible there) and a
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import types
 import weakref
@@ -47,6 +48,25 @@ _issubdtype = jax.numpy.issubdtype
 _asarray = jax.numpy.asarray
 _mul, _div, _convert = jax.lax.mul, jax.lax.div, jax.lax.convert_element_type
 _inexact = jax.numpy.inexact
+
+
+_JAX_FOLDER = os.path.dirname(jax.__file__) + os.sep
+
+
+def _called_by_jax() -> bool:
+    """Whether a backward rule's wrapper was called by the part of JAX that runs custom_vjp
+    rules when it differentiates (``custom_derivatives._flatten_bwd``, through JAX's own
+    wrappers only), and not by the submission calling ``f.bwd`` itself, directly or through
+    another JAX function (``tree_map``, ``vmap``)."""
+    frame = sys._getframe(2)  # 0: this function, 1: the wrapper, 2: whoever called it
+    for _ in range(8):
+        if frame is None or not os.path.abspath(frame.f_code.co_filename).startswith(_JAX_FOLDER):
+            return False
+        if frame.f_code.co_name == "_flatten_bwd" and \
+                frame.f_code.co_filename.endswith(os.path.join("_src", "custom_derivatives.py")):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _variable_of(tracer):
@@ -127,6 +147,8 @@ def install(marker: str) -> Recorder:
             @functools.wraps(bwd)
             def observed_bwd(*bwd_args):
                 cotangents = bwd(*bwd_args)
+                if not _called_by_jax():  # f.bwd(res, formula) by hand: no rule ran for JAX
+                    return cotangents
                 state["runs"] += 1
                 if state["factor"] is not None:
                     cotangents = _tree_map(mark_out(scope), cotangents)
@@ -184,7 +206,7 @@ WATCHED = {
     __name__: ("Recorder", "install", "walk_primitives", "CONCRETIZATION_ERRORS",
                "_OriginalCustomVJP", "_tree_map", "_tree_leaves", "_Tracer", "_named_scope",
                "_issubdtype", "_inexact", "_asarray", "_mul", "_div", "_convert",
-               "_variable_of"),
+               "_variable_of", "_called_by_jax"),
 }
 _WRITES: list[str] = []        # assignments to watched names, recorded as they happen
 

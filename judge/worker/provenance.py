@@ -83,9 +83,11 @@ class Flow:
     def _marker(self, eqn):
         """("in" | "out", function number) for a marker equation, else None. An input marker
         transposed (the backward pass of the multiplication by 1) is not an application. An
-        output marker counts in the scope a backward rule runs in (``transpose(jvp(M))`` in a
-        reverse-mode pass, or ``M``; under ``vmap`` too), not differentiated again:
-        ``jvp(transpose(jvp(M)))`` multiplies a tangent the submission chose by the factor."""
+        output marker counts in the scope a backward rule runs in (``transpose(jvp(M))``, or
+        ``M`` where the transformations are named on enclosing scopes; under ``vmap`` too), not
+        differentiated again: ``jvp(transpose(jvp(M)))`` multiplies a tangent the submission
+        chose by the factor. (A rule the submission calls by hand, ``f.bwd(res, formula)``, is
+        never marked: see ``instrument``.)"""
         if eqn.primitive.name != "mul":
             return None
         for segment in reversed(str(getattr(eqn.source_info, "name_stack", "")).split("/")):
