@@ -107,11 +107,12 @@ from judge.gate.names import (HARMLESS_DUNDER_ATTRIBUTES, HARMLESS_DUNDER_STRING
                               NAME_ARGUMENT_FUNCTIONS, READABLE_DUNDER_NAMES, REFLECTIVE_NAMES,
                               REFLECTIVE_PREFIXES, REFUSED_BUILTINS, SENSITIVE_DUNDERS,
                               SUPER_DUNDERS)
-from judge.gate.switch import ENV_VAR, UNPROTECTED, requested, warn_off
+from judge.gate.switch import ENV_VAR, UNPROTECTED, requested, setting, warn_off
 from judge.gate.visitor import Gate
 
 __all__ = [
-    "check", "check_file", "Finding", "summary", "requested", "warn_off", "module_verdict",
+    "check", "check_file", "Finding", "summary", "requested", "setting", "warn_off",
+    "module_verdict",
     "ENV_VAR", "UNPROTECTED", "MAX_SOURCE_BYTES", "DEFAULT_ALLOWED_IMPORTS", "DENIED_SUBMODULES",
     "DENIED_MODULE_ATTRIBUTES", "MODULE_NAMES", "MEMBER_NAMES", "REFLECTIVE_NAMES",
     "REFLECTIVE_PREFIXES", "REFUSED_BUILTINS", "NAME_ARGUMENT_BUILTINS", "NAME_ARGUMENT_FUNCTIONS",

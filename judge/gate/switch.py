@@ -31,6 +31,12 @@ def requested(value: bool | str | None = None) -> tuple[bool, str]:
     return setting == "on", source
 
 
+def setting(on) -> str:
+    """The gate setting as the option spells it: ``on`` or ``off`` (anything else, as read from
+    a hand-edited file, shown as it is)."""
+    return "on" if on is True else "off" if on is False else repr(on)
+
+
 def warn_off(source: str = "--source-gate") -> None:
     """The one-line warning of a run without the gate."""
     where = "--source-gate off" if source == "--source-gate" else f"{ENV_VAR}=off"

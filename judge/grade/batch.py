@@ -77,6 +77,11 @@ def digest(path: Path | None) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path else ""
 
 
+#: How a batch is graded, as the journal records it: (what it is, its option, how to show it).
+_SWITCHES = {"source_gate": ("the source gate", "--source-gate", gate.setting),
+             "sandbox": ("the sandbox", "--sandbox", str)}
+
+
 class Journal:
     """Append-only JSON lines; a torn last line (an interrupted write) is ignored on reading.
 
@@ -138,13 +143,11 @@ class Journal:
         was = {"source_gate": True, **{k: record[k] for k in self.how if k in record}}
         for key, now in self.how.items():
             if key in was and was[key] != now and None not in (was[key], now):
-                then, option = (_setting(was[key]), "--source-gate") if key == "source_gate" \
-                    else (was[key], "--sandbox")
+                what, option, shown = _SWITCHES[key]
                 where = "this batch was" if "journal" in record else f"line {line} was"
-                what = "the source gate" if key == "source_gate" else "the sandbox"
-                raise JudgeError(f"{self.path}: {where} graded with {what} {then}; resume it with "
-                                 f"{option} {then}, or move the journal away to grade the class "
-                                 f"again with {what} {_setting(now) if key == 'source_gate' else now}")
+                raise JudgeError(f"{self.path}: {where} graded with {what} {shown(was[key])}; "
+                                 f"resume it with {option} {shown(was[key])}, or move the journal "
+                                 f"away to grade the class again with {what} {shown(now)}")
 
     def _write(self, record: dict) -> None:
         self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
@@ -158,10 +161,6 @@ class Journal:
 
     def close(self) -> None:
         self._file.close()
-
-
-def _setting(on) -> str:
-    return "on" if on is True else "off" if on is False else repr(on)
 
 
 def _record(entry: Entry, problem: Problem, sha: str, settings: Settings, source_gate: bool) -> dict:

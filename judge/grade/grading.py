@@ -21,7 +21,7 @@ from judge import gate
 from judge.run.boundary import ErrorReport, Probes, escape
 from judge.errors import JudgeError
 from judge.run.supervisor import WorkerRun, run_worker
-from judge.problem.model import Problem
+from judge.problem.model import Problem, seconds
 from judge.grade.verdicts import REASONS, CaseResult, GradeResult, Verdict, overall
 from judge.worker import protocol
 
@@ -265,12 +265,12 @@ def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
     if run.timed_out:
         if run.timeout_phase == "startup":
             return _result(case, "time_limit", f"importing the submission took longer than "
-                                               f"{_seconds(limits['startup_s'])} (the worker was killed)")
+                                               f"{seconds(limits['startup_s'])} s (the worker was killed)")
         if run.timeout_phase == "run":
             return _result(case, "time_limit", f"the whole run took longer than {limits['wall_s']} s "
                                                f"(the worker was killed)")
         return _result(case, "time_limit", f"time limit exceeded: a case may take "
-                                           f"{_seconds(limits['time_per_case_s'])} (the worker was killed)")
+                                           f"{seconds(limits['time_per_case_s'])} s (the worker was killed)")
     loaded = run.loaded
     if loaded and not loaded.ok:
         error = loaded.error
@@ -295,11 +295,6 @@ def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
         return _result(case, "killed_by_signal", f"the process was killed by signal {run.signal}")
     return _result(case, "exited_early", f"the process exited (status {run.returncode}) before "
                                          f"reporting this case")
-
-
-def _seconds(value) -> str:
-    """A limit in seconds as the spec states it: ``10 s``, ``2.5 s``."""
-    return f"{float(value):g} s"
 
 
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,

@@ -76,6 +76,12 @@ class Case:
         return case_label(self, named=False)
 
 
+def seconds(value) -> str:
+    """A limit in seconds as the spec states it: ``10`` and ``10.0`` both as ``10``, ``2.5`` as
+    ``2.5``."""
+    return f"{value:g}" if isinstance(value, (int, float)) else str(value)
+
+
 def case_number(case) -> int:
     """The ``N`` of ``example N`` / ``hidden N``: the case's position in the spec's ``examples:``
     or ``hidden:`` list (a result without one falls back to its ``index``)."""

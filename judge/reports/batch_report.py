@@ -11,6 +11,7 @@ import csv
 import io
 import json
 
+from judge.gate.switch import setting
 from judge.grade.verdicts import counts, plural
 
 COLUMNS = ("submission", "verdict", "reason", "passed", "total", "time_s", "message", "source_gate")
@@ -54,8 +55,7 @@ def render_csv(problem: str, records: list[dict]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for r in records:
-        writer.writerow([("on" if _gate(r) else "off") if k == "source_gate" else r[k]
-                         for k in COLUMNS])
+        writer.writerow([setting(_gate(r)) if k == "source_gate" else r[k] for k in COLUMNS])
     return out.getvalue()
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from judge.gate.switch import setting
 from judge.problem.model import case_label
 from judge.reports.check_text import details
 
@@ -45,7 +46,7 @@ def testcase(report, check, werror: bool) -> ET.Element:
 def _gate_property(suite: ET.Element, on: bool) -> None:
     """A suite's ``<properties>``: whether the source gate was on."""
     properties = ET.SubElement(suite, "properties")
-    ET.SubElement(properties, "property", name="source_gate", value="on" if on else "off")
+    ET.SubElement(properties, "property", name="source_gate", value=setting(on))
 
 
 def to_xml(reports, werror: bool = False) -> ET.ElementTree:

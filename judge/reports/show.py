@@ -5,13 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from judge.problem.casefile import plain_list
-from judge.problem.model import Problem
+from judge.problem.model import Problem, seconds
 from judge.grade.verdicts import plural
-
-
-def seconds(value) -> str:
-    """``10`` and ``10.0`` both as ``10``; ``2.5`` as ``2.5``."""
-    return f"{value:g}" if isinstance(value, (int, float)) else str(value)
 
 
 def _value(v) -> str:
