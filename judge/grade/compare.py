@@ -123,6 +123,20 @@ def check_field(got, expected: np.ndarray, name: str, tolerance: dict) -> Mismat
             or check_values(got, expected, name, tolerance))
 
 
+def check_form(output, expected: dict, kind: str) -> Mismatch | None:
+    """The output's container, keys, shapes and dtypes: what must hold before a rule reads it."""
+    names = list(expected)
+    problem = check_structure(output, kind, names)
+    if problem:
+        return problem
+    got = {"value": output} if kind == "array" else output
+    for name in names:
+        problem = check_shape(got[name], expected[name], name) or check_dtype(got[name], expected[name], name)
+        if problem:
+            return problem
+    return None
+
+
 def check_output(output, expected: dict, kind: str, tolerances: dict) -> Mismatch | None:
     """The whole output of one case against its expected fields."""
     names = list(expected)

@@ -15,7 +15,9 @@ import numpy as np
 
 from judge.run import cache
 from judge.run.settings import Settings, of as resolve_settings
-from judge.grade import compare, example_diff, rules
+from judge import rules
+from judge.rules.custom_vjp_grads import draw_factor
+from judge.grade import compare, example_diff
 from judge.grade import hints as hints_mod
 from judge import gate
 from judge.run.boundary import ErrorReport, Probes, escape
@@ -28,8 +30,20 @@ from judge.worker import protocol
 CAPTURE_BYTES = 4096
 
 
+def abstract_requests(problem: Problem) -> list[tuple]:
+    """``(origin, AbstractTrace, index)`` for every program the rules want traced without
+    running: indices follow the problem's cases, so they never collide with a case's."""
+    return [(origin, trace, len(problem.cases) + k)
+            for k, (origin, trace) in enumerate(rules.abstract_traces(problem))]
+
+
 def build_request(problem: Problem, submission: Path, cases) -> dict:
     grad_rule = problem.rule("custom_vjp_grads")
+    traced = [p.name for p in problem.parameters if p.traced]
+    abstract = [{"index": index, "args": protocol.encode_args(trace.values),
+                 "abstract": {name: {"shape": list(trace.shapes[name]), "dtype": trace.dtypes[name]}
+                              for name in traced}}
+                for _, trace, index in abstract_requests(problem)]
     return {
         "protocol": protocol.PROTOCOL,
         "submission": str(submission),
@@ -40,11 +54,13 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "probes": ({"wrt": problem.probes[0].wrt, "names": [p.name for p in problem.probes]}
                    if problem.probes else None),
         "capture_bytes": CAPTURE_BYTES,
-        # examples come first; the supervisor holds the rest back until they are reported
+        "structure": rules.needs_program(problem.rules),
+        # examples come first; the supervisor holds the rest back until they are reported;
+        # the traces at probe shapes come last
         "public_cases": sum(1 for c in cases if c.visibility == "example"),
         "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
                    "probe_args": protocol.encode_args(c.probe_inputs),
-                   "factor": rules.draw_factor()} for c in cases],
+                   "factor": draw_factor()} for c in cases] + abstract,
     }
 
 
@@ -94,7 +110,7 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
                            reason=reason, message=message, time_s=time.monotonic() - started,
                            cases=results)
     request = build_request(problem, path, cases)
-    factors = {c["index"]: c["factor"] for c in request["cases"]}
+    factors = {c["index"]: c["factor"] for c in request["cases"] if "factor" in c}
     cache_dir = _cache_for(problem, use_cache)
     settings = resolve_settings(sandbox)  # after the gate and the cache: where the run begins
     run = run_worker(request,
@@ -102,7 +118,9 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
                      case_timeout=time_per_case_s or problem.limits["time_per_case_s"],
                      sandbox=settings, limits=problem.limits, cache_dir=cache_dir)
     shown = escape(path.name)  # the student chose it: escaped like any text that reaches a report
-    results = tuple(judge_case(problem, case, run, factors[case.index], shown) for case in cases)
+    program_breach = abstract_breach(problem, run, shown)
+    results = tuple(judge_case(problem, case, run, factors[case.index], shown, program_breach)
+                    for case in cases)
     verdict, reason, message = overall(results)
     notes = ()
     if run.ready:
@@ -161,6 +179,11 @@ HIDDEN_MESSAGES = {
     "grads_not_from_backward": "the gradients do not come from the custom_vjp backward rule",
     "traced_value_concretized": "a traced value was turned into a Python value or NumPy array",
     "callback_used": "the traced computation calls back into Python",
+    "intermediate_too_large": "an intermediate value is larger than the problem allows",
+    "unrolled_loop": "the traced program grows with the size of the input",
+    "missing_primitive": "the traced program lacks an operation the problem requires",
+    "forbidden_primitive": "the traced program uses an operation the problem forbids",
+    "probe_shape_failed": "the program could not be traced at a probe shape",
     "instrument_tampered": "the submission replaced functions the judge's instruments rely on",
     "channel_tampered": "the result channel was tampered with",
     "exception": "the submission raised an exception",
@@ -297,11 +320,30 @@ def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
                                          f"reporting this case")
 
 
+def abstract_breach(problem: Problem, run: WorkerRun, name: str | None = None) -> rules.Breach | None:
+    """The rules' verdict on the programs traced at probe shapes (and the traces rules asked
+    for): a breach there is the program's, so it applies to every case that ran cleanly."""
+    traces = []
+    for origin, trace, index in abstract_requests(problem):
+        report = run.cases.get(index)
+        if report is None:
+            return rules.Breach("probe_shape_failed", f"the rules could not be checked: tracing at "
+                                                      f"{trace.name} did not finish")
+        if report.error is not None:
+            return rules.Breach("probe_shape_failed", f"the rules could not be checked: tracing at "
+                                                      f"{trace.name} failed: {_error_text(report.error, name)}")
+        traces.append((origin, rules.TraceEvidence(label=trace.name, shapes=trace.shapes,
+                                                   program=report.program, report=report, abstract=True)))
+    return rules.check_abstract(problem, traces) if traces else None
+
+
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
-               name: str | None = None) -> CaseResult:
+               name: str | None = None, program_breach: rules.Breach | None = None) -> CaseResult:
     """One case's verdict; ``factor`` is what the case's backward rules were scaled by;
-    ``name`` is the submission's file name, for messages. Reads only typed reports
-    (``judge.run.boundary``), never a raw message."""
+    ``name`` is the submission's file name, for messages; ``program_breach`` what the rules
+    found at the probe shapes (``abstract_breach``). Reads only typed reports
+    (``judge.run.boundary``), never a raw message. Order: errors and limits, then the output's
+    form (keys, shapes, dtypes), then the rules, then the values and probes."""
     report = run.cases.get(case.index)
     if report is None:
         return _missing_case(case, run, name)
@@ -330,11 +372,18 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
     if malformed is not None:
         return _result(case, "wrong_type", f"the output cannot be judged: it has "
                                             f"{protocol.Malformed.TEXT[malformed.why]}", time_s, details)
-    breach = rules.check_rules(problem.rules, report, output, factor)
-    if breach:
-        return _result(case, breach.reason, breach.message, time_s, details)
     tolerances = {f.name: f.tolerance for f in problem.fields}
     expected = {f.name: case.expected[f.name] for f in problem.fields}
+    mismatch = compare.check_form(output, expected, problem.output_kind)
+    if mismatch:
+        details = {**details, "diff": example_diff.diff(case, output, mismatch)}
+        return _result(case, mismatch.reason, mismatch.message, time_s, details)
+    shapes = {p.name: tuple(np.shape(case.inputs[p.name])) for p in problem.parameters if p.kind == "array"}
+    breach = rules.check_case(problem, rules.TraceEvidence(
+        label="at this case's shapes", shapes=shapes, program=report.program, report=report,
+        output=output, factor=factor)) or program_breach
+    if breach:
+        return _result(case, breach.reason, breach.message, time_s, details)
     mismatch = compare.check_output(output, expected, problem.output_kind, tolerances)
     if mismatch:
         details = {**details, "diff": example_diff.diff(case, output, mismatch)}

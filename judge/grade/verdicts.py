@@ -56,6 +56,10 @@ REASONS = {
     "callback_used": Verdict.RJ, "instrument_tampered": Verdict.RJ,
     "channel_tampered": Verdict.RJ,  # a line on the result channel was not the worker's
     "forbidden_construct": Verdict.RJ,  # the source gate refused the submission; it never ran
+    # RJ from rules on the traced program (judge/rules/)
+    "intermediate_too_large": Verdict.RJ, "unrolled_loop": Verdict.RJ,
+    "missing_primitive": Verdict.RJ, "forbidden_primitive": Verdict.RJ,
+    "probe_shape_failed": Verdict.RJ,  # the program could not be traced at a probe shape
     # RTE
     "exception": Verdict.RTE, "import_exception": Verdict.RTE, "exit_called": Verdict.RTE,
     "exited_early": Verdict.RTE, "killed_by_signal": Verdict.RTE,

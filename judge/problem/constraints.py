@@ -77,6 +77,7 @@ def input_violations(params, raw: dict) -> tuple[dict, list[CaseDataError]]:
 def violations(params, values: dict) -> list[tuple[str, str]]:
     """Every (parameter, message) constraint violation of typed inputs."""
     found = []
+    dims: dict = {}  # dim name -> (extent, the parameter that fixed it)
     for p in params:
         v = values[p.name]
         if p.kind == "array":
@@ -98,6 +99,8 @@ def violations(params, values: dict) -> list[tuple[str, str]]:
                                       f"{np.shape(values[p.shape_like])}"))
             if p.dtype_like and np.asarray(values[p.dtype_like]).dtype != arr.dtype:
                 found.append((p.name, f"dtype {arr.dtype} differs from {p.dtype_like}'s"))
+            if p.shape is not None:
+                found.extend((p.name, m) for m in _shape_violations(p, arr.shape, dims))
         else:
             if not math.isfinite(v):
                 found.append((p.name, "must be finite"))
@@ -107,9 +110,35 @@ def violations(params, values: dict) -> list[tuple[str, str]]:
                 found.append((p.name, f"{v} must be greater than {p.exclusive_minimum}"))
             if p.maximum is not None and v > p.maximum:
                 found.append((p.name, f"{v} is above the maximum {p.maximum}"))
+            if p.exclusive_maximum is not None and v >= p.exclusive_maximum:
+                found.append((p.name, f"{v} must be less than {p.exclusive_maximum}"))
             if p.greater_than and not v > values[p.greater_than]:
                 found.append((p.name, f"{v} must be greater than {p.greater_than} "
                                       f"({values[p.greater_than]})"))
+    return found
+
+
+def _shape_violations(p, shape: tuple, dims: dict) -> list[str]:
+    """What is wrong with ``shape`` against the parameter's symbolic shape; ``dims`` holds the
+    extents earlier parameters fixed and learns this one's."""
+    if len(shape) != len(p.shape):
+        want = "[" + ", ".join(map(str, p.shape)) + "]"
+        return [f"has shape {tuple(shape)}, expected {len(p.shape)} dimensions {want}"]
+    found = []
+    bounds = {name: (low, high) for name, low, high in p.dim_bounds}
+    for axis, (name, extent) in enumerate(zip(p.shape, shape)):
+        if isinstance(name, int):
+            if extent != name:
+                found.append(f"dimension {axis} is {extent}, must be {name}")
+            continue
+        if name in dims and dims[name][0] != extent:
+            found.append(f"dimension {axis} ({name}) is {extent}, but {name} is {dims[name][0]} "
+                         f"in {dims[name][1]}")
+            continue
+        dims.setdefault(name, (extent, p.name))
+        if name in bounds and not bounds[name][0] <= extent <= bounds[name][1]:
+            found.append(f"dimension {axis} ({name}) is {extent}, allowed {bounds[name][0]} to "
+                         f"{bounds[name][1]}")
     return found
 
 

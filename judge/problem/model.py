@@ -33,6 +33,11 @@ class Parameter:
     exclusive_minimum: float | None = None
     maximum: float | None = None
     greater_than: str | None = None
+    exclusive_maximum: float | None = None
+    #: symbolic shape: each entry an int (a fixed extent) or a dim name shared across parameters
+    shape: tuple[int | str, ...] | None = None
+    #: (dim name, lowest, highest extent) for each dim of ``shape`` the spec's ``dims`` bounds
+    dim_bounds: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,16 @@ class Probe:
 
 
 PROBE_INPUTS = {"vjp": "cotangent", "jvp": "tangent"}
+
+
+@dataclass(frozen=True)
+class ProbeShape:
+    """Shapes at which the rules are checked by tracing alone (nothing runs, nothing stored)."""
+
+    name: str
+    shapes: dict                    # every array parameter -> shape tuple
+    values: dict                    # every static parameter -> Python number
+    dtypes: dict                    # every traced parameter -> dtype name
 
 
 @dataclass(frozen=True)
@@ -119,6 +134,7 @@ class Problem:
     #: Modules a submission may import (a module allows its submodules); None: the source gate's
     #: default (``judge.gate.DEFAULT_ALLOWED_IMPORTS``).
     allowed_imports: tuple[str, ...] | None = None
+    probe_shapes: tuple[ProbeShape, ...] = ()
 
     @property
     def examples(self) -> tuple[Case, ...]:
@@ -151,3 +167,46 @@ def expected_dtype(f: OutputField, inputs: dict) -> np.dtype:
 
 def expected_shape(f: OutputField, inputs: dict) -> tuple | None:
     return None if f.shape_like is None else np.shape(inputs[f.shape_like])
+
+
+def dim_names(parameters) -> set[str]:
+    """Every dim name of the parameters' symbolic shapes."""
+    return {d for p in parameters for d in (p.shape or ()) if isinstance(d, str)}
+
+
+def bind_dims(parameters, shapes: dict) -> dict:
+    """Each dim name's extent in ``shapes`` (parameter -> shape tuple); the first parameter
+    that names a dim decides it (``constraints`` checks that the others agree)."""
+    dims: dict = {}
+    for p in parameters:
+        shape = shapes.get(p.name)
+        if p.shape is None or shape is None or len(shape) != len(p.shape):
+            continue
+        for name, extent in zip(p.shape, shape):
+            if isinstance(name, str):
+                dims.setdefault(name, int(extent))
+    return dims
+
+
+def shapes_for(parameters, dims: dict, base: dict | None = None) -> dict:
+    """Every array parameter's shape for dim extents ``dims``: from its symbolic ``shape``,
+    else its ``shape_like`` source's, else its shape in ``base`` (inputs); KeyError names a
+    parameter whose shape cannot be known."""
+    shapes: dict = {}
+    pending = [p for p in parameters if p.kind == "array"]
+    while pending:
+        progress = False
+        for p in list(pending):
+            if p.shape is not None:
+                shapes[p.name] = tuple(dims[d] if isinstance(d, str) else d for d in p.shape)
+            elif p.shape_like is not None and p.shape_like in shapes:
+                shapes[p.name] = shapes[p.shape_like]
+            elif p.shape_like is None and base is not None and p.name in base:
+                shapes[p.name] = tuple(np.shape(base[p.name]))
+            else:
+                continue
+            pending.remove(p)
+            progress = True
+        if not progress:
+            raise KeyError(pending[0].name)
+    return shapes

@@ -14,13 +14,17 @@ from functools import lru_cache
 from pathlib import Path
 
 import jsonschema
+import numpy as np
 import yaml
 
 from judge.errors import JudgeError, SpecError
 from judge.problem.constraints import (CaseDataError, input_violations, parse_expected, parse_probes,
                                        split_probe_expected)
+from dataclasses import replace
+
+from judge import rules as rule_registry
 from judge.problem.model import (DEFAULT_LIMITS, DEFAULT_TOLERANCE, PROBE_INPUTS, Case, OutputField,
-                                 Parameter, Probe, Problem)
+                                 Parameter, Probe, ProbeShape, Problem, dim_names, shapes_for)
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "problem.schema.json"
 #: libyaml's loader where PyYAML was built with it (several times faster), else the pure one.
@@ -221,15 +225,7 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
         if f.dtype is None and f.dtype_like is None:
             fail(["output"], f"field {f.name!r} needs dtype or dtype_like")
     rules = tuple(data.get("rules", []))
-    for i, rule in enumerate(rules):
-        if "field" in rule and rule["field"] not in [f.name for f in fields]:
-            fail(["rules", i, "field"], f"no output field named {rule['field']!r}")
-        if rule.get("id") == "custom_vjp_grads":
-            cotangent = rule.get("cotangent", "cotangent")
-            if not any(p.name == cotangent and p.traced and p.kind == "array" for p in params):
-                fail(["rules", i, "cotangent" if "cotangent" in rule else "id"],
-                     f"the cotangent {cotangent!r} must name a traced array parameter")
-
+    params = _with_dims(params, data.get("dims") or {}, fail)
     probes = ()
     if "probes" in data:
         raw_probes = data["probes"]
@@ -284,6 +280,10 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
         fields=fields, rules=rules, probes=probes, limits={**DEFAULT_LIMITS, **data.get("limits", {})},
         cases=tuple(cases), path=path, reference=reference, raw=data,
         allowed_imports=tuple(data["allowed_imports"]) if "allowed_imports" in data else None)
+    for i, key, message in rule_registry.validate(rules, problem):
+        fail(["rules", i, key], message)
+    problem = replace(problem, probe_shapes=tuple(
+        _probe_shape(raw, i, problem, fail) for i, raw in enumerate(data.get("probe_shapes") or [])))
     return (problem, errors) if collect else problem
 
 
@@ -296,7 +296,68 @@ def _parameter(raw: dict) -> Parameter:
         finite=raw.get("finite", False), shape_like=raw.get("shape_like"),
         dtype_like=raw.get("dtype_like"), minimum=raw.get("minimum"),
         exclusive_minimum=raw.get("exclusive_minimum"), maximum=raw.get("maximum"),
-        greater_than=raw.get("greater_than"))
+        greater_than=raw.get("greater_than"), exclusive_maximum=raw.get("exclusive_maximum"),
+        shape=tuple(raw["shape"]) if "shape" in raw else None)
+
+
+def _with_dims(params, bounds: dict, fail) -> tuple:
+    """The parameters with the spec's ``dims`` bounds attached to those whose shape names
+    them; a symbolic shape on a scalar, or a bound on an unknown dim, is an error."""
+    for i, p in enumerate(params):
+        if p.shape is not None and p.kind != "array":
+            fail(["parameters", i, "shape"], "only array parameters have a shape")
+        if p.shape is not None and p.ndim and len(p.shape) not in p.ndim:
+            fail(["parameters", i, "shape"], f"has {len(p.shape)} dimensions but ndim allows {list(p.ndim)}")
+    known = dim_names(params)
+    for name, (low, high) in bounds.items():
+        if name not in known:
+            fail(["dims", name], f"{name!r} is not a dim name of any parameter's shape")
+        if low > high:
+            fail(["dims", name], f"the lowest extent {low} is above the highest {high}")
+    return tuple(replace(p, dim_bounds=tuple((d, *bounds[d]) for d in dict.fromkeys(p.shape or ())
+                                             if isinstance(d, str) and d in bounds))
+                 for p in params)
+
+
+def _probe_shape(raw: dict, i: int, problem: Problem, fail) -> ProbeShape:
+    """One ``probe_shapes`` entry with every array parameter's shape and every static value
+    resolved (from its dims, its explicit shapes and the first example)."""
+    steps = ["probe_shapes", i]
+    params = problem.parameters
+    names = {p.name for p in params}
+    dims = dict(raw.get("dims") or {})
+    unknown = sorted(set(dims) - dim_names(params))
+    if unknown:
+        fail(steps + ["dims"], f"{unknown[0]!r} is not a dim name of any parameter's shape")
+    explicit = {k: tuple(v) for k, v in (raw.get("shapes") or {}).items()}
+    for name in explicit:
+        if name not in names or problem.parameter(name).kind != "array":
+            fail(steps + ["shapes", name], f"{name!r} is not an array parameter")
+    first = problem.examples[0].inputs if problem.examples else {}
+    try:
+        shapes = shapes_for(params, dims, {**first, **{k: np.empty(v, dtype=np.int8)
+                                                      for k, v in explicit.items()}})
+    except KeyError as exc:
+        fail(steps, f"the shape of {exc.args[0]!r} is not given: add its dims or its shapes")
+    values = dict(raw.get("values") or {})
+    for p in params:
+        if p.kind == "array":
+            continue
+        if p.name not in values:
+            if p.name not in first:
+                fail(steps + ["values"], f"give a value for the static parameter {p.name!r}")
+            values[p.name] = first[p.name]
+        values[p.name] = int(values[p.name]) if p.kind == "int" else float(values[p.name])
+    extra = sorted(set(values) - names)
+    if extra:
+        fail(steps + ["values", extra[0]], f"{extra[0]!r} is not a parameter")
+    for name, shape in shapes.items():
+        p = problem.parameter(name)
+        if p.ndim and len(shape) not in p.ndim:
+            fail(steps, f"{name} would have {len(shape)} dimensions, allowed: {list(p.ndim)}")
+    dtypes = {p.name: str(first[p.name].dtype) if p.name in first else p.dtypes[0]
+              for p in params if p.traced}
+    return ProbeShape(name=raw["name"], shapes=shapes, values=values, dtypes=dtypes)
 
 
 def _field(name: str, raw: dict, base_tol: dict) -> OutputField:

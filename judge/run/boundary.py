@@ -18,6 +18,7 @@ terminal by a submission and every report encodes as UTF-8. Values are decoded t
 
 from __future__ import annotations
 
+import math
 import re
 import secrets
 from dataclasses import dataclass
@@ -129,6 +130,28 @@ class Probes:
 
 
 @dataclass(frozen=True)
+class Value:
+    """One value of a traced program (``judge.worker.program``); its size is computed here."""
+
+    shape: tuple[int, ...]
+    dtype: str
+    primitive: str           # the primitive that made it, or "constant"
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+
+@dataclass(frozen=True)
+class Program:
+    """The summary of a program traced without running it, which structural rules read."""
+
+    equations: int
+    primitives: Mapping[str, int]    # primitive name -> equations
+    largest: tuple[Value, ...]       # the values with the most elements, largest first
+
+
+@dataclass(frozen=True)
 class CaseReport:
     index: int
     time_s: float
@@ -139,6 +162,7 @@ class CaseReport:
     trace: Trace | None = None
     evidence: Evidence | None = None
     probes: Probes | None = None
+    program: Program | None = None
 
 
 @dataclass(frozen=True)
@@ -160,13 +184,18 @@ class Expected:
     grad_rule: bool = False
     probes: tuple[str, ...] = ()
     capture_bytes: int = 4096
+    structure: bool = False                 # every case also reports its program
+    abstract: frozenset = frozenset()       # indices of cases that are only traced
 
     @classmethod
     def of(cls, request: dict) -> "Expected":
         probes = request.get("probes") or {}
         return cls(grad_rule=bool(request.get("grad_rule")),
                    probes=tuple(probes.get("names") or ()),
-                   capture_bytes=int(request.get("capture_bytes") or 4096))
+                   capture_bytes=int(request.get("capture_bytes") or 4096),
+                   structure=bool(request.get("structure")),
+                   abstract=frozenset(c["index"] for c in request.get("cases", ())
+                                      if c.get("abstract") is not None))
 
 
 # --- field checks -----------------------------------------------------------------------------
@@ -324,16 +353,56 @@ def _loaded(msg: dict, expected: Expected) -> Loaded:
                   time_s=_optional(_number, msg.get("time_s"), "loaded.time_s"))
 
 
+def _program(raw, where: str) -> Program:
+    msg = _object(raw, where)
+    _keys(msg, where, ("equations", "primitives", "largest"))
+    counts = _object(msg["primitives"], f"{where}.primitives")
+    if len(counts) > protocol.MAX_PRIMITIVE_NAMES:
+        _fail(f"{where}.primitives", f"more than {protocol.MAX_PRIMITIVE_NAMES} primitives")
+    primitives = {_text(k, f"{where}.primitives", protocol.MAX_NAME):
+                  _int(v, f"{where}.primitives", 0, protocol.MAX_SUMMARY_COUNT) for k, v in counts.items()}
+    largest = msg["largest"]
+    if not isinstance(largest, list) or len(largest) > protocol.MAX_LARGEST:
+        _fail(f"{where}.largest", f"expected a list of at most {protocol.MAX_LARGEST} values")
+    values = []
+    for i, item in enumerate(largest):
+        here = f"{where}.largest[{i}]"
+        item = _object(item, here)
+        _keys(item, here, ("shape", "dtype", "primitive"))
+        shape = item["shape"]
+        if not isinstance(shape, list) or len(shape) > protocol.MAX_SUMMARY_NDIM:
+            _fail(f"{here}.shape", f"expected a list of at most {protocol.MAX_SUMMARY_NDIM} extents")
+        values.append(Value(shape=tuple(_int(d, f"{here}.shape", 0, protocol.MAX_SUMMARY_COUNT) for d in shape),
+                            dtype=_text(item["dtype"], f"{here}.dtype", protocol.MAX_NAME),
+                            primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME)))
+    values.sort(key=lambda v: -v.size)  # the judge orders them, whatever the worker sent
+    return Program(equations=_int(msg["equations"], f"{where}.equations", 0, protocol.MAX_SUMMARY_COUNT),
+                   primitives=MappingProxyType(primitives), largest=tuple(values))
+
+
 def _case(msg: dict, expected: Expected) -> CaseReport:
     _keys(msg, "case", ("type", "index", "time_s", "stdout", "stderr", "error", "output", "probes",
-                        "trace", "evidence"))
+                        "trace", "evidence"), ("program",))
     index = _int(msg["index"], "case.index")
     cap = expected.capture_bytes + CAPTURE_MARGIN
     error = _optional(_error, msg["error"], "case.error", ("concretization", "exit", "exception"))
     complete = error is None
+    program = _optional(_program, msg.get("program"), "case.program")
+    if program is not None and not (expected.structure or index in expected.abstract):
+        _fail("case.program", "no program summary was requested")
+    if index in expected.abstract:
+        if any(msg[k] is not None for k in ("output", "trace", "evidence", "probes")):
+            _fail("case", "a case traced only at shapes reports nothing but its program")
+        if complete and program is None:
+            _fail("case", "a case traced only at shapes must report its program")
+        return CaseReport(index=index, time_s=_number(msg["time_s"], "case.time_s"),
+                          stdout=_text(msg["stdout"], "case.stdout", cap, True),
+                          stderr=_text(msg["stderr"], "case.stderr", cap, True),
+                          error=error, program=program)
     if complete and (msg["output"] is None or msg["trace"] is None
                      or (expected.grad_rule and msg["evidence"] is None)
-                     or (expected.probes and msg["probes"] is None)):
+                     or (expected.probes and msg["probes"] is None)
+                     or (expected.structure and program is None)):
         _fail("case", "a case without an error must report its output, trace and evidence")
     if msg["probes"] is not None and not expected.probes:
         _fail("case.probes", "no probes were requested")
@@ -345,7 +414,8 @@ def _case(msg: dict, expected: Expected) -> CaseReport:
         output=_optional(value, msg["output"], "case.output"),
         trace=_optional(_trace, msg["trace"], "case.trace"),
         evidence=_optional(_evidence, msg["evidence"], "case.evidence", expected, complete),
-        probes=_optional(_probes, msg["probes"], "case.probes", expected, complete))
+        probes=_optional(_probes, msg["probes"], "case.probes", expected, complete),
+        program=program)
 
 
 def _halt(msg: dict, expected: Expected) -> Halt:

@@ -54,9 +54,11 @@ class CaseRunner:
         import jax
         import numpy as np
 
-        from . import instrument, provenance
+        from . import instrument, program, provenance
 
         self.jax, self.np, self.instrument, self.provenance = jax, np, instrument, provenance
+        self.summarize = program.summarize
+        self.structure = bool(request.get("structure"))  # also trace each case without running it
         self.entry = entry
         self.parameters = request["parameters"]
         self.grad_rule = request.get("grad_rule")
@@ -187,6 +189,42 @@ class CaseRunner:
         evidence = {"custom_vjp_applied": applied, "backward_runs": runs}
         return closed, output, scaled, skeleton, evidence
 
+    def program(self, args: dict, shapes: dict | None = None) -> dict:
+        """The summary of the entry's program traced without running it, and without
+        ``disable_jit`` (so scans, loops and jits stay what they are), at the case's shapes or
+        at ``shapes`` (name -> {"shape", "dtype"}) for the traced parameters."""
+        jax, np = self.jax, self.np
+        specs = []
+        for name in self.traced:
+            if shapes is not None:
+                wanted = shapes[name]
+                specs.append(jax.ShapeDtypeStruct(tuple(int(d) for d in wanted["shape"]),
+                                                  protocol.dtype_named(wanted["dtype"])))
+            else:
+                value = np.asarray(args[name])
+                specs.append(jax.ShapeDtypeStruct(value.shape, value.dtype))
+
+        def traced(*values):
+            leaves: list = []
+            self._split(self._call(self._bind(args, values)), leaves)
+            return leaves
+
+        return self.summarize(jax.make_jaxpr(traced)(*specs))
+
+    def abstract(self, args: dict, shapes: dict) -> dict:
+        """Only the program summary, at ``shapes``: nothing runs."""
+        result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None,
+                  "program": None}
+        try:
+            result["program"] = self.program(args, shapes)
+        except self.instrument.CONCRETIZATION_ERRORS as exc:
+            result["error"] = describe_error(exc, "concretization", self.submission)
+        except SystemExit as exc:
+            result["error"] = describe_error(exc, "exit", self.submission)
+        except BaseException as exc:  # noqa: BLE001
+            result["error"] = describe_error(exc, "exception", self.submission)
+        return result
+
     def _flow(self, closed, skeleton) -> dict:
         """Does the case's cotangent reach the rule's field outside every backward rule?"""
         name = self.grad_rule["field"]
@@ -283,6 +321,8 @@ class CaseRunner:
                         raise
                     except Exception as exc:  # noqa: BLE001 - e.g. no forward-mode rule
                         probes["errors"][name] = describe_error(exc, "exception", self.submission)
+            if self.structure:
+                result["program"] = self.program(args)
         except self.instrument.CONCRETIZATION_ERRORS as exc:
             result["error"] = describe_error(exc, "concretization", self.submission)
         except SystemExit as exc:

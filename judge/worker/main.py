@@ -162,9 +162,12 @@ def main(argv: list[str] | None = None) -> None:
                 halt("instrument_tampered", case["index"], ", ".join(tampered()))
             started = clock()
             with capture(limit) as cap:
-                result = runner.run(decode_args(case["args"]),
-                                    decode_args(case.get("probe_args") or {}),
-                                    float(case.get("factor") or 2.0))
+                if case.get("abstract") is not None:  # trace only, at the judge's shapes
+                    result = runner.abstract(decode_args(case["args"]), case["abstract"])
+                else:
+                    result = runner.run(decode_args(case["args"]),
+                                        decode_args(case.get("probe_args") or {}),
+                                        float(case.get("factor") or 2.0))
             elapsed = clock() - started
             if tampered():
                 halt("instrument_tampered", case["index"], ", ".join(tampered()))

@@ -22,9 +22,18 @@ Channels
        "compiled": false,                          # evaluate with jax.jit, not op by op (optional)
        "nonce": "9f2c...",                         # per run, random; echoed in every message
        "rlimits": {"RLIMIT_AS": [SOFT, HARD], ...},  # applied by the worker before importing JAX
+       "structure": false,                         # also trace each case without running it
        "more_cases": false,
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
-                  "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}, "factor": 4.0}, ...]}
+                  "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}, "factor": 4.0}, ...,
+                 {"index": 70, "abstract": {"x": {"shape": [4096], "dtype": "float32"}},
+                  "args": {"scale": 0.5, ...}}]}          # trace only, at these shapes
+
+  With ``structure``, each case is also traced abstractly (``jax.make_jaxpr`` of the entry on
+  shapes, without ``disable_jit``, so scans and jits stay what they are) and its message carries
+  ``program``, the summary structural rules read (``program.py``). A case with ``abstract`` is
+  only traced that way, never run: its message has ``program`` and nothing else but text and
+  ``error``.
 
 * Results (worker -> judge): JSON lines on a dedicated pipe whose descriptor number is given on
   the worker's command line (``--result-fd N``). The submission's stdout and stderr are separate
@@ -40,7 +49,10 @@ Channels
        "trace": {"primitives": ["add", ...], "custom_vjp_calls": 1} | null,
        "evidence": {"custom_vjp_applied": 2, "backward_runs": 1, "instrument_intact": true,
                     "provenance": {"reached": false, "used": true, "rules": 1, "opaque": 0},
-                    "scaled": VALUE | null, "cache_cleared": false} | null}
+                    "scaled": VALUE | null, "cache_cleared": false} | null,
+       "program": {"equations": 412, "primitives": {"dot_general": 6, ...},
+                   "largest": [{"shape": [8, 4096], "dtype": "float32",
+                                "primitive": "dot_general"}, ...]} | null}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
       {"type": "done"}
@@ -118,6 +130,14 @@ MAX_NODES = 10_000
 #: Characters of a dict key or of an "other" value's type name.
 MAX_NAME = 100
 
+#: Values a program summary lists in ``largest``, and distinct primitives in ``primitives``.
+MAX_LARGEST = 4
+MAX_PRIMITIVE_NAMES = 500
+
+#: Dimensions of one value in a program summary, and the largest count it may state.
+MAX_SUMMARY_NDIM = 64
+MAX_SUMMARY_COUNT = 2 ** 53
+
 #: Why a submission's output could not be sent as it is (``{"kind": "malformed", "why": ...}``).
 MALFORMED = ("too_deep", "cyclic", "too_many", "bad_key")
 
@@ -141,6 +161,11 @@ def _dtype(name: str) -> np.dtype:
 
         return np.dtype(ml_dtypes.bfloat16)
     return np.dtype(name)
+
+
+def dtype_named(name: str) -> np.dtype:
+    """The NumPy dtype of a channel dtype name (ProtocolError for any other name)."""
+    return _dtype(name)
 
 
 def check_shape(shape) -> None:

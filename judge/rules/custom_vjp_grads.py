@@ -1,34 +1,44 @@
-"""A problem's rules, decided on the judge side from what the worker observed.
+"""Rule ``custom_vjp_grads``: an output field is what a jax.custom_vjp backward rule returned.
 
-Each rule is a function ``(rule, case report, output) -> Breach | None`` registered under the
-rule id used in specs; the case report is typed and already validated (``judge.run.boundary``).
-The worker only measures (see ``worker.instrument``); the decision is here.
+Reads the custom_vjp instrument's evidence (``judge.worker.instrument`` and
+``judge.worker.provenance``), measured on one trace of the case: how often an instrumented
+custom_vjp was applied to a traced value and its backward rule ran; whether the cotangent
+parameter reaches the field along a path that passes through no backward rule; and the output
+evaluated again with every backward rule's result scaled by ``factor``, a traced input of that
+trace. A gradient that passes through n rules in series scales by factor**n; a formula does not
+scale, and the dataflow sees any path around the rules.
 """
 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 
 import numpy as np
 
-from judge.run.boundary import NO_EVIDENCE, CaseReport
+from judge.rules.base import Breach, TraceEvidence
+from judge.run.boundary import NO_EVIDENCE
 from judge.worker import provenance
 
-#: Primitives that move computation out of JAX (names across supported versions).
-CALLBACK_PRIMITIVES = frozenset({"pure_callback", "io_callback", "callback", "debug_callback"})
+ID = "custom_vjp_grads"
+EVIDENCE = ("custom_vjp",)
+REASONS = ("instrument_tampered", "no_custom_vjp", "backward_not_run", "grads_not_from_backward")
 
 
-@dataclass(frozen=True)
-class Breach:
-    reason: str   # an RJ reason code from verdicts.REASONS
-    message: str
+def describe(rule: dict) -> str:
+    return (f"`{rule['field']}` must be the cotangent `{rule.get('cotangent', 'cotangent')}` pulled "
+            f"back through the backward rule of a jax.custom_vjp function (no formula, "
+            f"stop_gradient construction or custom_jvp)")
 
 
-def _field(output, name: str):
-    if isinstance(output, dict):
-        return output.get(name)
-    return output if name == "value" else None
+def validate(rule: dict, problem) -> list:
+    found = []
+    if rule["field"] not in [f.name for f in problem.fields]:
+        found.append(("field", f"no output field named {rule['field']!r}"))
+    cotangent = rule.get("cotangent", "cotangent")
+    if not any(p.name == cotangent and p.traced and p.kind == "array" for p in problem.parameters):
+        found.append(("cotangent" if "cotangent" in rule else "id",
+                      f"the cotangent {cotangent!r} must name a traced array parameter"))
+    return found
 
 
 def draw_factor() -> float:
@@ -37,19 +47,17 @@ def draw_factor() -> float:
     return float(2 ** secrets.choice((1, 2, 3, 4)))
 
 
-def custom_vjp_grads(rule: dict, msg: CaseReport, output, factor: float | None = None) -> Breach | None:
-    """The named field must be what the backward rule of a jax.custom_vjp returned.
+def _field(output, name: str):
+    if isinstance(output, dict):
+        return output.get(name)
+    return output if name == "value" else None
 
-    Evidence from the worker, measured on one trace of the case: how often an instrumented
-    custom_vjp was applied to a traced value and its backward rule ran; whether the case's
-    cotangent input reaches the field along a path that passes through no backward rule
-    (``provenance``); and the output evaluated again with every backward rule's result scaled
-    by ``factor``, a traced input of that trace (``scaled``). A gradient that passes through n
-    rules in series scales by factor**n; a formula does not scale, and the dataflow sees any
-    path around the rules (a factor taken from a dummy rule included).
-    """
-    evidence = msg.evidence or NO_EVIDENCE
-    name = rule["field"]
+
+def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
+    if trace.abstract:
+        return None  # measured only on cases that run
+    evidence = trace.report.evidence or NO_EVIDENCE
+    name, factor = rule["field"], trace.factor
     if evidence.instrument_intact is False:
         return Breach("instrument_tampered", "the submission replaced jax.custom_vjp; the judge "
                                              "cannot observe its backward rule")
@@ -70,7 +78,7 @@ def custom_vjp_grads(rule: dict, msg: CaseReport, output, factor: float | None =
         return Breach("grads_not_from_backward",
                       f"{name} does not depend on the cotangent: it must be the cotangent pulled "
                       f"back through your backward rule")
-    grads = _field(output, name)
+    grads = _field(trace.output, name)
     scaled = _field(evidence.scaled, name)  # decoded and validated by judge.run.boundary
     if not isinstance(grads, np.ndarray):
         return None  # the output check reports the malformed field
@@ -86,23 +94,4 @@ def custom_vjp_grads(rule: dict, msg: CaseReport, output, factor: float | None =
                       f"backward rule's output scaled by {factor:g}, {where} went from "
                       f"{grads[idx].item()!r} to {scaled[idx].item()!r}, not a power of "
                       f"{factor:g} times it")
-    return None
-
-
-def no_callbacks(rule: dict, msg: CaseReport, output, factor: float | None = None) -> Breach | None:
-    used = sorted(set(msg.trace.primitives if msg.trace else ()) & CALLBACK_PRIMITIVES)
-    if used:
-        return Breach("callback_used", f"the traced computation calls {', '.join(used)}: the work "
-                                       f"must be done by JAX operations")
-    return None
-
-
-RULES = {"custom_vjp_grads": custom_vjp_grads, "no_callbacks": no_callbacks}
-
-
-def check_rules(rules, msg: CaseReport, output, factor: float | None = None) -> Breach | None:
-    for rule in rules:
-        breach = RULES[rule["id"]](rule, msg, output, factor)
-        if breach:
-            return breach
     return None

@@ -1,0 +1,93 @@
+"""The rules a problem states, checked on the traced program; one module per rule.
+
+Every module in this package that defines ``ID`` is a rule (its contract is in ``base``), found
+here and nowhere else: adding a rule is adding one module (and its keys to the spec schema).
+This package also says which traces the worker must make (``needs_program``,
+``abstract_traces``) and runs the rules over them (``check_case``, ``check_abstract``); the
+grading module turns a breach into a verdict.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from judge.rules.base import AbstractTrace, Breach, TraceEvidence
+
+_HELPERS = {"base", "expression", "primitive_names"}
+
+
+def _discover() -> dict:
+    found = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name in _HELPERS:
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "ID"):
+            found[module.ID] = module
+    return found
+
+
+#: rule id -> its module
+RULES = _discover()
+
+
+def describe(rule: dict) -> str:
+    return RULES[rule["id"]].describe(rule)
+
+
+def validate(rules, problem) -> list[tuple[int, str, str]]:
+    """``(rule index, key, message)`` for every rule whose keys make no sense for ``problem``."""
+    return [(i, key, message) for i, rule in enumerate(rules)
+            for key, message in RULES[rule["id"]].validate(rule, problem)]
+
+
+def needs_program(rules) -> bool:
+    """Does any rule read the summary of the program traced without running it?"""
+    return any("program" in RULES[r["id"]].EVIDENCE for r in rules)
+
+
+def abstract_traces(problem) -> list[tuple[str | int, AbstractTrace]]:
+    """The programs to trace without running: ``("probe", trace)`` for each of the spec's
+    probe shapes, and ``(rule index, trace)`` for the traces a rule asks for itself. None when
+    no rule reads a program."""
+    if not needs_program(problem.rules):
+        return []
+    found: list = []
+    for shape in problem.probe_shapes:
+        found.append(("probe", AbstractTrace(name=f"probe shape {shape.name}", shapes=shape.shapes,
+                                             values=shape.values, dtypes=shape.dtypes)))
+    for i, rule in enumerate(problem.rules):
+        more = getattr(RULES[rule["id"]], "traces", None)
+        if more is not None:
+            found.extend((i, t) for t in more(rule, problem))
+    return found
+
+
+def check_case(problem, trace: TraceEvidence) -> Breach | None:
+    """The first rule, in the spec's order, that one traced program breaks."""
+    for rule in problem.rules:
+        breach = RULES[rule["id"]].check(rule, trace, problem)
+        if breach:
+            return breach
+    return None
+
+
+def check_abstract(problem, traces: list[tuple[str | int, TraceEvidence]]) -> Breach | None:
+    """The first breach over the abstract traces: every rule on each probe shape, then each
+    rule across the traces it asked for."""
+    for _, trace in traces:
+        breach = check_case(problem, trace)
+        if breach:
+            return breach
+    for i, rule in enumerate(problem.rules):
+        across = getattr(RULES[rule["id"]], "check_traces", None)
+        if across is not None:
+            breach = across(rule, [t for origin, t in traces if origin == i], problem)
+            if breach:
+                return breach
+    return None
+
+
+__all__ = ["RULES", "Breach", "TraceEvidence", "AbstractTrace", "describe", "validate",
+           "needs_program", "abstract_traces", "check_case", "check_abstract"]

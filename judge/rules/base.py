@@ -1,0 +1,60 @@
+"""What every rule shares: the breach it reports and the evidence it reads.
+
+A rule is one module in ``judge.rules`` with this contract:
+
+* ``ID``: the rule id a spec names (``rules: [{id: ...}]``);
+* ``REASONS``: the RJ reason codes it may report (each also in ``judge.grade.verdicts.REASONS``);
+* ``EVIDENCE``: what it reads from the worker: ``"program"`` (the summary of the traced program,
+  ``judge.run.boundary.Program``) and/or ``"custom_vjp"`` (the instrument's measurements);
+* ``describe(rule) -> str``: the rule in words, for statements and ``judge show``;
+* ``validate(rule, problem) -> list[(key, message)]``: what is wrong with the rule's keys beyond
+  the schema (an unknown parameter, a bad expression), checked when the spec loads;
+* ``check(rule, trace, problem) -> Breach | None``: the decision on one traced program (a case's, or one
+  traced abstractly at a probe shape);
+* optionally ``traces(rule, problem) -> list[AbstractTrace]``: more programs it needs traced
+  abstractly, and ``check_traces(rule, traces, problem) -> Breach | None``: a decision across them.
+
+Rules decide on the judge's side from plain data the boundary already validated; they never see
+a hidden case's inputs beyond the shapes and static values of the trace they judge, and their
+messages show shapes and counts, never values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class Breach:
+    reason: str    # an RJ reason code from the rule's REASONS
+    message: str
+
+
+@dataclass(frozen=True)
+class AbstractTrace:
+    """A program the judge asks the worker to trace without running it: traced parameters as
+    shapes (dtype from the spec), static parameters as values."""
+
+    name: str                              # e.g. "probe shape wide" or "n = 7"
+    shapes: Mapping[str, tuple[int, ...]]  # every array parameter -> shape
+    values: Mapping[str, Any]              # static parameter -> Python number
+    dtypes: Mapping[str, str] = field(default_factory=dict)  # traced parameter -> dtype
+
+
+@dataclass(frozen=True)
+class TraceEvidence:
+    """One traced program and what the rules may read of it."""
+
+    label: str                               # how messages name it: "probe shape wide", "this case"
+    shapes: Mapping[str, tuple[int, ...]]    # every array parameter's shape in this trace
+    program: Any = None                      # judge.run.boundary.Program or None
+    report: Any = None                       # judge.run.boundary.CaseReport (cases only)
+    output: Any = None                       # the decoded output (cases only)
+    factor: float | None = None              # what the backward rules were scaled by (cases only)
+    abstract: bool = False                   # traced at a probe shape, never run
+
+
+def number(n: int) -> str:
+    """``16,777,216``: every count in a rule's message."""
+    return f"{n:,}"

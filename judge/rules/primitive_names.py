@@ -1,0 +1,36 @@
+"""Primitive names as a spec states them, across the JAX versions the judge supports.
+
+JAX renames primitives from time to time (``pjit`` became ``jit``, ``custom_vjp_call_jaxpr``
+became ``custom_vjp_call``, ``remat2`` is shown as ``checkpoint``). A spec names a primitive by
+one canonical name; ``spellings`` gives every name it has had, so a rule written today still
+holds on an older or newer JAX.
+"""
+
+from __future__ import annotations
+
+#: canonical name -> every name the primitive has had in a supported JAX version
+ALIASES = {
+    "jit": ("jit", "pjit", "xla_call"),
+    "custom_vjp_call": ("custom_vjp_call", "custom_vjp_call_jaxpr"),
+    "custom_jvp_call": ("custom_jvp_call", "custom_jvp_call_jaxpr"),
+    "checkpoint": ("checkpoint", "remat", "remat2"),
+    "while": ("while",),
+    "scan": ("scan",),
+    "cond": ("cond", "switch"),
+    "callback": ("pure_callback", "io_callback", "callback", "debug_callback"),
+}
+_CANONICAL = {name: canonical for canonical, names in ALIASES.items() for name in names}
+
+
+def spellings(name: str) -> tuple[str, ...]:
+    """Every name ``name`` (canonical or an older spelling) has had."""
+    return ALIASES.get(_CANONICAL.get(name, name), (name,))
+
+
+def canonical(name: str) -> str:
+    return _CANONICAL.get(name, name)
+
+
+def count(primitives, name: str) -> int:
+    """How many equations of ``primitives`` (name -> count) are the primitive ``name``."""
+    return sum(primitives.get(spelling, 0) for spelling in spellings(name))
