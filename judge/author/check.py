@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from judge.grade import compare, grading
-from judge.author import expectations, hint_check, strength
+from judge.author import expectations, hint_check, rule_check, strength
 from judge.problem import spec
 from judge import gate
 from judge.errors import JudgeError, SpecError
@@ -269,6 +269,7 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
     strength.check_strength(report, problem, results)
     strength.check_time_limit(report, problem, results, jobs)
     hint_check.check_hints(report, problem, results)
+    rule_check.check_rules(report, problem, results)
 
 
 def _gate_note(report, check, problem, path, what: str, level: str = INFO) -> None:

@@ -8,6 +8,8 @@ override either set for single files::
     wrong_answer/slow_and_wrong.py:
       permitted: [AC, WA, TLE]
       required: [WA]
+    rejected/full_hessian.py:
+      reason: intermediate_too_large    # or a list: every required-verdict case has one of them
 
 Problems found here are returned as ``(path, line, message)`` issues; ``package_check`` turns
 them into findings.
@@ -21,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from judge.grade.verdicts import GradeResult, Verdict
+from judge.grade.verdicts import REASONS, GradeResult, Verdict
 
 #: Verdict folders and the verdict each names.
 FOLDERS = {
@@ -45,12 +47,14 @@ class Expectation:
     permitted: frozenset
     required: frozenset
     source: str            # "folder wrong_answer" or "submissions.yaml line 3"
+    reasons: frozenset = frozenset()  # reason codes every required-verdict case must have
 
     def describe(self) -> str:
         names = lambda s: "/".join(v.value for v in Verdict if v in s)  # noqa: E731
+        why = f" ({'/'.join(sorted(self.reasons))})" if self.reasons else ""
         if self.permitted == self.required and len(self.required) == 1:
-            return f"{names(self.required)} on every case"
-        return f"{names(self.required)} on at least one case, only {names(self.permitted)} on any"
+            return f"{names(self.required)}{why} on every case"
+        return f"{names(self.required)}{why} on at least one case, only {names(self.permitted)} on any"
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,14 @@ def discover(folder: Path) -> tuple[list[Submission], list[Issue]]:
                            f"{rel}: required {_names(required - permitted)} not among permitted "
                            f"{_names(permitted)}"))
             continue
-        subs.append(Submission(path, rel, parent, Expectation(permitted, required, source)))
+        reasons = entry.get("reason", frozenset())
+        wrong = sorted(r for r in reasons if REASONS[r] not in required)
+        if wrong:
+            issues.append((overrides_path, entry.get("line"),
+                           f"{rel}: reason {wrong[0]} is a {REASONS[wrong[0]].value} reason, but the "
+                           f"required verdicts are {_names(required)}"))
+            continue
+        subs.append(Submission(path, rel, parent, Expectation(permitted, required, source, reasons)))
     return subs, issues
 
 
@@ -145,17 +156,24 @@ def read_overrides(path: Path, known: set[str], issues: list[Issue]) -> dict[str
             issues.append((path, line, f"{rel!r} names no submission file (expected a path like "
                                        f"wrong_answer/foo.py relative to {path.parent.name}/)"))
             continue
-        if not isinstance(entry, dict) or not entry or set(entry) - {"permitted", "required", "hint"}:
-            issues.append((path, line, f"{rel}: must be a mapping with permitted, required "
-                                       f"and/or hint"))
+        if not isinstance(entry, dict) or not entry or set(entry) - {"permitted", "required", "hint", "reason"}:
+            issues.append((path, line, f"{rel}: must be a mapping with permitted, required, "
+                                       f"reason and/or hint"))
             continue
         parsed = {"line": line}
         hint = entry.get("hint")
         if "hint" in entry and (not isinstance(hint, str) or not hint.strip()):
             issues.append((path, line, f"{rel}: hint must be a non-empty string"))
             continue
+        if "reason" in entry:
+            reasons = entry["reason"] if isinstance(entry["reason"], list) else [entry["reason"]]
+            if not reasons or not all(isinstance(r, str) and r in REASONS for r in reasons):
+                issues.append((path, line, f"{rel}: reason must be a reason code or a list of them "
+                                           f"(for example intermediate_too_large); got {entry['reason']!r}"))
+                continue
+            parsed["reason"] = frozenset(reasons)
         for key, value in entry.items():
-            if key == "hint":
+            if key in ("hint", "reason"):
                 continue
             if not isinstance(value, list) or not value or \
                     not all(isinstance(v, str) and v in NAMEABLE for v in value):
@@ -187,4 +205,12 @@ def unmet(expectation: Expectation, result: GradeResult, label) -> str | None:
     if not any(c.verdict in expectation.required for c in result.cases):
         return (f"expected {expectation.describe()} ({expectation.source}); "
                 f"got {case_counts(result)}")
+    if expectation.reasons:
+        other = [c for c in result.cases
+                 if c.verdict in expectation.required and c.reason not in expectation.reasons]
+        if other:
+            first = other[0]
+            return (f"{first.verdict.value} [{first.reason}] on {label(first)}: {first.message}; "
+                    f"expected the reason {'/'.join(sorted(expectation.reasons))} "
+                    f"({expectation.source})")
     return None

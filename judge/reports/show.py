@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from judge import rules
 from judge.problem.casefile import plain_list
 from judge.problem.model import Problem, seconds
 from judge.grade.verdicts import plural
@@ -21,9 +22,16 @@ def render(problem: Problem) -> str:
     out.append(f"  {problem.entry_point}({params})")
     for p in problem.parameters:
         kind = f"{p.kind} {'/'.join(p.dtypes)}" if p.kind == "array" else p.kind
+        if p.shape is not None:
+            kind += " of shape (" + ", ".join(map(str, p.shape)) + ("," if len(p.shape) == 1 else "") + ")"
         out.append(f"    {p.name}: {kind}, {'traced' if p.traced else 'static Python value'}")
     if problem.rules:
-        out.append("  rules: " + ", ".join(r["id"] for r in problem.rules))
+        out += ["", "## Rules (checked on the traced program)"]
+        out.extend(f"  - {r['id']}: {rules.describe(r)}" for r in problem.rules)
+        if problem.probe_shapes:
+            out.append("  also checked, by tracing only, at: " + "; ".join(
+                f"{s.name} (" + ", ".join(f"{k} {tuple(v)}" for k, v in s.shapes.items()) + ")"
+                for s in problem.probe_shapes))
     out += ["", "## Examples"]
     for case in problem.examples:
         out.append(f"### {case.name}")

@@ -50,3 +50,15 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
                   f"{trace.label}: an intermediate of shape {shape} ({largest.dtype}, made by "
                   f"{largest.primitive}) has {number(largest.size)} elements; the bound "
                   f"{rule['bound']} is {number(limit)} there")
+
+
+def blind_spots(rule: dict, problem, traces) -> list[str]:
+    """A warning when no traced shape (a case's or a probe shape's) has a dim whose square is
+    above the bound: a d x d intermediate (a Hessian, a Gram matrix) would pass everywhere."""
+    for _, shapes in traces:
+        extents = [e for shape in shapes.values() for e in shape]
+        if extents and max(extents) ** 2 > bound(rule, problem.parameters, shapes):
+            return []
+    return [f"at every case and probe shape the bound {rule['bound']} is at least the square of "
+            f"the largest dim, so a d x d intermediate passes everywhere; add a probe shape with "
+            f"a larger dim (probe_shapes)"]
