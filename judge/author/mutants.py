@@ -30,6 +30,9 @@ Operators (the ``kind`` of a mutant):
 - ``stop_gradient``: ``stop_gradient(a)`` -> ``a``; a returned value ``v`` -> ``stop_gradient(v)``
 - ``bwd``: a backward rule (a function named ``*bwd*``/``*backward*`` with two or more arguments,
   or whose last argument is ``g``) returns its cotangent unchanged: ``return (g,)``
+- autodiff and batching (``judge.author.mutants_ad``): ``mode``, ``argnums``, ``seed``,
+  ``primal``, ``term``, ``transpose``, ``unroll``, ``materialize``, ``custom_rule``. A mutant of
+  these kinds that is the same file as another mutant is left out.
 
 There is deliberately no ``a / b`` -> ``a * (1 / b)`` operator: XLA on the CPU already divides
 an array of two or more entries by multiplying with the reciprocal (a single entry is divided
@@ -44,6 +47,9 @@ from __future__ import annotations
 import ast
 import copy
 from dataclasses import dataclass
+
+from judge.author import mutants_ad
+from judge.author.mutants_ad import expr as _expr
 
 COMPARE = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
            ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
@@ -64,7 +70,7 @@ KIND_WORDS = {"compare": "comparison", "arith": "arithmetic", "const": "constant
               "round": "rounding", "bound": "bound off by one", "dtype": "dtype",
               "scale": "factor dropped", "where": "branches swapped", "clip": "clip removed",
               "mask": "mask removed", "stop_gradient": "stop_gradient",
-              "bwd": "backward rule returns its cotangent"}
+              "bwd": "backward rule returns its cotangent", **mutants_ad.KIND_WORDS}
 # words for a variant whose kind's words do not fit
 VARIANT_WORDS = {("round", "halfup"): "ties rounded up", ("round", "halfdown"): "ties rounded down",
                  ("round", "trunchalf"): "x + 0.5 truncated",
@@ -73,7 +79,7 @@ VARIANT_WORDS = {("round", "halfup"): "ties rounded up", ("round", "halfdown"): 
                  ("dtype", "f16"): "computed in float16, cast back",
                  ("dtype", "int8"): "codes cast to int8",
                  ("dtype", "nocast"): "cast dropped", ("clip", "swap"): "clip bounds swapped",
-                 ("mask", "or"): "mask | instead of &"}
+                 ("mask", "or"): "mask | instead of &", **mutants_ad.VARIANT_WORDS}
 MODULE_ALIAS = "_mutant_jnp"    # `import jax.numpy as _mutant_jnp`, added when a mutant needs it
 LAX_ALIAS = "_mutant_lax"
 
@@ -249,10 +255,14 @@ def _sites(tree: ast.AST) -> list[_Site]:
                 add("stop_gradient", "remove")
             elif name == "astype" and len(node.args) == 1:
                 add("dtype", "nocast")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "stop_gradient" and len(node.args) == 1:
+            add("stop_gradient", "remove")         # `from jax.lax import stop_gradient`
         elif isinstance(node, ast.Return) and node.value is not None and id(node) not in returns_in_bwd:
             add("stop_gradient", "insert")
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_bwd(node):
             add("bwd", "identity")
+    sites.extend(_Site(*found) for found in mutants_ad.sites(tree))
     return sites
 
 
@@ -270,16 +280,6 @@ def _dropped_factor(node: ast.BinOp):
     return None
 
 
-def _expr(template: str, **names) -> ast.expr:
-    """``template`` parsed, each bare name in ``names`` replaced by a copy of its node."""
-
-    class Fill(ast.NodeTransformer):
-        def visit_Name(self, name):
-            return copy.deepcopy(names[name.id]) if name.id in names else name
-
-    return Fill().visit(ast.parse(template, mode="eval").body)
-
-
 class _Mutate(ast.NodeTransformer):
     """Replace the node at one ``ast.walk`` position; every other node stays as it was."""
 
@@ -287,6 +287,8 @@ class _Mutate(ast.NodeTransformer):
         self.target, self.site = target, site
         self.before = self.after = ""
         self.imports: set[str] = set()     # aliases the mutant needs imported
+        self.helpers: set[str] = set()     # helper functions (mutants_ad.HELPERS) it needs
+        self.passes: list = []             # rewrites of the whole file that must follow
 
     def visit(self, node):
         if node is not self.target:
@@ -296,10 +298,14 @@ class _Mutate(ast.NodeTransformer):
         self.after = _short(new)
         if (self.site.kind, self.site.variant) == ("dtype", "f16"):   # the wrapper's text is long
             self.after = f"float16({self.before})"
+        if isinstance(new, (ast.FunctionDef, ast.AsyncFunctionDef)):    # a decorator removed
+            self.before, self.after = f"@... def {new.name}", f"def {new.name}"
         return new
 
     def _mutate(self, node):
         kind, variant = self.site.kind, self.site.variant
+        if kind in mutants_ad.KINDS:
+            return mutants_ad.mutate(node, kind, variant, self)
         if kind == "compare":
             i = int(variant.split("-")[0]) if "-" in variant else 0
             node.ops[i] = COMPARE[type(node.ops[i])]()
@@ -349,7 +355,8 @@ class _Mutate(ast.NodeTransformer):
         return node
 
 
-IMPORTS = {LAX_ALIAS: "import jax.lax as _mutant_lax", MODULE_ALIAS: "import jax.numpy as _mutant_jnp"}
+IMPORTS = {LAX_ALIAS: "import jax.lax as _mutant_lax", MODULE_ALIAS: "import jax.numpy as _mutant_jnp",
+           mutants_ad.JAX: "import jax as _mutant_jax"}
 
 
 def _short(node, limit: int = 60) -> str:
@@ -376,20 +383,30 @@ def generate(source: str) -> list[Mutant]:
     """Every mutant of ``source`` (raise SyntaxError if it does not parse), in source order."""
     tree = ast.parse(source)
     mutants, seen = [], {}
+    sources = {ast.unparse(tree) + "\n"}
     for site in _sites(tree):
         clone = copy.deepcopy(tree)
         target = next(n for i, n in enumerate(ast.walk(clone)) if i == site.position)
         mutate = _Mutate(target, site)
         clone = mutate.visit(clone)
-        for alias in sorted(mutate.imports, reverse=True):
-            clone.body.insert(_import_position(clone), ast.parse(IMPORTS[alias]).body[0])
+        for rewrite in mutate.passes:
+            clone = rewrite(clone)
+        at = _import_position(clone)
+        for helper in sorted(mutate.helpers, reverse=True):
+            clone.body[at:at] = ast.parse(mutants_ad.HELPERS[helper]).body
+        used = {n.id for n in ast.walk(clone) if isinstance(n, ast.Name) and n.id in IMPORTS}
+        for alias in sorted(mutate.imports | used, reverse=True):
+            clone.body.insert(at, ast.parse(IMPORTS[alias]).body[0])
         ast.fix_missing_locations(clone)
+        text = ast.unparse(clone) + "\n"
+        if site.kind in mutants_ad.KINDS and text in sources:
+            continue            # the same file as the reference or as another mutant
+        sources.add(text)
         base = f"{site.kind}-L{site.line}C{site.col}-{site.variant}"
         seen[base] = seen.get(base, 0) + 1
         mutant_id = base if seen[base] == 1 else f"{base}-{seen[base]}"
         words = VARIANT_WORDS.get((site.kind, site.variant), KIND_WORDS[site.kind])
         description = f"line {site.line}: `{mutate.before}` -> `{mutate.after}` ({words})"
-        mutants.append(Mutant(mutant_id, site.kind, site.line, site.col, description,
-                              ast.unparse(clone) + "\n"))
+        mutants.append(Mutant(mutant_id, site.kind, site.line, site.col, description, text))
     mutants.sort(key=lambda m: (m.line, m.col))
     return mutants
