@@ -8,6 +8,8 @@ the worker (``judge.run.supervisor``), and turns each reported case into a ``Cas
 from __future__ import annotations
 
 import logging
+import os
+import stat
 import time
 from pathlib import Path
 
@@ -17,8 +19,9 @@ from judge.run import cache
 from judge.run.settings import Settings, of as resolve_settings
 from judge import rules
 from judge.rules.custom_vjp_grads import draw_factor
-from judge.grade import compare, example_diff
+from judge.grade import compare, example_diff, traces
 from judge.grade import hints as hints_mod
+from judge.grade import intake
 from judge import gate
 from judge.run.boundary import ErrorReport, Probes, escape
 from judge.errors import JudgeError
@@ -30,20 +33,9 @@ from judge.worker import protocol
 CAPTURE_BYTES = 4096
 
 
-def abstract_requests(problem: Problem) -> list[tuple]:
-    """``(origin, AbstractTrace, index)`` for every program the rules want traced without
-    running: indices follow the problem's cases, so they never collide with a case's."""
-    return [(origin, trace, len(problem.cases) + k)
-            for k, (origin, trace) in enumerate(rules.abstract_traces(problem))]
-
-
 def build_request(problem: Problem, submission: Path, cases) -> dict:
     grad_rule = problem.rule("custom_vjp_grads")
-    traced = [p.name for p in problem.parameters if p.traced]
-    abstract = [{"index": index, "args": protocol.encode_args(trace.values),
-                 "abstract": {name: {"shape": list(trace.shapes[name]), "dtype": trace.dtypes[name]}
-                              for name in traced}}
-                for _, trace, index in abstract_requests(problem)]
+    abstract = traces.request_entries(problem, cases)
     return {
         "protocol": protocol.PROTOCOL,
         "submission": str(submission),
@@ -64,37 +56,61 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
     }
 
 
-def check_submission_path(submission: str | Path) -> Path:
-    """The submission's resolved path; JudgeError (a usage error) for a folder, a missing file
-    or a file that is not Python source (``.py``)."""
-    path = Path(submission).resolve()
-    if path.is_dir():
+def check_submission_path(submission: str | Path | intake.Submission) -> intake.Submission:
+    """The submission's content, read once (``judge.grade.intake``). JudgeError (a usage error)
+    for a folder, a missing file or a file that is not Python source (``.py``), and for anything
+    but a regular file of at most ``intake.MAX_BYTES`` (a symbolic link, wherever it points; a
+    FIFO; a device), refused without being opened or read. Content already taken in (the batch
+    reads it first) is returned as it is."""
+    if isinstance(submission, intake.Submission):
+        return submission
+    path = Path(submission)
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        raise JudgeError(f"{submission}: no such submission file") from None
+    except OSError as exc:
+        raise JudgeError(f"{submission}: cannot be read ({exc.strerror})") from None
+    if stat.S_ISDIR(mode):
         raise JudgeError(f"{submission}: is a folder, not a submission file; to grade every "
                          f"submission in a folder use `judge batch {submission} --problem ID`")
-    if not path.is_file():
-        raise JudgeError(f"{submission}: no such submission file")
     if path.suffix != ".py":
         raise JudgeError(f"{submission}: not a Python file; a submission is a .py file "
                          f"(rename it to {path.stem}.py if it holds Python code)")
-    return path
+    try:
+        return intake.read(path, label=str(submission))
+    except FileNotFoundError:
+        raise JudgeError(f"{submission}: no such submission file") from None
 
 
 def select_cases(problem: Problem, examples_only: bool = False):
     return problem.examples if examples_only else problem.cases
 
 
-def grade(problem: Problem, submission: str | Path, *, examples_only: bool = False,
-          time_per_case_s: float | None = None, sandbox: Settings | str | None = None,
-          use_cache: bool | None = None, source_gate: bool | None = None,
-          hints: bool = True) -> GradeResult:
+def grade(problem: Problem, submission: str | Path | intake.Submission, *,
+          examples_only: bool = False, time_per_case_s: float | None = None,
+          sandbox: Settings | str | None = None, use_cache: bool | None = None,
+          source_gate: bool | None = None, hints: bool = True) -> GradeResult:
     """Grade one submission file. ``use_cache`` (default: on unless $JUDGE_CACHE=off) gives the
     worker the judge's compilation cache, filled first from the reference if needed.
     ``source_gate`` (default: on unless $JUDGE_SOURCE_GATE=off, which warns on stderr) checks
     the source first (``judge.gate``); a refused submission never runs. With ``hints``, a
     failing submission whose example outputs equal a hinted known submission's gets its hint
     (``judge.grade.hints``). ``sandbox``: the command's ``judge.run.settings.Settings``, or a
-    ``--sandbox`` value, resolved once here, when the submission is about to run."""
-    path = check_submission_path(submission)
+    ``--sandbox`` value, resolved once here, when the submission is about to run.
+    ``submission`` is a path, or content taken in already (``intake.Submission``); either way
+    what is graded is a private copy of what was read (``check_submission_path``)."""
+    taken = check_submission_path(submission)
+    with intake.private_copy(taken) as path:
+        return _grade_copy(problem, path, str(taken), examples_only=examples_only,
+                           time_per_case_s=time_per_case_s, sandbox=sandbox, use_cache=use_cache,
+                           source_gate=source_gate, hints=hints)
+
+
+def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only: bool,
+                time_per_case_s: float | None, sandbox: Settings | str | None,
+                use_cache: bool | None, source_gate: bool | None, hints: bool) -> GradeResult:
+    """``grade`` on ``path``, the private copy of the file named ``submission``."""
     cases = select_cases(problem, examples_only)
     started = time.monotonic()
     gate_on, gate_source = gate.requested(source_gate)
@@ -117,9 +133,11 @@ def grade(problem: Problem, submission: str | Path, *, examples_only: bool = Fal
                      startup_timeout=problem.limits["startup_s"],
                      case_timeout=time_per_case_s or problem.limits["time_per_case_s"],
                      sandbox=settings, limits=problem.limits, cache_dir=cache_dir)
-    shown = escape(path.name)  # the student chose it: escaped like any text that reaches a report
-    program_breach = abstract_breach(problem, run, shown)
-    results = tuple(judge_case(problem, case, run, factors[case.index], shown, program_breach)
+    shown = intake.shown(path.name)  # the student chose it: escaped, one-to-one
+    describe = lambda error: _error_text(error, shown)  # noqa: E731
+    program_breach = traces.program_breach(problem, cases, run, describe)
+    results = tuple(judge_case(problem, case, run, factors[case.index], shown, program_breach,
+                               traces.related(problem, cases, case, run, describe))
                     for case in cases)
     verdict, reason, message = overall(results)
     notes = ()
@@ -320,28 +338,13 @@ def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
                                          f"reporting this case")
 
 
-def abstract_breach(problem: Problem, run: WorkerRun, name: str | None = None) -> rules.Breach | None:
-    """The rules' verdict on the programs traced at probe shapes (and the traces rules asked
-    for): a breach there is the program's, so it applies to every case that ran cleanly."""
-    traces = []
-    for origin, trace, index in abstract_requests(problem):
-        report = run.cases.get(index)
-        if report is None:
-            return rules.Breach("probe_shape_failed", f"the rules could not be checked: tracing at "
-                                                      f"{trace.name} did not finish")
-        if report.error is not None:
-            return rules.Breach("probe_shape_failed", f"the rules could not be checked: tracing at "
-                                                      f"{trace.name} failed: {_error_text(report.error, name)}")
-        traces.append((origin, rules.TraceEvidence(label=trace.name, shapes=trace.shapes,
-                                                   program=report.program, report=report, abstract=True)))
-    return rules.check_abstract(problem, traces) if traces else None
-
-
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
-               name: str | None = None, program_breach: rules.Breach | None = None) -> CaseResult:
+               name: str | None = None, program_breach: rules.Breach | None = None,
+               related=None) -> CaseResult:
     """One case's verdict; ``factor`` is what the case's backward rules were scaled by;
     ``name`` is the submission's file name, for messages; ``program_breach`` what the rules
-    found at the probe shapes (``abstract_breach``). Reads only typed reports
+    found at the probe shapes and ``related`` the traces made beside this case, by rule
+    (``judge.grade.traces``). Reads only typed reports
     (``judge.run.boundary``), never a raw message. Order: errors and limits, then the output's
     form (keys, shapes, dtypes), then the rules, then the values and probes."""
     report = run.cases.get(case.index)
@@ -379,9 +382,9 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
         details = {**details, "diff": example_diff.diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
     shapes = {p.name: tuple(np.shape(case.inputs[p.name])) for p in problem.parameters if p.kind == "array"}
-    breach = rules.check_case(problem, rules.TraceEvidence(
+    breach = related if isinstance(related, rules.Breach) else rules.check_case(problem, rules.TraceEvidence(
         label="at this case's shapes", shapes=shapes, program=report.program, report=report,
-        output=output, factor=factor)) or program_breach
+        output=output, factor=factor, related_by_rule=related or {})) or program_breach
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)
     mismatch = compare.check_output(output, expected, problem.output_kind, tolerances)

@@ -190,19 +190,22 @@ def bind_dims(parameters, shapes: dict) -> dict:
 
 def shapes_for(parameters, dims: dict, base: dict | None = None) -> dict:
     """Every array parameter's shape for dim extents ``dims``: from its symbolic ``shape``,
-    else its ``shape_like`` source's, else its shape in ``base`` (inputs); KeyError names a
-    parameter whose shape cannot be known."""
+    else its ``shape_like`` source's, else its shape in ``base`` (parameter -> shape tuple);
+    KeyError names a dim or a parameter whose shape cannot be known."""
     shapes: dict = {}
     pending = [p for p in parameters if p.kind == "array"]
     while pending:
         progress = False
         for p in list(pending):
             if p.shape is not None:
+                missing = [d for d in p.shape if isinstance(d, str) and d not in dims]
+                if missing:
+                    raise KeyError(missing[0])
                 shapes[p.name] = tuple(dims[d] if isinstance(d, str) else d for d in p.shape)
             elif p.shape_like is not None and p.shape_like in shapes:
                 shapes[p.name] = shapes[p.shape_like]
             elif p.shape_like is None and base is not None and p.name in base:
-                shapes[p.name] = tuple(np.shape(base[p.name]))
+                shapes[p.name] = tuple(base[p.name])
             else:
                 continue
             pending.remove(p)

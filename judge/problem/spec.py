@@ -24,7 +24,8 @@ from dataclasses import replace
 
 from judge import rules as rule_registry
 from judge.problem.model import (DEFAULT_LIMITS, DEFAULT_TOLERANCE, PROBE_INPUTS, Case, OutputField,
-                                 Parameter, Probe, ProbeShape, Problem, dim_names, shapes_for)
+                                 Parameter, Probe, ProbeShape, Problem, bind_dims, dim_names,
+                                 shapes_for)
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "problem.schema.json"
 #: libyaml's loader where PyYAML was built with it (several times faster), else the pure one.
@@ -334,11 +335,13 @@ def _probe_shape(raw: dict, i: int, problem: Problem, fail) -> ProbeShape:
         if name not in names or problem.parameter(name).kind != "array":
             fail(steps + ["shapes", name], f"{name!r} is not an array parameter")
     first = problem.examples[0].inputs if problem.examples else {}
+    first_shapes = {k: np.shape(v) for k, v in first.items()}
+    dims = {**bind_dims(params, first_shapes), **dims}  # dims not given: the first example's
     try:
-        shapes = shapes_for(params, dims, {**first, **{k: np.empty(v, dtype=np.int8)
-                                                      for k, v in explicit.items()}})
+        shapes = shapes_for(params, dims, {**first_shapes, **explicit})
     except KeyError as exc:
-        fail(steps, f"the shape of {exc.args[0]!r} is not given: add its dims or its shapes")
+        fail(steps, f"{exc.args[0]!r} is not known here (no example gives it): add it to dims "
+                    f"or shapes")
     values = dict(raw.get("values") or {})
     for p in params:
         if p.kind == "array":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from dataclasses import replace
 
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence
 
@@ -64,10 +65,27 @@ def abstract_traces(problem) -> list[tuple[str | int, AbstractTrace]]:
     return found
 
 
+def case_traces(problem, inputs: dict) -> list[tuple[int, AbstractTrace]]:
+    """``(rule index, trace)`` for the programs rules want traced beside a case with these
+    inputs (``case_traces`` of a rule module)."""
+    if not needs_program(problem.rules):
+        return []
+    shapes = {p.name: tuple(inputs[p.name].shape) for p in problem.parameters if p.kind == "array"}
+    values = {p.name: inputs[p.name] for p in problem.parameters if not p.traced}
+    dtypes = {p.name: str(inputs[p.name].dtype) for p in problem.parameters if p.traced}
+    found = []
+    for i, rule in enumerate(problem.rules):
+        more = getattr(RULES[rule["id"]], "case_traces", None)
+        if more is not None:
+            found.extend((i, replace(t, dtypes=dtypes)) for t in more(rule, problem, shapes, values))
+    return found
+
+
 def check_case(problem, trace: TraceEvidence) -> Breach | None:
     """The first rule, in the spec's order, that one traced program breaks."""
-    for rule in problem.rules:
-        breach = RULES[rule["id"]].check(rule, trace, problem)
+    for i, rule in enumerate(problem.rules):
+        mine = replace(trace, related=tuple(trace.related_by_rule.get(i, ())))
+        breach = RULES[rule["id"]].check(rule, mine, problem)
         if breach:
             return breach
     return None
@@ -90,4 +108,4 @@ def check_abstract(problem, traces: list[tuple[str | int, TraceEvidence]]) -> Br
 
 
 __all__ = ["RULES", "Breach", "TraceEvidence", "AbstractTrace", "describe", "validate",
-           "needs_program", "abstract_traces", "check_case", "check_abstract"]
+           "needs_program", "abstract_traces", "case_traces", "check_case", "check_abstract"]

@@ -12,7 +12,10 @@ A rule is one module in ``judge.rules`` with this contract:
 * ``check(rule, trace, problem) -> Breach | None``: the decision on one traced program (a case's, or one
   traced abstractly at a probe shape);
 * optionally ``traces(rule, problem) -> list[AbstractTrace]``: more programs it needs traced
-  abstractly, and ``check_traces(rule, traces, problem) -> Breach | None``: a decision across them.
+  abstractly, and ``check_traces(rule, traces, problem) -> Breach | None``: a decision across them;
+* optionally ``case_traces(rule, problem, shapes, values) -> list[AbstractTrace]``: programs it
+  needs traced abstractly beside each case (at shapes derived from the case's), which its
+  ``check`` then finds in ``trace.related``.
 
 Rules decide on the judge's side from plain data the boundary already validated; they never see
 a hidden case's inputs beyond the shapes and static values of the trace they judge, and their
@@ -53,6 +56,10 @@ class TraceEvidence:
     output: Any = None                       # the decoded output (cases only)
     factor: float | None = None              # what the backward rules were scaled by (cases only)
     abstract: bool = False                   # traced at a probe shape, never run
+    #: rule index -> the traces that rule asked for beside this case (``case_traces``); the
+    #: registry hands each rule its own as ``related``
+    related_by_rule: Mapping[int, tuple] = field(default_factory=dict)
+    related: tuple = ()
 
 
 def number(n: int) -> str:

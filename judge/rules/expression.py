@@ -52,7 +52,7 @@ def _check(node, parameters: set, dims: set) -> None:
             return
         if name == "dim" and len(args) == 2:
             _parameter(args[0], parameters, name)
-            if not (isinstance(args[1], ast.Constant) and type(args[1].value) is int):
+            if _axis(args[1]) is None:
                 raise ExpressionError("dim(P, i) needs an integer axis i")
             return
         if name in ("min", "max") and args:
@@ -61,6 +61,14 @@ def _check(node, parameters: set, dims: set) -> None:
             return
     raise ExpressionError(f"`{ast.unparse(node)}` is not allowed: use integers, + - * //, "
                           f"size(P), dim(P, i), ndim(P), min, max and dim names")
+
+
+def _axis(node) -> int | None:
+    """The integer of an axis argument (``1`` or ``-1``), or None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _axis(node.operand)
+        return None if inner is None else -inner
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
 
 
 def _parameter(node, parameters: set, fn: str) -> None:
@@ -84,7 +92,7 @@ def evaluate(tree: ast.expr, shapes: dict, dims: dict) -> int:
     if name == "ndim":
         return len(shapes[args[0].id])
     if name == "dim":
-        shape, axis = shapes[args[0].id], args[1].value
+        shape, axis = shapes[args[0].id], _axis(args[1])
         return shape[axis] if -len(shape) <= axis < len(shape) else 0
     values = [evaluate(a, shapes, dims) for a in args]
     return min(values) if name == "min" else max(values)

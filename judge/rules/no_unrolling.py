@@ -45,7 +45,8 @@ def traces(rule: dict, problem) -> list[AbstractTrace]:
     statics = {p.name: base[p.name] for p in params if not p.traced}
     found = []
     for size in _sizes(rule):
-        shapes = shapes_for(params, {**dims, rule["dim"]: size}, base)
+        shapes = shapes_for(params, {**dims, rule["dim"]: size},
+                            {p.name: tuple(base[p.name].shape) for p in params if p.kind == "array"})
         found.append(AbstractTrace(name=f"{rule['dim']} = {size}",
                                    shapes=shapes,
                                    values=statics,
@@ -53,8 +54,39 @@ def traces(rule: dict, problem) -> list[AbstractTrace]:
     return found
 
 
+def other_size(extent: int) -> int:
+    """The extent a case's program is traced at again to see whether it grows: never 1, and
+    never the case's own."""
+    return 2 * extent + 3
+
+
+def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[AbstractTrace]:
+    """The case's shapes with the dim at another extent: a program that loops over the dim
+    only at some extents (say, every extent but the ones ``traces`` uses) is caught on the
+    cases themselves."""
+    params = problem.parameters
+    dims = bind_dims(params, shapes)
+    if rule["dim"] not in dims:
+        return []
+    size = other_size(dims[rule["dim"]])
+    return [AbstractTrace(name=f"{rule['dim']} = {size}",
+                          shapes=shapes_for(params, {**dims, rule["dim"]: size}, shapes),
+                          values=values)]  # the registry gives it the case's dtypes
+
+
 def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
-    return None  # decided across traces
+    """On a case: the program at the case's extent of the dim and at another
+    (``case_traces``) must have as many equations."""
+    if trace.program is None or trace.abstract:
+        return None
+    for other in trace.related:
+        if other.program is not None and other.program.equations != trace.program.equations:
+            return Breach("unrolled_loop",
+                          f"{trace.label} the traced program has {number(trace.program.equations)} "
+                          f"equations, and {number(other.program.equations)} at {other.label}: it "
+                          f"repeats work for each index of {rule['dim']}, as a Python loop or "
+                          f"comprehension does; batch it with jax.vmap or array operations")
+    return None
 
 
 def check_traces(rule: dict, traces: list[TraceEvidence], problem) -> Breach | None:

@@ -6,6 +6,7 @@ process the submission shares.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import traceback
 
@@ -59,6 +60,8 @@ class CaseRunner:
         self.jax, self.np, self.instrument, self.provenance = jax, np, instrument, provenance
         self.summarize = program.summarize
         self.structure = bool(request.get("structure"))  # also trace each case without running it
+        #: no instrument to re-run: one trace, without disable_jit, gives both values and program
+        self.single_trace = self.structure and recorder is None
         self.entry = entry
         self.parameters = request["parameters"]
         self.grad_rule = request.get("grad_rule")
@@ -135,14 +138,16 @@ class CaseRunner:
             return {"kind": kind, "items": [self._fill(v, values) for v in skeleton["items"]]}
         return skeleton
 
-    def _evaluate(self, fn, inputs: list, factor: float | None = None):
+    def _evaluate(self, fn, inputs: list, factor: float | None = None, fresh: bool = True):
         """make_jaxpr of ``fn`` with ``inputs`` abstract, then evaluate that jaxpr on them.
 
         With the custom_vjp instrument installed, the jaxpr has one more input, the factor that
         marks what backward rules return: the output is evaluated with it at 1, and, when
         ``factor`` is given, again at ``factor`` (the scaled output; None otherwise). Runs under
         ``disable_jit`` so that a jit-wrapped submission is traced afresh each time (its rules
-        run again) instead of being served from JAX's trace cache.
+        run again) instead of being served from JAX's trace cache; without ``fresh`` (no
+        instrument, structural rules) it is traced as it is, so the program the rules read is
+        the very one whose values are judged.
         """
         jax, np, recorder = self.jax, self.np, self.recorder
         holder = {}
@@ -157,7 +162,7 @@ class CaseRunner:
 
         inputs = list(inputs) + ([np.float32(1.0)] if recorder is not None else [])
         try:
-            with jax.disable_jit():
+            with jax.disable_jit() if fresh else contextlib.nullcontext():
                 closed = jax.make_jaxpr(traced)(*inputs)
             if self.compiled:  # the same computation compiled whole by XLA (may fuse and reorder)
                 flat = jax.jit(traced)(*inputs)
@@ -184,7 +189,8 @@ class CaseRunner:
         """The entry's output on one case (and with its backward rules scaled by ``factor``),
         its jaxpr, and what the custom_vjp instrument saw."""
         closed, output, scaled, skeleton = self._evaluate(
-            lambda *t: self._call(self._bind(args, t)), [args[name] for name in self.traced], factor)
+            lambda *t: self._call(self._bind(args, t)), [args[name] for name in self.traced], factor,
+            fresh=not self.single_trace)
         applied, runs = self.recorder.counts() if self.recorder else (0, 0)
         evidence = {"custom_vjp_applied": applied, "backward_runs": runs}
         return closed, output, scaled, skeleton, evidence
@@ -322,7 +328,7 @@ class CaseRunner:
                     except Exception as exc:  # noqa: BLE001 - e.g. no forward-mode rule
                         probes["errors"][name] = describe_error(exc, "exception", self.submission)
             if self.structure:
-                result["program"] = self.program(args)
+                result["program"] = self.summarize(closed) if self.single_trace else self.program(args)
         except self.instrument.CONCRETIZATION_ERRORS as exc:
             result["error"] = describe_error(exc, "concretization", self.submission)
         except SystemExit as exc:
