@@ -148,7 +148,7 @@ def cmd_batch(args) -> int:
     problem = spec.load(args.problem)
     cache.for_workers()  # a cache folder that cannot be made stops the batch once, not per student
     out = args.out or Path(f"batch-{problem.id}.{ {'text': 'txt'}.get(args.format, args.format) }")
-    journal = out.with_name(out.name + ".journal.jsonl")
+    journal = _journal_path(args, problem.id, out)
     records = run_batch(problem, args.folder, journal, jobs=args.jobs, resume=args.resume,
                         sandbox=settings, progress=Progress(), source_gate=_source_gate(args))
     report = batch_report.FORMATS[args.format](problem.id, records)
@@ -159,6 +159,19 @@ def cmd_batch(args) -> int:
     if internal:
         print(f"judge: {internal} submission(s) could not be graded (IE)", file=sys.stderr)
     return EXIT_ERROR if internal else EXIT_OK
+
+
+def _journal_path(args, problem_id: str, out: Path) -> Path:
+    """``--journal``, else the judge's own place for this class, problem and report; never in
+    the class folder, where a student could have put one."""
+    from judge.grade import journal
+
+    path = args.journal or journal.default_path(args.folder, problem_id, out)
+    folder = args.folder.resolve()
+    if path.resolve() == folder or folder in path.resolve().parents:
+        raise JudgeError(f"{path}: a batch journal inside the class folder {args.folder} could be a "
+                         f"student's; name one elsewhere, or leave out --journal")
+    return path
 
 
 def cmd_serve(args) -> int:
@@ -220,9 +233,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="grade N submissions at a time (default 2)")
     b.add_argument("--format", choices=("text", "json", "csv"), default="text")
     b.add_argument("--out", type=Path, metavar="FILE",
-                   help="report file (default batch-<problem>.<format>); the journal is FILE.journal.jsonl")
+                   help="report file (default batch-<problem>.<format>)")
     b.add_argument("--resume", action="store_true",
                    help="continue an interrupted batch: skip submissions already in the journal")
+    b.add_argument("--journal", type=Path, metavar="FILE",
+                   help="the batch's journal (default: in the judge's cache folder, "
+                        "<cache>/journals/, one per class folder, problem and report)")
     _add_sandbox(b)
     _add_source_gate(b)
     b.set_defaults(func=cmd_batch)

@@ -1,24 +1,25 @@
 """Grading a whole class: every submission in a folder, in parallel, resumable.
 
 Each submission is graded by ``grading.grade`` in its own worker process, so one crash or time
-out never stops the others. Every finished grade is appended at once to a journal (one JSON
-line, flushed and synced); ``resume`` skips submissions whose file is unchanged since it was
-recorded, and grades again those the judge failed on (``IE``). The final report is written from
-the journal, atomically.
+out never stops the others. A submission is taken in by ``judge.grade.intake``: the student's own
+regular file, read once without following a link, and graded from a private copy. A link, a
+FIFO, a device, a folder named ``*.py`` or an oversized file gets its own row, ``CE
+bad_submission_file``, saying what it is; nothing in one student's folder stops, hangs or
+exhausts the batch.
 
-The journal's first line records the problem, whether the source gate was on and the sandbox, and
-every record repeats them, so a report says how each submission was graded. A journal written
-with the gate on is never resumed with it off (or the other way round), nor in another sandbox:
-a class graded half one way and half the other would be judged by two standards.
+Every finished grade is appended at once to the judge's own journal (``judge.grade.journal``,
+outside the class folder, each line authenticated); ``resume`` skips submissions whose file and
+basis (spec, reference, judge, gate and sandbox) are unchanged since they were recorded, and
+grades again those the judge failed on (``IE``). Entries are keyed by their exact name in the
+class folder, and shown with an escape that keeps different names different
+(``intake.shown``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import os
-import threading
+import stat
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -26,161 +27,155 @@ from pathlib import Path
 
 from judge import gate
 from judge.errors import JudgeError
+from judge.grade import intake
 from judge.grade.grading import grade
+from judge.grade.journal import Journal, basis as grading_basis
 from judge.problem.model import Problem
 from judge.reports.progress import Progress
-from judge.run.boundary import escape
 from judge.run.settings import Settings, of as resolve_settings
 
-JOURNAL_VERSION = 2  # 2: the header and every record carry source_gate
 #: The judge-side log: what went wrong when a submission could not be graded.
 LOG = logging.getLogger("judge.grade.batch")
 PREFERRED_NAMES = ("solution.py", "submission.py")
+#: A student folder is searched this deep, and up to this many entries (a folder with more is
+#: refused: no honest upload holds that many).
+MAX_DEPTH, MAX_ENTRIES = 16, 20_000
+BAD = "bad_submission_file"
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One submission in the batch: its name (file or student folder, escaped as worker text is:
-    a student chose it, and it reaches terminals and reports) and the file to grade."""
+    """One row of the batch: ``key`` is the entry's exact name in the class folder (a file or a
+    student folder; undecodable bytes kept as surrogates), unique, the journal's key; ``name``
+    is how reports show it (``intake.shown``: one line, and different names look different);
+    ``parts`` the file to grade, below the class folder, or None with ``reason`` and
+    ``problem_note`` saying why there is none."""
 
+    key: str
     name: str
-    path: Path | None       # None: the student's folder holds no usable .py file
-    problem_note: str = ""  # why path is None
+    parts: tuple[str, ...] | None
+    reason: str = ""
+    problem_note: str = ""
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _walk(dir_fd: int, prefix: tuple[str, ...], found: list, budget: list[int]) -> None:
+    """Every ``*.py`` entry (of any kind) below ``dir_fd``, with its mode; folders are entered
+    without following links, dot-names skipped."""
+    with os.scandir(dir_fd) as items:
+        for item in items:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _TooMany
+            if item.name.startswith("."):
+                continue
+            mode = item.stat(follow_symlinks=False).st_mode
+            parts = prefix + (item.name,)
+            if item.name.endswith(".py"):
+                found.append(parts)
+            if stat.S_ISDIR(mode) and len(parts) < MAX_DEPTH:
+                inner = os.open(item.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+                                | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+                try:
+                    _walk(inner, parts, found, budget)
+                finally:
+                    os.close(inner)
+
+
+def _student(folder: Path, key: str, entry_point: str) -> Entry:
+    """The row of a student folder: its ``solution.py``, ``submission.py`` or
+    ``<entry_point>.py`` (the shallowest), else its only ``.py`` entry."""
+    name = intake.shown(key)
+    found: list[tuple[str, ...]] = []
+    try:
+        fd = os.open(folder / key, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK
+                     | os.O_CLOEXEC)
+        try:
+            _walk(fd, (), found, [MAX_ENTRIES])
+        finally:
+            os.close(fd)
+    except _TooMany:
+        return Entry(key, name, None, BAD, f"{name}: holds more than {MAX_ENTRIES} entries; "
+                                           f"the judge does not search it")
+    except OSError as exc:
+        return Entry(key, name, None, BAD, f"{name}: cannot be read ({exc.strerror or exc})")
+    files = sorted(found, key=lambda parts: (len(parts), parts))
+    named = [p for n in (*PREFERRED_NAMES, f"{entry_point}.py") for p in files if p[-1] == n]
+    chosen = named[0] if named else files[0] if len(files) == 1 else None
+    if chosen:
+        return Entry(key, name, (key, *chosen))
+    note = "no .py file" if not files else \
+        f"{len(files)} .py files and none named {' or '.join(PREFERRED_NAMES)}"
+    return Entry(key, name, None, "no_submission", note)
+
+
+def _links_to_folder(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)  # stat, not open: a FIFO there is not opened
+    except OSError:
+        return False
 
 
 def collect(folder: Path, entry_point: str) -> list[Entry]:
-    """Submission files directly in ``folder``, and one file per student sub-folder (its
-    ``solution.py``, ``submission.py`` or ``<entry_point>.py``, else its only .py file)."""
+    """One entry per ``.py`` file directly in ``folder`` and per student sub-folder (see
+    ``_student``), in name order. A ``.py`` entry that is no regular file (a link, dangling or
+    not, a FIFO, a device) and a student folder that is a link get a row that refuses them."""
     if not folder.is_dir():
         raise JudgeError(f"{folder}: not a folder of submissions")
+    with os.scandir(folder) as items:
+        listed = sorted((item.name, item.stat(follow_symlinks=False).st_mode) for item in items
+                        if not item.name.startswith("."))
     entries = []
-    for item in sorted(folder.iterdir()):
-        if item.name.startswith("."):
-            continue
-        if item.is_file() and item.suffix == ".py":
-            entries.append(Entry(escape(item.name), item))
-        elif item.is_dir():
-            files = sorted(p for p in item.rglob("*.py") if not any(part.startswith(".") for part in p.parts))
-            named = [p for n in (*PREFERRED_NAMES, f"{entry_point}.py") for p in files if p.name == n]
-            if named:
-                entries.append(Entry(escape(item.name), named[0]))
-            elif len(files) == 1:
-                entries.append(Entry(escape(item.name), files[0]))
-            else:
-                note = "no .py file" if not files else \
-                    f"{len(files)} .py files and none named {' or '.join(PREFERRED_NAMES)}"
-                entries.append(Entry(escape(item.name), None, note))
+    for key, mode in listed:
+        name = intake.shown(key)
+        if stat.S_ISLNK(mode):
+            if key.endswith(".py"):
+                entries.append(Entry(key, name, None, BAD, f"{name}: {intake.kind(mode)}"))
+            elif _links_to_folder(folder / key):
+                entries.append(Entry(key, name, None, BAD,
+                                     f"{name}: is a symbolic link; a student's folder must be the "
+                                     f"folder itself, not a link to one"))
+        elif stat.S_ISDIR(mode):
+            entries.append(_student(folder, key, entry_point))
+        elif key.endswith(".py"):  # a regular file, or a FIFO or device refused when it is read
+            entries.append(Entry(key, name, (key,)))
     return entries
 
 
-def digest(path: Path | None) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path else ""
-
-
-#: How a batch is graded, as the journal records it: (what it is, its option, how to show it).
-_SWITCHES = {"source_gate": ("the source gate", "--source-gate", gate.setting),
-             "sandbox": ("the sandbox", "--sandbox", str)}
-
-
-class Journal:
-    """Append-only JSON lines; a torn last line (an interrupted write) is ignored on reading.
-
-    ``how`` says how the submissions are graded (``source_gate``: bool, ``sandbox``: the mode);
-    it is written in the header line and resuming a journal written another way is refused."""
-
-    def __init__(self, path: Path, problem: str, resume: bool, how: dict | None = None):
-        self.path = path
-        self.how = dict(how or {"source_gate": True})
-        self.records: dict[str, dict] = {}
-        self._lock = threading.Lock()
-        if path.exists():
-            if not resume:
-                raise JudgeError(f"{path}: a batch journal already exists; pass --resume to continue "
-                                 f"it, or move it away to start over")
-            self._read(problem)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(path, "a", encoding="utf-8")
-        if not self.records and path.stat().st_size == 0:
-            self._write({"journal": JOURNAL_VERSION, "problem": problem, **self.how})
-
-    def _read(self, problem: str) -> None:
-        lines = self.path.read_text(encoding="utf-8").split("\n")
-        good_bytes = 0
-        header = None
-        for i, line in enumerate(lines):
-            try:
-                record = json.loads(line) if line else None
-            except ValueError:
-                if i < len(lines) - 1:
-                    raise JudgeError(f"{self.path}: line {i + 1} is not JSON; the journal is damaged") from None
-                record = None  # torn final line: the grade it held is simply redone
-            if record is None:
-                continue
-            good_bytes += len(line.encode("utf-8")) + 1
-            if not isinstance(record, dict) or not ("journal" in record or
-                                                    isinstance(record.get("submission"), str)):
-                raise JudgeError(f"{self.path}: line {i + 1} is not a journal record; the journal "
-                                 f"is damaged")
-            if "journal" in record:
-                if record.get("problem") != problem:
-                    raise JudgeError(f"{self.path}: journal of problem {record.get('problem')!r}, "
-                                     f"not {problem!r}")
-                header = record
-            elif header is None:
-                raise JudgeError(f"{self.path}: line {i + 1} comes before the journal's header "
-                                 f"line; the journal is damaged")
-            self._same_way(record, i + 1)
-            if record is not header:
-                self.records[record["submission"]] = record
-        with open(self.path, "r+b") as f:  # drop a torn tail so appends start on a fresh line
-            f.truncate(min(good_bytes, os.path.getsize(self.path)))
-
-    def _same_way(self, record: dict, line: int) -> None:
-        """Refuse to resume a journal graded another way: the source gate set the other way, or
-        another sandbox. A version 1 journal predates the gate switch (its gate was on) and did
-        not record the sandbox; a sandbox that could not be used (``None``: every grade was
-        ``IE``, and is graded again) matches any."""
-        was = {"source_gate": True, **{k: record[k] for k in self.how if k in record}}
-        for key, now in self.how.items():
-            if key in was and was[key] != now and None not in (was[key], now):
-                what, option, shown = _SWITCHES[key]
-                where = "this batch was" if "journal" in record else f"line {line} was"
-                raise JudgeError(f"{self.path}: {where} graded with {what} {shown(was[key])}; "
-                                 f"resume it with {option} {shown(was[key])}, or move the journal "
-                                 f"away to grade the class again with {what} {shown(now)}")
-
-    def _write(self, record: dict) -> None:
-        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
-
-    def add(self, record: dict) -> None:
-        with self._lock:
-            self._write(record)
-            self.records[record["submission"]] = record
-
-    def close(self) -> None:
-        self._file.close()
-
-
-def _record(entry: Entry, problem: Problem, sha: str, settings: Settings, source_gate: bool) -> dict:
-    base = {"submission": entry.name, "file": str(entry.path) if entry.path else None, "sha256": sha,
-            "source_gate": source_gate, "sandbox": settings.sandbox}
-    if entry.path is None:
-        return {**base, "verdict": "CE", "reason": "no_submission", "message": entry.problem_note,
-                "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
+def _take(folder: Path, entry: Entry) -> intake.Submission | str:
+    """The entry's file, read once; or why it cannot be graded."""
     try:
-        result = grade(problem, entry.path, source_gate=source_gate, sandbox=settings)
+        return intake.read_beneath(folder, entry.parts)
+    except intake.Refused as exc:
+        return str(exc)
+
+
+def _record(entry: Entry, folder: Path, problem: Problem, settings: Settings,
+            source_gate: bool) -> dict:
+    base = {"key": entry.key, "submission": entry.name, "sha256": "",
+            "file": intake.shown("/".join(entry.parts)) if entry.parts else None,
+            "source_gate": source_gate, "sandbox": settings.sandbox}
+    none = {"time_s": 0.0, "passed": 0, "total": len(problem.cases)}
+    if entry.parts is None:
+        return {**base, "verdict": "CE", "reason": entry.reason, "message": entry.problem_note, **none}
+    taken = _take(folder, entry)
+    if isinstance(taken, str):
+        return {**base, "verdict": "CE", "reason": BAD, "message": taken, **none}
+    base["sha256"] = taken.sha256
+    try:
+        result = grade(problem, taken, source_gate=source_gate, sandbox=settings)
     except JudgeError as exc:
-        return {**base, "verdict": "IE", "reason": "judge_error", "message": str(exc),
-                "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
+        return {**base, "verdict": "IE", "reason": "judge_error", "message": str(exc), **none}
     except Exception as exc:  # noqa: BLE001 - one submission's failure never stops the batch
         # The text of an unexpected error is not a report's: it could quote anything. It goes
         # to the judge-side log, with its traceback.
         LOG.exception("judge batch: grading %s failed", entry.name)
         return {**base, "verdict": "IE", "reason": "judge_error",
                 "message": f"internal error ({type(exc).__name__}) while grading this submission",
-                "time_s": 0.0, "passed": 0, "total": len(problem.cases)}
+                **none}
     return {**base, "verdict": result.verdict.value, "reason": result.reason,
             "message": result.message, "time_s": round(result.time_s, 3),
             "passed": sum(c.verdict.value == "AC" for c in result.cases), "total": len(result.cases)}
@@ -201,33 +196,36 @@ def _finished(progress: Progress, tally: Counter, record: dict) -> None:
 
 def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int = 1,
               resume: bool = False, sandbox: Settings | str | None = None,
-              progress: Progress | None = None, source_gate: bool | None = None) -> list[dict]:
-    """Grade every submission in ``folder``; return one record per submission, in name order.
+              progress: Progress | None = None, source_gate: bool | None = None,
+              secret: bytes | None = None) -> list[dict]:
+    """Grade every submission in ``folder``; return one record per entry, in name order.
     ``sandbox``: the command's ``judge.run.settings.Settings``, or a ``--sandbox`` value, resolved
     once here; ``source_gate`` as for ``grading.grade``, resolved once here too (one warning when
     $JUDGE_SOURCE_GATE turns it off); ``progress`` (``judge.reports.progress``) gets its ``total``
-    set and a line per finished submission. Raise JudgeError when ``resume`` meets a journal of
-    another problem or graded with the gate set the other way."""
+    set and a line per finished submission; ``secret``: the journal's key (default: the judge's,
+    ``journal.key``). Raise JudgeError when ``resume`` meets a journal of another problem, graded
+    with the gate set the other way or in another sandbox, or not written by this judge."""
     settings = resolve_settings(sandbox)
     gate_on, gate_source = gate.requested(source_gate)
     if not gate_on and source_gate is None:
         gate.warn_off(gate_source)
     entries = collect(folder, problem.entry_point)
-    journal = Journal(journal_path, problem.id, resume,
-                      {"source_gate": gate_on, "sandbox": settings.sandbox})
+    how = {"source_gate": gate_on, "sandbox": settings.sandbox}
+    journal = Journal(journal_path, problem.id, resume, how, basis=grading_basis(problem, how),
+                      secret=secret)
     try:
         todo = []
         for entry in entries:
-            sha = digest(entry.path)
-            old = journal.records.get(entry.name)
-            if not (old and old.get("sha256") == sha and old.get("verdict") != "IE"):
-                todo.append((entry, sha))
+            taken = _take(folder, entry) if entry.parts else None
+            sha = taken.sha256 if isinstance(taken, intake.Submission) else ""
+            if not journal.reusable(entry.key, sha):
+                todo.append(entry)
         if progress is not None:
             progress.total = len(todo)
         tally: Counter = Counter()
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(_record, entry, problem, sha, settings, gate_on)
-                       for entry, sha in todo]
+            futures = [pool.submit(_record, entry, folder, problem, settings, gate_on)
+                       for entry in todo]
             for future in as_completed(futures):
                 record = future.result()
                 journal.add(record)
@@ -235,5 +233,4 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
                     _finished(progress, tally, record)
     finally:
         journal.close()
-    names = [e.name for e in entries]
-    return [journal.records[n] for n in names if n in journal.records]
+    return [journal.records[e.key] for e in entries if e.key in journal.records]

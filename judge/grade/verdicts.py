@@ -67,6 +67,7 @@ REASONS = {
     # CE
     "syntax_error": Verdict.CE, "missing_entry_point": Verdict.CE,
     "no_submission": Verdict.CE,  # batch: a student folder without a usable .py file
+    "bad_submission_file": Verdict.CE,  # batch: a link, FIFO, device, folder or oversized file
     # TLE
     "time_limit": Verdict.TLE, "cpu_time_limit": Verdict.TLE,
     # MLE

@@ -2,7 +2,7 @@
 
 Every format says how the class was graded: the JSON report has ``source_gate`` at the top and in
 each result (version 2 added it), the CSV a ``source_gate`` column (``on``/``off``), and the table
-a line under the counts when the gate was off.
+a line under the counts when the gate was off. A CSV cell never starts like a formula (``cell``).
 """
 
 from __future__ import annotations
@@ -50,12 +50,24 @@ def render_json(problem: str, records: list[dict]) -> str:
                       indent=2) + "\n"
 
 
+#: What a spreadsheet reads as the start of a formula (or strips before one).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value):
+    """A CSV cell a spreadsheet shows as text: a string that starts like a formula gets a
+    leading single quote (OWASP's advice against CSV injection). Numbers are left as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def render_csv(problem: str, records: list[dict]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for r in records:
-        writer.writerow([setting(_gate(r)) if k == "source_gate" else r[k] for k in COLUMNS])
+        writer.writerow([cell(setting(_gate(r)) if k == "source_gate" else r[k]) for k in COLUMNS])
     return out.getvalue()
 
 
