@@ -82,7 +82,9 @@ def summarize(closed) -> dict:
 
     top = closed.jaxpr if hasattr(closed, "jaxpr") and hasattr(closed.jaxpr, "eqns") else closed
     equations, primitives = walk(top)
-    ranked = sorted(largest.values(), key=lambda item: -item[0])[:protocol.MAX_LARGEST]
+    # largest first; on a tie a floating value (what a student computed) before an index array
+    ranked = sorted(largest.values(), key=lambda item: (-item[0], "float" not in item[1]["dtype"]))
+    ranked = ranked[:protocol.MAX_LARGEST]
     names = sorted(primitives, key=lambda k: -primitives[k])[:protocol.MAX_PRIMITIVE_NAMES]
     cap = protocol.MAX_SUMMARY_COUNT  # a body reused in nested loops can count past any bound
     return {"equations": min(equations, cap), "primitives": {k: min(primitives[k], cap) for k in names},
