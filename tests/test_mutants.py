@@ -1,7 +1,8 @@
-"""Mutants of a reference (judge/author/mutants.py, judge/author/mutants_run.py, judge/author/mutants_check.py):
-each operator's source change, stable ids, equivalence marking, classification and score, the
+"""Mutants of a reference (judge/author/mutants.py, mutants_ad.py, mutants_run.py, mutants_check.py):
+each operator's source change (the autodiff and batching ones too), stable ids, equivalence marking, classification and score, the
 JSON shape, the `judge check --mutants` findings, one end-to-end run on a tiny problem, and that
-the score is sensitive to the hidden cases (fewer cases, more survivors)."""
+the score is sensitive to the hidden cases (fewer cases, more survivors); the autodiff mutants of a
+jvp-of-grad reference, with the full Hessian and the unrolled loop killed by the rules."""
 
 import ast
 import json
@@ -435,3 +436,283 @@ def test_fewer_cases_leave_more_mutants_alive(tmp_path):
     assert all(r.killed_by == [1] for r in full.results if r.mutant.id in
                {"round-L5C11-halfup", "round-L5C11-halfdown", "round-L5C11-halfaway"})
     assert (cut.score, full.score) == (5 / 8, 1.0)
+
+
+# -- autodiff and batching operators (judge/author/mutants_ad.py) --------------------------------
+
+@pytest.mark.parametrize("source, expected", [
+    # autodiff mode: jacfwd <-> jacrev (a bare name through jax), J v <-> J^T v
+    ("def f(g, x):\n    return jax.jacfwd(g)(x)\n", {"mode-L2C11-jacrev": "return jax.jacrev(g)(x)"}),
+    ("def f(g, x):\n    return jacrev(g)(x)\n", {"mode-L2C11-jacfwd": "return _mutant_jax.jacfwd(g)(x)"}),
+    ("def f(g, x, v):\n    return jax.jvp(g, (x,), (v,))[1]\n",
+     {"mode-L2C11-vjp": "return jax.vjp(g, x)[1](v)[0]",
+      "materialize-L2C11-jacobian":
+          "return _mutant_jnp.tensordot(_mutant_jax.jacfwd(g)(x), v, _mutant_jnp.ndim(v))",
+      "seed-L2C11-ones": "return jax.jvp(g, (x,), _mutant_jax.tree.map(_mutant_jnp.ones_like, (v,)))[1]",
+      "seed-L2C11-zeros": "return jax.jvp(g, (x,), _mutant_jax.tree.map(_mutant_jnp.zeros_like, (v,)))[1]",
+      # the primal instead of the tangent is the `const` operator's
+      "const-L2C34-to0": "return jax.jvp(g, (x,), (v,))[0]"}),
+    ("def f(g, x, ct):\n    y, pullback = jax.vjp(g, x)\n    return pullback(ct)\n",
+     {"mode-L2C18-jvp": "y, pullback = (g(x), lambda _ct: (jax.jvp(g, (x,), (_ct,))[1],))",
+      "materialize-L2C18-jacobian": "y, pullback = (g(x), lambda _ct: (_mutant_jnp.tensordot(_ct, "
+                                    "_mutant_jax.jacrev(g)(x), _mutant_jnp.ndim(_ct)),))",
+      "seed-L3C11-ones": "return pullback(_mutant_jax.tree.map(_mutant_jnp.ones_like, ct))",
+      "seed-L3C11-zeros": "return pullback(_mutant_jax.tree.map(_mutant_jnp.zeros_like, ct))"}),
+    ("def f(g, x, ct):\n    return jax.vjp(g, x)[1](ct)\n",
+     {"seed-L2C11-ones": "return jax.vjp(g, x)[1](_mutant_jax.tree.map(_mutant_jnp.ones_like, ct))"}),
+    # another argnums: every other argument, or one index of a tuple at a time
+    ("def f(w, x):\n    def loss(w, x):\n        return w * x\n    return jax.grad(loss)(w, x)\n",
+     {"argnums-L4C11-to1": "return jax.grad(loss, argnums=1)(w, x)"}),
+    ("def f(w, b, x):\n    loss = lambda w, b, x: w * b * x\n"
+     "    return jax.grad(loss, argnums=(0, 1))(w, b, x)\n",
+     {"argnums-L3C11-to21": "return jax.grad(loss, argnums=(2, 1))(w, b, x)",
+      "argnums-L3C11-to02": "return jax.grad(loss, argnums=(0, 2))(w, b, x)"}),
+    # primal and derivative swapped where they are unpacked
+    ("def f(g, x, v):\n    y, t = jax.jvp(g, (x,), (v,))\n    return t\n",
+     {"primal-L2C4-swap": "t, y = jax.jvp(g, (x,), (v,))",
+      "mode-L2C11-vjp": "y, t = (g(x), jax.vjp(g, x)[1](v)[0])"}),
+    ("def f(loss, w):\n    value, grad = jax.value_and_grad(loss)(w)\n    return grad\n",
+     {"primal-L2C4-swap": "grad, value = jax.value_and_grad(loss)(w)"}),
+    # a term or a factor dropped (never leaving a bare number)
+    ("def f(a, b):\n    return a + b\n", {"term-L2C11-left": "return a", "term-L2C11-right": "return b"}),
+    ("def f(a, b):\n    return a - b\n", {"term-L2C11-left": "return a"}),
+    ("def f(a):\n    return 2 * a + 1\n",
+     {"term-L2C11-left": "return 2 * a", "term-L2C11-right": "return a + 1"}),
+    ("def f(a, b):\n    return 0.5 * (a * b)\n",
+     {"term-L2C11-right": "return a * b", "term-L2C18-left": "return 0.5 * a",
+      "term-L2C18-right": "return 0.5 * b"}),
+    # transposed
+    ("def f(W, x):\n    return W @ x\n",
+     {"transpose-L2C11-swap": "return x @ W", "transpose-L2C11-tleft": "return W.T @ x"}),
+    ("def f(A, B):\n    return jnp.dot(A, B)\n",
+     {"transpose-L2C11-swap": "return jnp.dot(B, A)", "transpose-L2C11-tleft": "return jnp.dot(A.T, B)",
+      "transpose-L2C11-tright": "return jnp.dot(A, B.T)"}),
+    ("def f(a):\n    return a.T\n", {"transpose-L2C11-remove": "return a"}),
+    ("def f(a):\n    return jnp.transpose(a)\n", {"transpose-L2C11-remove": "return a"}),
+    # unrolled into a Python loop
+    ("def f(g, X):\n    return jax.vmap(g)(X)\n",
+     {"unroll-L2C11-vmap": "return _mutant_jax.tree.map(lambda *_r: _mutant_jnp.stack(_r), "
+                           "*[g(_m0) for _m0 in X])"}),
+    ("def f(g, w, X, y):\n    return jax.vmap(g, in_axes=(None, 0, 0))(w, X, y)\n",
+     {"unroll-L2C11-vmap": "return _mutant_jax.tree.map(lambda *_r: _mutant_jnp.stack(_r), "
+                           "*[g(w, _m1, _m2) for _m1, _m2 in zip(X, y)])"}),
+    ("def f(g, w, X):\n    batched = jax.vmap(g, (None, 0))\n    return batched(w, X)\n",
+     {"unroll-L3C11-vmap": "return _mutant_jax.tree.map(lambda *_r: _mutant_jnp.stack(_r), "
+                           "*[g(w, _m1) for _m1 in X])"}),
+    ("def f(g, X):\n    return jax.lax.map(g, X)\n",
+     {"unroll-L2C11-map": "return _mutant_jax.tree.map(lambda *_r: _mutant_jnp.stack(_r), "
+                          "*[g(_m0) for _m0 in X])"}),
+    ("def f(step, c, xs):\n    return lax.scan(step, c, xs)\n",
+     {"unroll-L2C11-scan": "return _mutant_scan(step, c, xs)"}),
+    ("def f(body, a):\n    return lax.fori_loop(0, 4, body, a)\n",
+     {"unroll-L2C11-fori": "return _mutant_fori(0, 4, body, a)"}),
+    # a Hessian or a Jacobian built in full
+    ("def f(loss, x, v):\n    return jax.jvp(jax.grad(loss), (x,), (v,))[1]\n",
+     {"materialize-L2C11-hessian":
+          "return _mutant_jnp.tensordot(_mutant_jax.hessian(loss)(x), v, _mutant_jnp.ndim(v))",
+      "mode-L2C11-vjp": "return jax.vjp(jax.grad(loss), x)[1](v)[0]"}),
+    ("def f(loss, w, X):\n    return jax.vmap(jax.grad(loss), in_axes=(None, 0))(w, X)\n",
+     {"materialize-L2C11-jacobian": "return _mutant_jax.jacrev(jax.vmap(loss, in_axes=(None, 0)), "
+                                    "argnums=0)(w, X)",
+      "unroll-L2C11-vmap": "return _mutant_jax.tree.map(lambda *_r: _mutant_jnp.stack(_r), "
+                           "*[jax.grad(loss)(w, _m1) for _m1 in X])"}),
+    # a stop_gradient imported by name is removed too
+    ("from jax.lax import stop_gradient\n\ndef f(a):\n    return stop_gradient(a)\n",
+     {"stop_gradient-L4C11-remove": "return a"}),
+])
+def test_each_autodiff_operator_makes_its_change(source, expected):
+    got = changes(source)
+    for mutant_id, line in expected.items():
+        assert got.get(mutant_id) == line, (mutant_id, got)
+
+
+@pytest.mark.parametrize("source, absent", [
+    # two vectors by their names: swapping a dot product changes nothing
+    ("def f(x, w):\n    return jnp.dot(x, w) + x @ w\n", ("transpose-",)),
+    # a function of one argument has no other argnums; an unknown function is left alone
+    ("def f(x):\n    def loss(z):\n        return z\n    return jax.grad(loss)(x)\n", ("argnums-",)),
+    ("def f(loss, x):\n    return jax.grad(loss)(x)\n", ("argnums-",)),
+    # the primal of a jvp does not depend on the tangent
+    ("def f(g, x, v):\n    return jax.jvp(g, (x,), (v,))[0]\n", ("mode-", "materialize-")),
+    # several primals, or has_aux: no single Jacobian to swap or build
+    ("def f(g, x, y, u, v):\n    return jax.jvp(g, (x, y), (u, v))[1]\n", ("mode-", "materialize-")),
+    # axes other than 0 or None, and Python's own map, are not unrolled
+    ("def f(g, X):\n    return jax.vmap(g, in_axes=1)(X)\n", ("unroll-",)),
+    ("def f(g, X):\n    return jax.vmap(g, out_axes=1)(X)\n", ("unroll-",)),
+    ("def f(g, X):\n    return list(map(g, X))\n", ("unroll-",)),
+    ("def f(step, c, xs):\n    return lax.scan(step, c, xs, _split_transpose=True)\n", ("unroll-",)),
+    # per-example gradients with respect to a batched argument are no Jacobian of the batch
+    ("def f(loss, X):\n    return jax.vmap(jax.grad(loss))(X)\n", ("materialize-",)),
+    # a term that would leave a bare number, or a negated one (`a - b` -> `-b`)
+    ("def f(a):\n    return 1 - a\n", ("term-",)),
+])
+def test_autodiff_operators_leave_alone(source, absent):
+    ids = [m.id for m in mutants.generate(source)]
+    assert not [i for i in ids if any(i.startswith(word) for word in absent)], ids
+
+
+def test_a_custom_rule_is_removed_with_its_rules():
+    source = ("import jax\n\n\n@jax.custom_jvp\ndef f(x):\n    return x\n\n\n@f.defjvp\n"
+              "def f_jvp(primals, tangents):\n    return primals[0], 2 * tangents[0]\n\n\n"
+              "def g(x):\n    h = jax.custom_vjp(lambda v: v)\n    h.defvjp(lambda v: (v, None), "
+              "lambda _, t: (3 * t,))\n    return f(x) + h(x)\n")
+    by_id = {m.id: m for m in mutants.generate(source)}
+    assert by_id["custom_rule-L5C0-remove"].source == (
+        "import jax\n\ndef f(x):\n    return x\n\ndef f_jvp(primals, tangents):\n"
+        "    return (primals[0], 2 * tangents[0])\n\ndef g(x):\n    h = jax.custom_vjp(lambda v: v)\n"
+        "    h.defvjp(lambda v: (v, None), lambda _, t: (3 * t,))\n    return f(x) + h(x)\n")
+    assert by_id["custom_rule-L5C0-remove"].description == \
+        "line 5: `@... def f` -> `def f` (custom derivative rule removed)"
+    assert by_id["custom_rule-L15C4-remove"].source.endswith(
+        "def g(x):\n    h = lambda v: v\n    return f(x) + h(x)\n")
+    import jax
+
+    for mutant_id, derivative in (("custom_rule-L5C0-remove", 1.0 + 3.0),
+                                  ("custom_rule-L15C4-remove", 2.0 + 1.0)):
+        namespace = {}
+        exec(compile(by_id[mutant_id].source, mutant_id, "exec"), namespace)
+        assert float(jax.grad(namespace["g"])(1.0)) == derivative, mutant_id
+
+
+def test_unrolled_loops_compute_what_the_reference_does():
+    """A loop mutant is the same function written as a Python loop: only a rule can refuse it."""
+    import jax
+    import jax.numpy as jnp
+
+    source = ("import jax\nimport jax.numpy as jnp\n\n\ndef f(W, X, y, v):\n"
+              "    def step(m, row):\n        m = 0.5 * m + row\n        return m, m * 2\n\n"
+              "    per_row = jax.vmap(lambda w, x, t: {'p': jnp.dot(w, x) - t},\n"
+              "                       in_axes=(None, 0, 0))(v, X, y)\n"
+              "    _, ema = jax.lax.scan(step, jnp.zeros_like(X[0]), X, reverse=True)\n"
+              "    total = jax.lax.fori_loop(0, 3, lambda i, a: a + i, 0.0)\n"
+              "    return per_row['p'], ema, total, jax.lax.map(jnp.sum, X)\n")
+    namespace = {}
+    exec(source, namespace)
+    args = (None, jnp.arange(12.0).reshape(4, 3), jnp.arange(4.0), jnp.ones(3))
+    reference = namespace["f"](*args)
+    loops = [m for m in mutants.generate(source) if m.kind == "unroll"]
+    assert sorted(m.id.rsplit("-", 1)[-1] for m in loops) == ["fori", "map", "scan", "vmap"]
+    for m in loops:
+        namespace = {}
+        exec(compile(m.source, m.id, "exec"), namespace)
+        got = namespace["f"](*args)
+        assert jax.tree.structure(got) == jax.tree.structure(reference), m.id
+        for a, b in zip(jax.tree.leaves(got), jax.tree.leaves(reference)):
+            np.testing.assert_allclose(a, b, err_msg=m.id)
+        assert "_mutant_jax.tree.map" in m.source or "def _mutant_" in m.source
+
+
+def test_materialized_derivatives_compute_what_the_reference_does():
+    import jax
+    import jax.numpy as jnp
+
+    source = ("import jax\nimport jax.numpy as jnp\n\n\ndef f(W, x, v, ct):\n"
+              "    def g(z):\n        return jnp.sum(jnp.tanh(W @ z))\n\n"
+              "    hv = jax.jvp(jax.grad(g), (x,), (v,))[1]\n"
+              "    y, pullback = jax.vjp(lambda z: jnp.tanh(W @ z), x)\n"
+              "    grads = jax.vmap(jax.grad(lambda w, r: jnp.sum(w * r)), in_axes=(None, 0))(x, W)\n"
+              "    return hv, pullback(ct)[0], grads\n")
+    rng = np.random.default_rng(0)
+    args = [jnp.asarray(rng.normal(size=shape), jnp.float32) for shape in ((3, 2), (2,), (2,), (3,))]
+    namespace = {}
+    exec(source, namespace)
+    reference = namespace["f"](*args)
+    built = [m for m in mutants.generate(source) if m.kind == "materialize"]
+    assert [m.id for m in built] == ["materialize-L9C9-hessian", "materialize-L10C18-jacobian",
+                                     "materialize-L11C12-jacobian"]
+    for m in built:
+        namespace = {}
+        exec(compile(m.source, m.id, "exec"), namespace)
+        for a, b in zip(namespace["f"](*args), reference):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=m.id)
+
+
+@pytest.mark.parametrize("problem_id", ["hvp_tanh", "grad_reversal", "per_example_clip", "ema_scan",
+                                        "fake_quant_ste", "sign_ste"])
+def test_autodiff_mutants_of_the_references_compile_and_differ(problem_id):
+    path = ROOT / "reference" / f"{problem_id}.py"
+    if not path.is_file():
+        pytest.skip(f"no {path.name}")
+    source = path.read_text()
+    generated = mutants.generate(source)
+    texts = [m.source for m in generated if m.kind in mutants.mutants_ad.KINDS]
+    assert len(set(texts)) == len(texts) and ast.unparse(ast.parse(source)) + "\n" not in texts
+    for m in generated:
+        compile(m.source, m.id, "exec")
+
+
+BHVP_SPEC = """\
+id: bhvp
+title: Batched Hessian-vector products
+statement: "H(x) v for each row x of X, where f(x) = sum(tanh(W @ x))."
+entry_point: bhvp
+parameters:
+  - {name: W, kind: array, dtype: float32, shape: [m, d], finite: true}
+  - {name: X, kind: array, dtype: float32, shape: [n, d], finite: true}
+  - {name: v, kind: array, dtype: float32, shape: [d], finite: true}
+output: {kind: array, shape_like: X, dtype: float32}
+tolerance: {rtol: 1.0e-4, atol: 1.0e-5}
+limits: {time_per_case_s: 20, startup_s: 60}
+rules:
+  - {id: max_intermediate_size, bound: "4 * size(W) + 8 * size(X)"}
+  - {id: no_unrolling, dim: n}
+probe_shapes:
+  - {name: wide, dims: {n: 2, m: 4, d: 512}}
+examples:
+  - name: small
+    input: {W: [[0.5, -1.0], [0.25, 0.75], [1.0, 0.5]], X: [[0.1, -0.2], [0.3, 0.4]], v: [1.0, -2.0]}
+    expected: [[-0.6520867, 0.9215794], [0.7707787, -0.5655038]]
+hidden:
+  - name: square
+    input: {W: [[0.3, -0.6], [0.9, 0.2]], X: [[0.5, 0.25], [-0.5, 1.0], [0.0, 0.3]], v: [0.5, 1.5]}
+    expected: [[-0.4906318, -0.1090293], [0.1402922, 0.4100969], [-0.1582074, 0.1372762]]
+"""
+BHVP = """\
+import jax
+import jax.numpy as jnp
+
+
+def bhvp(W, X, v):
+    def f(z):
+        return jnp.sum(jnp.tanh(W @ z))
+
+    def one(x):
+        return jax.jvp(jax.grad(f), (x,), (v,))[1]
+
+    return jax.vmap(one)(X)
+"""
+
+
+def test_autodiff_mutants_of_a_jvp_of_grad_are_killed_by_the_rules(tmp_path, monkeypatch):
+    """A batched jvp-of-grad reference: the autodiff operators more than double its mutants,
+    and the full Hessian and the Python loop over the rows, which compute the right values,
+    are killed by the rules (RJ), as any submission that breaks them would be."""
+    for rel, text in (("problems/bhvp.yaml", BHVP_SPEC), ("reference/bhvp.py", BHVP)):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    generated = mutants.generate(BHVP)
+    before = [m.id for m in generated if m.kind not in mutants.mutants_ad.KINDS]
+    assert before == ["stop_gradient-L7C8-insert", "stop_gradient-L10C8-insert", "const-L10C48-to0",
+                      "stop_gradient-L12C4-insert"]
+    assert [m.id for m in generated if m.kind in mutants.mutants_ad.KINDS] == [
+        "transpose-L7C32-swap", "transpose-L7C32-tleft", "seed-L10C15-ones", "seed-L10C15-zeros",
+        "mode-L10C15-vjp", "materialize-L10C15-hessian", "unroll-L12C11-vmap"]
+    structural = ("materialize-L10C15-hessian", "unroll-L12C11-vmap")
+    monkeypatch.setattr(mutants_run.mutants, "generate",
+                        lambda source: [m for m in generated if m.id in structural])
+    graded = {}
+    grade = mutants_run.grading.grade
+
+    def spy(problem, path, **kwargs):
+        graded[Path(path).parent.name] = result = grade(problem, path, **kwargs)
+        return result
+
+    monkeypatch.setattr(mutants_run.grading, "grade", spy)
+    report = mutants_run.run(spec.load("bhvp", root=tmp_path), jobs=2)
+    assert {r.mutant.id: (r.status, r.killed_by) for r in report.results} == {
+        mutant_id: ("killed", [0, 1]) for mutant_id in structural}
+    reasons = {mutant_id: {(c.verdict, c.reason) for c in result.cases}
+               for mutant_id, result in graded.items()}
+    assert reasons == {"materialize-L10C15-hessian": {(Verdict.RJ, "intermediate_too_large")},
+                       "unroll-L12C11-vmap": {(Verdict.RJ, "unrolled_loop")}}
+    assert "(2, 512, 1, 512)" in graded["materialize-L10C15-hessian"].message

@@ -289,6 +289,7 @@ class _Mutate(ast.NodeTransformer):
         self.imports: set[str] = set()     # aliases the mutant needs imported
         self.helpers: set[str] = set()     # helper functions (mutants_ad.HELPERS) it needs
         self.passes: list = []             # rewrites of the whole file that must follow
+        self.root = None                   # the file being mutated
 
     def visit(self, node):
         if node is not self.target:
@@ -388,6 +389,7 @@ def generate(source: str) -> list[Mutant]:
         clone = copy.deepcopy(tree)
         target = next(n for i, n in enumerate(ast.walk(clone)) if i == site.position)
         mutate = _Mutate(target, site)
+        mutate.root = clone
         clone = mutate.visit(clone)
         for rewrite in mutate.passes:
             clone = rewrite(clone)

@@ -20,7 +20,8 @@ rewritten node; this module never runs anything. Operators (the ``kind`` of a mu
 - ``transpose``: ``a @ b``, ``dot(a, b)``, ``matmul(a, b)`` with the operands swapped (``swap``),
   ``.T`` put on an operand named with a capital (``tleft``/``tright``: ``W``, ``X``, the usual
   names of matrices), ``a.T`` / ``transpose(a)`` -> ``a`` (``remove``)
-- ``unroll``: ``vmap(f, in_axes)(args)`` (in_axes 0 or None per argument) and ``lax.map(f, xs)``
+- ``unroll``: ``vmap(f, in_axes)(args)`` (in_axes 0 or None per argument; also ``g(args)`` after
+  ``g = vmap(f, in_axes)``) and ``lax.map(f, xs)``
   -> a Python loop over the examples stacked with ``jnp.stack`` (``vmap``, ``map``);
   ``lax.scan`` / ``lax.fori_loop`` -> a Python loop (``scan``, ``fori``, through a helper added to
   the file). Rules such as ``no_unrolling`` and ``required_primitives`` refuse them.
@@ -204,15 +205,33 @@ def _in_axes(vmap: ast.Call, count: int) -> list | None:
     return None
 
 
-def _batched_call(node) -> tuple[ast.Call, list] | None:
-    """``(vmap call, axes)`` for ``vmap(f, in_axes)(args)`` that a loop can replace."""
-    if not (isinstance(node, ast.Call) and _called(node.func) == "vmap" and node.func.args
-            and not node.keywords and _plain(node) and node.args):
+def _vmapped(tree) -> dict[str, ast.Call]:
+    """``{name: vmap call}`` for each name assigned once, by ``name = vmap(f, ...)``."""
+    assigned: dict[str, list] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        assigned.setdefault(name.id, []).append(node.value)
+    return {name: values[0] for name, values in assigned.items()
+            if len(values) == 1 and _called(values[0]) == "vmap" and values[0].args
+            and isinstance(values[0].func, (ast.Attribute, ast.Name))}
+
+
+def _batched_call(node, vmapped) -> tuple[ast.Call, list] | None:
+    """``(vmap call, axes)`` for ``vmap(f, in_axes)(args)``, or ``g(args)`` after
+    ``g = vmap(f, in_axes)``, that a loop can replace."""
+    if not (isinstance(node, ast.Call) and not node.keywords and _plain(node) and node.args):
         return None
-    axes = _in_axes(node.func, len(node.args))
+    vmap = node.func if isinstance(node.func, ast.Call) else \
+        vmapped.get(node.func.id) if isinstance(node.func, ast.Name) else None
+    if not (_called(vmap) == "vmap" and vmap.args):
+        return None
+    axes = _in_axes(vmap, len(node.args))
     if axes is None or 0 not in axes:
         return None
-    return node.func, axes
+    return vmap, axes
 
 
 def _is_lax(node: ast.Call) -> bool:
@@ -323,6 +342,7 @@ def sites(tree) -> list[tuple[int, str, str, int, int]]:
     found = []
     arities = _arities(tree)
     pullbacks = _derivative_functions(tree)
+    vmapped = _vmapped(tree)
     nodes = list(ast.walk(tree))
     positions = {id(n): i for i, n in enumerate(nodes)}
     parents = {id(child): parent for parent in nodes for child in ast.iter_child_nodes(parent)}
@@ -352,7 +372,7 @@ def sites(tree) -> list[tuple[int, str, str, int, int]]:
         if _single_vjp(node):
             add("mode", "jvp")
             add("materialize", "jacobian")
-        batched = _batched_call(node)
+        batched = _batched_call(node, vmapped)
         if batched:
             add("unroll", "vmap")
             if _per_example_grad(batched):
@@ -426,9 +446,9 @@ def _remove_rules(name: str):
 
 
 def mutate(node, kind: str, variant: str, edit) -> ast.AST:
-    """``node`` rewritten; ``edit.helpers`` collects the helper functions the file must add,
-    ``edit.passes`` the rewrites of the whole file that must follow (the imports of the
-    ``_mutant_*`` aliases are added for whatever the file uses)."""
+    """``node`` rewritten (``edit.root``: the file it is in). ``edit.helpers`` collects the
+    helper functions the file must add, ``edit.passes`` the rewrites of the whole file that
+    must follow; the imports of the ``_mutant_*`` aliases are added for whatever it uses."""
     if kind == "mode" and variant in ("jacfwd", "jacrev"):
         node.func = _sibling(node, variant)
         return node
@@ -439,7 +459,8 @@ def mutate(node, kind: str, variant: str, edit) -> ast.AST:
         if len(node.args) > 1:
             node.args[1] = value
         else:
-            node.keywords = [kw for kw in node.keywords if kw.arg != "argnums"] + [ast.keyword("argnums", value)]
+            node.keywords = [kw for kw in node.keywords if kw.arg != "argnums"]
+            node.keywords.append(ast.keyword("argnums", value))
         return node
     if kind == "seed":
         index = 2 if _called(node) == "jvp" and len(node.args) >= 3 else 0
@@ -465,8 +486,10 @@ def mutate(node, kind: str, variant: str, edit) -> ast.AST:
         else:
             node.args = operands
         return node
+    if kind in ("unroll", "materialize") and isinstance(node, ast.Call) and _called(node) != "vjp":
+        vmap, axes = _batched_call(node, _vmapped(edit.root)) or (None, None)
     if kind == "unroll" and variant == "vmap":
-        return _stacked(node.func.args[0], node.args, _in_axes(node.func, len(node.args)))
+        return _stacked(vmap.args[0], node.args, axes)
     if kind == "unroll" and variant == "map":
         return _stacked(node.args[0], node.args[1:], [0])
     if kind == "unroll":
@@ -501,7 +524,7 @@ def mutate(node, kind: str, variant: str, edit) -> ast.AST:
         return expr(f"(g(x), lambda _ct: ({JNP}.tensordot(_ct, {JAX}.jacrev(g)(x), {JNP}.ndim(_ct)),))",
                     g=g, x=x)
     # materialize: vmap(grad(f, argnums), in_axes)(args) -> jacrev(vmap(f, in_axes), argnums)(args)
-    vmap, grad = node.func, node.func.args[0]
+    grad = vmap.args[0]
     batched = ast.Call(func=copy.deepcopy(vmap.func), args=[copy.deepcopy(grad.args[0])],
                        keywords=[ast.keyword("in_axes", copy.deepcopy(_keyword(vmap, "in_axes", 1)))])
     argnums = _keyword(grad, "argnums", 1) or ast.Constant(0)
