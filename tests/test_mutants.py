@@ -148,6 +148,10 @@ def test_new_operators_on_the_fake_quant_reference():
         "dtype-L18C20-nocast": "line 18: `inside.astype(g.dtype)` -> `inside` (cast dropped)",
         "mask-L17C17-or": "line 17: `(r >= qmin) & (r <= qmax)` -> `(r >= qmin) | (r <= qmax)` "
                           "(mask | instead of &)",
+        "bwd-L15C4-identity": "line 15: `def backward: r = v / scale inside = (r >= qmin) & (r <= ...` "
+                              "-> `def backward: return (g,)` (backward rule returns its cotangent)",
+        "custom_rule-L9C4-remove": "line 9: `@... def quantize` -> `def quantize` (custom derivative "
+                                   "rule removed)",
     }
     for mutant_id, description in expected.items():
         assert by_id[mutant_id].description == description

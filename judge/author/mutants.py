@@ -299,7 +299,7 @@ class _Mutate(ast.NodeTransformer):
         self.after = _short(new)
         if (self.site.kind, self.site.variant) == ("dtype", "f16"):   # the wrapper's text is long
             self.after = f"float16({self.before})"
-        if isinstance(new, (ast.FunctionDef, ast.AsyncFunctionDef)):    # a decorator removed
+        if self.site.kind == "custom_rule" and isinstance(new, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.before, self.after = f"@... def {new.name}", f"def {new.name}"
         return new
 
