@@ -545,6 +545,9 @@ def test_each_autodiff_operator_makes_its_change(source, expected):
     ("def f(g, X):\n    return jax.vmap(g, out_axes=1)(X)\n", ("unroll-",)),
     ("def f(g, X):\n    return list(map(g, X))\n", ("unroll-",)),
     ("def f(step, c, xs):\n    return lax.scan(step, c, xs, _split_transpose=True)\n", ("unroll-",)),
+    # forward mode through a custom_vjp raises: no mutant that could only be invalid
+    ("import jax\n\n@jax.custom_vjp\ndef r(v):\n    return v\n\n"
+     "def f(x, ct):\n    return jax.vjp(r, x)[1](ct), jax.jacrev(r)(x)\n", ("mode-",)),
     # per-example gradients with respect to a batched argument are no Jacobian of the batch
     ("def f(loss, X):\n    return jax.vmap(jax.grad(loss))(X)\n", ("materialize-",)),
     # a term that would leave a bare number, or a negated one (`a - b` -> `-b`)

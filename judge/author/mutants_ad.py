@@ -7,7 +7,8 @@ rewritten node; this module never runs anything. Operators (the ``kind`` of a mu
 - ``mode``: ``jacfwd`` <-> ``jacrev`` (``jacobian`` -> ``jacfwd``: the same values, another cost,
   and forward mode fails through a ``custom_vjp``); ``jvp(g, (x,), (v,))`` -> the VJP
   ``vjp(g, x)[1](v)[0]`` (``vjp``: the transposed product, J^T v for J v); ``vjp(g, x)`` -> a
-  pullback that applies the JVP (``jvp``)
+  pullback that applies the JVP (``jvp``). Never forward mode through a function the file
+  makes a ``custom_vjp``: JAX refuses it, so the mutant would test nothing.
 - ``argnums``: a ``grad``/``value_and_grad``/``jac*``/``hessian`` of a function with two or more
   arguments differentiated with respect to another one (``toN``, ``N`` the new ``argnums``; in
   a tuple, each index in turn replaced by the first argument the tuple leaves out)
@@ -238,11 +239,11 @@ def _is_lax(node: ast.Call) -> bool:
     return _module(node).split(".")[-1] == "lax" or isinstance(node.func, ast.Name)
 
 
-def _custom_decorator(decorator) -> bool:
+def _custom_decorator(decorator, kinds=("custom_vjp", "custom_jvp")) -> bool:
     names = [ast.unparse(decorator.func if isinstance(decorator, ast.Call) else decorator)]
     if isinstance(decorator, ast.Call) and names[0].split(".")[-1] == "partial" and decorator.args:
         names.append(ast.unparse(decorator.args[0]))
-    return any(n.split(".")[-1] in ("custom_vjp", "custom_jvp") for n in names)
+    return any(n.split(".")[-1] in kinds for n in names)
 
 
 def _capital(node) -> bool:
@@ -329,11 +330,12 @@ def _transposed(node) -> bool:
                                    or not node.args)
 
 
-def _custom(node) -> bool:
+def _custom(node, kinds=("custom_vjp", "custom_jvp")) -> bool:
+    """A function given a custom rule: decorated, or assigned from ``custom_vjp(f)``."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return any(_custom_decorator(d) for d in node.decorator_list)
+        return any(_custom_decorator(d, kinds) for d in node.decorator_list)
     return isinstance(node, ast.Assign) and len(node.targets) == 1 \
-        and isinstance(node.targets[0], ast.Name) and _called(node.value) in ("custom_vjp", "custom_jvp") \
+        and isinstance(node.targets[0], ast.Name) and _called(node.value) in kinds \
         and len(node.value.args) == 1 and not node.value.keywords
 
 
@@ -344,6 +346,12 @@ def sites(tree) -> list[tuple[int, str, str, int, int]]:
     pullbacks = _derivative_functions(tree)
     vmapped = _vmapped(tree)
     nodes = list(ast.walk(tree))
+    custom_vjps = {n.targets[0].id if isinstance(n, ast.Assign) else n.name for n in nodes
+                   if _custom(n, ("custom_vjp",))}
+
+    def _reverse_only(function):     # forward mode through a custom_vjp raises: no mutant to grade
+        return isinstance(function, ast.Name) and function.id in custom_vjps
+
     positions = {id(n): i for i, n in enumerate(nodes)}
     parents = {id(child): parent for parent in nodes for child in ast.iter_child_nodes(parent)}
     for node in nodes:
@@ -352,7 +360,8 @@ def sites(tree) -> list[tuple[int, str, str, int, int]]:
                           getattr(at, "col_offset", 0)))
 
         name = _called(node)
-        if name in JACOBIANS and node.args:
+        if name in JACOBIANS and node.args \
+                and not (JACOBIANS[name] == "jacfwd" and _reverse_only(node.args[0])):
             add("mode", JACOBIANS[name])
         for variant in _argnums_variants(node, arities):
             add("argnums", variant)
@@ -370,7 +379,8 @@ def sites(tree) -> list[tuple[int, str, str, int, int]]:
                 add("materialize", "hessian" if _called(grad) == "grad" and len(grad.args) == 1
                     and not grad.keywords else "jacobian", at)
         if _single_vjp(node):
-            add("mode", "jvp")
+            if not _reverse_only(node.args[0]):
+                add("mode", "jvp")
             add("materialize", "jacobian")
         batched = _batched_call(node, vmapped)
         if batched:
