@@ -80,6 +80,12 @@ REASONS = {
 }
 
 
+def shown_time(case) -> float | None:
+    """A case's time as a student-facing report shows it: an example's, never a hidden case's
+    (a run time that depends on a hidden input would carry it out; the total time is shown)."""
+    return case.time_s if case.visibility == "example" else None
+
+
 @dataclass(frozen=True)
 class CaseResult:
     index: int                # position in the problem's case list, examples first

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 
-from judge.grade.verdicts import GradeResult
+from judge.grade.verdicts import GradeResult, shown_time
 from judge.problem.model import case_number
 
 VERSION = 3
@@ -30,7 +30,7 @@ VERSION = 3
 def _case(c) -> dict:
     out = {"index": c.index, "number": case_number(c),
            "visibility": c.visibility, "verdict": c.verdict.value, "reason": c.reason,
-           "message": c.message, "time_s": None if c.time_s is None else round(c.time_s, 4)}
+           "message": c.message, "time_s": None if shown_time(c) is None else round(shown_time(c), 4)}
     if c.visibility == "example" and c.verdict.value != "AC":  # examples are public; never hidden
         diff = c.details.get("diff") or {}
         out.update(name=c.name, inputs=c.details.get("inputs", diff.get("inputs")),

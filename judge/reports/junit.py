@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from judge.gate.switch import setting
+from judge.grade.verdicts import shown_time
 from judge.problem.model import case_label
 from judge.reports.check_text import details
 
@@ -92,7 +93,7 @@ def render_grade(result) -> str:
     _gate_property(suite, result.source_gate)
     for c in result.cases:
         case = ET.SubElement(suite, "testcase", classname=result.problem, name=case_label(c),
-                             time=f"{c.time_s or 0.0:.3f}")
+                             time=f"{shown_time(c) or 0.0:.3f}")
         if c.verdict.value != "AC":
             failure = ET.SubElement(case, "failure", type=c.verdict.value,
                                     message=f"{c.verdict.value} [{c.reason}] {c.message}")

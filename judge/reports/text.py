@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from judge.grade.verdicts import CaseResult, GradeResult
+from judge.grade.verdicts import CaseResult, GradeResult, shown_time
 from judge.problem.model import case_label
 
 
@@ -17,7 +17,7 @@ def _compact(value) -> str:
 
 
 def _case_line(c: CaseResult) -> str:
-    time = f"{c.time_s:6.2f}s" if c.time_s is not None else "     - "
+    time = f"{shown_time(c):6.2f}s" if shown_time(c) is not None else "     - "
     line = f"  {c.verdict.value:<3} {time}  {case_label(c)}"
     if c.reason != "ok":
         line += f": [{c.reason}] {c.message}"
