@@ -13,6 +13,7 @@ import json
 
 from judge.gate.switch import setting
 from judge.grade.verdicts import counts, plural
+from judge.run.boundary import escape
 
 COLUMNS = ("submission", "verdict", "reason", "passed", "total", "time_s", "message", "source_gate")
 VERSION = 2
@@ -55,11 +56,13 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def cell(value):
-    """A CSV cell a spreadsheet shows as text: a string that starts like a formula gets a
-    leading single quote (OWASP's advice against CSV injection). Numbers are left as they are."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+    """A CSV cell a spreadsheet shows as text: a string is one line (control characters
+    escaped) and, if it starts like a formula, gets a leading single quote (OWASP's advice
+    against CSV injection). Numbers are left as they are."""
+    if not isinstance(value, str):
+        return value
+    value = escape(value)
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
 def render_csv(problem: str, records: list[dict]) -> str:
