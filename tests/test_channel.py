@@ -182,11 +182,12 @@ def test_printed_escape_sequences_reach_no_report_raw(twice, tmp_path):
 
 
 def test_a_huge_wrong_output_gives_a_small_report(twice, tmp_path):
+    """600,000 entries where the problem's output has a handful: far past what the problem's
+    outputs need (grading.message_budget), so OLE without the judge parsing it."""
     result, _ = grade(twice, submission(tmp_path, "big_wrong_output.py"), examples_only=True)
-    assert (result.verdict, result.reason) == (Verdict.WA, "wrong_shape"), verdict_of(result)
+    assert (result.verdict, result.reason) == (Verdict.OLE, "output_limit"), verdict_of(result)
     text = FORMATS["text"](result)
     assert len(text) < 64 * 1024, len(text)
-    assert "[600000]" in text.replace(" ", "")  # the shape is shown
 
 
 # --- hidden data through the judge's own messages -------------------------------------------

@@ -25,15 +25,18 @@ from tests.helpers import ROOT
 JUDGE_SIDE = Path(__file__).resolve().parent / "adversarial" / "judge_side"
 
 
-@pytest.mark.parametrize("name, problem, reason", [
-    ("probe_output_bomb.py", "sign_ste", "wrong_jvp"),
-    ("keys_bloat.py", "fake_quant_ste", "wrong_keys"),
+@pytest.mark.parametrize("name, problem, verdict, reason", [
+    ("probe_output_bomb.py", "sign_ste", Verdict.OLE, "output_limit"),
+    ("keys_bloat.py", "fake_quant_ste", Verdict.OLE, "output_limit"),
 ])
-def test_a_huge_output_makes_a_short_message_and_small_reports(name, problem, reason):
+def test_a_huge_output_makes_a_short_message_and_small_reports(name, problem, verdict, reason):
+    """The result line is bounded by what the problem's outputs need (``message_budget``):
+    megabytes of extra keys or a two-million-entry array are OLE, never parsed."""
     loaded = spec.load(ROOT / "problems" / f"{problem}.yaml")
     started = time.monotonic()
     result = grading.grade(loaded, JUDGE_SIDE / name, examples_only=True)
-    assert (result.verdict, result.reason) == (Verdict.WA, reason), result.message
+    assert (result.verdict, result.reason) == (verdict, reason), result.message
+    assert "not read" in result.cases[0].message
     assert time.monotonic() - started < 120
     assert all(len(c.message) <= 2100 and "\n" not in c.message for c in result.cases)
     for fmt, render in FORMATS.items():
@@ -43,3 +46,13 @@ def test_a_huge_output_makes_a_short_message_and_small_reports(name, problem, re
     got = report["cases"][0]["got"]
     if reason == "wrong_keys":
         assert len(got) <= 21 and "..." in got
+
+
+def test_extra_keys_within_the_budget_are_still_a_wrong_answer(tmp_path):
+    """Below the budget the output is read and judged: 300 extra keys are WA wrong_keys."""
+    source = (JUDGE_SIDE / "keys_bloat.py").read_text().replace("range(9990)", "range(300)")
+    path = tmp_path / "some_extra_keys.py"
+    path.write_text(source)
+    loaded = spec.load(ROOT / "problems" / "fake_quant_ste.yaml")
+    result = grading.grade(loaded, path, examples_only=True)
+    assert (result.verdict, result.reason) == (Verdict.WA, "wrong_keys"), result.message

@@ -33,6 +33,20 @@ from judge.worker import protocol
 CAPTURE_BYTES = 4096
 
 
+#: What one result line may always take, whatever the problem: text, errors, evidence, a program
+#: summary and a malformed output's description fit well within it.
+MESSAGE_FLOOR = 1024 * 1024
+
+
+def message_budget(problem: Problem, cases) -> int:
+    """Bytes one result line may take for these cases: the floor, plus room for the largest
+    expected output 16 times over (base64 of the output, the scaled output, probes, a wrong
+    shape or dtype several times the right size). A submission that sends more (thousands of
+    extra keys, a huge array) is OLE without its line being parsed."""
+    largest = max((sum(np.asarray(v).nbytes for v in c.expected.values()) for c in cases), default=0)
+    return MESSAGE_FLOOR + 16 * largest
+
+
 def build_request(problem: Problem, submission: Path, cases) -> dict:
     grad_rule = problem.rule("custom_vjp_grads")
     abstract = traces.request_entries(problem, cases)
@@ -46,6 +60,7 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "probes": ({"wrt": problem.probes[0].wrt, "names": [p.name for p in problem.probes]}
                    if problem.probes else None),
         "capture_bytes": CAPTURE_BYTES,
+        "message_bytes": message_budget(problem, cases),
         "structure": rules.needs_program(problem.rules),
         # examples come first; the supervisor holds the rest back until they are reported;
         # the traces at probe shapes come last
@@ -296,7 +311,8 @@ def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
                                              f"{limits['output_kb']} KiB")
     if cause == "output_limit" or run.signal == signal.SIGXFSZ:
         return _result(case, "output_limit", f"output limit exceeded: the captured output or a "
-                                             f"file passed {limits['output_kb']} KiB{detail}")
+                                             f"file passed {limits['output_kb']} KiB, or the value "
+                                             f"returned was far larger than the problem's output{detail}")
     if cause == "memory_limit":
         return _result(case, "memory_limit", f"memory limit exceeded: {limits['memory_mb']} MiB of "
                                              f"address space{detail}")
@@ -436,6 +452,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
         raise JudgeError(f"{ref}: reference solution not found (problem {problem.id})")
     request = build_request(problem, ref, cases)
     request["compiled"] = compiled
+    request["message_bytes"] = protocol.MAX_MESSAGE_BYTES  # trusted; expected outputs may be missing
     run = run_worker(request, startup_timeout=problem.limits["startup_s"],
                      case_timeout=problem.limits["time_per_case_s"], sandbox=sandbox,
                      limits=problem.limits, cache_dir=cache.available(), cache_writable=fill_cache)

@@ -186,6 +186,9 @@ class Expected:
     capture_bytes: int = 4096
     structure: bool = False                 # every case also reports its program
     abstract: frozenset = frozenset()       # indices of cases that are only traced
+    #: bytes one result line may take: what the problem's outputs need, not what a submission
+    #: chooses to send (``grading.message_budget``); a longer line is OLE, never parsed
+    message_bytes: int = protocol.MAX_MESSAGE_BYTES
 
     @classmethod
     def of(cls, request: dict) -> "Expected":
@@ -195,7 +198,9 @@ class Expected:
                    capture_bytes=int(request.get("capture_bytes") or 4096),
                    structure=bool(request.get("structure")),
                    abstract=frozenset(c["index"] for c in request.get("cases", ())
-                                      if c.get("abstract") is not None))
+                                      if c.get("abstract") is not None),
+                   message_bytes=min(int(request.get("message_bytes") or protocol.MAX_MESSAGE_BYTES),
+                                     protocol.MAX_MESSAGE_BYTES))
 
 
 # --- field checks -----------------------------------------------------------------------------

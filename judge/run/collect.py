@@ -50,8 +50,8 @@ def collect(run, fd: int, started: float, startup_timeout: float,
             line, _, rest = bytes(buffer).partition(b"\n")
             buffer = bytearray(rest)
             run.channel_bytes += len(line) + 1
-            if len(line) > protocol.MAX_MESSAGE_BYTES:
-                _too_much(run, f"a result message passed {protocol.MAX_MESSAGE_BYTES} bytes")
+            if len(line) > _line_cap(run):
+                _too_much(run, _too_long(run))
                 return
             if run.channel_bytes > protocol.MAX_CHANNEL_BYTES:
                 _too_much(run, f"the result channel passed {protocol.MAX_CHANNEL_BYTES} bytes")
@@ -69,9 +69,24 @@ def collect(run, fd: int, started: float, startup_timeout: float,
             on_case()
             if run.done or run.halt is not None:
                 return
-        if len(buffer) > protocol.MAX_MESSAGE_BYTES:
-            _too_much(run, f"a result message passed {protocol.MAX_MESSAGE_BYTES} bytes")
+        if len(buffer) > _line_cap(run):
+            _too_much(run, _too_long(run))
             return
+
+
+def _line_cap(run) -> int:
+    """Bytes one line may take: the protocol's cap until the worker is ready, then the budget
+    the problem's outputs set (``boundary.Expected.message_bytes``)."""
+    if run.ready is None:
+        return protocol.MAX_MESSAGE_BYTES
+    return min(run.expected.message_bytes, protocol.MAX_MESSAGE_BYTES)
+
+
+def _too_long(run) -> str:
+    if run.ready is None:
+        return f"a result message passed {protocol.MAX_MESSAGE_BYTES} bytes"
+    return (f"one case's result passed {_line_cap(run):,} bytes, more than this problem's outputs "
+            f"need; it was not read")
 
 
 def _too_much(run, what: str) -> None:

@@ -19,6 +19,7 @@ Channels
        "grad_rule": {"field": "grads", "cotangent": "cotangent"} | null,  # instrument custom_vjp
        "probes": {"wrt": "x", "names": ["vjp", "jvp"]} | null,   # derivatives to compute
        "capture_bytes": 4096,                      # per-case cap on captured stdout/stderr
+       "message_bytes": 1048576,                   # judge side only: a longer result line is OLE
        "compiled": false,                          # evaluate with jax.jit, not op by op (optional)
        "nonce": "9f2c...",                         # per run, random; echoed in every message
        "rlimits": {"RLIMIT_AS": [SOFT, HARD], ...},  # applied by the worker before importing JAX
