@@ -452,18 +452,18 @@ def test_fewer_cases_leave_more_mutants_alive(tmp_path):
      {"mode-L2C11-vjp": "return jax.vjp(g, x)[1](v)[0]",
       "materialize-L2C11-jacobian":
           "return _mutant_jnp.tensordot(_mutant_jax.jacfwd(g)(x), v, _mutant_jnp.ndim(v))",
-      "seed-L2C11-ones": "return jax.jvp(g, (x,), _mutant_jax.tree.map(_mutant_jnp.ones_like, (v,)))[1]",
-      "seed-L2C11-zeros": "return jax.jvp(g, (x,), _mutant_jax.tree.map(_mutant_jnp.zeros_like, (v,)))[1]",
+      "seed-L2C28-ones": "return jax.jvp(g, (x,), _mutant_jax.tree.map(_mutant_jnp.ones_like, (v,)))[1]",
+      "seed-L2C28-zeros": "return jax.jvp(g, (x,), _mutant_jax.tree.map(_mutant_jnp.zeros_like, (v,)))[1]",
       # the primal instead of the tangent is the `const` operator's
       "const-L2C34-to0": "return jax.jvp(g, (x,), (v,))[0]"}),
     ("def f(g, x, ct):\n    y, pullback = jax.vjp(g, x)\n    return pullback(ct)\n",
      {"mode-L2C18-jvp": "y, pullback = (g(x), lambda _ct: (jax.jvp(g, (x,), (_ct,))[1],))",
       "materialize-L2C18-jacobian": "y, pullback = (g(x), lambda _ct: (_mutant_jnp.tensordot(_ct, "
                                     "_mutant_jax.jacrev(g)(x), _mutant_jnp.ndim(_ct)),))",
-      "seed-L3C11-ones": "return pullback(_mutant_jax.tree.map(_mutant_jnp.ones_like, ct))",
-      "seed-L3C11-zeros": "return pullback(_mutant_jax.tree.map(_mutant_jnp.zeros_like, ct))"}),
+      "seed-L3C20-ones": "return pullback(_mutant_jax.tree.map(_mutant_jnp.ones_like, ct))",
+      "seed-L3C20-zeros": "return pullback(_mutant_jax.tree.map(_mutant_jnp.zeros_like, ct))"}),
     ("def f(g, x, ct):\n    return jax.vjp(g, x)[1](ct)\n",
-     {"seed-L2C11-ones": "return jax.vjp(g, x)[1](_mutant_jax.tree.map(_mutant_jnp.ones_like, ct))"}),
+     {"seed-L2C28-ones": "return jax.vjp(g, x)[1](_mutant_jax.tree.map(_mutant_jnp.ones_like, ct))"}),
     # another argnums: every other argument, or one index of a tuple at a time
     ("def f(w, x):\n    def loss(w, x):\n        return w * x\n    return jax.grad(loss)(w, x)\n",
      {"argnums-L4C11-to1": "return jax.grad(loss, argnums=1)(w, x)"}),
@@ -702,8 +702,8 @@ def test_autodiff_mutants_of_a_jvp_of_grad_are_killed_by_the_rules(tmp_path, mon
     assert before == ["stop_gradient-L7C8-insert", "stop_gradient-L10C8-insert", "const-L10C48-to0",
                       "stop_gradient-L12C4-insert"]
     assert [m.id for m in generated if m.kind in mutants.mutants_ad.KINDS] == [
-        "transpose-L7C32-swap", "transpose-L7C32-tleft", "seed-L10C15-ones", "seed-L10C15-zeros",
-        "mode-L10C15-vjp", "materialize-L10C15-hessian", "unroll-L12C11-vmap"]
+        "transpose-L7C32-swap", "transpose-L7C32-tleft", "mode-L10C15-vjp",
+        "materialize-L10C15-hessian", "seed-L10C42-ones", "seed-L10C42-zeros", "unroll-L12C11-vmap"]
     structural = ("materialize-L10C15-hessian", "unroll-L12C11-vmap")
     monkeypatch.setattr(mutants_run.mutants, "generate",
                         lambda source: [m for m in generated if m.id in structural])

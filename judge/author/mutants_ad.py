@@ -365,9 +365,10 @@ def sites(tree) -> list[tuple[int, str, str, int, int]]:
             add("mode", JACOBIANS[name])
         for variant in _argnums_variants(node, arities):
             add("argnums", variant)
-        if _seeds(node, pullbacks):
-            add("seed", "ones")
-            add("seed", "zeros")
+        if _seeds(node, pullbacks):     # the site is the tangent or cotangent itself
+            seed = node.args[2 if name == "jvp" else 0]
+            add("seed", "ones", seed)
+            add("seed", "zeros", seed)
         if _single_jvp(node):
             parent = parents.get(id(node))
             index = parent.slice.value if isinstance(parent, ast.Subscript) and parent.value is node \
@@ -427,10 +428,6 @@ def _stacked(fn: ast.expr, args: list, axes: list) -> ast.expr:
     return expr(f"{JAX}.tree.map(lambda *_r: {JNP}.stack(_r), *rows)", rows=loop)
 
 
-def _seeded(value: ast.expr, variant: str) -> ast.expr:
-    return expr(f"{JAX}.tree.map({JNP}.{variant}_like, t)", t=value)
-
-
 def _remove_rules(name: str):
     """A pass that drops ``name.defvjp(...)``/``name.defjvp(...)`` statements and decorators."""
 
@@ -473,9 +470,7 @@ def mutate(node, kind: str, variant: str, edit) -> ast.AST:
             node.keywords.append(ast.keyword("argnums", value))
         return node
     if kind == "seed":
-        index = 2 if _called(node) == "jvp" and len(node.args) >= 3 else 0
-        node.args[index] = _seeded(node.args[index], variant)
-        return node
+        return expr(f"{JAX}.tree.map({JNP}.{variant}_like, t)", t=node)
     if kind == "primal":
         node.targets[0].elts.reverse()
         return node
