@@ -1,8 +1,9 @@
 """Rule ``required_primitives``: the program must contain each named primitive.
 
-Reads the primitive counts of the traced program (nested jaxprs included), with the names a
-primitive has had across JAX versions (``primitive_names``). For example ``[scan]`` for an EMA
-written with ``lax.scan`` (``fori_loop`` with static bounds becomes a scan too).
+Reads the primitive counts of the traced program (nested jaxprs included) over the equations
+its outputs depend on (a ``lax.scan`` whose result is thrown away does not count), with the
+names a primitive has had across JAX versions (``primitive_names``). For example ``[scan]`` for
+an EMA written with ``lax.scan`` (``fori_loop`` with static bounds becomes a scan too).
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ def validate(rule: dict, problem) -> list:
 def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     if trace.program is None:
         return None
-    missing = [n for n in rule["primitives"] if not primitive_names.count(trace.program.primitives, n)]
+    missing = [n for n in rule["primitives"] if not primitive_names.count(trace.program.live, n)]
     if not missing:
         return None
     return Breach("missing_primitive",
-                  f"{trace.label}: the traced program has no {' or '.join(missing)}; this problem "
+                  f"{trace.label}: no {' or '.join(missing)} computes the output; this problem "
                   f"requires {', '.join(rule['primitives'])}")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -149,6 +149,7 @@ class Program:
     equations: int
     primitives: Mapping[str, int]    # primitive name -> equations
     largest: tuple[Value, ...]       # the values with the most elements, largest first
+    live: Mapping[str, int] = field(default_factory=dict)  # primitive name -> equations the outputs need
 
 
 @dataclass(frozen=True)
@@ -360,12 +361,8 @@ def _loaded(msg: dict, expected: Expected) -> Loaded:
 
 def _program(raw, where: str) -> Program:
     msg = _object(raw, where)
-    _keys(msg, where, ("equations", "primitives", "largest"))
-    counts = _object(msg["primitives"], f"{where}.primitives")
-    if len(counts) > protocol.MAX_PRIMITIVE_NAMES:
-        _fail(f"{where}.primitives", f"more than {protocol.MAX_PRIMITIVE_NAMES} primitives")
-    primitives = {_text(k, f"{where}.primitives", protocol.MAX_NAME):
-                  _int(v, f"{where}.primitives", 0, protocol.MAX_SUMMARY_COUNT) for k, v in counts.items()}
+    _keys(msg, where, ("equations", "primitives", "live", "largest"))
+    primitives, live = (_counts(msg[key], f"{where}.{key}") for key in ("primitives", "live"))
     largest = msg["largest"]
     if not isinstance(largest, list) or len(largest) > protocol.MAX_LARGEST:
         _fail(f"{where}.largest", f"expected a list of at most {protocol.MAX_LARGEST} values")
@@ -382,7 +379,16 @@ def _program(raw, where: str) -> Program:
                             primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME)))
     values.sort(key=lambda v: -v.size)  # the judge orders them, whatever the worker sent
     return Program(equations=_int(msg["equations"], f"{where}.equations", 0, protocol.MAX_SUMMARY_COUNT),
-                   primitives=MappingProxyType(primitives), largest=tuple(values))
+                   primitives=MappingProxyType(primitives), largest=tuple(values),
+                   live=MappingProxyType(live))
+
+
+def _counts(raw, where: str) -> dict:
+    counts = _object(raw, where)
+    if len(counts) > protocol.MAX_PRIMITIVE_NAMES:
+        _fail(where, f"more than {protocol.MAX_PRIMITIVE_NAMES} primitives")
+    return {_text(k, where, protocol.MAX_NAME): _int(v, where, 0, protocol.MAX_SUMMARY_COUNT)
+            for k, v in counts.items()}
 
 
 def _case(msg: dict, expected: Expected) -> CaseReport:

@@ -52,6 +52,7 @@ Channels
                     "provenance": {"reached": false, "used": true, "rules": 1, "opaque": 0},
                     "scaled": VALUE | null, "cache_cleared": false} | null,
        "program": {"equations": 412, "primitives": {"dot_general": 6, ...},
+                   "live": {"dot_general": 5, ...},
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
                                 "primitive": "dot_general"}, ...]} | null}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
