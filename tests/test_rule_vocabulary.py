@@ -116,7 +116,7 @@ def test_summary_counts_live_equations_apart():
     summary = program.summarize(jax.make_jaxpr(f)(jnp.ones(4)))
     assert summary["primitives"]["scan"] == 1 and "scan" not in summary["live"]
     assert summary["live"]["debug_print"] == 1 and summary["live"]["jit"] == 1
-    assert summary["live"]["cumsum"] == 1
+    assert summary["live"]["cumsum"] == summary["primitives"]["cumsum"] >= 1
 
 
 def test_summary_sees_a_hessian_at_an_abstract_shape_without_running():
