@@ -115,7 +115,7 @@ def test_summary_counts_live_equations_apart():
 
     summary = program.summarize(jax.make_jaxpr(f)(jnp.ones(4)))
     assert summary["primitives"]["scan"] == 1 and "scan" not in summary["live"]
-    assert summary["live"]["debug_print"] == 1 and summary["live"]["jit"] == 1
+    assert summary["live"]["debug_print"] == 1 and summary["live"]["jit"] == 2  # jit, and cumsum's own
     assert summary["live"]["cumsum"] == summary["primitives"]["cumsum"] >= 1
 
 
