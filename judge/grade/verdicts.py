@@ -80,6 +80,43 @@ REASONS = {
 }
 
 
+#: What a hidden case's report says, by reason code: fixed text, with nothing from its data or
+#: from the worker (no line numbers, type names or parse errors), any of which a submission could
+#: use to carry hidden inputs out. The full message goes to the judge-side log (``judge.grade.grading.LOG``).
+HIDDEN_MESSAGES = {
+    "ok": "passed",
+    "wrong_type": "the output has the wrong type", "wrong_keys": "the output has the wrong keys",
+    "wrong_shape": "an output has the wrong shape", "wrong_dtype": "an output has the wrong dtype",
+    "wrong_value": "output values differ", "wrong_vjp": "the VJP differs",
+    "wrong_jvp": "the JVP differs", "probe_failed": "a derivative probe raised an exception",
+    "no_custom_vjp": "no jax.custom_vjp function was applied to the traced inputs",
+    "backward_not_run": "the custom_vjp backward rule did not run",
+    "grads_not_from_backward": "the gradients do not come from the custom_vjp backward rule",
+    "traced_value_concretized": "a traced value was turned into a Python value or NumPy array",
+    "callback_used": "the traced computation calls back into Python",
+    "intermediate_too_large": "an intermediate value is larger than the problem allows",
+    "unrolled_loop": "the traced program grows with the size of the input",
+    "missing_primitive": "the traced program lacks an operation the problem requires",
+    "forbidden_primitive": "the traced program uses an operation the problem forbids",
+    "probe_shape_failed": "the program could not be traced at a probe shape",
+    "instrument_tampered": "the submission replaced functions the judge's instruments rely on",
+    "channel_tampered": "the result channel was tampered with",
+    "exception": "the submission raised an exception",
+    "import_exception": "the submission raised an exception while it was imported",
+    "exit_called": "the submission called exit",
+    "exited_early": "the process exited before reporting this case",
+    "killed_by_signal": "the process was killed by a signal",
+    "task_limit": "the submission started more threads and processes than allowed",
+    "syntax_error": "the submission does not parse",
+    "missing_entry_point": "the submission does not define the entry point",
+    "time_limit": "time limit exceeded", "cpu_time_limit": "CPU time limit exceeded",
+    "memory_limit": "memory limit exceeded", "output_limit": "output limit exceeded",
+    "worker_protocol": "the worker broke the result protocol (the judge's fault)",
+    "worker_start": "the worker could not start (the judge's fault)",
+    "judge_error": "the judge could not grade this case",
+}
+
+
 def shown_time(case) -> float | None:
     """A case's time as a student-facing report shows it: an example's, never a hidden case's
     (a run time that depends on a hidden input would carry it out; the total time is shown)."""
