@@ -38,7 +38,16 @@ What is refused, and why (``README.md`` says it in a student's words):
   ``jax.tree_util.register_dataclass``) and for the keyword attributes of ``match`` class
   patterns.
 * ``str.format``/``format_map`` with attribute or index access in a field (``"{0.__class__}"``,
-  ``"{0[x]}"``), and either called on a string that is not a literal.
+  ``"{0[x]}"``), and either called on a string that is not a literal (or a name bound once, to
+  a literal); the same for the template of ``jax.debug.print``/``log``, which is formatted with
+  ``str.format`` (``jax.debug`` is used only as ``jax.debug.<function>``).
+* reading attributes by names that are data at run time (``judge.gate.classes``): a class
+  pattern with positional sub-patterns, unless the class is a built-in that matches the subject
+  itself and that the file does not rebind (``case int(n)``), or a dataclass or NamedTuple the
+  file defines once, with no other base or decorator (its annotated names are checked like
+  attributes); an ABC's ``register`` (it makes ``isinstance`` and class patterns true for
+  generators and frames); ``namedtuple``/``NamedTuple`` with field names that are not literals,
+  or held in a variable; ``dataclasses.asdict``/``astuple``.
 * attribute names that are modules the judge does not allow (``MODULE_NAMES``: ``typing.sys``,
   ``dataclasses.inspect``, ``jax.version.subprocess``, ...) and members that read or write
   files or memory, evaluate strings or list the process's objects (``np.load``,
@@ -54,7 +63,8 @@ What is refused, and why (``README.md`` says it in a student's words):
   assigning to or deleting attributes of an imported module or function (``jax.vjp = f``);
   arrays built over a buffer (``np.ndarray(shape, object, buffer)``, ``type(arr)(...)`` with a
   buffer, ``np.recarray``), whose raw bytes become object references with an object dtype.
-* files over ``MAX_SOURCE_BYTES`` and code nested too deeply to check.
+* files over ``MAX_SOURCE_BYTES`` (128 KiB), before they are parsed, and code nested too
+  deeply to check.
 
 What a static check cannot see (a method called through its class on a foreign object, a
 constructor reached through a variable) is listed in SECURITY.md; the layers behind the gate do
@@ -89,8 +99,8 @@ functions are restricted by name here. Should runtime guards be wanted later, th
 The package: this module is its public face (``check``, ``check_file`` and the names below);
 ``switch`` (on or off, and the warning), ``imports`` (the allowlist and ``module_verdict``),
 ``names`` (the names refused or allowed on any object), ``visitor`` (the walk over the tree,
-with imports, names and annotations), ``attributes`` and ``calls`` (the checks of those
-nodes), ``findings`` (``Finding``, ``summary``) and ``reasons`` (the texts a student reads).
+with imports, names and annotations), ``attributes``, ``calls`` and ``classes`` (the checks of
+attributes, calls and class patterns), ``findings`` (``Finding``, ``summary``) and ``reasons`` (the texts a student reads).
 """
 
 from __future__ import annotations
@@ -120,15 +130,25 @@ __all__ = [
     "SENSITIVE_DUNDERS", "HARMLESS_DUNDER_STRINGS",
 ]
 
-#: A larger file is refused unread: no honest solution is that long, and the judge process
-#: should not spend its memory parsing one.
-MAX_SOURCE_BYTES = 1 << 20
+#: A larger file is refused unparsed: no honest solution is near that long (the known ones are
+#: under 3 KiB), and the judge's cost of a file it checks (parsing and one walk, linear in the
+#: source) stays under half a second and about 30 MB (README, "The source gate").
+MAX_SOURCE_BYTES = 128 << 10
+
+
+def _too_long(size: int) -> list[Finding]:
+    return [Finding(1, 0, f"a source file of {size} bytes",
+                    f"the judge checks files of up to {MAX_SOURCE_BYTES // 1024} KiB; "
+                    f"no solution needs more")]
 
 
 def check(source: str | bytes, allowed_imports: Sequence[str] | None = None,
           filename: str = "<submission>") -> list[Finding]:
     """Every finding in ``source``, in source order; empty when the gate lets it through.
     Raise SyntaxError (or ValueError) when it does not parse."""
+    size = len(source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source)
+    if size > MAX_SOURCE_BYTES:
+        return _too_long(size)
     tree = ast.parse(source, filename)
     gate = Gate(tuple(DEFAULT_ALLOWED_IMPORTS if allowed_imports is None else allowed_imports))
     try:
@@ -142,12 +162,12 @@ def check(source: str | bytes, allowed_imports: Sequence[str] | None = None,
 def check_file(path: str | Path, allowed_imports: Sequence[str] | None = None) -> list[Finding] | None:
     """``check`` on a file; None when it does not parse (the worker reports the syntax error)."""
     path = Path(path)
-    size = path.stat().st_size
-    if size > MAX_SOURCE_BYTES:
-        return [Finding(1, 0, f"a source file of {size} bytes",
-                        f"the judge checks files of up to {MAX_SOURCE_BYTES // 1024} KiB")]
+    with path.open("rb") as file:  # read at most one byte more than allowed
+        source = file.read(MAX_SOURCE_BYTES + 1)
+    if len(source) > MAX_SOURCE_BYTES:
+        return _too_long(max(len(source), path.stat().st_size))
     try:
-        return check(path.read_bytes(), allowed_imports, str(path))
+        return check(source, allowed_imports, str(path))
     except (SyntaxError, ValueError):
         return None
     except (RecursionError, MemoryError):  # the parser's own limits on nesting

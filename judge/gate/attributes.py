@@ -12,8 +12,8 @@ import string
 from judge.gate import reasons
 from judge.gate.imports import DENIED_MODULE_ATTRIBUTES, leads_to_allowed, module_verdict
 from judge.gate.names import (HARMLESS_DUNDER_ATTRIBUTES, MEMBER_NAMES, MODULE_NAMES,
-                              NAME_ARGUMENT_FUNCTIONS, NAMEDTUPLE_API, SUPER_DUNDERS, is_dunder,
-                              is_reflective)
+                              NAME_ARGUMENT_FUNCTIONS, NAMED_TUPLE_FACTORIES, NAMEDTUPLE_API,
+                              SUPER_DUNDERS, is_dunder, is_reflective)
 
 
 class AttributeChecks:
@@ -57,6 +57,10 @@ class AttributeChecks:
                 return
         if attr in ("format", "format_map") and isinstance(node.ctx, ast.Load):
             self._check_format(node)
+        self.check_factory_use(node, attr)
+        if isinstance(node.ctx, ast.Load) and id(node) not in self.handled:
+            self.check_debug_use(node, attr == "debug" or full == "jax.debug",
+                                 self.formatting_function(node))
         if attr in NAME_ARGUMENT_FUNCTIONS and id(node) not in self.handled \
                 and not self.is_decorator_use(node, attr):
             self.refuse(node, f"'{attr}' used other than as a checked call", reasons.LITERAL_NAME)
@@ -86,6 +90,30 @@ class AttributeChecks:
             return True
         return False
 
+    def check_factory_use(self, node, name: str) -> None:
+        """A named-tuple factory is called (its field names checked) or is a class's base: held
+        in a variable, it could be called with computed field names where no check sees it."""
+        parent = self.parent(node)
+        if name in NAMED_TUPLE_FACTORIES and id(node) not in self.handled \
+                and id(node) not in self.annotations \
+                and not (isinstance(parent, ast.ClassDef) and node in parent.bases):
+            self.refuse(node, f"'{name}' used other than as a call or a class's base",
+                        "its field names become attribute names, so the judge checks them where "
+                        "it is called")
+
+    def check_debug_use(self, node, is_debug: bool, formatting: str | None) -> None:
+        """``jax.debug`` only as ``jax.debug.<function>``, and its formatting functions only
+        called (``CallChecks`` checks their template): passed around, they would format a
+        template the gate never sees."""
+        parent = self.parent(node)
+        if is_debug and not (isinstance(parent, ast.Attribute) and parent.value is node):
+            self.refuse(node, f"'{ast.unparse(node)[:40]}' other than as jax.debug.<function>",
+                        "jax.debug.print formats a template with the attributes its fields "
+                        "name, so the judge checks it where it is called")
+        elif formatting is not None:
+            self.refuse(node, f"'{formatting}' used other than as a call",
+                        reasons.FORMAT_LITERAL)
+
     def is_decorator_use(self, node, function: str) -> bool:
         """``@jax.tree_util.register_dataclass`` (fields inferred from a dataclass) is safe."""
         parent = self.parent(node)
@@ -96,6 +124,10 @@ class AttributeChecks:
         value, call = node.value, self.parent(node)
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             self._format_fields(node, value.value)
+            return
+        if isinstance(value, ast.Name) and self.bindings.get(value.id) == 1 \
+                and value.id in self.string_constants:  # TEMPLATE = "..." bound nowhere else
+            self._format_fields(node, self.string_constants[value.id])
             return
         if (isinstance(value, ast.Name) and value.id == "str" and isinstance(call, ast.Call)
                 and call.func is node and call.args and isinstance(call.args[0], ast.Constant)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import ast
 
 from judge.gate import reasons
-from judge.gate.names import ENUM_FACTORIES, NAME_ARGUMENT_BUILTINS, NAME_ARGUMENT_FUNCTIONS
+from judge.gate.names import (ENUM_FACTORIES, FORMATTING_FUNCTIONS, NAME_ARGUMENT_BUILTINS,
+                              NAME_ARGUMENT_FUNCTIONS, NAMED_TUPLE_FACTORIES)
 
 
 class CallChecks:
@@ -28,7 +29,76 @@ class CallChecks:
             self._name_argument_function(node, function)
         self._raw_memory_array(node)
         self._class_from_data(node)
+        self._named_tuple_fields(node)
+        if self.formatting_function(func) is not None:
+            self.handled.add(id(func))
+            self._template(node)
         self.generic_visit(node)
+
+    def formatting_function(self, expr) -> str | None:
+        """``jax.debug.print`` or ``jax.debug.log`` however it is imported, or an attribute
+        ``print``/``log`` of an attribute ``debug`` (``d.debug.print``), else None."""
+        path = self.import_path(expr)
+        if path in FORMATTING_FUNCTIONS:
+            return path
+        if isinstance(expr, ast.Attribute) and expr.attr in ("print", "log") and (
+                getattr(expr.value, "attr", None) == "debug"
+                or self.import_path(expr.value) == "jax.debug"):
+            return f"jax.debug.{expr.attr}"
+        return None
+
+    def _template(self, node: ast.Call) -> None:
+        """The template of ``jax.debug.print(fmt, *args)`` is formatted with ``str.format``: it
+        must be a literal whose fields read no attribute or item."""
+        fmt = node.args[0] if node.args else next(
+            (k.value for k in node.keywords if k.arg == "fmt"), None)
+        if node.args and isinstance(fmt, ast.Starred) or any(k.arg is None for k in node.keywords):
+            fmt = node  # not a literal: refused below
+        if fmt is None:
+            return
+        if isinstance(fmt, ast.Constant) and isinstance(fmt.value, str):
+            self._format_fields(fmt, fmt.value)
+        else:
+            self.refuse(node, f"{ast.unparse(node.func)[:40]}() with a template that is not a "
+                              f"literal", reasons.FORMAT_LITERAL)
+
+    def _named_tuple_fields(self, node: ast.Call) -> None:
+        """``namedtuple(name, fields)`` and ``NamedTuple(name, [(field, type), ...])`` make
+        attribute names (and ``__match_args__``) of their field names: literals only, each
+        checked like an attribute."""
+        func = node.func
+        callee = getattr(func, "attr", getattr(func, "id", None))
+        if callee not in NAMED_TUPLE_FACTORIES:
+            return
+        self.handled.add(id(func))
+        if len(node.args) < 2 and not node.keywords:
+            return
+        fields = node.args[1] if len(node.args) > 1 else next(
+            (k.value for k in node.keywords if k.arg in ("field_names", "fields")), None)
+        names = []
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords):
+            names = None
+        elif callee == "NamedTuple" and fields is None:  # NamedTuple("P", x=float)
+            names = [k.arg for k in node.keywords]
+        elif isinstance(fields, ast.Constant) and isinstance(fields.value, str):
+            names = fields.value.replace(",", " ").split()
+        elif isinstance(fields, (ast.List, ast.Tuple)):
+            for item in fields.elts:
+                if callee == "NamedTuple" and isinstance(item, ast.Tuple) and item.elts:
+                    item = item.elts[0]
+                if not (isinstance(item, ast.Constant) and isinstance(item.value, str)):
+                    names = None
+                    break
+                names.append(item.value)
+        elif fields is not None:
+            names = None
+        if names is None:
+            self.refuse(node, f"{callee}() with computed field names", reasons.CLASS_FROM_DATA)
+            return
+        for name in names:
+            self.check_attribute_name(node, name, f"the field name {name!r} of {callee}()",
+                                      is_self=False)
 
     def _class_from_data(self, node: ast.Call) -> None:
         """``type(name, bases, namespace)`` and the enum functional API (``Enum("E", names)``)

@@ -41,6 +41,11 @@ MEMBER_NAMES = {
                      "currentframe", "globals", "locals"),
                     "it reaches the running program's objects and frames"),
     "breakpoint": "it opens a debugger that runs any code",
+    "register": ("an ABC's register() makes isinstance and class patterns true for any type, "
+                 "generators and frames included"),
+    **dict.fromkeys(("asdict", "astuple"),
+                    "it reads the attributes a dataclass's fields name, which are data at run "
+                    "time; read the fields you need by name"),
     **dict.fromkeys(("eqns", "source_info", "name_stack", "pretty_print", "as_text",
                      "compiler_ir", "traceback", "runtime_executable", "get_hlo_text",
                      "hlo_modules", "as_serialized_hlo_module_proto"),
@@ -68,6 +73,11 @@ REFUSED_BUILTINS = {
     "reload": "it re-runs modules",
     "open": "it reads and writes files",
     "breakpoint": "it opens a debugger that runs any code",
+    "register": ("an ABC's register() makes isinstance and class patterns true for any type, "
+                 "generators and frames included"),
+    **dict.fromkeys(("asdict", "astuple"),
+                    "it reads the attributes a dataclass's fields name, which are data at run "
+                    "time; read the fields you need by name"),
     "input": "it reads the worker's input",
     "help": "it imports modules named by strings",
     "globals": "it exposes a namespace by name",
@@ -120,6 +130,22 @@ NAMEDTUPLE_API = frozenset({"_replace", "_asdict", "_fields", "_make", "_field_d
 #: be literals the judge can check.
 SELF_MATCHING_TYPES = frozenset({"bool", "bytearray", "bytes", "dict", "float", "frozenset",
                                  "int", "list", "set", "str", "tuple"})
+#: Class decorators (by import path) that give the class back with the attributes its source
+#: names: a class pattern may match positionally on a class of the file's own decorated only with
+#: these (``judge.gate.classes``). "dataclass": its annotated names are the pattern's attributes.
+CLASS_DECORATORS = {
+    "dataclasses.dataclass": "dataclass",
+    **dict.fromkeys(("functools.total_ordering", "typing.final",
+                     "jax.tree_util.register_pytree_node_class",
+                     "jax.tree_util.register_pytree_with_keys_class",
+                     "jax.tree_util.register_dataclass", "jax.tree_util.register_static"), "same"),
+}
+#: Named-tuple factories: their field names become attribute names and ``__match_args__``, so
+#: they must be literals the gate checks.
+NAMED_TUPLE_FACTORIES = frozenset({"namedtuple", "NamedTuple"})
+#: ``jax.debug`` functions that format a template with ``str.format`` (reading the attributes
+#: and items its fields name): the template must be a literal with plain fields.
+FORMATTING_FUNCTIONS = frozenset({"jax.debug.print", "jax.debug.log"})
 #: Class factories that take attribute names as data (the enum functional API sets dunder
 #: names from its keys), refused when called with more than one argument.
 ENUM_FACTORIES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"})

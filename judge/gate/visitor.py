@@ -10,23 +10,25 @@ import ast
 from judge.gate import reasons
 from judge.gate.attributes import AttributeChecks
 from judge.gate.calls import CallChecks
+from judge.gate.classes import ClassPatternChecks, bound_names
 from judge.gate.findings import Finding
 from judge.gate.imports import leads_to_allowed, module_verdict
-from judge.gate.names import (HARMLESS_DUNDER_STRINGS, MODULE_DUNDER_STORES, NAME_ARGUMENT_BUILTINS,
+from judge.gate.names import (CLASS_DUNDER_STORES, FORMATTING_FUNCTIONS, HARMLESS_DUNDER_STRINGS,
+                              MODULE_DUNDER_STORES, NAME_ARGUMENT_BUILTINS,
                               NAME_ARGUMENT_FUNCTIONS, READABLE_DUNDER_NAMES, REFUSED_BUILTINS,
-                              SELF_MATCHING_TYPES, SENSITIVE_DUNDERS, CLASS_DUNDER_STORES,
-                              is_dunder, is_reflective)
+                              SENSITIVE_DUNDERS, is_dunder, is_reflective)
 
 _SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
+class Gate(AttributeChecks, CallChecks, ClassPatternChecks, ast.NodeVisitor):
     """One walk over a submission's tree, collecting ``findings``. ``run`` first notes every
-    node's parent, the names imports bind and the private names the submission's classes bind;
-    the visit then checks imports, names, bindings and annotations here, attributes in
-    ``AttributeChecks`` and calls in ``CallChecks``."""
+    node's parent, the names imports bind, how often each name is bound, the class statements
+    and the private names the submission's classes bind; the visit then checks imports, names,
+    bindings and annotations here, attributes in ``AttributeChecks``, calls in ``CallChecks``
+    and class patterns in ``ClassPatternChecks``."""
 
     def __init__(self, allowed: tuple[str, ...]):
         self.allowed = allowed
@@ -40,16 +42,28 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
         self.name_literals: set[int] = set()       # string literals checked as attribute names
         self.inert: set[int] = set()               # docstrings and other unused constants
         self.annotations: set[int] = set()         # nodes inside annotations
-        self.own_classes: set[str] = set()         # names of the classes the submission defines
+        self.bindings: dict[str, int] = {}        # name -> how many places in the file bind it
+        self.class_defs: dict[str, list] = {}      # name -> the class statements defining it
+        self.string_constants: dict[str, str] = {}  # name -> the string literal it is bound to
 
     # -- set-up ---------------------------------------------------------------------------
 
     def run(self, tree: ast.Module) -> None:
-        for node in ast.walk(tree):
+        stack, parents, bindings = [tree], self.parents, self.bindings
+        while stack:  # one pass, each node once: the gate's cost is linear in the source
+            node = stack.pop()
             for child in ast.iter_child_nodes(node):
-                self.parents[id(child)] = node
+                parents[id(child)] = node
+                stack.append(child)
+            for name in bound_names(node):
+                bindings[name] = bindings.get(name, 0) + 1
             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
                 self.inert.add(id(node.value))
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) \
+                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                    self.string_constants[targets[0].id] = node.value.value
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -64,7 +78,7 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
                     if alias.name in NAME_ARGUMENT_FUNCTIONS:
                         self.name_functions[local] = alias.name
             elif isinstance(node, ast.ClassDef):
-                self.own_classes.add(node.name)
+                self.class_defs.setdefault(node.name, []).append(node)
                 self._scan_class(node)
         self.visit(tree)
 
@@ -249,6 +263,11 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
                         reasons.LITERAL_NAME)
         elif is_dunder(name):
             self._dunder_name(node)
+        elif name in self.aliases and id(node) not in self.handled:
+            path = self.aliases[name]
+            self.check_factory_use(node, path.rsplit(".", 1)[-1])
+            self.check_debug_use(node, path == "jax.debug",
+                                 path if path in FORMATTING_FUNCTIONS else None)
         elif name == "type" and name not in self.aliases and id(node) not in self.handled \
                 and id(node) not in self.annotations and not self._type_test(node):
             self.refuse(node, "the built-in 'type' used other than as type(obj)",
@@ -371,18 +390,6 @@ class Gate(AttributeChecks, CallChecks, ast.NodeVisitor):
 
     def visit_MatchMapping(self, node) -> None:
         self._binding_name(node, node.rest)
-        self.generic_visit(node)
-
-    def visit_MatchClass(self, node) -> None:
-        if node.patterns and not (isinstance(node.cls, ast.Name) and (
-                node.cls.id in SELF_MATCHING_TYPES or node.cls.id in self.own_classes)):
-            self.refuse(node, "a class pattern with positional sub-patterns",
-                        "they read the attributes the class's __match_args__ names, which the "
-                        "judge cannot check; name them: case Point(x=a, y=b)")
-        for attr in node.kwd_attrs:  # read from the subject with getattr
-            self.check_attribute_name(node, attr,
-                                      construct=f"the class pattern attribute '{attr}'",
-                                      is_self=False)
         self.generic_visit(node)
 
     def visit_Global(self, node) -> None:
