@@ -6,6 +6,7 @@ in ``judge.gate.attributes``, call checks in ``judge.gate.calls``."""
 from __future__ import annotations
 
 import ast
+from collections import deque
 
 from judge.gate import reasons
 from judge.gate.attributes import AttributeChecks
@@ -49,12 +50,12 @@ class Gate(AttributeChecks, CallChecks, ClassPatternChecks, ast.NodeVisitor):
     # -- set-up ---------------------------------------------------------------------------
 
     def run(self, tree: ast.Module) -> None:
-        stack, parents, bindings = [tree], self.parents, self.bindings
-        while stack:  # one pass, each node once: the gate's cost is linear in the source
-            node = stack.pop()
+        todo, parents, bindings = deque([tree]), self.parents, self.bindings
+        while todo:  # one pass in ast.walk's order, each node once: linear in the source
+            node = todo.popleft()
             for child in ast.iter_child_nodes(node):
                 parents[id(child)] = node
-                stack.append(child)
+                todo.append(child)
             for name in bound_names(node):
                 bindings[name] = bindings.get(name, 0) + 1
             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
