@@ -45,12 +45,19 @@ def measure(problem: str, path: Path, examples_only: bool) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def big_source(folder: Path) -> Path:
-    """A 1 MiB source that passes the gate: the honest solution and many harmless lines."""
+def big_source(folder: Path, size: int, name: str) -> Path:
+    """A source of about ``size`` bytes: the honest solution and many harmless lines."""
     honest = (ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py").read_text()
-    filler = "".join(f"_v{i} = ({i} + 1) * 2\n" for i in range(60_000))
-    path = folder / "big_source.py"
-    path.write_text(honest + filler[: 1024 * 1024 - len(honest)])
+    lines, total, i = [honest], len(honest), 0
+    while True:
+        line = f"_v{i} = ({i} + 1) * 2\n"
+        if total + len(line) > size:
+            break
+        lines.append(line)
+        total += len(line)
+        i += 1
+    path = folder / name
+    path.write_text("".join(lines))
     return path
 
 
@@ -58,13 +65,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples-only", action="store_true", help="grade only the examples (faster)")
     args = parser.parse_args()
+    from judge.gate import MAX_SOURCE_BYTES as cap
+
     with tempfile.TemporaryDirectory() as tmp:
         rows = [
             ("honest (closure_vjp.py)", "fake_quant_ste",
              ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"),
             ("9,990 extra keys per case", "fake_quant_ste", ADV / "keys_bloat.py"),
             ("two-million-entry probe output", "sign_ste", ADV / "probe_output_bomb.py"),
-            ("1 MiB source", "fake_quant_ste", big_source(Path(tmp))),
+            (f"{cap // 1024} KiB source (the gate's cap)", "fake_quant_ste",
+             big_source(Path(tmp), cap, "at_cap.py")),
+            ("1 MiB source (over the cap)", "fake_quant_ste",
+             big_source(Path(tmp), 1024 * 1024, "over_cap.py")),
         ]
         results = [(label, measure(problem, path, args.examples_only)) for label, problem, path in rows]
     base = results[0][1]
