@@ -1,0 +1,223 @@
+"""Attacks on the rules read from the traced program (max_intermediate_size, no_unrolling,
+required_primitives, forbidden_primitives): cheats that want AC without doing the work, and
+honest code that must not be refused.
+
+The submissions are in ``tests/adversarial/structural/``; each docstring says what it tries and
+the verdict a correct judge gives. They are graded on the small problems of
+``test_rule_vocabulary`` (built in a temporary folder, a variant or two added here) and, where
+the package is in the checkout, on the real problems. Attacks aimed at the rules are graded with
+the source gate off, so that the rules are what must refuse them; an attack the gate already
+stops is graded with it on as well. A hole still open is an expected failure (strict), so the
+test flips when it is closed.
+"""
+
+import copy
+import importlib.util
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import yaml
+
+from judge.errors import SpecError
+from judge.grade import grading
+from judge.grade.verdicts import Verdict
+from judge.problem import spec
+from judge.worker import program
+from tests.test_rule_vocabulary import _arr, _case, _clip, _specs
+
+ROOT = Path(__file__).resolve().parent.parent
+ATTACKS = Path(__file__).resolve().parent / "adversarial" / "structural"
+
+
+def _module(name):
+    found = importlib.util.spec_from_file_location(f"structural_{name}", ATTACKS / f"{name}.py")
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    return module
+
+
+def _largest(summary) -> int:
+    return max(int(np.prod(v["shape"])) for v in summary["largest"])
+
+
+# --- the program summary (worker side), without grading -------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="program._value skips a value of more than 64 dimensions "
+                                       "instead of counting its elements")
+def test_summary_sees_a_hessian_spread_over_more_than_64_dimensions():
+    hvp = _module("hvp_high_rank_hessian").hvp
+    m, d = 2, 1024
+    specs = [jax.ShapeDtypeStruct(s, jnp.float32) for s in ((m, d), (d,), (d,))]
+    assert _largest(program.summarize(jax.make_jaxpr(hvp)(*specs))) >= d * d
+
+
+def test_the_high_rank_hessian_is_the_right_answer():
+    """So that only the rule can refuse it: the values are the HVP's."""
+    hvp = _module("hvp_high_rank_hessian").hvp
+    rng = np.random.default_rng(1)
+    W, x, v = (rng.normal(size=s).astype(np.float32) for s in ((3, 5), (5,), (5,)))
+    want = jax.jvp(jax.grad(lambda y: jnp.sum(jnp.tanh(W @ y))), (x,), (v,))[1]
+    got = hvp(jnp.asarray(W), jnp.asarray(x), jnp.asarray(v))
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.xfail(strict=True, reason="a call_exported equation holds StableHLO, which the walk "
+                                       "cannot read: the summary shows only its d-sized result")
+def test_summary_does_not_pass_code_it_cannot_read():
+    hvp = _module("hvp_exported_hessian").hvp
+    m, d = 2, 512
+    specs = [jax.ShapeDtypeStruct(s, jnp.float32) for s in ((m, d), (d,), (d,))]
+    summary = program.summarize(jax.make_jaxpr(hvp)(*specs))
+    assert "call_exported" in summary["primitives"]
+    assert _largest(summary) >= d * d   # or any other mark that refuses it
+
+
+@pytest.mark.xfail(strict=True, reason="inside a jit body every output of the body counts as "
+                                       "needed, even one the caller throws away")
+def test_a_scan_whose_result_leaves_a_jit_unused_is_not_live():
+    def f(x):
+        both = jax.jit(lambda y: (jnp.cumsum(y) * 0.25, jax.lax.scan(lambda c, v: (c + v, c * v), 0.0, y)[1]))
+        return both(x)[0]
+
+    summary = program.summarize(jax.make_jaxpr(f)(jnp.ones(5)))
+    assert summary["primitives"]["scan"] == 1
+    assert "scan" not in summary["live"]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda w, X: jnp.squeeze(X @ w[:, None])[..., None] * X,
+    lambda w, X: jnp.zeros_like(X[0]) + w,
+    lambda w, X: jnp.median(X, axis=0) * w,
+], ids=["squeeze", "first_row", "median"])
+def test_honest_jnp_code_has_another_program_at_n_1_only(fn):
+    """What makes the n = 1 comparison below unfair: ordinary jnp functions emit one equation
+    fewer on an axis of extent 1, and only there (n = 1 against its other extent 2n + 3 = 5)."""
+    def count(n):
+        specs = [jax.ShapeDtypeStruct(s, jnp.float32) for s in ((3,), (n, 3))]
+        return program.summarize(jax.make_jaxpr(fn)(*specs))["equations"]
+
+    assert count(2) == count(3) == count(7) == count(9)
+    assert count(1) != count(5)
+
+
+# --- graded on the small problems ------------------------------------------------------------
+
+def _variants():
+    found = _specs()
+    # clip_one: clip_mini with a hidden case of a single example
+    one = copy.deepcopy(found["clip_mini"])
+    one["id"] = "clip_one"
+    rng = np.random.default_rng(7)
+    w, X = rng.normal(size=3), rng.normal(size=(1, 3))
+    one["hidden"] = one["hidden"] + [_case("single", {"w": _arr(w), "X": _arr(X)},
+                                           _clip(np.float32(w), np.float32(X)))]
+    found["clip_one"] = one
+    # hvp_form: hvp_mini with a rule on the program's form, as the fix for the spec
+    form = copy.deepcopy(found["hvp_mini"])
+    form["id"] = "hvp_form"
+    form["rules"] = form["rules"] + [{"id": "forbidden_primitives", "primitives": ["while", "scan"]}]
+    found["hvp_form"] = form
+    return found
+
+
+@pytest.fixture(scope="module")
+def track(tmp_path_factory):
+    root = tmp_path_factory.mktemp("attacks")
+    (root / "problems").mkdir()
+    (root / "reference").mkdir()
+    for pid, data in _variants().items():
+        (root / "problems" / f"{pid}.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    return root
+
+
+def _grade(problem, name, gate):
+    result = grading.grade(problem, ATTACKS / f"{name}.py", use_cache=False, hints=False, source_gate=gate)
+    return result, [f"{c.name}: {c.verdict.value} {c.reason}: {c.message}" for c in result.cases]
+
+
+def _small(track, pid):
+    return spec.load(track / "problems" / f"{pid}.yaml")
+
+
+
+SMALL = [
+    # (problem, submission, gate, verdict, reasons or None, open hole: why)
+    ("hvp_mini", "hvp_high_rank_hessian", True, Verdict.RJ, {"intermediate_too_large"},
+     "a value of more than 64 dimensions is left out of the summary"),
+    ("hvp_mini", "hvp_exported_hessian", True, Verdict.RJ, {"forbidden_construct"}, None),
+    ("hvp_mini", "hvp_exported_hessian", False, Verdict.RJ, None,
+     "call_exported hides a jaxpr-free Hessian from the summary"),
+    ("hvp_form", "hvp_hessian_rows_in_scan", False, Verdict.RJ, {"forbidden_primitive"}, None),
+    ("clip_mini", "clip_padded_loop", True, Verdict.RJ, {"unrolled_loop"},
+     "a loop padded to a fixed count never grows with n (README: what the rules cannot see)"),
+    ("clip_mini", "clip_loop_remembers_cases", True, Verdict.RJ, {"unrolled_loop"},
+     "the traces beside the cases come after them, in their order, so a module that remembers "
+     "each case's extent answers each with the same count"),
+    ("clip_one", "clip_honest_squeeze", True, Verdict.AC, None,
+     "an honest jnp.squeeze has one equation fewer at n = 1 than at 2n + 3 = 5"),
+    ("ema_mini", "ema_scan_beside_convolution", True, Verdict.RJ, None,
+     "a scan multiplied by 0 is live, and a convolution is a closed form without T x T weights"),
+]
+
+
+def _param(entry):
+    pid, name, gate, *_ , why = entry
+    marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+    return pytest.param(*entry[:5], id=f"{pid}-{name}-gate_{'on' if gate else 'off'}", marks=marks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pid, name, gate, verdict, reasons", [_param(e) for e in SMALL])
+def test_small_problems(track, pid, name, gate, verdict, reasons):
+    result, messages = _grade(_small(track, pid), name, gate)
+    assert result.verdict is verdict, messages
+    if reasons:
+        assert result.reason in reasons, messages
+
+
+@pytest.mark.slow
+def test_the_row_by_row_hessian_passes_a_size_bound_alone(track):
+    """Why hvp_form adds forbidden_primitives: under a size bound alone the d-gradient Hessian
+    is AC (the statement's "never build the Hessian" holds, the work is d times the HVP's)."""
+    result, messages = _grade(_small(track, "hvp_mini"), "hvp_hessian_rows_in_scan", False)
+    assert result.verdict is Verdict.AC, messages
+
+
+# --- graded on the real problems, where the package is in the checkout -------------------------
+
+def _real(pid):
+    path = ROOT / "problems" / f"{pid}.yaml"
+    if not path.exists() or not (ROOT / "reference" / f"{pid}.py").exists():
+        pytest.skip(f"{pid} is not in this checkout")
+    try:
+        return spec.load(path)
+    except SpecError as exc:  # a package being written (outputs not filled yet)
+        pytest.skip(f"{pid} does not load: {exc}")
+
+
+REAL = [
+    ("ema_scan", "../../../reference/ema_scan", True, Verdict.AC, None,
+     "the reference's jnp.zeros_like(x[0]) has one equation fewer at T = 1 than at 2T + 3 = 5"),
+    ("hvp_tanh", "hvp_hessian_rows_in_scan", False, Verdict.RJ, None,
+     "hvp_tanh has only a size bound: a Hessian built row by row in a scan is AC"),
+    ("per_example_clip", "per_example_clip_padded_loop", True, Verdict.RJ, {"unrolled_loop"},
+     "a loop padded to a fixed count never grows with n"),
+    ("per_example_clip", "per_example_clip_loop_remembers_cases", True, Verdict.RJ, {"unrolled_loop"},
+     "the traces beside the cases come after them, in their order"),
+    # here the squeeze's missing equation is made up by a broadcast: the same count at n = 1
+    ("per_example_clip", "per_example_clip_honest_squeeze", True, Verdict.AC, None, None),
+    ("ema_scan", "ema_scan_beside_convolution_2d", True, Verdict.RJ, None,
+     "a scan multiplied by 0 is live, and a convolution is a closed form without T x T weights"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pid, name, gate, verdict, reasons", [_param(e) for e in REAL])
+def test_real_problems(pid, name, gate, verdict, reasons):
+    result, messages = _grade(_real(pid), name, gate)
+    assert result.verdict is verdict, messages
+    if reasons:
+        assert result.reason in reasons, messages
