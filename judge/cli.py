@@ -50,23 +50,38 @@ def cmd_show(args) -> int:
     from judge.problem import spec
     from judge.reports.show import render
 
-    sys.stdout.write(render(spec.load(args.problem)))
+    sys.stdout.write(render(spec.load(args.problem), hints=args.hints))
     return EXIT_OK
+
+
+def _hint_count(text: str) -> int:
+    if not text.lstrip("+").isdigit():
+        raise argparse.ArgumentTypeError(f"must be a number of hints (0 or more), got {text!r}")
+    return int(text)
 
 
 def cmd_list(args) -> int:
     from judge.problem import spec
+    from judge.grade.verdicts import plural
 
     root = spec.find_root()
+    wanted = {t.lower() for t in args.tag or ()}
+    shown = 0
     for path in sorted((root / "problems").glob("*.yaml")):
         try:
             problem = spec.load(path)
-            from judge.grade.verdicts import plural
-
-            print(f"{problem.id:<20} {problem.title}  ({plural(len(problem.examples), 'example')}, "
-                  f"{len(problem.hidden)} hidden)")
-        except JudgeError as exc:
+        except JudgeError as exc:  # listed whatever the filters: its tags cannot be known
             print(f"{path.stem:<20} (invalid: {exc})")
+            continue
+        if not wanted <= set(problem.tags) or args.difficulty not in (None, problem.difficulty):
+            continue
+        page = "".join(f"  {part}" for part in (
+            problem.difficulty, "tags: " + ", ".join(problem.tags) if problem.tags else None) if part)
+        print(f"{problem.id:<20} {problem.title}  ({plural(len(problem.examples), 'example')}, "
+              f"{len(problem.hidden)} hidden){page}")
+        shown += 1
+    if not shown and (wanted or args.difficulty):
+        print("judge: no problem under problems/ matches the filters", file=sys.stderr)
     return EXIT_OK
 
 
@@ -224,6 +239,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("show", help="print a problem's statement and examples")
     s.add_argument("problem", metavar="ID_OR_PATH")
+    s.add_argument("--hints", type=_hint_count, default=0, metavar="N",
+                   help="also print the first N of the problem's hints (default 0: only how many "
+                        "there are)")
     s.set_defaults(func=cmd_show)
 
     b = sub.add_parser("batch", help="grade every submission in a folder (a class at a deadline)")
@@ -251,6 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
     sv.set_defaults(func=cmd_serve)
 
     ls = sub.add_parser("list", help="list the problems")
+    ls.add_argument("--tag", action="append", metavar="T",
+                    help="only problems tagged T; repeat to require every tag given")
+    ls.add_argument("--difficulty", choices=("easy", "medium", "hard"), metavar="D",
+                    help="only problems of difficulty D (easy, medium or hard)")
     ls.set_defaults(func=cmd_list)
 
     c = sub.add_parser("check", help="verify problem packages: spec, cases, reference, submissions")

@@ -135,6 +135,7 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
             report.add(name).skipped = "the spec could not be loaded"
     else:
         report.problem = loaded.problem.id
+        _check_related(report, loaded)
         _run(report, loaded, max(1, jobs), progress or (lambda text: None), source_gate,
              resolve_settings(sandbox))
         if mutants:
@@ -213,6 +214,28 @@ def _spec_and_cases(report: ProblemReport, path: Path) -> Loaded | None:
         cases.summary = f"{total - len(valid)} of {total} cases are invalid and left out of the runs"
     cases.time_s = time.monotonic() - t0
     return Loaded(problem, nodes)
+
+
+def _check_related(report: ProblemReport, loaded: Loaded) -> None:
+    """The spec's ``related`` ids name other problems of the same package (``problems/``):
+    a warning at the line of each one that does not, or that names the problem itself."""
+    problem = loaded.problem
+    if not problem.related:
+        return
+    check = report.add("related")
+    folder = problem.path.parent
+    for i, rid in enumerate(problem.related):
+        line = spec.line_of(loaded.nodes, ["related", i])
+        if rid == problem.id:
+            report.find(check, WARNING, problem.path, f"related[{i}]: {rid!r} is this problem "
+                                                      "itself", line)
+        elif not (folder / f"{rid}.yaml").is_file():
+            report.find(check, WARNING, problem.path, f"related[{i}]: no problem {rid!r} in this "
+                                                      f"package (no {shown(folder / rid)}.yaml)", line)
+    bad = len(report.of(check))
+    check.summary = (f"{len(problem.related) - bad} of {plural(len(problem.related), 'related problem')} "
+                     f"found in {shown(folder)}" if bad else
+                     f"{plural(len(problem.related), 'related problem')}, all in {shown(folder)}")
 
 
 # -- runs: reference and submissions ------------------------------------------------------------

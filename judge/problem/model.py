@@ -135,6 +135,13 @@ class Problem:
     #: default (``judge.gate.DEFAULT_ALLOWED_IMPORTS``).
     allowed_imports: tuple[str, ...] | None = None
     probe_shapes: tuple[ProbeShape, ...] = ()
+    #: The problem page (all optional; ``judge show``, ``judge list``): "easy", "medium", "hard"
+    #: or None; topic tags; hints revealed in order (``judge show --hints N``: not the hints of
+    #: known mistakes, ``judge.grade.hints``); ids of related problems.
+    difficulty: str | None = None
+    tags: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
+    related: tuple[str, ...] = ()
 
     @property
     def examples(self) -> tuple[Case, ...]:

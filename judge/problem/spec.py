@@ -280,7 +280,9 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
         entry_point=data["entry_point"], parameters=params, output_kind=out["kind"],
         fields=fields, rules=rules, probes=probes, limits={**DEFAULT_LIMITS, **data.get("limits", {})},
         cases=tuple(cases), path=path, reference=reference, raw=data,
-        allowed_imports=tuple(data["allowed_imports"]) if "allowed_imports" in data else None)
+        allowed_imports=tuple(data["allowed_imports"]) if "allowed_imports" in data else None,
+        difficulty=data.get("difficulty"), tags=tuple(data.get("tags") or ()),
+        hints=tuple(data.get("hints") or ()), related=tuple(data.get("related") or ()))
     for i, key, message in rule_registry.validate(rules, problem):
         fail(["rules", i, key], message)
     problem = replace(problem, probe_shapes=tuple(

@@ -1,6 +1,10 @@
-"""`judge show`: a problem's statement, signature and public examples as text."""
+"""`judge show`: a problem's statement, signature and public examples as text, with its page
+(difficulty, tags, related problems and the number of its progressive hints; ``hints=N`` reveals
+the first N)."""
 
 from __future__ import annotations
+
+import textwrap
 
 import numpy as np
 
@@ -10,14 +14,55 @@ from judge.problem.model import Problem, seconds
 from judge.grade.verdicts import plural
 
 
+#: Hints are wrapped to this many columns (statements are shown as their authors wrapped them).
+WIDTH = 92
+
+
 def _value(v) -> str:
     if isinstance(v, np.ndarray):
         return f"{plain_list(v)} ({v.dtype})"
     return repr(v)
 
 
-def render(problem: Problem) -> str:
-    out = [f"# {problem.title} ({problem.id})", "", problem.statement.rstrip(), "", "## Signature"]
+def _page(problem: Problem) -> list[str]:
+    """Difficulty, tags and related problems, one line each that the spec gives."""
+    out = []
+    if problem.difficulty:
+        out.append(f"Difficulty: {problem.difficulty}")
+    if problem.tags:
+        out.append("Tags: " + ", ".join(problem.tags))
+    if problem.related:
+        out.append("Related: " + ", ".join(problem.related))
+    return out + [""] if out else out
+
+
+def _hints(problem: Problem, shown: int) -> list[str]:
+    """The progressive hints: how many there are, and the first ``shown`` of them in order."""
+    total = len(problem.hints)
+    if not total:
+        return []
+    out = ["", "## Hints"]
+    if shown <= 0:
+        return out + [f"{plural(total, 'hint')}; `--hints N` shows the first N."]
+    for i, hint in enumerate(problem.hints[:shown], 1):
+        lines = [wrapped for line in hint.strip().splitlines()
+                 for wrapped in textwrap.wrap(line, WIDTH - 5) or [""]]
+        out.append(f"  {i}. " + "\n     ".join(lines))
+    if shown > total:
+        out.append(f"(asked for {shown}; there {'is' if total == 1 else 'are'} only "
+                   f"{plural(total, 'hint')}, all shown)")
+    elif shown < total:
+        out.append(f"({shown} of {plural(total, 'hint')} shown; `--hints {total}` shows them all)")
+    return out
+
+
+def render(problem: Problem, hints: int = 0) -> str:
+    """The problem as text; ``hints``: how many progressive hints to reveal (0: only their
+    number; more than there are: all of them, with a note)."""
+    if hints < 0:
+        raise ValueError(f"hints must be 0 or more, got {hints}")
+    out = [f"# {problem.title} ({problem.id})", "", *_page(problem), problem.statement.rstrip(), "",
+           "## Signature"]
     params = ", ".join(p.name for p in problem.parameters)
     out.append(f"  {problem.entry_point}({params})")
     for p in problem.parameters:
@@ -44,4 +89,5 @@ def render(problem: Problem) -> str:
         out.append("")
     out.append(f"{plural(len(problem.hidden), 'hidden case')}; time limit "
                f"{seconds(problem.limits['time_per_case_s'])} s per case.")
+    out.extend(_hints(problem, hints))
     return "\n".join(out) + "\n"
