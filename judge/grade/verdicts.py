@@ -60,6 +60,7 @@ REASONS = {
     "intermediate_too_large": Verdict.RJ, "unrolled_loop": Verdict.RJ,
     "missing_primitive": Verdict.RJ, "forbidden_primitive": Verdict.RJ,
     "probe_shape_failed": Verdict.RJ,  # the program could not be traced at a probe shape
+    "opaque_computation": Verdict.RJ,  # the program calls code the rules cannot read
     # RTE
     "exception": Verdict.RTE, "import_exception": Verdict.RTE, "exit_called": Verdict.RTE,
     "exited_early": Verdict.RTE, "killed_by_signal": Verdict.RTE,
@@ -99,6 +100,7 @@ HIDDEN_MESSAGES = {
     "missing_primitive": "the traced program lacks an operation the problem requires",
     "forbidden_primitive": "the traced program uses an operation the problem forbids",
     "probe_shape_failed": "the program could not be traced at a probe shape",
+    "opaque_computation": "the traced program calls code the judge cannot read",
     "instrument_tampered": "the submission replaced functions the judge's instruments rely on",
     "channel_tampered": "the result channel was tampered with",
     "exception": "the submission raised an exception",

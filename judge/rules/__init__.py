@@ -13,9 +13,12 @@ import importlib
 import pkgutil
 from dataclasses import replace
 
+from judge.rules import primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence
 
 _HELPERS = {"base", "expression", "primitive_names"}
+#: what the registry itself may report, beside its rules' reasons
+REASONS = ("opaque_computation",)
 
 
 def _discover() -> dict:
@@ -81,8 +84,24 @@ def case_traces(problem, inputs: dict) -> list[tuple[int, AbstractTrace]]:
     return found
 
 
+def opaque(problem, trace: TraceEvidence) -> Breach | None:
+    """A program the rules must read that calls code they cannot read (``jax.export``, foreign
+    functions): nothing can be said of what happens inside it, so it is refused."""
+    if trace.program is None or not needs_program(problem.rules):
+        return None
+    found = sorted(n for n in primitive_names.OPAQUE if trace.program.primitives.get(n))
+    if not found:
+        return None
+    return Breach("opaque_computation", f"{trace.label}: the traced program calls {', '.join(found)}, "
+                                        f"code the judge cannot read; this problem's rules must see "
+                                        f"the whole computation as JAX operations")
+
+
 def check_case(problem, trace: TraceEvidence) -> Breach | None:
-    """The first rule, in the spec's order, that one traced program breaks."""
+    """The first rule, in the spec's order, that one traced program breaks (after ``opaque``)."""
+    breach = opaque(problem, trace)
+    if breach:
+        return breach
     for i, rule in enumerate(problem.rules):
         mine = replace(trace, related=tuple(trace.related_by_rule.get(i, ())))
         breach = RULES[rule["id"]].check(rule, mine, problem)

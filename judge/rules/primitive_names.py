@@ -34,3 +34,9 @@ def canonical(name: str) -> str:
 def count(primitives, name: str) -> int:
     """How many equations of ``primitives`` (name -> count) are the primitive ``name``."""
     return sum(primitives.get(spelling, 0) for spelling in spellings(name))
+
+
+#: Primitives whose computation is not a jaxpr the judge can read (compiled or foreign code): a
+#: rule on the program cannot see what happens inside them.
+OPAQUE = ("call_exported", "ffi_call", "custom_call", "tpu_custom_call", "mosaic_gpu_call",
+          "triton_kernel_call")
