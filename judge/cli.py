@@ -62,10 +62,9 @@ def _hint_count(text: str) -> int:
 
 def cmd_list(args) -> int:
     from judge.problem import spec
-    from judge.grade.verdicts import plural
+    from judge.reports.show import list_line, matches
 
     root = spec.find_root()
-    wanted = {t.lower() for t in args.tag or ()}
     shown = 0
     for path in sorted((root / "problems").glob("*.yaml")):
         try:
@@ -73,14 +72,10 @@ def cmd_list(args) -> int:
         except JudgeError as exc:  # listed whatever the filters: its tags cannot be known
             print(f"{path.stem:<20} (invalid: {exc})")
             continue
-        if not wanted <= set(problem.tags) or args.difficulty not in (None, problem.difficulty):
-            continue
-        page = "".join(f"  {part}" for part in (
-            problem.difficulty, "tags: " + ", ".join(problem.tags) if problem.tags else None) if part)
-        print(f"{problem.id:<20} {problem.title}  ({plural(len(problem.examples), 'example')}, "
-              f"{len(problem.hidden)} hidden){page}")
-        shown += 1
-    if not shown and (wanted or args.difficulty):
+        if matches(problem, args.tag or (), args.difficulty):
+            print(list_line(problem))
+            shown += 1
+    if not shown and (args.tag or args.difficulty):
         print("judge: no problem under problems/ matches the filters", file=sys.stderr)
     return EXIT_OK
 

@@ -1,6 +1,6 @@
 """`judge show`: a problem's statement, signature and public examples as text, with its page
 (difficulty, tags, related problems and the number of its progressive hints; ``hints=N`` reveals
-the first N)."""
+the first N), and a problem's line in `judge list` with the filters it answers."""
 
 from __future__ import annotations
 
@@ -91,3 +91,19 @@ def render(problem: Problem, hints: int = 0) -> str:
                f"{seconds(problem.limits['time_per_case_s'])} s per case.")
     out.extend(_hints(problem, hints))
     return "\n".join(out) + "\n"
+
+
+def list_line(problem: Problem) -> str:
+    """One problem as `judge list` shows it: id, title, counts, then its difficulty and tags
+    when the spec gives them (a spec without them gives the line it always gave)."""
+    page = "".join(f"  {part}" for part in (
+        problem.difficulty, "tags: " + ", ".join(problem.tags) if problem.tags else None) if part)
+    return (f"{problem.id:<20} {problem.title}  ({plural(len(problem.examples), 'example')}, "
+            f"{len(problem.hidden)} hidden){page}")
+
+
+def matches(problem: Problem, tags=(), difficulty: str | None = None) -> bool:
+    """`judge list --tag T ... --difficulty D`: the problem carries every tag given (case is
+    ignored) and has difficulty ``difficulty`` (None: any, or none)."""
+    return ({t.lower() for t in tags} <= set(problem.tags)
+            and difficulty in (None, problem.difficulty))
