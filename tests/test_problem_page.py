@@ -249,6 +249,10 @@ def test_list_refuses_an_unknown_difficulty(catalogue, capsys):
 
 # -- the bundled problems -------------------------------------------------------------------------
 
+#: The problems of the track, each with a difficulty, tags, hints and the others as related.
+TRACK = {"fake_quant_ste", "sign_ste", "grad_reversal", "hvp_tanh", "per_example_clip", "ema_scan"}
+
+
 def _bundled():
     return {p.stem: spec.load(p) for p in sorted((ROOT / "problems").glob("*.yaml"))}
 
@@ -256,13 +260,13 @@ def _bundled():
 def test_bundled_related_ids_exist_and_point_to_each_other():
     problems = _bundled()
     paged = {pid for pid, p in problems.items() if p.related}
-    assert {"fake_quant_ste", "sign_ste"} <= paged
+    assert TRACK <= paged
     for pid in paged:
         assert set(problems[pid].related) <= set(problems) - {pid}, pid
         assert paged - {pid} <= set(problems[pid].related), pid
     for pid in paged:
         p = problems[pid]
-        assert p.difficulty in ("easy", "medium", "hard") and p.tags and len(p.hints) >= 2, pid
+        assert p.difficulty in ("easy", "medium", "hard") and p.tags and len(p.hints) == 3, pid
 
 
 def test_spec_hints_and_hints_of_known_mistakes_stay_apart(fq):
