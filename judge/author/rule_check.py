@@ -1,8 +1,9 @@
 """The rules check of `judge check`: every rule of the spec is shown to refuse something, and
 no rule is blind on every case and probe shape.
 
-* A rule whose reason codes no known submission is expected to get (``reason:`` in
-  ``submissions.yaml``) and none actually got is a warning: nothing shows it refuses a cheat.
+* In a package with rejected submissions, a rule whose reason codes none of them is expected to
+  get (``reason:`` in ``submissions.yaml``) and none actually got is a warning: nothing shows
+  it refuses a cheat.
 * A rule module may say where it cannot tell a cheat from an honest solution
   (``blind_spots(rule, problem, traces)``), for example a size bound that every case's and
   probe shape's d x d intermediate fits under; that is a warning too.
@@ -32,10 +33,11 @@ def check_rules(report, problem, results: dict) -> None:
     check = report.add("rules")
     got = {c.reason for result in results.values() for c in result.cases}
     expected = {r for sub in results for r in sub.expectation.reasons}
+    shown = any(sub.folder == "rejected" for sub in results)  # else the package shows no cheat at all
     shapes = _shapes(problem)
     for i, rule in enumerate(problem.rules):
         module = rules.RULES[rule["id"]]
-        if not set(module.REASONS) & (got | expected):
+        if shown and not set(module.REASONS) & (got | expected):
             report.find(check, WARNING, problem.path,
                         f"rule {i} ({rule['id']}): no known submission is refused by it; add a "
                         f"rejected submission with `reason: {module.REASONS[0]}` in submissions.yaml "

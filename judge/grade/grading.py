@@ -11,6 +11,7 @@ import logging
 import os
 import stat
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -49,7 +50,6 @@ def message_budget(problem: Problem, cases) -> int:
 
 def build_request(problem: Problem, submission: Path, cases) -> dict:
     grad_rule = problem.rule("custom_vjp_grads")
-    abstract = traces.request_entries(problem, cases)
     return {
         "protocol": protocol.PROTOCOL,
         "submission": str(submission),
@@ -67,7 +67,7 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "public_cases": sum(1 for c in cases if c.visibility == "example"),
         "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
                    "probe_args": protocol.encode_args(c.probe_inputs),
-                   "factor": draw_factor()} for c in cases] + abstract,
+                   "factor": draw_factor()} for c in cases],
     }
 
 
@@ -144,15 +144,21 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
     factors = {c["index"]: c["factor"] for c in request["cases"] if "factor" in c}
     cache_dir = _cache_for(problem, use_cache)
     settings = resolve_settings(sandbox)  # after the gate and the cache: where the run begins
-    run = run_worker(request,
-                     startup_timeout=problem.limits["startup_s"],
-                     case_timeout=time_per_case_s or problem.limits["time_per_case_s"],
-                     sandbox=settings, limits=problem.limits, cache_dir=cache_dir)
+    wanted = traces.plan(problem, cases)
+    timeouts = {"startup_timeout": problem.limits["startup_s"],
+                "case_timeout": time_per_case_s or problem.limits["time_per_case_s"]}
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the rules' traces, in a worker of their own
+        tracing = traces.request(problem, request, wanted)
+        traced = pool.submit(run_worker, tracing, **timeouts, sandbox=settings, limits=problem.limits,
+                             cache_dir=cache_dir) if tracing else None
+        run = run_worker(request, **timeouts, sandbox=settings, limits=problem.limits,
+                         cache_dir=cache_dir)
+        trace_run = traced.result() if traced else None
     shown = intake.shown(path.name)  # the student chose it: escaped, one-to-one
     describe = lambda error: _error_text(error, shown)  # noqa: E731
-    program_breach = traces.program_breach(problem, cases, run, describe)
+    program_breach = traces.program_breach(problem, wanted, trace_run, describe)
     results = tuple(judge_case(problem, case, run, factors[case.index], shown, program_breach,
-                               traces.related(problem, cases, case, run, describe))
+                               traces.related(wanted, case, trace_run, describe))
                     for case in cases)
     verdict, reason, message = overall(results)
     notes = ()

@@ -10,6 +10,8 @@ either: forbid ``scan`` and ``while`` with ``forbidden_primitives`` to refuse th
 
 from __future__ import annotations
 
+import secrets
+
 from judge.problem.model import bind_dims, dim_names, shapes_for
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence, number
 
@@ -55,18 +57,20 @@ def traces(rule: dict, problem) -> list[AbstractTrace]:
 
 
 def other_size(extent: int) -> int:
-    """The extent a case's program is traced at again to see whether it grows: never 1, and
-    never the case's own."""
-    return 2 * extent + 3
+    """The extent a case's program is traced at again to see whether it grows: drawn at random
+    above the case's own (so never 1), so that a submission cannot tell it in advance."""
+    return extent + 1 + secrets.randbelow(extent + 8)
 
 
 def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[AbstractTrace]:
     """The case's shapes with the dim at another extent: a program that loops over the dim
     only at some extents (say, every extent but the ones ``traces`` uses) is caught on the
-    cases themselves."""
+    cases themselves. None for a case whose extent is 1: ordinary jnp code (a squeeze, a
+    median) makes a program with an equation fewer on an axis of extent 1, so that case cannot
+    be compared fairly."""
     params = problem.parameters
     dims = bind_dims(params, shapes)
-    if rule["dim"] not in dims:
+    if dims.get(rule["dim"], 1) <= 1:
         return []
     size = other_size(dims[rule["dim"]])
     return [AbstractTrace(name=f"{rule['dim']} = {size}",
