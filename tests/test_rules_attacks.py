@@ -200,16 +200,13 @@ REAL = [
     ("ema_scan", "../../../reference/ema_scan", True, Verdict.AC, None, None),
     ("hvp_tanh", "hvp_hessian_rows_in_scan", False, Verdict.RJ, None,
      "hvp_tanh has only a size bound: a Hessian built row by row in a scan is AC"),
-    ("per_example_clip", "per_example_clip_padded_loop", True, Verdict.RJ, {"unrolled_loop"},
-     "a loop padded to a fixed count never grows with n"),
+    ("per_example_clip", "per_example_clip_padded_loop", True, Verdict.RJ, {"unrolled_loop"}, None),
     ("per_example_clip", "per_example_clip_loop_remembers_cases", True, Verdict.RJ, {"unrolled_loop"}, None),
     # here the squeeze's missing equation is made up by a broadcast: the same count at n = 1
     ("per_example_clip", "per_example_clip_honest_squeeze", True, Verdict.AC, None, None),
     # ema_scan forbids the closed forms' primitives by name (convolution, FFT, cumsum, ...)
     ("ema_scan", "ema_scan_beside_convolution_2d", True, Verdict.RJ, {"forbidden_primitive"}, None),
-    ("ema_scan", "ema_scan_beside_tridiagonal_solve", True, Verdict.RJ, None,
-     "a scan multiplied by 0 is live, and a bidiagonal tridiagonal_solve is a closed form that no "
-     "rule names"),
+    ("ema_scan", "ema_scan_beside_tridiagonal_solve", True, Verdict.RJ, {"forbidden_primitive"}, None),
 ]
 
 

@@ -22,7 +22,9 @@ DEFAULT_SIZES = (3, 7)
 
 
 def describe(rule: dict) -> str:
-    return (f"the traced program must not grow with {rule['dim']}: no Python loop or "
+    budget = (f", and has at most {rule['max_equations']} equations" if "max_equations" in rule
+              else "")
+    return (f"the traced program must not grow with {rule['dim']}{budget}: no Python loop or "
             f"comprehension over it (use jax.vmap or batched operations)")
 
 
@@ -80,8 +82,19 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[Abstrac
 
 def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     """On a case: the program at the case's extent of the dim and at another
-    (``case_traces``) must have as many equations."""
-    if trace.program is None or trace.abstract:
+    (``case_traces``) must have as many equations. On every trace: no more equations than
+    ``max_equations``, when the spec gives one (a loop padded to a fixed count never grows,
+    but it is as long as the loop)."""
+    if trace.program is None:
+        return None
+    budget = rule.get("max_equations")
+    if budget is not None and trace.program.equations > budget:
+        return Breach("unrolled_loop",
+                      f"{trace.label}: the traced program has {number(trace.program.equations)} "
+                      f"equations, more than the {number(budget)} a batched solution needs; a "
+                      f"Python loop over {rule['dim']} makes that many: batch it with jax.vmap or "
+                      f"array operations")
+    if trace.abstract:
         return None
     for other in trace.related:
         if other.program is not None and other.program.equations != trace.program.equations:
