@@ -153,7 +153,7 @@ SMALL = [
     ("hvp_mini", "hvp_exported_hessian", False, Verdict.RJ, {"opaque_computation"}, None),
     ("hvp_form", "hvp_hessian_rows_in_scan", False, Verdict.RJ, {"forbidden_primitive"}, None),
     ("clip_mini", "clip_padded_loop", True, Verdict.RJ, {"unrolled_loop"},
-     "a loop padded to a fixed count never grows with n (README: what the rules cannot see)"),
+     "a loop padded to a fixed count never grows with n, and clip_mini sets no max_equations"),
     ("clip_mini", "clip_loop_remembers_cases", True, Verdict.RJ, {"unrolled_loop"}, None),
     ("clip_one", "clip_honest_squeeze", True, Verdict.AC, None, None),
     ("ema_mini", "ema_scan_beside_convolution", True, Verdict.RJ, None,
