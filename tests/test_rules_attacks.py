@@ -198,8 +198,7 @@ def _real(pid):
 
 REAL = [
     ("ema_scan", "../../../reference/ema_scan", True, Verdict.AC, None, None),
-    ("hvp_tanh", "hvp_hessian_rows_in_scan", False, Verdict.RJ, None,
-     "hvp_tanh has only a size bound: a Hessian built row by row in a scan is AC"),
+    ("hvp_tanh", "hvp_hessian_rows_in_scan", False, Verdict.RJ, {"forbidden_primitive"}, None),
     ("per_example_clip", "per_example_clip_padded_loop", True, Verdict.RJ, {"unrolled_loop"}, None),
     ("per_example_clip", "per_example_clip_loop_remembers_cases", True, Verdict.RJ, {"unrolled_loop"}, None),
     # here the squeeze's missing equation is made up by a broadcast: the same count at n = 1

@@ -34,16 +34,13 @@ from judge.worker import protocol
 CAPTURE_BYTES = 4096
 
 
-#: What one result line may always take, whatever the problem: text, errors, evidence, a program
-#: summary and a malformed output's description fit well within it.
+#: What one result line may always take (text, errors, evidence, a program summary).
 MESSAGE_FLOOR = 1024 * 1024
 
 
 def message_budget(problem: Problem, cases) -> int:
-    """Bytes one result line may take for these cases: the floor, plus room for the largest
-    expected output 16 times over (base64 of the output, the scaled output, probes, a wrong
-    shape or dtype several times the right size). A submission that sends more (thousands of
-    extra keys, a huge array) is OLE without its line being parsed."""
+    """Bytes one result line may take: the floor plus 16 times the largest expected output
+    (base64, the scaled output, probes, a wrong shape); past it a line is OLE, never parsed."""
     largest = max((sum(np.asarray(v).nbytes for v in c.expected.values()) for c in cases), default=0)
     return MESSAGE_FLOOR + 16 * largest
 
@@ -332,7 +329,8 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
     found at the probe shapes and ``related`` the traces made beside this case, by rule
     (``judge.grade.traces``). Reads only typed reports
     (``judge.run.boundary``), never a raw message. Order: errors and limits, then the output's
-    form (keys, shapes, dtypes), then the rules, then the values and probes."""
+    form (keys, shapes, dtypes), then the rules on this case's program, then the values and
+    probes, then what the rules found at the probe shapes (so a wrong answer stays WA)."""
     report = run.cases.get(case.index)
     if report is None:
         return _missing_case(case, run, name)
@@ -370,7 +368,7 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
     shapes = {p.name: tuple(np.shape(case.inputs[p.name])) for p in problem.parameters if p.kind == "array"}
     breach = related if isinstance(related, rules.Breach) else rules.check_case(problem, rules.TraceEvidence(
         label="at this case's shapes", shapes=shapes, program=report.program, report=report,
-        output=output, factor=factor, related_by_rule=related or {})) or program_breach
+        output=output, factor=factor, related_by_rule=related or {}))
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)
     mismatch = compare.check_output(output, expected, problem.output_kind, tolerances)
@@ -384,6 +382,8 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
             if mismatch:
                 details = {**details, "diff": example_diff.diff(case, got, mismatch)}
             return _result(case, reason, message, time_s, details)
+    if program_breach:  # the program's, found at the probe shapes: after this case's own verdict
+        return _result(case, program_breach.reason, program_breach.message, time_s, details)
     return _result(case, "ok", "passed", time_s, details)
 
 
