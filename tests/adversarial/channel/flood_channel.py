@@ -1,7 +1,8 @@
 """Writes 150 reports of 4 MiB each (with the run's nonce) for fresh case indices.
 
-Expected: RJ channel_tampered at the first, with the judge's memory bounded (before: AC, the
-judge at 670 MB).
+Expected: OLE output_limit at the first (a line past the problem's result budget is never
+parsed), with the judge's memory bounded (before: AC, the judge at 670 MB; then RJ
+channel_tampered once parsed).
 """
 import fcntl
 import gc
