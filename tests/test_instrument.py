@@ -71,3 +71,152 @@ def test_callbacks_are_visible_inside_jit():
 
 def test_both_primitive_names_are_accepted():
     assert {"custom_vjp_call", "custom_vjp_call_jaxpr"} <= instrument.CUSTOM_VJP_PRIMITIVES
+
+
+# --- the instrument installed: control flow around and inside a custom_vjp function -----------
+
+_CONTROL_FLOW = r'''
+import json
+import jax, jax.numpy as jnp
+from jax import lax
+
+
+def quantizer():
+    @jax.custom_vjp
+    def quant(v):
+        return 0.5 * jnp.clip(jnp.round(v / 0.5), -4, 4)
+
+    def fwd(v):
+        return quant(v), v
+
+    def bwd(v, g):
+        inside = lax.switch(jnp.int32(1), [lambda u: u > 1e30, lambda u: jnp.abs(u) <= 2.0], v)
+        pairs = (inside.reshape(-1), g.reshape(-1))
+        _, out = lax.scan(lambda c, p: (c, jnp.where(p[0], p[1], 0.0)), 0, pairs)
+        return (out.reshape(g.shape),)
+
+    quant.defvjp(fwd, bwd)
+    return quant
+
+
+def around(kind):
+    def f(v):
+        q = quantizer()
+        if kind == "cond":
+            return lax.cond(v.sum() > 1e9, lambda w: q(w) * 1.0, q, v)
+        if kind == "switch":
+            return lax.switch(jnp.where(v.sum() > 1e9, 0, 1), [lambda w: q(w) * 2.0, q], v)
+        if kind == "scan":
+            return lax.scan(lambda c, r: (c, q(r)), 0.0, v)[1]
+        if kind == "fori":
+            return lax.fori_loop(0, v.shape[0], lambda i, a: a.at[i].set(q(v[i])), jnp.zeros_like(v))
+        if kind == "while":
+            return lax.while_loop(lambda s: s[0] < 1, lambda s: (s[0] + 1, s[1]), (0, q(v)))[1]
+        return q(v)
+    return f
+
+
+def run(kind, x, c):
+    y, pullback = jax.vjp(around(kind), x)
+    return y, pullback(c)[0]
+
+
+KINDS = ["plain", "cond", "switch", "scan", "fori", "while"]
+x = jnp.array([0.3, -1.7, 2.6, 9.0], jnp.float32)
+c = jnp.array([1.0, 2.0, 3.0, 4.0], jnp.float32)
+plain = {k: [a.tolist() for a in run(k, x, c)] for k in KINDS}
+
+from judge.worker import instrument
+recorder = instrument.install("rtestmarker")
+found = {}
+for kind in KINDS:
+    def traced(x, c, k):
+        recorder.begin(k)
+        return run(kind, x, c)
+    with jax.disable_jit():
+        closed = jax.make_jaxpr(traced)(x, c, jnp.float32(1.0))
+    recorder.stop()
+    at1 = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, x, c, jnp.float32(1.0))
+    at4 = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, x, c, jnp.float32(4.0))
+    found[kind] = {"values": at1[0].tolist(), "grads": at1[1].tolist(),
+                   "scaled": at4[1].tolist(), "made": sorted({m[0] for m in recorder.made().values()})}
+try:
+    recorder.made = None
+    frozen = False
+except AttributeError:
+    frozen = True
+print(json.dumps({"plain": plain, "found": found, "frozen": frozen}))
+'''
+
+
+@pytest.fixture(scope="module")
+def control_flow():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run([sys.executable, "-c", _CONTROL_FLOW], capture_output=True, text=True,
+                          timeout=300, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("kind", ["plain", "cond", "switch", "scan", "fori", "while"])
+def test_control_flow_works_as_without_the_instrument(control_flow, kind):
+    """lax.cond, switch, scan, fori_loop and while_loop around the custom_vjp function (and
+    switch and scan inside its backward rule) give what they give without the instrument, and
+    the rule's output carries its markers, scaled by the factor."""
+    plain, found = control_flow["plain"][kind], control_flow["found"][kind]
+    assert found["values"] == plain[0] and found["grads"] == plain[1]
+    assert found["scaled"] == [4 * g for g in plain[1]]
+    assert found["made"] == ["g", "out"]
+
+
+def test_the_recorder_cannot_be_changed(control_flow):
+    assert control_flow["frozen"] is True
+
+
+# --- custody: what the worker keeps out of the submission's hands ------------------------------
+
+def test_frozen_attributes_sees_a_replaced_added_or_deleted_attribute():
+    from judge.worker import custody
+
+    class Runner:
+        pass
+
+    runner = Runner()
+    runner.provenance, runner.marker, runner.clearing_helps = object(), "r1", None
+    changed = custody.frozen_attributes(runner, keep=("clearing_helps",))
+    runner.clearing_helps = True
+    assert changed() == []
+    runner.provenance = object()
+    runner._flow = lambda *a: None
+    del runner.marker
+    assert changed() == ["Runner._flow", "Runner.marker", "Runner.provenance"]
+
+
+def test_a_provenance_that_was_not_measured_is_seen():
+    from judge.worker import custody
+
+    class Provenance:
+        @staticmethod
+        def trace_flow(closed, marker, sources, sinks, primals, factor, made=None):
+            return {"reached": marker != "rmark" or made != {1: ("out", 1, 0)}, "used": True,
+                    "rules": 1, "opaque": 0}
+
+        first_unscaled = staticmethod(lambda *a: None)
+
+    recorder = instrument.Recorder(None, None, None, None, lambda: True, lambda: {1: ("out", 1, 0)})
+    measures, check_flow = custody.measures(recorder, "rmark", Provenance)
+    with pytest.raises(AttributeError):
+        measures.trace_flow = None
+    # the caller's marker and record are not the ones used
+    found = measures.trace_flow(None, "rforged", [1], [0], [0], 2, made={})
+    assert found["reached"] is False
+    evidence = {"provenance": dict(found)}
+    assert check_flow(evidence) is None and evidence["instrument_intact"] is True
+    assert check_flow({"provenance": found}) is not None          # reported, never measured
+    measures.trace_flow(None, "rmark", [1], [0], [0], 2)
+    assert check_flow({"provenance": {**found, "reached": False, "rules": 5}}) is not None
+    assert check_flow({"scaled": None}) is None                     # no rule measured, none reported

@@ -1,8 +1,9 @@
-"""The dataflow half of the custom_vjp rule: does the cotangent reach the gradient only through
-backward-rule outputs (marker multiplications under the run's secret name scope)?
+"""The dataflow half of the custom_vjp rule: does the cotangent reach the gradient only from a
+backward rule's cotangent input to what that run of the rule returned?
 
-These build jaxprs directly, with the marker written by hand where the instrumented custom_vjp
-would put it, so every kind of sub-computation can be tried without a worker.
+These build jaxprs directly, with the markers written by hand where the instrumented custom_vjp
+would put them (and recorded as the instrument records them), so every kind of sub-computation
+can be tried without a worker.
 """
 
 import jax
@@ -10,108 +11,140 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from judge.worker import provenance
+from judge.worker.instrument import _variable_of
 from judge.worker.provenance import first_unscaled, trace_flow
 
 MARK = "rsecretmarker"
 
-
-@pytest.fixture(autouse=True)
-def markers_made_here(monkeypatch):
-    """The output markers of these tests are made by ``Instrument.mark`` below, which stands
-    for the instrument's own code (an output marker counts only where the instrument made it)."""
-    monkeypatch.setattr(provenance, "_INSTRUMENT", __file__)
-
-
-class Instrument:
-    @staticmethod
-    def mark(t, k, n):
-        # the scope a backward rule's marker has when JAX runs the rule in a reverse-mode pass
-        with jax.named_scope(f"transpose(jvp({MARK}out{n}))"):
-            return t * k
-
-
-
-def rule(t, k, n=0):
-    """What the instrument does to what function n's backward rule returns."""
-    return Instrument.mark(t, k, n)
-
-
-def forged(t, k, n=0):
-    """The same multiplication, scope and factor, written by a submission."""
-    with jax.named_scope(f"transpose(jvp({MARK}out{n}))"):
-        return t * k
-
-
-
 FACTOR = []  # the factor input of the trace being built
+MADE: list = []  # (variable, kind, run, function) of the markers made, as the instrument records
 
 
-def applied(t, n=0, unit=None):
+def _zero(k, dtype=jnp.float32):
+    return jax.lax.convert_element_type(k - k, dtype)
+
+
+def _record(out, kind, run, n):
+    MADE.append((_variable_of(out), kind, run, n))
+
+
+def rule(body, g, k, n=0):
+    """One run of function n's backward rule as the instrument marks it: its cotangent input g
+    marked, ``body`` applied to it, what it returns multiplied by the factor k."""
+    run = len(MADE) + 1
+    g = jax.lax.sub(g, _zero(k))
+    _record(g, "g", run, n)
+    out = body(g) * k
+    _record(out, "out", run, n)
+    return out
+
+
+def forged(t, k):
+    """An output marker's multiplication, written by a submission (not recorded)."""
+    return t * k
+
+
+def applied(t, n=0, zero=None):
     """What the instrument does where function n is applied to a traced array."""
     k = FACTOR[-1]
     with jax.named_scope(f"{MARK}in{n}"):
-        return t * (k / k if unit is None else unit)
+        return jax.lax.sub(t, _zero(k) if zero is None else zero)
 
 
-def reached(fn):
-    """Trace fn(x, c, k) and ask whether c (input 1) reaches output 0 outside the output marker
-    of a function applied to a value depending on x (input 0)."""
+def flow_of(fn, marker=MARK, made=True):
+    """Trace fn(x, c, k) and ask whether c (input 1) reaches output 0 other than through a rule
+    run of a function applied to a value depending on x (input 0)."""
     x = jnp.arange(1.0, 4.0)
+    MADE.clear()
 
     def with_x_applied(x, c, k):
         FACTOR.append(k)
         return fn(applied(x), c, k)
 
     closed = jax.make_jaxpr(with_x_applied)(x, x * 2, jnp.float32(1.0))
-    return trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2)
+    recorded = {id(v): (kind, run, n) for v, kind, run, n in MADE if v is not None} if made else {}
+    return trace_flow(closed, marker, sources=[1], sinks=[0], primals=[0], factor=2, made=recorded)
+
+
+reached = flow_of
+
+same = lambda g: g  # noqa: E731 - a rule that does nothing
+
+
+def _mask(x):
+    return (x > 1).astype(jnp.float32)
 
 
 HONEST = {
-    "through the rule": lambda x, c, k: rule(c * (x > 1), k),
-    "two rules in series": lambda x, c, k: rule(rule(c, k) * (x > 1), k),
-    "after the rule, by a constant": lambda x, c, k: rule(c, k) / 2.0,
-    "after the rule, by a value of x": lambda x, c, k: rule(c, k) * jnp.sin(x),
-    "cotangent only in an unused output": lambda x, c, k: (rule(c, k), c * 3),
-    "inside cond": lambda x, c, k: jax.lax.cond(x[0] > 0, lambda: rule(c, k), lambda: rule(-c, k)),
-    "inside scan": lambda x, c, k: jax.lax.scan(lambda s, r: (s, rule(r, k)), 0.0, c)[1],
+    "through the rule": lambda x, c, k: rule(lambda g: g * _mask(x), c, k),
+    "through the rule, a where on x inside it": lambda x, c, k: rule(
+        lambda g: jnp.where(x > 1, g, 0.0), c, k),
+    "two rules in series": lambda x, c, k: rule(lambda g: g * _mask(x), rule(same, c, k), k),
+    "after the rule, by a constant": lambda x, c, k: rule(same, c, k) / 2.0,
+    "before the rule, by a constant": lambda x, c, k: rule(lambda g: g * _mask(x), 2.0 * c, k),
+    "cotangent only in an unused output": lambda x, c, k: (rule(same, c, k), c * 3),
+    "inside cond on x": lambda x, c, k: jax.lax.cond(x[0] > 0, lambda: rule(same, c, k),
+                                                    lambda: rule(same, -c, k)),
+    "inside scan": lambda x, c, k: jax.lax.scan(lambda s, r: (s, rule(same, r, k)), 0.0, c)[1],
     "inside while": lambda x, c, k: jax.lax.while_loop(
-        lambda s: s[0] < 2, lambda s: (s[0] + 1, rule(c, k) + s[1] * 0), (0, jnp.zeros(3)))[1],
-    "inside jit": lambda x, c, k: jax.jit(lambda a, b: rule(a, b))(c, k),
-    "inside vmap": lambda x, c, k: jax.vmap(lambda a: rule(a, k))(c),
+        lambda s: s[0] < 2, lambda s: (s[0] + 1, rule(same, c, k) + s[1] * 0), (0, jnp.zeros(3)))[1],
+    "inside jit": lambda x, c, k: jax.jit(lambda a, b: rule(same, a, b))(c, k),
+    "inside vmap": lambda x, c, k: jax.vmap(lambda a: rule(same, a, k))(c),
+    "under scopes named like transformations": lambda x, c, k: _scoped(
+        lambda: rule(lambda g: g * _mask(x), c, k)),
 }
+
+
+def _scoped(fn):
+    with jax.named_scope(f"transpose(jvp({MARK}in0))"):
+        with jax.named_scope("jvp"):
+            return fn()
+
+
+def _stash(x, c, k):
+    box = []
+    rule(lambda g: (box.append(g * 1.0), g)[1], c, k)
+    return rule(same, jnp.where(x > 1, box[0], 0.0), k)
+
 
 CHEATS = {
     "a formula": lambda x, c, k: c * (x > 1),
-    "formula times the factor": lambda x, c, k: c * (x > 1) * rule(jnp.ones(3), k),
-    "routed around the rule": lambda x, c, k: rule(c, k) + (c - rule(c, k)),
-    "added to a rule output": lambda x, c, k: rule(x, k) + c * 0,
-    "a marker-named op that is not a multiplication": lambda x, c, k: _not_mul(c),
-    "the rule of a function applied only to a constant": lambda x, c, k: rule(c, k, n=1)
-                                                                      + 0 * applied(jnp.ones(3), n=1),
-    "the rule of a function applied to the cotangent": lambda x, c, k: rule(c, k, n=1)
-                                                                     + 0 * applied(c, n=1),
-    "a marker that multiplies by something else than the factor": lambda x, c, k: rule(
-        c * (x > 1), rule(jnp.ones(3), k)),
-    "a forged input marker (multiplies by 1, not by factor / factor)": lambda x, c, k: rule(
-        c * (x > 1), k, n=1) + 0 * applied(x, n=1, unit=jnp.float32(1.0)),
-    "a condition on the cotangent": lambda x, c, k: jax.lax.cond(c[0] > 0, lambda: rule(x, k),
-                                                                lambda: rule(-x, k)),
+    "formula times the factor": lambda x, c, k: c * (x > 1) * rule(same, jnp.ones(3), k),
+    "routed around the rule": lambda x, c, k: rule(same, c, k) + (c - rule(same, c, k)),
+    "added to a rule output": lambda x, c, k: rule(same, x, k) + c * 0,
+    "a marker the instrument did not record": lambda x, c, k: forged(c * (x > 1), k),
+    "the rule of a function applied only to a constant": lambda x, c, k: rule(
+        lambda g: g * _mask(x), c, k, n=1) + 0 * applied(jnp.ones(3), n=1),
+    "the rule of a function applied to the cotangent": lambda x, c, k: rule(
+        lambda g: g * _mask(x), c, k, n=1) + 0 * applied(c, n=1),
+    "a forged input marker (subtracts a zero not made from the factor)": lambda x, c, k: rule(
+        lambda g: g * _mask(x), c, k, n=1) + 0 * applied(x, n=1, zero=jnp.float32(0.0)),
+    "a condition on the cotangent": lambda x, c, k: jax.lax.cond(c[0] > 0, lambda: rule(same, x, k),
+                                                                lambda: rule(same, -x, k)),
     "carried through scan around the rule": lambda x, c, k: jax.lax.scan(
-        lambda s, r: (s + r, rule(r, k)), 0.0, c)[0] * jnp.ones(3),
+        lambda s, r: (s + r, rule(same, r, k)), 0.0, c)[0] * jnp.ones(3),
     "a while loop that counts on the cotangent": lambda x, c, k: jax.lax.while_loop(
-        lambda s: s[0] < c[0], lambda s: (s[0] + 1, rule(x, k)), (0.0, jnp.zeros(3)))[1],
+        lambda s: s[0] < c[0], lambda s: (s[0] + 1, rule(same, x, k)), (0.0, jnp.zeros(3)))[1],
     "a while carry that mixes in the cotangent": lambda x, c, k: jax.lax.while_loop(
-        lambda s: s[0] < 2, lambda s: (s[0] + 1, s[2], rule(x, k) + c), (0, jnp.zeros(3), jnp.zeros(3)))[1],
-    "written into a ref and read back": lambda x, c, k: _through_ref(c * (x > 1)) * rule(jnp.ones(3), k),
+        lambda s: s[0] < 2, lambda s: (s[0] + 1, s[2], rule(same, x, k) + c), (0, jnp.zeros(3), jnp.zeros(3)))[1],
+    "written into a ref and read back": lambda x, c, k: _through_ref(c * (x > 1)) * rule(same, jnp.ones(3), k),
     "read from a ref before the write that taints it": lambda x, c, k: _read_then_write(c, k),
-    "a ref written inside jit": lambda x, c, k: _ref_in_jit(c * (x > 1)) * rule(jnp.ones(3), k),
+    "a ref written inside jit": lambda x, c, k: _ref_in_jit(c * (x > 1)) * rule(same, jnp.ones(3), k),
     "through lax.reduce, whose reducer takes (accumulator, element)": lambda x, c, k: jax.lax.reduce(
-        (c * (x > 1))[None], 0.0, lambda acc, e: e, (0,)) * rule(jnp.ones(3), k),
-    "a marker written by the submission with the factor it got hold of": lambda x, c, k: forged(
-        c * (x > 1), k),
-    "a derivative of the marker (jvp of a rule's output)": lambda x, c, k: jax.jvp(
-        lambda a: rule(a, k), (x,), (c * (x > 1),))[1],
+        (c * (x > 1))[None], 0.0, lambda acc, e: e, (0,)) * rule(same, jnp.ones(3), k),
+    "a derivative of a rule's output (jvp)": lambda x, c, k: jax.jvp(
+        lambda a: rule(same, a, k), (x,), (c,))[1],
+    "the cotangent from the rule's closure": lambda x, c, k: rule(lambda g: c * g, jnp.ones(3), k),
+    "the cotangent from the rule's closure, masked there": lambda x, c, k: rule(
+        lambda g: c * _mask(x) * g, jnp.ones(3), k),
+    "a rule that does nothing, the mask applied before it": lambda x, c, k: rule(same, c * _mask(x), k),
+    "a rule that does nothing, the mask applied after it": lambda x, c, k: rule(same, c, k) * _mask(x),
+    "a mask chosen by cond per element (vmap), then a rule that does nothing": lambda x, c, k: rule(
+        same, jax.vmap(lambda xi, ci: jax.lax.cond(xi > 1, lambda: ci, lambda: 0.0 * ci))(x, c), k),
+    "a mask chosen by cond per element (scan), then a rule that does nothing": lambda x, c, k: rule(
+        same, jax.lax.scan(lambda s, p: (s, jax.lax.cond(p[0] > 1, lambda: p[1], lambda: 0.0 * p[1])),
+                           0.0, (x, c))[1], k),
+    "a value of one run smuggled into another, masked between them": _stash,
 }
 
 
@@ -125,7 +158,7 @@ def _read_then_write(c, k):
     box = jax.new_ref(jnp.zeros(3))
     out = jax.lax.fori_loop(0, 2, lambda i, acc: acc + box[...], jnp.zeros(3))  # read first
     box[...] = c
-    return rule(jnp.ones(3), k) * jax.lax.fori_loop(0, 2, lambda i, acc: acc + box[...], out)
+    return rule(same, jnp.ones(3), k) * jax.lax.fori_loop(0, 2, lambda i, acc: acc + box[...], out)
 
 
 def _ref_in_jit(v):
@@ -137,11 +170,6 @@ def _ref_in_jit(v):
 
     write(box, v)
     return box[...]
-
-
-def _not_mul(c):
-    with jax.named_scope(f"{MARK}out0"):
-        return c + 0.0
 
 
 @pytest.mark.parametrize("name", HONEST)
@@ -158,7 +186,7 @@ def test_any_path_around_the_rules_is_seen(name):
 
 def test_a_marker_inside_an_unknown_sub_computation_cleans_nothing():
     def fn(x, c, k):
-        return jax.checkpoint(lambda a: rule(a, k), prevent_cse=True)(c)
+        return jax.checkpoint(lambda a: rule(same, a, k), prevent_cse=True)(c)
 
     # remat maps its inputs one to one, so it is followed; an unknown primitive would not be
     flow = reached(fn)
@@ -166,15 +194,20 @@ def test_a_marker_inside_an_unknown_sub_computation_cleans_nothing():
 
 
 def test_wrong_marker_name_is_no_marker():
-    x = jnp.ones(3)
+    """Only the input markers carry the secret scope: with another prefix no function is applied
+    to x, so no rule counts."""
+    honest = HONEST["through the rule"]
+    assert flow_of(honest)["reached"] is False
+    assert flow_of(honest, marker="rsomethingelse")["reached"] is True
 
-    def fn(x, c, k):
-        FACTOR.append(k)
-        return rule(c, k) + applied(x)
 
-    closed = jax.make_jaxpr(fn)(x, x, jnp.float32(1))
-    assert trace_flow(closed, MARK, [1], [0], [0], 2)["reached"] is False
-    assert trace_flow(closed, "rsomethingelse", [1], [0], [0], 2)["reached"] is True
+def test_markers_count_only_as_the_equations_the_instrument_recorded():
+    """Code inside a backward rule may copy any scope; what it cannot copy is the variables the
+    instrument's own equations defined."""
+    honest = HONEST["through the rule"]
+    assert flow_of(honest)["rules"] == 1
+    flow = flow_of(honest, made=False)
+    assert flow["reached"] is True and flow["rules"] == 0
 
 
 @pytest.mark.parametrize("base, scaled, factor, bad", [
@@ -200,23 +233,5 @@ def test_scaling_keeps_bfloat16_exact():
 
 
 def test_a_constant_scaled_by_a_rule_does_not_use_the_cotangent():
-    flow = reached(lambda x, c, k: rule(jnp.full(3, 0.5), k))
+    flow = reached(lambda x, c, k: rule(lambda g: g, jnp.full(3, 0.5), k))
     assert flow["reached"] is False and flow["used"] is False
-
-
-def test_an_output_marker_counts_only_as_the_equation_the_instrument_recorded():
-    """Code inside a backward rule carries the rule's traceback and may copy the scope; what it
-    cannot copy is the variable the instrument's own multiplication defined."""
-    x = jnp.arange(1.0, 4.0)
-
-    def fn(x, c, k):
-        FACTOR.append(k)
-        return rule(c * (applied(x) > 1), k)
-
-    closed = jax.make_jaxpr(fn)(x, x * 2, jnp.float32(1.0))
-    marker = next(e for e in closed.jaxpr.eqns if f"{MARK}out" in str(e.source_info.name_stack))
-    recorded = {id(v) for v in marker.outvars}
-    flow = trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2, made=recorded)
-    assert flow["reached"] is False and flow["rules"] == 1
-    flow = trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2, made=set())
-    assert flow["reached"] is True and flow["rules"] == 0

@@ -11,12 +11,25 @@ computes the gradient by a formula can show exactly the same jaxpr as an honest 
 worker also instruments ``jax.custom_vjp`` itself (``install``):
 
 * it counts the custom_vjp functions applied to a traced value, and the backward rules run;
-* every cotangent a backward rule returns is multiplied by the trace's *factor*, an extra traced
-  input of the one trace of each case, inside a name scope whose name is random per run. That
-  multiplication is the marker ``provenance`` looks for: the cotangent input must reach the
-  gradient only through markers. The worker evaluates the one jaxpr with the factor at 1 (the
-  output) and at the judge's value k (``scaled``): a gradient that passes through n rules in
-  series changes by k**n. No concrete factor exists while the submission's code runs.
+* where function n is applied to a traced array, it subtracts a zero made from the trace's
+  *factor* (an extra traced input of the one trace of each case) under the name scope
+  ``<marker>in<n>``, whose name is random per run: the *input marker*, which tells
+  ``provenance`` which functions were applied to a value depending on the inputs;
+* every time JAX runs a backward rule it marks the rule's cotangent input (the *cotangent
+  marker*, the same subtraction of a zero) and multiplies everything the rule returns by the
+  factor (the *output marker*). Both are recorded as the very jaxpr variables they define,
+  with the function's number and a number for that run of the rule (``made``): what a
+  submission writes can carry any name scope, but it defines other variables. ``provenance``
+  asks that the cotangent reach the gradient only from a cotangent marker to an output marker
+  of the same run. The worker evaluates the one jaxpr with the factor at 1 (the output) and at
+  the judge's value k (``scaled``): a gradient that passes through n rules in series changes
+  by k**n. No concrete factor exists while the submission's code runs.
+
+Where an instrumented function is applied, JAX's own custom_vjp is called with the factor as
+one more argument, which the forward rule saves as a residual beside the submission's: JAX
+carries it through ``cond``, ``switch``, ``scan`` and loops as it carries any argument and
+residual, and the backward rule marks with it. A tracer a rule captured from outside would be a
+constant of a jaxpr JAX traces apart (a branch it transposes), which it cannot evaluate.
 
 The state lives in the closure ``install`` returns, not in a module-level name.
 
@@ -46,7 +59,17 @@ _Tracer = jax.core.Tracer
 _named_scope = jax.named_scope
 _issubdtype = jax.numpy.issubdtype
 _asarray = jax.numpy.asarray
-_mul, _div, _convert = jax.lax.mul, jax.lax.div, jax.lax.convert_element_type
+_mul, _sub, _convert = jax.lax.mul, jax.lax.sub, jax.lax.convert_element_type
+_register = jax.tree_util.register_pytree_node
+
+try:  # how custom_vjp itself turns keyword arguments into positional ones
+    from jax._src.api_util import resolve_kwargs as _resolve_kwargs
+except ImportError:  # pragma: no cover - a JAX without it
+    def _resolve_kwargs(fun, args, kwargs):
+        import inspect
+        bound = inspect.signature(fun).bind(*args, **kwargs)
+        bound.apply_defaults()
+        return bound.args
 _inexact = jax.numpy.inexact
 
 
@@ -84,25 +107,43 @@ def _variable_of(tracer):
     return None
 
 
-class Recorder:
-    """The judge's handle on the instrumented custom_vjp of one worker (see ``install``)."""
+def _named_like(original):
+    """Give a wrapper the name of what it wraps (JAX names the jaxpr's equations after it), and
+    not its signature: the wrapper takes one more argument."""
+    def name(wrapper):
+        for attr in ("__name__", "__qualname__"):
+            value = getattr(original, attr, None)
+            if isinstance(value, str):
+                setattr(wrapper, attr, value)
+        return wrapper
+    return name
 
-    def __init__(self, tracked, begin, stop, counts, intact, made):
-        self.tracked, self.begin, self.stop = tracked, begin, stop
-        self.counts, self.intact, self.made = counts, intact, made
+
+class Recorder(tuple):
+    """The judge's handle on the instrumented custom_vjp of one worker (see ``install``): a
+    tuple, so that none of its functions can be replaced on it."""
+
+    __slots__ = ()
+    _fields = ("tracked", "begin", "stop", "counts", "intact", "made")
+
+    def __new__(cls, tracked, begin, stop, counts, intact, made):
+        return tuple.__new__(cls, (tracked, begin, stop, counts, intact, made))
+
+    tracked = property(lambda self: tuple.__getitem__(self, 0))
+    begin = property(lambda self: tuple.__getitem__(self, 1))
+    stop = property(lambda self: tuple.__getitem__(self, 2))
+    counts = property(lambda self: tuple.__getitem__(self, 3))
+    intact = property(lambda self: tuple.__getitem__(self, 4))
+    made = property(lambda self: tuple.__getitem__(self, 5))
 
 
 def install(marker: str) -> Recorder:
     """Replace ``jax.custom_vjp`` everywhere a submission can reach it by a public name with a
-    subclass that records being applied and marks what its backward rules return.
-
-    Each custom_vjp function gets a number n. Where it is applied to a traced array, that array
-    is multiplied by factor / factor (exactly 1) under the name scope ``<marker>in<n>`` (so
-    ``provenance`` can tell which functions were applied to a value depending on the inputs);
-    everything its backward rule returns is multiplied by the trace's factor under
-    ``<marker>out<n>``. Both use the factor input, which submission code never holds, so a
-    submission that learns the scope names cannot forge either."""
-    state = {"applied": 0, "runs": 0, "factor": None, "made": 0, "markers": []}
+    subclass that records being applied and marks its backward rules (see the module's
+    docstring). The markers use the factor input, which submission code never holds while it
+    runs outside a rule, and the output and cotangent markers count only as the variables
+    recorded here, so a submission that learns the scope names cannot forge one."""
+    state = {"applied": 0, "runs": 0, "factors": [], "made": 0, "markers": []}
     numbers = weakref.WeakKeyDictionary()
 
     def number(fn) -> int:
@@ -118,68 +159,127 @@ def install(marker: str) -> Recorder:
     def inexact(t) -> bool:
         return isinstance(t, _Tracer) and floating(t)
 
-    # The factor never reaches an object of the submission's: what a rule returns is made a JAX
-    # array first, and the markers are lax primitives, not operators a class could override.
-    def mark_out(scope):
+    class Residual:
+        """What the instrumented forward rule saves: the submission's residuals and the
+        factor of the trace it ran in."""
+        __slots__ = ("res", "factor")
+
+        def __init__(self, res, factor):
+            self.res, self.factor = res, factor
+
+    _register(Residual, lambda r: ((r.res, r.factor), None), lambda _, c: Residual(*c))
+
+    def zero_of(factor, dtype):
+        return _convert(_sub(factor, factor), dtype)  # exactly 0 for the finite factor
+
+    def record(out, kind: str, run: int, fn: int) -> None:
+        var = _variable_of(out)
+        if var is not None:  # the variable itself is kept, so its id is not reused meanwhile
+            state["markers"].append((var, kind, run, fn))
+
+    # The factor never reaches an object of the submission's: what a rule receives and returns
+    # is made a JAX array first, and the markers are lax primitives, not operators a class could
+    # override. Subtracting +0.0 keeps every value, -0.0 included.
+    def mark_cotangent(factor, run, fn):
         def mark(t):
-            if t is None or not floating(t):
-                return t
-            t, factor = _asarray(t), state["factor"]
-            with _named_scope(scope):
-                out = _mul(t, _convert(factor, t.dtype))
-            state["markers"].append(_variable_of(out))  # this multiplication, and no copy of it
+            if not inexact(t):
+                return t  # a constant, a symbolic zero: no cotangent flows through it
+            t = _asarray(t)
+            out = _sub(t, zero_of(factor, t.dtype))
+            record(out, "g", run, fn)
             return out
         return mark
 
-    def mark_in(scope, t):
-        factor = state["factor"]
-        with _named_scope(scope):  # factor / factor is exactly 1
-            return _mul(t, _convert(_div(factor, factor), t.dtype))
+    def mark_out(factor, run, fn):
+        def mark(t):
+            if t is None or not floating(t):
+                return t
+            t = _asarray(t)
+            out = _mul(t, _convert(factor, t.dtype))
+            record(out, "out", run, fn)
+            return out
+        return mark
+
+    def mark_in(scope, factor, t):
+        with _named_scope(scope):
+            return _sub(t, zero_of(factor, t.dtype))
+
+    def marked(self, fn: int):
+        """The original custom_vjp of ``self``'s function, rules and options, with the factor
+        as one more argument, last: the forward rule saves it as a residual, the backward rule
+        marks with it. Nothing of the submission's ever receives it."""
+        fun, fwd, bwd, zeros = self.fun, self.fwd, self.bwd, self.symbolic_zeros
+
+        @_named_like(fun)
+        def inner_fun(*args):
+            return fun(*args[:-1])
+
+        @_named_like(fwd)
+        def inner_fwd(*args):
+            factor = args[-1].value if zeros else args[-1]
+            state["factors"].append(factor)  # what is applied inside marks with this factor
+            try:
+                out, res = fwd(*args[:-1])
+            finally:
+                state["factors"].pop()
+            return out, Residual(res, factor)
+
+        @_named_like(bwd)
+        def inner_bwd(*args):
+            *fixed, saved, cotangent = args
+            if not _called_by_jax():  # the rule reached by other means than JAX's rule runner
+                return bwd(*fixed, saved.res, cotangent)
+            state["runs"] += 1
+            run = state["runs"]
+            cotangent = _tree_map(mark_cotangent(saved.factor, run, fn), cotangent)
+            state["factors"].append(saved.factor)
+            try:
+                cotangents = bwd(*fixed, saved.res, cotangent)
+            finally:
+                state["factors"].pop()
+            if not isinstance(cotangents, (tuple, list)):
+                return cotangents  # JAX reports the submission's mistake
+            return (*_tree_map(mark_out(saved.factor, run, fn), tuple(cotangents)), None)
+
+        inner = _OriginalCustomVJP(inner_fun, nondiff_argnums=self.nondiff_argnums)
+        inner.defvjp(inner_fwd, inner_bwd, symbolic_zeros=zeros,
+                     optimize_remat=getattr(self, "optimize_remat", False))
+        return inner
 
     class TrackedCustomVJP(_OriginalCustomVJP):
         """``jax.custom_vjp`` with a recorded call and a marked backward rule. Covers the
         decorator and call forms, ``from jax import custom_vjp``, ``nondiff_argnums`` and
-        ``functools.partial(jax.custom_vjp, ...)``: all of them construct this class."""
-
-        def defvjp(self, fwd, bwd, *args, **kwargs):
-            scope = f"{marker}out{number(self)}"
-
-            @functools.wraps(bwd)
-            def observed_bwd(*bwd_args):
-                cotangents = bwd(*bwd_args)
-                if not _called_by_jax():  # f.bwd(res, formula) by hand: no rule ran for JAX
-                    return cotangents
-                state["runs"] += 1
-                if state["factor"] is not None:
-                    cotangents = _tree_map(mark_out(scope), cotangents)
-                return cotangents
-
-            return super().defvjp(fwd, observed_bwd, *args, **kwargs)
+        ``functools.partial(jax.custom_vjp, ...)``: all of them construct this class. Its own
+        ``fwd`` and ``bwd`` stay the submission's: a rule called by hand is not marked."""
 
         def __call__(self, *args, **kwargs):
-            if any(isinstance(leaf, _Tracer) for leaf in _tree_leaves((args, kwargs))):
-                state["applied"] += 1
-                if state["factor"] is not None:
-                    scope = f"{marker}in{number(self)}"
-                    fixed = set(getattr(self, "nondiff_argnums", ()) or ())
-                    args = tuple(a if i in fixed else _tree_map(
-                        lambda t: mark_in(scope, t) if inexact(t) else t, a) for i, a in enumerate(args))
-                    kwargs = {k: _tree_map(lambda t: mark_in(scope, t) if inexact(t) else t, v)
-                              for k, v in kwargs.items()}
-            return super().__call__(*args, **kwargs)
+            if not any(isinstance(leaf, _Tracer) for leaf in _tree_leaves((args, kwargs))):
+                return super().__call__(*args, **kwargs)
+            state["applied"] += 1
+            factor = state["factors"][-1] if state["factors"] else None
+            if factor is None or self.fwd is None or self.bwd is None:
+                return super().__call__(*args, **kwargs)
+            args = _resolve_kwargs(self.fun, args, kwargs) if kwargs else args
+            fn = number(self)
+            scope = f"{marker}in{fn}"
+            fixed = set(self.nondiff_argnums)
+            args = tuple(a if i in fixed else _tree_map(
+                lambda t: mark_in(scope, factor, t) if inexact(t) else t, a) for i, a in enumerate(args))
+            return marked(self, fn)(*args, factor)
 
     def begin(factor) -> None:
         """Start one trace; ``factor`` is its traced factor input."""
-        state.update(applied=0, runs=0, factor=factor, markers=[])
+        state.update(applied=0, runs=0, factors=[factor], markers=[])
 
-    def made() -> set[int]:
-        """The ids of the jaxpr variables the output markers of this trace defined (the
-        variables themselves are kept in the state, so no id is reused meanwhile)."""
-        return {id(v) for v in state["markers"] if v is not None}
+    def made() -> dict[int, tuple[str, int, int]]:
+        """The markers of this trace's backward rules: the id of the jaxpr variable each one
+        defined -> (kind, run, function), kind "g" for a rule's cotangent input and "out" for
+        what it returned (the variables are kept in the state, so no id is reused meanwhile)."""
+        return {id(var): (kind, run, fn) for var, kind, run, fn in state["markers"]}
 
     def stop() -> None:
-        """End the trace: backward rules run outside one are counted but not marked."""
-        state["factor"] = None
+        """End the trace: custom_vjp functions applied outside one are counted but not marked."""
+        state["factors"] = []
 
     def counts() -> tuple[int, int]:
         return state["applied"], state["runs"]
@@ -205,7 +305,8 @@ WATCHED = {
     "jax.custom_derivatives": ("custom_vjp",),
     __name__: ("Recorder", "install", "walk_primitives", "CONCRETIZATION_ERRORS",
                "_OriginalCustomVJP", "_tree_map", "_tree_leaves", "_Tracer", "_named_scope",
-               "_issubdtype", "_inexact", "_asarray", "_mul", "_div", "_convert",
+               "_issubdtype", "_inexact", "_asarray", "_mul", "_sub", "_convert", "_register",
+               "_resolve_kwargs", "_named_like",
                "_variable_of", "_called_by_jax"),
 }
 _WRITES: list[str] = []        # assignments to watched names, recorded as they happen

@@ -1,45 +1,53 @@
 """Where a gradient came from: dataflow through a traced computation (worker side, measures only).
 
-The rule ``custom_vjp_grads`` asks that a gradient be what a custom_vjp backward rule returned.
-The instrumented custom_vjp (``instrument``) numbers each custom_vjp function and leaves two
-kinds of *marker* equations in the trace, under name scopes whose prefix is random per run:
-where function n is applied to a traced array, a multiplication by factor / factor, exactly 1
-(``<prefix>in<n>``); and
-where its backward rule returns a cotangent, a multiplication by the trace's factor
-(``<prefix>out<n>``). Two passes over the jaxpr, forwards:
+The rule ``custom_vjp_grads`` asks that the cotangent reach a gradient only through a custom_vjp
+backward rule's cotangent input. The instrumented custom_vjp (``instrument``) numbers each
+custom_vjp function and leaves three kinds of *marker* equations in the trace:
 
-1. from the case's primal inputs (``x``): which functions were applied to a value depending on
-   them (their input marker is reached);
-2. from the cotangent input: does it reach the rule's output field along any path that does not
-   pass through an output marker of one of those functions? And does it reach it at all (a
-   constant scaled by a dummy rule's factor does not)?
+* where function n is applied to a traced array, a subtraction of a zero made from the trace's
+  factor input, under a name scope ``<prefix>in<n>`` whose prefix is random per run (the
+  *input marker*);
+* where JAX runs a backward rule, the same subtraction on the rule's cotangent input (the
+  *cotangent marker*), and a multiplication by the factor on what the rule returns (the
+  *output marker*). These two count only as the very variables the instrument recorded
+  (``made``: variable id -> (kind, run of the rule, function)), whatever their scope.
 
-In each pass an equation with a tainted input taints its outputs (in pass 2, except a bound
-output marker, whose output is clean: it is what a backward rule returned). A marker counts
-only where it multiplies by the factor input itself, or by factor / factor for an input marker
-(followed through casts and into sub-computations), which submission code never holds: knowing
-the scope names is not enough to forge one.
-Sub-computations are followed where their dataflow is known: calls (``jit``, ``pjit``,
-``closed_call``, ``remat``, custom_jvp/custom_vjp bodies) map inputs to inputs and outputs to
-outputs; ``cond`` joins its branches (a tainted branch index taints everything); ``while`` and
-``scan`` iterate over their carries to a fixed point (a tainted loop condition taints
-everything). Any other equation that holds a sub-jaxpr is *opaque* (``reduce``, whose reducer
-takes accumulators and elements, not the equation's operands, is one): a tainted input taints
-every output, and a marker inside it does not clean anything. Mutable refs (``jax.new_ref``) are
-one shared pool: a tainted write anywhere taints every read anywhere. An output marker counts
-only in the scope a backward rule runs in, not differentiated again (``jvp`` of a rule's output
-would multiply a tangent the submission chose by the factor).
+Two passes over the jaxpr, forwards, each giving every variable a set of labels:
+
+1. from the case's primal inputs (``x``, label X): which functions were applied to a value
+   depending on them (their input marker is reached): they are *bound*;
+2. from the primal inputs (X) and the cotangent input (label A, the raw cotangent). A cotangent
+   marker turns A, and P below, into G(run): the cotangent inside that run of a rule. An output
+   marker of a bound function turns G(run) of its own run into P (passed through a rule), and
+   nothing else: a cotangent that entered the rule through a residual, a closure or a primal
+   argument is still A when the rule returns it. Outside rules, a value that combines a
+   cotangent (A or P) with a value depending on x becomes M (mixed): a mask applied by a
+   formula before or after a rule that does nothing. M never becomes anything else. The field
+   is *reached* when it carries A, M or any G; *used* when it carries any cotangent label.
+
+In each pass an equation's outputs carry the union of its inputs' labels. Sub-computations are
+followed where their dataflow is known: calls (``jit``, ``pjit``, ``closed_call``, ``remat``,
+custom_jvp/custom_vjp bodies) map inputs to inputs and outputs to outputs; ``cond`` joins its
+branches, and its index is a control dependence: a cotangent label on it reaches every output,
+and an x-dependent index mixes a raw cotangent (A) the branches give (but not one that passed a
+rule inside them, so a ``cond`` around the custom_vjp function is as good as none); ``while``
+and ``scan`` iterate over their carries to a fixed point (a ``while`` condition is a control
+dependence like a ``cond`` index). Any other equation that holds a sub-jaxpr is *opaque*
+(``reduce``, whose reducer takes accumulators and elements, not the equation's operands, is
+one): its outputs carry all of its inputs' labels, and a marker inside it counts for nothing.
+Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read
+everywhere.
 
 A formula (the cotangent times a mask), a ``stop_gradient`` construction, a factor taken from a
-dummy rule, a cotangent routed around the rule, an intermediate smuggled out of a rule, or a
-rule of a dummy function applied only to constants all leave a path without a bound marker. The analysis is conservative: it may see a path that carries no
-value (a multiplication by zero), never miss one that does.
+dummy rule, a cotangent routed around the rule, an intermediate smuggled out of a rule, a rule
+of a dummy function applied only to constants, a rule that takes the cotangent from a residual
+or its closure, and a rule that does nothing with a mask applied outside it all leave the field
+with A, M or G. The analysis is conservative: it may see a path that carries no value (a
+multiplication by zero), never miss one that does.
 """
 
 from __future__ import annotations
 
-import functools
-import os
 import re
 
 #: Call primitives (their names across the JAX versions supported) and the parameter holding the
@@ -49,9 +57,27 @@ _CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_ca
           "remat2": "jaxpr", "checkpoint": "jaxpr", "remat": "jaxpr", "named_call": "call_jaxpr",
           "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr",
           "custom_vjp_call_jaxpr": "fun_jaxpr"}
-#: Primitives that give the factor back unchanged in value (a cast, a broadcast under vmap).
+#: Primitives that give their first operand back unchanged in value (a cast, a broadcast under
+#: vmap): the factor, or a zero made from it, stays what it was.
 _SAME_VALUE = frozenset({"convert_element_type", "broadcast_in_dim", "reshape", "squeeze",
                          "expand_dims", "copy", "copy_p"})
+
+X, A, P, M = "x", "a", "p", "m"   # depends on x; raw cotangent; passed a rule; mixed
+NONE: frozenset = frozenset()
+_COTANGENT = frozenset({A, P, M})
+
+
+def _inside(labels) -> bool:
+    """Whether labels include a G(run): the cotangent inside a run of a rule."""
+    return any(isinstance(label, tuple) for label in labels)
+
+
+def _mixed(labels: frozenset) -> frozenset:
+    """The labels of a value computed, outside any rule, from these: a cotangent that has not
+    entered a rule (A) or has left one (P) combined with a value depending on x is mixed (M)."""
+    if X in labels and labels & {A, P}:
+        return (labels - {A, P}) | {M}
+    return labels
 
 
 def _open(jaxpr):
@@ -63,195 +89,167 @@ def _is_var(atom) -> bool:
     return hasattr(atom, "aval") and not hasattr(atom, "val")  # a Literal has .val
 
 
+def _scopes(eqn) -> list[str]:
+    """The names of the scopes an equation was recorded under (``jax.named_scope``,
+    ``jax.named_call``), without the transformations JAX interleaves with them."""
+    stack = getattr(getattr(eqn.source_info, "name_stack", None), "stack", ())
+    return [e.name for e in stack if type(e).__name__ == "Scope" and isinstance(e.name, str)]
+
+
 class Flow:
-    """Taint propagation through one jaxpr. ``marker`` is the secret scope prefix of the
-    instrument's markers. With ``bound`` None, the flow records in ``applied`` the custom_vjp
-    functions applied to a tainted value and cleans nothing; otherwise the output markers of
-    the functions in ``bound`` clean what passes through them."""
+    """Label propagation through one jaxpr (see the module's docstring). ``marker`` is the
+    secret scope prefix of the instrument's input markers; ``made`` maps the id of each variable
+    a cotangent or output marker defined to (kind, run, function). With ``bound`` None, the flow
+    records in ``applied`` the functions applied to a value labelled X and no marker changes a
+    label; otherwise the markers of the functions in ``bound`` do."""
 
     def __init__(self, marker: str, bound: set[int] | None = None, refs: bool = True,
-                 ref_taint: bool = False, made: set[int] | None = None):
-        self.pattern = re.compile(re.escape(marker) + r"(in|out)(\d+)")
-        self.made = made            # ids of the variables the instrument's output markers defined
+                 pool: frozenset = NONE, made: dict | None = None):
+        self.pattern = re.compile(re.escape(marker) + r"in(\d+)")
+        self.made = made if isinstance(made, dict) else {}
         self.bound = bound
-        self.refs = refs            # False: a read from a mutable ref is never tainted
-        self.ref_taint = ref_taint  # a tainted value was written into some ref
+        self.refs = refs      # False: a read from a mutable ref carries no label
+        self.pool = pool      # the labels written into some ref so far
         self.applied: set[int] = set()
-        self.rules = 0    # output markers met that cleaned (backward-rule outputs)
+        self.rules = 0    # output markers that turned a rule's cotangent into P
         self.opaque = 0   # equations with sub-jaxprs whose dataflow is not followed
 
-    def _marker(self, eqn):
-        """("in" | "out", function number) for a marker equation, else None. An input marker
-        transposed (the backward pass of the multiplication by 1) is not an application. An
-        output marker counts in the scope a backward rule runs in (``transpose(jvp(M))``, or
-        ``M`` where the transformations are named on enclosing scopes; under ``vmap`` too), not
-        differentiated again: ``jvp(transpose(jvp(M)))`` multiplies a tangent the submission
-        chose by the factor. (A rule the submission calls by hand, ``f.bwd(res, formula)``, is
-        never marked: see ``instrument``.)"""
-        if eqn.primitive.name != "mul":
+    def _applied_to(self, eqn) -> int | None:
+        """The function number of an input marker, else None: a subtraction recorded under the
+        scope ``<marker>in<n>`` (as a whole scope name, not part of one)."""
+        if eqn.primitive.name != "sub":
             return None
-        for segment in reversed(str(getattr(eqn.source_info, "name_stack", "")).split("/")):
-            found = self.pattern.search(segment)
+        for name in reversed(_scopes(eqn)):
+            found = self.pattern.fullmatch(name)
             if found:
-                kind = found.group(1)
-                if kind == "in" and segment.startswith("transpose("):
-                    return None
-                if kind == "out" and _transforms(segment, found.group(0)) not in ((), ("transpose", "jvp")):
-                    return None  # a derivative of the marker (jvp(...)), not the rule's output
-                if kind == "out" and not _made_by_the_instrument(eqn):
-                    return None  # the submission's own multiplication, under a copied scope
-                if kind == "out" and self.made is not None \
-                        and not any(id(v) in self.made for v in eqn.outvars):
-                    return None  # not the very equation the instrument made (a forgery inside a rule)
-                return kind, int(found.group(2))
+                return int(found.group(1))
         return None
 
-    def run(self, jaxpr, tainted_in: list[bool], factor_in: list[bool]) -> list[bool]:
-        """Which outputs of ``jaxpr`` depend on a tainted input along an unmarked path.
-        ``factor_in`` says which inputs are the trace's factor itself: an output marker counts
-        only where it multiplies by the factor, which no submission code can hold."""
+    def _made(self, eqn):
+        """(kind, run, function) of a cotangent or output marker the instrument recorded."""
+        for v in eqn.outvars:
+            found = self.made.get(id(v))
+            if found is not None:
+                return found
+        return None
+
+    def run(self, jaxpr, labels_in: list, kinds_in: list) -> list[frozenset]:
+        """The labels of the outputs of ``jaxpr``, given its inputs' labels. ``kinds_in`` says
+        which inputs are the trace's factor ("factor") or a zero made from it ("zero"); an input
+        marker counts only where it subtracts such a zero, which no submission code can make
+        outside a rule."""
         jaxpr = _open(jaxpr)
-        tainted = {v for v, t in zip(jaxpr.invars, tainted_in) if t}
-        factor = {v for v, f in zip(jaxpr.invars, factor_in) if f}
-        unit: set = set()  # factor / factor, what an input marker multiplies by
+        labels = {v: frozenset(l) for v, l in zip(jaxpr.invars, labels_in) if l}
+        kinds = {v: k for v, k in zip(jaxpr.invars, kinds_in) if k}
         for eqn in jaxpr.eqns:
-            ins = [_is_var(v) and v in tainted for v in eqn.invars]
-            fac = [_is_var(v) and v in factor for v in eqn.invars]
-            one = [_is_var(v) and v in unit for v in eqn.invars]
-            if eqn.primitive.name in _SAME_VALUE and fac and fac[0]:
-                factor.update(eqn.outvars)
-            if eqn.primitive.name in _SAME_VALUE and one and one[0]:
-                unit.update(eqn.outvars)
-            if eqn.primitive.name == "div" and len(fac) == 2 and all(fac):
-                unit.update(eqn.outvars)
-            mark = self._marker(eqn)
-            if mark and mark[0] == "in" and any(ins) and any(one):
-                self.applied.add(mark[1])
-            if mark and mark[0] == "out" and self.bound is not None and mark[1] in self.bound \
-                    and any(fac):
+            ins = [labels.get(v, NONE) if _is_var(v) else NONE for v in eqn.invars]
+            kin = [kinds.get(v) if _is_var(v) else None for v in eqn.invars]
+            name = eqn.primitive.name
+            if name in _SAME_VALUE and kin and kin[0]:
+                kinds.update((v, kin[0]) for v in eqn.outvars)
+            if name == "sub" and len(kin) == 2 and kin == ["factor", "factor"]:
+                kinds.update((v, "zero") for v in eqn.outvars)
+            outs = self._equation(eqn, ins, kin)
+            labels.update((v, l) for v, l in zip(eqn.outvars, outs) if l)
+        return [labels.get(v, NONE) if _is_var(v) else NONE for v in jaxpr.outvars]
+
+    def _equation(self, eqn, ins: list, kin: list) -> list[frozenset]:
+        n_out = len(eqn.outvars)
+        fn = self._applied_to(eqn)
+        if fn is not None and kin[1:] == ["zero"]:
+            if X in ins[0]:
+                self.applied.add(fn)
+            return [ins[0]] * n_out  # the value itself
+        made = self._made(eqn) if self.bound is not None else None
+        if made is not None and made[2] in self.bound and len(ins) >= 1:
+            kind, run = made[0], ("g", made[1])
+            if kind == "g":  # the rule's cotangent input: a cotangent not yet mixed enters it
+                got = ins[0]
+                return [(got - {A, P}) | {run} if got & {A, P} else got] * n_out
+            if kind == "out" and run in ins[0]:  # what that run of the rule made of it
                 self.rules += 1
-                continue
-            if self._touches_ref(eqn):  # new_ref, get, swap, addupdate, freeze, ...
-                if any(ins):
-                    self.ref_taint = True
-                outs = [self.refs and (any(ins) or self.ref_taint)] * len(eqn.outvars)
-            else:
-                outs = self._equation(eqn, ins, fac) if any(ins) else [False] * len(eqn.outvars)
-            tainted.update(v for v, t in zip(eqn.outvars, outs) if t)
-        return [_is_var(v) and v in tainted for v in jaxpr.outvars]
+                return [(ins[0] - {run, X}) | {P}] * n_out
+        if self._touches_ref(eqn):  # new_ref, get, swap, addupdate, freeze, ...
+            written = frozenset().union(*ins)
+            self.pool |= written
+            out = (written | self.pool) if self.refs else NONE
+            return [_mixed(out)] * n_out
+        if not any(ins):
+            return [NONE] * n_out
+        return self._structured(eqn, ins, kin, n_out)
+
+    def _structured(self, eqn, ins, kin, n_out) -> list[frozenset]:
+        name, params = eqn.primitive.name, eqn.params
+        if name == "cond":
+            outs = [NONE] * n_out
+            for branch in params["branches"]:
+                outs = [a | b for a, b in zip(outs, self.run(branch, ins[1:], kin[1:]))]
+            return [_controlled(out, ins[0]) for out in outs]
+        if name == "while":
+            return self._while(params, ins, kin)
+        if name == "scan":
+            return self._scan(params, ins, kin, n_out)
+        sub = params.get(_CALLS.get(name, ""))
+        if sub is not None and hasattr(_open(sub), "eqns") \
+                and len(_open(sub).invars) == len(ins) and len(_open(sub).outvars) == n_out:
+            return self.run(sub, ins, kin)
+        if any(_holds_jaxpr(v) for v in params.values()):
+            self.opaque += 1
+        return [_mixed(frozenset().union(*ins))] * n_out
 
     @staticmethod
     def _touches_ref(eqn) -> bool:
         """A primitive that creates, reads or writes a mutable ref (``jax.new_ref``). A ref is
         shared state: what is written into one may be read back anywhere, inside calls and
-        loops too, so refs are one pool. A tainted write taints the pool, and every read
-        from a tainted pool is tainted (``trace_flow`` runs again until the pool settles).
-        Calls and loops that merely pass a ref along are followed as usual."""
+        loops too, so refs are one pool: what is written anywhere is read everywhere
+        (``trace_flow`` runs again until the pool settles). Calls and loops that merely pass
+        a ref along are followed as usual."""
         if eqn.primitive.name in _CALLS or eqn.primitive.name in ("cond", "while", "scan"):
             return False
         return any(_is_ref(v) for v in (*eqn.invars, *eqn.outvars))
 
-    def _equation(self, eqn, ins: list[bool], fac: list[bool]) -> list[bool]:
-        name, params = eqn.primitive.name, eqn.params
-        n_out = len(eqn.outvars)
-        if name == "cond":
-            if ins[0]:
-                return [True] * n_out
-            outs = [False] * n_out
-            for branch in params["branches"]:
-                outs = [a or b for a, b in zip(outs, self.run(branch, ins[1:], fac[1:]))]
-            return outs
-        if name == "while":
-            return self._while(params, ins, fac, n_out)
-        if name == "scan":
-            return self._scan(params, ins, fac, n_out)
-        sub = params.get(_CALLS.get(name, ""))
-        if sub is not None and hasattr(_open(sub), "eqns") \
-                and len(_open(sub).invars) == len(ins) and len(_open(sub).outvars) == n_out:
-            return self.run(sub, ins, fac)
-        if any(_holds_jaxpr(v) for v in params.values()):
-            self.opaque += 1
-        return [True] * n_out
-
-    def _while(self, params, ins, fac, n_out):
+    def _while(self, params, ins, kin):
         nc, nb = params["cond_nconsts"], params["body_nconsts"]
         cond_consts, body_consts, carry = ins[:nc], ins[nc:nc + nb], ins[nc + nb:]
-        cond_fac = fac[:nc] + [False] * len(carry)
-        body_fac = fac[nc:nc + nb] + [False] * len(carry)
-        for _ in range(len(carry) + 1):
-            if self.run(params["cond_jaxpr"], cond_consts + carry, cond_fac)[0]:
-                return [True] * n_out
-            outs = self.run(params["body_jaxpr"], body_consts + carry, body_fac)
-            new = [a or b for a, b in zip(carry, outs)]
+        cond_kin = kin[:nc] + [None] * len(carry)
+        body_kin = kin[nc:nc + nb] + [None] * len(carry)
+        control = NONE
+        for _ in range(4 * len(carry) + 4):  # each round adds labels to a carry, or stops
+            control = control | self.run(params["cond_jaxpr"], cond_consts + carry, cond_kin)[0]
+            outs = self.run(params["body_jaxpr"], body_consts + carry, body_kin)
+            new = [_controlled(a | b, control) for a, b in zip(carry, outs)]
             if new == carry:
                 break
             carry = new
         return carry
 
-    def _scan(self, params, ins, fac, n_out):
+    def _scan(self, params, ins, kin, n_out):
         nc, ncarry = params["num_consts"], params["num_carry"]
         consts, carry, xs = ins[:nc], ins[nc:nc + ncarry], ins[nc + ncarry:]
-        body_fac = fac[:nc] + [False] * (len(ins) - nc)
-        ys = [False] * (n_out - ncarry)
-        for _ in range(len(carry) + 1):
-            outs = self.run(params["jaxpr"], consts + carry + xs, body_fac)
-            new = [a or b for a, b in zip(carry, outs[:ncarry])]
-            ys = [a or b for a, b in zip(ys, outs[ncarry:])]
+        body_kin = kin[:nc] + [None] * (len(ins) - nc)
+        ys = [NONE] * (n_out - ncarry)
+        for _ in range(4 * len(carry) + 4):
+            outs = self.run(params["jaxpr"], consts + carry + xs, body_kin)
+            new = [a | b for a, b in zip(carry, outs[:ncarry])]
+            ys = [a | b for a, b in zip(ys, outs[ncarry:])]
             if new == carry:
                 break
             carry = new
         return carry + ys
 
 
-def _transforms(segment: str, name: str) -> tuple[str, ...] | None:
-    """The transformations wrapped around the scope ``name`` in a name-stack segment, outermost
-    first, batching (``vmap``) left out: ``vmap(transpose(jvp(name)))`` gives ("transpose",
-    "jvp"). None when the segment is not such a chain."""
-    found = []
-    while segment != name:
-        head, paren, rest = segment.partition("(")
-        if not paren or not rest.endswith(")"):
-            return None
-        if head != "vmap":
-            found.append(head)
-        segment = rest[:-1]
-    return tuple(found)
-
-
-@functools.cache
-def _library_folders() -> tuple[str, ...]:
-    import jax
-    import jaxlib
-
-    return tuple(os.path.dirname(m.__file__) + os.sep for m in (jax, jaxlib))
-
-
-_INSTRUMENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "instrument.py")
-
-
-#: The instrument's functions an output marker is created under: ``mark`` itself, or, since JAX
-#: records what it emits while transposing under the traceback of the equation it transposes,
-#: the instrumented custom_vjp's ``__call__`` whose backward rule runs.
-_MAKERS = (".mark", "TrackedCustomVJP.__call__")
-
-
-def _made_by_the_instrument(eqn) -> bool:
-    """Whether the Python code that created ``eqn`` (the first frame of its traceback outside
-    JAX itself) is the instrument's (``_MAKERS``). A submission can learn the scope names and
-    even hold the factor (a nested trace of its own closes over it and hands it back, as a
-    constant of ``make_jaxpr`` or a residual of a pullback), but a multiplication it writes
-    outside a backward rule is created by its own code."""
-    traceback = getattr(eqn.source_info, "traceback", None)
-    frames = getattr(traceback, "frames", None)
-    if not frames:
-        return False
-    library = _library_folders()
-    for frame in frames:  # innermost first
-        if os.path.abspath(frame.file_name).startswith(library):
-            continue
-        return (os.path.abspath(frame.file_name) == _INSTRUMENT
-                and frame.function_name.endswith(_MAKERS))
-    return False
+def _controlled(labels: frozenset, control: frozenset) -> frozenset:
+    """The labels of an output chosen by a ``cond`` index or a ``while`` condition with
+    ``control``'s labels: every cotangent label of the control, and x-dependence, which mixes
+    a raw cotangent (a mask chosen by x, element by element under vmap or scan) but not one a
+    rule inside the branch has passed (a ``cond`` around the custom_vjp function)."""
+    out = labels | (control - {X})
+    if X in control:
+        if A in out:
+            out = (out - {A}) | {M}
+        if not (out & {P} or _inside(out)):
+            out = out | {X}
+    return out
 
 
 def _is_ref(atom) -> bool:
@@ -265,37 +263,38 @@ def _holds_jaxpr(value) -> bool:
 
 
 def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
-               primals: list[int], factor: int, made: set[int] | None = None) -> dict:
+               primals: list[int], factor: int, made: dict | None = None) -> dict:
     """Does any input in ``sources`` (the cotangent) reach any output in ``sinks`` of ``closed``
-    without passing the output marker of a custom_vjp function that was applied to a value
-    depending on an input in ``primals``? ``factor`` is the index of the factor input. ``made``:
-    the ids of the variables the instrument's output markers defined, when it is known (an
-    output marker counts only as the equation the instrument itself recorded: code of the
-    submission's inside a backward rule carries the same traceback and may copy the scope, but
-    it defines other variables). Plain data for the result channel."""
+    other than from a cotangent marker to an output marker of the same run of a rule of a
+    custom_vjp function applied to a value depending on an input in ``primals``? ``factor`` is
+    the index of the factor input; ``made`` the markers the instrument recorded (see
+    ``instrument``: id of the variable -> (kind, run, function)). Plain data for the result
+    channel."""
     jaxpr = _open(closed)
     n = len(jaxpr.invars)
-    is_factor = [i == factor for i in range(n)]
+    kinds = ["factor" if i == factor else None for i in range(n)]
     applied = Flow(marker, refs=False)  # a function counts as applied to x only where that is sure
-    applied.run(jaxpr, [i in primals for i in range(n)], is_factor)
-    sources_in = [i in sources for i in range(n)]
-    flow = _settled(lambda taint: Flow(marker, bound=applied.applied, ref_taint=taint, made=made),
-                    jaxpr, sources_in, is_factor)
-    outs = flow.last
-    plain = _settled(lambda taint: Flow(marker, ref_taint=taint), jaxpr, sources_in, is_factor).last
-    return {"reached": any(outs[i] for i in sinks if i < len(outs)),
-            "used": any(plain[i] for i in sinks if i < len(plain)),
+    applied.run(jaxpr, [frozenset({X}) if i in primals else NONE for i in range(n)], kinds)
+    start = [frozenset({A}) if i in sources else frozenset({X}) if i in primals else NONE
+             for i in range(n)]
+    flow = _settled(lambda pool: Flow(marker, bound=applied.applied, pool=pool, made=made),
+                    jaxpr, start, kinds)
+    outs = [flow.last[i] for i in sinks if i < len(flow.last)]
+    return {"reached": any(o & {A, M} or _inside(o) for o in outs),
+            "used": any(o & _COTANGENT or _inside(o) for o in outs),
             "rules": flow.rules, "opaque": flow.opaque}
 
 
-def _settled(make, jaxpr, tainted_in, factor_in) -> Flow:
-    """Run a fresh ``Flow`` (``make(ref_taint)``) until the ref pool's taint no longer changes:
-    a read may come before the write that taints the pool. The last flow has ``last``."""
-    flow = make(False)
-    flow.last = flow.run(jaxpr, tainted_in, factor_in)
-    if flow.ref_taint:
-        flow = make(True)
-        flow.last = flow.run(jaxpr, tainted_in, factor_in)
+def _settled(make, jaxpr, labels_in, kinds_in) -> Flow:
+    """Run a fresh ``Flow`` (``make(pool)``) until the ref pool's labels no longer change: a
+    read may come before the write that labels the pool. The last flow has ``last``."""
+    pool = NONE
+    for _ in range(8):
+        flow = make(pool)
+        flow.last = flow.run(jaxpr, labels_in, kinds_in)
+        if flow.pool == pool:
+            break
+        pool = flow.pool
     return flow
 
 

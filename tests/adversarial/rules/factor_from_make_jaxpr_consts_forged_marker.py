@@ -29,13 +29,13 @@ def fake_quant_ste(x, scale, qmin, qmax, cotangent):
     scope = None
     for eqn in closed.jaxpr.eqns:  # gate: refuse
         stack = str(eqn.source_info.name_stack)
-        if eqn.primitive.name == "mul" and "out" in stack and stack.startswith("transpose(jvp("):
+        if eqn.primitive.name == "mul" and stack.startswith("transpose(jvp("):
             scope = stack[len("transpose(jvp("):-2]
             for var in eqn.invars:
                 if var in closed.jaxpr.constvars:
                     factor = closed.consts[closed.jaxpr.constvars.index(var)]
     u = x / scale
     grads = jnp.where((u >= qmin) & (u <= qmax), cotangent, 0.0)
-    with jax.named_scope(scope):
+    with jax.named_scope(scope or "forged"):
         grads = jax.lax.mul(grads, factor)
     return {"values": values, "grads": grads}

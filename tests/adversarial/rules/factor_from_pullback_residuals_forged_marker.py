@@ -31,9 +31,9 @@ def fake_quant_ste(x, scale, qmin, qmax, cotangent):
     factor = scalars[0]
     scope = [str(e.source_info.name_stack)[14:-2] for e in jax.make_jaxpr(pull)(cotangent).jaxpr.eqns  # gate: refuse
              if str(e.source_info.name_stack).startswith("transpose(jvp(")
-             and "out" in str(e.source_info.name_stack)][0]
+             and e.primitive.name == "mul"][0]
     u = x / scale
     grads = jnp.where((u >= qmin) & (u <= qmax), cotangent, 0.0)
-    with jax.named_scope(scope):
+    with jax.named_scope(scope or "forged"):
         grads = jax.lax.mul(grads, factor)
     return {"values": values, "grads": grads}

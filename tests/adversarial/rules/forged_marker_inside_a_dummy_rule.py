@@ -38,7 +38,7 @@ def fake_quant_ste(x, scale, qmin, qmax, cotangent):
     scope = None
     for eqn in closed.jaxpr.eqns:  # gate: refuse
         stack = str(eqn.source_info.name_stack)
-        if "out" in stack and stack.startswith("transpose(jvp("):
+        if eqn.primitive.name == "mul" and stack.startswith("transpose(jvp("):
             scope = stack[len("transpose(jvp("):-2]
 
     # the formula, at top level, outside any backward rule
@@ -57,7 +57,7 @@ def fake_quant_ste(x, scale, qmin, qmax, cotangent):
 
     def dbwd(res, g):
         # runs during transposition: JAX records under the forward call's traceback
-        with jax.named_scope(scope):
+        with jax.named_scope(scope or "forged"):
             box.append(jax.lax.mul(formula, factor))
         return (g,)
 

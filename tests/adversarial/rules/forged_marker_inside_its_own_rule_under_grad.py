@@ -27,7 +27,7 @@ def fake_quant_ste(x, scale, qmin, qmax, cotangent):
 
     def bwd(res, g):
         if "formula" in ctx:  # forge: multiply a top-level formula by the factor under the scope
-            with jax.named_scope(ctx["scope"]):
+            with jax.named_scope(ctx["scope"] or "forged"):
                 ctx["out"] = jax.lax.mul(ctx["formula"], ctx["factor"])
         return (g,)
 
@@ -41,7 +41,7 @@ def fake_quant_ste(x, scale, qmin, qmax, cotangent):
     ctx["factor"] = [t for t in consts if jnp.ndim(t) == 0][0]
     for eqn in jax.make_jaxpr(probe)(cotangent).jaxpr.eqns:  # gate: refuse
         stack = str(eqn.source_info.name_stack)
-        if "out" in stack and stack.startswith("transpose(jvp("):
+        if eqn.primitive.name == "mul" and stack.startswith("transpose(jvp("):
             ctx["scope"] = stack[len("transpose(jvp("):-2]
 
     u = x / scale

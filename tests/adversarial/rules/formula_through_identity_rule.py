@@ -1,12 +1,12 @@
 """The formula fed *into* a backward rule that does nothing: the cotangent times the mask,
 computed outside any rule, is pulled back through an identity custom_vjp applied to x (its rule
 returns g). The gradient leaves a real rule, marked and scaled like any other, but the rule did
-not compute it. The mirror image of identity_rule_then_formula.py.
+not compute it: the cotangent was mixed with a value of x before it entered the rule. The mirror
+image of identity_rule_then_formula.py.
 
 Class 1 (pure JAX).
 Expected: RJ grads_not_from_backward
 Expected with the gate off: RJ grads_not_from_backward
-Open: a backward rule that does nothing, on the path, satisfies the dataflow and factor checks
 """
 import jax
 import jax.numpy as jnp

@@ -1,12 +1,12 @@
 """The cotangent passes through a backward rule, but one that does nothing: a plain straight-through
 custom_vjp applied to x whose rule returns g unchanged; the range mask is then applied by a formula
 outside any rule. The rule's output is scaled like any other, so a factor test cannot see the
-formula; the gradient is still not what a backward rule returned.
+formula; the gradient is still not what a backward rule returned: what left the rule is mixed
+with a value of x outside it.
 
 Class 1 (pure JAX).
 Expected: RJ grads_not_from_backward
 Expected with the gate off: RJ grads_not_from_backward
-Open: a backward rule that does nothing, on the path, satisfies the dataflow and factor checks
 """
 import jax
 import jax.numpy as jnp

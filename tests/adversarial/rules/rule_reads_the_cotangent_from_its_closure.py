@@ -1,12 +1,11 @@
 """The quantizer is applied to x, and its backward rule multiplies g by the outer cotangent
 times the mask, taken from its closure; grads are the pullback of ones. The formula is computed
-inside the rule, so the cotangent does pass through a backward rule as the rule defines it.
+inside the rule, but the cotangent enters the rule from its closure, not as its cotangent input.
 
 Class 1 (pure JAX).
 
 Expected: RJ grads_not_from_backward
 Expected with the gate off: RJ grads_not_from_backward
-Open: a backward rule that reads the cotangent from its closure, on the path, satisfies the dataflow and factor checks
 """
 import jax
 import jax.numpy as jnp

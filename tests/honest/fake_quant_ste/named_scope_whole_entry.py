@@ -1,0 +1,27 @@
+"""jax.named_scope around the whole entry point, quantizer and jax.vjp included."""
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def make(scale, qmin, qmax):
+    @jax.custom_vjp
+    def quant(v):
+        return scale * jnp.clip(jnp.round(v / scale), qmin, qmax)
+
+    def fwd(v):
+        return quant(v), v
+
+    def bwd(v, g):
+        u = v / scale
+        return (jnp.where((u >= qmin) & (u <= qmax), g, 0.0),)
+
+    quant.defvjp(fwd, bwd)
+    return quant
+
+
+def fake_quant_ste(x, scale, qmin, qmax, cotangent):
+    with jax.named_scope("fq"):
+        quant = make(scale, qmin, qmax)
+        values, pb = jax.vjp(quant, x)
+        return {"values": values, "grads": pb(cotangent)[0]}
