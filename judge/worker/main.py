@@ -112,19 +112,26 @@ def main(argv: list[str] | None = None) -> None:
     warnings.filterwarnings("ignore", message="Error writing persistent compilation cache entry")
     import jax  # imported before the submission so the instruments come first
 
-    from . import instrument
+    import numpy
 
-    marker = recorder = None
+    from . import custody, instrument, program, provenance
+
+    marker = recorder = measures = check_flow = None
     if request.get("grad_rule"):
         import secrets
 
-        marker = "r" + secrets.token_hex(12)  # the name scope of rule outputs; random per run
+        marker = "r" + secrets.token_hex(12)  # the name scope of input markers; random per run
         recorder = instrument.install(marker)
-    # Everything used below, taken before the submission can replace it.
+        measures, check_flow = custody.measures(recorder, marker, provenance)
+    # Everything used below, taken before the submission can replace it; the runner's own
+    # references must be these very objects (see ``custody``).
     runner_class, capture, load = CaseRunner, Capture, load_submission
+    expected = {"jax": jax, "np": numpy, "instrument": instrument, "summarize": program.summarize,
+                "recorder": recorder, "marker": marker}
+    frozen_attributes, getattr_ = custody.frozen_attributes, getattr
     decode_args = protocol.decode_args
     classify, clock, end = limits.classify, time.perf_counter, os._exit
-    tampered = instrument.guard(CaseRunner, Capture,
+    tampered = instrument.guard(CaseRunner, Capture, custody.Measures,
                                 *([recorder.tracked] if recorder else []))
     send({"type": "ready", "protocol": protocol.PROTOCOL,
                   "python": sys.version.split()[0], "jax": jax.__version__})
@@ -149,6 +156,12 @@ def main(argv: list[str] | None = None) -> None:
     send(loaded)
     if error is None:
         runner = runner_class(entry, request, recorder, marker)
+        swapped = [name for name, obj in expected.items() if getattr_(runner, name, obj) is not obj]
+        if swapped:  # replaced while the submission was imported
+            halt("instrument_tampered", None, ", ".join(f"CaseRunner.{n}" for n in swapped))
+        if measures is not None:
+            runner.provenance = measures
+        runner_changed = frozen_attributes(runner, keep=("clearing_helps",))
         del recorder, marker
 
         def all_cases():
@@ -158,8 +171,8 @@ def main(argv: list[str] | None = None) -> None:
                 yield from (json.loads(line)["cases"] if line else [])
 
         for case in all_cases():
-            if tampered():
-                halt("instrument_tampered", case["index"], ", ".join(tampered()))
+            if tampered() or runner_changed():
+                halt("instrument_tampered", case["index"], ", ".join(tampered() + runner_changed()))
             started = clock()
             with capture(limit) as cap:
                 if case.get("abstract") is not None:  # trace only, at the judge's shapes
@@ -169,8 +182,11 @@ def main(argv: list[str] | None = None) -> None:
                                         decode_args(case.get("probe_args") or {}),
                                         float(case.get("factor") or 2.0))
             elapsed = clock() - started
-            if tampered():
-                halt("instrument_tampered", case["index"], ", ".join(tampered()))
+            if tampered() or runner_changed():
+                halt("instrument_tampered", case["index"], ", ".join(tampered() + runner_changed()))
+            unmeasured = check_flow(result.get("evidence")) if check_flow else None
+            if unmeasured:
+                halt("instrument_tampered", case["index"], unmeasured)
             if classify(result.get("error")):
                 halt(classify(result["error"]), case["index"], str(result["error"].get("type")))
             send({"type": "case", "index": case["index"], "time_s": elapsed,

@@ -12,6 +12,8 @@ Expected with the gate off: any
 (Before the class-pattern check, this got AC on all 69 cases of fake_quant_ste with the gate on,
 and with the gate off, against the worker of commit fc64583. With the gate off it is left to the
 worker's own defences, which are changing: so any verdict.)
+Without the rules: any (it replaces an attribute of the worker's case runner, which the worker
+stops as instrument_tampered whatever the problem's rules)
 """
 from collections import namedtuple
 from collections.abc import Sized

@@ -1,0 +1,74 @@
+"""What the worker keeps out of the submission's hands: the objects that decide what the custom_vjp
+rule reports, taken before the submission is imported and checked around every case (``main``).
+
+A submission shares the worker's process, so nothing here is out of its reach if it reflects on
+the process (frames, the garbage collector, closures): the source gate refuses that. Behind the
+gate, the aim is that no single overwritten object flips a verdict:
+
+* ``Measures`` is what the case runner computes provenance with. Its ``trace_flow`` takes the
+  instrument's marker and record from here, whatever its caller passes, and keeps a copy of
+  every result it gives, so that ``check_flow`` can tell whether the provenance a case reports
+  is the one measured: a replaced provenance module, or a runner method shadowed on the
+  instance, even if put back before the case ends, reports one that was not.
+* ``frozen_attributes`` checks that an object's attributes are still the very objects they were
+  (a replaced recorder, marker, rule or module reference; a method shadowed on the instance).
+
+Neither decides anything: a finding stops the run as ``instrument_tampered`` (``main``).
+"""
+
+from __future__ import annotations
+
+
+class Measures(tuple):
+    """The provenance functions the case runner calls (``trace_flow``, ``first_unscaled``), as a
+    tuple so that neither can be replaced on it."""
+
+    __slots__ = ()
+
+    trace_flow = property(lambda self: tuple.__getitem__(self, 0))
+    first_unscaled = property(lambda self: tuple.__getitem__(self, 1))
+
+
+def measures(recorder, marker: str, provenance):
+    """(a ``Measures`` for the runner, ``check_flow``). ``check_flow(evidence)`` returns why the
+    provenance in a case's evidence is not the one measured for it (None if it is), replaces it
+    by the copy kept here, and forgets the case's measurements."""
+    flows: list = []
+    trace_flow, first_unscaled, made = provenance.trace_flow, provenance.first_unscaled, recorder.made
+    intact, dict_, len_, isinstance_ = recorder.intact, dict, len, isinstance
+
+    def measured(closed, _marker, sources, sinks, primals, factor, made=None):
+        found = trace_flow(closed, marker, sources, sinks, primals, factor, made=recorded())
+        flows.append(dict_(found))
+        return found
+
+    def recorded():
+        return made()
+
+    def check_flow(evidence) -> str | None:
+        try:
+            if not isinstance_(evidence, dict_) or "provenance" not in evidence:
+                return None if not flows else "a provenance measured but not reported"
+            if len_(flows) != 1 or evidence["provenance"] != flows[0]:
+                return "a provenance reported that was not measured for this case"
+            evidence["provenance"] = flows[0]
+            evidence["instrument_intact"] = intact()
+            return None
+        finally:
+            flows.clear()
+
+    return Measures((measured, first_unscaled)), check_flow
+
+
+def frozen_attributes(obj, keep=()):
+    """A function listing the attributes of ``obj`` that are no longer the objects they are now
+    (replaced, added or deleted), except those named in ``keep``."""
+    snapshot, kind = dict(vars(obj)), type(obj).__name__
+
+    def changed(vars_=vars, set_=set, sorted_=sorted, missing=object()) -> list[str]:
+        now = vars_(obj)
+        names = (set_(now) | set_(snapshot)) - set_(keep)
+        return sorted_(f"{kind}.{n}" for n in names
+                       if now.get(n, missing) is not snapshot.get(n, missing))
+
+    return changed
