@@ -11,13 +11,13 @@ unchanged, before it is printed or, with ``--write``, renamed over the spec atom
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import yaml
 
 from judge.problem import casefile, constraints, spec
+from judge import rules
 from judge.grade import grading
 from judge.atomic import read_exact
 from judge.atomic import write_text as atomic_write
@@ -124,7 +124,7 @@ def fill(id_or_path: str, write: bool = False, sandbox: str | None = None) -> tu
         return old, []
     problem = _skeleton(path, data, nodes)
     cases = [_case(problem, path, nodes, key, i, data[key][i], j) for j, (key, i) in enumerate(todo)]
-    temp = replace(problem, cases=tuple(cases), rules=())  # the rules concern submissions
+    temp = rules.for_reference(problem, cases)
     outputs = grading.reference_outputs(temp, cases, sandbox=sandbox)
     where = [(key, i, _expected_text(problem, outputs[c.index])) for (key, i), c in zip(todo, cases)]
     new = insert_expected(old, where, path)

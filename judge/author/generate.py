@@ -29,13 +29,14 @@ import hashlib
 import importlib.util
 import struct
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import yaml
 
 from judge.problem import casefile, constraints, model, spec
+from judge import rules
 from judge.grade import compare, grading
 from judge.errors import JudgeError
 
@@ -278,8 +279,7 @@ def screen(problem, module: GeneratorModule, candidates: list[Candidate], progre
     eager, jitted = {}, {}
     for start in range(0, len(cases), CHUNK):
         chunk = cases[start:start + CHUNK]
-        # The rules concern submissions; without them the worker skips their instrumentation.
-        temp = replace(problem, cases=tuple(chunk), rules=())
+        temp = rules.for_reference(problem, chunk)
         for compiled, into in ((False, eager), (True, jitted)):
             if progress:
                 progress(f"reference {'under jit' if compiled else 'eagerly'} on "

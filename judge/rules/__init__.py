@@ -97,6 +97,15 @@ def opaque(problem, trace: TraceEvidence) -> Breach | None:
                                         f"the whole computation as JAX operations")
 
 
+def for_reference(problem, cases):
+    """``problem`` holding ``cases``, as author tools run its reference: without the rules that
+    instrument the worker to measure a submission (``custom_vjp`` evidence), but with those that
+    read the traced program, since they decide how values are computed (one trace, without
+    disable_jit): expected outputs must be computed the way submissions' outputs are."""
+    kept = tuple(r for r in problem.rules if "custom_vjp" not in RULES[r["id"]].EVIDENCE)
+    return replace(problem, cases=tuple(cases), rules=kept)
+
+
 def check_case(problem, trace: TraceEvidence) -> Breach | None:
     """The first rule, in the spec's order, that one traced program breaks (after ``opaque``)."""
     breach = opaque(problem, trace)

@@ -33,8 +33,6 @@ def validate(rule: dict, problem) -> list:
         known = sorted(dim_names(problem.parameters))
         return [("dim", f"{rule['dim']!r} is not a dim name of the parameters' shapes"
                         + (f" (dims: {', '.join(known)})" if known else " (give them a `shape`)"))]
-    if not problem.examples:
-        return [("id", "needs an example to take the other dims and the static values from")]
     return []
 
 
@@ -43,6 +41,10 @@ def _sizes(rule: dict) -> tuple[int, ...]:
 
 
 def traces(rule: dict, problem) -> list[AbstractTrace]:
+    """The program at each of ``sizes``, other dims and static values from the first example
+    (none while no example has loaded, as when ``judge fill`` computes the first outputs)."""
+    if not problem.examples:
+        return []
     base = problem.examples[0].inputs
     params = problem.parameters
     dims = bind_dims(params, {p.name: tuple(base[p.name].shape) for p in params if p.kind == "array"})
