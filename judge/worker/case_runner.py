@@ -223,13 +223,16 @@ class CaseRunner:
                   "program": None}
         try:
             result["program"] = self.program(args, shapes)
-        except self.instrument.CONCRETIZATION_ERRORS as exc:
-            result["error"] = describe_error(exc, "concretization", self.submission)
-        except SystemExit as exc:
-            result["error"] = describe_error(exc, "exit", self.submission)
-        except BaseException as exc:  # noqa: BLE001
-            result["error"] = describe_error(exc, "exception", self.submission)
+        except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
+            result["error"] = self._error(exc)
         return result
+
+    def _error(self, exc: BaseException) -> dict:
+        """An exception of the submission's as data: a traced value made concrete, an exit, or
+        any other exception."""
+        kind = ("concretization" if isinstance(exc, self.instrument.CONCRETIZATION_ERRORS)
+                else "exit" if isinstance(exc, SystemExit) else "exception")
+        return describe_error(exc, kind, self.submission)
 
     def _flow(self, closed, skeleton) -> dict:
         """Does the case's cotangent reach the rule's field outside every backward rule?"""
@@ -329,12 +332,8 @@ class CaseRunner:
                         probes["errors"][name] = describe_error(exc, "exception", self.submission)
             if self.structure:
                 result["program"] = self.summarize(closed) if self.single_trace else self.program(args)
-        except self.instrument.CONCRETIZATION_ERRORS as exc:
-            result["error"] = describe_error(exc, "concretization", self.submission)
-        except SystemExit as exc:
-            result["error"] = describe_error(exc, "exit", self.submission)
-        except BaseException as exc:  # noqa: BLE001
-            result["error"] = describe_error(exc, "exception", self.submission)
+        except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
+            result["error"] = self._error(exc)
         return result
 
 

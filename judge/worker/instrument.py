@@ -49,6 +49,8 @@ import jax
 import jax.lax
 import jax.numpy
 
+from .program import sub_jaxprs  # the one walk into nested jaxprs
+
 #: Names of the custom_vjp primitive across JAX versions (renamed in 0.6.1).
 CUSTOM_VJP_PRIMITIVES = frozenset({"custom_vjp_call", "custom_vjp_call_jaxpr"})
 
@@ -383,17 +385,6 @@ def guard(*classes):
     return tampered
 
 
-def _sub_jaxprs(value):
-    """Yield the jaxprs held in one equation parameter (a jaxpr, a closed jaxpr, or a tuple)."""
-    if hasattr(value, "eqns"):
-        yield value
-    elif hasattr(value, "jaxpr") and hasattr(value.jaxpr, "eqns"):
-        yield value.jaxpr
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _sub_jaxprs(item)
-
-
 def walk_primitives(jaxpr) -> dict:
     """Every primitive in a jaxpr and all its sub-jaxprs (jit/pjit, cond branches, while and scan
     bodies, custom_jvp/custom_vjp bodies), with how many custom_vjp calls appear."""
@@ -412,7 +403,7 @@ def walk_primitives(jaxpr) -> dict:
             if name in CUSTOM_VJP_PRIMITIVES:
                 custom_vjp_calls += 1
             for param in eqn.params.values():
-                stack.extend(_sub_jaxprs(param))
+                stack.extend(sub_jaxprs(param))
     return {"primitives": sorted(seen), "custom_vjp_calls": custom_vjp_calls}
 
 
