@@ -59,8 +59,7 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "capture_bytes": CAPTURE_BYTES,
         "message_bytes": message_budget(problem, cases),
         "structure": rules.needs_program(problem.rules),
-        # examples come first; the supervisor holds the rest back until they are reported;
-        # the traces at probe shapes come last
+        # examples come first; the supervisor holds the rest back until they are reported
         "public_cases": sum(1 for c in cases if c.visibility == "example"),
         "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
                    "probe_args": protocol.encode_args(c.probe_inputs),
@@ -138,7 +137,7 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                            reason=reason, message=message, time_s=time.monotonic() - started,
                            cases=results)
     request = build_request(problem, path, cases)
-    factors = {c["index"]: c["factor"] for c in request["cases"] if "factor" in c}
+    factors = {c["index"]: c["factor"] for c in request["cases"]}
     cache_dir = _cache_for(problem, use_cache)
     settings = resolve_settings(sandbox)  # after the gate and the cache: where the run begins
     wanted = traces.plan(problem, cases)
@@ -371,7 +370,7 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
         output=output, factor=factor, related_by_rule=related or {}))
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)
-    mismatch = compare.check_output(output, expected, problem.output_kind, tolerances)
+    mismatch = compare.check_form_values(output, expected, problem.output_kind, tolerances)
     if mismatch:
         details = {**details, "diff": example_diff.diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
