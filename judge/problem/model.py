@@ -69,7 +69,7 @@ class ProbeShape:
     name: str
     shapes: dict                    # every array parameter -> shape tuple
     values: dict                    # every static parameter -> Python number
-    dtypes: dict                    # every traced parameter -> dtype name
+    dtypes: dict = field(default_factory=dict)  # every traced parameter -> dtype name
 
 
 @dataclass(frozen=True)

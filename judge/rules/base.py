@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from judge.problem.model import ProbeShape
+
 
 @dataclass(frozen=True)
 class Breach:
@@ -34,15 +36,10 @@ class Breach:
     message: str
 
 
-@dataclass(frozen=True)
-class AbstractTrace:
-    """A program the judge asks the worker to trace without running it: traced parameters as
-    shapes (dtype from the spec), static parameters as values."""
-
-    name: str                              # e.g. "probe shape wide" or "n = 7"
-    shapes: Mapping[str, tuple[int, ...]]  # every array parameter -> shape
-    values: Mapping[str, Any]              # static parameter -> Python number
-    dtypes: Mapping[str, str] = field(default_factory=dict)  # traced parameter -> dtype
+#: A program the judge asks a worker to trace without running it: traced parameters as shapes
+#: (with their dtypes), static parameters as values. A spec's probe shape is one, named by the
+#: author; rules make others (``traces``, ``case_traces``).
+AbstractTrace = ProbeShape
 
 
 @dataclass(frozen=True)
