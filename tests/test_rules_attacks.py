@@ -216,3 +216,21 @@ def test_real_problems(pid, name, gate, verdict, reasons):
     assert result.verdict is verdict, messages
     if reasons:
         assert result.reason in reasons, messages
+
+
+def test_a_summary_that_leaves_primitives_out_is_refused(monkeypatch):
+    """A program of more distinct primitives than a summary lists (custom primitives, say,
+    with a forbidden one among the rarest) is refused: the rules cannot see all of it."""
+    from judge import rules
+    from judge.run.boundary import Program
+    from judge.worker import protocol
+
+    monkeypatch.setattr(protocol, "MAX_PRIMITIVE_NAMES", 2)
+    summary = program.summarize(jax.make_jaxpr(lambda x: jnp.sin(x) * jnp.cos(x) + x)(jnp.ones(3)))
+    assert len(summary["primitives"]) == 2 and summary["omitted"] >= 2
+    fake = type("P", (), {"rules": ({"id": "forbidden_primitives", "primitives": ["while"]},)})()
+    trace = rules.TraceEvidence(label="here", shapes={}, program=Program(
+        equations=summary["equations"], primitives=summary["primitives"], largest=(),
+        omitted=summary["omitted"]))
+    breach = rules.check_case(fake, trace)
+    assert breach and breach.reason == "opaque_computation"

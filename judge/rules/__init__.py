@@ -86,9 +86,14 @@ def case_traces(problem, inputs: dict) -> list[tuple[int, AbstractTrace]]:
 
 def opaque(problem, trace: TraceEvidence) -> Breach | None:
     """A program the rules must read that calls code they cannot read (``jax.export``, foreign
-    functions): nothing can be said of what happens inside it, so it is refused."""
+    functions), or whose summary had to leave primitives out: nothing can be said of what
+    happens there, so it is refused."""
     if trace.program is None or not needs_program(problem.rules):
         return None
+    if trace.program.omitted:  # more distinct primitives than a summary holds: some unseen
+        return Breach("opaque_computation", f"{trace.label}: the traced program uses more distinct "
+                                            f"primitives than the judge can list; this problem's "
+                                            f"rules must see the whole computation")
     found = sorted(n for n in primitive_names.OPAQUE if trace.program.primitives.get(n))
     if not found:
         return None

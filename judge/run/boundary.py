@@ -150,6 +150,7 @@ class Program:
     primitives: Mapping[str, int]    # primitive name -> equations
     largest: tuple[Value, ...]       # the values with the most elements, largest first
     live: Mapping[str, int] = field(default_factory=dict)  # primitive name -> equations the outputs need
+    omitted: int = 0                 # distinct primitives left out of ``primitives``
 
 
 @dataclass(frozen=True)
@@ -361,7 +362,7 @@ def _loaded(msg: dict, expected: Expected) -> Loaded:
 
 def _program(raw, where: str) -> Program:
     msg = _object(raw, where)
-    _keys(msg, where, ("equations", "primitives", "live", "largest"))
+    _keys(msg, where, ("equations", "primitives", "live", "largest"), ("omitted",))
     primitives, live = (_counts(msg[key], f"{where}.{key}") for key in ("primitives", "live"))
     largest = msg["largest"]
     if not isinstance(largest, list) or len(largest) > protocol.MAX_LARGEST:
@@ -380,7 +381,8 @@ def _program(raw, where: str) -> Program:
     values.sort(key=lambda v: -v.size)  # the judge orders them, whatever the worker sent
     return Program(equations=_int(msg["equations"], f"{where}.equations", 0, protocol.MAX_SUMMARY_COUNT),
                    primitives=MappingProxyType(primitives), largest=tuple(values),
-                   live=MappingProxyType(live))
+                   live=MappingProxyType(live),
+                   omitted=_int(msg.get("omitted", 0), f"{where}.omitted"))
 
 
 def _counts(raw, where: str) -> dict:

@@ -9,7 +9,8 @@ is linear in the program's size however often a body is reused. The summary (its
     {"equations": 412,                       # every equation, each call of a body counted
      "primitives": {"dot_general": 6, ...},  # equations per primitive, counted the same way
      "live": {"dot_general": 5, ...},        # the same, over equations the outputs depend on
-     "largest": [{"shape": [4096, 4096], "dtype": "float32", "primitive": "dot_general"}, ...]}
+     "largest": [{"shape": [4096, 4096], "dtype": "float32", "primitive": "dot_general"}, ...],
+     "omitted": 0}                           # primitives left out past MAX_PRIMITIVE_NAMES
 
 An equation is live when an output of its jaxpr that is needed depends on it, or it has an
 effect (a print, a callback). Inside a call (jit, checkpoint, custom_jvp/custom_vjp) the needed
@@ -127,7 +128,8 @@ def summarize(closed) -> dict:
     cap = protocol.MAX_SUMMARY_COUNT  # a body reused in nested loops can count past any bound
     return {"equations": min(equations, cap), "primitives": {k: min(primitives[k], cap) for k in names},
             "live": {k: min(live[k], cap) for k in names if k in live},
-            "largest": [entry for _, entry in ranked]}
+            "largest": [entry for _, entry in ranked],
+            "omitted": len(primitives) - len(names)}
 
 
 def _liveness(jaxpr, wanted) -> dict[int, tuple[bool, ...]]:
