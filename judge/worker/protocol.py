@@ -61,8 +61,12 @@ Channels
 
   ``evidence`` (only with ``grad_rule``) is measured on one trace of the case whose backward
   rules' outputs are multiplied by a traced factor: ``scaled`` is the output evaluated with it at
-  the case's ``factor`` (drawn by the judge, a power of two), ``provenance`` whether the
-  cotangent input reaches the rule's field outside every backward rule (``provenance.py``).
+  the case's ``factor`` (drawn by the judge, a power of two), and ``provenance`` the dataflow
+  of the cotangent input to the rule's field (``provenance.py``): ``reached`` when some part of
+  the field carries the cotangent other than through a backward rule's own cotangent input (a
+  raw cotangent, one mixed with x outside every rule, or one still inside a rule), ``used``
+  when the field depends on the cotangent at all, ``rules`` the backward rules followed and
+  ``opaque`` the equations whose sub-jaxprs were not followed.
 
   Every message also carries ``"nonce"`` from the request; the judge drops the run as tampered
   with when one does not. ``halt`` (after ``ready``, instead of a case's message or ``loaded``)
