@@ -1,6 +1,10 @@
 """`judge show`: a problem's statement, signature and public examples as text, with its page
 (difficulty, tags, related problems and the number of its progressive hints; ``hints=N`` reveals
-the first N), and a problem's line in `judge list` with the filters it answers."""
+the first N), and a problem's line in `judge list` with the filters it answers.
+
+The signature says what the spec promises a student: each parameter's kind, dtype, shape and
+constraints in words, with its description; the output's fields; the tolerance; the limits;
+the rules. Hidden cases are only counted, never shown."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ import numpy as np
 
 from judge import rules
 from judge.problem.casefile import plain_list
-from judge.problem.model import Problem, seconds
+from judge.problem.model import DEFAULT_TOLERANCE, Problem, seconds
 from judge.grade.verdicts import plural
 
 
@@ -56,6 +60,118 @@ def _hints(problem: Problem, shown: int) -> list[str]:
     return out
 
 
+def _shape(shape) -> str:
+    """``(d,)``, ``(n, d)``, ``()``: a symbolic shape as Python writes a tuple."""
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _number(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _entries(n: int) -> str:
+    return f"{n} {'entry' if n == 1 else 'entries'}"
+
+
+def constraints(p) -> list[str]:
+    """What the spec requires of a parameter's values, in words (``ndim``, sizes, ``finite``,
+    ``shape_like``, ``dtype_like``, the bounds of a number)."""
+    out = []
+    if p.ndim:
+        dims = [str(n) for n in p.ndim]
+        word = "dimension" if p.ndim == (1,) else "dimensions"
+        out.append(f"{' or '.join([', '.join(dims[:-1]), dims[-1]]) if len(dims) > 1 else dims[0]} "
+                   f"{word}")
+    if p.min_size is not None and p.max_size is not None:
+        out.append(f"{p.min_size} to {_entries(p.max_size)}")
+    elif p.min_size is not None:
+        out.append(f"at least {_entries(p.min_size)}")
+    elif p.max_size is not None:
+        out.append(f"at most {_entries(p.max_size)}")
+    if p.shape_like:
+        out.append(f"the shape of {p.shape_like}")
+    if p.dtype_like:
+        out.append(f"the dtype of {p.dtype_like}")
+    for attr, words in (("minimum", "at least"), ("exclusive_minimum", "more than"),
+                        ("maximum", "at most"), ("exclusive_maximum", "less than")):
+        value = getattr(p, attr)
+        if value is not None:
+            out.append(f"{words} {_number(value)}")
+    if p.greater_than:
+        out.append(f"more than {p.greater_than}")
+    if p.finite:
+        out.append("every entry finite (no NaN or infinity)")
+    return out
+
+
+def _dims(problem: Problem) -> list[str]:
+    """``n from 1 to 64`` for each dim name the shapes use, in order of first use."""
+    seen: dict = {}
+    for p in problem.parameters:
+        for name, low, high in p.dim_bounds:
+            seen.setdefault(name, f"{name} from {low} to {high}")
+    for p in problem.parameters:
+        for name in p.shape or ():
+            if isinstance(name, str):
+                seen.setdefault(name, f"{name} (any extent)")
+    return list(seen.values())
+
+
+def _like(f) -> str:
+    dtype = f.dtype or (f"the dtype of {f.dtype_like}" if f.dtype_like else "any dtype")
+    return dtype + (f", the shape of {f.shape_like}" if f.shape_like else "")
+
+
+def _output(problem: Problem) -> list[str]:
+    """The output: one array, or a dict and its fields, with what the spec says of each."""
+    raw = problem.raw.get("output") or {}
+    described = f": {raw['description']}" if raw.get("description") else ""
+    if problem.output_kind == "array":
+        out = [f"  one array, {_like(problem.fields[0])}{described}"]
+    else:
+        names = [f.name for f in problem.fields]
+        keys = " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+        out = [f"  a dict with the keys {keys}{described}"]
+        fields = raw.get("fields") or {}
+        for f in problem.fields:
+            text = (fields.get(f.name) or {}).get("description")
+            out.append(f"    {f.name}: {_like(f)}" + (f": {text}" if text else ""))
+    for probe in problem.probes:
+        what = ("pulls each example's cotangent back through your function (jax.vjp)"
+                if probe.name == "vjp" else
+                "pushes each example's tangent forward through your function (jax.jvp)")
+        out.append(f"  the judge also differentiates it with respect to {probe.wrt}: it {what}")
+    return out
+
+
+def tolerance_text(tol: dict) -> str:
+    """``|got - expected| <= atol + rtol * |expected|`` in words (``exact`` when both are 0)."""
+    close = ("exact" if not tol["rtol"] and not tol["atol"] else
+             f"|got - expected| <= {_number(float(tol['atol']))} + "
+             f"{_number(float(tol['rtol']))} * |expected|")
+    zero = "-0.0 and 0.0 differ" if tol.get("signed_zero") else "-0.0 equals 0.0"
+    return f"{close}; {zero}; NaN matches only NaN, an infinity only itself"
+
+
+def _tolerance(problem: Problem) -> list[str]:
+    """The problem's tolerance, then each field or probe whose own differs from it."""
+    base = {**DEFAULT_TOLERANCE, **(problem.raw.get("tolerance") or {})}
+    out = ["  " + tolerance_text(base)]
+    for name, tol in [(f.name, f.tolerance) for f in problem.fields] + \
+                     [(p.name.upper() + " probe", p.tolerance) for p in problem.probes]:
+        if tol != base:
+            out.append(f"  {name}: {tolerance_text(tol)}")
+    return out
+
+
+def _limits(problem: Problem) -> list[str]:
+    lim = problem.limits
+    return [f"  time: {seconds(lim['time_per_case_s'])} s per case (compilation included), "
+            f"{seconds(lim['cpu_s'])} s of CPU time for the whole run",
+            f"  memory: {lim['memory_mb']} MiB of address space (JAX itself takes about 600 MiB)",
+            f"  output: {lim['output_kb']} KiB of printed or written output"]
+
+
 def render(problem: Problem, hints: int = 0) -> str:
     """The problem as text; ``hints``: how many progressive hints to reveal (0: only their
     number; more than there are: all of them, with a note)."""
@@ -65,11 +181,22 @@ def render(problem: Problem, hints: int = 0) -> str:
            "## Signature"]
     params = ", ".join(p.name for p in problem.parameters)
     out.append(f"  {problem.entry_point}({params})")
-    for p in problem.parameters:
+    descriptions = [raw.get("description") for raw in problem.raw.get("parameters") or ()]
+    for i, p in enumerate(problem.parameters):
         kind = f"{p.kind} {'/'.join(p.dtypes)}" if p.kind == "array" else p.kind
         if p.shape is not None:
-            kind += " of shape (" + ", ".join(map(str, p.shape)) + ("," if len(p.shape) == 1 else "") + ")"
-        out.append(f"    {p.name}: {kind}, {'traced' if p.traced else 'static Python value'}")
+            kind += " of shape " + _shape(p.shape)
+        described = descriptions[i] if i < len(descriptions) else None
+        out.append(f"    {p.name}: {kind}, {'traced' if p.traced else 'static Python value'}"
+                   + (f": {described}" if described else ""))
+        said = constraints(p)
+        if said:
+            out.append("      " + "; ".join(said))
+    dims = _dims(problem)
+    if dims:
+        out.append("  dims: " + ", ".join(dims))
+    out += ["", "## Output", *_output(problem), "", "## Tolerance", *_tolerance(problem),
+            "", "## Limits", *_limits(problem)]
     if problem.rules:
         out += ["", "## Rules (checked on the traced program)"]
         out.extend(f"  - {r['id']}: {rules.describe(r)}" for r in problem.rules)
