@@ -41,6 +41,25 @@ def plain(value, budget: list | None = None):
     return repr(value)
 
 
+def as_returned(details: dict, problem) -> dict:
+    """A failing example's ``details`` with ``expected`` in the shape a submission returns, as
+    ``got`` is: the array itself for an ``array`` output (not ``{"value": ...}``), the dict of
+    fields for a ``dict`` output. A probe's diff compares ``{"vjp": ...}`` with ``{"vjp": ...}``."""
+    if problem.output_kind != "array":
+        return details
+    out = dict(details)
+    if isinstance(out.get("expected"), dict) and "value" in out["expected"]:
+        out["expected"] = out["expected"]["value"]
+    diff = out.get("diff")
+    if diff and isinstance(diff.get("expected"), dict) and "value" in diff["expected"]:
+        probes = {p.name for p in problem.probes}
+        expected = diff["expected"]
+        shown = {diff["field"]: expected.get(diff["field"])} if diff.get("field") in probes \
+            else expected["value"]
+        out["diff"] = {**diff, "expected": shown}
+    return out
+
+
 def diff(case, output, mismatch: compare.Mismatch) -> dict:
     """What an example's report shows: inputs, expected, got (large arrays as their shape and
     first entries) and the differing positions."""

@@ -12,6 +12,7 @@ import os
 import stat
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -323,6 +324,17 @@ def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
                name: str | None = None, program_breach: rules.Breach | None = None,
                related=None) -> CaseResult:
+    """One case's verdict (``_judge_case``), a failing example's expected output shown in the
+    shape a submission returns (``example_diff.as_returned``)."""
+    result = _judge_case(problem, case, run, factor, name, program_breach, related)
+    if not result.details:
+        return result
+    return replace(result, details=example_diff.as_returned(result.details, problem))
+
+
+def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
+                name: str | None = None, program_breach: rules.Breach | None = None,
+                related=None) -> CaseResult:
     """One case's verdict; ``factor`` is what the case's backward rules were scaled by;
     ``name`` is the submission's file name, for messages; ``program_breach`` what the rules
     found at the probe shapes and ``related`` the traces made beside this case, by rule

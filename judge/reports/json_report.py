@@ -7,7 +7,10 @@ Version 3 added, on every case, ``number``: its position in the spec's ``example
 the position among all cases, examples first). A failing **example** also has ``name``,
 ``inputs``, ``probe`` (the cotangent/tangent the judge differentiated along, null without
 probes), ``expected`` and ``got`` (null when there was no output to compare). A hidden case never
-has them: hidden cases carry only the keys of version 2 and ``number``.
+has them: hidden cases carry only the keys of version 2 and ``number``. ``expected`` and ``got``
+have the shape a submission returns: the array itself for an ``array`` output, the dict of fields
+for a ``dict`` output; when a derivative probe differs, both are ``{"vjp": [...]}`` (or
+``"jvp"``).
 
 Values that are NaN or infinite (in ``inputs``, ``expected`` and ``got``) are the strings
 ``"NaN"``, ``"Infinity"`` and ``"-Infinity"``, so the report is strict JSON.
@@ -35,7 +38,9 @@ def _case(c) -> dict:
         diff = c.details.get("diff") or {}
         out.update(name=c.name, inputs=c.details.get("inputs", diff.get("inputs")),
                    probe=c.details.get("probe"),
-                   expected=c.details.get("expected", diff.get("expected")), got=diff.get("got"))
+                   # what the diff compared, else the expected output: in the shape of got
+                   expected=diff["expected"] if "expected" in diff else c.details.get("expected"),
+                   got=diff.get("got"))
     return out
 
 
