@@ -6,8 +6,10 @@ A problem's generator is ``generators/<id>.py`` beside ``problems/<id>.yaml``. I
 * ``FAMILIES``: name -> ``draw(rng)`` returning ``{"input": {...}, "probe": {...} (problems
   with probes), "note": str, "exact": bool}``; ``rng`` is a ``numpy.random.Generator`` seeded
   from (seed, family, index), so a case is a pure function of those three numbers;
-* ``ALTERNATIVES``: name -> ``compute(inputs, probe)`` returning some or all expected fields
-  (and probe results) by a legitimate alternative float computation, in NumPy.
+* ``ALTERNATIVES``: name -> ``compute(inputs, probe)`` returning the output as a submission
+  does (a dict of some or all fields; for an array output the array itself) by a legitimate
+  alternative float computation, in NumPy; with probes, a dict of ``value`` and the probe
+  results (``vjp``, ``jvp``), some or all of them (``as_fields``).
 
 Generators are trusted author code, like the reference, and run in this process (no worker
 start-up per draw, no encoding of candidates). The judge process must never import JAX, so a
@@ -253,6 +255,25 @@ def _tolerances(problem) -> dict:
             **{p.name: p.tolerance for p in problem.probes}}
 
 
+def as_fields(problem, got, where: str) -> dict:
+    """An alternative's output as the judge's fields: the output as a submission returns it (a
+    dict of some or all fields for a ``dict`` output; the array itself for an ``array`` output),
+    or a dict keyed by ``value`` and the probes' names (``vjp``, ``jvp``), as a problem with
+    probes needs. Raise JudgeError, naming ``where``, for any other shape."""
+    if isinstance(got, dict):
+        return got
+    if problem.output_kind == "array" and isinstance(got, (np.ndarray, np.generic, list, int, float)) \
+            and not isinstance(got, bool):
+        return {"value": got}
+    if problem.output_kind == "array":
+        wanted = "the output array" + (
+            " (or a dict of 'value' and " + ", ".join(repr(p.name) for p in problem.probes) + ")"
+            if problem.probes else "")
+    else:
+        wanted = "a dict of the output's fields (" + ", ".join(f.name for f in problem.fields) + ")"
+    raise JudgeError(f"{where}: returned {type(got).__name__}, not {wanted}")
+
+
 def _compare(problem, module, got: dict, expected: dict, source: str) -> str | None:
     """The first field on which ``got`` is not acceptable against ``expected``, as text."""
     tol = _tolerances(problem)
@@ -298,6 +319,7 @@ def screen(problem, module: GeneratorModule, candidates: list[Candidate], progre
             except Exception as exc:  # noqa: BLE001 - author code
                 raise JudgeError(f"{module.path}: alternative {alt!r} raised on {cand.name}: "
                                  f"{type(exc).__name__}: {exc}") from None
+            got = as_fields(problem, got, f"{module.path}: alternative {alt!r} on {cand.name}")
             diff = _compare(problem, module, got, expected, f"alternative {alt!r}")
             if diff:
                 reasons.append((f"alt:{alt}", diff))
