@@ -123,6 +123,12 @@ def cmd_fill(args) -> int:
     return fill_main(args)
 
 
+def cmd_schema(args) -> int:
+    from judge.author.schema_cmd import main as schema_main
+
+    return schema_main(args)
+
+
 def cmd_mutants(args) -> int:
     from judge.author.mutants_run import main as mutants_main
 
@@ -311,6 +317,13 @@ def build_parser() -> argparse.ArgumentParser:
                          "default: print the filled spec")
     _add_sandbox(fl)
     fl.set_defaults(func=cmd_fill)
+
+    sc = sub.add_parser("schema", help="print the JSON Schema of a problem spec, or write it "
+                                       "next to the specs for an editor")
+    sc.add_argument("--write", type=Path, metavar="DIR_OR_FILE",
+                    help="write it atomically: DIR/problem.schema.json, beside a .yaml spec, "
+                         "or to a .json path; stderr says the $schema line to use")
+    sc.set_defaults(func=cmd_schema)
 
     mu = sub.add_parser("mutants", help="grade mutants of the reference: how strong are the cases?")
     mu.add_argument("problem", metavar="ID_OR_PATH")
