@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from judge.grade import compare, grading
-from judge.author import expectations, hint_check, rule_check, strength
+from judge.author import expectations, hint_check, rule_check, scoring_check, strength
 from judge.problem import spec
 from judge import gate
 from judge.errors import JudgeError, SpecError
@@ -136,6 +136,7 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
     else:
         report.problem = loaded.problem.id
         _check_related(report, loaded)
+        scoring_check.check_scoring(report, loaded)
         _run(report, loaded, max(1, jobs), progress or (lambda text: None), source_gate,
              resolve_settings(sandbox))
         if mutants:

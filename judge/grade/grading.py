@@ -23,7 +23,7 @@ from judge import rules
 from judge.rules.custom_vjp_grads import draw_factor
 from judge.grade import compare, example_diff, traces
 from judge.grade import hints as hints_mod
-from judge.grade import intake
+from judge.grade import intake, scoring
 from judge import gate
 from judge.run.boundary import ErrorReport, Probes, escape
 from judge.errors import JudgeError
@@ -114,9 +114,10 @@ def grade(problem: Problem, submission: str | Path | intake.Submission, *,
     what is graded is a private copy of what was read (``check_submission_path``)."""
     taken = check_submission_path(submission)
     with intake.private_copy(taken) as path:
-        return _grade_copy(problem, path, str(taken), examples_only=examples_only,
-                           time_per_case_s=time_per_case_s, sandbox=sandbox, use_cache=use_cache,
-                           source_gate=source_gate, hints=hints)
+        return scoring.scored(problem, _grade_copy(
+            problem, path, str(taken), examples_only=examples_only,
+            time_per_case_s=time_per_case_s, sandbox=sandbox, use_cache=use_cache,
+            source_gate=source_gate, hints=hints))
 
 
 def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only: bool,

@@ -162,6 +162,9 @@ class GradeResult:
     hint: str = ""                # the hint of a known mistake this submission makes (judge.grade.hints)
     #: one fingerprint per example of its outputs (judge.grade.hints); not part of any report
     example_fingerprints: tuple = field(default=(), repr=False, compare=False)
+    #: the points earned (``judge.grade.scoring.Score``), set by ``grading.grade``; None: not
+    #: scored against a problem (``scoring.of`` then counts one point per case)
+    score: object = field(default=None, compare=False)
 
     @property
     def accepted(self) -> bool:

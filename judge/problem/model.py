@@ -91,6 +91,16 @@ class Case:
         return case_label(self, named=False)
 
 
+@dataclass(frozen=True)
+class ScoreGroup:
+    """One group of the spec's ``scoring``: ``points`` earned when every case whose name the
+    first matching group's ``cases`` globs match passes (``judge.grade.scoring``)."""
+
+    name: str
+    points: float
+    cases: tuple[str, ...]          # fnmatch globs over case names
+
+
 def seconds(value) -> str:
     """A limit in seconds as the spec states it: ``10`` and ``10.0`` both as ``10``, ``2.5`` as
     ``2.5``."""
@@ -142,6 +152,9 @@ class Problem:
     tags: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
+    #: The spec's ``scoring`` groups, in order (a case belongs to the first that matches it);
+    #: empty: each case is worth one point.
+    scoring: tuple[ScoreGroup, ...] = ()
 
     @property
     def examples(self) -> tuple[Case, ...]:

@@ -24,8 +24,8 @@ from dataclasses import replace
 
 from judge import rules as rule_registry
 from judge.problem.model import (DEFAULT_LIMITS, DEFAULT_TOLERANCE, PROBE_INPUTS, Case, OutputField,
-                                 Parameter, Probe, ProbeShape, Problem, bind_dims, dim_names,
-                                 shapes_for)
+                                 Parameter, Probe, ProbeShape, Problem, ScoreGroup, bind_dims,
+                                 dim_names, shapes_for)
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "problem.schema.json"
 #: libyaml's loader where PyYAML was built with it (several times faster), else the pure one.
@@ -282,12 +282,33 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
         cases=tuple(cases), path=path, reference=reference, raw=data,
         allowed_imports=tuple(data["allowed_imports"]) if "allowed_imports" in data else None,
         difficulty=data.get("difficulty"), tags=tuple(data.get("tags") or ()),
-        hints=tuple(data.get("hints") or ()), related=tuple(data.get("related") or ()))
+        hints=tuple(data.get("hints") or ()), related=tuple(data.get("related") or ()),
+        scoring=_scoring(data.get("scoring"), fail))
     for i, key, message in rule_registry.validate(rules, problem):
         fail(["rules", i, key], message)
     problem = replace(problem, probe_shapes=tuple(
         _probe_shape(raw, i, problem, fail) for i, raw in enumerate(data.get("probe_shapes") or [])))
     return (problem, errors) if collect else problem
+
+
+def _scoring(raw, fail) -> tuple[ScoreGroup, ...]:
+    """The ``scoring`` groups, in order; a duplicate group name or points that are not more
+    than 0 is an error at the group's line (the schema says so too, for data never checked
+    against it). Which cases a group matches is `judge check`'s to say (``judge.grade.scoring``)."""
+    if raw is None:
+        return ()
+    groups, seen = [], set()
+    for i, group in enumerate(raw["groups"]):
+        name, points = group["name"], group["points"]
+        if name in seen:
+            fail(["scoring", "groups", i, "name"], f"a second group named {name!r}: group names "
+                                                   "must be unique")
+        seen.add(name)
+        if isinstance(points, bool) or not isinstance(points, (int, float)) or not points > 0:
+            fail(["scoring", "groups", i, "points"], f"group {name!r}: points must be a number "
+                                                     f"more than 0, not {points!r}")
+        groups.append(ScoreGroup(name=name, points=points, cases=tuple(group["cases"])))
+    return tuple(groups)
 
 
 def _parameter(raw: dict) -> Parameter:

@@ -15,6 +15,13 @@ for a ``dict`` output; when a derivative probe differs, both are ``{"vjp": [...]
 Values that are NaN or infinite (in ``inputs``, ``expected`` and ``got``) are the strings
 ``"NaN"``, ``"Infinity"`` and ``"-Infinity"``, so the report is strict JSON.
 
+Version 4 added the points (``judge.grade.scoring``): ``score`` and ``max_score`` (numbers),
+``zeroed_by`` (null, or ``{"index", "verdict"}`` of the first RJ or CE case, which makes the
+score 0) and ``groups``: one ``{"name", "score", "max_score", "cases"}`` per scoring group that
+has a graded case, ``cases`` being the ``index`` of each of its cases. Without ``scoring`` in the
+spec each case is a group worth one point, named as every report names it (``example 0
+(name)``, ``hidden 3``); a hidden case is never named.
+
 ``hint`` (a string) is present only when the submission fails and its outputs on the examples
 equal those of a known mistake that carries a hint (``judge.grade.hints``).
 """
@@ -24,10 +31,11 @@ from __future__ import annotations
 import json
 import math
 
+from judge.grade import scoring
 from judge.grade.verdicts import GradeResult, shown_time
 from judge.problem.model import case_number
 
-VERSION = 3
+VERSION = 4
 
 
 def _case(c) -> dict:
@@ -55,8 +63,17 @@ def to_dict(result: GradeResult) -> dict:
         "time_s": round(result.time_s, 4),
         "source_gate": result.source_gate,
         "cases": [_case(c) for c in result.cases],
+        **_score(scoring.of(result)),
         **({"hint": result.hint} if result.hint else {}),
     }
+
+
+def _score(s: scoring.Score) -> dict:
+    zeroed = s.zeroed_by
+    return {"score": s.score, "max_score": s.max_score,
+            "zeroed_by": {"index": zeroed.index, "verdict": zeroed.verdict.value} if zeroed else None,
+            "groups": [{"name": g.name, "score": g.score, "max_score": g.max_score,
+                        "cases": [c.index for c in g.cases]} for g in s.groups]}
 
 
 def _finite(value):

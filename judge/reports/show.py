@@ -15,6 +15,7 @@ import numpy as np
 from judge import rules
 from judge.problem.casefile import plain_list
 from judge.problem.model import DEFAULT_TOLERANCE, Problem, seconds
+from judge.grade import scoring
 from judge.grade.verdicts import plural
 
 
@@ -216,6 +217,7 @@ def render(problem: Problem, hints: int = 0) -> str:
         out.append("")
     out.append(f"{plural(len(problem.hidden), 'hidden case')}; time limit "
                f"{seconds(problem.limits['time_per_case_s'])} s per case.")
+    out.extend(scoring.describe(problem))
     out.extend(_hints(problem, hints))
     return "\n".join(out) + "\n"
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from judge.grade import scoring
 from judge.grade.verdicts import CaseResult, GradeResult, shown_time
 from judge.problem.model import case_label
 
@@ -73,6 +74,7 @@ def render(result: GradeResult) -> str:
     lines.append(f"{result.verdict.value} ({result.verdict.title}) [{result.reason}] "
                  f"in {result.time_s:.2f}s: {result.message}")
     lines.append(f"cases: {summary}")
+    lines.extend(scoring.text_lines(scoring.of(result)))
     if result.hint:
         lines.append(f"hint: {result.hint}")
     if not result.source_gate:
