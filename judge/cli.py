@@ -190,7 +190,7 @@ def _journal_path(args, problem_id: str, out: Path) -> Path:
     return path
 
 
-def cmd_serve(args) -> int:
+def cmd_warm(args) -> int:
     from judge.run.serve import serve
 
     serve(sandbox=_settings(args.sandbox), idle_timeout=args.idle_timeout,
@@ -262,12 +262,19 @@ def build_parser() -> argparse.ArgumentParser:
     _add_source_gate(b)
     b.set_defaults(func=cmd_batch)
 
-    sv = sub.add_parser("serve", help="keep warm workers running for other judge commands")
-    _add_sandbox(sv, "as for grade (default: $JUDGE_SANDBOX, else auto); commands use this "
-                     "server only with the same sandbox mode")
-    sv.add_argument("--idle-timeout", type=_seconds, default=1800.0, metavar="SECONDS",
-                    help="stop after this long without clients (default 1800; 0: never)")
-    sv.set_defaults(func=cmd_serve)
+    # `judge warm`; `judge serve` is its former name, still accepted but not listed
+    for name, listed in (("warm", True), ("serve", False)):
+        sv = sub.add_parser(name, **({"help": "keep warm workers running for other judge "
+                                              "commands on this machine"} if listed else {}))
+        _add_sandbox(sv, "as for grade (default: $JUDGE_SANDBOX, else auto); commands use this "
+                         "server only with the same sandbox mode")
+        sv.add_argument("--idle-timeout", type=_seconds, default=1800.0, metavar="SECONDS",
+                        help="stop after this long without clients (default 1800; 0: never)")
+        sv.set_defaults(func=cmd_warm)
+
+    from judge.service.main import add_parser as add_service
+
+    add_service(sub, _add_sandbox, _jobs)
 
     ls = sub.add_parser("list", help="list the problems")
     ls.add_argument("--tag", action="append", metavar="T",
@@ -315,6 +322,9 @@ def build_parser() -> argparse.ArgumentParser:
     fl.add_argument("--write", action="store_true",
                     help="write them into the spec (atomically, comments kept); "
                          "default: print the filled spec")
+    fl.add_argument("--refresh", action="store_true",
+                    help="recompute every stored expected output and print the cases that "
+                         "changed (exit 1 when some did and --write was not given)")
     _add_sandbox(fl)
     fl.set_defaults(func=cmd_fill)
 

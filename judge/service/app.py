@@ -1,0 +1,203 @@
+"""The HTTP API (FastAPI): ``create_app(settings)``.
+
+Every route under ``/api/v1`` needs ``Authorization: Bearer <token>`` (401 otherwise):
+- ``POST /api/v1/submissions`` ``{"problem", "source"}``: 202 ``{"id"}``; 400 for a body that is
+  not that JSON object, 404 for an unknown problem, 413 for a source over the source gate's
+  size limit (``judge.gate.MAX_SOURCE_BYTES``), 429 beyond the token's rate limit or the queue
+  bounds (``judge.service.limits``);
+- ``GET /api/v1/submissions/{id}``: ``{"id", "status", "result"}``, ``result`` being the
+  ``judge grade --format json`` report once done (hidden cases masked by that report); 404 for
+  an id the token did not submit;
+- ``GET /api/v1/problems`` and ``GET /api/v1/problems/{id}`` (``judge.service.problems``).
+``GET /`` is the web page (``static/index.html``) and ``/static/...`` its files.
+
+Every error is ``{"error": MESSAGE}``. The source is stored and queued; nothing here parses,
+imports or runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from judge.gate import MAX_SOURCE_BYTES
+from judge.service import auth
+from judge.service.limits import Limits, RateLimiter
+from judge.service.problems import Catalogue
+from judge.service.queue import open_queue
+from judge.service.recorder import LEASE_S, Recorder
+from judge.service.store import Store
+
+log = logging.getLogger("judge.service")
+
+STATIC = Path(__file__).parent / "static"
+#: The largest request body read: the largest source, escaped in JSON, plus room for the rest.
+MAX_BODY_BYTES = 6 * MAX_SOURCE_BYTES + 4096
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    data: Path                          # the database, the SQLite queue and the token file
+    queue: str | None = None            # a Redis URL; None: SQLite in ``data``
+    tokens: tuple[str, ...] = ()        # empty: ``auth.load(data)``
+    limits: Limits = field(default_factory=Limits)
+    lease_s: float = LEASE_S
+    recorder: bool = True               # record results and re-enqueue lost work (the API's job)
+    root: Path | None = None            # the folder holding problems/ (default: found as usual)
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, headers: dict | None = None):
+        super().__init__(message)
+        self.status, self.message, self.headers = status, message, headers
+
+
+def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def create_app(settings: ServiceSettings) -> FastAPI:
+    data = Path(settings.data)
+    data.mkdir(parents=True, exist_ok=True)
+    tokens = auth.Tokens(list(settings.tokens) or auth.load(data))
+    store = Store(data / "service.db")
+    queue = open_queue(settings.queue, data)
+    catalogue = Catalogue(settings.root)
+    rate = RateLimiter(settings.limits.rate)
+    recorder = Recorder(store, queue, settings.lease_s)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        if settings.recorder:
+            recorder.start()
+        try:
+            yield
+        finally:
+            recorder.stop()
+
+    app = FastAPI(title="judge service", version="1", lifespan=lifespan, docs_url=None,
+                  redoc_url=None, openapi_url=None)
+    app.state.store, app.state.queue, app.state.recorder = store, queue, recorder
+
+    @app.exception_handler(ApiError)
+    async def api_error(request, exc: ApiError):
+        return _error(exc.status, exc.message, exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request, exc):
+        return _error(400, "the request is malformed: " + "; ".join(
+            str(e.get("msg", e)) for e in exc.errors()))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request, exc):
+        return _error(exc.status_code, str(exc.detail))
+
+    def caller(request: Request) -> str:
+        who = tokens.check(request.headers.get("authorization"))
+        if who is None:
+            raise ApiError(401, "a valid token is needed: send `Authorization: Bearer TOKEN`",
+                           {"WWW-Authenticate": "Bearer"})
+        return who
+
+    async def body_json(request: Request):
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            raise ApiError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes; a "
+                                f"source may have up to {MAX_SOURCE_BYTES} bytes")
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY_BYTES:
+                raise ApiError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes; a "
+                                    f"source may have up to {MAX_SOURCE_BYTES} bytes")
+        try:
+            return json.loads(bytes(body))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ApiError(400, f"the body is not JSON: {exc}") from None
+
+    @app.post("/api/v1/submissions", status_code=202)
+    async def submit(request: Request):
+        who = caller(request)
+        body = await body_json(request)
+        if not isinstance(body, dict) or set(body) != {"problem", "source"}:
+            raise ApiError(400, 'the body must be a JSON object {"problem": ID, "source": TEXT} '
+                                'with these two keys only')
+        problem, source = body["problem"], body["source"]
+        if not isinstance(problem, str) or not isinstance(source, str):
+            raise ApiError(400, '"problem" and "source" must both be strings')
+        if catalogue.get(problem) is None:
+            raise ApiError(404, f"no problem {problem!r}; GET /api/v1/problems lists them")
+        size = len(source.encode("utf-8", "surrogatepass"))
+        if size > MAX_SOURCE_BYTES:
+            raise ApiError(413, f"the source has {size} bytes; the judge grades sources of up to "
+                                f"{MAX_SOURCE_BYTES} bytes ({MAX_SOURCE_BYTES // 1024} KiB)")
+        if "\x00" in source or _has_surrogates(source):
+            raise ApiError(400, "the source must be UTF-8 text without NUL characters")
+        limits = settings.limits
+        if store.pending(who) >= limits.max_pending:
+            raise ApiError(429, f"this token has {limits.max_pending} submissions waiting or "
+                                f"being graded, its most; submit again once some are done",
+                           {"Retry-After": "5"})
+        if store.pending() >= limits.max_queue:
+            raise ApiError(429, f"the queue is full ({limits.max_queue} submissions); try again "
+                                f"later", {"Retry-After": "10"})
+        wait = rate.take(who)
+        if wait:
+            raise ApiError(429, f"this token may send {limits.rate} submissions a minute; "
+                                f"wait {wait:.1f} s", {"Retry-After": str(max(1, round(wait)))})
+        sub_id = store.add(who, problem, source)
+        try:
+            queue.enqueue(sub_id, 1, problem, source)
+        except Exception:  # noqa: BLE001 - stored, so the recorder enqueues it when it can
+            log.exception("enqueueing %s failed; the next sweep enqueues it", sub_id)
+        return {"id": sub_id}
+
+    @app.get("/api/v1/submissions/{sub_id}")
+    def submission(sub_id: str, request: Request):
+        who = caller(request)
+        row = store.get(sub_id)
+        if row is None or row.owner != who:
+            raise ApiError(404, f"no submission {sub_id} of this token")
+        return {"id": row.id, "status": row.status,
+                "result": json.loads(row.result) if row.status == "done" else None}
+
+    @app.get("/api/v1/problems")
+    def problems(request: Request):
+        caller(request)
+        return {"problems": catalogue.list()}
+
+    @app.get("/api/v1/problems/{problem_id}")
+    def problem(problem_id: str, request: Request):
+        caller(request)
+        found = catalogue.get(problem_id)
+        if found is None:
+            raise ApiError(404, f"no problem {problem_id!r}; GET /api/v1/problems lists them")
+        return found
+
+    @app.get("/", include_in_schema=False)
+    def index():
+        page = STATIC / "index.html"
+        if not page.is_file():
+            raise ApiError(404, "this service has no web page; the API is under /api/v1")
+        return FileResponse(page, media_type="text/html")
+
+    if STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+def _has_surrogates(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

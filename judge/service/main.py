@@ -1,0 +1,152 @@
+"""``judge service``: start the API (uvicorn) and its local graders, or a grader only.
+
+``judge service [--host 127.0.0.1] [--port 8765] [--data DIR] [--queue URL] [--workers N]``
+serves the API from this process and starts one grader process with N grading threads
+(``--workers 0``: none here, graders run elsewhere). ``judge service --grader-only`` is that
+grader process alone: on the same machine with the same ``--data``, or on another machine with
+``--queue redis://...``. The local grader is restarted if it dies, and dies with the API.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from judge.errors import JudgeError
+from judge.service import missing
+
+DEFAULT_DATA = Path("judge-service-data")
+DEFAULT_PORT = 8765
+
+
+def _require_extra() -> None:
+    absent = missing()
+    if absent:
+        raise JudgeError("judge service needs the packages of the `service` extra, missing here: "
+                         f"{', '.join(absent)}; install them with "
+                         "`pip install 'jax-judge[service]'` (or `pip install -e '.[service]'` "
+                         "in a checkout)")
+
+
+def _die_with_parent() -> None:
+    """In the grader child: SIGKILL when the API process goes (Linux), so a killed service
+    leaves no grader behind."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def grader_command(args) -> list[str]:
+    command = [sys.executable, "-m", "judge", "service", "--grader-only",
+               "--data", str(args.data), "--workers", str(args.workers)]
+    if args.queue:
+        command += ["--queue", args.queue]
+    if args.sandbox:
+        command += ["--sandbox", args.sandbox]
+    return command
+
+
+class LocalGrader:
+    """The grader process next to the API, started again whenever it stops."""
+
+    def __init__(self, command: list[str]):
+        self.command = command
+        self.proc: subprocess.Popen | None = None
+        self._stop = threading.Event()
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.command, preexec_fn=_die_with_parent)
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self) -> None:
+        while not self._stop.is_set():
+            code = self.proc.wait()
+            if self._stop.is_set():
+                return
+            print(f"judge service: the grader process stopped (status {code}); starting it "
+                  f"again", file=sys.stderr, flush=True)
+            time.sleep(1.0)
+            if not self._stop.is_set():
+                self.proc = subprocess.Popen(self.command, preexec_fn=_die_with_parent)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)  # Huey finishes nothing new, then exits
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+def main(args) -> int:
+    _require_extra()
+    args.data = Path(args.data)
+    args.data.mkdir(parents=True, exist_ok=True)
+    os.chmod(args.data, 0o700)  # the database holds every student's source
+    if args.grader_only:
+        from judge.service.grader import Grader
+
+        if args.workers < 1:
+            raise JudgeError("--grader-only needs --workers 1 or more")
+        Grader(args.queue, args.data, args.sandbox).run(args.workers)
+        return 0
+
+    import uvicorn
+
+    from judge.service import auth
+    from judge.service.app import ServiceSettings, create_app
+    from judge.service.limits import Limits
+
+    announce = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    tokens = auth.load(args.data, announce)
+    limits = Limits(rate=args.rate_limit, max_pending=args.max_pending, max_queue=args.max_queue)
+    app = create_app(ServiceSettings(data=args.data, queue=args.queue, tokens=tuple(tokens),
+                                     limits=limits))
+    grader = LocalGrader(grader_command(args)) if args.workers > 0 else None
+    if grader:
+        grader.start()
+    announce(f"judge service: http://{args.host}:{args.port}/ (data in {args.data}, queue "
+             f"{args.queue or 'SQLite in the data folder'}, {args.workers} local grading "
+             f"worker(s))")
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    finally:
+        if grader:
+            grader.stop()
+    return 0
+
+
+def add_parser(sub, add_sandbox, positive) -> None:
+    """The ``service`` subcommand's arguments (``judge.cli`` calls this)."""
+    sv = sub.add_parser("service", help="the grading service: an HTTP API and its graders")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1: this machine only)")
+    sv.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
+    sv.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="DIR",
+                    help="the database, the SQLite queue and the token file (default "
+                         f"./{DEFAULT_DATA})")
+    sv.add_argument("--queue", metavar="URL", default=None,
+                    help="redis://HOST:PORT/DB: a Redis queue that graders on other machines "
+                         "share (default: SQLite in --data, this machine only)")
+    sv.add_argument("--workers", type=int, default=2, metavar="N",
+                    help="submissions graded at a time by this machine's grader (default 2; "
+                         "0: no grader here)")
+    sv.add_argument("--grader-only", action="store_true",
+                    help="run only a grader: no API (another machine with --queue redis://..., "
+                         "or more graders here)")
+    sv.add_argument("--rate-limit", type=positive, default=60, metavar="N",
+                    help="submissions a minute per token (default 60)")
+    sv.add_argument("--max-pending", type=positive, default=100, metavar="N",
+                    help="unfinished submissions per token (default 100)")
+    sv.add_argument("--max-queue", type=positive, default=1000, metavar="N",
+                    help="unfinished submissions in all (default 1000)")
+    add_sandbox(sv)
+    sv.set_defaults(func=main)

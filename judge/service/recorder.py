@@ -1,0 +1,161 @@
+"""The API process's bookkeeping loop: records each graded result exactly once and puts lost
+work back on the queue.
+
+The database (``judge.service.store``) says what must happen; the queue only carries work. So:
+- a grader's ``start`` notice moves the attempt to ``running`` with a lease; its heartbeats
+  extend the lease; its result (in the queue's key-value store) is recorded by a conditional
+  UPDATE, so a second result for the same submission (a late grader of an older attempt, a
+  duplicate delivery) is logged in ``outcomes`` and never overwrites the first;
+- a ``running`` attempt whose lease passes without a heartbeat (its grader was killed, or its
+  machine lost) goes back to ``queued`` as the next attempt and is enqueued again;
+- a ``queued`` submission whose task is in no queue (the API was killed between its row and its
+  task, or a grader between taking the task and claiming it) is enqueued again; if it was
+  claimed, it is treated as running, and its lease decides.
+``recover`` runs that sweep once at start, so a restart on the same ``--data`` finishes every
+submission accepted before it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from judge.service import queue as q
+from judge.service.store import Row, Store
+
+log = logging.getLogger("judge.service")
+
+#: An attempt without a heartbeat for this long is given up and graded again (seconds): several
+#: heartbeats (``grader.HEARTBEAT_S``), so a busy machine is not mistaken for a dead one.
+LEASE_S = 15.0
+#: How often running attempts are checked for a result or an expired lease, and how often the
+#: queue is searched for lost tasks (seconds).
+POLL_S = 0.5
+SWEEP_S = 10.0
+
+
+class Recorder:
+    def __init__(self, store: Store, queue: q.Queue, lease_s: float = LEASE_S):
+        self.store = store
+        self.queue = queue
+        self.lease_s = lease_s
+        self._beats: dict[tuple[str, int], object] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- the loop -------------------------------------------------------------------------
+    def start(self) -> None:
+        self.recover()
+        self._thread = threading.Thread(target=self._loop, name="judge-recorder", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout=5)
+
+    def _loop(self) -> None:
+        next_poll = next_sweep = time.monotonic()
+        while not self._stop.is_set():
+            try:
+                busy = self.drain_events()
+                now = time.monotonic()
+                if now >= next_poll:
+                    self.poll_running()
+                    next_poll = now + POLL_S
+                if now >= next_sweep:
+                    self.sweep_queued()
+                    next_sweep = now + SWEEP_S
+            except Exception:  # noqa: BLE001 - a queue that is down for a while: try again
+                log.exception("the service's bookkeeping failed; retrying")
+                busy = False
+            if not busy:
+                self._stop.wait(0.1)
+
+    # -- the steps ------------------------------------------------------------------------
+    def recover(self) -> None:
+        """At start: record results that arrived while the API was down, give every running
+        attempt a fresh lease (its grader may be alive on another machine) and enqueue again
+        every queued submission whose task is lost."""
+        for row in self.store.unfinished():
+            if self.collect(row):
+                continue
+            if row.status == "running":
+                self.store.extend(row.id, row.attempt, self.lease_s)
+        self.sweep_queued()
+
+    def drain_events(self, limit: int = 200) -> bool:
+        """Handle up to ``limit`` notices from graders; True if there were any."""
+        seen = 0
+        while seen < limit:
+            event = self.queue.next_event()
+            if event is None:
+                break
+            seen += 1
+            if not isinstance(event, dict) or not isinstance(event.get("id"), str):
+                continue
+            row = self.store.get(event["id"])
+            if row is None:
+                continue
+            if event.get("event") == "start" and isinstance(event.get("attempt"), int):
+                self.store.start(row.id, event["attempt"], self.lease_s)
+            elif event.get("event") == "done":
+                self.collect(row)
+        return seen > 0
+
+    def poll_running(self) -> None:
+        for row in self.store.unfinished("running"):
+            if self.collect(row):
+                continue
+            key = (row.id, row.attempt)
+            beat = self.queue.peek(q.beat_key(row.id, row.attempt))
+            if beat is not None and self._beats.get(key) != beat:
+                self._beats[key] = beat
+                self.store.extend(row.id, row.attempt, self.lease_s)
+            elif row.lease_until is not None and row.lease_until < time.time():
+                self._beats.pop(key, None)
+                if self.store.retry(row.id, row.attempt):
+                    log.warning("submission %s: attempt %d lost its grader; grading it again",
+                                row.id, row.attempt)
+                    self.queue.enqueue(row.id, row.attempt + 1, row.problem, row.source)
+
+    def sweep_queued(self) -> None:
+        """Enqueue again every queued submission whose current attempt is in no queue."""
+        queued = self.store.unfinished("queued")
+        if not queued:
+            return
+        waiting = self.queue.pending()
+        for row in queued:
+            if (row.id, row.attempt) in waiting or self.collect(row):
+                continue
+            if self.queue.peek(q.claim_key(row.id, row.attempt)) is not None:
+                self.store.start(row.id, row.attempt, self.lease_s)  # its lease decides
+            else:
+                self.queue.enqueue(row.id, row.attempt, row.problem, row.source)
+
+    def collect(self, row: Row) -> bool:
+        """Record the first result stored for any attempt of ``row``; True if it is done now.
+        The keys of every attempt are removed once the database has the result."""
+        if row.status == "done":
+            self._forget(row)
+            return True
+        for attempt in range(row.attempt, 0, -1):
+            stored = self.queue.peek(q.result_key(row.id, attempt))
+            if not (isinstance(stored, dict) and isinstance(stored.get("report"), str)):
+                continue
+            self.store.record(row.id, attempt, str(stored.get("verdict")), stored["report"])
+            self._forget(row)
+            return True
+        return False
+
+    def _forget(self, row: Row) -> None:
+        for attempt in range(1, row.attempt + 1):
+            result = q.result_key(row.id, attempt)
+            if row.status == "done" and self.queue.peek(result) is not None:
+                stored = self.queue.peek(result)  # a late result: logged, never recorded
+                self.store.record(row.id, attempt, str(stored.get("verdict")) if
+                                  isinstance(stored, dict) else "?", "")
+            for key in (q.claim_key(row.id, attempt), q.beat_key(row.id, attempt), result):
+                self.queue.delete(key)
+            self._beats.pop((row.id, attempt), None)

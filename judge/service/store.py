@@ -1,0 +1,150 @@
+"""The database of submissions and results: SQLite, the service's source of truth.
+
+A submission moves ``queued`` -> ``running`` -> ``done`` and never back, except that a
+``running`` submission whose grader stopped answering (its lease expired) goes back to
+``queued`` with the next ``attempt``. Every change is one conditional UPDATE that names the state
+(and the attempt) it starts from, so two processes, or a result arriving late, can never both
+win: ``record`` sets a result only on a submission not yet ``done``, and the first result
+recorded is the one kept. Every result that arrives is also written to ``outcomes`` with whether
+it was recorded, so "graded once" can be checked afterwards.
+
+Only the API process writes here (graders talk to it through the queue, ``judge.service.queue``).
+The source is stored as the student sent it; nothing here runs it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+create table if not exists submissions (
+    id text primary key,
+    owner text not null,            -- sha256 of the token that sent it, never the token
+    problem text not null,
+    source text not null,
+    status text not null check (status in ('queued', 'running', 'done')),
+    attempt integer not null default 1,
+    lease_until real,               -- running: re-enqueued once this passes without a heartbeat
+    created real not null,
+    finished real,
+    verdict text,
+    result text                     -- the JSON report, once done
+);
+create index if not exists submissions_status on submissions (status);
+create index if not exists submissions_owner_status on submissions (owner, status);
+create table if not exists outcomes (
+    submission text not null,
+    attempt integer not null,
+    recorded integer not null,      -- 1: this result became the submission's; 0: it came too late
+    at real not null
+);
+"""
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    owner: str
+    problem: str
+    source: str
+    status: str
+    attempt: int
+    lease_until: float | None
+    verdict: str | None
+    result: str | None
+
+
+_COLUMNS = "id, owner, problem, source, status, attempt, lease_until, verdict, result"
+
+
+class Store:
+    """The database at ``path``; safe to share between the API's threads."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False,
+                                   isolation_level=None)
+        self._db.execute("pragma journal_mode=wal")
+        self._db.execute("pragma synchronous=full")  # a 202 means the row is on disk
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _run(self, sql: str, params=()) -> sqlite3.Cursor:
+        with self._lock:
+            return self._db.execute(sql, params)
+
+    def add(self, owner: str, problem: str, source: str) -> str:
+        """A new queued submission; its id."""
+        sub_id = uuid.uuid4().hex
+        self._run("insert into submissions (id, owner, problem, source, status, created) "
+                  "values (?, ?, ?, ?, 'queued', ?)", (sub_id, owner, problem, source, time.time()))
+        return sub_id
+
+    def get(self, sub_id: str) -> Row | None:
+        row = self._run(f"select {_COLUMNS} from submissions where id = ?", (sub_id,)).fetchone()
+        return Row(*row) if row else None
+
+    def unfinished(self, status: str | None = None) -> list[Row]:
+        """Submissions not done (only those in ``status`` if given), oldest first."""
+        where = "status = ?" if status else "status != 'done'"
+        rows = self._run(f"select {_COLUMNS} from submissions where {where} order by created",
+                         (status,) if status else ()).fetchall()
+        return [Row(*r) for r in rows]
+
+    def pending(self, owner: str | None = None) -> int:
+        """How many submissions (of ``owner``, if given) are queued or running."""
+        if owner is None:
+            sql, params = "select count(*) from submissions where status != 'done'", ()
+        else:
+            sql, params = ("select count(*) from submissions where owner = ? and status != 'done'",
+                           (owner,))
+        return self._run(sql, params).fetchone()[0]
+
+    def start(self, sub_id: str, attempt: int, lease_s: float) -> bool:
+        """queued -> running, for the submission's current attempt only."""
+        cur = self._run("update submissions set status = 'running', lease_until = ? "
+                        "where id = ? and attempt = ? and status = 'queued'",
+                        (time.time() + lease_s, sub_id, attempt))
+        return cur.rowcount == 1
+
+    def extend(self, sub_id: str, attempt: int, lease_s: float) -> bool:
+        cur = self._run("update submissions set lease_until = ? "
+                        "where id = ? and attempt = ? and status = 'running'",
+                        (time.time() + lease_s, sub_id, attempt))
+        return cur.rowcount == 1
+
+    def retry(self, sub_id: str, attempt: int) -> bool:
+        """running (lease expired) -> queued with the next attempt."""
+        cur = self._run("update submissions set status = 'queued', attempt = attempt + 1, "
+                        "lease_until = null where id = ? and attempt = ? and status = 'running'",
+                        (sub_id, attempt))
+        return cur.rowcount == 1
+
+    def record(self, sub_id: str, attempt: int, verdict: str, result: str) -> bool:
+        """The submission's result, if it has none yet; True when this one was recorded. A result
+        from an earlier attempt is as good as the current one's (the same source, problem and
+        judge): whichever arrives first is kept, and every later one is only logged."""
+        with self._lock:
+            self._db.execute("begin immediate")
+            try:
+                cur = self._db.execute(
+                    "update submissions set status = 'done', verdict = ?, result = ?, "
+                    "finished = ?, lease_until = null where id = ? and status != 'done'",
+                    (verdict, result, time.time(), sub_id))
+                recorded = cur.rowcount == 1
+                self._db.execute("insert into outcomes (submission, attempt, recorded, at) "
+                                 "values (?, ?, ?, ?)", (sub_id, attempt, int(recorded), time.time()))
+                self._db.execute("commit")
+            except BaseException:
+                self._db.execute("rollback")
+                raise
+        return recorded
