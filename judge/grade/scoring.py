@@ -88,11 +88,11 @@ def score(groups: tuple[ScoreGroup, ...], cases: tuple[CaseResult, ...]) -> Scor
     else:
         unassigned = []
         pairs = [(case_label(c), 1, (c,)) for c in cases]
-    scored = tuple(GroupScore(name, points, 0 if zeroed_by or any(
-        c.verdict is not Verdict.AC for c in members) else points, members)
-        for name, points, members in pairs)
-    return Score(score=sum(g.score for g in scored), max_score=sum(g.max_score for g in scored),
-                 groups=scored, per_case=not groups, zeroed_by=zeroed_by,
+    earned = tuple(GroupScore(name, worth, 0 if zeroed_by or any(
+        c.verdict is not Verdict.AC for c in members) else worth, members)
+        for name, worth, members in pairs)
+    return Score(score=sum(g.score for g in earned), max_score=sum(g.max_score for g in earned),
+                 groups=earned, per_case=not groups, zeroed_by=zeroed_by,
                  unassigned=tuple(unassigned))
 
 
