@@ -4,7 +4,7 @@
 
 1. One accepted submission graded cold: a fresh `judge grade` process (sandbox on, the judge's
    compilation cache already warm), once on its own (it starts its own warm worker server,
-   which imports JAX while the spec loads) and once with a `judge serve` process running (the
+   which imports JAX while the spec loads) and once with a `judge warm` process running (the
    worker is forked from a server that has JAX imported already); against a bare script that
    imports JAX and calls the same submission on the same cases in one fresh process
    (benchmarks/bare_run.py). Medians of interleaved runs, and ratios (lower is better).
@@ -47,15 +47,15 @@ def timed(argv, env=None) -> float:
 
 @contextlib.contextmanager
 def served():
-    """A `judge serve` process for the default setup, for the duration of the block."""
-    proc = subprocess.Popen(JUDGE + ["serve", "--idle-timeout", "0"], cwd=ROOT,
+    """A `judge warm` process for the default setup, for the duration of the block."""
+    proc = subprocess.Popen(JUDGE + ["warm", "--idle-timeout", "0"], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         seen = ""
         while "warm workers (" not in seen:  # printed once the server is ready
             line = proc.stderr.readline()
             if not line:
-                raise SystemExit(f"judge serve did not start: {seen}")
+                raise SystemExit(f"judge warm did not start: {seen}")
             seen += line
         yield
     finally:
@@ -103,7 +103,7 @@ def main() -> None:
           f"{args.runs})")
     print(f"   bare script (import JAX, call, no checks)     {b:7.2f} s")
     print(f"   judge grade (sandbox, checks, warm cache)     {j:7.2f} s   ratio {j / b:5.2f}")
-    print(f"   judge grade, with `judge serve` running       {s:7.2f} s   ratio {s / b:5.2f}"
+    print(f"   judge grade, with `judge warm` running        {s:7.2f} s   ratio {s / b:5.2f}"
           "   (target <= 0.7)")
 
     with tempfile.TemporaryDirectory() as tmp:

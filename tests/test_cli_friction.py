@@ -65,9 +65,11 @@ def test_messages_name_the_students_file_with_balanced_brackets(tmp_path):
 def test_judge_without_arguments_lists_the_commands():
     r = judge()
     assert r.returncode == 2
-    for command in ("grade", "batch", "show", "list", "check", "generate", "fill", "serve"):
+    for command in ("grade", "batch", "show", "list", "check", "generate", "fill", "warm", "service"):
         assert re.search(rf"^\s+{command}\s", r.stderr, re.M), command
     assert "judge grade FILE --problem ID" in r.stderr
+    # `judge serve` is `judge warm`'s former name: accepted, never listed beside `judge service`
+    assert not re.search(r"^\s+serve\s", r.stderr, re.M)
 
 
 # --- 7: documented exit status, counts a person reads ------------------------------------------

@@ -1,4 +1,4 @@
-"""``judge serve``: a warm worker server that other judge processes use through a socket."""
+"""``judge warm`` (``judge serve`` before): a warm worker server that other judge processes use through a socket."""
 
 import os
 import signal
@@ -20,18 +20,18 @@ ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.p
 
 @pytest.fixture()
 def served(tmp_path, monkeypatch):
-    """A ``judge serve --sandbox none`` process with its own cache folder; yields its socket."""
+    """A ``judge warm --sandbox none`` process with its own cache folder; yields its socket."""
     monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("JUDGE_WARM", raising=False)
     env = {**os.environ, "JUDGE_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--sandbox", "none",
+    proc = subprocess.Popen([sys.executable, "-m", "judge", "warm", "--sandbox", "none",
                              "--idle-timeout", "120"], cwd=ROOT, env=env,
                             stderr=subprocess.PIPE, text=True)
     path = warm.socket_path("none", sys.executable, cache.directory())
     deadline = time.monotonic() + 120
     while not path.exists():
         assert proc.poll() is None, proc.stderr.read()
-        assert time.monotonic() < deadline, "judge serve did not start"
+        assert time.monotonic() < deadline, "judge warm did not start"
         time.sleep(0.2)
     yield proc, path
     proc.send_signal(signal.SIGINT)
@@ -56,6 +56,7 @@ def test_grades_go_through_the_served_workers(served, fq_problem):
 
 
 def test_a_second_server_for_the_same_setup_is_refused(served):
+    """Also through ``judge serve``, the command's former name, still accepted."""
     proc, path = served
     again = subprocess.run([sys.executable, "-m", "judge", "serve", "--sandbox", "none"],
                            cwd=ROOT, capture_output=True, text=True, timeout=120,

@@ -89,7 +89,7 @@ def serve(sandbox: Settings | str | None = None, idle_timeout: float = 1800.0,
     cache_dir = cache.for_workers(use_cache)
     path = warm.socket_path(mode, python, cache_dir)
     if warm.connect(mode, python, cache_dir) is not None:
-        raise JudgeError(f"a judge serve process already serves this setup ({path})")
+        raise JudgeError(f"a judge warm process already serves this setup ({path})")
     if not warm.enabled():
         raise JudgeError("warm workers are turned off (JUDGE_WARM)")
     server = warm.server_for(mode, python, cache_dir, discover=False)
@@ -106,9 +106,9 @@ def serve(sandbox: Settings | str | None = None, idle_timeout: float = 1800.0,
     os.chmod(path, 0o600)
     listener.listen(16)
     listener.settimeout(1.0)
-    announce(f"judge serve: warm workers ({mode} sandbox, JAX imported) at {path}; "
+    announce(f"judge warm: warm workers ({mode} sandbox, JAX imported) at {path}; "
              f"stops after {idle_timeout:.0f} s without clients" if idle_timeout
-             else f"judge serve: warm workers ({mode} sandbox, JAX imported) at {path}")
+             else f"judge warm: warm workers ({mode} sandbox, JAX imported) at {path}")
     clients: list[threading.Thread] = []
     idle_since = time.monotonic()
     try:
@@ -120,7 +120,7 @@ def serve(sandbox: Settings | str | None = None, idle_timeout: float = 1800.0,
                 if clients:
                     idle_since = time.monotonic()
                 elif idle_timeout and time.monotonic() - idle_since > idle_timeout:
-                    announce("judge serve: idle, stopping")
+                    announce("judge warm: idle, stopping")
                     return
                 continue
             client.settimeout(None)

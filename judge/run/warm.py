@@ -86,7 +86,7 @@ class WarmProcess:
 class Connection:
     """The judge's end of one control channel of the fork server protocol (documented in
     ``judge.worker.forkserver``): to a server this process started (``WarmServer``) or to one a
-    ``judge serve`` process keeps running (``ServeClient``)."""
+    ``judge warm`` process keeps running (``ServeClient``)."""
 
     def __init__(self, sock: socket.socket):
         self._sock = sock
@@ -271,7 +271,7 @@ _unavailable: dict[tuple, str] = {}
 
 def server_for(mode: str, python: str, cache_dir: Path | None, *,
                discover: bool = True) -> Connection | None:
-    """The server for this setup: a ``judge serve`` process's when one is running for it (unless
+    """The server for this setup: a ``judge warm`` process's when one is running for it (unless
     ``discover`` is false), else one this process starts. None when warm workers are off or
     cannot run here (then the reason was printed once)."""
     if not enabled():
@@ -305,7 +305,7 @@ def server_for(mode: str, python: str, cache_dir: Path | None, *,
 
 
 def socket_path(mode: str, python: str, cache_dir: Path | None) -> Path:
-    """Where a ``judge serve`` process for this setup listens. The name depends on the judge's
+    """Where a ``judge warm`` process for this setup listens. The name depends on the judge's
     own code too, so a server left running by an older version is never used."""
     digest = hashlib.sha256(f"{mode}\0{python}\0{cache_dir}\0".encode())
     for path in sorted((sandboxing.PACKAGE_DIR / "worker").glob("*.py")) + \
@@ -315,7 +315,7 @@ def socket_path(mode: str, python: str, cache_dir: Path | None) -> Path:
 
 
 class ServeClient(Connection):
-    """A connection to a ``judge serve`` process (``judge.run.serve``), which relays it to its server."""
+    """A connection to a ``judge warm`` process (``judge.run.serve``), which relays it to its server."""
 
     def __init__(self, path: Path):
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -331,7 +331,7 @@ class ServeClient(Connection):
 
 
 def connect(mode: str, python: str, cache_dir: Path | None) -> ServeClient | None:
-    """A ready connection to the ``judge serve`` process for this setup, or None."""
+    """A ready connection to the ``judge warm`` process for this setup, or None."""
     path = socket_path(mode, python, cache_dir)
     if not path.exists():
         return None
