@@ -80,6 +80,9 @@ def test_a_group_earns_its_points_only_when_all_of_its_cases_pass():
     s = scoring.of(graded(results("AC", "AC", "AC", "AC", "TLE")))
     assert (s.score, [g.score for g in s.groups]) == (40, [40, 0])
     assert scoring.of(graded(results(*["AC"] * 5))).score == 100
+    thirds = tuple(ScoreGroup(f"g{i}", 33.3, (pattern,)) for i, pattern in
+                   enumerate(("ties_*", "clip_*", "*")))
+    assert scoring.of(graded(results(*["AC"] * 5), thirds)).score == 99.9  # not 99.89999...
 
 
 @pytest.mark.parametrize("verdict", ["RJ", "CE"])

@@ -91,7 +91,8 @@ def score(groups: tuple[ScoreGroup, ...], cases: tuple[CaseResult, ...]) -> Scor
     earned = tuple(GroupScore(name, worth, 0 if zeroed_by or any(
         c.verdict is not Verdict.AC for c in members) else worth, members)
         for name, worth, members in pairs)
-    return Score(score=sum(g.score for g in earned), max_score=sum(g.max_score for g in earned),
+    total = lambda values: round(sum(values), 9)  # noqa: E731 - 33.3 * 3 is 99.9, not 99.899...
+    return Score(score=total(g.score for g in earned), max_score=total(g.max_score for g in earned),
                  groups=earned, per_case=not groups, zeroed_by=zeroed_by,
                  unassigned=tuple(unassigned))
 
