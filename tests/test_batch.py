@@ -35,7 +35,7 @@ def package(tmp_path):
 
 def test_collect_picks_one_file_per_student(package):
     entries = {e.name: e for e in batch.collect(package / "class", "axpy")}
-    assert sorted(entries) == ["ann.py", "ben", "cat", "dan"]
+    assert sorted(entries) == ["ann", "ben", "cat", "dan"]
     assert entries["ben"].parts == ("ben", "solution.py")
     assert entries["cat"].parts is None and "no .py file" in entries["cat"].problem_note
     assert entries["cat"].reason == "no_submission"
@@ -51,7 +51,7 @@ def test_batch_grades_everyone_and_resumes(package):
     journal = package / "out.journal.jsonl"
     records = batch.run_batch(problem, package / "class", journal, jobs=2)
     assert [(r["submission"], r["verdict"]) for r in records] == [
-        ("ann.py", "AC"), ("ben", "WA"), ("cat", "CE"), ("dan", "CE")]
+        ("ann", "AC"), ("ben", "WA"), ("cat", "CE"), ("dan", "CE")]
     assert records[2]["reason"] == "no_submission"
 
     with pytest.raises(JudgeError, match="--resume"):
@@ -78,7 +78,7 @@ def test_cli_writes_report_atomically_in_the_chosen_format(package):
     assert r.returncode == 0, r.stderr
     rows = out.read_text().splitlines()
     assert rows[0] == "submission,verdict,reason,passed,total,time_s,message,source_gate"
-    assert rows[1].startswith("ann.py,AC,ok,3,3,")
+    assert rows[1].startswith("ann,AC,ok,3,3,")
     assert "1 AC, 1 WA, 2 CE" in r.stdout
     assert "[4/4]" in r.stderr  # plain progress lines when stderr is not a terminal
 
@@ -98,7 +98,7 @@ def test_a_batch_says_how_it_was_graded_and_never_resumes_with_the_gate_the_othe
     report = json.loads((package / "off.json").read_text())
     assert report["version"] == 2 and report["source_gate"] is False
     assert [(x["submission"], x["verdict"], x["source_gate"]) for x in report["results"]] == \
-        [("ann.py", "AC", False)]
+        [("ann", "AC", False)]
     assert "source gate: off for 1 submission" in r.stdout
     header = json.loads((package / "off.json.journal.jsonl").read_text().splitlines()[0])
     assert header["source_gate"] is False
@@ -180,11 +180,11 @@ def test_resume_grades_again_the_submissions_the_judge_failed_on(package, monkey
     real = batch.grade
     monkeypatch.setattr(batch, "grade", lambda *a, **k: 1 / 0)
     records = batch.run_batch(problem, package / "class", journal, sandbox="none")
-    assert {r["submission"]: r["verdict"] for r in records}["ann.py"] == "IE"
+    assert {r["submission"]: r["verdict"] for r in records}["ann"] == "IE"
     monkeypatch.setattr(batch, "grade", real)
     progress = Progress()
     records = batch.run_batch(problem, package / "class", journal, resume=True, sandbox="none",
                               progress=progress)
     assert progress.total == 4  # ann, ben and dan were IE; cat's row (no file) is made again
     assert {r["submission"]: r["verdict"] for r in records} == \
-        {"ann.py": "AC", "ben": "WA", "cat": "CE", "dan": "CE"}
+        {"ann": "AC", "ben": "WA", "cat": "CE", "dan": "CE"}

@@ -366,7 +366,7 @@ def test_batch_records_a_judge_failure_as_ie_and_goes_on(fq_problem, tmp_path, m
     monkeypatch.setattr(batch, "grade", fake_grade)
     records = batch.run_batch(fq_problem, folder, tmp_path / "j.jsonl", jobs=2)
     assert [(r["submission"], r["verdict"]) for r in records] == [
-        ("a.py", "AC"), ("bad.py", "IE"), ("c.py", "AC")]
+        ("a", "AC"), ("bad", "IE"), ("c", "AC")]
     assert records[1]["reason"] == "judge_error" and "1234" not in records[1]["message"]
     for render in batch_report.FORMATS.values():
         render(fq_problem.id, records).encode("utf-8")
@@ -383,7 +383,7 @@ def test_cli_batch_exits_2_when_a_submission_is_ie(fq_problem, tmp_path, monkeyp
     out = tmp_path / "out.csv"
     assert cli.main(["batch", str(folder), "-p", str(fq_problem.path), "--format", "csv",
                      "--out", str(out)]) == cli.EXIT_ERROR
-    assert "bad.py,IE,judge_error" in out.read_text()
+    assert "bad,IE,judge_error" in out.read_text()
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))

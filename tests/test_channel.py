@@ -315,7 +315,7 @@ def test_batch_of_hostile_submissions_in_every_format(twice, tmp_path):
     first = batch("csv")
     assert first.returncode == 0, first.stderr[-3000:]
     journal = out.with_suffix(".csv").with_name("report.csv.journal.jsonl")
-    records = {r["submission"]: r for r in map(json.loads, journal.read_text().splitlines())
+    records = {r["key"]: r for r in map(json.loads, journal.read_text().splitlines())
                if "submission" in r}
     assert set(records) == set(names) | {"honest_too.py"}
     assert records["honest.py"]["verdict"] == records["honest_too.py"]["verdict"] == "AC"
@@ -328,7 +328,7 @@ def test_batch_of_hostile_submissions_in_every_format(twice, tmp_path):
         assert again.returncode == 0, again.stderr[-3000:]
         journal = out.with_suffix("." + fmt).with_name(f"report.{fmt}.journal.jsonl")
         report = out.with_suffix("." + fmt).read_text(encoding="utf-8")
-        assert "honest_too.py" in report
+        assert "honest_too" in report  # the row of honest_too.py
     records = list(records.values())
     for render in batch_report.FORMATS.values():
         render("twice", records).encode("utf-8")

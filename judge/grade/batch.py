@@ -13,6 +13,10 @@ basis (spec, reference, judge, gate and sandbox) are unchanged since they were r
 grades again those the judge failed on (``IE``). Entries are keyed by their exact name in the
 class folder, and shown with an escape that keeps different names different
 (``intake.shown``).
+
+A row is named after its entry in the class folder (``row_names``): ``alice.py`` is ``alice``,
+the folder ``bob/`` is ``bob``. Two entries that would get the same name (``alice.py`` and a
+folder ``alice/``) are both shown by their full entry (``alice.py``, ``alice/``), never merged.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ import os
 import stat
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from judge import gate
@@ -56,6 +61,29 @@ class Entry:
     parts: tuple[str, ...] | None
     reason: str = ""
     problem_note: str = ""
+    folder: bool = False  # a student folder (or a link to one), not a file directly in the class
+
+
+def row_name(key: str, folder: bool) -> str:
+    """A row's name: the entry's name, without ``.py`` for a file (``alice.py`` -> ``alice``;
+    the folder ``bob`` stays ``bob``), escaped (``intake.shown``)."""
+    return intake.shown(key if folder or not key.endswith(".py") else key[:-3])
+
+
+def _full_name(entry: Entry) -> str:
+    """The entry as it is in the class folder: ``alice.py``, ``alice/``; unique in a folder."""
+    return intake.shown(entry.key) + ("/" if entry.folder else "")
+
+
+def row_names(entries: list[Entry]) -> list[Entry]:
+    """``entries`` with names that are all different: any that share a name (``alice.py`` and
+    the folder ``alice``) are each named by their full entry instead."""
+    while True:
+        seen = Counter(e.name for e in entries)
+        clashes = [e for e in entries if seen[e.name] > 1 and e.name != _full_name(e)]
+        if not clashes:
+            return entries
+        entries = [replace(e, name=_full_name(e)) if seen[e.name] > 1 else e for e in entries]
 
 
 class _TooMany(Exception):
@@ -89,6 +117,7 @@ def _student(folder: Path, key: str, entry_point: str) -> Entry:
     """The row of a student folder: its ``solution.py``, ``submission.py`` or
     ``<entry_point>.py`` (the shallowest), else its only ``.py`` entry."""
     name = intake.shown(key)
+    row = partial(Entry, key, row_name(key, folder=True), folder=True)
     found: list[tuple[str, ...]] = []
     try:
         fd = os.open(folder / key, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK
@@ -98,18 +127,18 @@ def _student(folder: Path, key: str, entry_point: str) -> Entry:
         finally:
             os.close(fd)
     except _TooMany:
-        return Entry(key, name, None, BAD, f"{name}: holds more than {MAX_ENTRIES} entries; "
-                                           f"the judge does not search it")
+        return row(None, BAD, f"{name}: holds more than {MAX_ENTRIES} entries; "
+                              f"the judge does not search it")
     except OSError as exc:
-        return Entry(key, name, None, BAD, f"{name}: cannot be read ({exc.strerror or exc})")
+        return row(None, BAD, f"{name}: cannot be read ({exc.strerror or exc})")
     files = sorted(found, key=lambda parts: (len(parts), parts))
     named = [p for n in (*PREFERRED_NAMES, f"{entry_point}.py") for p in files if p[-1] == n]
     chosen = named[0] if named else files[0] if len(files) == 1 else None
     if chosen:
-        return Entry(key, name, (key, *chosen))
+        return row((key, *chosen))
     note = "no .py file" if not files else \
         f"{len(files)} .py files and none named {' or '.join(PREFERRED_NAMES)}"
-    return Entry(key, name, None, "no_submission", note)
+    return row(None, "no_submission", note)
 
 
 def _links_to_folder(path: Path) -> bool:
@@ -121,8 +150,9 @@ def _links_to_folder(path: Path) -> bool:
 
 def collect(folder: Path, entry_point: str) -> list[Entry]:
     """One entry per ``.py`` file directly in ``folder`` and per student sub-folder (see
-    ``_student``), in name order. A ``.py`` entry that is no regular file (a link, dangling or
-    not, a FIFO, a device) and a student folder that is a link get a row that refuses them."""
+    ``_student``), in name order, named by ``row_names``. A ``.py`` entry that is no regular file
+    (a link, dangling or not, a FIFO, a device) and a student folder that is a link get a row
+    that refuses them; its message names the entry itself."""
     if not folder.is_dir():
         raise JudgeError(f"{folder}: not a folder of submissions")
     with os.scandir(folder) as items:
@@ -130,19 +160,20 @@ def collect(folder: Path, entry_point: str) -> list[Entry]:
                         if not item.name.startswith("."))
     entries = []
     for key, mode in listed:
-        name = intake.shown(key)
+        shown = intake.shown(key)
         if stat.S_ISLNK(mode):
             if key.endswith(".py"):
-                entries.append(Entry(key, name, None, BAD, f"{name}: {intake.kind(mode)}"))
+                entries.append(Entry(key, row_name(key, False), None, BAD,
+                                     f"{shown}: {intake.kind(mode)}"))
             elif _links_to_folder(folder / key):
-                entries.append(Entry(key, name, None, BAD,
-                                     f"{name}: is a symbolic link; a student's folder must be the "
-                                     f"folder itself, not a link to one"))
+                entries.append(Entry(key, row_name(key, True), None, BAD,
+                                     f"{shown}: is a symbolic link; a student's folder must be the "
+                                     f"folder itself, not a link to one", folder=True))
         elif stat.S_ISDIR(mode):
             entries.append(_student(folder, key, entry_point))
         elif key.endswith(".py"):  # a regular file, or a FIFO or device refused when it is read
-            entries.append(Entry(key, name, (key,)))
-    return entries
+            entries.append(Entry(key, row_name(key, False), (key,)))
+    return row_names(entries)
 
 
 def _take(folder: Path, entry: Entry) -> intake.Submission | str:
@@ -233,4 +264,6 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
                     _finished(progress, tally, record)
     finally:
         journal.close()
-    return [journal.records[e.key] for e in entries if e.key in journal.records]
+    # named as this batch names its rows, whatever name an older journal recorded
+    return [{**journal.records[e.key], "submission": e.name} for e in entries
+            if e.key in journal.records]
