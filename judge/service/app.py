@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from judge.gate import MAX_SOURCE_BYTES
 from judge.service import auth
 from judge.service.limits import Limits, RateLimiter
-from judge.service.problems import Catalogue
+from judge.service.problems import catalogue as load_catalogue
 from judge.service.queue import open_queue
 from judge.service.recorder import LEASE_S, Recorder
 from judge.service.store import Store
@@ -71,7 +71,7 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     tokens = auth.Tokens(list(settings.tokens) or auth.load(data))
     store = Store(data / "service.db")
     queue = open_queue(settings.queue, data)
-    catalogue = Catalogue(settings.root)
+    catalogue = load_catalogue(settings.root)
     rate = RateLimiter(settings.limits.rate)
     recorder = Recorder(store, queue, settings.lease_s)
 

@@ -4,6 +4,7 @@ outputs. ``text`` is ``judge show``'s own text, word for word."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +60,12 @@ def detail(problem: Problem) -> dict:
         "hints": len(problem.hints),
         "text": show.render(problem),
     }
+
+
+@functools.lru_cache(maxsize=4)
+def catalogue(root: Path | None = None) -> "Catalogue":
+    """The problems under ``root``, loaded once per process."""
+    return Catalogue(root)
 
 
 class Catalogue:
