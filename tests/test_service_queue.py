@@ -1,0 +1,153 @@
+"""The service's bookkeeping without grading: the queue's JSON serializer, and the recorder that
+records each result once, gives up an attempt whose grader went silent and enqueues lost work
+again (judge.service.recorder, judge.service.store, judge.service.queue)."""
+
+import pickle
+import sqlite3
+
+import pytest
+
+pytest.importorskip("huey", reason="the service extra is not installed "
+                                   "(pip install -e '.[service]')")
+
+from huey.registry import Message  # noqa: E402
+
+from judge.service import queue as q  # noqa: E402
+from judge.service.recorder import Recorder  # noqa: E402
+from judge.service.store import Store  # noqa: E402
+
+
+@pytest.fixture()
+def parts(tmp_path):
+    store = Store(tmp_path / "service.db")
+    queue = q.open_queue(None, tmp_path)
+    yield store, queue, Recorder(store, queue, lease_s=30)
+    store.close()
+
+
+def submit(store, queue, source="def f(): pass\n"):
+    sub_id = store.add("owner", "fake_quant_ste", source)
+    queue.enqueue(sub_id, 1, "fake_quant_ste", source)
+    return sub_id
+
+
+def take(queue):
+    """What a grader does first with the next task: (submission, attempt)."""
+    task = queue.tasks.dequeue()
+    sub_id, attempt = task.args[0], task.args[1]
+    assert queue.put_if_empty(q.claim_key(sub_id, attempt), "grader")
+    queue.notify({"event": "start", "id": sub_id, "attempt": attempt})
+    return sub_id, attempt
+
+
+def finish(queue, sub_id, attempt, verdict="AC"):
+    queue.put(q.result_key(sub_id, attempt), {"verdict": verdict,
+                                               "report": f'{{"verdict": "{verdict}"}}'})
+    queue.notify({"event": "done", "id": sub_id, "attempt": attempt})
+
+
+def outcomes(store, sub_id):
+    db = sqlite3.connect(store.path)
+    return db.execute("select attempt, recorded from outcomes where submission = ? order by at",
+                      (sub_id,)).fetchall()
+
+
+# --- the serializer ------------------------------------------------------------------------
+
+def test_messages_and_values_cross_as_json():
+    s = q.JsonSerializer()
+    message = Message("id1", q.TASK_NAME, None, 0, 0, None, ["sub", 1, "p", "src"], {})
+    data = s.serialize(message)
+    assert data.startswith(b"{") and s.deserialize(data) == message
+    assert s.deserialize(s.serialize({"verdict": "AC"})) == {"verdict": "AC"}
+
+
+class Boom:
+    def __reduce__(self):
+        return (exec, ("import builtins; builtins.PWNED = True",))
+
+
+def test_a_pickle_in_the_queue_is_refused_never_loaded():
+    import builtins
+
+    with pytest.raises(ValueError):
+        q.JsonSerializer().deserialize(pickle.dumps(Boom()))
+    assert not hasattr(builtins, "PWNED")
+    for forged in (b"[1, 2]", b'{"value": 1, "message": []}', b'{"message": "x"}',
+                   b'{"message": [' + b"0," * 40 + b"0]}"):
+        with pytest.raises(ValueError):
+            q.JsonSerializer().deserialize(forged)
+
+
+# --- the recorder --------------------------------------------------------------------------
+
+def test_a_result_is_recorded_once_and_a_late_one_never_overwrites_it(parts):
+    store, queue, recorder = parts
+    sub_id = submit(store, queue)
+    sub, attempt = take(queue)
+    recorder.drain_events()
+    assert store.get(sub_id).status == "running"
+    finish(queue, sub, attempt, "WA")
+    recorder.drain_events()
+    row = store.get(sub_id)
+    assert (row.status, row.verdict, row.result) == ("done", "WA", '{"verdict": "WA"}')
+    # a second grading of the same submission (a duplicate delivery, a late grader) arrives
+    finish(queue, sub, attempt, "AC")
+    recorder.drain_events()
+    assert store.get(sub_id).verdict == "WA"
+    assert outcomes(store, sub_id) == [(1, 1), (1, 0)]
+    assert queue.peek(q.result_key(sub, attempt)) is None  # the keys are cleared
+    assert not store.record(sub_id, 2, "AC", "{}")  # the store itself refuses it too
+    assert store.get(sub_id).verdict == "WA"
+
+
+def test_a_second_delivery_of_one_attempt_is_not_graded_twice(parts):
+    store, queue, recorder = parts
+    sub_id = submit(store, queue)
+    queue.enqueue(sub_id, 1, "fake_quant_ste", "def f(): pass\n")  # e.g. enqueued again at start
+    take(queue)
+    task = queue.tasks.dequeue()
+    assert not queue.put_if_empty(q.claim_key(task.args[0], task.args[1]), "another grader")
+
+
+def test_a_silent_grader_loses_its_attempt_and_the_next_one_is_enqueued(parts):
+    store, queue, recorder = parts
+    recorder.lease_s = 0.0  # the lease is over as soon as it starts
+    sub_id = submit(store, queue)
+    take(queue)
+    recorder.drain_events()
+    recorder.poll_running()  # the start's own heartbeat mark is not there: given up
+    row = store.get(sub_id)
+    assert (row.status, row.attempt) == ("queued", 2)
+    assert queue.pending() == {(sub_id, 2)}
+    # the first grader was only slow: its result still counts, once
+    finish(queue, sub_id, 1, "AC")
+    recorder.drain_events()
+    assert store.get(sub_id).status == "done" and outcomes(store, sub_id) == [(1, 1)]
+
+
+def test_a_heartbeat_keeps_the_attempt(parts):
+    store, queue, recorder = parts
+    sub_id = submit(store, queue)
+    take(queue)
+    recorder.drain_events()
+    lease = store.get(sub_id).lease_until
+    queue.put(q.beat_key(sub_id, 1), 1)
+    recorder.poll_running()
+    assert store.get(sub_id).lease_until > lease and store.get(sub_id).attempt == 1
+
+
+def test_at_start_lost_tasks_are_enqueued_again_and_stored_results_recorded(parts, tmp_path):
+    store, queue, recorder = parts
+    lost = submit(store, queue)
+    waiting = submit(store, queue)
+    graded = submit(store, queue)
+    claimed = submit(store, queue)
+    queue.tasks.storage.flush_queue()  # the queue lost every task (a grader took them and died)
+    queue.enqueue(waiting, 1, "fake_quant_ste", "x")  # this one is still there
+    queue.put(q.result_key(graded, 1), {"verdict": "AC", "report": "{}"})  # graded while down
+    queue.put(q.claim_key(claimed, 1), "a grader that died before saying so")
+    Recorder(store, queue, lease_s=30).recover()
+    assert queue.pending() == {(lost, 1), (waiting, 1)}
+    assert store.get(graded).status == "done"
+    assert store.get(claimed).status == "running"  # its lease decides whether it is given up
