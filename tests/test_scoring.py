@@ -319,3 +319,15 @@ def test_judge_check_refuses_a_group_that_matches_no_case(tmp_path):
     assert [f.check for f in errors] == ["scoring"], [f.message for f in errors]
     assert "groups[2] (never): the group matches no case" in errors[0].message
     assert errors[0].line == 13
+
+
+def test_the_readme_walk_through_is_what_the_commands_print():
+    readme = (ROOT / "README.md").read_text()
+    shown = readme.split('<!-- judge show fake_quant_ste: from "## Scoring" -->\n```\n')[1]
+    assert shown.split("```")[0] in show.render(spec.load("fake_quant_ste"))
+    block = readme.split("<!-- judge grade strict_mask.py --problem fake_quant_ste "
+                         '--examples-only: from "cases:" -->\n```\n')[1].split("```")[0]
+    result = grading.grade(spec.load("fake_quant_ste"),
+                           ROOT / "submissions" / "fake_quant_ste" / "wrong_answer" / "strict_mask.py",
+                           examples_only=True, hints=False)
+    assert "\n" + block in text.render(result)
