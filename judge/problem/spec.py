@@ -13,7 +13,6 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-import jsonschema
 import numpy as np
 import yaml
 
@@ -83,12 +82,17 @@ def line_of(node, path) -> int | None:
     return line
 
 
-def read_yaml(path: Path) -> tuple[dict, object]:
-    """Parse a spec file; return the data and the composed node tree (for line numbers)."""
+def read_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise SpecError(path, problem=f"cannot read: {exc.strerror or exc}") from None
+
+
+def read_yaml(path: Path, text: str | None = None) -> tuple[dict, object]:
+    """Parse a spec file (``text``, its content when read already); return the data and the
+    composed node tree (for line numbers)."""
+    text = read_text(path) if text is None else text
     try:
         data = yaml.load(text, Loader=YAML_LOADER)
         nodes = yaml.compose(text, Loader=YAML_LOADER)
@@ -131,6 +135,8 @@ def _unknown_keys(err) -> list[tuple[str, str]]:
 def schema_violations(data: dict, nodes=None, path="") -> list[SpecError]:
     """A SpecError for every schema violation, in document order. An unknown key is reported at
     its own line, with the closest valid key ("did you mean 'tolerance'?")."""
+    import jsonschema  # here: loading a spec that passed before never needs it (spec_cache)
+
     validator = jsonschema.Draft202012Validator(schema())
     found = []
     for err in validator.iter_errors(data):
@@ -169,9 +175,20 @@ def is_missing_expected(validator: str, path: list, message: str) -> bool:
 
 
 def load(id_or_path: str | Path, root: Path | None = None) -> Problem:
-    """Load and fully validate a problem; raise SpecError on the first problem found."""
+    """Load and fully validate a problem; raise SpecError on the first problem found. A spec
+    whose exact text passed the schema before is not parsed or checked against it again
+    (``spec_cache``); everything else is checked each time."""
+    from judge.problem import spec_cache
+
     path = resolve(str(id_or_path), root)
-    data, nodes = read_yaml(path)
+    text = read_text(path)
+    checked = spec_cache.lookup(text, SCHEMA_PATH)
+    if checked is not None:
+        try:
+            return build(checked, path)
+        except Exception:  # noqa: BLE001 - whatever it is, it is reported below from the YAML
+            pass
+    data, nodes = read_yaml(path, text)
     errors = schema_violations(data, nodes, path)
     if errors:
         first = errors[0]
@@ -179,7 +196,9 @@ def load(id_or_path: str | Path, root: Path | None = None) -> Problem:
         if more:
             more = f"\n{len(errors) - 1} more (`judge check {path}` lists them too):{more}"
         raise SpecError(path, first.steps, first.line, first.problem + more)
-    return build(data, path, nodes)
+    problem = build(data, path, nodes)
+    spec_cache.remember(text, SCHEMA_PATH, data)
+    return problem
 
 
 def build(data: dict, path: Path, nodes=None, collect: bool = False):
