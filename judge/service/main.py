@@ -89,8 +89,8 @@ class LocalGrader:
 def main(args) -> int:
     _require_extra()
     args.data = Path(args.data)
-    args.data.mkdir(parents=True, exist_ok=True)
-    os.chmod(args.data, 0o700)  # the database holds every student's source
+    os.umask(0o077)  # the database and the queue hold every student's source: the owner's only
+    args.data.mkdir(mode=0o700, parents=True, exist_ok=True)
     if args.grader_only:
         from judge.service.grader import Grader
 
