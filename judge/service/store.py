@@ -103,10 +103,11 @@ class Store:
     def pending(self, owner: str | None = None) -> int:
         """How many submissions (of ``owner``, if given) are queued or running."""
         if owner is None:
-            sql, params = "select count(*) from submissions where status != 'done'", ()
+            sql, params = ("select count(*) from submissions where status in ('queued', 'running')",
+                           ())
         else:
-            sql, params = ("select count(*) from submissions where owner = ? and status != 'done'",
-                           (owner,))
+            sql, params = ("select count(*) from submissions where owner = ? and status in "
+                           "('queued', 'running')", (owner,))
         return self._run(sql, params).fetchone()[0]
 
     def start(self, sub_id: str, attempt: int, lease_s: float) -> bool:
