@@ -20,7 +20,9 @@ Version 4 added the points (``judge.grade.scoring``): ``score`` and ``max_score`
 score 0) and ``groups``: one ``{"name", "score", "max_score", "cases"}`` per scoring group that
 has a graded case, ``cases`` being the ``index`` of each of its cases. Without ``scoring`` in the
 spec each case is a group worth one point, named as every report names it (``example 0
-(name)``, ``hidden 3``); a hidden case is never named.
+(name)``, ``hidden 3``); a hidden case is never named. Version 4 also gives a failing
+example's ``expected`` in the shape a submission returns, as ``got`` is (version 3 wrapped an
+``array`` output's as ``{"value": [...]}``).
 
 ``hint`` (a string) is present only when the submission fails and its outputs on the examples
 equal those of a known mistake that carries a hint (``judge.grade.hints``).
