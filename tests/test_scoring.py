@@ -331,3 +331,24 @@ def test_the_readme_walk_through_is_what_the_commands_print():
                            ROOT / "submissions" / "fake_quant_ste" / "wrong_answer" / "strict_mask.py",
                            examples_only=True, hints=False)
     assert "\n" + block in text.render(result)
+
+
+def test_a_batch_records_each_submission_s_points(tmp_path):
+    from judge.grade import batch
+    from judge.reports import batch_report
+
+    problem = spec.load(package(tmp_path))
+    cls = tmp_path / "class"
+    (cls / "carol").mkdir(parents=True)  # no .py file: CE no_submission, 0 of the 100 points
+    (cls / "ann.py").write_text("def double(x):\n    return x + x\n")
+    (cls / "ben.py").write_text("import jax.numpy as jnp\n\n\ndef double(x):\n"
+                                "    return jnp.where(x > 100, x, 2 * x)\n")
+    records = batch.run_batch(problem, cls, tmp_path / "journal.jsonl", secret=b"k" * 32)
+    assert [(r["submission"], r["score"], r["max_score"]) for r in records] == [
+        ("ann", 100, 100), ("ben", 30, 100), ("carol", 0, 100)]
+    csv = batch_report.render_csv("double", records).splitlines()
+    assert csv[0].startswith("submission,verdict,reason,passed,total,score,max_score,")
+    assert csv[2].startswith("ben,WA,wrong_value,2,3,30,100,")
+    table = batch_report.render_text("double", records)
+    assert " 30/100 " in table and "  0/100 " in table
+    assert json.loads(batch_report.render_json("double", records))["version"] == 3

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from judge import gate
 from judge.errors import JudgeError
-from judge.grade import intake
+from judge.grade import intake, scoring
 from judge.grade.grading import grade
 from judge.grade.journal import Journal, basis as grading_basis
 from judge.problem.model import Problem
@@ -189,7 +189,8 @@ def _record(entry: Entry, folder: Path, problem: Problem, settings: Settings,
     base = {"key": entry.key, "submission": entry.name, "sha256": "",
             "file": intake.shown("/".join(entry.parts)) if entry.parts else None,
             "source_gate": source_gate, "sandbox": settings.sandbox}
-    none = {"time_s": 0.0, "passed": 0, "total": len(problem.cases)}
+    none = {"time_s": 0.0, "passed": 0, "total": len(problem.cases), "score": 0,
+            "max_score": scoring.maximum(problem)}
     if entry.parts is None:
         return {**base, "verdict": "CE", "reason": entry.reason, "message": entry.problem_note, **none}
     taken = _take(folder, entry)
@@ -209,7 +210,8 @@ def _record(entry: Entry, folder: Path, problem: Problem, settings: Settings,
                 **none}
     return {**base, "verdict": result.verdict.value, "reason": result.reason,
             "message": result.message, "time_s": round(result.time_s, 3),
-            "passed": sum(c.verdict.value == "AC" for c in result.cases), "total": len(result.cases)}
+            "passed": sum(c.verdict.value == "AC" for c in result.cases), "total": len(result.cases),
+            "score": scoring.of(result).score, "max_score": scoring.of(result).max_score}
 
 
 def _finished(progress: Progress, tally: Counter, record: dict) -> None:

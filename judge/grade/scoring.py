@@ -97,6 +97,15 @@ def score(groups: tuple[ScoreGroup, ...], cases: tuple[CaseResult, ...]) -> Scor
                  unassigned=tuple(unassigned))
 
 
+def maximum(problem: Problem) -> float:
+    """What a submission graded on every case can earn: the points of the groups that have a
+    case (one per case without ``scoring``)."""
+    if not problem.scoring:
+        return len(problem.cases)
+    members, _ = assign(problem.scoring, problem.cases)
+    return round(sum(g.points for g, m in zip(problem.scoring, members) if m), 9)
+
+
 def scored(problem: Problem, result: GradeResult) -> GradeResult:
     """``result`` with its score under ``problem``'s scoring."""
     return replace(result, score=score(problem.scoring, result.cases))
