@@ -1,7 +1,9 @@
 """Scoring: the points a graded submission earns, from its case verdicts and the spec's groups.
 
 This module decides no verdict: it reads the verdicts grading decided (``CaseResult``) and the
-spec's ``scoring`` groups (``Problem.scoring``), and every report shows what it computes.
+spec's ``scoring`` groups (``Problem.scoring``). ``grading.grade`` attaches the ``Score`` to its
+result; the text, JSON and Gradescope reports and the batch's records show it, `judge show`
+states the groups (``describe``) and `judge check` verifies them (``judge.author.scoring_check``).
 
 - A case (example or hidden) belongs to the first group with a glob (``fnmatch``, case
   sensitive) matching its name. A case no group matches carries no points (`judge check`
