@@ -396,7 +396,16 @@ def test_batch_rows_journal_and_resume_follow_the_rule(fq_problem, tmp_path, mon
 
 # --- 7: the README's walk-through is what the commands print -----------------------------------------
 
-def test_readme_walk_through_is_true(tmp_path):
+def test_a_dict_output_keeps_the_spec_order_of_its_fields_when_loaded_again(tmp_path, monkeypatch):
+    """`judge show` lists the fields, and `judge fill` and `judge generate` write them, in the
+    spec's order; loading a spec the second time (from the spec cache) must not change it."""
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
+    loads = [[f.name for f in spec.load("fake_quant_ste").fields] for _ in range(2)]
+    assert loads == [["values", "grads"]] * 2
+
+
+def test_readme_walk_through_is_true(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))  # a first load, as a new user's
     readme = (ROOT / "README.md").read_text()
     shown = readme.split("<!-- judge show fake_quant_ste: from \"## Signature\" to \"## Limits\" -->\n```\n")[1]
     shown = shown.split("```")[0]
