@@ -90,6 +90,21 @@ def test_a_scan_whose_result_leaves_a_jit_unused_is_not_live():
     assert "scan" not in summary["live"]
 
 
+def test_a_scan_that_only_prints_is_not_live():
+    """An effect feeds no output: a scan whose result is thrown away is not live because its
+    step prints (``submissions/ema_scan/rejected/doubling_beside_printing_scan.py``)."""
+    def f(x):
+        def step(c, row):
+            jax.debug.print("")
+            return c, None
+        jax.lax.scan(step, 0.0, x)
+        return x * 2.0
+
+    summary = program.summarize(jax.make_jaxpr(f)(jnp.ones(5)))
+    assert summary["primitives"]["scan"] == 1
+    assert "scan" not in summary["live"]
+
+
 @pytest.mark.parametrize("fn", [
     lambda w, X: jnp.squeeze(X @ w[:, None])[..., None] * X,
     lambda w, X: jnp.zeros_like(X[0]) + w,
@@ -206,6 +221,14 @@ REAL = [
     # ema_scan forbids the closed forms' primitives by name (convolution, FFT, cumsum, ...)
     ("ema_scan", "ema_scan_beside_convolution_2d", True, Verdict.RJ, {"forbidden_primitive"}, None),
     ("ema_scan", "ema_scan_beside_tridiagonal_solve", True, Verdict.RJ, {"forbidden_primitive"}, None),
+    # a closed form that needs no forbidden primitive (doubling steps), beside a scan in a branch
+    # that is never taken: the scan feeds the output through the cond, so it counts
+    ("ema_scan", "ema_scan_beside_branch_never_taken", True, Verdict.RJ, None,
+     "a scan in a cond branch that is never taken is live, and doubling steps are a closed form"),
+    # the same doubling steps run as a scan over the 12 levels: the scan is live and computes
+    # the answer, but it does not run over the time steps
+    ("ema_scan", "ema_scan_doubling_levels_in_scan", True, Verdict.RJ, None,
+     "no rule says what a required scan must run over; a scan over log T doubling levels counts"),
 ]
 
 

@@ -12,10 +12,11 @@ is linear in the program's size however often a body is reused. The summary (its
      "largest": [{"shape": [4096, 4096], "dtype": "float32", "primitive": "dot_general"}, ...],
      "omitted": 0}                           # primitives left out past MAX_PRIMITIVE_NAMES
 
-An equation is live when an output of its jaxpr that is needed depends on it, or it has an
-effect (a print, a callback). Inside a call (jit, checkpoint, custom_jvp/custom_vjp) the needed
-outputs are those the caller uses; inside a loop or branch body, all of them. A ``lax.scan``
-whose result is thrown away, even from inside a jit, is in ``primitives`` but not in ``live``.
+An equation is live when an output of its jaxpr that is needed depends on it. Inside a call
+(jit, checkpoint, custom_jvp/custom_vjp) the needed outputs are those the caller uses; inside a
+loop or branch body, all of them. A ``lax.scan`` whose result is thrown away, even from inside a
+jit, is in ``primitives`` but not in ``live``, and so is one whose step only prints or calls back
+(an effect computes nothing the output depends on).
 
 ``largest`` holds the values with the most elements (equation outputs and constants), at most
 ``protocol.MAX_LARGEST``, largest first; the judge recomputes each one's size from its shape.
@@ -133,15 +134,16 @@ def summarize(closed) -> dict:
 
 
 def _liveness(jaxpr, wanted) -> dict[int, tuple[bool, ...]]:
-    """For each equation the ``wanted`` outputs of the jaxpr depend on (None: all of them), or
-    that has an effect: which of its own outputs are needed."""
+    """For each equation the ``wanted`` outputs of the jaxpr depend on (None: all of them):
+    which of its own outputs are needed. An effect (a print, a callback) does not make an
+    equation live: it feeds no output."""
     outs = jaxpr.outvars if wanted is None else [v for v, w in zip(jaxpr.outvars, wanted) if w]
     needed = {id(v) for v in outs}
     live: dict[int, tuple[bool, ...]] = {}
     for i in range(len(jaxpr.eqns) - 1, -1, -1):
         eqn = jaxpr.eqns[i]
         mask = tuple(id(v) in needed for v in eqn.outvars)
-        if getattr(eqn, "effects", None) or any(mask):
+        if any(mask):
             live[i] = mask
             needed.update(id(v) for v in eqn.invars)
     return live
