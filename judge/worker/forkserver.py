@@ -180,7 +180,10 @@ def serve(control: socket.socket) -> None:
     import jax  # the point of the server: imported once, before any fork
 
     # loaded once, before any fork, for every child
-    from . import case_runner, channel, instrument, isolate, main, provenance  # noqa: F401
+    from . import case_runner, channel, custody, instrument, isolate, limits, lowering, main  # noqa: F401
+    from . import program, provenance  # noqa: F401
+
+    lowering.preload()
 
     if config["isolate"]:
         isolate.not_dumpable()

@@ -114,7 +114,9 @@ def main(argv: list[str] | None = None) -> None:
 
     import numpy
 
-    from . import custody, instrument, program, provenance
+    from . import custody, instrument, lowering, program, provenance
+
+    lowering.share_contexts()
 
     marker = recorder = measures = check_flow = None
     if request.get("grad_rule"):
