@@ -29,6 +29,7 @@ def _settings(option: str | None):
 def cmd_grade(args) -> int:
     from judge.run import warm
 
+    warm.prestart_sandboxed(args.sandbox)  # the server imports JAX while bwrap is probed
     settings = _settings(args.sandbox)
     warm.prestart(settings)  # the worker imports JAX while the spec loads
     from judge.problem import spec
@@ -159,6 +160,7 @@ def cmd_batch(args) -> int:
     from judge.reports import batch_report
     from judge.reports.progress import Progress
 
+    warm.prestart_sandboxed(args.sandbox)
     settings = _settings(args.sandbox)
     warm.prestart(settings)
     problem = spec.load(args.problem)

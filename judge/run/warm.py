@@ -19,8 +19,10 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -270,10 +272,11 @@ _unavailable: dict[tuple, str] = {}
 
 
 def server_for(mode: str, python: str, cache_dir: Path | None, *,
-               discover: bool = True) -> Connection | None:
+               discover: bool = True, quiet: bool = False) -> Connection | None:
     """The server for this setup: a ``judge warm`` process's when one is running for it (unless
     ``discover`` is false), else one this process starts. None when warm workers are off or
-    cannot run here (then the reason was printed once)."""
+    cannot run here (then the reason was printed once; with ``quiet``, by the next call
+    without it)."""
     if not enabled():
         return None
     key = (mode, python, str(cache_dir) if cache_dir else None)
@@ -281,6 +284,8 @@ def server_for(mode: str, python: str, cache_dir: Path | None, *,
         server = _servers.get(key)
         if server is None or not server.alive:
             if key in _unavailable:
+                if not quiet:
+                    _warn(key)
                 return None
             for other_key, other in list(_servers.items()):
                 if len(_servers) >= MAX_SERVERS and other.busy == 0:
@@ -292,13 +297,13 @@ def server_for(mode: str, python: str, cache_dir: Path | None, *,
                     server = _LAUNCHER.submit(WarmServer, mode, python, cache_dir).result()
                 _servers[key] = server
             except (OSError, sandboxing.SandboxError, ServerError) as exc:
-                _give_up(key, str(exc))
+                _give_up(key, str(exc), quiet)
                 return None
     if not server.wait_ready():
         with _lock:
             if _servers.get(key) is server:
                 del _servers[key]
-                _give_up(key, server.error)
+                _give_up(key, server.error, quiet)
         server.close()
         return None
     return server
@@ -345,10 +350,21 @@ def connect(mode: str, python: str, cache_dir: Path | None) -> ServeClient | Non
     return None
 
 
-def _give_up(key: tuple, why: str | None) -> None:
+def _give_up(key: tuple, why: str | None, quiet: bool = False) -> None:
     _unavailable[key] = why or "unknown"
-    sandboxing.warn(f"warm workers unavailable ({why}); starting a fresh worker for every "
-                    f"submission instead (same sandbox, slower)")
+    if not quiet:
+        _warn(key)
+
+
+_warned: set[tuple] = set()
+
+
+def _warn(key: tuple) -> None:
+    """Say once why the server for ``key`` cannot run."""
+    if key not in _warned:
+        _warned.add(key)
+        sandboxing.warn(f"warm workers unavailable ({_unavailable[key]}); starting a fresh worker "
+                        f"for every submission instead (same sandbox, slower)")
 
 
 @atexit.register
@@ -372,3 +388,25 @@ def prestart(settings: Settings, use_cache: bool | None = None) -> None:
 
     if enabled() and settings.error is None:
         threading.Thread(target=start, daemon=True).start()
+
+
+def prestart_sandboxed(option: str | None, use_cache: bool | None = None) -> None:
+    """Start the bubblewrap server in the background before the command's sandbox is probed
+    (``Settings.resolve``), when ``--sandbox option`` asks for bwrap or auto and bwrap is
+    installed, so that probing overlaps the server's import of JAX. Quiet: if the probe then
+    finds that bwrap cannot be used here, no run asks for this server (it ends with this
+    process); if the server itself cannot start, the first run that asks for it says so."""
+    try:
+        mode = sandboxing.requested_mode(option)
+    except sandboxing.SandboxError:
+        return  # reported by the command's Settings
+    if not enabled() or mode == "none" or shutil.which(sandboxing.BWRAP) is None:
+        return
+
+    def start():
+        try:
+            server_for("bwrap", sys.executable, cache.for_workers(use_cache), quiet=True)
+        except Exception:  # noqa: BLE001 - the run that follows starts or reports it
+            pass
+
+    threading.Thread(target=start, daemon=True).start()

@@ -1,0 +1,62 @@
+"""When a command starts its warm worker server (``judge.run.warm``): the bubblewrap server is
+started while the sandbox is probed, quietly; a server that cannot start is reported once, by the
+first run that asks for it."""
+
+import threading
+
+import pytest
+
+from judge.run import sandbox as sandboxing
+from judge.run import warm
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    monkeypatch.setenv("JUDGE_WARM", "on")
+    monkeypatch.setattr(warm, "_servers", {})
+    monkeypatch.setattr(warm, "_unavailable", {})
+    monkeypatch.setattr(warm, "_warned", set())
+    monkeypatch.setattr(warm, "connect", lambda *args, **kwargs: None)
+    warnings = []
+    monkeypatch.setattr(sandboxing, "warn", warnings.append)
+    return warnings
+
+
+def test_a_quiet_failure_is_reported_once_by_the_next_run(fresh, monkeypatch):
+    def cannot_start(*args):
+        raise warm.ServerError("no user namespaces here")
+
+    monkeypatch.setattr(warm, "WarmServer", cannot_start)
+    assert warm.server_for("bwrap", "python", None, quiet=True) is None
+    assert fresh == []
+    assert warm.server_for("bwrap", "python", None) is None
+    assert warm.server_for("bwrap", "python", None) is None
+    assert len(fresh) == 1 and "no user namespaces here" in fresh[0]
+
+
+@pytest.mark.parametrize("option, env, started", [
+    ("none", None, False), (None, "none", False), ("auto", None, True), ("bwrap", None, True),
+    (None, "bogus", False)])
+def test_which_commands_start_the_bwrap_server_before_the_probe(fresh, monkeypatch, option, env,
+                                                                started):
+    if env is None:
+        monkeypatch.delenv("JUDGE_SANDBOX", raising=False)
+    else:
+        monkeypatch.setenv("JUDGE_SANDBOX", env)
+    monkeypatch.setattr(warm.shutil, "which", lambda name: "/usr/bin/bwrap")
+    calls, done = [], threading.Event()
+
+    def server_for(mode, python, cache_dir, **kwargs):
+        calls.append((mode, kwargs))
+        done.set()
+
+    monkeypatch.setattr(warm, "server_for", server_for)
+    warm.prestart_sandboxed(option, use_cache=False)
+    assert done.wait(5 if started else 0.5) is started
+    assert calls == ([("bwrap", {"quiet": True})] if started else [])
+
+
+def test_no_bwrap_installed_starts_nothing(fresh, monkeypatch):
+    monkeypatch.setattr(warm.shutil, "which", lambda name: None)
+    monkeypatch.setattr(warm, "server_for", lambda *a, **k: pytest.fail("started a server"))
+    warm.prestart_sandboxed("auto", use_cache=False)
