@@ -1,5 +1,5 @@
-"""Mutants of a reference (judge/author/mutants.py, mutants_ad.py, mutants_run.py, mutants_check.py):
-each operator's source change (the autodiff and batching ones too), stable ids, equivalence marking, classification and score, the
+"""Mutants of a reference (judge/author/mutants.py, mutants_ad_sites.py, mutants_ad_rewrite.py,
+mutants_run.py, mutants_check.py): each operator's source change (the autodiff and batching ones too), stable ids, equivalence marking, classification and score, the
 JSON shape, the `judge check --mutants` findings, one end-to-end run on a tiny problem, and that
 the score is sensitive to the hidden cases (fewer cases, more survivors); the autodiff mutants of a
 jvp-of-grad reference, with the full Hessian and the unrolled loop killed by the rules."""
@@ -442,7 +442,7 @@ def test_fewer_cases_leave_more_mutants_alive(tmp_path):
     assert (cut.score, full.score) == (5 / 8, 1.0)
 
 
-# -- autodiff and batching operators (judge/author/mutants_ad.py) --------------------------------
+# -- autodiff and batching operators (judge/author/mutants_ad_sites.py, mutants_ad_rewrite.py) ---
 
 @pytest.mark.parametrize("source, expected", [
     # autodiff mode: jacfwd <-> jacrev (a bare name through jax), J v <-> J^T v
@@ -642,7 +642,7 @@ def test_autodiff_mutants_of_the_references_compile_and_differ(problem_id):
         pytest.skip(f"no {path.name}")
     source = path.read_text()
     generated = mutants.generate(source)
-    texts = [m.source for m in generated if m.kind in mutants.mutants_ad.KINDS]
+    texts = [m.source for m in generated if m.kind in mutants.mutants_ad_sites.KINDS]
     assert len(set(texts)) == len(texts) and ast.unparse(ast.parse(source)) + "\n" not in texts
     for m in generated:
         compile(m.source, m.id, "exec")
@@ -698,10 +698,10 @@ def test_autodiff_mutants_of_a_jvp_of_grad_are_killed_by_the_rules(tmp_path, mon
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     generated = mutants.generate(BHVP)
-    before = [m.id for m in generated if m.kind not in mutants.mutants_ad.KINDS]
+    before = [m.id for m in generated if m.kind not in mutants.mutants_ad_sites.KINDS]
     assert before == ["stop_gradient-L7C8-insert", "stop_gradient-L10C8-insert", "const-L10C48-to0",
                       "stop_gradient-L12C4-insert"]
-    assert [m.id for m in generated if m.kind in mutants.mutants_ad.KINDS] == [
+    assert [m.id for m in generated if m.kind in mutants.mutants_ad_sites.KINDS] == [
         "transpose-L7C32-swap", "transpose-L7C32-tleft", "mode-L10C15-vjp",
         "materialize-L10C15-hessian", "seed-L10C42-ones", "seed-L10C42-zeros", "unroll-L12C11-vmap"]
     structural = ("materialize-L10C15-hessian", "unroll-L12C11-vmap")

@@ -30,7 +30,7 @@ Operators (the ``kind`` of a mutant):
 - ``stop_gradient``: ``stop_gradient(a)`` -> ``a``; a returned value ``v`` -> ``stop_gradient(v)``
 - ``bwd``: a backward rule (a function named ``*bwd*``/``*backward*`` with two or more arguments,
   or whose last argument is ``g``) returns its cotangent unchanged: ``return (g,)``
-- autodiff and batching (``judge.author.mutants_ad``): ``mode``, ``argnums``, ``seed``,
+- autodiff and batching (``judge.author.mutants_ad_sites``): ``mode``, ``argnums``, ``seed``,
   ``primal``, ``term``, ``transpose``, ``unroll``, ``materialize``, ``custom_rule``. A mutant of
   these kinds that is the same file as another mutant is left out.
 
@@ -48,8 +48,8 @@ import ast
 import copy
 from dataclasses import dataclass
 
-from judge.author import mutants_ad
-from judge.author.mutants_ad import expr as _expr
+from judge.author import mutants_ad_rewrite, mutants_ad_sites
+from judge.author.mutants_ad_rewrite import expr as _expr
 
 COMPARE = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
            ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
@@ -70,7 +70,7 @@ KIND_WORDS = {"compare": "comparison", "arith": "arithmetic", "const": "constant
               "round": "rounding", "bound": "bound off by one", "dtype": "dtype",
               "scale": "factor dropped", "where": "branches swapped", "clip": "clip removed",
               "mask": "mask removed", "stop_gradient": "stop_gradient",
-              "bwd": "backward rule returns its cotangent", **mutants_ad.KIND_WORDS}
+              "bwd": "backward rule returns its cotangent", **mutants_ad_sites.KIND_WORDS}
 # words for a variant whose kind's words do not fit
 VARIANT_WORDS = {("round", "halfup"): "ties rounded up", ("round", "halfdown"): "ties rounded down",
                  ("round", "trunchalf"): "x + 0.5 truncated",
@@ -79,7 +79,7 @@ VARIANT_WORDS = {("round", "halfup"): "ties rounded up", ("round", "halfdown"): 
                  ("dtype", "f16"): "computed in float16, cast back",
                  ("dtype", "int8"): "codes cast to int8",
                  ("dtype", "nocast"): "cast dropped", ("clip", "swap"): "clip bounds swapped",
-                 ("mask", "or"): "mask | instead of &", **mutants_ad.VARIANT_WORDS}
+                 ("mask", "or"): "mask | instead of &", **mutants_ad_sites.VARIANT_WORDS}
 MODULE_ALIAS = "_mutant_jnp"    # `import jax.numpy as _mutant_jnp`, added when a mutant needs it
 LAX_ALIAS = "_mutant_lax"
 
@@ -262,7 +262,7 @@ def _sites(tree: ast.AST) -> list[_Site]:
             add("stop_gradient", "insert")
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_bwd(node):
             add("bwd", "identity")
-    sites.extend(_Site(*found) for found in mutants_ad.sites(tree))
+    sites.extend(_Site(*found) for found in mutants_ad_sites.sites(tree))
     return sites
 
 
@@ -287,7 +287,7 @@ class _Mutate(ast.NodeTransformer):
         self.target, self.site = target, site
         self.before = self.after = ""
         self.imports: set[str] = set()     # aliases the mutant needs imported
-        self.helpers: set[str] = set()     # helper functions (mutants_ad.HELPERS) it needs
+        self.helpers: set[str] = set()     # helper functions (mutants_ad_rewrite.HELPERS) it needs
         self.passes: list = []             # rewrites of the whole file that must follow
         self.root = None                   # the file being mutated
 
@@ -305,8 +305,8 @@ class _Mutate(ast.NodeTransformer):
 
     def _mutate(self, node):
         kind, variant = self.site.kind, self.site.variant
-        if kind in mutants_ad.KINDS:
-            return mutants_ad.mutate(node, kind, variant, self)
+        if kind in mutants_ad_sites.KINDS:
+            return mutants_ad_rewrite.mutate(node, kind, variant, self)
         if kind == "compare":
             i = int(variant.split("-")[0]) if "-" in variant else 0
             node.ops[i] = COMPARE[type(node.ops[i])]()
@@ -357,7 +357,7 @@ class _Mutate(ast.NodeTransformer):
 
 
 IMPORTS = {LAX_ALIAS: "import jax.lax as _mutant_lax", MODULE_ALIAS: "import jax.numpy as _mutant_jnp",
-           mutants_ad.JAX: "import jax as _mutant_jax"}
+           mutants_ad_rewrite.JAX: "import jax as _mutant_jax"}
 
 
 def _short(node, limit: int = 60) -> str:
@@ -395,13 +395,13 @@ def generate(source: str) -> list[Mutant]:
             clone = rewrite(clone)
         at = _import_position(clone)
         for helper in sorted(mutate.helpers, reverse=True):
-            clone.body[at:at] = ast.parse(mutants_ad.HELPERS[helper]).body
+            clone.body[at:at] = ast.parse(mutants_ad_rewrite.HELPERS[helper]).body
         used = {n.id for n in ast.walk(clone) if isinstance(n, ast.Name) and n.id in IMPORTS}
         for alias in sorted(mutate.imports | used, reverse=True):
             clone.body.insert(at, ast.parse(IMPORTS[alias]).body[0])
         ast.fix_missing_locations(clone)
         text = ast.unparse(clone) + "\n"
-        if site.kind in mutants_ad.KINDS and text in sources:
+        if site.kind in mutants_ad_sites.KINDS and text in sources:
             continue            # the same file as the reference or as another mutant
         sources.add(text)
         base = f"{site.kind}-L{site.line}C{site.col}-{site.variant}"

@@ -1,8 +1,9 @@
-"""Mutants for autodiff and batching code: the mistakes and the structural cheats an autodiff
-problem invites, each a small rewrite of the reference's syntax tree.
+"""Where the autodiff and batching mutants apply: the mistakes and the structural cheats an
+autodiff problem invites, found in the reference's syntax tree.
 
-``judge.author.mutants`` asks ``sites(tree)`` where each operator applies and ``mutate`` for the
-rewritten node; this module never runs anything. Operators (the ``kind`` of a mutant):
+``judge.author.mutants`` asks ``sites(tree)`` where each operator applies, and
+``judge.author.mutants_ad_rewrite.mutate`` for the rewritten node; this module only reads
+the tree and never runs anything. Operators (the ``kind`` of a mutant):
 
 - ``mode``: ``jacfwd`` <-> ``jacrev`` (``jacobian`` -> ``jacfwd``: the same values, another cost,
   and forward mode fails through a ``custom_vjp``); ``jvp(g, (x,), (v,))`` -> the VJP
@@ -43,10 +44,7 @@ mutant would only be listed as equivalent.
 from __future__ import annotations
 
 import ast
-import copy
 
-JAX = "_mutant_jax"     # `import jax as _mutant_jax`, added when a mutant needs it
-JNP = "_mutant_jnp"
 KINDS = ("mode", "argnums", "seed", "primal", "term", "transpose", "unroll", "materialize",
          "custom_rule")
 KIND_WORDS = {"mode": "autodiff mode swapped", "argnums": "differentiated with respect to "
@@ -63,37 +61,9 @@ JACOBIANS = {"jacfwd": "jacrev", "jacrev": "jacfwd", "jacobian": "jacfwd"}
 DIFFERENTIATORS = ("grad", "value_and_grad", "jacfwd", "jacrev", "jacobian", "hessian")
 ARRAY_MODULES = ("jnp", "np", "numpy", "jax.numpy")
 UNROLL_KEYWORDS = {"scan": ("length", "reverse", "unroll"), "fori_loop": ("unroll",)}
-HELPERS = {
-    "_mutant_scan": f"""\
-def _mutant_scan(f, init, xs=None, length=None, reverse=False, unroll=1):
-    n = length if xs is None else len({JAX}.tree.leaves(xs)[0])
-    carry, ys = init, []
-    for i in (range(n - 1, -1, -1) if reverse else range(n)):
-        carry, y = f(carry, {JAX}.tree.map(lambda a: a[i], xs))
-        ys.append(y)
-    ys = ys[::-1] if reverse else ys
-    return carry, {JAX}.tree.map(lambda *r: {JNP}.stack(r), *ys)
-""",
-    "_mutant_fori": """\
-def _mutant_fori(lower, upper, body, value, unroll=None):
-    for i in range(lower, upper):
-        value = body(i, value)
-    return value
-""",
-}
 
 
-def expr(template: str, **names) -> ast.expr:
-    """``template`` parsed, each bare name in ``names`` replaced by a copy of its node."""
-
-    class Fill(ast.NodeTransformer):
-        def visit_Name(self, name):
-            return copy.deepcopy(names[name.id]) if name.id in names else name
-
-    return Fill().visit(ast.parse(template, mode="eval").body)
-
-
-def _called(node) -> str | None:
+def called(node) -> str | None:
     """``f`` for a call of ``something.f(...)`` or ``f(...)``."""
     if isinstance(node, ast.Call):
         if isinstance(node.func, ast.Attribute):
@@ -108,14 +78,9 @@ def _module(node: ast.Call) -> str:
     return ast.unparse(node.func.value) if isinstance(node.func, ast.Attribute) else ""
 
 
-def _sibling(node: ast.Call, name: str) -> ast.expr:
-    """``name`` from the module ``node`` calls into (``jax.jvp`` -> ``jax.vjp``), or from jax."""
-    if isinstance(node.func, ast.Attribute):
-        return ast.Attribute(value=copy.deepcopy(node.func.value), attr=name, ctx=ast.Load())
-    return expr(f"{JAX}.{name}")
 
 
-def _keyword(node: ast.Call, name: str, position: int):
+def keyword_arg(node: ast.Call, name: str, position: int):
     for kw in node.keywords:
         if kw.arg == name:
             return kw.value
@@ -169,7 +134,7 @@ def _derivative_functions(tree) -> set[str]:
     """Names bound to the function a ``vjp`` (its pullback) or ``linearize`` returns second."""
     names = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and _called(node.value) in ("vjp", "linearize") \
+        if isinstance(node, ast.Assign) and called(node.value) in ("vjp", "linearize") \
                 and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) \
                 and len(node.targets[0].elts) == 2 and isinstance(node.targets[0].elts[1], ast.Name):
             names.add(node.targets[0].elts[1].id)
@@ -178,12 +143,12 @@ def _derivative_functions(tree) -> set[str]:
 
 def _single_jvp(node) -> bool:
     """``jvp(g, (x,), (v,))``: one primal, one tangent, no ``has_aux``."""
-    return (_called(node) == "jvp" and len(node.args) == 3 and not node.keywords and _plain(node)
+    return (called(node) == "jvp" and len(node.args) == 3 and not node.keywords and _plain(node)
             and all(isinstance(a, ast.Tuple) and len(a.elts) == 1 for a in node.args[1:]))
 
 
 def _single_vjp(node) -> bool:
-    return _called(node) == "vjp" and len(node.args) == 2 and not node.keywords and _plain(node)
+    return called(node) == "vjp" and len(node.args) == 2 and not node.keywords and _plain(node)
 
 
 def _in_axes(vmap: ast.Call, count: int) -> list | None:
@@ -191,10 +156,10 @@ def _in_axes(vmap: ast.Call, count: int) -> list | None:
     the axes are anything else (or ``out_axes`` is not 0)."""
     if len(vmap.args) > 2 or any(kw.arg not in ("in_axes", "out_axes") for kw in vmap.keywords):
         return None
-    out_axes = _keyword(vmap, "out_axes", 99)
+    out_axes = keyword_arg(vmap, "out_axes", 99)
     if out_axes is not None and not (isinstance(out_axes, ast.Constant) and out_axes.value == 0):
         return None
-    axes = _keyword(vmap, "in_axes", 1)
+    axes = keyword_arg(vmap, "in_axes", 1)
     if axes is None:
         return [0] * count
     if isinstance(axes, ast.Constant) and axes.value == 0:
@@ -206,7 +171,7 @@ def _in_axes(vmap: ast.Call, count: int) -> list | None:
     return None
 
 
-def _vmapped(tree) -> dict[str, ast.Call]:
+def vmap_assignments(tree) -> dict[str, ast.Call]:
     """``{name: vmap call}`` for each name assigned once, by ``name = vmap(f, ...)``."""
     assigned: dict[str, list] = {}
     for node in ast.walk(tree):
@@ -216,18 +181,18 @@ def _vmapped(tree) -> dict[str, ast.Call]:
                     if isinstance(name, ast.Name):
                         assigned.setdefault(name.id, []).append(node.value)
     return {name: values[0] for name, values in assigned.items()
-            if len(values) == 1 and _called(values[0]) == "vmap" and values[0].args
+            if len(values) == 1 and called(values[0]) == "vmap" and values[0].args
             and isinstance(values[0].func, (ast.Attribute, ast.Name))}
 
 
-def _batched_call(node, vmapped) -> tuple[ast.Call, list] | None:
+def batched_call(node, vmapped) -> tuple[ast.Call, list] | None:
     """``(vmap call, axes)`` for ``vmap(f, in_axes)(args)``, or ``g(args)`` after
     ``g = vmap(f, in_axes)``, that a loop can replace."""
     if not (isinstance(node, ast.Call) and not node.keywords and _plain(node) and node.args):
         return None
     vmap = node.func if isinstance(node.func, ast.Call) else \
         vmapped.get(node.func.id) if isinstance(node.func, ast.Name) else None
-    if not (_called(vmap) == "vmap" and vmap.args):
+    if not (called(vmap) == "vmap" and vmap.args):
         return None
     axes = _in_axes(vmap, len(node.args))
     if axes is None or 0 not in axes:
@@ -239,7 +204,7 @@ def _is_lax(node: ast.Call) -> bool:
     return _module(node).split(".")[-1] == "lax" or isinstance(node.func, ast.Name)
 
 
-def _custom_decorator(decorator, kinds=("custom_vjp", "custom_jvp")) -> bool:
+def custom_decorator(decorator, kinds=("custom_vjp", "custom_jvp")) -> bool:
     names = [ast.unparse(decorator.func if isinstance(decorator, ast.Call) else decorator)]
     if isinstance(decorator, ast.Call) and names[0].split(".")[-1] == "partial" and decorator.args:
         names.append(ast.unparse(decorator.args[0]))
@@ -255,7 +220,7 @@ def _seeds(node, pullbacks) -> bool:
     argument)."""
     if not isinstance(node, ast.Call) or not _plain(node):
         return False
-    if _called(node) == "jvp":
+    if called(node) == "jvp":
         return len(node.args) >= 3
     if len(node.args) != 1 or node.keywords:
         return False
@@ -264,10 +229,10 @@ def _seeds(node, pullbacks) -> bool:
 
 
 def _argnums_variants(node, arities) -> list[str]:
-    if not (_called(node) in DIFFERENTIATORS and node.args and _plain(node)):
+    if not (called(node) in DIFFERENTIATORS and node.args and _plain(node)):
         return []
     n = _arity(node.args[0], arities)
-    now = _int_or_ints(_keyword(node, "argnums", 1) or ast.Constant(0))
+    now = _int_or_ints(keyword_arg(node, "argnums", 1) or ast.Constant(0))
     if not n or not 2 <= n <= 10:
         return []
     if isinstance(now, int):
@@ -283,16 +248,16 @@ def _per_example_grad(batched) -> bool:
     """``vmap(grad(f, argnums), in_axes)`` where every ``argnums`` argument is unbatched."""
     vmap, axes = batched
     grad = vmap.args[0]
-    if not (_called(grad) == "grad" and grad.args and _plain(grad)
+    if not (called(grad) == "grad" and grad.args and _plain(grad)
             and all(kw.arg == "argnums" for kw in grad.keywords)):
         return False
-    argnums = _int_or_ints(_keyword(grad, "argnums", 1) or ast.Constant(0))
+    argnums = _int_or_ints(keyword_arg(grad, "argnums", 1) or ast.Constant(0))
     argnums = (argnums,) if isinstance(argnums, int) else argnums
     return bool(argnums) and all(i < len(axes) and axes[i] is None for i in argnums)
 
 
 def _loop_variant(node) -> str | None:
-    name = _called(node)
+    name = called(node)
     if not (isinstance(node, ast.Call) and _is_lax(node) and _plain(node)):
         return None
     if name == "map" and isinstance(node.func, ast.Attribute) and len(node.args) == 2 \
@@ -307,15 +272,15 @@ def _loop_variant(node) -> str | None:
 def _swappable_outputs(node) -> bool:
     return isinstance(node, ast.Assign) and len(node.targets) == 1 \
         and isinstance(node.targets[0], ast.Tuple) and len(node.targets[0].elts) == 2 \
-        and (_called(node.value) == "jvp"
-             or isinstance(node.value, ast.Call) and _called(node.value.func) == "value_and_grad")
+        and (called(node.value) == "jvp"
+             or isinstance(node.value, ast.Call) and called(node.value.func) == "value_and_grad")
 
 
 def _product(node) -> tuple | None:
     """The two operands of ``a @ b``, ``jnp.dot(a, b)``, ``jnp.matmul(a, b)``."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
         return node.left, node.right
-    if isinstance(node, ast.Call) and _called(node) in ("dot", "matmul") and len(node.args) == 2 \
+    if isinstance(node, ast.Call) and called(node) in ("dot", "matmul") and len(node.args) == 2 \
             and not node.keywords and _module(node) in ARRAY_MODULES:
         return tuple(node.args)
     return None
@@ -325,7 +290,7 @@ def _transposed(node) -> bool:
     """``a.T``, ``jnp.transpose(a)`` or ``a.transpose()``."""
     if isinstance(node, ast.Attribute):
         return node.attr == "T" and isinstance(node.ctx, ast.Load)
-    return _called(node) == "transpose" and isinstance(node.func, ast.Attribute) \
+    return called(node) == "transpose" and isinstance(node.func, ast.Attribute) \
         and not node.keywords and (len(node.args) == 1 and _module(node) in ARRAY_MODULES
                                    or not node.args)
 
@@ -333,9 +298,9 @@ def _transposed(node) -> bool:
 def _custom(node, kinds=("custom_vjp", "custom_jvp")) -> bool:
     """A function given a custom rule: decorated, or assigned from ``custom_vjp(f)``."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return any(_custom_decorator(d, kinds) for d in node.decorator_list)
+        return any(custom_decorator(d, kinds) for d in node.decorator_list)
     return isinstance(node, ast.Assign) and len(node.targets) == 1 \
-        and isinstance(node.targets[0], ast.Name) and _called(node.value) in kinds \
+        and isinstance(node.targets[0], ast.Name) and called(node.value) in kinds \
         and len(node.value.args) == 1 and not node.value.keywords
 
 
@@ -344,7 +309,7 @@ def sites(tree) -> list[tuple[int, str, str, int, int]]:
     found = []
     arities = _arities(tree)
     pullbacks = _derivative_functions(tree)
-    vmapped = _vmapped(tree)
+    vmapped = vmap_assignments(tree)
     nodes = list(ast.walk(tree))
     custom_vjps = {n.targets[0].id if isinstance(n, ast.Assign) else n.name for n in nodes
                    if _custom(n, ("custom_vjp",))}
@@ -359,7 +324,7 @@ def sites(tree) -> list[tuple[int, str, str, int, int]]:
             found.append((positions[id(at)], kind, variant, getattr(at, "lineno", 0),
                           getattr(at, "col_offset", 0)))
 
-        name = _called(node)
+        name = called(node)
         if name in JACOBIANS and node.args \
                 and not (JACOBIANS[name] == "jacfwd" and _reverse_only(node.args[0])):
             add("mode", JACOBIANS[name])
@@ -377,13 +342,13 @@ def sites(tree) -> list[tuple[int, str, str, int, int]]:
                 at = parent if index == 1 else node
                 add("mode", "vjp", at)
                 grad = node.args[0]
-                add("materialize", "hessian" if _called(grad) == "grad" and len(grad.args) == 1
+                add("materialize", "hessian" if called(grad) == "grad" and len(grad.args) == 1
                     and not grad.keywords else "jacobian", at)
         if _single_vjp(node):
             if not _reverse_only(node.args[0]):
                 add("mode", "jvp")
             add("materialize", "jacobian")
-        batched = _batched_call(node, vmapped)
+        batched = batched_call(node, vmapped)
         if batched:
             add("unroll", "vmap")
             if _per_example_grad(batched):
@@ -411,127 +376,3 @@ def sites(tree) -> list[tuple[int, str, str, int, int]]:
         if _custom(node):
             add("custom_rule", "remove")
     return found
-
-
-def _stacked(fn: ast.expr, args: list, axes: list) -> ast.expr:
-    """``tree.map(stack, *[fn(args with the mapped ones per example) for ... in ...])``."""
-    mapped = [i for i, axis in enumerate(axes) if axis == 0]
-    call = ast.Call(func=copy.deepcopy(fn), keywords=[],
-                    args=[ast.Name(f"_m{i}", ast.Load()) if axes[i] == 0 else copy.deepcopy(a)
-                          for i, a in enumerate(args)])
-    if len(mapped) == 1:
-        target, source = ast.Name(f"_m{mapped[0]}", ast.Store()), copy.deepcopy(args[mapped[0]])
-    else:
-        target = ast.Tuple([ast.Name(f"_m{i}", ast.Store()) for i in mapped], ast.Store())
-        source = ast.Call(ast.Name("zip", ast.Load()), [copy.deepcopy(args[i]) for i in mapped], [])
-    loop = ast.ListComp(call, [ast.comprehension(target, source, [], 0)])
-    return expr(f"{JAX}.tree.map(lambda *_r: {JNP}.stack(_r), *rows)", rows=loop)
-
-
-def _remove_rules(name: str):
-    """A pass that drops ``name.defvjp(...)``/``name.defjvp(...)`` statements and decorators."""
-
-    def is_rule(node):
-        return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-            and node.func.attr in ("defvjp", "defjvp") and isinstance(node.func.value, ast.Name) \
-            and node.func.value.id == name
-
-    class Drop(ast.NodeTransformer):
-        def generic_visit(self, node):
-            super().generic_visit(node)
-            for field in ("body", "orelse", "finalbody"):
-                body = getattr(node, field, None)
-                if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-                    kept = [s for s in body if not (isinstance(s, ast.Expr) and is_rule(s.value))]
-                    setattr(node, field, kept or [ast.Pass()])
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                node.decorator_list = [d for d in node.decorator_list
-                                       if not (isinstance(d, ast.Attribute) and is_rule(ast.Call(d, [], [])))]
-            return node
-
-    return lambda tree: Drop().visit(tree)
-
-
-def mutate(node, kind: str, variant: str, edit) -> ast.AST:
-    """``node`` rewritten (``edit.root``: the file it is in). ``edit.helpers`` collects the
-    helper functions the file must add, ``edit.passes`` the rewrites of the whole file that
-    must follow; the imports of the ``_mutant_*`` aliases are added for whatever it uses."""
-    if kind == "mode" and variant in ("jacfwd", "jacrev"):
-        node.func = _sibling(node, variant)
-        return node
-    if kind == "argnums":
-        new = [ast.Constant(int(c)) for c in variant[2:]]
-        old = _keyword(node, "argnums", 1)
-        value = ast.Tuple(new, ast.Load()) if isinstance(old, ast.Tuple) else new[0]
-        if len(node.args) > 1:
-            node.args[1] = value
-        else:
-            node.keywords = [kw for kw in node.keywords if kw.arg != "argnums"]
-            node.keywords.append(ast.keyword("argnums", value))
-        return node
-    if kind == "seed":
-        return expr(f"{JAX}.tree.map({JNP}.{variant}_like, t)", t=node)
-    if kind == "primal":
-        node.targets[0].elts.reverse()
-        return node
-    if kind == "term":
-        return node.left if variant == "left" else node.right
-    if kind == "transpose" and variant == "remove":
-        return node.value if isinstance(node, ast.Attribute) else \
-            (node.args[0] if node.args else node.func.value)
-    if kind == "transpose":
-        operands = [node.left, node.right] if isinstance(node, ast.BinOp) else node.args
-        if variant == "swap":
-            operands.reverse()
-        else:
-            i = 0 if variant == "tleft" else 1
-            operands[i] = ast.Attribute(operands[i], "T", ast.Load())
-        if isinstance(node, ast.BinOp):
-            node.left, node.right = operands
-        else:
-            node.args = operands
-        return node
-    if kind in ("unroll", "materialize") and isinstance(node, ast.Call) and _called(node) != "vjp":
-        vmap, axes = _batched_call(node, _vmapped(edit.root)) or (None, None)
-    if kind == "unroll" and variant == "vmap":
-        return _stacked(vmap.args[0], node.args, axes)
-    if kind == "unroll" and variant == "map":
-        return _stacked(node.args[0], node.args[1:], [0])
-    if kind == "unroll":
-        helper = "_mutant_scan" if variant == "scan" else "_mutant_fori"
-        edit.helpers.add(helper)
-        node.func = ast.Name(helper, ast.Load())
-        return node
-    if kind == "custom_rule":
-        if isinstance(node, ast.Assign):
-            edit.passes.append(_remove_rules(node.targets[0].id))
-            node.value = node.value.args[0]
-        else:
-            edit.passes.append(_remove_rules(node.name))
-            node.decorator_list = [d for d in node.decorator_list if not _custom_decorator(d)]
-        return node
-    call = node.value if isinstance(node, ast.Subscript) else node
-    if _called(call) == "jvp":
-        g, x, v = call.args[0], call.args[1].elts[0], call.args[2].elts[0]
-        if kind == "mode":
-            tangent = expr("vjp(g, x)[1](v)[0]", vjp=_sibling(call, "vjp"), g=g, x=x, v=v)
-        elif variant == "hessian":
-            tangent = expr(f"{JNP}.tensordot({JAX}.hessian(f)(x), v, {JNP}.ndim(v))", f=g.args[0], x=x, v=v)
-        else:
-            tangent = expr(f"{JNP}.tensordot({JAX}.jacfwd(g)(x), v, {JNP}.ndim(v))", g=g, x=x, v=v)
-        if call is node:
-            return expr("(g(x), t)", g=g, x=x, t=tangent)
-        return tangent
-    if _called(call) == "vjp":
-        g, x = call.args
-        if kind == "mode":
-            return expr("(g(x), lambda _ct: (jvp(g, (x,), (_ct,))[1],))", g=g, x=x, jvp=_sibling(call, "jvp"))
-        return expr(f"(g(x), lambda _ct: ({JNP}.tensordot(_ct, {JAX}.jacrev(g)(x), {JNP}.ndim(_ct)),))",
-                    g=g, x=x)
-    # materialize: vmap(grad(f, argnums), in_axes)(args) -> jacrev(vmap(f, in_axes), argnums)(args)
-    grad = vmap.args[0]
-    batched = ast.Call(func=copy.deepcopy(vmap.func), args=[copy.deepcopy(grad.args[0])],
-                       keywords=[ast.keyword("in_axes", copy.deepcopy(_keyword(vmap, "in_axes", 1)))])
-    argnums = _keyword(grad, "argnums", 1) or ast.Constant(0)
-    return ast.Call(func=expr(f"{JAX}.jacrev(f, argnums=a)", f=batched, a=argnums),
-                    args=node.args, keywords=[])
