@@ -24,6 +24,8 @@ from huey import RedisHuey, SqliteHuey
 from huey.registry import Message
 from huey.serializer import Serializer
 
+from judge.errors import JudgeError
+
 TASK_NAME = "judge.service.grade"
 
 
@@ -107,7 +109,7 @@ def open_queue(url: str | None, data: Path, grade=None) -> Queue:
     serializer = JsonSerializer()
     if url:
         if not url.startswith(("redis://", "rediss://", "unix://")):
-            raise ValueError(f"--queue {url}: a Redis URL is expected (redis://HOST:PORT/DB)")
+            raise JudgeError(f"--queue {url}: a Redis URL is expected (redis://HOST:PORT/DB)")
         tasks = RedisHuey("judge-tasks", url=url, serializer=serializer, results=False)
         events = RedisHuey("judge-events", url=url, serializer=serializer, results=False)
     else:
