@@ -5,6 +5,7 @@ outputs. ``text`` is ``judge show``'s own text, word for word."""
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,16 @@ from judge.errors import JudgeError
 from judge.problem import spec
 from judge.problem.model import Problem
 from judge.reports import show
-from judge.reports.json_report import _finite
+
+
+def _finite(value):
+    """``value`` with NaN and the infinities as "NaN", "Infinity" and "-Infinity", as the JSON
+    report writes them (strict JSON has no literal for them)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _plain(value):
