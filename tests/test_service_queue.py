@@ -151,3 +151,13 @@ def test_at_start_lost_tasks_are_enqueued_again_and_stored_results_recorded(part
     assert queue.pending() == {(lost, 1), (waiting, 1)}
     assert store.get(graded).status == "done"
     assert store.get(claimed).status == "running"  # its lease decides whether it is given up
+
+
+def test_a_task_missing_from_the_queue_is_enqueued_again_by_the_second_sweep(parts):
+    store, queue, recorder = parts
+    sub_id = submit(store, queue)
+    queue.tasks.dequeue()  # a grader took it and has not claimed it yet, or died
+    recorder.sweep_queued()
+    assert queue.pending() == set()  # perhaps about to be claimed: not yet
+    recorder.sweep_queued()
+    assert queue.pending() == {(sub_id, 1)}

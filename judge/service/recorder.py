@@ -41,6 +41,7 @@ class Recorder:
         self.queue = queue
         self.lease_s = lease_s
         self._beats: dict[tuple[str, int], object] = {}
+        self._lost: set[tuple[str, int]] = set()  # found in no queue by the last sweep
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -83,7 +84,7 @@ class Recorder:
                 continue
             if row.status == "running":
                 self.store.extend(row.id, row.attempt, self.lease_s)
-        self.sweep_queued()
+        self.sweep_queued(at_start=True)
 
     def drain_events(self, limit: int = 200) -> bool:
         """Handle up to ``limit`` notices from graders; True if there were any."""
@@ -120,19 +121,24 @@ class Recorder:
                                 row.id, row.attempt)
                     self.queue.enqueue(row.id, row.attempt + 1, row.problem, row.source)
 
-    def sweep_queued(self) -> None:
-        """Enqueue again every queued submission whose current attempt is in no queue."""
+    def sweep_queued(self, at_start: bool = False) -> None:
+        """Enqueue again every queued submission whose current attempt is in no queue and not
+        claimed. A grader takes a task out of the queue a moment before it claims it, so a
+        submission is enqueued again only when two sweeps in a row found it so (at start: the
+        first time, as no grader of this API has started yet)."""
         queued = self.store.unfinished("queued")
-        if not queued:
-            return
-        waiting = self.queue.pending()
+        waiting = self.queue.pending() if queued else set()
+        lost = set()
         for row in queued:
             if (row.id, row.attempt) in waiting or self.collect(row):
                 continue
             if self.queue.peek(q.claim_key(row.id, row.attempt)) is not None:
                 self.store.start(row.id, row.attempt, self.lease_s)  # its lease decides
-            else:
+            elif at_start or (row.id, row.attempt) in self._lost:
                 self.queue.enqueue(row.id, row.attempt, row.problem, row.source)
+            else:
+                lost.add((row.id, row.attempt))
+        self._lost = lost
 
     def collect(self, row: Row) -> bool:
         """Record the first result stored for any attempt of ``row``; True if it is done now.
