@@ -138,9 +138,9 @@ def _output(problem: Problem) -> list[str]:
             text = (fields.get(f.name) or {}).get("description")
             out.append(f"    {f.name}: {_like(f)}" + (f": {text}" if text else ""))
     for probe in problem.probes:
-        what = ("pulls each example's cotangent back through your function (jax.vjp)"
+        what = ("pulls each case's cotangent back through your function (jax.vjp)"
                 if probe.name == "vjp" else
-                "pushes each example's tangent forward through your function (jax.jvp)")
+                "pushes each case's tangent forward through your function (jax.jvp)")
         out.append(f"  the judge also differentiates it with respect to {probe.wrt}: it {what}")
     return out
 
