@@ -63,6 +63,18 @@ def test_show_states_symbolic_shapes_dims_and_exclusive_bounds():
     assert "b: array float32 of shape (), traced" in render(spec.load("per_example_clip"))
 
 
+def test_show_states_a_field_tolerance_that_differs():
+    from dataclasses import replace
+
+    fq = spec.load("fake_quant_ste")
+    loose = replace(fq, fields=tuple(
+        replace(f, tolerance={"rtol": 0.5, "atol": 0.0, "signed_zero": True}) if f.name == "grads"
+        else f for f in fq.fields))
+    text = render(loose)
+    assert "  grads: |got - expected| <= 0 + 0.5 * |expected|; -0.0 and 0.0 differ" in text
+    assert "  values: " not in text.split("## Tolerance")[1].split("## Limits")[0]
+
+
 def test_show_never_shows_a_hidden_case():
     problem = spec.load("fake_quant_ste")
     text = render(problem, hints=99)
