@@ -236,22 +236,31 @@ def redis_url(tmp_path):
         proc.wait(timeout=30)
 
 
+def _grader(redis_url: str, data: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "judge", "service", "--grader-only",
+                             "--queue", redis_url, "--workers", "1", "--data", str(data)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
 def test_graders_on_other_machines_take_work_from_redis(tmp_path, redis_url):
-    """The API with no grader of its own, and two grader-only processes, each with a data
-    folder of its own (as on two other machines): they reach the API only through Redis."""
-    graders = [subprocess.Popen([sys.executable, "-m", "judge", "service", "--grader-only",
-                                 "--queue", redis_url, "--workers", "1",
-                                 "--data", str(tmp_path / f"grader{i}")], cwd=ROOT,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
-               for i in range(2)]
+    """The API with no grader of its own, and grader-only processes, each with a data folder of
+    its own (as on other machines): they reach the API only through Redis. The first grader's
+    machine is lost mid-grade (SIGKILL); the second one grades what it was grading."""
     files = [FQ / "accepted" / "closure_vjp.py", FQ / "wrong_answer" / "strict_mask.py",
              FQ / "rejected" / "numpy_conversion.py", FQ / "accepted" / "nondiff_argnums.py"]
+    graders = [_grader(redis_url, tmp_path / "grader0")]
     try:
         with running(tmp_path / "api", "--queue", redis_url, "--workers", "0") as service:
             ids = [service.submit(f) for f in files]
+            deadline = time.monotonic() + 600
+            while not any(service.status(i)["status"] == "running" for i in ids):
+                assert time.monotonic() < deadline and graders[0].poll() is None
+                time.sleep(0.3)
+            os.killpg(graders[0].pid, signal.SIGKILL)
+            graders.append(_grader(redis_url, tmp_path / "grader1"))
             results = service.wait_done(ids)
-            assert all(g.poll() is None for g in graders)
+            assert graders[1].poll() is None
     finally:
         for g in graders:
             with contextlib.suppress(ProcessLookupError):
@@ -260,3 +269,7 @@ def test_graders_on_other_machines_take_work_from_redis(tmp_path, redis_url):
     for f, sub_id in zip(files, ids):
         assert results[sub_id]["result"]["verdict"] == expected_verdict(f), f.name
     assert not (tmp_path / "api" / "queue.db").exists()  # the queue was Redis's
+    db = sqlite3.connect(tmp_path / "api" / "service.db")
+    recorded = dict(db.execute("select submission, sum(recorded) from outcomes group by submission"))
+    assert recorded == {i: 1 for i in ids}
+    assert max(a for a, in db.execute("select attempt from submissions")) >= 2
