@@ -161,3 +161,19 @@ def test_a_task_missing_from_the_queue_is_enqueued_again_by_the_second_sweep(par
     assert queue.pending() == set()  # perhaps about to be claimed: not yet
     recorder.sweep_queued()
     assert queue.pending() == {(sub_id, 1)}
+
+
+# --- the grader's side ---------------------------------------------------------------------
+
+def test_a_grader_skips_an_attempt_claimed_already_and_never_loads_a_path(tmp_path):
+    from judge.service.grader import Grader
+
+    grader = Grader(None, tmp_path, sandbox="none")
+    queue = grader.queue
+    assert queue.put_if_empty(q.claim_key("s1", 1), "another grader")
+    grader.grade_task("s1", 1, "fake_quant_ste", "def f(): pass\n")
+    assert queue.peek(q.result_key("s1", 1)) is None and queue.next_event() is None
+    # a task forged in the queue cannot make a grader load a spec from a path
+    for forged in ("../../etc/passwd", "/tmp/x.yaml", "problems/fake_quant_ste.yaml", ""):
+        verdict, report = grader.grade(forged, "def f(): pass\n")
+        assert verdict == "IE" and "is not a problem id" in report

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 import sys
 import threading
@@ -28,6 +29,8 @@ log = logging.getLogger("judge.service")
 
 #: A grader refreshes its heartbeat this often while it grades (seconds).
 HEARTBEAT_S = 2.0
+#: What a problem id looks like (problems/<id>.yaml).
+PROBLEM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
 #: The file name a submission's source is graded under (what the report's ``submission`` says).
 SUBMISSION_NAME = "submission.py"
 
@@ -46,8 +49,13 @@ class Grader:
         self._lock = threading.Lock()
 
     def problem(self, problem_id: str):
+        """The bundled problem ``problem_id``; never a path (a task comes from the queue, which
+        whoever reaches Redis can write to)."""
+        from judge.errors import JudgeError
         from judge.problem import spec
 
+        if not PROBLEM_ID.fullmatch(problem_id):
+            raise JudgeError(f"{problem_id!r} is not a problem id")
         with self._lock:
             if problem_id not in self._problems:
                 self._problems[problem_id] = spec.load(problem_id)

@@ -10,6 +10,7 @@ grader process alone: on the same machine with the same ``--data``, or on anothe
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import signal
 import subprocess
@@ -88,6 +89,7 @@ class LocalGrader:
 
 def main(args) -> int:
     _require_extra()
+    logging.basicConfig(level=logging.WARNING, format="judge service: %(message)s")
     args.data = Path(args.data)
     os.umask(0o077)  # the database and the queue hold every student's source: the owner's only
     args.data.mkdir(mode=0o700, parents=True, exist_ok=True)
