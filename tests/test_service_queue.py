@@ -145,7 +145,7 @@ def test_at_start_lost_tasks_are_enqueued_again_and_stored_results_recorded(part
     claimed = submit(store, queue)
     queue.tasks.storage.flush_queue()  # the queue lost every task (a grader took them and died)
     queue.enqueue(waiting, 1, "fake_quant_ste", "x")  # this one is still there
-    queue.put(q.result_key(graded, 1), {"verdict": "AC", "report": "{}"})  # graded while down
+    queue.put(q.result_key(graded, 1), {"verdict": "AC", "report": '{"verdict": "AC"}'})  # graded while down
     queue.put(q.claim_key(claimed, 1), "a grader that died before saying so")
     Recorder(store, queue, lease_s=30).recover()
     assert queue.pending() == {(lost, 1), (waiting, 1)}
@@ -177,3 +177,18 @@ def test_a_grader_skips_an_attempt_claimed_already_and_never_loads_a_path(tmp_pa
     for forged in ("../../etc/passwd", "/tmp/x.yaml", "problems/fake_quant_ste.yaml", ""):
         verdict, report = grader.grade(forged, "def f(): pass\n")
         assert verdict == "IE" and "is not a problem id" in report
+
+
+def test_a_malformed_result_in_the_store_is_not_recorded(parts):
+    store, queue, recorder = parts
+    sub_id = submit(store, queue)
+    take(queue)
+    recorder.drain_events()
+    for forged in ("x", {"verdict": "AC"}, {"verdict": "AC", "report": "not json"},
+                   {"verdict": "AC", "report": "[1]"}, {"verdict": "AC", "report": '{"verdict": "WA"}'}):
+        queue.put(q.result_key(sub_id, 1), forged)
+        recorder.poll_running()
+        assert store.get(sub_id).status == "running", forged
+    finish(queue, sub_id, 1, "AC")
+    recorder.drain_events()
+    assert store.get(sub_id).verdict == "AC"

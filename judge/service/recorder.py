@@ -17,6 +17,7 @@ submission accepted before it.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -148,7 +149,7 @@ class Recorder:
             return True
         for attempt in range(row.attempt, 0, -1):
             stored = self.queue.peek(q.result_key(row.id, attempt))
-            if not (isinstance(stored, dict) and isinstance(stored.get("report"), str)):
+            if not _valid(stored):
                 continue
             self.store.record(row.id, attempt, str(stored.get("verdict")), stored["report"])
             self._forget(row)
@@ -165,3 +166,16 @@ class Recorder:
             for key in (q.claim_key(row.id, attempt), q.beat_key(row.id, attempt), result):
                 self.queue.delete(key)
             self._beats.pop((row.id, attempt), None)
+
+
+def _valid(stored) -> bool:
+    """A result as a grader stores it: a verdict and a JSON report that is an object (anything
+    else in the queue's store is not recorded)."""
+    if not (isinstance(stored, dict) and isinstance(stored.get("verdict"), str)
+            and isinstance(stored.get("report"), str)):
+        return False
+    try:
+        report = json.loads(stored["report"])
+    except ValueError:
+        return False
+    return isinstance(report, dict) and report.get("verdict") == stored["verdict"]
