@@ -12,6 +12,7 @@ JUDGE_REQUIRE_BROWSER is unset; CI sets JUDGE_REQUIRE_BROWSER=1, so there they f
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -200,6 +201,11 @@ def test_an_uploaded_honest_solution_is_ac_with_its_examples(browser, service):
     assert [c.get_attribute("data-verdict") for c in cases] == ["AC", "AC", "AC"]  # examples only
     assert "clip_both_ends" in cases[0].text
     assert "AC" in _by_id(browser, "hidden-counts").text
+    score = re.fullmatch(r"Score: (\S+) / (\S+)", _by_id(browser, "score").text)
+    assert score and score[1] == score[2], _by_id(browser, "score").text  # full marks
+    # the spec's scoring groups, each with its points (not one per case)
+    groups = browser.find_elements(By.CSS_SELECTOR, "#groups li")
+    assert 0 < len(groups) < 10 and all(re.search(r": \S+ / \S+$", g.text) for g in groups)
 
 
 def test_a_pasted_wrong_answer_shows_the_failing_example(browser, service):
@@ -217,8 +223,11 @@ def test_a_pasted_wrong_answer_shows_the_failing_example(browser, service):
     assert failing, "no failing example shown"
     first = failing[0].text
     assert "clip_both_ends" in first
-    assert 'expected: {"values": [0.5, 1, -1, 1.5, -2], "grads": [1, 1, 1, 0, 0]}' in first
-    assert 'got:      {"values": [0.5, 1, -1, 2.5, -3], "grads": [1, 1, 1, 0, 0]}' in first
+    lines = first.splitlines()
+    expected = next(line for line in lines if line.startswith("expected: "))
+    got = next(line for line in lines if line.startswith("got: "))
+    assert '"values": [0.5, 1, -1, 1.5, -2]' in expected and '"grads": [1, 1, 1, 0, 0]' in expected
+    assert '"values": [0.5, 1, -1, 2.5, -3]' in got and '"grads": [1, 1, 1, 0, 0]' in got
     rows = [r.text for r in failing[0].find_elements(By.CSS_SELECTOR, "table.diff-table tr")]
     assert "values[3] 2.5 1.5" in rows and "values[4] -3 -2" in rows
     hidden = _by_id(browser, "hidden-counts").text

@@ -292,7 +292,8 @@ function readFile() {
 // ---------------------------------------------------------------- the report
 
 function clearResult() {
-  for (const id of ["verdict", "reason", "time", "message", "hint", "counts", "hidden-counts"]) $(id).textContent = "";
+  for (const id of ["verdict", "reason", "time", "message", "hint", "score", "counts", "hidden-counts"]) $(id).textContent = "";
+  clear($("groups"));
   $("verdict").className = "verdict";
   $("hint").hidden = true;
   $("gate-off").hidden = true;
@@ -380,6 +381,17 @@ function renderCase(c, problem) {
   return box;
 }
 
+// The points (report version 4 on): the total, and the spec's scoring groups when it has them
+// (without them every case is a group of its own, which the counts below already say).
+function showScore(r, caseCount) {
+  if (typeof r.score !== "number" || typeof r.max_score !== "number") return;
+  $("score").textContent = `Score: ${r.score} / ${r.max_score}` + (r.zeroed_by ? ` (0: case ${r.zeroed_by.index} is ${r.zeroed_by.verdict})` : "");
+  const groups = Array.isArray(r.groups) ? r.groups : [];
+  if (groups.length && groups.length < caseCount) {
+    for (const g of groups) $("groups").appendChild(el("li", `${g.name}: ${g.score} / ${g.max_score}`));
+  }
+}
+
 function showResult(r) {
   clearResult();
   if (!r || typeof r !== "object") { say($("message"), "The service sent no report.", true); return; }
@@ -392,6 +404,7 @@ function showResult(r) {
   if (r.hint) { $("hint").textContent = "Hint: " + r.hint; $("hint").hidden = false; }
   if (r.source_gate === false) $("gate-off").hidden = false;
   const cases = Array.isArray(r.cases) ? r.cases : [];
+  showScore(r, cases.length);
   const examples = cases.filter((c) => c.visibility === "example");
   const hidden = cases.filter((c) => c.visibility !== "example");
   if (cases.length) $("counts").textContent = "All cases: " + countText(cases);
