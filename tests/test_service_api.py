@@ -110,6 +110,7 @@ def test_a_huge_body_is_413_before_it_is_parsed(api):
     (b"", "not JSON"),
     (b"\xff\xfe", "not JSON"),
     (b"[1, 2]", "JSON object"),
+    (b"[" * 200_000, "JSON"),
     (b'{"problem": "fake_quant_ste"}', "JSON object"),
     (b'{"problem": "fake_quant_ste", "source": "x", "extra": 1}', "JSON object"),
     (b'{"problem": 3, "source": "x"}', "strings"),

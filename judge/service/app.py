@@ -112,7 +112,9 @@ def create_app(settings: ServiceSettings) -> FastAPI:
 
     async def body_json(request: Request):
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        if length is not None and not length.isdigit():
+            raise ApiError(400, f"the Content-Length {length!r} is not a number of bytes")
+        if length is not None and int(length) > MAX_BODY_BYTES:
             raise ApiError(413, f"the request body is larger than {MAX_BODY_BYTES} bytes; a "
                                 f"source may have up to {MAX_SOURCE_BYTES} bytes")
         body = bytearray()
@@ -125,6 +127,8 @@ def create_app(settings: ServiceSettings) -> FastAPI:
             return json.loads(bytes(body))
         except (ValueError, UnicodeDecodeError) as exc:
             raise ApiError(400, f"the body is not JSON: {exc}") from None
+        except RecursionError:
+            raise ApiError(400, "the body is not JSON the service reads: nested too deeply") from None
 
     @app.post("/api/v1/submissions", status_code=202)
     async def submit(request: Request):
