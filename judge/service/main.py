@@ -9,6 +9,7 @@ grader process alone: on the same machine with the same ``--data``, or on anothe
 
 from __future__ import annotations
 
+import argparse
 import ctypes
 import logging
 import os
@@ -126,6 +127,12 @@ def main(args) -> int:
     return 0
 
 
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"must be a number (0 or more), got {text!r}")
+    return int(text)
+
+
 def add_parser(sub, add_sandbox, positive) -> None:
     """The ``service`` subcommand's arguments (``judge.cli`` calls this)."""
     sv = sub.add_parser("service", help="the grading service: an HTTP API and its graders")
@@ -138,7 +145,7 @@ def add_parser(sub, add_sandbox, positive) -> None:
     sv.add_argument("--queue", metavar="URL", default=None,
                     help="redis://HOST:PORT/DB: a Redis queue that graders on other machines "
                          "share (default: SQLite in --data, this machine only)")
-    sv.add_argument("--workers", type=int, default=2, metavar="N",
+    sv.add_argument("--workers", type=_count, default=2, metavar="N",
                     help="submissions graded at a time by this machine's grader (default 2; "
                          "0: no grader here)")
     sv.add_argument("--grader-only", action="store_true",
