@@ -71,12 +71,18 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _browser_required():
+    """With JUDGE_REQUIRE_BROWSER=1 a missing browser fails every test here, before anything
+    starts (Selenium is never left to look for a driver of its own)."""
+    if _why is not None:
+        pytest.fail(f"JUDGE_REQUIRE_BROWSER=1 but {_why}")
+
+
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     """`judge service` on a free port with its own data folder and a token from the environment:
     (base URL, token, log path)."""
-    if _why is not None:  # JUDGE_REQUIRE_BROWSER=1
-        pytest.fail(f"JUDGE_REQUIRE_BROWSER=1 but {_why}")
     data = tmp_path_factory.mktemp("service-data")
     log = data.parent / "service.log"
     token = secrets.token_urlsafe(24)
