@@ -105,6 +105,37 @@ def test_a_scan_that_only_prints_is_not_live():
     assert "scan" not in summary["live"]
 
 
+def _scanned(y):
+    return jax.lax.scan(lambda c, v: (c + v, c * v), 0.0, y)[1]
+
+
+@pytest.mark.parametrize("combine", [
+    lambda kept, ignored: jax.jit(lambda a, b: a)(kept, ignored),
+    lambda kept, ignored: jax.lax.optimization_barrier((kept, ignored))[0],
+    lambda kept, ignored: jax.lax.cond(kept[0] > 0, lambda a, b: a, lambda a, b: -a, kept, ignored),
+    lambda kept, ignored: jax.checkpoint(lambda a, b: (a, b))(kept, ignored)[0],
+    lambda kept, ignored: jax.lax.composite(lambda a, b: a, name="ignores.it")(kept, ignored),
+], ids=["jit_ignores_it", "optimization_barrier", "cond_ignores_it", "checkpoint_other_output",
+        "composite_ignores_it"])
+def test_a_scan_handed_to_a_call_that_ignores_it_is_not_live(combine):
+    """A scan's result passed into a call, cond or barrier that does not use it for the output
+    computes nothing (``submissions/ema_scan/rejected/doubling_beside_scan_through_*.py``)."""
+    summary = program.summarize(jax.make_jaxpr(lambda x: combine(x * 2.0, _scanned(x)))(jnp.ones(5)))
+    assert summary["primitives"]["scan"] == 1
+    assert "scan" not in summary["live"]
+
+
+@pytest.mark.parametrize("combine", [
+    lambda kept, used: jax.jit(lambda a, b: a + b)(kept, used),
+    lambda kept, used: jax.lax.optimization_barrier((kept, used))[1],
+    lambda kept, used: jax.lax.cond(kept[0] > 0, lambda a, b: a, lambda a, b: b, kept, used),
+    lambda kept, used: jax.checkpoint(lambda a, b: (a, b))(kept, used)[1],
+], ids=["jit_uses_it", "optimization_barrier", "one_branch_uses_it", "checkpoint"])
+def test_a_scan_a_call_uses_for_the_output_is_live(combine):
+    summary = program.summarize(jax.make_jaxpr(lambda x: combine(x * 2.0, _scanned(x)))(jnp.ones(5)))
+    assert summary["live"]["scan"] == 1
+
+
 @pytest.mark.parametrize("fn", [
     lambda w, X: jnp.squeeze(X @ w[:, None])[..., None] * X,
     lambda w, X: jnp.zeros_like(X[0]) + w,

@@ -13,10 +13,12 @@ is linear in the program's size however often a body is reused. The summary (its
      "omitted": 0}                           # primitives left out past MAX_PRIMITIVE_NAMES
 
 An equation is live when an output of its jaxpr that is needed depends on it. Inside a call
-(jit, checkpoint, custom_jvp/custom_vjp) the needed outputs are those the caller uses; inside a
-loop or branch body, all of them. A ``lax.scan`` whose result is thrown away, even from inside a
-jit, is in ``primitives`` but not in ``live``, and so is one whose step only prints or calls back
-(an effect computes nothing the output depends on).
+(jit, checkpoint, custom_jvp/custom_vjp, composite) or a ``cond`` branch the needed outputs are
+those the caller uses; inside a loop body, all of them; and an input of a call, a ``cond`` or an
+``optimization_barrier`` is needed only when what it computes uses it. A ``lax.scan`` whose
+result is thrown away, even from inside a jit, or handed to a jit that ignores it, is in
+``primitives`` but not in ``live``, and so is one whose step only prints or calls back (an
+effect computes nothing the output depends on).
 
 ``largest`` holds the values with the most elements (equation outputs and constants), at most
 ``protocol.MAX_LARGEST``, largest first; the judge recomputes each one's size from its shape.
@@ -44,7 +46,9 @@ def sub_jaxprs(value):
 #: follows which of them the caller needs. In any other body (a loop, a branch) every output of
 #: the body counts as needed.
 _CALLS = frozenset({"jit", "pjit", "closed_call", "core_call", "named_call", "checkpoint", "remat",
-                    "remat2", "custom_jvp_call", "custom_vjp_call"})
+                    "remat2", "custom_jvp_call", "custom_vjp_call", "composite"})
+#: The same and ``cond``, whose branches' outputs are its outputs, one for one.
+_FOLLOWS = _CALLS | {"cond"}
 
 
 def _value(aval, primitive: str):
@@ -69,6 +73,7 @@ def summarize(closed) -> dict:
     """The summary of a ClosedJaxpr (or open Jaxpr) and everything nested in it."""
     totals: dict[int, tuple] = {}       # id(jaxpr) -> (equations, primitives), once each
     lives: dict[tuple, dict] = {}       # (id(jaxpr), outputs needed) -> live primitives
+    backward: dict = {}                 # the same key -> what _backward found
     keep: list = []                     # the jaxprs walked, so no id is reused meanwhile
     largest: dict[tuple, tuple[int, dict]] = {}
 
@@ -108,13 +113,13 @@ def summarize(closed) -> dict:
         if key in lives:
             return lives[key]
         live: dict = {}
-        for i, mask in _liveness(jaxpr, wanted).items():
+        for i, mask in _liveness(jaxpr, wanted, backward).items():
             eqn = jaxpr.eqns[i]
             name = eqn.primitive.name
             live[name] = live.get(name, 0) + 1
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
-                    follows = name in _CALLS and len(sub.outvars) == len(mask)
+                    follows = name in _FOLLOWS and len(sub.outvars) == len(mask)
                     add(live, live_walk(sub, mask if follows else None))
         lives[key] = live
         return live
@@ -133,10 +138,21 @@ def summarize(closed) -> dict:
             "omitted": len(primitives) - len(names)}
 
 
-def _liveness(jaxpr, wanted) -> dict[int, tuple[bool, ...]]:
+def _liveness(jaxpr, wanted, cache: dict | None = None) -> dict[int, tuple[bool, ...]]:
     """For each equation the ``wanted`` outputs of the jaxpr depend on (None: all of them):
     which of its own outputs are needed. An effect (a print, a callback) does not make an
-    equation live: it feeds no output."""
+    equation live: it feeds no output. Nor does an input a call, a ``cond`` or an
+    ``optimization_barrier`` receives but does not use for a needed output (a scan's result
+    passed to a jit that ignores it)."""
+    return _backward(jaxpr, wanted, {} if cache is None else cache)[0]
+
+
+def _backward(jaxpr, wanted, cache: dict):
+    """``_liveness`` and the ids of the jaxpr's variables the wanted outputs need (its inputs
+    among them), memoized per (jaxpr, wanted) in ``cache``."""
+    key = (id(jaxpr), wanted)
+    if key in cache:
+        return cache[key][1:]
     outs = jaxpr.outvars if wanted is None else [v for v, w in zip(jaxpr.outvars, wanted) if w]
     needed = {id(v) for v in outs}
     live: dict[int, tuple[bool, ...]] = {}
@@ -145,5 +161,27 @@ def _liveness(jaxpr, wanted) -> dict[int, tuple[bool, ...]]:
         mask = tuple(id(v) in needed for v in eqn.outvars)
         if any(mask):
             live[i] = mask
-            needed.update(id(v) for v in eqn.invars)
-    return live
+            needed.update(id(v) for v in _inputs_needed(eqn, mask, cache))
+    cache[key] = (jaxpr, live, needed)  # the jaxpr is kept so that its id is not reused
+    return live, needed
+
+
+def _inputs_needed(eqn, mask: tuple[bool, ...], cache: dict) -> list:
+    """The inputs of ``eqn`` its ``mask`` of needed outputs depends on: for a call or a
+    ``cond``, those its body (any branch) uses for them; for an ``optimization_barrier``, the
+    input of each needed output; otherwise all of them."""
+    name = eqn.primitive.name
+    invars = list(eqn.invars)
+    if name == "optimization_barrier" and len(invars) == len(mask):
+        return [v for v, m in zip(invars, mask) if m]
+    if name not in _FOLLOWS:
+        return invars
+    bodies = [sub for param in eqn.params.values() for sub in sub_jaxprs(param)]
+    operands = invars[1:] if name == "cond" else invars  # a cond's first input is its index
+    if not bodies or any(len(b.invars) != len(operands) or len(b.outvars) != len(mask) for b in bodies):
+        return invars
+    used = [False] * len(operands)
+    for body in bodies:
+        needed = _backward(body, mask, cache)[1]
+        used = [u or id(v) in needed for u, v in zip(used, body.invars)]
+    return invars[:len(invars) - len(operands)] + [v for v, u in zip(operands, used) if u]
