@@ -1,9 +1,15 @@
-"""What many test files share: where the repository is, and running the ``judge`` command."""
+"""What many test files share: where the repository is, running the ``judge`` command, and
+splitting an exhaustive sweep between the default run and the ``slow`` group."""
 
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
+
+import pytest
+
+_PARAM = type(pytest.param(None))  # what pytest.param returns
 
 #: The repository: problems/, submissions/, judge/ and tests/ are below it.
 ROOT = Path(__file__).resolve().parent.parent
@@ -15,3 +21,22 @@ def judge(*args: str, cwd: str | Path = ROOT, env: Mapping[str, str] | None = No
     and return what it did, stdout and stderr captured as text."""
     return subprocess.run([sys.executable, "-m", "judge", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def sampled(values: Iterable, key: Callable[[Any], Hashable], ids: Callable[[Any], str] | None = None,
+            ) -> list:
+    """An exhaustive sweep as pytest params, split between the two groups of the suite: the first
+    value of each ``key`` (in the given order) runs by default, every other value is marked
+    ``slow`` (``python -m pytest -m slow`` runs them). So the default run keeps one of each kind
+    the key tells apart, and nothing is dropped. ``values`` may be ``pytest.param``s: their own
+    marks and id are kept."""
+    seen: set = set()
+    params = []
+    for value in values:
+        if not isinstance(value, _PARAM):
+            value = pytest.param(value, id=ids(value) if ids else None)
+        group = key(value.values[0] if len(value.values) == 1 else value.values)
+        marks = list(value.marks) + ([] if group not in seen else [pytest.mark.slow])
+        seen.add(group)
+        params.append(pytest.param(*value.values, marks=marks, id=value.id))
+    return params
