@@ -125,6 +125,17 @@ def test_a_scan_handed_to_a_call_that_ignores_it_is_not_live(combine):
     assert "scan" not in summary["live"]
 
 
+@pytest.mark.xfail(strict=True, reason="a loop's carries are all taken as needed: liveness does not "
+                                       "follow which carries a while or scan body feeds the output")
+def test_a_scan_carried_through_a_while_loop_it_does_not_feed_is_not_live():
+    def f(x):
+        body = lambda c: (c[0] * 1.5, c[1] + 1.0, c[2] + 1)  # noqa: E731
+        return jax.lax.while_loop(lambda c: c[2] < 1, body, (x * 2.0, _scanned(x), 0))[0]
+
+    summary = program.summarize(jax.make_jaxpr(f)(jnp.ones(5)))
+    assert "scan" not in summary["live"]
+
+
 @pytest.mark.parametrize("combine", [
     lambda kept, used: jax.jit(lambda a, b: a + b)(kept, used),
     lambda kept, used: jax.lax.optimization_barrier((kept, used))[1],
