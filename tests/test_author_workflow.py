@@ -37,7 +37,14 @@ def _env() -> dict:
 
 # --- 1: judge show ---------------------------------------------------------------------------------
 
-def test_show_states_parameters_output_tolerance_and_limits():
+@pytest.fixture
+def first_load(tmp_path, monkeypatch):
+    """Specs loaded as on a first run (an empty cache folder): the field order is the spec's
+    (a later load is pinned by ``test_a_dict_output_keeps_the_spec_order_...``)."""
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "first-load-cache"))
+
+
+def test_show_states_parameters_output_tolerance_and_limits(first_load):
     text = render(spec.load("fake_quant_ste"))
     assert "    x: array float32, traced: the values to quantize\n" \
            "      1 or 2 dimensions; 1 to 6 entries; every entry finite (no NaN or infinity)\n" in text
@@ -252,7 +259,7 @@ def test_fill_without_refresh_is_unchanged(tmp_path):
 
 # --- 3: generators return a submission's shape -----------------------------------------------------
 
-def test_alternatives_may_return_the_output_as_a_submission_does():
+def test_alternatives_may_return_the_output_as_a_submission_does(first_load):
     ema, fq, sign = spec.load("ema_scan"), spec.load("fake_quant_ste"), spec.load("sign_ste")
     arr = np.zeros(3, np.float32)
     assert as_fields(ema, arr, "g.py")["value"] is arr
@@ -416,8 +423,7 @@ def test_a_dict_output_keeps_the_spec_order_of_its_fields_when_loaded_again(tmp_
     assert loads == [["values", "grads"]] * 2
 
 
-def test_readme_walk_through_is_true(tmp_path, monkeypatch):
-    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))  # a first load, as a new user's
+def test_readme_walk_through_is_true(tmp_path, first_load):
     readme = (ROOT / "README.md").read_text()
     shown = readme.split("<!-- judge show fake_quant_ste: from \"## Signature\" to \"## Limits\" -->\n```\n")[1]
     shown = shown.split("```")[0]
