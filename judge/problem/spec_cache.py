@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 
 #: Bumped whenever what an entry holds changes.
-LAYOUT = 1
+LAYOUT = 2  # 2: entries keep the spec's key order
 #: Entries kept; past it the least recently written go.
 MAX_ENTRIES = 256
 
@@ -56,7 +56,7 @@ def remember(text: str, schema_path: Path, data: dict) -> None:
     if folder is None:
         return
     try:
-        encoded = json.dumps(data, allow_nan=False, sort_keys=True)
+        encoded = json.dumps(data, allow_nan=False)  # keeps the spec's key order
         if json.loads(encoded) != data:
             return
         folder.mkdir(parents=True, exist_ok=True)
