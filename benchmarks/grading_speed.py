@@ -7,49 +7,106 @@
    which imports JAX while the spec loads) and once with a `judge warm` process running (the
    worker is forked from a server that has JAX imported already); against a bare script that
    imports JAX and calls the same submission on the same cases in one fresh process
-   (benchmarks/bare_run.py). Medians of interleaved runs, and ratios (lower is better).
+   (benchmarks/bare_run.py). Medians of interleaved runs, and ratios (lower is better). Next
+   to each: the CPU time of the judge process itself and of the submission's workers.
 2. `judge batch -j 2` over a class of submissions (accepted, wrong, rejected and one that loops
-   forever) against grading them one fresh `judge grade` process at a time with neither the
-   compilation cache nor warm workers (what the judge did before it had them): wall time and
-   the throughput ratio.
-3. Submissions per second of each.
+   forever) against one bare fresh process per submission, one at a time (bare_run.py; the
+   endless one is stopped at the problem's per-case limit, as the judge stops it): wall time,
+   submissions per second, the throughput ratio, and CPU per submission.
 
-Numbers depend on the machine; the script prints how many cores it had. Run it on a quiet
-machine: other work on the same cores shows up directly in every figure.
+Every judge command here uses a cache folder of its own (JUDGE_CACHE_DIR), warmed first, so a
+`judge warm` of someone else's on the same machine is never used. Numbers depend on the
+machine; the script prints how many cores it had. Run it on a quiet machine: other work on the
+same cores shows up directly in every figure.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
-import signal
+import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBS = ROOT / "submissions" / "fake_quant_ste"
 SPEC = ROOT / "problems" / "fake_quant_ste.yaml"
-JUDGE = [sys.executable, "-m", "judge"]
+#: The problem's per-case limit: where the bare baseline stops an endless submission.
+CASE_LIMIT_S = 10.0
 
 
-def timed(argv, env=None) -> float:
+def judge(args: list[str], env: dict) -> tuple[float, float, float]:
+    """Run ``judge ARGS`` as a fresh process; (wall seconds, CPU of the judge process itself,
+    CPU of the workers it ran). The process is this script in ``--inner`` mode."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as stats:
+        started = time.perf_counter()
+        subprocess.run([sys.executable, __file__, "--inner", stats.name, *args], cwd=ROOT, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        wall = time.perf_counter() - started
+        try:
+            got = json.loads(Path(stats.name).read_text())
+        except ValueError:
+            raise SystemExit(f"judge {' '.join(args)} did not finish") from None
+    return wall, got["judge"], got["workers"]
+
+
+def inner(stats: str, argv: list[str]) -> None:
+    """The judge's own CLI in this process, counting its CPU and its workers' (``run_worker``
+    reports each worker's CPU time, measured by the process that waited for it)."""
+    sys.path.insert(0, str(ROOT))
+    from judge.run import supervisor
+
+    workers = [0.0]
+    run_worker = supervisor.run_worker
+
+    def counted(*args, **kwargs):
+        run = run_worker(*args, **kwargs)
+        workers[0] += run.cpu_s or 0.0
+        return run
+
+    supervisor.run_worker = counted  # before the grading module takes its own reference
+    from judge import cli
+
+    try:
+        code = cli.main(argv)
+    finally:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        Path(stats).write_text(json.dumps({"judge": usage.ru_utime + usage.ru_stime,
+                                           "workers": workers[0]}))
+    raise SystemExit(code)
+
+
+def bare(submission: Path, timeout: float | None = None) -> tuple[float, float]:
+    """benchmarks/bare_run.py on ``submission`` in a fresh process: (wall, CPU) seconds."""
     started = time.perf_counter()
-    subprocess.run(argv, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - started
+    proc = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "bare_run.py"),
+                             str(submission), str(SPEC)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    stop = threading.Timer(timeout, os.killpg, (proc.pid, signal.SIGKILL)) if timeout else None
+    if stop:
+        stop.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if stop:
+        stop.cancel()
+    return time.perf_counter() - started, usage.ru_utime + usage.ru_stime
 
 
 @contextlib.contextmanager
-def served():
+def served(env: dict):
     """A `judge warm` process for the default setup, for the duration of the block."""
-    proc = subprocess.Popen(JUDGE + ["warm", "--idle-timeout", "0"], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "judge", "warm", "--idle-timeout", "0"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
     try:
         seen = ""
         while "warm workers (" not in seen:  # printed once the server is ready
@@ -59,8 +116,14 @@ def served():
             seen += line
         yield
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
+        for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, stop)
+            try:
+                proc.wait(timeout=20)
+                break
+            except subprocess.TimeoutExpired:
+                continue
 
 
 def make_class(folder: Path, size: int) -> list[Path]:
@@ -80,51 +143,59 @@ def make_class(folder: Path, size: int) -> list[Path]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--inner"]:
+        return inner(sys.argv[2], sys.argv[3:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--class-size", type=int, default=40)
     args = parser.parse_args()
     accepted = SUBS / "accepted" / "closure_vjp.py"
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
-
-    # warm the judge's cache once (what any earlier grade of this problem has done)
-    grade = JUDGE + ["grade", str(accepted), "-p", "fake_quant_ste"]
-    timed(grade)
-    judge_times, served_times, bare_times = [], [], []
-    with served():
-        for _ in range(args.runs):
-            served_times.append(timed(grade))
-    for _ in range(args.runs):
-        judge_times.append(timed(grade))
-        bare_times.append(timed([sys.executable, str(ROOT / "benchmarks" / "bare_run.py"),
-                                 str(accepted), str(SPEC)]))
-    j, s, b = (statistics.median(t) for t in (judge_times, served_times, bare_times))
-    print("\n1. one accepted submission, all cases, fresh process (median of "
-          f"{args.runs})")
-    print(f"   bare script (import JAX, call, no checks)     {b:7.2f} s")
-    print(f"   judge grade (sandbox, checks, warm cache)     {j:7.2f} s   ratio {j / b:5.2f}")
-    print(f"   judge grade, with `judge warm` running        {s:7.2f} s   ratio {s / b:5.2f}"
-          "   (target <= 0.7)")
-
     with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "JUDGE_CACHE_DIR": str(Path(tmp) / "cache")}
+        for name in ("JUDGE_CACHE", "JUDGE_WARM", "JUDGE_SANDBOX", "JUDGE_SOURCE_GATE"):
+            env.pop(name, None)
+        grade = ["grade", str(accepted), "-p", "fake_quant_ste"]
+        # what earlier grades of the problem have done: fill the compilation cache, and the
+        # known submissions' fingerprints that a failing grade compares with (hints)
+        judge(grade, env)
+        judge(["grade", str(SUBS / "wrong_answer" / "strict_mask.py"), "-p", "fake_quant_ste"], env)
+        cold, warm, plain = [], [], []
+        with served(env):
+            for _ in range(args.runs):
+                warm.append(judge(grade, env))
+        for _ in range(args.runs):
+            cold.append(judge(grade, env))
+            plain.append(bare(accepted))
+        b, bc = (statistics.median(t[i] for t in plain) for i in (0, 1))
+        print(f"\n1. one accepted submission, all cases, fresh process (median of {args.runs}; "
+              "CPU: the judge process / the workers)")
+        print(f"   bare script (import JAX, call, no checks)   {b:6.2f} s             "
+              f"CPU {bc:5.2f} s")
+        for label, runs, target in (("judge grade (sandbox, checks, warm cache)", cold, "0.7"),
+                                    ("judge grade, `judge warm` running       ", warm, "0.5")):
+            w, jc, wc = (statistics.median(t[i] for t in runs) for i in (0, 1, 2))
+            print(f"   {label}   {w:6.2f} s  ratio {w / b:4.2f}  CPU {jc:5.2f} / {wc:5.2f} s"
+                  f"   (target <= {target})")
+
         folder = Path(tmp) / "class"
         folder.mkdir()
         files = make_class(folder, args.class_size)
         started = time.perf_counter()
-        for path in files:
-            timed(JUDGE + ["grade", str(path), "-p", "fake_quant_ste"],
-                  env={"JUDGE_CACHE": "off", "JUDGE_WARM": "off"})
+        bare_cpu = sum(bare(path, timeout=CASE_LIMIT_S)[1] for path in files)
         sequential = time.perf_counter() - started
-        batch = timed(JUDGE + ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2",
-                               "--out", str(Path(tmp) / "report.txt")])
+        batch, judge_cpu, worker_cpu = judge(
+            ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2",
+             "--out", str(Path(tmp) / "report.txt"), "--journal", str(Path(tmp) / "journal")], env)
     n = len(files)
     print(f"\n2. a class of {n} submissions (1 loops forever)")
-    print(f"   one fresh judge grade at a time, no cache, no warm workers {sequential:7.1f} s"
-          f"  {n / sequential:5.2f} submissions/s")
-    print(f"   judge batch -j 2 (cache, warm workers)                     {batch:7.1f} s"
-          f"  {n / batch:5.2f} submissions/s")
-    print(f"   throughput ratio batch/sequential                          {sequential / batch:7.2f}"
-          "   (target >= 4)")
+    print(f"   one bare fresh process per submission     {sequential:7.1f} s  {n / sequential:5.2f}"
+          f" submissions/s  CPU {bare_cpu / n:5.2f} s each")
+    print(f"   judge batch -j 2 (cache, warm workers)     {batch:7.1f} s  {n / batch:5.2f}"
+          f" submissions/s  CPU {judge_cpu / n:5.2f} / {worker_cpu / n:5.2f} s each "
+          "(judge / workers)")
+    print(f"   throughput ratio batch/bare                {sequential / batch:7.2f}"
+          "   (target >= 6)")
 
 
 if __name__ == "__main__":
