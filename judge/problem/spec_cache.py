@@ -4,8 +4,8 @@ parsing the YAML and validating it (most of what loading a spec costs).
 An entry is the spec's parsed data as JSON, in ``<cache>/specs/`` (the judge's cache folder,
 ``judge.run.cache.root``), named by a SHA-256 of the schema and of the spec's exact text: a
 changed spec or schema has another name and is parsed and checked in full. Only data that
-round-trips through JSON unchanged is remembered (so nothing YAML-only, such as a NaN or a date,
-is ever read back different). ``spec.load`` still builds the problem from the data each time, with
+round-trips through JSON unchanged (values, types and key order) is remembered, so nothing
+YAML-only, such as a NaN, a date or an integer key, is ever read back different. ``spec.load`` still builds the problem from the data each time, with
 every check that is not the schema's; what fails there is reported from the YAML, with its line.
 The cache is an optimisation: a folder that cannot be written, or an entry that cannot be read,
 is simply not used. ``JUDGE_CACHE=off`` turns it off, with the compilation cache.
@@ -57,7 +57,7 @@ def remember(text: str, schema_path: Path, data: dict) -> None:
         return
     try:
         encoded = json.dumps(data, allow_nan=False)  # keeps the spec's key order
-        if json.loads(encoded) != data:
+        if repr(json.loads(encoded)) != repr(data):  # the same values, types and key order
             return
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / _name(text, schema_path)
