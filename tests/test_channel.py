@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.helpers import ROOT
+from tests.helpers import ROOT, sampled
 from tests.hostile import ADVERSARIAL
 
 from judge.grade import grading
@@ -288,7 +288,9 @@ def test_every_hostile_submission_gets_a_verdict_and_every_report(twice, tmp_pat
         assert_reports_clean(result)
 
 
-@pytest.mark.parametrize("fmt", sorted(FORMATS))
+# One format in the default run (every renderer is also checked in this process above); the
+# others, each a whole `judge grade` process, in the slow group.
+@pytest.mark.parametrize("fmt", sampled(sorted(FORMATS), key=lambda fmt: "one", ids=str))
 def test_cli_grade_writes_every_format(twice, tmp_path, fmt):
     env = {**os.environ, "JUDGE_SOURCE_GATE": "off", "PYTHONPATH": str(ROOT)}
     r = subprocess.run([sys.executable, "-m", "judge", "grade", str(CHANNEL / "raise_surrogate.py"),
