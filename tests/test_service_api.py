@@ -234,3 +234,11 @@ def test_the_page_is_served_at_the_root_without_a_token(api):
         return
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     assert r.text == (STATIC / "index.html").read_text()
+
+
+@pytest.mark.parametrize("path", ["/", "/static/app.js", "/api/v1/problems", "/api/v1/nothing"])
+def test_every_response_forbids_foreign_scripts_frames_and_type_guessing(api, path):
+    response = api.get(path, headers=AUTH)
+    policy = response.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert response.headers["x-content-type-options"] == "nosniff"

@@ -42,6 +42,14 @@ from judge.service.store import Store
 log = logging.getLogger("judge.service")
 
 STATIC = Path(__file__).parent / "static"
+#: Sent with every response: the page loads only its own files, no frame may hold it, and a
+#: browser never guesses a file's type.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+                               "form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 #: The largest request body read: the largest source, escaped in JSON, plus room for the rest.
 MAX_BODY_BYTES = 6 * MAX_SOURCE_BYTES + 4096
 
@@ -89,6 +97,12 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     app = FastAPI(title="judge service", version="1", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url=None)
     app.state.store, app.state.queue, app.state.recorder = store, queue, recorder
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next):
+        response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        return response
 
     @app.exception_handler(ApiError)
     async def api_error(request, exc: ApiError):
