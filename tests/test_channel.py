@@ -183,7 +183,7 @@ def test_printed_escape_sequences_reach_no_report_raw(twice, tmp_path):
 
 def test_a_huge_wrong_output_gives_a_small_report(twice, tmp_path):
     """600,000 entries where the problem's output has a handful: far past what the problem's
-    outputs need (grading.message_budget), so OLE without the judge parsing it."""
+    outputs need (request.message_budget), so OLE without the judge parsing it."""
     result, _ = grade(twice, submission(tmp_path, "big_wrong_output.py"), examples_only=True)
     assert (result.verdict, result.reason) == (Verdict.OLE, "output_limit"), verdict_of(result)
     text = FORMATS["text"](result)

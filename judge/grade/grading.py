@@ -20,10 +20,10 @@ import numpy as np
 from judge.run import cache
 from judge.run.settings import Settings, of as resolve_settings
 from judge import rules
-from judge.rules.custom_vjp_grads import draw_factor
 from judge.grade import compare, example_diff, traces
 from judge.grade import hints as hints_mod
 from judge.grade import intake, scoring
+from judge.grade.request import build_request
 from judge import gate
 from judge.run.boundary import ErrorReport, Probes, escape
 from judge.errors import JudgeError
@@ -31,42 +31,6 @@ from judge.run.supervisor import WorkerRun, run_worker
 from judge.problem.model import Problem, seconds
 from judge.grade.verdicts import HIDDEN_MESSAGES, REASONS, CaseResult, GradeResult, Verdict, overall
 from judge.worker import protocol
-
-CAPTURE_BYTES = 4096
-
-
-#: What one result line may always take (text, errors, evidence, a program summary).
-MESSAGE_FLOOR = 1024 * 1024
-
-
-def message_budget(problem: Problem, cases) -> int:
-    """Bytes one result line may take: the floor plus 16 times the largest expected output
-    (base64, the scaled output, probes, a wrong shape); past it a line is OLE, never parsed."""
-    largest = max((sum(np.asarray(v).nbytes for v in c.expected.values()) for c in cases), default=0)
-    return MESSAGE_FLOOR + 16 * largest
-
-
-def build_request(problem: Problem, submission: Path, cases) -> dict:
-    grad_rule = problem.rule("custom_vjp_grads")
-    return {
-        "protocol": protocol.PROTOCOL,
-        "submission": str(submission),
-        "entry_point": problem.entry_point,
-        "parameters": [{"name": p.name, "traced": p.traced} for p in problem.parameters],
-        "grad_rule": ({"field": grad_rule["field"], "cotangent": grad_rule.get("cotangent", "cotangent")}
-                      if grad_rule else None),
-        "probes": ({"wrt": problem.probes[0].wrt, "names": [p.name for p in problem.probes]}
-                   if problem.probes else None),
-        "capture_bytes": CAPTURE_BYTES,
-        "message_bytes": message_budget(problem, cases),
-        "structure": rules.needs_program(problem.rules),
-        # examples come first; the supervisor holds the rest back until they are reported
-        "public_cases": sum(1 for c in cases if c.visibility == "example"),
-        "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
-                   "probe_args": protocol.encode_args(c.probe_inputs),
-                   "factor": draw_factor()} for c in cases],
-    }
-
 
 def check_submission_path(submission: str | Path | intake.Submission) -> intake.Submission:
     """The submission's content, read once (``judge.grade.intake``). JudgeError (a usage error)

@@ -189,7 +189,7 @@ class Expected:
     structure: bool = False                 # every case also reports its program
     abstract: frozenset = frozenset()       # indices of cases that are only traced
     #: bytes one result line may take: what the problem's outputs need, not what a submission
-    #: chooses to send (``grading.message_budget``); a longer line is OLE, never parsed
+    #: chooses to send (``request.message_budget``); a longer line is OLE, never parsed
     message_bytes: int = protocol.MAX_MESSAGE_BYTES
 
     @classmethod

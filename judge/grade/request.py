@@ -1,0 +1,48 @@
+"""The request the judge sends a worker: a problem's cases as inputs only, never expected outputs
+(the format is ``judge.worker.protocol``'s), and the bound on each result line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from judge import rules
+from judge.problem.model import Problem
+from judge.rules.custom_vjp_grads import draw_factor
+from judge.worker import protocol
+
+CAPTURE_BYTES = 4096
+
+
+#: What one result line may always take (text, errors, evidence, a program summary).
+MESSAGE_FLOOR = 1024 * 1024
+
+
+def message_budget(problem: Problem, cases) -> int:
+    """Bytes one result line may take: the floor plus 16 times the largest expected output
+    (base64, the scaled output, probes, a wrong shape); past it a line is OLE, never parsed."""
+    largest = max((sum(np.asarray(v).nbytes for v in c.expected.values()) for c in cases), default=0)
+    return MESSAGE_FLOOR + 16 * largest
+
+
+def build_request(problem: Problem, submission: Path, cases) -> dict:
+    grad_rule = problem.rule("custom_vjp_grads")
+    return {
+        "protocol": protocol.PROTOCOL,
+        "submission": str(submission),
+        "entry_point": problem.entry_point,
+        "parameters": [{"name": p.name, "traced": p.traced} for p in problem.parameters],
+        "grad_rule": ({"field": grad_rule["field"], "cotangent": grad_rule.get("cotangent", "cotangent")}
+                      if grad_rule else None),
+        "probes": ({"wrt": problem.probes[0].wrt, "names": [p.name for p in problem.probes]}
+                   if problem.probes else None),
+        "capture_bytes": CAPTURE_BYTES,
+        "message_bytes": message_budget(problem, cases),
+        "structure": rules.needs_program(problem.rules),
+        # examples come first; the supervisor holds the rest back until they are reported
+        "public_cases": sum(1 for c in cases if c.visibility == "example"),
+        "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
+                   "probe_args": protocol.encode_args(c.probe_inputs),
+                   "factor": draw_factor()} for c in cases],
+    }
