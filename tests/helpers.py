@@ -23,20 +23,22 @@ def judge(*args: str, cwd: str | Path = ROOT, env: Mapping[str, str] | None = No
                           capture_output=True, text=True, timeout=timeout)
 
 
-def sampled(values: Iterable, key: Callable[[Any], Hashable], ids: Callable[[Any], str] | None = None,
-            ) -> list:
+def sampled(values: Iterable, key: Callable[[Any], Hashable | list],
+            ids: Callable[[Any], str] | None = None) -> list:
     """An exhaustive sweep as pytest params, split between the two groups of the suite: the first
-    value of each ``key`` (in the given order) runs by default, every other value is marked
-    ``slow`` (``python -m pytest -m slow`` runs them). So the default run keeps one of each kind
-    the key tells apart, and nothing is dropped. ``values`` may be ``pytest.param``s: their own
+    value of each kind (in the given order) runs by default, every other value is marked ``slow``
+    (``python -m pytest -m slow`` runs them). So the default run keeps one of each kind, and
+    nothing is dropped. ``key(value)`` is the value's kind, or a list of its kinds (it runs by
+    default if it is the first of any of them). ``values`` may be ``pytest.param``s: their own
     marks and id are kept."""
     seen: set = set()
     params = []
     for value in values:
         if not isinstance(value, _PARAM):
             value = pytest.param(value, id=ids(value) if ids else None)
-        group = key(value.values[0] if len(value.values) == 1 else value.values)
-        marks = list(value.marks) + ([] if group not in seen else [pytest.mark.slow])
-        seen.add(group)
+        kinds = key(value.values[0] if len(value.values) == 1 else value.values)
+        kinds = kinds if isinstance(kinds, list) else [kinds]
+        marks = list(value.marks) + ([] if not seen.issuperset(kinds) else [pytest.mark.slow])
+        seen.update(kinds)
         params.append(pytest.param(*value.values, marks=marks, id=value.id))
     return params

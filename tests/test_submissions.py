@@ -28,15 +28,16 @@ def discovered(folder: Path) -> tuple[dict, list]:
     return {s.path: s for s in subs}, issues
 
 
-def _kind(path: Path) -> tuple:
-    """What a submission stands for: its problem, its folder (the verdict) and the reasons it must
-    be refused with. The default run grades the first submission of each kind, ``-m slow`` the rest."""
+def _kinds(path: Path) -> list:
+    """What a submission stands for: its problem and folder (the verdict), and each reason it must
+    be refused with (a rule). The default run grades the first submission of each, ``-m slow``
+    the rest."""
     known, _ = discovered(path.parent.parent)
     reasons = known[path].expectation.reasons if path in known else frozenset()
-    return path.parent.parent.name, path.parent.name, tuple(sorted(reasons))
+    return [(path.parent.parent.name, path.parent.name), *sorted(reasons)]
 
 
-@pytest.mark.parametrize("path", helpers.sampled(SUBMISSIONS, key=_kind, ids=lambda p: str(
+@pytest.mark.parametrize("path", helpers.sampled(SUBMISSIONS, key=_kinds, ids=lambda p: str(
     p.relative_to(ROOT / "submissions"))))
 def test_submission_gets_its_folders_verdict(path):
     known, issues = discovered(path.parent.parent)

@@ -28,6 +28,12 @@ def test_sweep(n):
     pass
 
 
+@pytest.mark.parametrize("n", sampled([1, 2, 3, 4, 6], key=lambda n: [n % 2, f"3 divides: {n % 3 == 0}"],
+                                       ids=str))
+def test_kinds(n):
+    pass
+
+
 @pytest.mark.parametrize("n, m", sampled([pytest.param(1, 0, id="a"),
                                           pytest.param(2, 0, id="b", marks=pytest.mark.xfail),
                                           pytest.param(3, 1, id="c")], key=lambda v: v[1]))
@@ -51,9 +57,9 @@ def test_default_run_and_slow_group_split_the_suite(tmp_path):
     fast, slow = collected(tmp_path), collected(tmp_path, "-m", "slow")
     everything = collected(tmp_path, "-m", "slow or not slow")
     assert fast == {"test_plain", "test_sweep[1]", "test_sweep[2]", "test_params[a]",
-                    "test_params[c]"}
+                    "test_params[c]", "test_kinds[1]", "test_kinds[2]", "test_kinds[3]"}
     assert slow == {"test_marked", "test_sweep[3]", "test_sweep[4]", "test_sweep[5]",
-                    "test_params[b]"}
+                    "test_params[b]", "test_kinds[4]", "test_kinds[6]"}
     assert fast | slow == everything and not fast & slow
 
 
