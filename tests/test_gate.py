@@ -944,3 +944,27 @@ def test_check_gates_accepted_submissions_and_notes_the_others(tmp_path):
     assert "source gate: off" in text and "source gate: off" not in check_text.render(report)
     values = [p.get("value") for p in junit.to_xml([report, off]).getroot().iter("property")]
     assert values == ["on", "off"]
+
+
+
+def test_the_gate_checks_sources_in_many_threads_at_once():
+    """CPython 3.11 shares the AST conversion's depth between threads (gh-106905): grades run
+    side by side must not fail with SystemError in the gate. A garbage collector callback that
+    yields the GIL makes threads switch in the middle of a conversion, as load does."""
+    import gc
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    source = "def f(x):\n    return " + "(" * 30 + "x" + ")" * 30 + "\n" + "y = [[[1]]]\n" * 100
+    def switch(phase, info):
+        time.sleep(0.0001)
+    threshold = gc.get_threshold()
+    gc.callbacks.append(switch)
+    gc.set_threshold(50)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(lambda _: gate.check(source), range(300)))
+    finally:
+        gc.callbacks.remove(switch)
+        gc.set_threshold(*threshold)
+    assert all(r == [] for r in results)

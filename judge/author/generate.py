@@ -39,6 +39,7 @@ import yaml
 
 from judge.problem import casefile, constraints, model, spec
 from judge import rules
+from judge.gate import parsing
 from judge.grade import compare, grading
 from judge.errors import JudgeError
 
@@ -74,7 +75,7 @@ def generator_path(problem) -> Path:
 
 def _check_imports(path: Path, source: str) -> None:
     try:
-        tree = ast.parse(source, filename=str(path))
+        tree = parsing.parse(source, str(path))
     except SyntaxError as exc:
         raise JudgeError(f"{path}: syntax error at line {exc.lineno}: {exc.msg}") from None
     for node in ast.walk(tree):

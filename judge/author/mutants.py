@@ -49,6 +49,7 @@ import copy
 from dataclasses import dataclass
 
 from judge.author import mutants_ad_rewrite, mutants_ad_sites
+from judge.gate import parsing
 from judge.author.mutants_ad_rewrite import expr as _expr
 
 COMPARE = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
@@ -382,7 +383,7 @@ def _import_position(tree: ast.Module) -> int:
 
 def generate(source: str) -> list[Mutant]:
     """Every mutant of ``source`` (raise SyntaxError if it does not parse), in source order."""
-    tree = ast.parse(source)
+    tree = parsing.parse(source)
     mutants, seen = [], {}
     sources = {ast.unparse(tree) + "\n"}
     for site in _sites(tree):

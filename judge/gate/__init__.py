@@ -105,10 +105,10 @@ attributes, calls and class patterns), ``findings`` (``Finding``, ``summary``) a
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 from typing import Sequence
 
+from judge.gate import parsing
 from judge.gate.findings import Finding, summary
 from judge.gate.imports import (DEFAULT_ALLOWED_IMPORTS, DENIED_MODULE_ATTRIBUTES,
                                 DENIED_SUBMODULES, module_verdict)
@@ -149,7 +149,7 @@ def check(source: str | bytes, allowed_imports: Sequence[str] | None = None,
     size = len(source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source)
     if size > MAX_SOURCE_BYTES:
         return _too_long(size)
-    tree = ast.parse(source, filename)
+    tree = parsing.parse(source, filename)
     gate = Gate(tuple(DEFAULT_ALLOWED_IMPORTS if allowed_imports is None else allowed_imports))
     try:
         gate.run(tree)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from collections import deque
 
-from judge.gate import reasons
+from judge.gate import parsing, reasons
 from judge.gate.attributes import AttributeChecks
 from judge.gate.calls import CallChecks
 from judge.gate.classes import ClassPatternChecks, bound_names
@@ -361,7 +361,7 @@ class Gate(AttributeChecks, CallChecks, ClassPatternChecks, ast.NodeVisitor):
             if (isinstance(const, ast.Constant) and isinstance(const.value, str)
                     and id(const) not in data):
                 try:
-                    expr = ast.parse(const.value.strip(), mode="eval").body
+                    expr = parsing.parse(const.value.strip(), mode="eval").body
                 except SyntaxError:
                     self.refuse(const, f"the string annotation {const.value[:40]!r}",
                                 "a string annotation must be a Python expression the judge can check")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import math
 
+from judge.gate import parsing
+
 _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
         ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b if b else 0}
 _MAX_TEXT = 500
@@ -26,7 +28,7 @@ def parse(text: str, parameters, dims) -> ast.expr:
     if not isinstance(text, str) or not text.strip() or len(text) > _MAX_TEXT:
         raise ExpressionError(f"must be a non-empty expression of at most {_MAX_TEXT} characters")
     try:
-        tree = ast.parse(text.strip(), mode="eval").body
+        tree = parsing.parse(text.strip(), mode="eval").body
     except SyntaxError as exc:
         raise ExpressionError(f"cannot be parsed: {exc.msg}") from None
     _check(tree, set(parameters), set(dims))
