@@ -42,7 +42,7 @@ def test_cache_can_be_turned_off(private_cache, fq_problem, monkeypatch):
     assert not cache.directory().exists()
 
 
-@pytest.mark.parametrize("mode", ["bwrap", "none"])
+@pytest.mark.parametrize("mode", ["bwrap", pytest.param("none", marks=pytest.mark.slow)])
 def test_a_submission_cannot_poison_the_cache(private_cache, fq_problem, mode):
     if mode == "bwrap" and sandbox.probe() is not None:
         pytest.skip(f"bwrap unavailable: {sandbox.probe()}")

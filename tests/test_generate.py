@@ -144,6 +144,7 @@ def test_subnormal_sign_is_rejected(root):
 
 # -- the command: determinism, --write, errors -----------------------------------------------------
 
+@pytest.mark.slow  # generating end to end stays in the default run: tests/test_author_workflow.py
 def test_same_seed_same_bytes_and_write_appends_exactly_those_cases(package, tmp_path):
     args = ["generate", "fake_quant_ste", "--count", "3", "--seed", "11", "--family", *FAMILIES]
     first = judge(*args, cwd=package)

@@ -1,11 +1,14 @@
 """``judge warm`` (``judge serve`` before): a warm worker server that other judge processes use through a socket."""
 
 import os
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -19,11 +22,13 @@ ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.p
 
 
 @pytest.fixture()
-def served(tmp_path, monkeypatch):
-    """A ``judge warm --sandbox none`` process with its own cache folder; yields its socket."""
-    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+def served(monkeypatch):
+    """A ``judge warm --sandbox none`` process with its own cache folder; yields its socket.
+    The folder is a short one under /tmp: a socket's path has at most 107 bytes."""
+    folder = Path(tempfile.mkdtemp(prefix="jw", dir="/tmp"))
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(folder / "cache"))
     monkeypatch.delenv("JUDGE_WARM", raising=False)
-    env = {**os.environ, "JUDGE_CACHE_DIR": str(tmp_path / "cache")}
+    env = {**os.environ, "JUDGE_CACHE_DIR": str(folder / "cache")}
     proc = subprocess.Popen([sys.executable, "-m", "judge", "warm", "--sandbox", "none",
                              "--idle-timeout", "120"], cwd=ROOT, env=env,
                             stderr=subprocess.PIPE, text=True)
@@ -37,6 +42,7 @@ def served(tmp_path, monkeypatch):
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=30)
     warm.close_all()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_grades_go_through_the_served_workers(served, fq_problem):
@@ -95,6 +101,7 @@ def wait_for(condition, timeout: float) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_a_client_that_goes_away_takes_its_workers_with_it(served, tmp_path):
     """A `judge grade` killed mid-run must not leave its worker spinning in the server."""
     proc, path = served

@@ -18,7 +18,10 @@ from judge.grade.verdicts import Verdict
 from tests import helpers
 from tests.helpers import ROOT
 
-SUBMISSIONS = sorted(ROOT.glob("submissions/*/*/*.py"))
+#: Submissions whose grade takes far longer than their siblings': the default run takes another
+#: submission of the same kind first (they still run in the slow group).
+LONG = {"checkpointed_hessian.py"}
+SUBMISSIONS = sorted(ROOT.glob("submissions/*/*/*.py"), key=lambda p: (p.name in LONG, p))
 
 
 @functools.cache

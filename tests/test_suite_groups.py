@@ -44,7 +44,7 @@ def test_params(n, m):
 
 def collected(folder, *args: str) -> set[str]:
     r = subprocess.run([sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"),
-                        "--rootdir", str(folder), "-p", "no:cacheprovider", "--collect-only", "-q",
+                        "--rootdir", str(folder), "-p", "no:cacheprovider", "--collect-only", "-q", "-n", "0",
                         *args, str(folder / "test_sample.py")],
                        cwd=folder, capture_output=True, text=True, timeout=120,
                        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
