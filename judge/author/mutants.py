@@ -104,14 +104,7 @@ class _Site:
     col: int
 
 
-def _attr(node) -> str | None:
-    """``f`` for a call of ``something.f(...)`` or ``f(...)``."""
-    if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Attribute):
-            return node.func.attr
-        if isinstance(node.func, ast.Name):
-            return node.func.id
-    return None
+_attr = mutants_ad_sites.called  # ``f`` for a call of ``something.f(...)`` or ``f(...)``
 
 
 def _is_number(node) -> bool:
