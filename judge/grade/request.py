@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 
 from judge import rules
+from judge.errors import JudgeError
 from judge.problem.model import Problem
 from judge.rules.custom_vjp_grads import draw_factor
 from judge.worker import protocol
@@ -26,6 +28,19 @@ def message_budget(problem: Problem, cases) -> int:
     return MESSAGE_FLOOR + 16 * largest
 
 
+#: How a worker evaluates each traced program (``judge.worker.evaluate``): "numpy" computes the
+#: operations NumPy gives bit for bit as XLA does in NumPy; "jax" binds every one with JAX.
+EVALUATORS = ("numpy", "jax")
+
+
+def evaluator() -> str:
+    """The evaluator chosen by $JUDGE_EVALUATOR (default "numpy")."""
+    chosen = os.environ.get("JUDGE_EVALUATOR", "numpy").strip().lower() or "numpy"
+    if chosen not in EVALUATORS:
+        raise JudgeError(f"JUDGE_EVALUATOR={chosen!r} is not one of {', '.join(EVALUATORS)}")
+    return chosen
+
+
 def build_request(problem: Problem, submission: Path, cases) -> dict:
     grad_rule = problem.rule("custom_vjp_grads")
     return {
@@ -40,6 +55,7 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "capture_bytes": CAPTURE_BYTES,
         "message_bytes": message_budget(problem, cases),
         "structure": rules.needs_program(problem.rules),
+        "evaluator": evaluator(),
         # examples come first; the supervisor holds the rest back until they are reported
         "public_cases": sum(1 for c in cases if c.visibility == "example"),
         "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),

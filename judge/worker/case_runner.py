@@ -51,7 +51,7 @@ def _type_name(value) -> str:
 class CaseRunner:
     """Traces and evaluates one entry function on one case."""
 
-    def __init__(self, entry, request: dict, recorder=None, marker: str = ""):
+    def __init__(self, entry, request: dict, recorder=None, marker: str = "", evaluator=None):
         import jax
         import numpy as np
 
@@ -59,6 +59,11 @@ class CaseRunner:
 
         self.jax, self.np, self.instrument, self.provenance = jax, np, instrument, provenance
         self.summarize = program.summarize
+        if evaluator is None:
+            from .evaluate import Evaluator
+
+            evaluator = Evaluator(jax, uses_numpy=request.get("evaluator") != "jax")
+        self.evaluator = evaluator  # evaluates each traced program (NumPy where exact, else JAX)
         self.structure = bool(request.get("structure"))  # also trace each case without running it
         #: no instrument to re-run: one trace, without disable_jit, gives both values and program
         self.single_trace = self.structure and recorder is None
@@ -167,13 +172,13 @@ class CaseRunner:
             if self.compiled:  # the same computation compiled whole by XLA (may fuse and reorder)
                 flat = jax.jit(traced)(*inputs)
             else:
-                flat = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *inputs)
+                flat = self.evaluator.run(closed.jaxpr, closed.consts, *inputs)
         finally:
             if recorder is not None:
                 recorder.stop()
         scaled = None
         if factor is not None and recorder is not None:
-            moved = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *inputs[:-1], np.float32(factor))
+            moved = self.evaluator.run(closed.jaxpr, closed.consts, *inputs[:-1], np.float32(factor))
             scaled = self._fill(holder["skeleton"], moved)
         return closed, self._fill(holder["skeleton"], flat), scaled, holder["skeleton"]
 

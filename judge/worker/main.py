@@ -115,8 +115,10 @@ def main(argv: list[str] | None = None) -> None:
     import numpy
 
     from . import custody, instrument, lowering, program, provenance
+    from .evaluate import Evaluator
 
     lowering.share_contexts()
+    evaluator = Evaluator(jax, uses_numpy=request.get("evaluator") != "jax")
 
     marker = recorder = measures = check_flow = None
     if request.get("grad_rule"):
@@ -129,11 +131,11 @@ def main(argv: list[str] | None = None) -> None:
     # references must be these very objects (see ``custody``).
     runner_class, capture, load = CaseRunner, Capture, load_submission
     expected = {"jax": jax, "np": numpy, "instrument": instrument, "summarize": program.summarize,
-                "recorder": recorder, "marker": marker}
+                "recorder": recorder, "marker": marker, "evaluator": evaluator}
     frozen_attributes, getattr_ = custody.frozen_attributes, getattr
     decode_args = protocol.decode_args
     classify, clock, end = limits.classify, time.perf_counter, os._exit
-    tampered = instrument.guard(CaseRunner, Capture, custody.Measures,
+    tampered = instrument.guard(CaseRunner, Capture, custody.Measures, Evaluator,
                                 *([recorder.tracked] if recorder else []))
     send({"type": "ready", "protocol": protocol.PROTOCOL,
                   "python": sys.version.split()[0], "jax": jax.__version__})
@@ -157,7 +159,7 @@ def main(argv: list[str] | None = None) -> None:
         loaded["error"] = error
     send(loaded)
     if error is None:
-        runner = runner_class(entry, request, recorder, marker)
+        runner = runner_class(entry, request, recorder, marker, evaluator)
         swapped = [name for name, obj in expected.items() if getattr_(runner, name, obj) is not obj]
         if swapped:  # replaced while the submission was imported
             halt("instrument_tampered", None, ", ".join(f"CaseRunner.{n}" for n in swapped))

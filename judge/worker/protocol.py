@@ -21,6 +21,7 @@ Channels
        "capture_bytes": 4096,                      # per-case cap on captured stdout/stderr
        "message_bytes": 1048576,                   # judge side only: a longer result line is OLE
        "compiled": false,                          # evaluate with jax.jit, not op by op (optional)
+       "evaluator": "numpy",                       # op by op: exact ops in NumPy ("jax": all by JAX)
        "nonce": "9f2c...",                         # per run, random; echoed in every message
        "rlimits": {"RLIMIT_AS": [SOFT, HARD], ...},  # applied by the worker before importing JAX
        "structure": false,                         # also trace each case without running it
