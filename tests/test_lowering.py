@@ -54,3 +54,32 @@ def test_shared_contexts_lower_the_same_programs(tmp_path):
     assert shared["values"] == plain["values"]
     # every program lowered with a shared context was found under the key a fresh context gives
     assert sorted(p.name for p in cache.iterdir()) == entries
+
+
+PRELOAD = r"""
+import json, os, sys
+sys.path.insert(0, {root!r})
+import jax
+from jax._src import xla_bridge
+from judge.worker import lowering
+lowering.preload()
+found = {{"searched": xla_bridge._plugins_registered, "backends": bool(xla_bridge._backends)}}
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:  # a forked worker computes with a backend of its own
+    import jax.numpy as jnp
+    os.write(w, str(float(jnp.sum(jnp.arange(4.0)))).encode())
+    os._exit(0)
+os.waitpid(pid, 0)
+found["child"] = os.read(r, 100).decode()
+print(json.dumps(found))
+"""
+
+
+def test_preload_searches_for_plugins_before_the_fork_and_creates_no_backend():
+    done = subprocess.run([sys.executable, "-c", PRELOAD.format(root=str(ROOT))],
+                          env={"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu"},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found == {"searched": True, "backends": False, "child": "6.0"}

@@ -181,7 +181,7 @@ def serve(control: socket.socket) -> None:
 
     # loaded once, before any fork, for every child
     from . import case_runner, channel, custody, instrument, isolate, limits, lowering, main  # noqa: F401
-    from . import program, provenance  # noqa: F401
+    from . import evaluate, program, provenance  # noqa: F401
 
     lowering.preload()
 

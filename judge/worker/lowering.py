@@ -12,7 +12,10 @@ Called by ``main`` before the submission is imported (in the fork server's child
 when the JAX in use has no such function it does nothing, and nothing else changes. ``preload``
 imports, in the fork server, the MLIR dialect modules that JAX imports at its first lowering, so
 that each forked worker finds them loaded (importing is all it does: nothing is lowered or
-computed before the fork).
+computed before the fork). It also runs JAX's search for backend plugins, which reads the
+metadata of every installed package and which JAX otherwise runs in each worker before its first
+computation; the search imports plugin modules and registers their factories, but creates no
+backend.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ FIRST_LOWERING_MODULES = ("jaxlib.mlir.dialects.mhlo", "jaxlib.mlir.dialects.bui
 
 
 def preload() -> None:
-    """Import ``FIRST_LOWERING_MODULES`` (those this JAX has)."""
+    """Import ``FIRST_LOWERING_MODULES`` (those this JAX has) and search for backend plugins."""
     import importlib
 
     for name in FIRST_LOWERING_MODULES:
@@ -56,3 +59,10 @@ def preload() -> None:
             importlib.import_module(name)
         except ImportError:
             pass
+    try:
+        from jax._src import xla_bridge
+    except ImportError:
+        return
+    discover = getattr(xla_bridge, "_discover_and_register_pjrt_plugins", None)
+    if discover is not None:
+        discover()
