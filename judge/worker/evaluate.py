@@ -12,7 +12,10 @@ exactly as ``eval_jaxpr`` does.
 Where NumPy and XLA could differ, the operation goes to JAX:
 
 * XLA's CPU backend flushes subnormal floats to zero, in its inputs and its results. An
-  operation with a subnormal input, or whose NumPy result holds one, is recomputed by JAX.
+  operation with a subnormal input, or whose NumPy result holds one, is recomputed by JAX. So is
+  one whose result holds the smallest normal float, ``2**-126``: NumPy rounds some products and
+  quotients below it up to it, where XLA flushes them (``(1 - 2**-24) * 2**-126`` is ``0.0``
+  there).
 * Only float32, int32 and bool arrays are computed here, and only inputs that are plain NumPy or
   JAX arrays (a constant of a NumPy subclass goes to JAX, as it would have).
 * A float-to-integer conversion outside the integer's range, or of a NaN or an infinity, goes to
@@ -34,6 +37,7 @@ import numpy as np
 _DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)})
 _F32 = np.dtype(np.float32)
 _TINY = np.float32(np.finfo(np.float32).tiny)
+_ABOVE_TINY = np.nextafter(_TINY, np.float32(1.0))
 _INT32_LIMIT = np.float32(2.0 ** 31)  # float32 values in [-2**31, 2**31) convert exactly
 
 
@@ -74,20 +78,31 @@ def _div(a, b):
     if b.ndim == 0 and a.size > 1:
         # XLA divides an array by a scalar as a product with the scalar's reciprocal
         reciprocal = np.divide(np.float32(1.0), b)
-        return None if _subnormal([reciprocal]) else np.multiply(a, reciprocal)
+        return None if _flushed([reciprocal]) else np.multiply(a, reciprocal)
     return np.divide(a, b)
 
 
 def _integer_pow(x, y):
-    if y == 1:
-        return x.copy()
-    if y == 2:
-        return np.multiply(x, x)
-    if y == 3:
-        return np.multiply(np.multiply(x, x), x)
-    if y == -1 and x.dtype == _F32:
-        return np.divide(np.float32(1.0), x)
-    return None
+    """Square and multiply, in JAX's order (``lax._integer_pow``), then the reciprocal for a
+    negative power. XLA flushes each product that is tiny, so one that NumPy leaves subnormal
+    (or rounds up to the smallest normal) sends the operation to JAX."""
+    y = int(y)
+    if y == 0:
+        return np.ones_like(x)
+    if abs(y) > 64 or (y < 0 and x.dtype != _F32):
+        return None
+    n, acc, steps = abs(y), None, []
+    while n > 0:
+        if n & 1:
+            acc = x if acc is None else np.multiply(acc, x)
+            steps.append(acc)
+        n >>= 1
+        if n > 0:
+            x = np.multiply(x, x)
+            steps.append(x)
+    if _flushed(steps):
+        return None
+    return np.divide(np.float32(1.0), acc) if y < 0 else acc.copy()
 
 
 def _sqrt(x):
@@ -99,7 +114,9 @@ def _select_n(which, *cases):
         return np.where(which, cases[1], cases[0])
     if which.dtype == np.int32 and which.size and (which.min() < 0 or which.max() >= len(cases)):
         return None  # out of range: XLA's own rule
-    return np.choose(which, cases) if which.dtype == np.int32 else None
+    if which.dtype != np.int32 or len(cases) > 32:
+        return None  # np.choose takes at most 32 choices
+    return np.choose(which, cases)
 
 
 def _clamp(lo, x, hi):
@@ -187,13 +204,20 @@ _PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_elemen
 _INLINE = ("custom_jvp_call", "custom_vjp_call")
 
 
-def _subnormal(values) -> bool:
+def _subnormal(values, limit=_TINY) -> bool:
+    """Whether a float32 value is nonzero and smaller in magnitude than ``limit``."""
     for value in values:
         if value.dtype == _F32 and value.size:
             magnitude = np.abs(value)
-            if np.any((magnitude < _TINY) & (magnitude != 0)):
+            if np.any((magnitude < limit) & (magnitude != 0)):
                 return True
     return False
+
+
+def _flushed(values) -> bool:
+    """Whether XLA could have flushed one of these computed values to zero: a subnormal, or
+    the smallest normal, which NumPy reaches by rounding up results that XLA flushes."""
+    return _subnormal(values, _ABOVE_TINY)
 
 
 class Evaluator:
@@ -285,6 +309,6 @@ class Evaluator:
         if out is None:
             return None
         out = np.asarray(out)
-        if out.dtype != dtype or out.shape != tuple(aval.shape) or _subnormal([out]):
+        if out.dtype != dtype or out.shape != tuple(aval.shape) or _flushed([out]):
             return None
         return [out]

@@ -1,0 +1,420 @@
+"""Differential tests of ``judge.worker.evaluate``: every operation the evaluator computes in
+NumPy gives the same bits as the operation bound by JAX (XLA's CPU backend) on special and random
+values, at every dtype and shape it accepts, and the NumPy path is really taken where it should
+be, so that no test passes by always falling back to JAX."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+
+from judge.worker.evaluate import Evaluator
+
+F32, I32, BOOL = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)
+TINY = float(np.finfo(np.float32).tiny)
+BIG = float(np.finfo(np.float32).max)
+RNG = np.random.default_rng(20261203)
+
+
+class Recording(Evaluator):
+    """An evaluator that records the name of every operation it hands to JAX."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.bound: list[str] = []
+
+    def _bind(self, eqn, values):
+        self.bound.append(eqn.primitive.name)
+        return super()._bind(eqn, values)
+
+
+NUMPY = Recording(jax)
+JAX = Evaluator(jax, uses_numpy=False)
+
+
+# --- values ---------------------------------------------------------------------------------
+
+def _ties():
+    halves = [k + 0.5 for k in (0, 1, 2, 3, 4, 5, 10, 11, 100, 101, 2**10, 2**10 + 1, 2**20, 2**21 + 1,
+                                2**22, 2**22 + 1, 2**23 - 1)]
+    return halves + [0.25, 0.75, 2.25, 1.75, 0.4999999701976776, 0.5000000596046448]
+
+
+_NEAR = [2.0**23 - 1, 2.0**23 - 0.5, 2.0**23, 2.0**23 + 1, 2.0**23 + 2, 2.0**24 - 1, 2.0**24, 2.0**24 + 2,
+         2.0**24 + 4, 2.0**30, 2.0**31 - 128, 2.0**31, 2.0**31 + 256, 2.0**32 - 256, 1 / 3, 0.1, 7.0, 1e-3]
+
+
+def _pool(values):
+    values = np.array(values, np.float64).astype(np.float32)
+    return np.unique(np.concatenate([values, -values]))  # both signs; one NaN, both zeros kept below
+
+
+#: float32 values whose sums, products, quotients, square roots and powers (|y| <= 4) are all
+#: normal, zero, infinite or NaN: magnitudes in [2**-30, 2**32]. The NumPy path must take them.
+SAFE_F32 = np.concatenate([
+    _pool([0.0, 1.0, 2.0, 3.0, 0.5, 1.5, np.inf, 2.0**-30, 2.0**32, *_ties(), *_NEAR]),
+    np.array([np.nan, -0.0], np.float32),
+    (RNG.choice([-1.0, 1.0], 24) * 2.0 ** RNG.uniform(-30, 31.9, 24)).astype(np.float32),
+])
+#: normal float32 values where NumPy and XLA could part ways: the smallest normals, values whose
+#: products, quotients or powers land on, near or below them, and the largest floats.
+EDGE_F32 = _pool([
+    TINY, 2 * TINY, 1.5 * TINY, float(np.nextafter(np.float32(TINY), np.float32(1))), 1 - 2.0**-24,
+    1 + 2.0**-23, 1 + 2.0**-22, 0.5 - 2.0**-25, 2.0 - 2.0**-23, 2.0**-63, 2.0**-64, 2.0**-75, 2.0**-100,
+    2.0**-125, 2.0**63, 2.0**64, 2.0**100, 2.0**125, 2.0**126, 2.0**127, BIG, 3e38, 1e-38, 3.0 * 2.0**-43])
+#: subnormals: XLA flushes them to zero, inputs and results
+SUBNORMAL_F32 = _pool([TINY / 2, TINY / 3, float(np.nextafter(np.float32(TINY), np.float32(0))),
+                       2.0**-149, 2.0**-148, 1e-40, 1e-45])
+#: every normal value (the NumPy path takes them unless a result could be flushed)
+ALL_F32 = np.concatenate([SAFE_F32, EDGE_F32])
+
+INT32_MIN, INT32_MAX = -2**31, 2**31 - 1
+ALL_I32 = np.unique(np.concatenate([
+    np.array([0, 1, -1, 2, -2, 3, -3, 7, 100, -100, 2**15, 2**16 + 1, 46340, 46341, 2**24, 2**24 + 1,
+              2**30, 2**31 - 1, -2**31, -2**31 + 1, 1290, -1291], np.int64),
+    RNG.integers(INT32_MIN, INT32_MAX, 16, endpoint=True)]).astype(np.int32))
+ALL_BOOL = np.array([False, True])
+
+
+def grid(values):
+    """Two arrays holding every pair of ``values``: (x[i, j], y[i, j]) = (values[i], values[j])."""
+    x, y = np.meshgrid(values, values, indexing="ij")
+    return np.ascontiguousarray(x), np.ascontiguousarray(y)
+
+
+# --- comparison -----------------------------------------------------------------------------
+
+def assert_same(got, want, inputs=()):
+    """Equal bits, NaN matching NaN; names the inputs at the first differences."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert (got.dtype, got.shape) == (want.dtype, want.shape), (got.dtype, got.shape, want.dtype, want.shape)
+    if got.dtype.kind == "f":
+        nan_got, nan_want = np.isnan(got), np.isnan(want)
+        bits = np.dtype(f"u{got.dtype.itemsize}")
+        bad = (nan_got != nan_want) | (~nan_got & ~nan_want & (got.view(bits) != want.view(bits)))
+    else:
+        bad = got != want
+    if bad.any():
+        where = [tuple(int(i) for i in index) for index in np.argwhere(bad)[:6]] if got.ndim else [()]
+        shown = []
+        for index in where:
+            args = []
+            for arg in inputs:
+                arg = np.asarray(arg)
+                try:
+                    args.append(np.broadcast_to(arg, got.shape)[index].item())
+                except ValueError:
+                    args.append(f"<{arg.shape}>")
+            shown.append(f"inputs {args}: numpy {got[index]!r} xla {want[index]!r}")
+        raise AssertionError(f"{int(bad.sum())} values differ:\n" + "\n".join(shown))
+
+
+def compare(closed, *args, path=None):
+    """Runs ``closed`` under the NumPy evaluator and under JAX and asserts equal bits. ``path``
+    "numpy": no operation went to JAX; "jax": at least one did; None: either."""
+    NUMPY.bound.clear()
+    got = NUMPY.run(closed.jaxpr, closed.consts, *args)
+    bound = list(NUMPY.bound)
+    want = JAX.run(closed.jaxpr, closed.consts, *args)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert_same(g, w, args)
+    if path == "numpy":
+        assert not bound, f"{bound} went to JAX for {closed}"
+    elif path == "jax":
+        assert bound, f"nothing went to JAX for {closed}"
+    return bound
+
+
+def test_the_comparison_sees_signed_zeros_and_nan():
+    assert_same(np.float32([np.nan, 0.0]), np.float32([-np.nan, 0.0]))
+    with pytest.raises(AssertionError):
+        assert_same(np.float32([0.0]), np.float32([-0.0]))
+    with pytest.raises(AssertionError):
+        assert_same(np.float32([np.nan]), np.float32([1.0]))
+    with pytest.raises(AssertionError):
+        assert_same(np.int32([1]), np.float32([1]))
+
+
+def test_the_numpy_path_is_detected():
+    closed = jax.make_jaxpr(lax.exp)(np.float32([1.0]))
+    with pytest.raises(AssertionError, match="nothing went to JAX"):
+        compare(jax.make_jaxpr(lax.neg)(np.float32([1.0])), np.float32([1.0]), path="jax")
+    with pytest.raises(AssertionError, match="went to JAX"):
+        compare(closed, np.float32([1.0]), path="numpy")
+
+
+# --- binary operations ----------------------------------------------------------------------
+
+_ARITH = {"add": lax.add, "sub": lax.sub, "mul": lax.mul, "div": lax.div, "max": lax.max, "min": lax.min}
+_COMPARE = {"eq": lax.eq, "ne": lax.ne, "lt": lax.lt, "le": lax.le, "gt": lax.gt, "ge": lax.ge}
+_BITWISE = {"and": lax.bitwise_and, "or": lax.bitwise_or, "xor": lax.bitwise_xor}
+BINARY = {
+    F32: {**_ARITH, **_COMPARE},
+    I32: {**_ARITH, **_COMPARE, **_BITWISE},
+    BOOL: {"max": lax.max, "min": lax.min, **_COMPARE, **_BITWISE},
+}
+#: (dtype, operation) pairs the evaluator always leaves to JAX
+TO_JAX = {(I32, "div")}
+SAFE = {F32: SAFE_F32, I32: ALL_I32, BOOL: ALL_BOOL}
+ALL = {F32: ALL_F32, I32: ALL_I32, BOOL: ALL_BOOL}
+#: a few scalars per dtype for literals and rank-0 operands
+SCALARS = {
+    F32: [0.0, -0.0, 1.0, -2.5, 3.0, 0.1, 2.0**31, np.inf, np.nan, TINY, 2.0**126, 2.0**127, 1e-40,
+          1 - 2.0**-24],
+    I32: [0, 1, -1, 3, -7, 2**31 - 1, -2**31],
+    BOOL: [False, True],
+}
+_SAFE_SCALARS = {F32: lambda v: np.isnan(v) or v == 0 or 2.0**-30 <= abs(v) <= 2.0**32}
+
+
+def _binary_cases():
+    for dtype, ops in BINARY.items():
+        for name in ops:
+            yield pytest.param(dtype, name, id=f"{name}-{dtype.name}")
+
+
+def _expect(dtype, name, safe):
+    if (dtype, name) in TO_JAX:
+        return "jax"
+    return "numpy" if safe else None
+
+
+@pytest.mark.parametrize("dtype,name", list(_binary_cases()))
+def test_binary_same_shape(dtype, name):
+    """Every pair of values, in a 2-D array (XLA's vector loop and its remainder) and at rank 0
+    (its scalar code); float32 also with subnormal inputs and empty arrays. One program per
+    shape: the JAX side compiles one for each."""
+    op = BINARY[dtype][name]
+    x, y = grid(ALL[dtype])
+    closed = jax.make_jaxpr(op)(x, y)
+    compare(closed, x, y, path=_expect(dtype, name, dtype != F32))
+    if dtype == F32:
+        sx, sy = (np.resize(v, x.shape) for v in grid(SAFE_F32))
+        compare(closed, sx, sy, path=_expect(dtype, name, True))
+        # subnormal inputs, which XLA reads as zeros, among random pairs
+        a, b = (np.concatenate([RNG.permutation(v.ravel())[:1000], SUBNORMAL_F32]) for v in (x, y))
+        flat = jax.make_jaxpr(op)(a, b)
+        compare(flat, a, b[::-1].copy(), path="jax")
+        compare(flat, b, a, path="jax")
+        empty = jax.make_jaxpr(op)(np.zeros(0, dtype), np.zeros(0, dtype))
+        compare(empty, np.zeros(0, dtype), np.zeros(0, dtype), path=_expect(dtype, name, True))
+    scalars = np.array(SCALARS[dtype], dtype)
+    closed = jax.make_jaxpr(op)(np.zeros((), dtype), np.zeros((), dtype))
+    picked = np.concatenate([scalars[:3], RNG.choice(scalars, 3)])
+    if dtype == F32:
+        picked = np.concatenate([picked, SUBNORMAL_F32[:1], EDGE_F32[:2]])
+    for a in picked:
+        for b in picked[::-1]:
+            compare(closed, a, b)
+
+
+@pytest.mark.parametrize("dtype,name", list(_binary_cases()))
+def test_binary_with_scalar(dtype, name):
+    """A rank-0 operand with an array, as a literal (a Python or NumPy scalar in the program)
+    or as a rank-0 input; on either side. XLA divides an array by a scalar as a product with
+    the scalar's reciprocal, but not an array of one value."""
+    op = BINARY[dtype][name]
+    safe = _SAFE_SCALARS.get(dtype, lambda v: True)
+    x = ALL[dtype].reshape(-1, 1) if dtype != BOOL else ALL_BOOL
+    sx = np.resize(SAFE[dtype], x.shape)  # the same shape: the same programs
+    shapes = [(x.shape, [x, sx] if dtype == F32 else [x], SCALARS[dtype])]
+    if name in ("div", "mul"):
+        shapes += [(shape, [np.full(shape, v, dtype) for v in (3, 7, -1)], SCALARS[dtype][::2])
+                   for shape in [(1,), (1, 1), (2,)]]
+    for shape_x, arrays, values in shapes:
+        scalar_right = jax.make_jaxpr(op)(arrays[0], np.zeros((), dtype))
+        scalar_left = jax.make_jaxpr(op)(np.zeros((), dtype), arrays[0])
+        for value in values:
+            s = np.asarray(value, dtype)
+            literal_right = jax.make_jaxpr(lambda a: op(a, s))(arrays[0])
+            literal_left = jax.make_jaxpr(lambda a: op(s, a))(arrays[0])
+            python = s.item()
+            weak = (jax.make_jaxpr(lambda a: op(a, python))(arrays[0]),
+                    jax.make_jaxpr(lambda a: op(python, a))(arrays[0]))
+            for array in arrays:
+                path = _expect(dtype, name, safe(value) and (array is sx or dtype != F32))
+                compare(scalar_right, array, s, path=path)
+                compare(scalar_left, s, array, path=path)
+                for closed in (literal_right, literal_left, *weak):
+                    compare(closed, array, path=path)
+
+
+def test_division_by_a_scalar_is_a_product_with_its_reciprocal():
+    """The rewrite is visible: 3 * (1/3) rounds differently from 3 / 3... and NumPy follows it."""
+    x = np.arange(1, 1001, dtype=np.float32)
+    closed = jax.make_jaxpr(lambda a: a / 3.0)(x)
+    direct = x / np.float32(3.0)
+    rewritten = x * (np.float32(1.0) / np.float32(3.0))
+    assert (direct != rewritten).any()  # the two roundings do differ somewhere on these values
+    compare(closed, x, path="numpy")
+    assert_same(NUMPY.run(closed.jaxpr, closed.consts, x)[0], rewritten)
+
+
+def test_products_rounding_up_to_the_smallest_normal_are_flushed():
+    """(1 - 2**-24) * 2**-126 is exactly halfway below 2**-126: NumPy rounds it up to 2**-126,
+    XLA flushes it to zero."""
+    x = np.float32([1 - 2.0**-24, -(1 - 2.0**-24), 1.0, 2.0])
+    y = np.float32([TINY, TINY, TINY, TINY])
+    closed = jax.make_jaxpr(lax.mul)(x, y)
+    compare(closed, x, y, path="jax")
+    assert_same(JAX.run(closed.jaxpr, closed.consts, x, y)[0], np.float32([0.0, -0.0, TINY, 2 * TINY]))
+
+
+# --- unary operations -----------------------------------------------------------------------
+
+UNARY = {
+    F32: {"neg": lax.neg, "abs": lax.abs, "sign": lax.sign, "floor": lax.floor, "ceil": lax.ceil,
+          "round0": lambda x: lax.round(x, lax.RoundingMethod.AWAY_FROM_ZERO),
+          "round1": lambda x: lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN),
+          "sqrt": lax.sqrt, "square": lax.square, "copy": lax.copy_p.bind,
+          **{f"pow{y}": (lambda x, y=y: lax.integer_pow(x, y)) for y in range(-3, 5)},
+          "to_int32": lambda x: lax.convert_element_type(x, np.int32),
+          "to_bool": lambda x: lax.convert_element_type(x, np.bool_)},
+    I32: {"neg": lax.neg, "abs": lax.abs, "sign": lax.sign, "not": lax.bitwise_not, "square": lax.square,
+          "copy": lax.copy_p.bind, **{f"pow{y}": (lambda x, y=y: lax.integer_pow(x, y)) for y in range(0, 5)},
+          "to_float32": lambda x: lax.convert_element_type(x, np.float32),
+          "to_bool": lambda x: lax.convert_element_type(x, np.bool_)},
+    BOOL: {"not": lax.bitwise_not, "copy": lax.copy_p.bind,
+           "to_float32": lambda x: lax.convert_element_type(x, np.float32),
+           "to_int32": lambda x: lax.convert_element_type(x, np.int32)},
+}
+
+
+def _unary_cases():
+    for dtype, ops in UNARY.items():
+        for name in ops:
+            yield pytest.param(dtype, name, id=f"{name}-{dtype.name}")
+
+
+def _in_int32_range(values):
+    return values[np.isfinite(values) & (values >= -2.0**31) & (values < 2.0**31)]
+
+
+@pytest.mark.parametrize("dtype,name", list(_unary_cases()))
+def test_unary(dtype, name):
+    op = UNARY[dtype][name]
+    safe = SAFE[dtype] if name != "to_int32" or dtype != F32 else _in_int32_range(SAFE_F32)
+    everything = ALL[dtype]
+    # many magnitudes of ties and of values just off them
+    if dtype == F32:
+        ties = np.float32([k + 0.5 for k in range(-40, 40)] + [2.0**e + 0.5 for e in range(1, 23)])
+        off = np.concatenate([np.nextafter(ties, np.float32(0)), np.nextafter(ties, np.float32(np.inf))])
+        safe = np.concatenate([safe, ties, -ties, off, -off])
+        everything = np.concatenate([everything, safe])
+    closed = jax.make_jaxpr(op)(everything)
+    compare(closed, everything, path=None)
+    compare(closed, np.resize(safe, everything.shape), path="numpy")
+    if dtype == F32:  # subnormal inputs, which XLA reads as zeros, in a 2-D array
+        square = np.resize(np.concatenate([SUBNORMAL_F32, everything]), (7, 9))
+        compare(jax.make_jaxpr(op)(square), square, path="jax")
+        everything = np.concatenate([everything, SUBNORMAL_F32])
+    some = np.concatenate([everything[:4], RNG.choice(everything, 8), everything[-2:]])
+    closed = jax.make_jaxpr(op)(np.zeros((), dtype))
+    for value in some:
+        compare(closed, np.asarray(value, dtype), path=None)
+
+
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (1,), (1, 1)])
+def test_empty_and_single_element_arrays(shape):
+    x = np.resize(np.float32([2.5, -0.0, np.nan]), shape)
+    n = np.resize(np.int32([7, -3]), shape)
+    for op, args, path in [(lax.add, (x, x), "numpy"), (lax.div, (x, x), "numpy"), (lax.round, (x,), "numpy"),
+                           (lax.lt, (n, n), "numpy"), (lax.neg, (n,), "numpy"), (lax.exp, (x,), "jax"),
+                           (lambda a: lax.select_n(a > 0, a, -a), (x,), None),
+                           (lambda a: lax.convert_element_type(a, np.int32), (x,), None)]:
+        compare(jax.make_jaxpr(op)(*args), *args, path=path if x.size else None)
+
+
+def test_float_to_int_outside_the_range_goes_to_jax():
+    closed = jax.make_jaxpr(lambda x: lax.convert_element_type(x, np.int32))(np.zeros(4, np.float32))
+    for bad in [np.nan, np.inf, -np.inf, 2.0**31, -2.0**31 - 256, 3e38]:
+        x = np.float32([1.5, -2.5, bad, 0.0])
+        compare(closed, x, path="jax")
+    compare(closed, np.float32([2.0**31 - 128, -2.0**31, -0.0, -0.99]), path="numpy")
+
+
+def test_negative_powers_of_tiny_products_go_to_jax():
+    """x * x is subnormal: XLA flushes it and 1 / 0 is inf; NumPy's 1 / subnormal is finite."""
+    x = np.float32([2.0**-64, -(2.0**-64), 1.0, 2.0**-70])
+    for y in (-2, -3, -4):
+        closed = jax.make_jaxpr(lambda a: lax.integer_pow(a, y))(x)
+        compare(closed, x, path="jax")
+    out = JAX.run(closed.jaxpr, closed.consts, x)[0]
+    assert np.isinf(np.asarray(out)[0])
+
+
+def test_rounding_ties():
+    """Both rounding methods at every magnitude where float32 holds halves."""
+    halves = np.float32([m * 2.0**e + 0.5 for e in range(0, 23) for m in (1, 3, 5)])
+    x = np.concatenate([halves, -halves, np.float32([0.5, -0.5, 1.5, -1.5, 2.5, -2.5, -0.0, 0.0])])
+    for method in (0, 1):
+        closed = jax.make_jaxpr(lambda a: lax.round(a, method))(x)
+        compare(closed, x, path="numpy")
+        assert closed.jaxpr.eqns[0].params["rounding_method"] == method
+
+
+# --- select_n and clamp ---------------------------------------------------------------------
+
+def test_select_n_bool():
+    x, y = grid(np.concatenate([ALL_F32[::3], SUBNORMAL_F32]))
+    which = RNG.random(x.shape) < 0.5
+    closed = jax.make_jaxpr(lax.select_n)(which, x, y)
+    compare(closed, which, x, y, path=None)
+    sx, sy = grid(SAFE_F32[::2])
+    which = RNG.random(sx.shape) < 0.5
+    compare(jax.make_jaxpr(lax.select_n)(which, sx, sy), which, sx, sy, path="numpy")
+    scalar = jax.make_jaxpr(lax.select_n)(np.bool_(True), sx, sy)
+    for w in (False, True):
+        compare(scalar, np.bool_(w), sx, sy, path="numpy")
+    for dtype, values in ((I32, ALL_I32), (BOOL, ALL_BOOL)):
+        a, b = grid(values)
+        which = RNG.random(a.shape) < 0.5
+        compare(jax.make_jaxpr(lax.select_n)(which, a, b), which, a, b, path="numpy")
+
+
+@pytest.mark.parametrize("cases", [1, 2, 3, 4])
+def test_select_n_int32(cases):
+    x = np.stack([RNG.permutation(SAFE_F32) for _ in range(cases)])
+    which = RNG.integers(0, cases, x.shape[1]).astype(np.int32)
+    closed = jax.make_jaxpr(lax.select_n)(which, *x)
+    compare(closed, which, *x, path="numpy")
+    for outside in (-1, cases, 2**31 - 1, -2**31):
+        bad = which.copy()
+        bad[3] = outside
+        compare(closed, bad, *x, path="jax")
+    scalar = jax.make_jaxpr(lax.select_n)(np.int32(0), *x)
+    for w in range(cases):
+        compare(scalar, np.int32(w), *x, path="numpy")
+    compare(scalar, np.int32(cases), *x, path="jax")
+
+
+def test_clamp():
+    x = np.concatenate([ALL_F32, SUBNORMAL_F32])
+    bounds = [(0.0, 1.0), (-0.0, 0.0), (0.0, -0.0), (-1.0, -0.0), (-np.inf, np.inf), (2.0, 1.0),
+              (1.0, 1.0), (-0.0, -0.0), (0.0, 0.0), (-3.5, 2.0**31)]
+    closed = jax.make_jaxpr(lax.clamp)(np.float32(0), x, np.float32(0))
+    for lo, hi in bounds:
+        compare(closed, np.float32(lo), x, np.float32(hi), path=None)
+    safe = SAFE_F32
+    closed_safe = jax.make_jaxpr(lax.clamp)(np.float32(0), safe, np.float32(0))
+    for lo, hi in bounds:
+        compare(closed_safe, np.float32(lo), safe, np.float32(hi), path="numpy")
+    for lo, hi in [(np.nan, 1.0), (0.0, np.nan), (np.nan, np.nan)]:
+        compare(closed_safe, np.float32(lo), safe, np.float32(hi), path="jax")
+    # bounds as arrays of the operand's shape, with NaN among them
+    lo, hi = RNG.permutation(ALL_F32), RNG.permutation(ALL_F32)
+    n = ALL_F32.size
+    compare(jax.make_jaxpr(lax.clamp)(lo, ALL_F32, hi), lo, ALL_F32, hi, path=None)
+    lo, hi = np.sort(RNG.permutation(SAFE_F32)[:n]), RNG.permutation(SAFE_F32)
+    lo, hi = lo[~np.isnan(lo)], hi[~np.isnan(hi)][:lo.size]
+    compare(jax.make_jaxpr(lax.clamp)(lo, lo, hi), lo, RNG.permutation(lo), hi, path="numpy")
+    # integers, and literal bounds
+    a = ALL_I32
+    compare(jax.make_jaxpr(lax.clamp)(np.int32(0), a, np.int32(0)), np.int32(-5), a, np.int32(2**20),
+            path="numpy")
+    compare(jax.make_jaxpr(lambda v: lax.clamp(np.float32(-1), v, np.float32(1)))(safe), safe, path="numpy")
+    compare(jax.make_jaxpr(lambda v: lax.clamp(-0.0, v, 0.0))(safe), safe, path="numpy")
