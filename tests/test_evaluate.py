@@ -418,3 +418,209 @@ def test_clamp():
             path="numpy")
     compare(jax.make_jaxpr(lambda v: lax.clamp(np.float32(-1), v, np.float32(1)))(safe), safe, path="numpy")
     compare(jax.make_jaxpr(lambda v: lax.clamp(-0.0, v, 0.0))(safe), safe, path="numpy")
+
+
+# --- data movement --------------------------------------------------------------------------
+
+MOVES = [
+    ("broadcast_in_dim", (3,), lambda x: lax.broadcast_in_dim(x, (2, 3), (1,))),
+    ("broadcast_in_dim", (3,), lambda x: lax.broadcast_in_dim(x, (3, 2), (0,))),
+    ("broadcast_in_dim", (), lambda x: lax.broadcast_in_dim(x, (2, 3), ())),
+    ("broadcast_in_dim", (1, 3), lambda x: lax.broadcast_in_dim(x, (4, 3), (0, 1))),
+    ("broadcast_in_dim", (3, 1), lambda x: lax.broadcast_in_dim(x, (3, 4, 5), (0, 2))),
+    ("broadcast_in_dim", (2, 3), lambda x: lax.broadcast_in_dim(x, (2, 4, 3), (0, 2))),
+    ("broadcast_in_dim", (4,), lambda x: lax.expand_dims(x, (0, 2))),
+    ("reshape", (6,), lambda x: lax.reshape(x, (2, 3))),
+    ("reshape", (2, 3), lambda x: lax.reshape(x, (3, 2))),
+    ("reshape", (2, 3, 4), lambda x: lax.reshape(x, (4, 6))),
+    ("reshape", (), lambda x: lax.reshape(x, (1, 1))),
+    ("reshape", (1,), lambda x: lax.reshape(x, ())),
+    ("squeeze", (1, 3, 1), lambda x: lax.squeeze(x, (0, 2))),
+    ("squeeze", (3, 1), lambda x: lax.squeeze(x, (1,))),
+    ("squeeze", (1,), lambda x: lax.squeeze(x, (0,))),
+    ("transpose", (2, 3), lambda x: lax.transpose(x, (1, 0))),
+    ("transpose", (2, 3, 4), lambda x: lax.transpose(x, (2, 0, 1))),
+    ("transpose", (1, 2, 3), lambda x: lax.transpose(x, (1, 2, 0))),
+]
+
+
+@pytest.mark.parametrize("name,shape,op", [pytest.param(*m, id=f"{m[0]}-{'x'.join(map(str, m[1]))}")
+                                           for m in MOVES])
+def test_data_movement(name, shape, op):
+    size = int(np.prod(shape))
+    values = np.resize(RNG.permutation(SAFE_F32), shape)
+    closed = jax.make_jaxpr(op)(values)
+    assert [e.primitive.name for e in closed.jaxpr.eqns] == [name]
+    compare(closed, values, path="numpy")
+    compare(closed, np.resize(RNG.permutation(np.concatenate([SUBNORMAL_F32, EDGE_F32])), shape))
+    if len(shape) > 1:  # the same operation at every dtype
+        for dtype, pool in ((I32, ALL_I32), (BOOL, ALL_BOOL)):
+            values = np.resize(RNG.permutation(pool), shape)
+            compare(jax.make_jaxpr(op)(values), values, path="numpy")
+    assert size or True
+
+
+def test_reshape_with_dimensions_goes_to_jax():
+    x = np.resize(SAFE_F32, (2, 3))
+    closed = jax.make_jaxpr(lambda a: lax.reshape(a, (6,), dimensions=(1, 0)))(x)
+    assert closed.jaxpr.eqns[-1].params["dimensions"] == (1, 0)
+    assert compare(closed, x, path="jax") == ["reshape"]
+
+
+# --- whole programs -------------------------------------------------------------------------
+
+@jax.custom_vjp
+def ste_round(x):
+    return jnp.round(x)
+
+
+def _ste_fwd(x):
+    return jnp.round(x), x
+
+
+def _ste_bwd(x, g):
+    return (jnp.where(jnp.abs(x) <= 4.0, g, 0.0),)
+
+
+ste_round.defvjp(_ste_fwd, _ste_bwd)
+
+
+def fake_quant(x, scale):
+    q = jnp.clip(jnp.round(x / scale), -128, 127)
+    y = q * scale
+    z = jnp.where(x > 0, y, -x * 0.5)
+    r = jax.nn.relu(z - 1.0) + jax.nn.relu6(x) + jnp.maximum(x, 0.0) - jnp.minimum(x, -0.0)
+    m = (x >= scale).astype(jnp.float32) + jnp.sign(x) * jnp.floor(x) - jnp.ceil(x / 3) + x ** 2
+    s = ste_round(x * 2.0) / 2.0 + jnp.sqrt(jnp.abs(x)) * (x != x).astype(jnp.float32)
+    n = (x * 7).astype(jnp.int32) // 3 + jnp.abs((x * 5).astype(jnp.int32))
+    return y, z, r, m, s, n, x.reshape(8, -1).T[None] * scale, jnp.tanh(x) + jnp.exp(-(x * x))
+
+
+PROGRAM_INPUTS = [
+    (RNG.normal(0, 3, 64).astype(np.float32), np.float32(0.1)),
+    (RNG.normal(0, 300, 64).astype(np.float32), np.float32(2.5)),
+    (np.resize(SAFE_F32, 64), np.float32(3.0)),
+    (np.resize(np.concatenate([EDGE_F32, SUBNORMAL_F32]), 64), np.float32(0.5)),
+    (np.resize(SAFE_F32[::-1], 64), np.float32(TINY)),
+    (np.resize(SAFE_F32, 64), np.float32(-0.0)),
+    (np.resize(SAFE_F32, 64), np.float32(np.nan)),
+]
+
+
+def _names(jaxpr):
+    return [eqn.primitive.name for eqn in jaxpr.eqns]
+
+
+def compare_program(fn, *args, numpy_ops=True):
+    """The program's outputs under the NumPy evaluator, under JAX and under ``eval_jaxpr``."""
+    closed = jax.make_jaxpr(fn)(*args)
+    bound = compare(closed, *args)
+    plain = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *args)
+    for got, want in zip(NUMPY.run(closed.jaxpr, closed.consts, *args), plain):
+        assert_same(got, want, args)
+    if numpy_ops:  # some of the program's operations were computed in NumPy
+        assert len(bound) < len(closed.jaxpr.eqns), bound
+    return closed, bound
+
+
+@pytest.mark.parametrize("case", range(len(PROGRAM_INPUTS)))
+def test_program(case):
+    x, scale = PROGRAM_INPUTS[case]
+    compare_program(fake_quant, x, scale, numpy_ops=case != 3)
+
+
+@pytest.mark.parametrize("case", [0, 3, 5])
+def test_program_derivatives(case):
+    """The backward pass of a custom_vjp function and of custom_jvp functions (relu), and the
+    custom_vjp function called without differentiation."""
+    x, scale = PROGRAM_INPUTS[case]
+    numpy_ops = case != 3  # subnormal inputs send every operation to JAX
+
+    def loss(v):
+        return jnp.sum(ste_round(v / scale) * scale + jax.nn.relu(v) * v)
+
+    def backward(v, g):
+        out, pull = jax.vjp(lambda u: ste_round(u * 3.0) + jax.nn.relu(u) / scale, v)
+        return (out, *pull(g))
+
+    closed, _ = compare_program(lambda v: ste_round(v) * 2.0 + 1.0, x, numpy_ops=numpy_ops)
+    assert "custom_vjp_call" in _names(closed.jaxpr)
+    closed, _ = compare_program(lambda v: jax.nn.relu(v) - v, x, numpy_ops=numpy_ops)
+    assert "custom_jvp_call" in _names(closed.jaxpr)
+    compare_program(jax.grad(loss), x, numpy_ops=numpy_ops)
+    compare_program(backward, x, np.resize(SAFE_F32, x.shape), numpy_ops=numpy_ops)
+
+
+# --- what goes to JAX -----------------------------------------------------------------------
+
+def test_operations_outside_the_table_are_bound():
+    x = RNG.normal(0, 2, (4, 8)).astype(np.float32)
+
+    def program(v):
+        body = lambda c, row: (c + row, jnp.tanh(row))
+        carry, ys = lax.scan(body, jnp.zeros(8, jnp.float32), v)
+        inner = jax.jit(lambda u: u * 2.0 + 1.0)(v)
+        return jnp.exp(v), jnp.sum(v, axis=1), v @ v.T, carry, ys, inner
+
+    closed = jax.make_jaxpr(program)(x)
+    bound = compare_program(program, x, numpy_ops=False)[1]
+    for name in ("exp", "reduce_sum", "dot_general", "scan", "jit"):
+        assert name in bound, (name, bound)
+    assert "exp" in _names(closed.jaxpr)
+
+
+class Garbage(np.ndarray):
+    """A NumPy subclass whose ufuncs answer nonsense: the evaluator must never compute with it."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        shape = max((getattr(i, "shape", ()) for i in inputs), key=len)
+        return np.full(shape, 12345.0, np.float32)
+
+    def __array_function__(self, func, types, args, kwargs):
+        return np.full(self.shape, 12345.0, np.float32)
+
+
+def test_a_numpy_subclass_goes_to_jax():
+    c = np.arange(8, dtype=np.float32) - 3.5
+    x = np.resize(SAFE_F32, 8)
+    closed = jax.make_jaxpr(lambda v: jnp.maximum(v + c, v * c))(x)
+    assert closed.jaxpr.constvars  # c is a constant of the program
+    plain = JAX.run(closed.jaxpr, closed.consts, x)
+    garbage = c.view(Garbage)
+    assert (np.add(garbage, 1.0) == 12345.0).all()  # it does answer nonsense
+    NUMPY.bound.clear()
+    for got, want in zip(NUMPY.run(closed.jaxpr, [garbage], x), plain):
+        assert_same(got, want)
+    assert {"add", "mul"} <= set(NUMPY.bound)
+    # as an input too
+    closed = jax.make_jaxpr(lambda a, b: a * b - 1.0)(x, c)
+    NUMPY.bound.clear()
+    got = NUMPY.run(closed.jaxpr, closed.consts, x, garbage)
+    assert_same(got[0], x * c - np.float32(1.0))
+    assert NUMPY.bound[0] == "mul"
+    assert not (np.asarray(got[0]) == 12345.0).any()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "int8", "uint8", "uint32", "bfloat16"])
+def test_other_dtypes_go_to_jax(dtype):
+    x = np.resize(np.float32([1.5, -2.5, 0.0, 3.0, 100.0, -0.5]), (6,)).astype(jnp.dtype(dtype))
+    closed = jax.make_jaxpr(lambda a: (a + a, a * a, -a if x.dtype.kind != "u" else a, a == a,
+                                       a.astype(jnp.float32), a.reshape(2, 3), jnp.maximum(a, a)))(x)
+    bound = compare(closed, x, path="jax")
+    names = [n for n in _names(closed.jaxpr) if n != "convert_element_type"]
+    assert [n for n in bound if n != "convert_element_type"] == names
+    # a float32 converted to the dtype
+    closed = jax.make_jaxpr(lambda a: a.astype(jnp.dtype(dtype)))(np.float32([1.5, 300.0, -2.0]))
+    assert compare(closed, np.float32([1.5, 300.0, -2.0]), path="jax") == ["convert_element_type"]
+
+
+def test_float64_goes_to_jax():
+    with jax.enable_x64(True):
+        x = np.float64([1.5, -2.5, 1e-310, 0.1, 2.0**60])
+        closed = jax.make_jaxpr(lambda a: (a + a, a / 3.0, a * a, jnp.floor(a), a < 1.0,
+                                           a.astype(jnp.float32), lax.convert_element_type(x, jnp.int32)))(x)
+        bound = compare(closed, x, path="jax")
+        assert {"add", "div", "mul", "floor", "lt"} <= set(bound)
+        n = np.int64([2**40, -3])
+        closed = jax.make_jaxpr(lambda a: (a + 1, a * a))(n)
+        assert compare(closed, n, path="jax") == ["add", "mul"]
