@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from jax import lax
 
+from judge.worker import evaluate
 from judge.worker.evaluate import Evaluator
 
 F32, I32, BOOL = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)
@@ -243,6 +244,56 @@ def test_binary_with_scalar(dtype, name):
                     compare(closed, array, path=path)
 
 
+FLAT = 1000 + SUBNORMAL_F32.size  # the length of test_binary_same_shape's flat arrays: programs reused
+TABLE = evaluate._table()
+
+
+def random_floats(n):
+    """Random bit patterns (every exponent, NaN payloads, infinities), subnormals made zeros."""
+    return no_subnormals(RNG.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(np.float32))
+
+
+def no_subnormals(x):
+    return np.where(np.abs(x) < np.float32(TINY), np.copysign(np.float32(0), x), x)
+
+
+def table_result(name, *arrays, **params):
+    """The table function's own result, without the evaluator's guards (None: it declined)."""
+    with np.errstate(all="ignore"):
+        out = TABLE[name][0](*arrays, **params)
+    return None if out is None else np.asarray(out)
+
+
+def assert_agrees_unless_flushed(got, want, inputs):
+    """Equal bits wherever NumPy's result is not one that XLA could flush (a subnormal or the
+    smallest normal, where the evaluator hands the operation to JAX)."""
+    kept = ~((np.abs(got) <= np.float32(TINY)) & (got != 0)) if got.dtype == F32 else np.ones(got.shape, bool)
+    assert kept.mean() > 0.9
+    assert_same(got[kept], want[kept], [np.asarray(i)[kept] for i in inputs])
+
+
+@pytest.mark.parametrize("name", list(_ARITH) + list(_COMPARE))
+def test_binary_table_functions_on_random_bits(name):
+    """The NumPy functions themselves, on random float32 bit patterns, element by element as XLA
+    computes them (the evaluator's all-or-nothing guards would hide most of these values)."""
+    op = BINARY[F32][name]
+    closed = jax.make_jaxpr(op)(np.zeros(FLAT, F32), np.zeros(FLAT, F32))
+    for _ in range(6):
+        x, y = random_floats(FLAT), random_floats(FLAT)
+        with np.errstate(all="ignore"):  # nearby magnitudes: cancellation, ties
+            y[::3] = x[::3] * np.float32(RNG.uniform(0.5, 2))
+        y = no_subnormals(y)
+        want = np.asarray(JAX.run(closed.jaxpr, closed.consts, x, y)[0])
+        assert_agrees_unless_flushed(table_result(name, x, y), want, (x, y))
+    if name in _ARITH:  # int32: wrapping arithmetic, on every bit pattern
+        closed = jax.make_jaxpr(BINARY[I32][name])(np.zeros(FLAT, I32), np.zeros(FLAT, I32))
+        x, y = (RNG.integers(-2**31, 2**31, FLAT).astype(np.int32) for _ in range(2))
+        want = np.asarray(JAX.run(closed.jaxpr, closed.consts, x, y)[0])
+        got = table_result(name, x, y)
+        if got is not None:
+            assert_same(got, want, (x, y))
+
+
 def test_division_by_a_scalar_is_a_product_with_its_reciprocal():
     """The rewrite is visible: 3 * (1/3) rounds differently from 3 / 3... and NumPy follows it."""
     x = np.arange(1, 1001, dtype=np.float32)
@@ -327,6 +378,29 @@ def test_empty_and_single_element_arrays(shape):
                            (lambda a: lax.select_n(a > 0, a, -a), (x,), None),
                            (lambda a: lax.convert_element_type(a, np.int32), (x,), None)]:
         compare(jax.make_jaxpr(op)(*args), *args, path=path if x.size else None)
+
+
+@pytest.mark.parametrize("name", [n for n in UNARY[F32] if n != "copy"])
+def test_unary_table_functions_on_random_bits(name):
+    """Each element through the table function alone (so one declined element does not hide the
+    others), against XLA on the whole array."""
+    op = UNARY[F32][name]
+    closed = jax.make_jaxpr(op)(np.zeros(FLAT, F32))
+    eqn = closed.jaxpr.eqns[0]
+    params = {k: eqn.params[k] for k in evaluate._PARAMS.get(eqn.primitive.name, ()) if k in eqn.params}
+    x = random_floats(FLAT)
+    x[::4] = RNG.normal(0, 2.0 ** RNG.integers(-20, 40, x[::4].size)).astype(np.float32)  # integers, ties
+    with np.errstate(all="ignore"):
+        x[::7] = np.round(x[::7]) + np.float32(0.5)
+    x = no_subnormals(x)
+    want = np.asarray(JAX.run(closed.jaxpr, closed.consts, x)[0])
+    got, kept = np.zeros_like(want), np.zeros(FLAT, bool)
+    for i, value in enumerate(x):
+        out = table_result(eqn.primitive.name, x[i:i + 1], **params)
+        if out is not None:
+            got[i], kept[i] = out[0], True
+    assert kept.mean() > 0.3
+    assert_agrees_unless_flushed(got[kept], want[kept], (x[kept],))
 
 
 def test_float_to_int_outside_the_range_goes_to_jax():
@@ -441,13 +515,25 @@ MOVES = [
     ("transpose", (2, 3), lambda x: lax.transpose(x, (1, 0))),
     ("transpose", (2, 3, 4), lambda x: lax.transpose(x, (2, 0, 1))),
     ("transpose", (1, 2, 3), lambda x: lax.transpose(x, (1, 2, 0))),
+    ("slice", (4, 6), lambda x: x[1:3]),
+    ("slice", (4, 6), lambda x: lax.slice(x, (0, 1), (4, 6), (3, 2))),
+    ("slice", (5,), lambda x: lax.slice(x, (2,), (2,))),
+    ("slice", (7,), lambda x: lax.slice(x, (1,), (7,), (4,))),
+    ("rev", (4, 6), lambda x: x[::-1]),
+    ("rev", (2, 3, 4), lambda x: lax.rev(x, (0, 2))),
+    ("concatenate", (2, 3), lambda x: lax.concatenate([x, x, x], 1)),
+    ("concatenate", (3,), lambda x: lax.concatenate([x, x], 0)),
+    ("stack", (2, 3), lambda x: jnp.stack([x, x], axis=1)),
+    ("stack", (), lambda x: jnp.stack([x, x, x])),
+    *[("pad", shape, lambda x, c=config: lax.pad(x, np.ones((), x.dtype), c)) for shape, config in [
+        ((5,), ((1, 2, 0),)), ((5,), ((0, 0, 1),)), ((5,), ((-2, -1, 2),)), ((1,), ((-1, 1, 3),)),
+        ((3, 4), ((-1, 2, 1), (2, -1, 0))), ((3, 4), ((1, 1, 2), (-2, 0, 3))), ((0, 2), ((1, 1, 1), (0, 0, 0)))]],
 ]
 
 
 @pytest.mark.parametrize("name,shape,op", [pytest.param(*m, id=f"{m[0]}-{'x'.join(map(str, m[1]))}")
                                            for m in MOVES])
 def test_data_movement(name, shape, op):
-    size = int(np.prod(shape))
     values = np.resize(RNG.permutation(SAFE_F32), shape)
     closed = jax.make_jaxpr(op)(values)
     assert [e.primitive.name for e in closed.jaxpr.eqns] == [name]
@@ -457,7 +543,18 @@ def test_data_movement(name, shape, op):
         for dtype, pool in ((I32, ALL_I32), (BOOL, ALL_BOOL)):
             values = np.resize(RNG.permutation(pool), shape)
             compare(jax.make_jaxpr(op)(values), values, path="numpy")
-    assert size or True
+
+
+def test_pad_value_and_concatenation_of_different_arrays():
+    x = np.resize(SAFE_F32, (3, 4))
+    closed = jax.make_jaxpr(lambda a, v: lax.pad(a, v, ((1, -1, 1), (2, 0, 0))))(x, np.float32(0))
+    for value in (0.0, -0.0, np.nan, -np.inf, 2.5):
+        compare(closed, x, np.float32(value), path="numpy")
+    compare(closed, x, np.float32(SUBNORMAL_F32[0]), path="jax")
+    closed = jax.make_jaxpr(lambda a, b, c: lax.concatenate([a, b, c], 1))(x, x[:, :1], x[:, :0])
+    compare(closed, x, -x[:, :1], x[:, :0], path="numpy")
+    n, m = np.resize(ALL_I32, (2, 5)), np.resize(ALL_I32[::-1], (3, 5))
+    compare(jax.make_jaxpr(lambda a, b: lax.concatenate([a, b], 0))(n, m), n, m, path="numpy")
 
 
 def test_reshape_with_dimensions_goes_to_jax():

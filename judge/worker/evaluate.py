@@ -152,6 +152,25 @@ def _reshape(x, new_sizes, dimensions=None, **_):
     return x.reshape(tuple(int(d) for d in new_sizes)).copy()
 
 
+def _slice(x, start_indices, limit_indices, strides=None):
+    strides = strides if strides is not None else (1,) * x.ndim
+    return x[tuple(slice(int(a), int(b), int(c)) for a, b, c in zip(start_indices, limit_indices, strides))].copy()
+
+
+def _pad(x, value, padding_config):
+    """XLA's pad: ``interior`` copies of the value between elements, then ``low`` and ``high`` at
+    the ends, a negative one cropping."""
+    config = [tuple(int(n) for n in dim) for dim in padding_config]
+    if len(config) != x.ndim or any(interior < 0 for _, _, interior in config):
+        return None
+    full = [max(lo, 0) + max(hi, 0) + n + max(n - 1, 0) * interior
+            for (lo, hi, interior), n in zip(config, x.shape)]
+    out = np.full(full, value, dtype=x.dtype)
+    out[tuple(slice(max(lo, 0), max(lo, 0) + (n - 1) * (interior + 1) + 1 if n else 0, interior + 1)
+              for (lo, _, interior), n in zip(config, x.shape))] = x
+    return out[tuple(slice(max(-lo, 0), size - max(-hi, 0)) for (lo, hi, _), size in zip(config, full))].copy()
+
+
 #: name -> (function of the inputs and the parameters, whether float inputs are operated on).
 #: An operation that only moves or selects values never reads a float, so a subnormal passes
 #: through it unchanged in XLA too.
@@ -189,6 +208,11 @@ def _table() -> dict:
         "squeeze": (lambda x, dimensions: np.squeeze(x, tuple(dimensions)).copy(), False),
         "expand_dims": (lambda x, dimensions: np.expand_dims(x, tuple(dimensions)).copy(), False),
         "transpose": (lambda x, permutation: np.transpose(x, tuple(permutation)).copy(), False),
+        "slice": (_slice, False),
+        "rev": (lambda x, dimensions: np.flip(x, tuple(int(d) for d in dimensions)).copy(), False),
+        "concatenate": (lambda *xs, dimension: np.concatenate(xs, axis=int(dimension)), False),
+        "stack": (lambda *xs, axis: np.stack(xs, axis=int(axis)), False),
+        "pad": (_pad, False),
         "copy": (lambda x: x.copy(), False),
         "copy_p": (lambda x: x.copy(), False),
     })
@@ -198,7 +222,9 @@ def _table() -> dict:
 #: Parameters passed to a table function, per operation (the others are not needed there).
 _PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element_type": ("new_dtype",),
            "broadcast_in_dim": ("shape", "broadcast_dimensions"), "reshape": ("new_sizes", "dimensions"),
-           "squeeze": ("dimensions",), "expand_dims": ("dimensions",), "transpose": ("permutation",)}
+           "squeeze": ("dimensions",), "expand_dims": ("dimensions",), "transpose": ("permutation",),
+           "slice": ("start_indices", "limit_indices", "strides"), "rev": ("dimensions",),
+           "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",)}
 #: Calls whose body JAX evaluates operation by operation when bound on concrete values: the
 #: body is evaluated here the same way.
 _INLINE = ("custom_jvp_call", "custom_vjp_call")
@@ -304,8 +330,11 @@ class Evaluator:
         if reads_floats and _subnormal(arrays):
             return None
         params = {k: eqn.params[k] for k in _PARAMS.get(eqn.primitive.name, ()) if k in eqn.params}
-        with self.errstate(all="ignore"):
-            out = function(*arrays, **params)
+        try:
+            with self.errstate(all="ignore"):
+                out = function(*arrays, **params)
+        except Exception:  # parameters NumPy does not take: JAX binds it (and reports its own error)
+            return None
         if out is None:
             return None
         out = np.asarray(out)
