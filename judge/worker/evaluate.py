@@ -18,8 +18,8 @@ Where NumPy and XLA could differ, the operation goes to JAX:
   there).
 * Only float32, int32 and bool arrays are computed here, and only inputs that are plain NumPy or
   JAX arrays (a constant of a NumPy subclass goes to JAX, as it would have).
-* A float-to-integer conversion outside the integer's range, or of a NaN or an infinity, goes to
-  JAX (XLA's result there is its own).
+* A float-to-integer conversion truncates, and saturates as XLA's does: NaN gives 0, and a value
+  outside int32's range (an infinity too) the nearest of its limits.
 * An array divided by a scalar is multiplied by the scalar's reciprocal, as XLA rewrites it.
 * Signed zeros and NaN follow XLA: ``max(0.0, -0.0)`` is ``0.0``, ``min`` the reverse, both
   propagate NaN, and ``sign(-0.0)`` is ``-0.0``.
@@ -130,9 +130,11 @@ def _convert(x, new_dtype, **_):
     if new not in _DTYPES:
         return None
     if x.dtype == _F32 and new == np.int32:
-        if not np.all(np.isfinite(x)) or np.any(x >= _INT32_LIMIT) or np.any(x < -_INT32_LIMIT):
-            return None  # XLA's own rule for NaN, infinities and values out of range
-        return np.trunc(x).astype(np.int32)
+        high, low = x >= _INT32_LIMIT, x < -_INT32_LIMIT
+        inside = ~(high | low | np.isnan(x))
+        out = np.trunc(np.where(inside, x, np.float32(0))).astype(np.int32)
+        limits = np.iinfo(np.int32)  # XLA saturates; NaN gives 0
+        return np.where(high, np.int32(limits.max), np.where(low, np.int32(limits.min), out))
     if new == np.bool_:
         return x != 0
     return x.astype(new)
