@@ -9,18 +9,21 @@ select, and NumPy computes the same one. ``Evaluator.run`` computes those in Num
 every other operation (transcendentals, reductions, dots, loops, jitted calls, callbacks) to JAX
 exactly as ``eval_jaxpr`` does.
 
-Where NumPy and XLA could differ, the operation goes to JAX:
+Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the operation to JAX:
 
 * XLA's CPU backend flushes subnormal floats to zero, in its inputs and its results. An
   operation with a subnormal input, or whose NumPy result holds one, is recomputed by JAX. So is
   one whose result holds the smallest normal float, ``2**-126``: NumPy rounds some products and
   quotients below it up to it, where XLA flushes them (``(1 - 2**-24) * 2**-126`` is ``0.0``
-  there).
+  there). A power is computed by XLA's products in JAX's order, each flushed: one whose
+  intermediate product is tiny goes to JAX (``x**-2`` is ``inf`` there when ``x * x`` is
+  subnormal).
 * Only float32, int32 and bool arrays are computed here, and only inputs that are plain NumPy or
   JAX arrays (a constant of a NumPy subclass goes to JAX, as it would have).
 * A float-to-integer conversion truncates, and saturates as XLA's does: NaN gives 0, and a value
   outside int32's range (an infinity too) the nearest of its limits.
-* An array divided by a scalar is multiplied by the scalar's reciprocal, as XLA rewrites it.
+* An array divided by a scalar is multiplied by the scalar's reciprocal, as XLA rewrites it (not
+  an array of a single element, which XLA divides).
 * Signed zeros and NaN follow XLA: ``max(0.0, -0.0)`` is ``0.0``, ``min`` the reverse, both
   propagate NaN, and ``sign(-0.0)`` is ``-0.0``.
 
