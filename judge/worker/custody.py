@@ -12,6 +12,8 @@ gate, the aim is that no single overwritten object flips a verdict:
   instance, even if put back before the case ends, reports one that was not.
 * ``frozen_attributes`` checks that an object's attributes are still the very objects they were
   (a replaced recorder, marker, rule or module reference; a method shadowed on the instance).
+* ``watched_modules`` lists the functions of NumPy replaced since the submission was imported:
+  the evaluation of every case calls them on its concrete values.
 
 Neither decides anything: a finding stops the run as ``instrument_tampered`` (``main``).
 """
@@ -58,6 +60,52 @@ def measures(recorder, marker: str, provenance):
             flows.clear()
 
     return Measures((measured, first_unscaled)), check_flow
+
+
+def watched_modules(*modules):
+    """A function listing the attributes of ``modules`` that were replaced or deleted since this
+    call (the module's own later additions, such as a submodule imported lazily, are not).
+
+    Taken before the submission is imported, for NumPy: the evaluator, the case runner, the
+    channel's encoder and JAX itself call NumPy's functions by module attribute on the case's
+    concrete values, so a function put there by the submission (``m = numpy; m.maximum = f``,
+    which the source gate cannot tell from an assignment to the submission's own object) would
+    be a callback the traced program does not show. Every write is recorded as it happens, so
+    one undone before the check is still listed."""
+    import types
+
+    writes: list = []
+    snapshots = {id(module): (module, dict(vars(module))) for module in modules}
+
+    class Watched(types.ModuleType):
+        def __setattr__(self, name, value):
+            before = snapshots[id(self)][1]
+            if name in before and value is not before[name]:
+                writes.append(f"{self.__name__}.{name}")
+            super().__setattr__(name, value)
+
+        def __delattr__(self, name):
+            if name in snapshots[id(self)][1]:
+                writes.append(f"{self.__name__}.{name}")
+            super().__delattr__(name)
+
+    methods = dict(vars(Watched))
+    for module, _ in snapshots.values():
+        module.__class__ = Watched
+
+    def changed(vars_=vars, type_=type, sorted_=sorted, set_=set, missing=object()) -> list[str]:
+        found = set_(writes)
+        if vars_(Watched) != methods:
+            found.add("the watch on NumPy's functions")
+        for module, before in snapshots.values():
+            if type_(module) is not Watched:
+                found.add(f"{module.__name__} (watch removed)")
+            now = vars_(module)
+            found.update(f"{module.__name__}.{name}" for name, obj in before.items()
+                         if now.get(name, missing) is not obj)
+        return sorted_(found)
+
+    return changed
 
 
 def frozen_attributes(obj, keep=()):

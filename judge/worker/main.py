@@ -137,6 +137,7 @@ def main(argv: list[str] | None = None) -> None:
     classify, clock, end = limits.classify, time.perf_counter, os._exit
     tampered = instrument.guard(CaseRunner, Capture, custody.Measures, Evaluator,
                                 *([recorder.tracked] if recorder else []))
+    numpy_changed = custody.watched_modules(numpy)  # a replaced NumPy function sees the values
     send({"type": "ready", "protocol": protocol.PROTOCOL,
                   "python": sys.version.split()[0], "jax": jax.__version__})
 
@@ -174,9 +175,12 @@ def main(argv: list[str] | None = None) -> None:
                 line = requests.readline()
                 yield from (json.loads(line)["cases"] if line else [])
 
+        def changed() -> list[str]:
+            return tampered() + runner_changed() + numpy_changed()
+
         for case in all_cases():
-            if tampered() or runner_changed():
-                halt("instrument_tampered", case["index"], ", ".join(tampered() + runner_changed()))
+            if changed():
+                halt("instrument_tampered", case["index"], ", ".join(changed()))
             started = clock()
             with capture(limit) as cap:
                 if case.get("abstract") is not None:  # trace only, at the judge's shapes
@@ -186,8 +190,8 @@ def main(argv: list[str] | None = None) -> None:
                                         decode_args(case.get("probe_args") or {}),
                                         float(case.get("factor") or 2.0))
             elapsed = clock() - started
-            if tampered() or runner_changed():
-                halt("instrument_tampered", case["index"], ", ".join(tampered() + runner_changed()))
+            if changed():
+                halt("instrument_tampered", case["index"], ", ".join(changed()))
             unmeasured = check_flow(result.get("evidence")) if check_flow else None
             if unmeasured:
                 halt("instrument_tampered", case["index"], unmeasured)
