@@ -7,7 +7,6 @@ process the submission shares.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import traceback
 
@@ -159,8 +158,10 @@ class CaseRunner:
         holder = {}
         # NumPy's floating-point errors ignored while the program is evaluated: an error mode set
         # by the submission ("call", "log") would run its code there, on conversions that the
-        # NumPy evaluator and JAX make a different number of times
-        quiet = functools.partial(np.errstate, all="ignore")
+        # NumPy evaluator and JAX make a different number of times. (NumPy's attributes are
+        # watched; functools, which a submission may import, is not: no functools.partial here.)
+        def quiet():
+            return np.errstate(all="ignore")
 
         def traced(*values):
             if recorder is not None:
