@@ -310,6 +310,44 @@ def test_division_by_a_scalar_is_a_product_with_its_reciprocal():
     assert_same(NUMPY.run(closed.jaxpr, closed.consts, x)[0], rewritten)
 
 
+#: (dividend, divisor) shapes: lax.div broadcasts axes of extent 1, and XLA rewrites a division
+#: by a broadcast divisor (one with fewer elements than the quotient) as a product with its
+#: reciprocal; a divisor broadcast to no more elements is divided by
+DIVISIONS = [((400, 3), (400, 1), "reciprocal"), ((3, 400), (1, 400), "reciprocal"),
+             ((1, 400), (1, 1), "reciprocal"), ((400, 1), (1, 3), "reciprocal"), ((400,), (), "reciprocal"),
+             ((1, 2), (1, 1), "reciprocal"), ((400, 1), (400, 3), "exact"), ((1,), (), "exact"),
+             ((1, 1), (), "exact"), ((5, 1), (5, 1), "exact")]
+
+
+@pytest.mark.parametrize("dividend,divisor,kind", DIVISIONS)
+def test_division_by_a_broadcast_divisor(dividend, divisor, kind):
+    a = RNG.uniform(1, 1000, dividend).astype(np.float32)
+    b = RNG.uniform(1, 10, divisor).astype(np.float32)
+    closed = jax.make_jaxpr(lambda x, y: x / y)(a, b)
+    assert _names(closed.jaxpr) == ["div"]
+    compare(closed, a, b, path="numpy")
+    exact, product = np.divide(a, b), a * np.divide(np.float32(1), b)
+    want = np.asarray(JAX.run(closed.jaxpr, closed.consts, a, b)[0])
+    if a.size > 4:  # the data tell the two apart
+        assert not np.array_equal(exact, product)
+    assert_same(want, product if kind == "reciprocal" else exact)
+    # with the special values: the reciprocal of a huge divisor is flushed
+    x = np.resize(ALL_F32, dividend)
+    y = np.resize(RNG.permutation(np.concatenate([SAFE_F32, EDGE_F32[-6:]])), divisor)
+    compare(closed, x, y)
+
+
+@pytest.mark.parametrize("name", list(_ARITH) + list(_COMPARE))
+def test_binary_broadcasting_axes_of_extent_one(name):
+    op = BINARY[F32][name]
+    x, y = grid(ALL_F32)
+    column = np.ascontiguousarray(y[:1, :].T)  # (n, 1)
+    closed = jax.make_jaxpr(op)(x, column)
+    compare(closed, x, column)
+    sx = np.resize(SAFE_F32, x.shape)
+    compare(closed, sx, np.resize(SAFE_F32[::-1], column.shape), path="numpy")
+
+
 def test_products_rounding_up_to_the_smallest_normal_are_flushed():
     """(1 - 2**-24) * 2**-126 is exactly halfway below 2**-126: NumPy rounds it up to 2**-126,
     XLA flushes it to zero."""

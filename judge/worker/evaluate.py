@@ -22,8 +22,9 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
   JAX arrays (a constant of a NumPy subclass goes to JAX, as it would have).
 * A float-to-integer conversion truncates, and saturates as XLA's does: NaN gives 0, and a value
   outside int32's range (an infinity too) the nearest of its limits.
-* An array divided by a scalar is multiplied by the scalar's reciprocal, as XLA rewrites it (not
-  an array of a single element, which XLA divides).
+* An array divided by a scalar, or by a divisor broadcast along its axes of extent 1, is
+  multiplied by the divisor's reciprocal, as XLA rewrites it (not where the broadcast adds no
+  element: an array of a single element is divided).
 * Signed zeros and NaN follow XLA: ``max(0.0, -0.0)`` is ``0.0``, ``min`` the reverse, both
   propagate NaN, and ``sign(-0.0)`` is ``-0.0``.
 
@@ -78,8 +79,9 @@ def _round(x, rounding_method=0):
 def _div(a, b):
     if a.dtype != _F32:
         return None  # integer division: XLA's own rules
-    if b.ndim == 0 and a.size > 1:
-        # XLA divides an array by a scalar as a product with the scalar's reciprocal
+    if b.size < np.prod(np.broadcast_shapes(a.shape, b.shape)):
+        # XLA rewrites A / broadcast(B) as A * broadcast(1 / B): an array divided by a scalar,
+        # or by a divisor whose axes of extent 1 are broadcast ((n, d) by (n, 1) or (1, d))
         reciprocal = np.divide(np.float32(1.0), b)
         return None if _flushed([reciprocal]) else np.multiply(a, reciprocal)
     return np.divide(a, b)
