@@ -50,15 +50,11 @@ DEFAULT = {"reference/fake_quant_ste.py", "submissions/fake_quant_ste/accepted/c
            "submissions/fake_quant_ste/rejected/stop_gradient_ste.py"}
 
 
-#: Where the evaluators differ today: the worker divides exactly where XLA, bound op by op,
-#: multiplies by the reciprocal of a broadcast divisor (``test_division_by_a_broadcast_divisor``).
-BROADCAST_DIVISOR = pytest.mark.xfail(strict=True, reason=(
-    "judge.worker.evaluate divides an array by a broadcast divisor (shape (n, 1) against (n, d)) "
-    "exactly; XLA multiplies by the divisor's reciprocal"))
-DIFFERENT = {"submissions/ema_scan/rejected/cumsum_closed_form.py",
-             "submissions/per_example_clip/wrong_answer/separate_clipping.py",
-             "submissions/per_example_clip/accepted/typed.py",
-             "submissions/per_example_clip/accepted/vmap_value_and_grad.py"}
+#: Submissions whose programs divide by a broadcast divisor (``x / scale[:, None]``), which XLA
+#: computes as a product with the divisor's reciprocal and the evaluator now does too
+#: (``test_division_by_a_broadcast_divisor``). Empty: a submission named here is expected to differ.
+DIFFERENT: set = set()
+BROADCAST_DIVISOR = pytest.mark.xfail(strict=True, reason="the evaluators differ on this division")
 
 
 def _programs() -> list:
@@ -228,10 +224,10 @@ def test_both_evaluators_give_the_same_results_and_verdicts(problem_id, path, mo
 #: (``lax.div`` broadcasts an operand's axes of extent 1): ``x / scale[:, None]`` in
 #: per_example_clip and ``x / safe`` in ema_scan divide (n, d) by (n, 1); a (1, d) divisor, a
 #: rank-0 one and a broadcast dividend are the neighbouring cases.
-DIVISIONS = [pytest.param((4000, 3), (4000, 1), marks=BROADCAST_DIVISOR, id="rows_by_column"),
-             pytest.param((3, 4000), (1, 4000), marks=BROADCAST_DIVISOR, id="columns_by_row"),
-             pytest.param((1, 4000), (1, 1), marks=BROADCAST_DIVISOR, id="row_by_1x1"),
-             pytest.param((4000, 1), (1, 3), marks=BROADCAST_DIVISOR, id="both_broadcast"),
+DIVISIONS = [pytest.param((4000, 3), (4000, 1), id="rows_by_column"),
+             pytest.param((3, 4000), (1, 4000), id="columns_by_row"),
+             pytest.param((1, 4000), (1, 1), id="row_by_1x1"),
+             pytest.param((4000, 1), (1, 3), id="both_broadcast"),
              pytest.param((4000,), (), id="array_by_scalar"),
              pytest.param((4000, 1), (4000, 3), id="broadcast_dividend"),
              pytest.param((300, 30), (300, 30), id="same_shape")]
