@@ -25,8 +25,14 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
 * An array divided by a scalar, or by a divisor broadcast along its axes of extent 1, is
   multiplied by the divisor's reciprocal, as XLA rewrites it (not where the broadcast adds no
   element: an array of a single element is divided).
-* Signed zeros and NaN follow XLA: ``max(0.0, -0.0)`` is ``0.0``, ``min`` the reverse, both
-  propagate NaN, and ``sign(-0.0)`` is ``-0.0``.
+* Signed zeros follow XLA: ``max(0.0, -0.0)`` is ``0.0``, ``min`` the reverse, and
+  ``sign(-0.0)`` is ``-0.0``.
+* An operation that meets or makes a NaN goes to JAX: the sign and payload of XLA's NaN follow
+  rules of its own (``max(0.0, -nan)`` is a positive NaN there), and a program can read them
+  back as values.
+* An array of more than ``LARGEST`` elements goes to JAX, where one compilation is small beside
+  the work; NumPy's temporaries would weigh on the memory limit.
+* Values are dropped after their last use, as ``eval_jaxpr`` drops them.
 
 ``tests/test_evaluate.py`` compares every operation here with XLA's on special and random
 values. ``uses_numpy=False`` (the judge's ``JUDGE_EVALUATOR=jax``) binds everything, as
@@ -35,7 +41,13 @@ values. ``uses_numpy=False`` (the judge's ``JUDGE_EVALUATOR=jax``) binds everyth
 
 from __future__ import annotations
 
-import numpy as np
+import types
+
+import numpy
+
+#: NumPy's names as they were when the worker loaded this module, before any submission: the
+#: evaluator never looks a function up in the numpy module a submission can write to.
+np = types.SimpleNamespace(**vars(numpy))
 
 #: The dtypes computed in NumPy; every other dtype goes to JAX.
 _DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)})
@@ -43,13 +55,16 @@ _F32 = np.dtype(np.float32)
 _TINY = np.float32(np.finfo(np.float32).tiny)
 _ABOVE_TINY = np.nextafter(_TINY, np.float32(1.0))
 _INT32_LIMIT = np.float32(2.0 ** 31)  # float32 values in [-2**31, 2**31) convert exactly
+#: Arrays with more elements than this go to JAX: XLA's compilation is small beside the work,
+#: and NumPy's temporaries would weigh on the memory limit.
+LARGEST = 1 << 20
 
 
 def _max(a, b):
     if a.dtype != _F32:
         return np.maximum(a, b)
     both_zero = (a == 0) & (b == 0)
-    # XLA: +0 wins over -0; NaN propagates (np.maximum propagates it too)
+    # XLA: +0 wins over -0 (a NaN in or out sends the operation to JAX: ``_subnormal``)
     return np.where(both_zero, np.where(np.signbit(a), b, a), np.maximum(a, b))
 
 
@@ -238,18 +253,21 @@ _INLINE = ("custom_jvp_call", "custom_vjp_call")
 
 
 def _subnormal(values, limit=_TINY) -> bool:
-    """Whether a float32 value is nonzero and smaller in magnitude than ``limit``."""
+    """Whether a float32 value is NaN, or nonzero and smaller in magnitude than ``limit``.
+    (NaN: XLA's sign and payload of a NaN result follow rules of its own, which a submission can
+    read back as a value, so every operation that meets or makes one goes to JAX.)"""
     for value in values:
         if value.dtype == _F32 and value.size:
             magnitude = np.abs(value)
-            if np.any((magnitude < limit) & (magnitude != 0)):
+            if not np.all((magnitude >= limit) | (magnitude == 0)):
                 return True
     return False
 
 
 def _flushed(values) -> bool:
     """Whether XLA could have flushed one of these computed values to zero: a subnormal, or
-    the smallest normal, which NumPy reaches by rounding up results that XLA flushes."""
+    the smallest normal, which NumPy reaches by rounding up results that XLA flushes; or
+    whether one is NaN."""
     return _subnormal(values, _ABOVE_TINY)
 
 
@@ -264,6 +282,7 @@ class Evaluator:
         from jax._src.array import ArrayImpl
 
         self.source_info, self.Literal = source_info_util, core.Literal
+        self.last_used, self.clean_up = core.last_used, core.clean_up_dead_vars
         #: JAX's arrays and literals (a literal is a NumPy subclass of JAX's own)
         self.array_types = frozenset({np.ndarray, ArrayImpl, *(
             getattr(literals, name) for name in ("TypedNdArray", "TypedFloat", "TypedInt", "TypedBool",
@@ -276,7 +295,7 @@ class Evaluator:
 
     def run(self, jaxpr, consts, *args) -> list:
         env: dict = {}
-        literal = self.Literal
+        literal, last_used = self.Literal, self.last_used(jaxpr)
 
         def read(v):
             return v.val if isinstance(v, literal) else env[v]
@@ -291,6 +310,8 @@ class Evaluator:
             if outs is None:
                 outs = self._bind(eqn, values)
             env.update(zip(eqn.outvars, outs))
+            del values, outs
+            self.clean_up(eqn, env, last_used)  # as eval_jaxpr: a value is dropped after its last use
         return [read(v) for v in jaxpr.outvars]
 
     def _bind(self, eqn, values) -> list:
@@ -331,7 +352,7 @@ class Evaluator:
                 array = np.asarray(value, dtype=want)
             else:
                 return None  # anything else is JAX's to convert, as before
-            if array.dtype != want or array.shape != tuple(var.aval.shape):
+            if array.dtype != want or array.shape != tuple(var.aval.shape) or array.size > LARGEST:
                 return None
             arrays.append(array)
         if reads_floats and _subnormal(arrays):
@@ -345,6 +366,6 @@ class Evaluator:
         if out is None:
             return None
         out = np.asarray(out)
-        if out.dtype != dtype or out.shape != tuple(aval.shape) or _flushed([out]):
+        if out.dtype != dtype or out.shape != tuple(aval.shape) or out.size > LARGEST or _flushed([out]):
             return None
         return [out]

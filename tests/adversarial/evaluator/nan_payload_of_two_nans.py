@@ -5,7 +5,7 @@ scalar's. The sign bit, read through a bit-cast, picks the right or the wrong va
 
 Problem: fake_quant_ste
 Expected: WA wrong_value (XLA keeps the scalar's positive NaN: every value is off by one)
-Open: the NumPy evaluator adds two NaNs in NumPy, which keeps the other operand's
+Closed by: any operation that meets or makes a NaN goes to JAX (judge.worker.evaluate)
 """
 import jax
 import jax.numpy as jnp

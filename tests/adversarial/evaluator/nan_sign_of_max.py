@@ -6,7 +6,7 @@ from XLA, and the quantized values are right only where the sign is negative.
 
 Problem: fake_quant_ste
 Expected: WA wrong_value (XLA's NaN is positive: every value is off by one)
-Open: the NumPy evaluator computes max of a NaN in NumPy, whose NaN has the other sign
+Closed by: any operation that meets or makes a NaN goes to JAX (judge.worker.evaluate)
 """
 import jax
 import jax.numpy as jnp
