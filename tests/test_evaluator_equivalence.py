@@ -15,7 +15,9 @@ traces a case at again (``no_unrolling.other_size``). Submissions are graded wit
 off, so each one runs (the worker does not run the gate).
 
 The default run grades a sample of ``fake_quant_ste`` (its reference divides an array by a scalar
-inside a ``custom_vjp``, which the NumPy evaluator rewrites as XLA does); ``-m slow`` the rest.
+inside a ``custom_vjp``, which the NumPy evaluator rewrites as XLA does); ``-m slow`` the rest,
+of which the files after the first of each problem and folder are also marked ``sweep``: CI
+runs ``-m "slow and not sweep"``, and ``-m sweep`` grades the rest (about 40 minutes on 2 cores).
 Each test records the CPU time of the grading worker under each evaluator as the properties
 ``cpu_s_numpy`` and ``cpu_s_jax`` (``--junit-xml`` writes them).
 """
@@ -63,10 +65,14 @@ def _programs() -> list:
         problem = spec_path.stem
         files = [ROOT / "reference" / f"{problem}.py",
                  *sorted((ROOT / "submissions" / problem).rglob("*.py"))]
+        seen = set()
         for path in files:
             name = str(path.relative_to(ROOT))
+            kind = (problem, path.parent.name)  # the slow group keeps one per problem and folder
             marks = ([] if name in DEFAULT else [pytest.mark.slow]) + \
+                ([pytest.mark.sweep] if name not in DEFAULT and kind in seen else []) + \
                 ([BROADCAST_DIVISOR] if name in DIFFERENT else [])
+            seen.add(kind)
             params.append(pytest.param(problem, path, id=name, marks=marks))
     return params
 

@@ -390,7 +390,9 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
     each case's output fields (and probe results) as arrays. With ``compiled``, the worker
     evaluates each case under ``jax.jit`` instead of op by op, which lets XLA rewrite the
     arithmetic (division by a constant becomes multiplication by its reciprocal, for one).
-    With ``fill_cache`` the run writes the judge's compilation cache (see ``judge.run.cache``).
+    With ``fill_cache`` the run writes the judge's compilation cache (see ``judge.run.cache``),
+    binding every operation with JAX (the NumPy evaluator still leaves some to JAX, at a NaN or
+    a subnormal).
     Raise JudgeError naming the reference if it fails."""
     cases = problem.cases if cases is None else cases
     ref = problem.reference
@@ -398,6 +400,8 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
         raise JudgeError(f"{ref}: reference solution not found (problem {problem.id})")
     request = build_request(problem, ref, cases)
     request["compiled"] = compiled
+    if fill_cache:  # every operation bound by JAX, so the cache holds what any of them compiles to
+        request["evaluator"] = "jax"
     request["message_bytes"] = protocol.MAX_MESSAGE_BYTES  # trusted; expected outputs may be missing
     run = run_worker(request, startup_timeout=problem.limits["startup_s"],
                      case_timeout=problem.limits["time_per_case_s"], sandbox=sandbox,
