@@ -192,9 +192,19 @@ def _journal_path(args, problem_id: str, out: Path) -> Path:
     return path
 
 
+def _interrupt(*_):
+    raise KeyboardInterrupt
+
+
 def cmd_warm(args) -> int:
+    import signal
+
     from judge.run.serve import serve
 
+    # Ctrl-C and kill both stop the server cleanly (its socket removed), even when it was started
+    # with SIGINT ignored, as a shell starts a background job (`judge warm &`).
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     serve(sandbox=_settings(args.sandbox), idle_timeout=args.idle_timeout,
           announce=lambda text: print(text, file=sys.stderr, flush=True))
     return EXIT_OK

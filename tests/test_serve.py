@@ -1,5 +1,6 @@
 """``judge warm`` (``judge serve`` before): a warm worker server that other judge processes use through a socket."""
 
+import contextlib
 import os
 import shutil
 import signal
@@ -118,3 +119,27 @@ def test_a_client_that_goes_away_takes_its_workers_with_it(served, tmp_path):
     assert wait_for(lambda: len(descendants(proc.pid)) <= idle, 20), \
         f"left running: {descendants(proc.pid)} (idle: {idle})"
     assert proc.poll() is None
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_background_server_stops_cleanly_on_interrupt_and_kill(stop, monkeypatch):
+    """A shell starts `judge warm &` with SIGINT ignored; Ctrl-C's signal and kill's default
+    still stop it, and its socket goes with it."""
+    folder = Path(tempfile.mkdtemp(prefix="jw", dir="/tmp"))
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(folder / "cache"))
+    monkeypatch.delenv("JUDGE_WARM", raising=False)
+    env = dict(os.environ)
+    proc = subprocess.Popen(["sh", "-c", f"{sys.executable} -m judge warm --sandbox none "
+                             "--idle-timeout 121 & wait"], cwd=ROOT, env=env,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        path = warm.socket_path("none", sys.executable, cache.directory())
+        assert wait_for(lambda: path.exists(), 120), "judge warm did not start"
+        server = int(subprocess.run(["pgrep", "-f", "-n", "judge warm --sandbox none --idle-timeout 121"],
+                                    capture_output=True, text=True).stdout.split()[0])
+        os.kill(server, stop)
+        proc.wait(timeout=30)
+        assert not path.exists()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
