@@ -783,3 +783,18 @@ def test_float64_goes_to_jax():
         n = np.int64([2**40, -3])
         closed = jax.make_jaxpr(lambda a: (a + 1, a * a))(n)
         assert compare(closed, n, path="jax") == ["add", "mul"]
+
+
+def test_arrays_of_more_dimensions_than_numpy_holds_go_to_jax():
+    """JAX's arrays may have more dimensions than NumPy's (64): such an operation is bound."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    ones = (1,) * 63
+
+    def f(a):
+        high = (a * 2.0).reshape(2, 3, *ones) + 1.0  # 65 dimensions
+        return (high * high).reshape(2, 3) - a, a + 1.0
+
+    closed = jax.make_jaxpr(f)(x)
+    bound = compare(closed, x, path="jax")
+    assert {"reshape", "add", "mul"} <= set(bound)
+    assert bound.count("add") == 1  # the two-dimensional addition is NumPy's

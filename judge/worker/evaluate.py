@@ -32,6 +32,8 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
   back as values.
 * An array of more than ``LARGEST`` elements goes to JAX, where one compilation is small beside
   the work; NumPy's temporaries would weigh on the memory limit.
+* An operation on an array of more than ``HIGHEST_RANK`` dimensions goes to JAX: JAX's arrays
+  may have more dimensions than NumPy's (64 in NumPy 2, 32 before).
 * Values are dropped after their last use, as ``eval_jaxpr`` drops them.
 
 ``tests/test_evaluate.py`` compares every operation here with XLA's on special and random
@@ -58,6 +60,8 @@ _INT32_LIMIT = np.float32(2.0 ** 31)  # float32 values in [-2**31, 2**31) conver
 #: Arrays with more elements than this go to JAX: XLA's compilation is small beside the work,
 #: and NumPy's temporaries would weigh on the memory limit.
 LARGEST = 1 << 20
+#: The most dimensions an array computed here may have (NumPy 1 allows 32).
+HIGHEST_RANK = 32
 
 
 def _max(a, b):
@@ -338,20 +342,23 @@ class Evaluator:
         function, reads_floats = entry
         aval = eqn.outvars[0].aval
         dtype = getattr(aval, "dtype", None)
-        if dtype not in _DTYPES:
+        if dtype not in _DTYPES or len(aval.shape) > HIGHEST_RANK:
             return None
         arrays = []
         for var, value in zip(eqn.invars, values):
             want = getattr(var.aval, "dtype", None)
-            if want not in _DTYPES:
+            if want not in _DTYPES or len(var.aval.shape) > HIGHEST_RANK:
                 return None
             kind = type(value)
-            if kind in self.array_types and kind not in self.scalar_types:
-                array = np.asarray(value)
-            elif kind in self.scalar_types or (isinstance(value, np.generic) and kind.__module__ == "numpy"):
-                array = np.asarray(value, dtype=want)
-            else:
-                return None  # anything else is JAX's to convert, as before
+            try:  # a conversion NumPy refuses (a Python int beyond int32, say) is JAX's
+                if kind in self.array_types and kind not in self.scalar_types:
+                    array = np.asarray(value)
+                elif kind in self.scalar_types or (isinstance(value, np.generic) and kind.__module__ == "numpy"):
+                    array = np.asarray(value, dtype=want)
+                else:
+                    return None  # anything else is JAX's to convert, as before
+            except Exception:
+                return None
             if array.dtype != want or array.shape != tuple(var.aval.shape) or array.size > LARGEST:
                 return None
             arrays.append(array)
