@@ -35,6 +35,15 @@ def test_value_mismatch_names_field_and_first_position():
     assert m.positions[0] == ((1,), 5.0, 2.0)
 
 
+def test_positions_are_the_entries_outside_the_tolerance():
+    """The reports list these (the JSON report's ``differences``): an entry within the
+    tolerance is not one of them, though it is not exactly the expected value."""
+    m = compare.check_values(f32(1.0005, 2, 3.5, 4), f32(1, 2, 3, 4), "values", {"atol": 1e-3})
+    assert [p[0] for p in m.positions] == [(2,)] and "1 of 4" in m.message
+    big = compare.check_values(np.arange(50, dtype=np.float32), np.zeros(50, np.float32), "v", TOL)
+    assert len(big.positions) == compare.MAX_POSITIONS and "49 of 50" in big.message
+
+
 @pytest.mark.parametrize("output, reason", [
     ({"values": f32(1), "grads": f32(1)}, None),
     ([f32(1), f32(1)], "wrong_type"),

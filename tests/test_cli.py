@@ -15,7 +15,7 @@ def test_accepted_exits_0_with_json_contract():
     assert set(report) == {"version", "problem", "submission", "verdict", "reason", "message",
                            "time_s", "source_gate", "cases", "score", "max_score", "zeroed_by",
                            "groups"}
-    assert report["version"] == 4 and report["source_gate"] is True
+    assert report["version"] == 5 and report["source_gate"] is True
     assert report["score"] == report["max_score"] == 100 and report["zeroed_by"] is None
     assert report["verdict"] == "AC" and report["reason"] == "ok"
     assert report["problem"] == "fake_quant_ste"
@@ -27,11 +27,12 @@ def test_accepted_exits_0_with_json_contract():
 
 
 FAILING_EXAMPLE_KEYS = {"index", "number", "visibility", "verdict", "reason", "message", "time_s",
-                        "name", "inputs", "probe", "expected", "got"}
+                        "name", "inputs", "probe", "expected", "got", "differences"}
 
 
 def test_json_failing_examples_carry_their_data_and_hidden_cases_never_do():
-    """Version 3 of the contract: a failing example has name, inputs, probe, expected, got."""
+    """Version 3 of the contract: a failing example has name, inputs, probe, expected, got;
+    version 5 adds the entries that differ."""
     r = judge("grade", str(SUBS / "wrong_answer" / "strict_mask.py"), "-p", "fake_quant_ste",
               "--format", "json")
     assert r.returncode == 1
@@ -43,6 +44,8 @@ def test_json_failing_examples_carry_their_data_and_hidden_cases_never_do():
     assert example["inputs"]["x"] == [2.0, 2.5, -2.0, -2.25, 0.5]
     assert example["expected"]["grads"] == [1.0, 0.0, 3.0, 0.0, 5.0]
     assert example["got"]["grads"] == [0.0, 0.0, 0.0, 0.0, 5.0]
+    assert example["differences"] == [{"field": "grads", "index": [0], "got": 0.0, "expected": 1.0},
+                                      {"field": "grads", "index": [2], "got": 0.0, "expected": 3.0}]
     hidden = [c for c in failing if c["visibility"] == "hidden"]
     assert hidden and all(set(c) == {"index", "number", "visibility", "verdict", "reason",
                                      "message", "time_s"} for c in hidden)
@@ -51,6 +54,7 @@ def test_json_failing_examples_carry_their_data_and_hidden_cases_never_do():
               "-p", "sign_ste", "--format", "json", "--examples-only")
     example = json.loads(r.stdout)["cases"][0]
     assert set(example) == FAILING_EXAMPLE_KEYS and example["got"] is None
+    assert example["differences"] == []
     assert example["probe"] == {"cotangent": [1.0, 2.0, 3.0, 4.0, 5.0],
                                 "tangent": [0.5, -1.0, 2.0, 0.0, 1.0]}
 

@@ -236,6 +236,8 @@ def test_a_pasted_wrong_answer_shows_the_failing_example(browser, service):
     assert '"values": [0.5, 1, -1, 2.5, -3]' in got and '"grads": [1, 1, 1, 0, 0]' in got
     rows = [r.text for r in failing[0].find_elements(By.CSS_SELECTOR, "table.diff-table tr")]
     assert "values[3] 2.5 1.5" in rows and "values[4] -3 -2" in rows
+    # the judge's own list of the entries outside the tolerance, not an exact comparison
+    assert "Entries outside the tolerance" in first and len(rows) == 3  # a header and two entries
     hidden = _by_id(browser, "hidden-counts").text
     assert "WA" in hidden and "AC" in hidden
     # hidden cases stay counts: none of them is a block of its own

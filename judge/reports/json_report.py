@@ -24,6 +24,12 @@ spec each case is a group worth one point, named as every report names it (``exa
 example's ``expected`` in the shape a submission returns, as ``got`` is (version 3 wrapped an
 ``array`` output's as ``{"value": [...]}``).
 
+Version 5 added, on a failing example, ``differences``: the entries that differ, as the text
+report lists them, each ``{"field", "index", "got", "expected"}`` (``field`` names the output
+field or the probe, ``index`` is the entry's position as a list of integers, empty for a
+scalar). At most the first few are listed (the ``message`` says how many differ); the list is
+empty when there was no output to compare.
+
 ``hint`` (a string) is present only when the submission fails and its outputs on the examples
 equal those of a known mistake that carries a hint (``judge.grade.hints``).
 """
@@ -37,7 +43,7 @@ from judge.grade import scoring
 from judge.grade.verdicts import GradeResult, shown_time
 from judge.problem.model import case_number
 
-VERSION = 4
+VERSION = 5
 
 
 def _case(c) -> dict:
@@ -50,7 +56,10 @@ def _case(c) -> dict:
                    probe=c.details.get("probe"),
                    # what the diff compared, else the expected output: in the shape of got
                    expected=diff["expected"] if "expected" in diff else c.details.get("expected"),
-                   got=diff.get("got"))
+                   got=diff.get("got"),
+                   differences=[{"field": diff.get("field"), "index": list(p["index"]),
+                                 "got": p["got"], "expected": p["expected"]}
+                                for p in diff.get("positions", ())])
     return out
 
 

@@ -337,6 +337,15 @@ function differences(got, expected, label, out) {
   return out;
 }
 
+// A failing example's ``differences`` as table rows: [field[index], got, expected].
+function judgedDifferences(c) {
+  if (!Array.isArray(c.differences)) return [];
+  return c.differences.filter((d) => d && typeof d === "object").map((d) => {
+    const index = Array.isArray(d.index) && d.index.length ? `[${d.index.map(String).join(",")}]` : "";
+    return [`${String(d.field ?? "output")}${index}`, d.got, d.expected];
+  });
+}
+
 function diffTable(rows) {
   const table = el("table", null, "diff-table");
   const head = el("tr");
@@ -369,7 +378,12 @@ function renderCase(c, problem) {
     if (c.expected !== undefined && c.expected !== null) lines.push("expected: " + compact(c.expected));
     if (c.got !== undefined && c.got !== null) lines.push("got:      " + compact(c.got));
     if (lines.length) box.appendChild(el("pre", lines.join("\n"), "case-data"));
-    if (c.got !== undefined && c.got !== null && c.expected !== undefined && c.expected !== null) {
+    const judged = judgedDifferences(c);
+    if (judged.length) {
+      // the judge's own list (report version 5 on): entries outside the problem's tolerance
+      box.appendChild(el("p", "Entries outside the tolerance" + (judged.length > 1 ? " (the first ones; the message gives the count)" : "") + ":"));
+      box.appendChild(diffTable(judged));
+    } else if (c.got !== undefined && c.got !== null && c.expected !== undefined && c.expected !== null) {
       const rows = differences(c.got, c.expected, "", []);
       if (rows.length) {
         box.appendChild(el("p", `${rows.length} entr${rows.length === 1 ? "y differs" : "ies differ"} from the expected output`
