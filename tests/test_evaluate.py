@@ -34,6 +34,7 @@ class Recording(Evaluator):
 
 NUMPY = Recording(jax)
 JAX = Evaluator(jax, uses_numpy=False)
+JAX_ONLY = Recording(jax, uses_numpy=False)
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -798,3 +799,54 @@ def test_arrays_of_more_dimensions_than_numpy_holds_go_to_jax():
     bound = compare(closed, x, path="jax")
     assert {"reshape", "add", "mul"} <= set(bound)
     assert bound.count("add") == 1  # the two-dimensional addition is NumPy's
+
+
+# --- unused results -------------------------------------------------------------------------
+
+def test_an_unused_primal_value_is_not_computed():
+    """``jax.grad`` leaves the loss itself in the program, its result unused (``_``), and what
+    only the loss reads: XLA would drop all of it, and so does the evaluator; the gradient is
+    eval_jaxpr's, bit for bit."""
+    x = RNG.normal(0, 2, 64).astype(np.float32)
+    loss = lambda v: jnp.sum(jnp.tanh(v) * v) + jnp.sum(jnp.exp(v))
+    closed = jax.make_jaxpr(jax.grad(loss))(x)
+    assert _names(closed.jaxpr).count("reduce_sum") == 2
+    bound = compare_program(jax.grad(loss), x)[1]
+    assert "reduce_sum" not in bound, bound
+    assert {"tanh", "exp"} <= set(bound)  # read by the gradient: computed
+    # under JAX alone (JUDGE_EVALUATOR=jax) everything is bound, as eval_jaxpr binds it
+    JAX_ONLY.bound.clear()
+    JAX_ONLY.run(closed.jaxpr, closed.consts, x)
+    assert JAX_ONLY.bound == _names(closed.jaxpr)
+
+
+def test_unused_results_that_could_matter_are_still_computed():
+    """An operation with an effect, one with a program of its own, one over a large array, and
+    any under jax_debug_nans are bound even when nothing reads their results."""
+    calls = []
+
+    def spy(v):
+        calls.append(1)
+        return v
+
+    small = np.float32([1.0, np.nan, 2.0])
+    big = np.zeros(evaluate.LARGEST + 1, np.float32)
+
+    def program(v, w):
+        jax.pure_callback(spy, jax.ShapeDtypeStruct(v.shape, v.dtype), v)
+        jax.jit(lambda u: jnp.sum(u))(v)
+        jnp.sum(w)
+        jnp.sum(v)
+        return v + 1.0
+
+    closed = jax.make_jaxpr(program)(small, big)
+    NUMPY.bound.clear()
+    NUMPY.run(closed.jaxpr, closed.consts, small, big)
+    assert calls == [1]
+    assert NUMPY.bound.count("reduce_sum") == 1 and "jit" in NUMPY.bound, NUMPY.bound
+    with jax.debug_nans(True):
+        closed = jax.make_jaxpr(lambda v: (jnp.sum(v), v * 1.0)[1])(small)
+        with pytest.raises(FloatingPointError):
+            jax.core.eval_jaxpr(closed.jaxpr, closed.consts, small)
+        with pytest.raises(FloatingPointError):
+            NUMPY.run(closed.jaxpr, closed.consts, small)

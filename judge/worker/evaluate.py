@@ -35,6 +35,12 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
 * An operation on an array of more than ``HIGHEST_RANK`` dimensions goes to JAX: JAX's arrays
   may have more dimensions than NumPy's (64 in NumPy 2, 32 before).
 * Values are dropped after their last use, as ``eval_jaxpr`` drops them.
+* An operation whose results are all unused (``_`` in a printed program: the primal value of a
+  ``jax.grad``, say) is not computed at all, as XLA drops it from a compiled program, when it
+  is one of ``_PURE`` (no effect, no program of its own, no error on any value) and every array
+  it reads or makes has at most ``LARGEST`` elements; so no time or memory limit could have
+  been reached by it. With ``jax_debug_nans`` or ``jax_debug_infs`` on, where computing it
+  could raise, it is bound.
 
 ``tests/test_evaluate.py`` compares every operation here with XLA's on special and random
 values. ``uses_numpy=False`` (the judge's ``JUDGE_EVALUATOR=jax``) binds everything, as
@@ -43,6 +49,7 @@ values. ``uses_numpy=False`` (the judge's ``JUDGE_EVALUATOR=jax``) binds everyth
 
 from __future__ import annotations
 
+import math
 import types
 
 import numpy
@@ -251,6 +258,20 @@ _PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_elemen
            "squeeze": ("dimensions",), "expand_dims": ("dimensions",), "transpose": ("permutation",),
            "slice": ("start_indices", "limit_indices", "strides"), "rev": ("dimensions",),
            "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",)}
+#: Operations that read arrays and make arrays and do nothing else: no effect, no program of their
+#: own, no error on any value. One whose results are all unused may be skipped (``_dead``).
+_PURE = frozenset({
+    "add", "sub", "mul", "div", "rem", "max", "min", "pow", "integer_pow", "atan2", "nextafter",
+    "neg", "abs", "sign", "floor", "ceil", "round", "sqrt", "rsqrt", "cbrt", "square", "exp",
+    "exp2", "log", "log1p", "expm1", "tanh", "logistic", "sin", "cos", "tan", "sinh", "cosh",
+    "asin", "acos", "atan", "asinh", "acosh", "atanh", "erf", "erfc", "erf_inv", "lgamma",
+    "digamma", "is_finite", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "xor", "not",
+    "select_n", "clamp", "convert_element_type", "broadcast_in_dim", "reshape", "squeeze",
+    "expand_dims", "transpose", "slice", "rev", "concatenate", "pad", "iota", "copy", "copy_p",
+    "reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or",
+    "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp",
+    "dot_general", "sort"})
+_NUMERIC = frozenset("biuf")
 #: Calls whose body JAX evaluates operation by operation when bound on concrete values: the
 #: body is evaluated here the same way.
 _INLINE = ("custom_jvp_call", "custom_vjp_call")
@@ -296,17 +317,21 @@ class Evaluator:
             if hasattr(literals, name))})
         self.table = _table() if uses_numpy else {}
         self.errstate = np.errstate
+        from jax._src import config
+
+        self.debug_flags = (config.debug_nans, config.debug_infs)
 
     def run(self, jaxpr, consts, *args) -> list:
         env: dict = {}
-        literal, last_used = self.Literal, self.last_used(jaxpr)
+        literal = self.Literal
+        eqns, last_used = self._needed(jaxpr)
 
         def read(v):
             return v.val if isinstance(v, literal) else env[v]
 
         env.update(zip(jaxpr.constvars, consts))
         env.update(zip(jaxpr.invars, args))
-        for eqn in jaxpr.eqns:
+        for eqn in eqns:
             values = [read(v) for v in eqn.invars]
             outs = self._numpy(eqn, values) if self.table else None
             if outs is None:
@@ -317,6 +342,39 @@ class Evaluator:
             del values, outs
             self.clean_up(eqn, env, last_used)  # as eval_jaxpr: a value is dropped after its last use
         return [read(v) for v in jaxpr.outvars]
+
+    def _needed(self, jaxpr) -> tuple[list, dict]:
+        """The equations to compute, in order, and the last of them to read each value (as
+        ``core.last_used``): all of them with JAX alone; else without those whose results nothing
+        computed reads and that may be skipped (``_dead``), found from the outputs backwards."""
+        if not self.table or any(flag.value for flag in self.debug_flags):
+            return jaxpr.eqns, self.last_used(jaxpr)
+        literal = self.Literal
+        last_used: dict = {v: None for v in jaxpr.outvars if not isinstance(v, literal)}
+        kept = []
+        for eqn in reversed(jaxpr.eqns):
+            if not any(v in last_used for v in eqn.outvars) and self._dead(eqn):
+                continue
+            kept.append(eqn)
+            for v in eqn.invars:
+                if not isinstance(v, literal) and v not in last_used:
+                    last_used[v] = eqn
+        kept.reverse()
+        return kept, last_used
+
+    def _dead(self, eqn) -> bool:
+        """Whether ``eqn``, whose results nothing reads, can be skipped without any difference
+        but the time and memory it would have taken (see the module's notes)."""
+        if eqn.primitive.name not in _PURE or eqn.effects:
+            return False
+        for var in (*eqn.invars, *eqn.outvars):
+            aval = var.aval
+            try:
+                if np.dtype(aval.dtype).kind not in _NUMERIC or math.prod(int(d) for d in aval.shape) > LARGEST:
+                    return False
+            except Exception:  # an aval of another kind (a token, a key): bound as before
+                return False
+        return True
 
     def _bind(self, eqn, values) -> list:
         """The operation bound by JAX, as ``eval_jaxpr`` binds it."""
