@@ -17,7 +17,7 @@ off, so each one runs (the worker does not run the gate).
 The default run grades a sample of ``fake_quant_ste`` (its reference divides an array by a scalar
 inside a ``custom_vjp``, which the NumPy evaluator rewrites as XLA does); ``-m slow`` the rest,
 of which the files after the first of each problem and folder are also marked ``sweep``: CI
-runs ``-m "slow and not sweep"``, and ``-m sweep`` grades the rest (about 40 minutes on 2 cores).
+runs ``-m "slow and not sweep"``, and ``-m sweep`` grades the rest (``-n 2``: about 7 minutes on 2 cores).
 Each test records the CPU time of the grading worker under each evaluator as the properties
 ``cpu_s_numpy`` and ``cpu_s_jax`` (``--junit-xml`` writes them).
 """
