@@ -821,8 +821,9 @@ def test_an_unused_primal_value_is_not_computed():
 
 
 def test_unused_results_that_could_matter_are_still_computed():
-    """An operation with an effect, one with a program of its own, one over a large array, and
-    any under jax_debug_nans are bound even when nothing reads their results."""
+    """An operation with an effect, one with a program of its own, one over a large array, a
+    matrix product, and any under jax_debug_nans are bound even when nothing reads their
+    results."""
     calls = []
 
     def spy(v):
@@ -837,6 +838,7 @@ def test_unused_results_that_could_matter_are_still_computed():
         jax.jit(lambda u: jnp.sum(u))(v)
         jnp.sum(w)
         jnp.sum(v)
+        jnp.dot(v, v)  # a product: its work grows faster than its arrays
         return v + 1.0
 
     closed = jax.make_jaxpr(program)(small, big)
@@ -844,6 +846,7 @@ def test_unused_results_that_could_matter_are_still_computed():
     NUMPY.run(closed.jaxpr, closed.consts, small, big)
     assert calls == [1]
     assert NUMPY.bound.count("reduce_sum") == 1 and "jit" in NUMPY.bound, NUMPY.bound
+    assert "dot_general" in NUMPY.bound
     with jax.debug_nans(True):
         closed = jax.make_jaxpr(lambda v: (jnp.sum(v), v * 1.0)[1])(small)
         with pytest.raises(FloatingPointError):

@@ -37,9 +37,9 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
 * Values are dropped after their last use, as ``eval_jaxpr`` drops them.
 * An operation whose results are all unused (``_`` in a printed program: the primal value of a
   ``jax.grad``, say) is not computed at all, as XLA drops it from a compiled program, when it
-  is one of ``_PURE`` (no effect, no program of its own, no error on any value) and every array
-  it reads or makes has at most ``LARGEST`` elements; so no time or memory limit could have
-  been reached by it. With ``jax_debug_nans`` or ``jax_debug_infs`` on, where computing it
+  is one of ``_PURE`` (no effect, no program of its own, no error on any value, work about
+  linear in its arrays) and every array it reads or makes has at most ``LARGEST`` elements: one
+  such operation takes milliseconds and a few MB, within any limit. With ``jax_debug_nans`` or ``jax_debug_infs`` on, where computing it
   could raise, it is bound.
 
 ``tests/test_evaluate.py`` compares every operation here with XLA's on special and random
@@ -259,7 +259,9 @@ _PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_elemen
            "slice": ("start_indices", "limit_indices", "strides"), "rev": ("dimensions",),
            "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",)}
 #: Operations that read arrays and make arrays and do nothing else: no effect, no program of their
-#: own, no error on any value. One whose results are all unused may be skipped (``_dead``).
+#: own, no error on any value, and work about linear in their arrays (no ``dot_general``: a
+#: product of two arrays within ``LARGEST`` can take seconds). One whose results are all unused
+#: may be skipped (``_dead``).
 _PURE = frozenset({
     "add", "sub", "mul", "div", "rem", "max", "min", "pow", "integer_pow", "atan2", "nextafter",
     "neg", "abs", "sign", "floor", "ceil", "round", "sqrt", "rsqrt", "cbrt", "square", "exp",
@@ -269,8 +271,7 @@ _PURE = frozenset({
     "select_n", "clamp", "convert_element_type", "broadcast_in_dim", "reshape", "squeeze",
     "expand_dims", "transpose", "slice", "rev", "concatenate", "pad", "iota", "copy", "copy_p",
     "reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or",
-    "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp",
-    "dot_general", "sort"})
+    "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp", "sort"})
 _NUMERIC = frozenset("biuf")
 #: Calls whose body JAX evaluates operation by operation when bound on concrete values: the
 #: body is evaluated here the same way.
