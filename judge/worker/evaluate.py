@@ -39,8 +39,8 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
   ``jax.grad``, say) is not computed at all, as XLA drops it from a compiled program, when it
   is one of ``_PURE`` (no effect, no program of its own, no error on any value, work about
   linear in its arrays) and every array it reads or makes has at most ``LARGEST`` elements: one
-  such operation takes milliseconds and a few MB, within any limit. With ``jax_debug_nans`` or ``jax_debug_infs`` on, where computing it
-  could raise, it is bound.
+  such operation takes milliseconds and a few MB, within any limit. With ``jax_debug_nans`` or
+  ``jax_debug_infs`` on, where computing it could raise, it is bound.
 
 ``tests/test_evaluate.py`` compares every operation here with XLA's on special and random
 values. ``uses_numpy=False`` (the judge's ``JUDGE_EVALUATOR=jax``) binds everything, as
@@ -371,7 +371,8 @@ class Evaluator:
         for var in (*eqn.invars, *eqn.outvars):
             aval = var.aval
             try:
-                if np.dtype(aval.dtype).kind not in _NUMERIC or math.prod(int(d) for d in aval.shape) > LARGEST:
+                size = math.prod(int(d) for d in aval.shape)
+                if np.dtype(aval.dtype).kind not in _NUMERIC or size > LARGEST:
                     return False
             except Exception:  # an aval of another kind (a token, a key): bound as before
                 return False
