@@ -247,7 +247,7 @@ def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
                                              f"returned was far larger than the problem's output{detail}")
     if cause == "memory_limit":
         return _result(case, "memory_limit", f"memory limit exceeded: {limits['memory_mb']} MiB of "
-                                             f"address space{detail}")
+                                             f"address space beyond JAX's own{detail}")
     if _tasks_refused(run, case):
         return _result(case, "task_limit", f"the submission tried to have more than "
                                            f"{limits['tasks']} threads and processes at once")
@@ -269,10 +269,8 @@ def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
                                      f"{_error_text(error, name)}",
                        details={"stdout": loaded.stdout, "stderr": loaded.stderr})
     if run.ready is None:  # the submission is imported only after "ready": this is the judge's fault
-        hint = (f"; JAX may need more than memory_mb = {limits['memory_mb']} MiB here"
-                if run.signal in (signal.SIGABRT, signal.SIGSEGV, signal.SIGKILL) else "")
         return _result(case, "worker_start", f"the worker could not start (status {run.returncode}"
-                                             f"{hint}): {run.stderr.strip()[-500:] or 'no output'}")
+                                             f"): {run.stderr.strip()[-500:] or 'no output'}")
     if run.signal == signal.SIGXCPU or (run.signal == signal.SIGKILL and run.cpu_s is not None
                                         and run.cpu_s >= float(limits["cpu_s"])):
         return _result(case, "cpu_time_limit", f"CPU time limit exceeded: {limits['cpu_s']} s for "

@@ -169,7 +169,7 @@ def _limits(problem: Problem) -> list[str]:
     lim = problem.limits
     return [f"  time: {seconds(lim['time_per_case_s'])} s per case (compilation included), "
             f"{seconds(lim['cpu_s'])} s of CPU time for the whole run",
-            f"  memory: {lim['memory_mb']} MiB of address space (JAX itself takes about 600 MiB)",
+            f"  memory: {lim['memory_mb']} MiB of address space beyond JAX's own",
             f"  output: {lim['output_kb']} KiB of printed or written output"]
 
 

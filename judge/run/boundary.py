@@ -59,6 +59,7 @@ class Ready:
     protocol: int
     python: str
     jax: str
+    runtime_mb: int | None = None  # address space JAX had mapped when the memory limit was set
 
 
 @dataclass(frozen=True)
@@ -319,11 +320,13 @@ def _probes(raw, where: str, expected: Expected, complete: bool) -> Probes:
 # --- messages ---------------------------------------------------------------------------------
 
 def _ready(msg: dict, expected: Expected) -> Ready:
-    _keys(msg, "ready", ("type", "protocol", "python", "jax"))
+    _keys(msg, "ready", ("type", "protocol", "python", "jax"), ("runtime_mb",))
     if msg["protocol"] != protocol.PROTOCOL or type(msg["protocol"]) is not int:
         _fail("ready", f"the worker does not speak protocol {protocol.PROTOCOL}")
+    runtime = msg.get("runtime_mb")
     return Ready(protocol=msg["protocol"], python=_text(msg["python"], "ready.python", MAX_VERSION),
-                 jax=_text(msg["jax"], "ready.jax", MAX_VERSION))
+                 jax=_text(msg["jax"], "ready.jax", MAX_VERSION),
+                 runtime_mb=None if runtime is None else _int(runtime, "ready.runtime_mb", 0, 1 << 40))
 
 
 def _loaded(msg: dict, expected: Expected) -> Loaded:

@@ -157,7 +157,8 @@ def worker_env(workdir: str, cache_dir: str | None = None, cache_settings: dict 
         "HOME": workdir, "TMPDIR": workdir, "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONHASHSEED": "0", "JAX_PLATFORMS": "cpu", "TF_CPP_MIN_LOG_LEVEL": "2",
         # One malloc arena per thread reserves 64 MiB of address space each; with two arenas
-        # JAX starts in about 0.6 GiB instead of 1.5 GiB, which leaves RLIMIT_AS meaningful.
+        # a thread that JAX starts during a case adds no arena to what the submission is
+        # charged (the address space beyond the runtime's; see ``memory_bytes``).
         "MALLOC_ARENA_MAX": "2",
     })
     env.update(cache_settings or {})
@@ -167,17 +168,27 @@ def worker_env(workdir: str, cache_dir: str | None = None, cache_settings: dict 
 
 
 def rlimits(limits: dict) -> dict[str, list[int]]:
-    """The resource limits the worker sets on itself, from a problem's ``limits``.
+    """The resource limits the worker sets on itself before JAX is imported, from a problem's
+    ``limits``.
 
-    RLIMIT_AS is the memory limit (cgroups are not used; see SECURITY.md). RLIMIT_CPU's soft
-    limit raises SIGXCPU, its hard limit (2 s later) SIGKILL. RLIMIT_FSIZE caps every file the
-    worker writes, the per-case capture of stdout/stderr included. No core files.
+    RLIMIT_CPU's soft limit raises SIGXCPU, its hard limit (2 s later) SIGKILL. RLIMIT_FSIZE caps
+    every file the worker writes, the per-case capture of stdout/stderr included. No core files.
+    The memory limit is ``memory_bytes``: the worker sets it itself once JAX is up.
     """
-    memory = int(limits["memory_mb"]) * 1024 * 1024
     cpu = max(1, math.ceil(float(limits["cpu_s"])))
     output = int(limits["output_kb"]) * 1024
-    return {"RLIMIT_AS": [memory, memory], "RLIMIT_CPU": [cpu, cpu + 2],
-            "RLIMIT_FSIZE": [output, output], "RLIMIT_CORE": [0, 0]}
+    return {"RLIMIT_CPU": [cpu, cpu + 2], "RLIMIT_FSIZE": [output, output], "RLIMIT_CORE": [0, 0]}
+
+
+def memory_bytes(limits: dict) -> int:
+    """The address space a submission may add to its worker's, from ``limits.memory_mb``.
+
+    The worker caps its address space (RLIMIT_AS) at what JAX has mapped once its CPU backend is
+    up plus this allowance (``judge.worker.limits.limit_memory``), so the runtime's own
+    reservations, which grow with the machine's cores and installed plugins, are not counted
+    and the submission's allowance is the same on every machine (see SECURITY.md).
+    """
+    return int(limits["memory_mb"]) * 1024 * 1024
 
 
 # --- the bubblewrap command line -------------------------------------------------------------

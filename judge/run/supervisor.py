@@ -178,7 +178,8 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                 workdir = stack.enter_context(tempfile.TemporaryDirectory(prefix="judge-worker-"))
             cache_in_worker = _cache_in_worker(mode, cache_dir, cache_writable, workdir)
             request = {**request, "submission": f"{workdir}/submission.py", "nonce": run.nonce,
-                       "rlimits": {**sandboxing.rlimits(run.limits), **task_rlimits}}
+                       "rlimits": {**sandboxing.rlimits(run.limits), **task_rlimits},
+                       "memory_bytes": sandboxing.memory_bytes(run.limits)}
             if server is not None:
                 child_fds.append(os.open(original, os.O_RDONLY | os.O_CLOEXEC))
                 proc = server.spawn(write_fd, child_fds[1], None if mode == "bwrap" else workdir,

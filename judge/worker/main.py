@@ -105,6 +105,7 @@ def main(argv: list[str] | None = None) -> None:
     from . import limits
 
     limits.apply(request.pop("rlimits", None))  # before JAX, so they cover everything that follows
+    memory = request.pop("memory_bytes", None)  # set once JAX is up (``limits.limit_memory``)
 
     import warnings
 
@@ -138,8 +139,11 @@ def main(argv: list[str] | None = None) -> None:
     tampered = instrument.guard(CaseRunner, Capture, custody.Measures, Evaluator,
                                 *([recorder.tracked] if recorder else []))
     numpy_changed = custody.watched_modules(numpy)  # a replaced NumPy function sees the values
-    send({"type": "ready", "protocol": protocol.PROTOCOL,
-                  "python": sys.version.split()[0], "jax": jax.__version__})
+    # The address space JAX has mapped by now is the runtime's; the submission gets ``memory``
+    # bytes beyond it, whatever JAX's plugins reserve on this machine.
+    runtime = limits.limit_memory(memory, jax)
+    send({"type": "ready", "protocol": protocol.PROTOCOL, "python": sys.version.split()[0],
+          "jax": jax.__version__, "runtime_mb": runtime >> 20})
 
     def halt(cause: str, index, detail: str = "") -> None:
         """Stop early: a limit was hit or the instruments were tampered with (the judge decides)."""

@@ -23,7 +23,8 @@ Channels
        "compiled": false,                          # evaluate with jax.jit, not op by op (optional)
        "evaluator": "numpy",                       # op by op: exact ops in NumPy ("jax": all by JAX)
        "nonce": "9f2c...",                         # per run, random; echoed in every message
-       "rlimits": {"RLIMIT_AS": [SOFT, HARD], ...},  # applied by the worker before importing JAX
+       "rlimits": {"RLIMIT_CPU": [SOFT, HARD], ...},  # applied by the worker before importing JAX
+       "memory_bytes": 2147483648,   # address space the submission may add once JAX is up
        "structure": false,                         # also trace each case without running it
        "more_cases": false,
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
@@ -41,7 +42,7 @@ Channels
   the worker's command line (``--result-fd N``). The submission's stdout and stderr are separate
   pipes and never parsed. Messages, in order:
 
-      {"type": "ready", "protocol": 1, "python": "3.11.7", "jax": "0.10.2"}
+      {"type": "ready", "protocol": 1, "python": "3.11.7", "jax": "0.10.2", "runtime_mb": 548}
       {"type": "loaded", "ok": true, "time_s": 0.01, "stdout": TEXT, "stderr": TEXT}
       {"type": "loaded", "ok": false, "error": ERROR, "stdout": TEXT, "stderr": TEXT}
       {"type": "case", "index": 0, "time_s": 0.2, "stdout": TEXT, "stderr": TEXT,
@@ -68,6 +69,10 @@ Channels
   raw cotangent, one mixed with x outside every rule, or one still inside a rule), ``used``
   when the field depends on the cotangent at all, ``rules`` the backward rules followed and
   ``opaque`` the equations whose sub-jaxprs were not followed.
+
+  ``runtime_mb`` in ``ready`` is the address space JAX had mapped (its CPU backend started) when
+  the worker capped its address space at that plus ``memory_bytes``; it varies with the machine
+  (cores, installed plugins), the submission's allowance does not.
 
   Every message also carries ``"nonce"`` from the request; the judge drops the run as tampered
   with when one does not. ``halt`` (after ``ready``, instead of a case's message or ``loaded``)
