@@ -146,9 +146,22 @@ def _source_gate(args) -> bool:
     return on
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, which a container or ``taskset``
+    narrows), at least 1."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def _jobs(text: str) -> int:
+    if text == "auto":
+        return usable_cores()
     if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a positive integer or auto, got {text!r}")
     return int(text)
 
 
@@ -260,8 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("batch", help="grade every submission in a folder (a class at a deadline)")
     b.add_argument("folder", type=Path, help="folder of .py files or of per-student folders")
     b.add_argument("--problem", "-p", required=True, metavar="ID_OR_PATH")
-    b.add_argument("-j", "--jobs", type=_jobs, default=2, metavar="N",
-                   help="grade N submissions at a time (default 2)")
+    b.add_argument("-j", "--jobs", type=_jobs, default="auto", metavar="N",
+                   help="grade N submissions at a time (default auto: one per core this process "
+                        "may use)")
     b.add_argument("--format", choices=("text", "json", "csv"), default="text")
     b.add_argument("--out", type=Path, metavar="FILE",
                    help="report file (default batch-<problem>.<format>)")

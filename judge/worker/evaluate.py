@@ -54,6 +54,8 @@ import types
 
 import numpy
 
+from . import jaxapi
+
 #: NumPy's names as they were when the worker loaded this module, before any submission: the
 #: evaluator never looks a function up in the numpy module a submission can write to.
 np = types.SimpleNamespace(**vars(numpy))
@@ -275,7 +277,7 @@ _PURE = frozenset({
 _NUMERIC = frozenset("biuf")
 #: Calls whose body JAX evaluates operation by operation when bound on concrete values: the
 #: body is evaluated here the same way.
-_INLINE = ("custom_jvp_call", "custom_vjp_call")
+_INLINE = jaxapi.INLINED_CALLS
 
 
 def _subnormal(values, limit=_TINY) -> bool:
@@ -302,25 +304,14 @@ class Evaluator:
     them. Built before the submission is imported; the worker's instruments guard its methods."""
 
     def __init__(self, jax, uses_numpy: bool = True):
-        from jax._src import core, source_info_util
-
-        from jax._src import literals
-        from jax._src.array import ArrayImpl
-
-        self.source_info, self.Literal = source_info_util, core.Literal
-        self.last_used, self.clean_up = core.last_used, core.clean_up_dead_vars
-        #: JAX's arrays and literals (a literal is a NumPy subclass of JAX's own)
-        self.array_types = frozenset({np.ndarray, ArrayImpl, *(
-            getattr(literals, name) for name in ("TypedNdArray", "TypedFloat", "TypedInt", "TypedBool",
-                                                 "TypedComplex") if hasattr(literals, name))})
-        self.scalar_types = frozenset({bool, int, float, *(
-            getattr(literals, name) for name in ("TypedFloat", "TypedInt", "TypedBool")
-            if hasattr(literals, name))})
+        parts = jaxapi.EvaluatorParts()
+        self.source_info, self.Literal = parts.source_info, parts.Literal
+        self.last_used, self.clean_up = parts.last_used, parts.clean_up
+        self.array_types = frozenset({np.ndarray, *parts.array_types})
+        self.scalar_types = frozenset({bool, int, float, *parts.scalar_types})
         self.table = _table() if uses_numpy else {}
         self.errstate = np.errstate
-        from jax._src import config
-
-        self.debug_flags = (config.debug_nans, config.debug_infs)
+        self.debug_flags = parts.debug_flags
 
     def run(self, jaxpr, consts, *args) -> list:
         env: dict = {}

@@ -49,10 +49,10 @@ import jax
 import jax.lax
 import jax.numpy
 
+from . import jaxapi
 from .program import sub_jaxprs  # the one walk into nested jaxprs
 
-#: Names of the custom_vjp primitive across JAX versions (renamed in 0.6.1).
-CUSTOM_VJP_PRIMITIVES = frozenset({"custom_vjp_call", "custom_vjp_call_jaxpr"})
+CUSTOM_VJP_PRIMITIVES = jaxapi.CUSTOM_VJP_PRIMITIVES
 
 _OriginalCustomVJP = jax.custom_vjp
 _tree_map = jax.tree_util.tree_map
@@ -64,14 +64,8 @@ _asarray = jax.numpy.asarray
 _mul, _sub, _convert = jax.lax.mul, jax.lax.sub, jax.lax.convert_element_type
 _register = jax.tree_util.register_pytree_node
 
-try:  # how custom_vjp itself turns keyword arguments into positional ones
-    from jax._src.api_util import resolve_kwargs as _resolve_kwargs
-except ImportError:  # pragma: no cover - a JAX without it
-    def _resolve_kwargs(fun, args, kwargs):
-        import inspect
-        bound = inspect.signature(fun).bind(*args, **kwargs)
-        bound.apply_defaults()
-        return bound.args
+_resolve_kwargs = jaxapi.resolve_kwargs()  # how custom_vjp itself turns keywords into positions
+_runs_backward_rules = jaxapi.runs_backward_rules
 _inexact = jax.numpy.inexact
 
 
@@ -87,8 +81,7 @@ def _called_by_jax() -> bool:
     for _ in range(8):
         if frame is None or not os.path.abspath(frame.f_code.co_filename).startswith(_JAX_FOLDER):
             return False
-        if frame.f_code.co_name == "_flatten_bwd" and \
-                frame.f_code.co_filename.endswith(os.path.join("_src", "custom_derivatives.py")):
+        if _runs_backward_rules(frame.f_code):
             return True
         frame = frame.f_back
     return False

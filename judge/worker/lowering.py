@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import threading
 
+from . import jaxapi
+
 
 def share_contexts() -> bool:
     """Reuse one MLIR context per thread for JAX's lowerings; True if installed."""
-    try:
-        from jax._src.interpreters import mlir
-    except ImportError:
+    mlir = jaxapi.mlir_module()
+    if mlir is None:
         return False
     make = getattr(mlir, "make_ir_context", None)
     if make is None or getattr(make, "shared", False):
@@ -59,10 +60,6 @@ def preload() -> None:
             importlib.import_module(name)
         except ImportError:
             pass
-    try:
-        from jax._src import xla_bridge
-    except ImportError:
-        return
-    discover = getattr(xla_bridge, "_discover_and_register_pjrt_plugins", None)
+    discover = jaxapi.plugin_search()
     if discover is not None:
         discover()

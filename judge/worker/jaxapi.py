@@ -1,0 +1,121 @@
+"""Every part of JAX the worker relies on beyond its public API, in one place: a JAX release that
+moves or renames one of them is a change to this file.
+
+The judge supports the JAX releases in ``SUPPORTED`` (CI runs the suite on the oldest and the
+newest installable one). Imports of JAX happen inside the functions, so the judge side may read
+the names and the range without importing JAX.
+
+What lives here:
+
+* the supported range (``SUPPORTED``, ``supported``);
+* primitive names the worker treats specially, with every spelling they have had
+  (``CUSTOM_VJP_PRIMITIVES``, ``INLINED_CALLS``);
+* ``plugin_search``: JAX's search for backend plugins (``xla_bridge``);
+* ``mlir_module``: the module whose ``make_ir_context`` the worker shares per thread;
+* ``EvaluatorParts``: what the evaluator needs to walk a jaxpr as ``jax.core.eval_jaxpr`` does
+  (literals, the last-use table, JAX's array and literal types, the debug flags);
+* ``resolve_kwargs``: how ``custom_vjp`` turns keyword arguments into positional ones;
+* ``runs_backward_rules``: whether a frame is the one through which JAX runs a custom_vjp's
+  backward rule while it differentiates.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+#: The JAX releases the judge supports: at least the first, below the second.
+SUPPORTED = ((0, 10, 2), (0, 12))
+
+#: The custom_vjp primitive's names (``custom_vjp_call_jaxpr`` until JAX 0.6.1).
+CUSTOM_VJP_PRIMITIVES = frozenset({"custom_vjp_call", "custom_vjp_call_jaxpr"})
+
+#: Calls whose body JAX evaluates operation by operation when bound on concrete values.
+INLINED_CALLS = ("custom_jvp_call", "custom_vjp_call")
+
+
+def version_tuple(version: str) -> tuple[int, ...]:
+    """``"0.10.2"`` -> ``(0, 10, 2)``; a suffix such as ``.dev20260101`` or ``rc1`` is dropped."""
+    parts = []
+    for piece in version.split(".")[:3]:
+        digits = re.match(r"\d*", piece).group()
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts)
+
+
+def supported(version: str) -> bool:
+    """Whether the JAX release ``version`` is in ``SUPPORTED``."""
+    low, below = SUPPORTED
+    return low <= version_tuple(version) < below
+
+
+def describe_range() -> str:
+    low, below = SUPPORTED
+    return f">={'.'.join(map(str, low))},<{'.'.join(map(str, below))}"
+
+
+def plugin_search():
+    """JAX's search for backend plugins (imports them and registers their factories, creates no
+    backend), or None where this JAX has none by that name."""
+    try:
+        from jax._src import xla_bridge
+    except ImportError:
+        return None
+    return getattr(xla_bridge, "_discover_and_register_pjrt_plugins", None)
+
+
+def mlir_module():
+    """JAX's MLIR lowering module (which has ``make_ir_context``), or None."""
+    try:
+        from jax._src.interpreters import mlir
+    except ImportError:
+        return None
+    return mlir
+
+
+class EvaluatorParts:
+    """What ``evaluate.Evaluator`` takes from JAX to walk a jaxpr as ``eval_jaxpr`` does."""
+
+    def __init__(self):
+        from jax._src import config, core, source_info_util
+        from jax._src.array import ArrayImpl
+
+        try:
+            from jax._src import literals
+        except ImportError:  # a JAX whose literals are plain NumPy values
+            literals = None
+        typed = lambda *names: [getattr(literals, n) for n in names if hasattr(literals, n)]  # noqa: E731
+        self.source_info = source_info_util
+        self.Literal = core.Literal
+        self.last_used, self.clean_up = core.last_used, core.clean_up_dead_vars
+        #: JAX's arrays and literals (a literal is a NumPy subclass of JAX's own)
+        self.array_types = (ArrayImpl, *typed("TypedNdArray", "TypedFloat", "TypedInt",
+                                              "TypedBool", "TypedComplex"))
+        self.scalar_types = tuple(typed("TypedFloat", "TypedInt", "TypedBool"))
+        self.debug_flags = (config.debug_nans, config.debug_infs)
+
+
+def resolve_kwargs():
+    """``custom_vjp``'s own ``resolve_kwargs(fun, args, kwargs)``, or an equivalent."""
+    try:
+        from jax._src.api_util import resolve_kwargs as found
+        return found
+    except ImportError:  # pragma: no cover - a JAX without it
+        def resolve(fun, args, kwargs):
+            import inspect
+            bound = inspect.signature(fun).bind(*args, **kwargs)
+            bound.apply_defaults()
+            return bound.args
+        return resolve
+
+
+_RULE_RUNNER = ("_flatten_bwd", os.path.join("_src", "custom_derivatives.py"))
+
+
+def runs_backward_rules(code) -> bool:
+    """Whether ``code`` (a frame's code object) is the function through which JAX runs a
+    custom_vjp's backward rule while it differentiates (``custom_derivatives._flatten_bwd``)."""
+    name, file = _RULE_RUNNER
+    return code.co_name == name and code.co_filename.endswith(file)

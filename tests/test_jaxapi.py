@@ -1,0 +1,70 @@
+"""The adapter to JAX's internals (judge/worker/jaxapi.py): the supported range, as the package
+states it, and every internal the worker takes from the JAX installed here."""
+
+import re
+import tomllib
+
+import jax
+import pytest
+from tests.helpers import ROOT
+
+from judge.worker import jaxapi
+
+
+@pytest.mark.parametrize("version, parts", [("0.10.2", (0, 10, 2)), ("0.11.0", (0, 11, 0)),
+                                            ("0.12.0.dev20260101", (0, 12, 0)), ("0.11.2rc1", (0, 11, 2))])
+def test_version_tuple(version, parts):
+    assert jaxapi.version_tuple(version) == parts
+
+
+@pytest.mark.parametrize("version, ok", [("0.10.1", False), ("0.10.2", True), ("0.11.2", True),
+                                         ("0.12.0", False), ("0.9.2", False)])
+def test_the_supported_range(version, ok):
+    assert jaxapi.supported(version) is ok
+
+
+def test_the_package_requires_the_supported_range():
+    """pyproject.toml's pins of jax and jaxlib are the range the adapter states."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pins = {re.match(r"[a-z_]+", d).group(): d for d in project["dependencies"]}
+    assert pins["jax"] == "jax" + jaxapi.describe_range()
+    assert pins["jaxlib"] == "jaxlib" + jaxapi.describe_range()
+
+
+def test_the_installed_jax_is_supported():
+    assert jaxapi.supported(jax.__version__), jax.__version__
+
+
+def test_every_internal_is_found_in_the_installed_jax():
+    assert callable(jaxapi.plugin_search())
+    assert hasattr(jaxapi.mlir_module(), "make_ir_context")
+    parts = jaxapi.EvaluatorParts()
+    assert parts.array_types and callable(parts.last_used) and callable(parts.clean_up)
+    from jax._src.api_util import resolve_kwargs
+    assert jaxapi.resolve_kwargs() is resolve_kwargs
+
+
+def test_the_backward_rule_runner_is_where_jax_runs_backward_rules():
+    """A backward rule of a custom_vjp, run by jax.grad, is called through the frame the adapter
+    names (the instruments tell JAX's calls of a rule from a submission's by it)."""
+    import sys
+
+    seen = []
+
+    @jax.custom_vjp
+    def f(x):
+        return x
+
+    def fwd(x):
+        return x, None
+
+    def bwd(_, g):
+        frame = sys._getframe(1)
+        while frame is not None:
+            seen.append(jaxapi.runs_backward_rules(frame.f_code))
+            frame = frame.f_back
+        return (g,)
+
+    f.defvjp(fwd, bwd)
+    jax.grad(f)(1.0)
+    assert any(seen)
