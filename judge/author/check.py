@@ -326,7 +326,7 @@ def _compare_reference(report, check, loaded: Loaded, future) -> None:
     tolerances = {**{f.name: f.tolerance for f in problem.fields},
                   **{p.name: p.tolerance for p in probes}}
     bare = problem.output_kind == "array" and not probes   # expected: [...] rather than {value: ...}
-    unchecked = set()
+    unchecked, within = set(), []
     for case in problem.cases:
         got_all = outputs.get(case.index, {})
         if not isinstance(got_all, dict):
@@ -338,24 +338,37 @@ def _compare_reference(report, check, loaded: Loaded, future) -> None:
                 unchecked.add(name)
                 continue
             steps = ["expected"] if bare and name == "value" else ["expected", name]
-            diff = _difference(got_all[name], stored, ".".join(steps),
-                               tolerances.get(name, {}).get("signed_zero", False))
-            if diff:
+            diff = _difference(got_all[name], stored, ".".join(steps), tolerances.get(name, {}))
+            if diff and diff[0] is INFO:
+                within.append((case, diff[1], loaded.line(case, *steps, *diff[2])))
+            elif diff:
                 level, text, index = diff
                 report.find(check, level, problem.path, f"{loaded.label(case)}: {text}",
                             loaded.line(case, *steps, *index))
+    if within:  # one note: XLA's float code differs between JAX releases and machines
+        case, text, line = within[0]
+        report.find(check, INFO, problem.path,
+                    f"{len(within)} stored outputs differ from what the reference computes with "
+                    f"this JAX only within the problem's tolerance (grading is unaffected), first "
+                    f"{loaded.label(case)}: {text}; outputs stored with another JAX release or on "
+                    f"another machine do that; `judge fill {problem.id} --refresh --write` "
+                    f"stores this one's", line)
     for name in sorted(unchecked):
         report.find(check, INFO, problem.path, f"stored {name!r} results are not compared: the "
                                                f"reference run does not report them")
     differ = {f.message.split(":")[0] for f in report.of(check) if f.level == ERROR}
+    close = f" ({len(within)} within the tolerance only)" if within else ""
     check.summary = (f"{len(differ)} of {len(problem.cases)} cases differ from what {shown(ref)} "
                      "computes" if differ else
-                     f"{len(problem.cases)} stored outputs equal what {shown(ref)} computes")
+                     f"{len(problem.cases)} stored outputs equal what {shown(ref)} computes{close}")
 
 
-def _difference(got, stored: np.ndarray, name: str, signed_zero: bool):
+def _difference(got, stored: np.ndarray, name: str, tolerance: dict):
     """(level, message, index of the first differing entry) when the reference's ``got`` is not
-    exactly the stored value."""
+    exactly the stored value: INFO when every entry is within ``tolerance`` (the last bits of a
+    float, which XLA computes differently across JAX releases), WARNING when only the sign of a
+    zero that grading ignores differs, else ERROR."""
+    signed_zero = tolerance.get("signed_zero", False)
     if not isinstance(got, np.ndarray):
         return ERROR, f"{name}: the reference returned {type(got).__name__}, not an array", ()
     problem = compare.check_shape(got, stored, name) or compare.check_dtype(got, stored, name)
@@ -372,4 +385,7 @@ def _difference(got, stored: np.ndarray, name: str, signed_zero: bool):
             f"{got[idx].item()!r} ({len(bad)} of {stored.size} entries differ)")
     if loose.all() and not signed_zero:
         return WARNING, text + "; only the sign of zero differs, which grading ignores here", idx
+    if (tolerance.get("rtol") or tolerance.get("atol")) and compare.close_mask(
+            got, stored, tolerance.get("rtol", 0.0), tolerance.get("atol", 0.0), signed_zero).all():
+        return INFO, text, idx
     return ERROR, text, idx

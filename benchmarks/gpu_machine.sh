@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The judge on a machine with a GPU and jax[cuda] installed beside the project, for whoever has
+# one: which JAX and plugin are there, the README's grade command, `judge check` on every
+# problem, and `judge batch` over a class at several -j. Submissions run on the CPU there too
+# (the worker sets JAX_PLATFORMS=cpu; README: "Which JAX, which machine").
+#
+#     bash benchmarks/gpu_machine.sh [JOBS...]      # default: 1 4 8 16 auto
+#
+# Run from anywhere; it works in the checkout. Every step's output goes to stdout; the exit
+# status is non-zero when a step failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+python=${PYTHON:-python3}
+jobs=${*:-1 4 8 16 auto}
+status=0
+step() { echo; echo "== $*"; "$@" || { echo "!! failed ($?): $*"; status=1; }; }
+
+step "$python" -c "import sys, os, jax; print('python', sys.version.split()[0], '| jax', jax.__version__, '|', os.cpu_count(), 'cores'); print('devices seen by a plain process:', jax.devices())"
+step "$python" -m pip list --format freeze 2>/dev/null | grep -i -E '^(jax|jaxlib|jax-cuda|nvidia-cudnn)' || true
+step "$python" -c "import resource, subprocess, sys; subprocess.run([sys.executable, '-c', 'import jax; jax.devices()'], env={'JAX_PLATFORMS': 'cpu', 'PATH': '/usr/bin:/bin'}); print('peak resident MiB of a CPU-only JAX start:', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)"
+step "$python" -m judge grade submissions/fake_quant_ste/accepted/closure_vjp.py --problem fake_quant_ste
+problems=$(ls problems/*.yaml | xargs -n1 basename | sed 's/\.yaml$//')
+start=$(date +%s)
+step "$python" -m judge check $problems -j auto
+echo "judge check of every problem: $(( $(date +%s) - start )) s"
+step "$python" benchmarks/batch_scaling.py --class-size 32 --jobs "$(echo $jobs | tr ' ' ',')"
+exit $status
