@@ -2,7 +2,7 @@
 # The judge on a machine with a GPU and jax[cuda] installed beside the project, for whoever has
 # one: which JAX and plugin are there, the README's grade command, `judge check` on every
 # problem, and `judge batch` over a class at several -j. Submissions run on the CPU there too
-# (the worker sets JAX_PLATFORMS=cpu; README: "Which JAX, which machine").
+# (the worker sets JAX_PLATFORMS=cpu; docs/install.md: "Which JAX, which machine").
 #
 #     bash benchmarks/gpu_machine.sh [JOBS...]      # default: 1 4 8 16 auto
 #

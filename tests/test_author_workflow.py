@@ -356,8 +356,8 @@ def test_schema_write_next_to_the_specs_and_names_the_line(tmp_path):
     assert r.returncode == 2 and "notes.txt" in r.stderr and not (tmp_path / "notes.txt").exists()
 
 
-def test_bundled_specs_and_readme_point_at_a_schema_that_exists():
-    readme = (ROOT / "README.md").read_text()
+def test_bundled_specs_and_docs_point_at_a_schema_that_exists():
+    readme = (ROOT / "docs" / "authors" / "spec.md").read_text()
     for path in sorted((ROOT / "problems").glob("*.yaml")):
         first = path.read_text().splitlines()[0]
         assert first.startswith("# yaml-language-server: $schema="), path
@@ -413,7 +413,7 @@ def test_batch_rows_journal_and_resume_follow_the_rule(fq_problem, tmp_path, mon
     assert calls == []  # every grade reused from the journal, by its exact entry
 
 
-# --- 7: the README's walk-through is what the commands print -----------------------------------------
+# --- 7: the docs' walk-through (docs/authors/fill.md) is what the commands print -----------------------------------------
 
 def test_a_dict_output_keeps_the_spec_order_of_its_fields_when_loaded_again(tmp_path, monkeypatch):
     """`judge show` lists the fields, and `judge fill` and `judge generate` write them, in the
@@ -423,8 +423,8 @@ def test_a_dict_output_keeps_the_spec_order_of_its_fields_when_loaded_again(tmp_
     assert loads == [["values", "grads"]] * 2
 
 
-def test_readme_walk_through_is_true(tmp_path, first_load):
-    readme = (ROOT / "README.md").read_text()
+def test_docs_walk_through_is_true(tmp_path, first_load):
+    readme = (ROOT / "docs" / "authors" / "fill.md").read_text()
     shown = readme.split("<!-- judge show fake_quant_ste: from \"## Signature\" to \"## Limits\" -->\n```\n")[1]
     shown = shown.split("```")[0]
     text = render(spec.load("fake_quant_ste"))

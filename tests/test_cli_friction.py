@@ -100,7 +100,7 @@ def test_time_limit_prints_the_same_way_for_every_problem():
         assert r.returncode == 0 and "time limit 10 s per case" in r.stdout, r.stdout[-200:]
 
 
-def test_batch_exits_0_whatever_the_verdicts_and_readme_says_so(tmp_path):
+def test_batch_exits_0_whatever_the_verdicts_and_the_docs_say_so(tmp_path):
     cls = tmp_path / "class"
     cls.mkdir()
     (cls / "ada.py").write_text((SUBS / "wrong_answer" / "strict_mask.py").read_text())
@@ -108,7 +108,7 @@ def test_batch_exits_0_whatever_the_verdicts_and_readme_says_so(tmp_path):
     assert r.returncode == 0, r.stderr  # a WA is the student's verdict, not the batch failing
     assert "1 submission:" in r.stdout and "1 submissions" not in r.stdout
     assert "WA" in r.stdout
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    readme = " ".join((ROOT / "docs" / "instructors.md").read_text().split())
     assert ("Exit status of `judge batch`: `0` every submission got a verdict of its own" in readme
             and "at least one submission is `IE`" in readme and "It never exits `1`." in readme)
 

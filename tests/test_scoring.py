@@ -321,8 +321,8 @@ def test_judge_check_refuses_a_group_that_matches_no_case(tmp_path):
     assert errors[0].line == 13
 
 
-def test_the_readme_walk_through_is_what_the_commands_print():
-    readme = (ROOT / "README.md").read_text()
+def test_the_docs_walk_through_is_what_the_commands_print():
+    readme = (ROOT / "docs" / "authors" / "scoring.md").read_text()
     shown = readme.split('<!-- judge show fake_quant_ste: from "## Scoring" -->\n```\n')[1]
     assert shown.split("```")[0] in show.render(spec.load("fake_quant_ste"))
     block = readme.split("<!-- judge grade strict_mask.py --problem fake_quant_ste "

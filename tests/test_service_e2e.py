@@ -1,4 +1,4 @@
-"""``judge service`` started as the README says, over HTTP: verdicts and masking as ``judge
+"""``judge service`` started as docs/operators/service.md says, over HTTP: verdicts and masking as ``judge
 grade`` gives them, the token file of a first start, 40 concurrent submissions graded exactly
 once across a SIGKILL of the whole service and a restart, and graders taking work from Redis."""
 

@@ -98,7 +98,7 @@ def load_generator(problem) -> GeneratorModule:
     path = generator_path(problem)
     if not path.is_file():
         raise JudgeError(f"{path}: no generator module for problem {problem.id} "
-                         f"(see README, 'Generating hidden cases')")
+                         f"(see docs/authors/generate.md)")
     _check_imports(path, path.read_text(encoding="utf-8"))
     before = set(sys.modules)
     name = f"_judge_generator_{problem.id}"

@@ -7,7 +7,7 @@ submission with findings is never run, and every case gets ``RJ forbidden_constr
 (``judge.grade.grading``). Source that does not parse is left to the worker, which reports
 ``CE syntax_error`` as before.
 
-What is refused, and why (``README.md`` says it in a student's words):
+What is refused, and why (``docs/students.md``, The source gate, says it in a student's words):
 
 * imports outside an allowlist: the spec's ``allowed_imports`` (a list that replaces
   ``DEFAULT_ALLOWED_IMPORTS``; a module allows its submodules). ``DENIED_SUBMODULES`` stay
