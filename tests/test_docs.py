@@ -204,6 +204,23 @@ def test_every_command_in_the_prose_names_a_command_and_options_that_exist():
     assert not wrong, "\n".join(wrong)
 
 
+def test_every_command_and_option_of_the_cli_is_documented():
+    """The other way round: each command has a row on the commands page, and each option (one of
+    its spellings) is named somewhere in the docs."""
+    page = (DOCS / "reference" / "commands.md").read_text()
+    everything = "".join(path.read_text() for path in TEXTS)
+    missing = []
+    for name, parser in _subparsers(build_parser()).items():
+        if f"`judge {name}" not in page:
+            missing.append(f"judge {name}")
+        for action in parser._actions:
+            if action.option_strings and action.option_strings != ["-h", "--help"] and not any(
+                    re.search(rf"{re.escape(option)}(?![\w-])", everything)
+                    for option in action.option_strings):
+                missing.append(f"judge {name} {'/'.join(action.option_strings)}")
+    assert not missing, f"not in the docs: {missing}"
+
+
 # --- every spec key named exists -----------------------------------------------------------------
 
 def _resolve(node):
