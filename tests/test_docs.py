@@ -60,6 +60,18 @@ def test_the_rule_reference_names_every_rule_and_reason():
             assert f"| `{reason}` | `RJ` |" in page, (ident, reason)
 
 
+def test_the_verdicts_table_names_every_reason_code():
+    from judge.grade.verdicts import REASONS
+
+    page = (DOCS / "students.md").read_text()
+    table = page.split("## Verdicts", 1)[1].split("\n## ", 1)[0]
+    rows = {line.split("|")[1].strip(" `"): line for line in table.splitlines()
+            if line.startswith("| `")}
+    missing = [f"{reason} ({verdict.value})" for reason, verdict in REASONS.items()
+               if f"`{reason}`" not in rows.get(verdict.value, "")]
+    assert not missing, f"reason codes missing from the row of their verdict: {missing}"
+
+
 def test_the_site_builds_with_no_warning(tmp_path):
     pytest.importorskip("mkdocs", reason="the docs extra (pip install -e '.[docs]') is not installed")
     r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",

@@ -212,7 +212,7 @@ def render_rules(schema: dict) -> str:
         evidence = {"program": "the summary of the traced program",
                     "custom_vjp": "the custom_vjp instrument's measurements"}
         reads = [evidence[e] for e in module.EVIDENCE] or ["the primitives of each case's own trace"]
-        lines += [f"Reads: {', '.join(reads)}.", ""]
+        lines += [f"Evidence: {', '.join(reads)}.", ""]
         required = set(branch.get("required", ()))
         keys = [(k, v) for k, v in branch["properties"].items() if k != "id"]
         if keys:
