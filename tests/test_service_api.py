@@ -380,3 +380,20 @@ def test_every_response_forbids_foreign_scripts_frames_and_type_guessing(api, pa
     policy = response.headers["content-security-policy"]
     assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
     assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_every_file_the_page_loads_is_served_from_the_package(api):
+    """The page works offline: each script, style sheet and icon it names is one of the
+    package's own files (the vendored libraries included), served under /static/."""
+    page = (STATIC / "index.html").read_text()
+    paths = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
+    assert len(paths) >= 8 and not re.search(r'(?:src|href)="(?:https?:)?//', page)
+    for path in paths:
+        assert api.get(path).status_code == 200, path
+    for library in (STATIC / "vendor").iterdir():
+        if library.is_dir():  # each library with its license
+            assert any(p.name.startswith("LICENSE") for p in library.iterdir()), library
+    # KaTeX's fonts, named by its style sheet (the WOFF2 ones: what browsers load)
+    css = (STATIC / "vendor/katex/katex.min.css").read_text()
+    for font in set(re.findall(r"url\((fonts/[^)]+\.woff2)\)", css)):
+        assert api.get(f"/static/vendor/katex/{font}").status_code == 200, font
