@@ -634,13 +634,16 @@ function showScore(r, caseCount) {
 }
 
 // A failure of the whole submission (a compile error, a refused construct, a rule broken or an
-// exception the same way everywhere): every case failed with the same reason and message, and
-// none compared an output. Its message (without the first case's label) is shown once.
+// exception the same way everywhere): every case failed with the same verdict and reason, every
+// example with the same message (a hidden case's is masked), and none compared an output. Its
+// message (without the first example's label) is shown once.
 function wholeFailure(r, cases) {
   if (r.verdict === "AC" || !cases.length) return r.verdict === "CE" ? r.message || "" : null;
-  const first = cases[0];
+  const examples = cases.filter((c) => c.visibility === "example");
+  const first = examples.length ? examples[0] : cases[0];
   const same = cases.every((c) => c.verdict === first.verdict && c.reason === first.reason
-    && c.message === first.message && (c.got === undefined || c.got === null));
+    && (c.got === undefined || c.got === null))
+    && examples.every((c) => c.message === first.message);
   if (!same) return null;
   return first.message || r.message || "";
 }
