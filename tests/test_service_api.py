@@ -397,3 +397,28 @@ def test_every_file_the_page_loads_is_served_from_the_package(api):
     css = (STATIC / "vendor/katex/katex.min.css").read_text()
     for font in set(re.findall(r"url\((fonts/[^)]+\.woff2)\)", css)):
         assert api.get(f"/static/vendor/katex/{font}").status_code == 200, font
+
+
+def test_a_database_from_before_the_modes_is_read_and_listed(tmp_path):
+    """A service upgraded on the same --data: its submissions were all of every case."""
+    import sqlite3
+
+    from judge.service.store import Store
+
+    path = tmp_path / "service.db"
+    old = sqlite3.connect(path)
+    old.executescript("""
+        create table submissions (id text primary key, owner text not null, problem text not null,
+            source text not null, status text not null, attempt integer not null default 1,
+            lease_until real, created real not null, finished real, verdict text, result text);
+        insert into submissions (id, owner, problem, source, status, created, finished, verdict,
+            result) values ('old', 'me', 'fake_quant_ste', 'x', 'done', 1.0, 2.0, 'AC',
+            '{"verdict": "AC", "score": 100, "max_score": 100}');""")
+    old.commit()
+    old.close()
+    store = Store(path)
+    assert store.get("old").mode == "submit"
+    total, (row,) = store.list("me")
+    assert total == 1 and (row.mode, row.verdict, row.score) == ("submit", "AC", 100)
+    new = store.add("me", "fake_quant_ste", "y", "examples")
+    assert [r.id for r in store.list("me")[1]] == [new, "old"]
