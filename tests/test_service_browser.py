@@ -178,8 +178,8 @@ def _open(driver, service, token=None):
 def _pick_problem(driver, service, problem=PROBLEM, words="custom_vjp"):
     from selenium.webdriver.support.ui import Select
     log = service[2]
-    _wait(driver, START_S, lambda d: any(o.get_attribute("value") == problem for o in
-                                         Select(_by_id(d, "problem")).options),
+    _wait(driver, START_S, lambda d: _by_id(d, "problem").is_displayed() and any(
+        o.get_attribute("value") == problem for o in Select(_by_id(d, "problem")).options),
           f"{problem} in the problem list", log)
     Select(_by_id(driver, "problem")).select_by_value(problem)
     _wait(driver, START_S, lambda d: words in _by_id(d, "statement").text,

@@ -218,6 +218,7 @@ async function loadProblems() {
   }
   const wanted = hashProblem() || recall(PROBLEM_KEY);
   if (wanted && problems.has(wanted)) select.value = wanted;
+  showTokenState("", false);  // the key is good: the workspace, while the problem loads
   if (select.value) await showProblem(select.value);
 }
 
