@@ -1,12 +1,12 @@
 // The grading page: asks the service's JSON API (/api/v1/...) with the access key (token) the
-// user gives, and shows problems, an editor and verdicts.
+// user gives, and shows problems, an editor, verdicts and the user's submissions. The page's
+// other scripts: util.js (helpers), statement.js (the statement's Markdown and math) and
+// report.js (a result), loaded before this one.
 //
 // Everything a submission produces (messages, outputs) and every value the server sends reaches
 // the page only through textContent or form values, never as HTML: a report is written by a
 // hostile program and must stay text. The one exception is the problem's statement, written by
-// the problem's author in Markdown: it is rendered by marked, then rebuilt element by element
-// from a short list of allowed tags (no attribute but a link's http(s) address), and its math
-// ($...$, $$...$$) typeset by KaTeX into DOM nodes.
+// the problem's author in Markdown (statement.js).
 //
 // Kept in the browser: the token in this tab only (sessionStorage); in localStorage, the chosen
 // problem, a draft per problem, the hints revealed and the last submission per problem.
@@ -19,67 +19,7 @@ const HINTS_PREFIX = "judge-hints:";
 const LAST_PREFIX = "judge-last:";
 const POLL_MS = 1000;          // first wait between two looks at a submission
 const POLL_MAX_MS = 5000;      // the wait grows up to this while the submission is queued
-const MAX_DIFF_ROWS = 20;      // differing entries listed per example
 const HISTORY_PAGE = 10;       // submissions listed at a time
-
-const VERDICT_WORDS = {
-  AC: "Accepted", WA: "Wrong answer", RJ: "A rule of the problem is broken",
-  RTE: "Run-time error", CE: "Compile error", TLE: "Time limit exceeded",
-  MLE: "Memory limit exceeded", OLE: "Output limit exceeded", IE: "The judge failed (not your fault)",
-};
-
-const $ = (id) => document.getElementById(id);
-
-// One element with text: el("p", "hello", "note") is <p class="note">hello</p>, the text escaped.
-function el(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  if (className) node.className = className;
-  return node;
-}
-
-function clear(node) {
-  while (node.firstChild) node.removeChild(node.firstChild);
-}
-
-function say(node, text, isError) {
-  node.textContent = text || "";
-  node.classList.toggle("error", Boolean(isError));
-}
-
-function store(key, value) {
-  try {
-    if (value === null || value === undefined) localStorage.removeItem(key);
-    else localStorage.setItem(key, value);
-  } catch (e) { /* storage full or disabled: the page still works, it only forgets */ }
-}
-
-function recall(key) {
-  try { return localStorage.getItem(key); } catch (e) { return null; }
-}
-
-// ---------------------------------------------------------------- numbers as the spec writes them
-
-// A number as Python prints it: a float keeps its ".0" (1.0, not 1) when ``isFloat``.
-function numberText(v, isFloat) {
-  if (typeof v !== "number") return JSON.stringify(v);
-  if (isFloat && Number.isInteger(v)) return Object.is(v, -0) ? "-0.0" : v.toFixed(1);
-  return String(v);
-}
-
-// JSON on one line with the text report's spacing: {"values": [0.5, 1.5], "grads": [1.0, 0.0]}.
-// ``isFloat(key)`` says whether the numbers under a top-level key are floats.
-function compact(value, isFloat, key) {
-  const floatHere = typeof isFloat === "function" ? isFloat(key) : Boolean(isFloat);
-  if (Array.isArray(value)) return "[" + value.map((v) => compact(v, floatHere)).join(", ") + "]";
-  if (value !== null && typeof value === "object") {
-    return "{" + Object.entries(value).map(([k, v]) =>
-      JSON.stringify(k) + ": " + compact(v, typeof isFloat === "function" ? isFloat : floatHere, k)).join(", ") + "}";
-  }
-  if (typeof value === "number") return numberText(value, floatHere);
-  const text = JSON.stringify(value);
-  return text === undefined ? String(value) : text;
-}
 
 // ---------------------------------------------------------------- the API
 
@@ -338,77 +278,6 @@ async function showProblem(id) {
   if (last) watch(last, { quiet: true });
 }
 
-// ---------------------------------------------------------------- the statement (Markdown, math)
-
-const ALLOWED = new Set(["P", "EM", "STRONG", "CODE", "PRE", "UL", "OL", "LI", "BLOCKQUOTE",
-  "H1", "H2", "H3", "H4", "H5", "H6", "BR", "HR", "TABLE", "THEAD", "TBODY", "TR", "TH", "TD",
-  "DEL", "A", "SPAN", "DIV"]);
-const DROPPED = new Set(["SCRIPT", "STYLE", "IFRAME", "OBJECT", "EMBED", "TEMPLATE", "SVG", "MATH"]);
-
-// Math spans, written by marked as <span class="math" data-tex="..."> before the rebuild.
-const mathExtension = {
-  extensions: [{
-    name: "math", level: "inline",
-    start(src) { const i = src.indexOf("$"); return i < 0 ? undefined : i; },
-    tokenizer(src) {
-      const m = /^\$\$([^$]+?)\$\$/.exec(src) || /^\$([^$\n]+?)\$/.exec(src);
-      if (m) return { type: "math", raw: m[0], tex: m[1].trim(), display: m[0].startsWith("$$") };
-      return undefined;
-    },
-    renderer(token) {
-      const tex = token.tex.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-      return `<span class="math${token.display ? " display" : ""}" data-tex="${tex}"></span>`;
-    },
-  }],
-};
-let markedReady = false;
-
-// ``source`` (a DOM node parsed from marked's HTML) copied into ``target`` with only the allowed
-// elements, no attributes but an http(s) or in-page link and a math span's TeX.
-function rebuild(source, target) {
-  for (const node of source.childNodes) {
-    if (node.nodeType === Node.TEXT_NODE) { target.appendChild(document.createTextNode(node.nodeValue)); continue; }
-    if (node.nodeType !== Node.ELEMENT_NODE || DROPPED.has(node.tagName)) continue;
-    if (!ALLOWED.has(node.tagName)) { rebuild(node, target); continue; }
-    const tag = /^H[1-6]$/.test(node.tagName) ? "H" + Math.min(6, Number(node.tagName[1]) + 2) : node.tagName;
-    const copy = document.createElement(tag);
-    if (node.tagName === "A") {
-      const href = node.getAttribute("href") || "";
-      if (/^(https?:|#)/i.test(href)) { copy.href = href; copy.rel = "noopener noreferrer"; }
-    }
-    if (node.tagName === "SPAN" && node.classList.contains("math")) {
-      copy.className = node.classList.contains("display") ? "math display" : "math";
-      copy.dataset.tex = node.getAttribute("data-tex") || "";
-      target.appendChild(copy);
-      continue;
-    }
-    rebuild(node, copy);
-    target.appendChild(copy);
-  }
-}
-
-function renderMarkdown(text, target) {
-  clear(target);
-  if (!window.marked || typeof window.marked.parse !== "function") {
-    target.appendChild(el("pre", text));
-    return;
-  }
-  if (!markedReady) { window.marked.use(mathExtension); markedReady = true; }
-  const html = window.marked.parse(text, { gfm: true, breaks: false });
-  const doc = new DOMParser().parseFromString(html, "text/html");  // parsed, never run
-  rebuild(doc.body, target);
-  for (const span of target.querySelectorAll("span.math")) {
-    const tex = span.dataset.tex || "";
-    if (window.katex) {
-      try {
-        window.katex.render(tex, span, { displayMode: span.classList.contains("display"), throwOnError: false });
-        continue;
-      } catch (e) { /* shown as its TeX below */ }
-    }
-    span.textContent = tex;
-  }
-}
-
 // ---------------------------------------------------------------- sending
 
 let pollGeneration = 0;
@@ -510,171 +379,6 @@ function readFile() {
   };
   reader.onerror = () => say($("submit-state"), `Could not read ${file.name}.`, true);
   reader.readAsText(file);
-}
-
-// ---------------------------------------------------------------- the report
-
-function clearResult() {
-  for (const id of ["verdict", "verdict-words", "reason", "time", "message", "hint", "score", "counts", "hidden-counts", "whole-note"]) $(id).textContent = "";
-  clear($("groups"));
-  $("verdict").className = "verdict";
-  $("hint").hidden = true;
-  $("whole-note").hidden = true;
-  $("gate-off").hidden = true;
-  clear($("cases"));
-}
-
-function countText(cases) {
-  const counts = new Map();
-  for (const c of cases) counts.set(c.verdict, (counts.get(c.verdict) || 0) + 1);
-  return [...counts.keys()].sort().map((v) => `${counts.get(v)} ${v}`).join(", ");
-}
-
-// Which output fields hold floats, from the problem's first example (its dtypes); a probe's
-// result (vjp, jvp) is a float when every field is.
-function floatFields(problem) {
-  const p = details.get(String(problem));
-  const first = p && Array.isArray(p.examples) && p.examples[0] ? p.examples[0].expected || {} : {};
-  const kinds = new Map();
-  for (const [k, v] of Object.entries(first)) {
-    kinds.set(k, Boolean(v && typeof v === "object" && /float/.test(String(v.dtype || ""))));
-  }
-  const all = kinds.size > 0 && [...kinds.values()].every(Boolean);
-  const single = kinds.size === 1 ? [...kinds.values()][0] : all;
-  return (key) => (key === undefined ? single : (kinds.has(key) ? kinds.get(key) : all));
-}
-
-// A failing example's ``differences`` (the judge's own list: entries outside the tolerance).
-function judgedDifferences(c, isFloat) {
-  if (!Array.isArray(c.differences)) return [];
-  return c.differences.filter((d) => d && typeof d === "object").map((d) => {
-    const index = Array.isArray(d.index) && d.index.length ? `[${d.index.map(String).join(",")}]` : "";
-    const field = String(d.field ?? "output");
-    const f = isFloat(field === "output" ? undefined : field);
-    return [`${field}${index}`, compact(d.got, f), compact(d.expected, f)];
-  });
-}
-
-function diffTable(rows) {
-  const wrap = el("div", null, "scroll-x");
-  const table = el("table", null, "diff-table");
-  const head = el("tr");
-  for (const h of ["entry", "got", "expected"]) head.appendChild(el("th", h));
-  table.appendChild(head);
-  for (const row of rows.slice(0, MAX_DIFF_ROWS)) {
-    const tr = el("tr");
-    for (const cell of row) tr.appendChild(el("td", cell));
-    table.appendChild(tr);
-  }
-  wrap.appendChild(table);
-  return wrap;
-}
-
-// A value of a report (the array itself for an array output, a dict of fields otherwise).
-function outputText(value, isFloat) {
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) return compact(value, isFloat);
-  return compact(value, isFloat(undefined));
-}
-
-function renderCase(c, problem, isFloat) {
-  const pass = c.verdict === "AC";
-  const box = el("div", null, "case " + (pass ? "pass" : "fail"));
-  box.dataset.verdict = String(c.verdict);
-  const number = c.number !== undefined ? c.number : c.index;
-  const p = details.get(String(problem));
-  const example = p && Array.isArray(p.examples) ? p.examples[number] : undefined;
-  const name = c.name || (example && example.name);
-  const title = el("h4");
-  title.appendChild(el("span", c.verdict, "verdict " + (pass ? "verdict-AC" : "verdict-other")));
-  title.appendChild(document.createTextNode(` example ${number}` + (name ? ` (${name})` : "")
-    + (c.time_s !== null && c.time_s !== undefined ? ` in ${c.time_s} s` : "")));
-  box.appendChild(title);
-  if (c.reason && c.reason !== "ok") box.appendChild(el("p", `[${c.reason}] ${c.message || ""}`, "message case-message"));
-  const lines = [];
-  if (pass) {
-    // the report lists no values for a passing example: the problem's own, and got matched them
-    for (const line of example && Array.isArray(example.lines) ? example.lines : []) lines.push(String(line).replace(/^  /, ""));
-    if (lines.length) lines.push("got: the expected output, within the tolerance");
-  } else {
-    if (c.inputs !== undefined && c.inputs !== null) lines.push("inputs:   " + compact(c.inputs, (k) => inputIsFloat(p, k)));
-    if (c.probe) lines.push("probe:    " + compact(c.probe, true));
-    if (c.expected !== undefined && c.expected !== null) lines.push("expected: " + outputText(c.expected, isFloat));
-    if (c.got !== undefined && c.got !== null) lines.push("got:      " + outputText(c.got, isFloat));
-  }
-  if (lines.length) box.appendChild(el("pre", lines.join("\n"), "case-data"));
-  if (!pass) {
-    const judged = judgedDifferences(c, isFloat);
-    if (judged.length) {
-      box.appendChild(el("p", "Entries outside the tolerance" + (judged.length > 1 ? " (the first ones; the message gives the count)" : "") + ":"));
-      box.appendChild(diffTable(judged));
-    }
-  }
-  return box;
-}
-
-// Whether input ``key`` of problem ``p`` is a float (its dtype in the first example, or a
-// parameter of kind float).
-function inputIsFloat(p, key) {
-  if (!p) return false;
-  const param = (Array.isArray(p.parameters) ? p.parameters : []).find((q) => q.name === key);
-  if (param && param.kind === "float") return true;
-  if (param && param.kind === "int") return false;
-  const first = Array.isArray(p.examples) && p.examples[0] ? (p.examples[0].inputs || {})[key] : undefined;
-  if (first && typeof first === "object" && first.dtype) return /float/.test(String(first.dtype));
-  return Boolean(param && Array.isArray(param.dtypes) && param.dtypes.every((d) => /float/.test(d)));
-}
-
-// The points: the total, and the spec's scoring groups when it has them.
-function showScore(r, caseCount) {
-  if (typeof r.score !== "number" || typeof r.max_score !== "number") return;
-  $("score").textContent = `Score: ${r.score} / ${r.max_score}` + (r.zeroed_by ? ` (0: case ${r.zeroed_by.index} is ${r.zeroed_by.verdict})` : "");
-  const groups = Array.isArray(r.groups) ? r.groups : [];
-  if (groups.length && groups.length < caseCount) {
-    for (const g of groups) $("groups").appendChild(el("li", `${g.name}: ${g.score} / ${g.max_score}`));
-  }
-}
-
-// A failure of the whole submission (a compile error, a refused construct, a rule broken or an
-// exception the same way everywhere): every case failed with the same verdict and reason, every
-// example with the same message (a hidden case's is masked), and none compared an output. Its
-// message (without the first example's label) is shown once.
-function wholeFailure(r, cases) {
-  if (r.verdict === "AC" || !cases.length) return r.verdict === "CE" ? r.message || "" : null;
-  const examples = cases.filter((c) => c.visibility === "example");
-  const first = examples.length ? examples[0] : cases[0];
-  const same = cases.every((c) => c.verdict === first.verdict && c.reason === first.reason
-    && (c.got === undefined || c.got === null))
-    && examples.every((c) => c.message === first.message);
-  if (!same) return null;
-  return first.message || r.message || "";
-}
-
-function showResult(r, mode) {
-  clearResult();
-  if (!r || typeof r !== "object") { say($("message"), "The service sent no report.", true); return; }
-  const verdict = $("verdict");
-  verdict.textContent = String(r.verdict);
-  verdict.className = "verdict " + (r.verdict === "AC" ? "verdict-AC" : "verdict-other");
-  $("verdict-words").textContent = VERDICT_WORDS[r.verdict] || "";
-  $("reason").textContent = r.reason ? `[${r.reason}]` : "";
-  $("time").textContent = typeof r.time_s === "number" ? `in ${r.time_s.toFixed(2)} s` : "";
-  $("message").textContent = r.message || "";
-  if (r.hint) { $("hint").textContent = "Hint: " + r.hint; $("hint").hidden = false; }
-  if (r.source_gate === false) $("gate-off").hidden = false;
-  const cases = Array.isArray(r.cases) ? r.cases : [];
-  const examples = cases.filter((c) => c.visibility === "example");
-  const hidden = cases.filter((c) => c.visibility !== "example");
-  const whole = wholeFailure(r, cases);
-  if (whole !== null) {
-    $("message").textContent = whole;
-    $("whole-note").textContent = `This is about your whole program, not one example: every case (${cases.length}) ended this way, and no output was compared.`;
-    $("whole-note").hidden = false;
-  }
-  if (mode !== "examples") showScore(r, cases.length);
-  if (cases.length) $("counts").textContent = (mode === "examples" ? "Examples: " : "All cases: ") + countText(cases);
-  if (hidden.length) $("hidden-counts").textContent = `Hidden cases (${hidden.length}, shown only as counts): ` + countText(hidden);
-  const isFloat = floatFields(r.problem);
-  if (whole === null) for (const c of examples) $("cases").appendChild(renderCase(c, r.problem, isFloat));
 }
 
 // ---------------------------------------------------------------- my submissions
