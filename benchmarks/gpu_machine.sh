@@ -15,7 +15,15 @@ jobs=${*:-1 4 8 16 auto}
 status=0
 step() { echo; echo "== $*"; "$@" || { echo "!! failed ($?): $*"; status=1; }; }
 
-step "$python" -c "import sys, os, jax; print('python', sys.version.split()[0], '| jax', jax.__version__, '|', os.cpu_count(), 'cores'); print('devices seen by a plain process:', jax.devices())"
+step "$python" - <<'PY'
+import os, sys
+import jax
+print("python", sys.version.split()[0], "| jax", jax.__version__, "|", os.cpu_count(), "cores")
+try:
+    print("devices a plain process sees:", jax.devices())
+except RuntimeError as exc:  # jax[cuda] installed on a machine without a usable GPU
+    print("a plain process sees no usable GPU:", str(exc).splitlines()[0][:200])
+PY
 step "$python" -m pip list --format freeze 2>/dev/null | grep -i -E '^(jax|jaxlib|jax-cuda|nvidia-cudnn)' || true
 step "$python" -c "import resource, subprocess, sys; subprocess.run([sys.executable, '-c', 'import jax; jax.devices()'], env={'JAX_PLATFORMS': 'cpu', 'PATH': '/usr/bin:/bin'}); print('peak resident MiB of a CPU-only JAX start:', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)"
 step "$python" -m judge grade submissions/fake_quant_ste/accepted/closure_vjp.py --problem fake_quant_ste

@@ -3,7 +3,9 @@ the status codes of every refusal, the per-token limits, problems as JSON, and w
 submission. Grading through the API is in tests/test_service_e2e.py."""
 
 import json
+import logging
 import os
+import re
 import stat
 
 import pytest
@@ -54,6 +56,7 @@ def submit(c, body, headers=AUTH):
 ])
 @pytest.mark.parametrize("method,path", [
     ("POST", "/api/v1/submissions"), ("GET", "/api/v1/submissions/abc"),
+    ("GET", "/api/v1/submissions"),
     ("GET", "/api/v1/problems"), ("GET", "/api/v1/problems/fake_quant_ste"),
 ])
 def test_every_call_without_a_valid_token_is_401(api, headers, method, path):
@@ -65,10 +68,22 @@ def test_every_call_without_a_valid_token_is_401(api, headers, method, path):
 
 def test_a_valid_token_is_accepted_and_the_submission_waits_queued(api):
     r = submit(api, {"problem": "fake_quant_ste", "source": SOURCE})
-    assert r.status_code == 202 and set(r.json()) == {"id"}
+    assert r.status_code == 202 and r.json() == {"id": r.json()["id"], "mode": "submit"}
     got = api.get(f"/api/v1/submissions/{r.json()['id']}", headers=AUTH)
     assert got.status_code == 200
-    assert got.json() == {"id": r.json()["id"], "status": "queued", "result": None}
+    body = got.json()
+    assert isinstance(body.pop("created"), float)
+    assert body == {"id": r.json()["id"], "problem": "fake_quant_ste", "mode": "submit",
+                    "status": "queued", "source": SOURCE, "result": None}
+
+
+def test_running_the_examples_is_a_mode_of_its_own(api):
+    r = submit(api, {"problem": "fake_quant_ste", "source": SOURCE, "mode": "examples"})
+    assert r.status_code == 202 and r.json()["mode"] == "examples"
+    assert api.get(f"/api/v1/submissions/{r.json()['id']}",
+                   headers=AUTH).json()["mode"] == "examples"
+    bad = submit(api, {"problem": "fake_quant_ste", "source": SOURCE, "mode": "hidden"})
+    assert bad.status_code == 400 and '"examples"' in bad.json()["error"]
 
 
 def test_a_token_sees_only_its_own_submissions(api):
@@ -76,6 +91,64 @@ def test_a_token_sees_only_its_own_submissions(api):
     theirs = api.get(f"/api/v1/submissions/{sub_id}", headers=OTHER_AUTH)
     assert theirs.status_code == 404 and sub_id in theirs.json()["error"]
     assert api.get("/api/v1/submissions/no-such-id", headers=AUTH).status_code == 404
+
+
+# --- a token's list of submissions ----------------------------------------------------------
+
+def listing(c, headers=AUTH, **query):
+    r = c.get("/api/v1/submissions", headers=headers, params=query)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_the_list_is_the_tokens_own_newest_first_and_paginated(tmp_path):
+    with client(tmp_path) as c:
+        mine = [submit(c, {"problem": "fake_quant_ste", "source": f"# {i}\n" + SOURCE}).json()["id"]
+                for i in range(5)]
+        mine.append(submit(c, {"problem": "sign_ste", "source": SOURCE, "mode": "examples"}
+                           ).json()["id"])
+        theirs = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}, OTHER_AUTH).json()["id"]
+        everything = listing(c)
+        assert everything["total"] == 6 and everything["offset"] == 0
+        assert [s["id"] for s in everything["submissions"]] == mine[::-1]  # newest first
+        first = everything["submissions"][0]
+        assert set(first) == {"id", "problem", "mode", "status", "verdict", "score",
+                              "max_score", "created", "finished"}
+        assert (first["problem"], first["mode"], first["status"], first["verdict"]) == (
+            "sign_ste", "examples", "queued", None)
+        # pages of two: every submission once, in the same order
+        pages = [listing(c, limit=2, offset=k) for k in (0, 2, 4, 6)]
+        assert [s["id"] for p in pages for s in p["submissions"]] == mine[::-1]
+        assert pages[-1]["submissions"] == [] and pages[0]["limit"] == 2
+        # one problem's only
+        fq = listing(c, problem="fake_quant_ste")
+        assert fq["total"] == 5 and [s["id"] for s in fq["submissions"]] == mine[4::-1]
+        # the other token sees its own, and never these
+        other = listing(c, OTHER_AUTH)
+        assert [s["id"] for s in other["submissions"]] == [theirs] and other["total"] == 1
+        assert listing(c, OTHER_AUTH, problem="sign_ste")["total"] == 0
+
+
+def test_a_listed_submission_has_its_verdict_and_score_once_graded(tmp_path):
+    from judge.service import queue as q
+
+    with client(tmp_path) as c:
+        sub_id = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        report = {"verdict": "WA", "score": 30, "max_score": 100, "cases": []}
+        c.app.state.queue.put(q.result_key(sub_id, 1),
+                              {"verdict": "WA", "report": json.dumps(report)})
+        c.app.state.recorder.collect(c.app.state.store.get(sub_id))
+        (row,) = listing(c)["submissions"]
+        assert (row["status"], row["verdict"], row["score"], row["max_score"]) == (
+            "done", "WA", 30, 100)
+        assert row["finished"] >= row["created"]
+
+
+@pytest.mark.parametrize("query", [{"limit": "0"}, {"limit": "101"}, {"limit": "x"},
+                                   {"offset": "-1"}, {"limit": "²"}, {"page": "2"}])
+def test_a_bad_page_is_400(api, query):
+    r = api.get("/api/v1/submissions", headers=AUTH, params=query)
+    assert r.status_code == 400 and r.json()["error"]
 
 
 # --- refusals ------------------------------------------------------------------------------
@@ -225,6 +298,71 @@ def test_a_short_token_is_refused(tmp_path, monkeypatch):
         auth.load(tmp_path)
 
 
+def test_a_token_added_to_the_file_is_accepted_without_a_restart(tmp_path, monkeypatch):
+    monkeypatch.delenv(auth.ENV_VAR, raising=False)
+    data = tmp_path / "data"
+    data.mkdir()
+    path = data / auth.FILE_NAME
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    os.write(fd, f"{TOKEN}\n".encode())
+    os.close(fd)
+
+    def touch():  # a new modification time even within the clock's resolution
+        st = os.stat(path)
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+
+    app = create_app(ServiceSettings(data=data, recorder=False, root=ROOT))
+    with TestClient(app) as c:
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 200
+        assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 401
+        with open(path, "a") as f:
+            f.write(OTHER + "\n")
+        touch()
+        assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 200
+        path.write_text(OTHER + "\n")  # the first token removed: refused at once
+        touch()
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 401
+        assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 200
+        path.chmod(0o644)  # a file others can read grants nothing until it is fixed
+        touch()
+        assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 401
+        path.chmod(0o600)
+        touch()
+        assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 200
+
+
+def test_the_environment_token_stays_while_the_file_changes(tmp_path, monkeypatch):
+    monkeypatch.setenv(auth.ENV_VAR, TOKEN)
+    app = create_app(ServiceSettings(data=tmp_path / "data", recorder=False, root=ROOT))
+    with TestClient(app) as c:
+        assert not (tmp_path / "data" / auth.FILE_NAME).exists()
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 200
+        assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 401
+
+
+# --- the log ---------------------------------------------------------------------------------
+
+def test_a_line_per_request_and_per_graded_submission_and_one_at_shutdown(tmp_path, caplog):
+    from judge.service import queue as q
+
+    caplog.set_level(logging.INFO, logger="judge.service")
+    with client(tmp_path) as c:
+        sub_id = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        c.get("/api/v1/problems/nothing", headers={"Authorization": "Bearer " + "x" * 20})
+        c.app.state.queue.put(q.result_key(sub_id, 1), {"verdict": "AC", "report": json.dumps(
+            {"verdict": "AC"})})
+        c.app.state.recorder.collect(c.app.state.store.get(sub_id))
+    lines = [r.getMessage() for r in caplog.records if r.name == "judge.service"]
+    assert any(re.fullmatch(r"POST /api/v1/submissions 202 \d+ ms", m) for m in lines), lines
+    assert any(re.fullmatch(r"GET /api/v1/problems/nothing 401 \d+ ms", m) for m in lines)
+    assert any(m.startswith(f"submission {sub_id}: problem fake_quant_ste, submit, queued")
+               for m in lines)
+    assert any(re.fullmatch(rf"submission {sub_id}: problem fake_quant_ste, submit, verdict AC, "
+                            r"[\d.]+ s after it was sent", m) for m in lines), lines
+    assert lines[-1].startswith("shutting down")
+    assert not any("x" * 20 in m or TOKEN in m for m in lines)  # never a token
+
+
 # --- the page ------------------------------------------------------------------------------
 
 def test_the_page_is_served_at_the_root_without_a_token(api):
@@ -242,3 +380,45 @@ def test_every_response_forbids_foreign_scripts_frames_and_type_guessing(api, pa
     policy = response.headers["content-security-policy"]
     assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
     assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_every_file_the_page_loads_is_served_from_the_package(api):
+    """The page works offline: each script, style sheet and icon it names is one of the
+    package's own files (the vendored libraries included), served under /static/."""
+    page = (STATIC / "index.html").read_text()
+    paths = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
+    assert len(paths) >= 8 and not re.search(r'(?:src|href)="(?:https?:)?//', page)
+    for path in paths:
+        assert api.get(path).status_code == 200, path
+    for library in (STATIC / "vendor").iterdir():
+        if library.is_dir():  # each library with its license
+            assert any(p.name.startswith("LICENSE") for p in library.iterdir()), library
+    # KaTeX's fonts, named by its style sheet (the WOFF2 ones: what browsers load)
+    css = (STATIC / "vendor/katex/katex.min.css").read_text()
+    for font in set(re.findall(r"url\((fonts/[^)]+\.woff2)\)", css)):
+        assert api.get(f"/static/vendor/katex/{font}").status_code == 200, font
+
+
+def test_a_database_from_before_the_modes_is_read_and_listed(tmp_path):
+    """A service upgraded on the same --data: its submissions were all of every case."""
+    import sqlite3
+
+    from judge.service.store import Store
+
+    path = tmp_path / "service.db"
+    old = sqlite3.connect(path)
+    old.executescript("""
+        create table submissions (id text primary key, owner text not null, problem text not null,
+            source text not null, status text not null, attempt integer not null default 1,
+            lease_until real, created real not null, finished real, verdict text, result text);
+        insert into submissions (id, owner, problem, source, status, created, finished, verdict,
+            result) values ('old', 'me', 'fake_quant_ste', 'x', 'done', 1.0, 2.0, 'AC',
+            '{"verdict": "AC", "score": 100, "max_score": 100}');""")
+    old.commit()
+    old.close()
+    store = Store(path)
+    assert store.get("old").mode == "submit"
+    total, (row,) = store.list("me")
+    assert total == 1 and (row.mode, row.verdict, row.score) == ("submit", "AC", 100)
+    new = store.add("me", "fake_quant_ste", "y", "examples")
+    assert [r.id for r in store.list("me")[1]] == [new, "old"]

@@ -1,9 +1,13 @@
 """The grading page at `/`, driven in a real headless browser (Debian's chromium and
 chromium-driver, through Selenium) against a `judge service` started as a subprocess.
 
-A user enters the token, picks a problem, reads its examples, uploads or pastes a solution and
-watches the verdict arrive: AC with the examples listed, WA with the failing example's got and
-expected, and a runtime error whose message is markup shown as text, never run.
+A student signs in with the key they were given, picks a problem, reads it (the statement from
+Markdown, judge show's sections, hints one at a time, related problems as links), writes or
+uploads a solution in the editor, runs the examples or submits, and reads the verdict, which is
+scrolled into view and announced: AC with the examples listed, WA with the failing example's
+inputs, expected, got and the entries outside the tolerance, RJ shown once for the whole
+program, and a runtime error whose message is markup shown as text, never run. A reload keeps
+the problem, the draft and the history; a phone-sized window has no sideways scrolling.
 
 These tests skip, with the reason, only where chromium or its driver is missing and
 JUDGE_REQUIRE_BROWSER is unset; CI sets JUDGE_REQUIRE_BROWSER=1, so there they fail instead.
@@ -143,6 +147,11 @@ def _by_id(driver, name):
     return driver.find_element(By.ID, name)
 
 
+def _css(driver, selector):
+    from selenium.webdriver.common.by import By
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
 def _wait(driver, seconds, condition, what, log: Path | None = None):
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
@@ -156,61 +165,147 @@ def _wait(driver, seconds, condition, what, log: Path | None = None):
 
 
 def _open(driver, service, token=None):
-    """The page, fresh (no token kept), with ``token`` (default: the service's) entered."""
+    """The page, fresh (nothing kept: no token, no draft), with ``token`` (default: the
+    service's) entered."""
     base, good, log = service
     driver.get(base + "/")
-    driver.execute_script("sessionStorage.clear()")
+    driver.execute_script("sessionStorage.clear(); localStorage.clear()")
     driver.get(base + "/")
     _by_id(driver, "token").send_keys(token or good)
     _by_id(driver, "token-save").click()
 
 
-def _pick_problem(driver, service):
+def _pick_problem(driver, service, problem=PROBLEM, words="custom_vjp"):
     from selenium.webdriver.support.ui import Select
     log = service[2]
-    _wait(driver, START_S, lambda d: any(o.get_attribute("value") == PROBLEM for o in
-                                         Select(_by_id(d, "problem")).options),
-          f"{PROBLEM} in the problem list", log)
-    Select(_by_id(driver, "problem")).select_by_value(PROBLEM)
-    _wait(driver, START_S, lambda d: "custom_vjp" in _by_id(d, "statement").text,
-          f"the statement of {PROBLEM}", log)
+    _wait(driver, START_S, lambda d: _by_id(d, "problem").is_displayed() and any(
+        o.get_attribute("value") == problem for o in Select(_by_id(d, "problem")).options),
+          f"{problem} in the problem list", log)
+    Select(_by_id(driver, "problem")).select_by_value(problem)
+    _wait(driver, START_S, lambda d: words in _by_id(d, "statement").text,
+          f"the statement of {problem}", log)
 
 
-def _submit_and_wait(driver, service) -> str:
-    _by_id(driver, "submit").click()
-    return _wait(driver, VERDICT_S, lambda d: _by_id(d, "verdict").text,
+def _code(driver) -> str:
+    return driver.execute_script("return window.judgeEditor.getValue()")
+
+
+def _type_code(driver, text: str) -> None:
+    """``text`` in the editor, as a paste puts it there (typing it key by key would get the
+    editor's automatic indentation and closing brackets)."""
+    driver.execute_script("window.judgeEditor.setValue(arguments[0])", text)
+
+
+def _send_and_wait(driver, service, button="submit") -> str:
+    """Click ``button`` and wait for the new submission's verdict."""
+    before = _by_id(driver, "submission-id").get_attribute("textContent")
+    _by_id(driver, button).click()
+    return _wait(driver, VERDICT_S, lambda d: _by_id(d, "submission-id").text not in ("", before)
+                 and _by_id(d, "status").text == "done" and _by_id(d, "verdict").text,
                  "a verdict", service[2])
 
 
-def test_a_wrong_token_is_refused_and_nothing_is_shown(browser, service):
+def _in_view(driver, name) -> bool:
+    return driver.execute_script(
+        "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;", name)
+
+
+def _verdict_in_view_and_announced(driver, verdict):
+    assert _in_view(driver, "verdict"), "the verdict is out of view"
+    _wait(driver, 5, lambda d: _by_id(d, "announcer").text.startswith(f"Verdict: {verdict}"),
+          "the announcement")
+    assert _by_id(driver, "announcer").get_attribute("aria-live") in ("polite", "assertive")
+
+
+def test_the_first_screen_speaks_to_a_student_and_a_wrong_key_is_refused(browser, service):
+    browser.get(service[0] + "/")
+    browser.execute_script("sessionStorage.clear(); localStorage.clear()")
+    browser.get(service[0] + "/")
+    first = _by_id(browser, "token-box").text
+    assert "access key" in first.lower()
+    for jargon in ("JUDGE_SERVICE_TOKEN", "token file", "$"):
+        assert jargon not in browser.find_element("tag name", "body").text
     _open(browser, service, token="not-the-token")
     _wait(browser, START_S, lambda d: "401" in _by_id(d, "token-state").text,
           "the 401 message", service[2])
+    assert "not accepted" in _by_id(browser, "token-state").text
     assert not _by_id(browser, "problem-box").is_displayed()
-    assert browser.execute_script("return sessionStorage.length") == 0  # a refused token is dropped
+    assert browser.execute_script("return sessionStorage.length") == 0  # a refused key is dropped
+
+
+def test_the_problem_is_shown_as_judge_show_gives_it(browser, service):
+    _open(browser, service)
+    _pick_problem(browser, service)
+    # two panes on a wide screen: the problem on the left, the editor on the right
+    problem, work = _by_id(browser, "problem-box").rect, _by_id(browser, "work-box").rect
+    assert work["x"] >= problem["x"] + problem["width"] and abs(work["y"] - problem["y"]) < 5
+    # the statement from Markdown: paragraphs and a list, not one block of text
+    assert len(_css(browser, "#statement p")) >= 3 and len(_css(browser, "#statement li")) >= 3
+    signature = _by_id(browser, "signature").text
+    assert signature.startswith("fake_quant_ste(x, scale, qmin, qmax, cotangent)")
+    assert "x: array float32, traced: the values to quantize" in signature
+    assert "1 to 6 entries" in signature and "more than qmin" in signature  # constraints
+    assert "a dict with the keys values and grads" in _by_id(browser, "output").text
+    assert "|got - expected| <= 1e-06 + 1e-06 * |expected|" in _by_id(browser, "tolerance").text
+    assert "10 s per case" in _by_id(browser, "limits").text
+    assert "100 points in 3 groups" in _by_id(browser, "scoring").text
+    examples = _by_id(browser, "examples").text
+    for name in ("clip_both_ends", "unsigned_2d", "ties_and_boundaries"):
+        assert name in examples
+    # floats as the spec writes them
+    assert "x = [0.3, 1.25, -0.75, 2.6, -3.0] (float32)" in examples
+    assert "scale = 1.0" in examples and "cotangent = [1.0, 1.0, 1.0, 1.0, 1.0]" in examples
+    badges = [b.text for b in _css(browser, "#problem-badges .badge")]
+    assert badges[0] == "medium" and "custom_vjp" in badges
+    # the rules once: the statement states them; the judge's list is folded away
+    assert not _by_id(browser, "rules").is_displayed()
+    assert "custom_vjp_grads" in _by_id(browser, "rules").get_attribute("textContent")
+    # the editor starts from the signature
+    assert "def fake_quant_ste(x, scale, qmin, qmax, cotangent):" in _code(browser)
+    assert _css(browser, ".CodeMirror .cm-keyword"), "no Python highlighting"
+    # related problems are links to them
+    links = _css(browser, "#related a")
+    assert "#problem=sign_ste" in [link.get_attribute("href").split("/")[-1] for link in links]
+    next(link for link in links if link.get_attribute("href").endswith("#problem=sign_ste")).click()
+    _wait(browser, START_S, lambda d: "(sign_ste)" in _by_id(d, "problem-heading").text
+          or "sign" in _by_id(d, "problem-heading").text.lower(), "the related problem")
+    assert browser.execute_script("return document.getElementById('problem').value") == "sign_ste"
+    assert "def " in _code(browser) and "fake_quant_ste" not in _code(browser)
+
+
+def test_hints_are_revealed_one_at_a_time(browser, service):
+    _open(browser, service)
+    _pick_problem(browser, service)
+    assert _css(browser, "#hint-list li") == []
+    button = _by_id(browser, "hint-next")
+    assert "one at a time" in button.text
+    button.click()
+    hints = _css(browser, "#hint-list li")
+    assert len(hints) == 1 and "custom_vjp" in hints[0].text
+    assert re.fullmatch(r"Show hint 2 of (\d+)", button.text)
+    total = int(re.fullmatch(r"Show hint 2 of (\d+)", button.text)[1])
+    for _ in range(total - 1):
+        button.click()
+    assert len(_css(browser, "#hint-list li")) == total and not button.is_displayed()
 
 
 def test_an_uploaded_honest_solution_is_ac_with_its_examples(browser, service):
     _open(browser, service)
     _pick_problem(browser, service)
-    examples = _by_id(browser, "examples").text
-    for name in ("clip_both_ends", "unsigned_2d", "ties_and_boundaries"):
-        assert name in examples
-    assert "x = [0.3, 1.25, -0.75, 2.6, -3" in examples  # an example's input
     _by_id(browser, "file").send_keys(str(SUBMISSIONS / "accepted" / "closure_vjp.py"))
-    _wait(browser, 10, lambda d: "jax.custom_vjp" in _by_id(d, "source").get_attribute("value"),
-          "the uploaded file in the text area")
-    assert _submit_and_wait(browser, service) == "AC"
-    assert _by_id(browser, "status").text == "done"
-    from selenium.webdriver.common.by import By
-    cases = browser.find_elements(By.CSS_SELECTOR, "#cases .case")
+    _wait(browser, 10, lambda d: "jax.custom_vjp" in _code(d), "the uploaded file in the editor")
+    assert _send_and_wait(browser, service) == "AC"
+    _verdict_in_view_and_announced(browser, "AC")
+    assert _by_id(browser, "verdict-words").text == "Accepted"
+    cases = _css(browser, "#cases .case")
     assert [c.get_attribute("data-verdict") for c in cases] == ["AC", "AC", "AC"]  # examples only
-    assert "clip_both_ends" in cases[0].text
+    assert "clip_both_ends" in cases[0].text and "x = [0.3, 1.25" in cases[0].text
     assert "AC" in _by_id(browser, "hidden-counts").text
     score = re.fullmatch(r"Score: (\S+) / (\S+)", _by_id(browser, "score").text)
     assert score and score[1] == score[2], _by_id(browser, "score").text  # full marks
     # the spec's scoring groups, each with its points (not one per case)
-    groups = browser.find_elements(By.CSS_SELECTOR, "#groups li")
+    groups = _css(browser, "#groups li")
     assert 0 < len(groups) < 10 and all(re.search(r": \S+ / \S+$", g.text) for g in groups)
 
 
@@ -218,44 +313,182 @@ def test_a_pasted_wrong_answer_shows_the_failing_example(browser, service):
     _open(browser, service)
     _pick_problem(browser, service)
     source = (SUBMISSIONS / "wrong_answer" / "missing_clip.py").read_text()
-    _by_id(browser, "source").send_keys(source)
-    assert _by_id(browser, "source").get_attribute("value").strip() == source.strip()
-    assert _submit_and_wait(browser, service) == "WA"
+    _type_code(browser, source)
+    assert _send_and_wait(browser, service) == "WA"
+    _verdict_in_view_and_announced(browser, "WA")
     assert "wrong_value" in _by_id(browser, "reason").text
     assert "example 0 (clip_both_ends)" in _by_id(browser, "message").text
     assert "forward pass must saturate" in _by_id(browser, "hint").text
-    from selenium.webdriver.common.by import By
-    failing = browser.find_elements(By.CSS_SELECTOR, "#cases .case.fail")
+    failing = _css(browser, "#cases .case.fail")
     assert failing, "no failing example shown"
     first = failing[0].text
     assert "clip_both_ends" in first
     lines = first.splitlines()
+    inputs = next(line for line in lines if line.startswith("inputs: "))
     expected = next(line for line in lines if line.startswith("expected: "))
     got = next(line for line in lines if line.startswith("got: "))
-    assert '"values": [0.5, 1, -1, 1.5, -2]' in expected and '"grads": [1, 1, 1, 0, 0]' in expected
-    assert '"values": [0.5, 1, -1, 2.5, -3]' in got and '"grads": [1, 1, 1, 0, 0]' in got
+    assert '"scale": 0.5' in inputs and '"qmin": -4' in inputs and '"x": [0.3, 1.25' in inputs
+    assert ('"values": [0.5, 1.0, -1.0, 1.5, -2.0]' in expected
+            and '"grads": [1.0, 1.0, 1.0, 0.0, 0.0]' in expected)
+    assert ('"values": [0.5, 1.0, -1.0, 2.5, -3.0]' in got
+            and '"grads": [1.0, 1.0, 1.0, 0.0, 0.0]' in got)
+    from selenium.webdriver.common.by import By
     rows = [r.text for r in failing[0].find_elements(By.CSS_SELECTOR, "table.diff-table tr")]
-    assert "values[3] 2.5 1.5" in rows and "values[4] -3 -2" in rows
+    assert "values[3] 2.5 1.5" in rows and "values[4] -3.0 -2.0" in rows
     # the judge's own list of the entries outside the tolerance, not an exact comparison
     assert "Entries outside the tolerance" in first and len(rows) == 3  # a header and two entries
     hidden = _by_id(browser, "hidden-counts").text
     assert "WA" in hidden and "AC" in hidden
     # hidden cases stay counts: none of them is a block of its own
-    assert len(browser.find_elements(By.CSS_SELECTOR, "#cases .case")) == 3
+    assert len(_css(browser, "#cases .case")) == 3
+
+
+def test_a_broken_rule_is_shown_once_for_the_whole_program(browser, service):
+    _open(browser, service)
+    _pick_problem(browser, service)
+    _type_code(browser, (SUBMISSIONS / "rejected" / "pure_callback.py").read_text())
+    assert _send_and_wait(browser, service) == "RJ"
+    _verdict_in_view_and_announced(browser, "RJ")
+    assert "callback_used" in _by_id(browser, "reason").text
+    message = _by_id(browser, "message").text
+    assert "pure_callback" in message and not message.startswith("example 0")
+    assert _by_id(browser, "whole-note").is_displayed()
+    result = _by_id(browser, "result-box").text
+    assert result.count("pure_callback") == 1, result  # once, not under every example
+    assert _css(browser, "#cases .case") == []
+    assert "Score: 0 / 100" in _by_id(browser, "score").text
+
+
+def test_running_the_examples_is_not_a_submission(browser, service):
+    _open(browser, service)
+    _pick_problem(browser, service)
+    _type_code(browser, (SUBMISSIONS / "accepted" / "closure_vjp.py").read_text())
+    assert _send_and_wait(browser, service, "run") == "AC"
+    _verdict_in_view_and_announced(browser, "AC")
+    assert _by_id(browser, "mode").text == "Run of the examples"
+    assert _by_id(browser, "counts").text == "Examples: 3 AC"
+    assert _by_id(browser, "score").text == "" and _by_id(browser, "hidden-counts").text == ""
 
 
 def test_markup_in_a_submissions_message_is_shown_as_text(browser, service):
     _open(browser, service)
     _pick_problem(browser, service)
     title = browser.title
-    _by_id(browser, "source").send_keys(HOSTILE_SOURCE)
-    assert _submit_and_wait(browser, service) == "RTE"
+    _type_code(browser, HOSTILE_SOURCE)
+    assert _send_and_wait(browser, service) == "RTE"
     message = _by_id(browser, "message").text
     assert "<script>document.title='pwned'</script>" in message
     assert "<img id=injected" in message
-    from selenium.webdriver.common.by import By
-    assert browser.find_elements(By.ID, "injected") == []
-    assert browser.find_elements(By.ID, "bold") == []
-    assert browser.find_elements(By.CSS_SELECTOR, "#result-box img, #result-box script, #result-box b") == []
+    assert browser.find_elements("id", "injected") == []
+    assert browser.find_elements("id", "bold") == []
+    assert _css(browser, "#result-box img, #result-box script, #result-box b") == []
     time.sleep(1)  # an onerror handler would have run by now
     assert browser.title == title != "pwned"
+
+
+#: A statement with math, and markup an author's text must never run or carry.
+STATEMENT = (r"Minimize $\sum_i x_i^2$ over **x**." "\n\n" r"$$\frac{a}{b}$$" "\n\n"
+             "<img id=injected2 src=x onerror=\"document.title='pwned'\">"
+             "<script>document.title='pwned'</script> [ok](https://example.org) "
+             "[bad](javascript:alert(1))")
+
+
+def test_the_statement_renderer_keeps_math_and_drops_markup(browser, service):
+    _open(browser, service)
+    _pick_problem(browser, service)
+    found = browser.execute_script("""
+        const box = document.createElement("div");
+        document.body.appendChild(box);
+        renderMarkdown(arguments[0], box);
+        const out = {katex: box.querySelectorAll(".katex").length,
+                     strong: box.querySelectorAll("strong").length,
+                     img: box.querySelectorAll("img, script").length,
+                     hrefs: [...box.querySelectorAll("a")].map((a) => a.getAttribute("href"))};
+        box.remove();
+        return out;""", STATEMENT)
+    assert found["katex"] == 2 and found["strong"] == 1 and found["img"] == 0
+    assert found["hrefs"] == ["https://example.org", None]
+    time.sleep(0.5)
+    assert browser.title != "pwned"
+
+
+def test_a_reload_keeps_the_problem_the_draft_and_the_history(browser, service):
+    _open(browser, service)
+    _pick_problem(browser, service, "sign_ste", words="sign")
+    sign = ROOT / "submissions" / "sign_ste"
+    _type_code(browser, (sign / "wrong_answer" / "plain_sign.py").read_text())
+    first = _send_and_wait(browser, service, "run")
+    assert first == "WA"
+    _type_code(browser, sorted((sign / "accepted").glob("*.py"))[0].read_text())
+    assert _send_and_wait(browser, service, "run") == "AC"
+    draft = "import jax\n\n\ndef ste_quantize(x):\n    # my draft, not sent\n    return x\n"
+    _type_code(browser, draft)
+    time.sleep(1)  # the draft is saved a moment after the last keystroke
+    browser.refresh()  # the key stays in this tab: no new sign-in
+    _wait(browser, START_S, lambda d: d.execute_script(
+        "return document.getElementById('problem').value") == "sign_ste"
+          and "my draft" in _code(d), "the problem and the draft after a reload", service[2])
+    assert _code(browser) == draft
+    # the last result is shown again, and the history lists both runs, newest first
+    _wait(browser, VERDICT_S, lambda d: _by_id(d, "verdict").text == "AC", "the last result")
+    rows = _wait(browser, START_S, lambda d: _css(d, "#history-rows tr")[:2] if len(
+        _css(d, "#history-rows tr")) >= 2 else None, "the history")
+    assert [r.find_element("css selector", ".verdict").text for r in rows] == ["AC", "WA"]
+    assert "examples" in rows[0].text
+    # reopen the older one: its verdict, and its code on demand
+    rows[1].find_element("css selector", "button.open").click()
+    _wait(browser, VERDICT_S, lambda d: _by_id(d, "verdict").text == "WA", "the reopened result")
+    _verdict_in_view_and_announced(browser, "WA")
+    _by_id(browser, "load-source").click()
+    assert _code(browser) == (ROOT / "submissions/sign_ste/wrong_answer/plain_sign.py").read_text()
+
+
+def test_a_phone_sized_window_is_one_column_without_sideways_scrolling(browser, service):
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 420, "height": 860, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        _open(browser, service)
+        _pick_problem(browser, service)
+        overflow = "return [document.documentElement.scrollWidth, window.innerWidth]"
+        width, inner = browser.execute_script(overflow)
+        assert inner == 420 and width <= inner, (width, inner)
+        # one column: the editor below the problem, as wide as it
+        problem = _by_id(browser, "problem-box").rect
+        work = _by_id(browser, "work-box").rect
+        assert work["y"] >= problem["y"] + problem["height"] - 1
+        _type_code(browser, (SUBMISSIONS / "wrong_answer" / "missing_clip.py").read_text())
+        assert _send_and_wait(browser, service) == "WA"
+        _verdict_in_view_and_announced(browser, "WA")
+        width, inner = browser.execute_script(overflow)
+        assert width <= inner, (width, inner)  # the result's tables and code scroll in place
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_service_logs_each_request_and_grade(service):
+    import json
+
+    base, token, log = service
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    source = (ROOT / "submissions/sign_ste/wrong_answer/plain_sign.py").read_text()
+    body = json.dumps({"problem": "sign_ste", "source": source, "mode": "examples"}).encode()
+    request = urllib.request.Request(base + "/api/v1/submissions", body, headers, method="POST")
+    with urllib.request.urlopen(request, timeout=60) as r:
+        sub_id = json.load(r)["id"]
+    deadline = time.monotonic() + VERDICT_S
+    while True:
+        request = urllib.request.Request(f"{base}/api/v1/submissions/{sub_id}", headers=headers)
+        with urllib.request.urlopen(request, timeout=60) as r:
+            if json.load(r)["status"] == "done":
+                break
+        assert time.monotonic() < deadline, log.read_text()[-3000:]
+        time.sleep(0.5)
+    time.sleep(0.5)
+    text = log.read_text()
+    assert re.search(r"judge service: POST /api/v1/submissions 202 \d+ ms", text)
+    assert re.search(rf"judge service: GET /api/v1/submissions/{sub_id} 200 \d+ ms", text)
+    assert re.search(rf"judge service: submission {sub_id}: problem sign_ste, examples, "
+                     r"verdict WA, [\d.]+ s after it was sent", text), text[-3000:]
+    assert re.search(rf"judge service: graded {sub_id}: problem sign_ste, examples, "
+                     r"verdict WA in [\d.]+ s", text), text[-3000:]
+    assert token not in text  # never the key

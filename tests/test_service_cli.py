@@ -1,11 +1,20 @@
 """The ``judge service`` command's own behaviour: a clear message without the service extra,
 its options refused with their reasons, and ``judge serve`` still reaching ``judge warm``."""
 
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
 
 from judge import cli
 from judge.service import main as service_main
-from tests.helpers import judge
+from tests.helpers import ROOT, judge
 
 
 def test_without_the_service_extra_it_says_what_to_install(tmp_path, monkeypatch, capsys):
@@ -37,3 +46,69 @@ def test_judge_serve_is_judge_warm_under_its_former_name():
     assert warm.returncode == serve.returncode == 0
     assert "--idle-timeout" in serve.stdout
     assert warm.stdout.split("\n", 1)[1] == serve.stdout.split("\n", 1)[1]  # but the usage line
+
+
+# --- where the data goes -------------------------------------------------------------------
+
+def test_the_data_folder_defaults_to_the_users_data_directory(tmp_path):
+    assert service_main.default_data({"XDG_DATA_HOME": str(tmp_path)}) == (
+        tmp_path / "jax-judge" / "service")
+    home = Path(os.path.expanduser("~"))
+    assert service_main.default_data({}) == home / ".local/share/jax-judge/service"
+    # a relative $XDG_DATA_HOME is ignored, as the XDG specification says
+    assert service_main.default_data({"XDG_DATA_HOME": "data"}) == (
+        home / ".local/share/jax-judge/service")
+    # never the current folder, whatever it is
+    assert not service_main.default_data().is_relative_to(Path.cwd()) or Path.cwd() == home
+
+
+def test_a_data_folder_inside_a_git_work_tree_is_refused_unless_asked(tmp_path, capsys):
+    pytest.importorskip("huey", reason="the service extra is not installed")
+    (tmp_path / "checkout" / ".git").mkdir(parents=True)
+    data = tmp_path / "checkout" / "judge-service-data"
+    assert cli.main(["service", "--grader-only", "--data", str(data)]) == cli.EXIT_ERROR
+    err = capsys.readouterr().err
+    assert "inside the git work tree" in err and "--allow-data-in-git" in err
+    assert not data.exists()  # nothing written
+    args = cli.build_parser().parse_args(["service", "--data", str(data), "--allow-data-in-git"])
+    service_main.check_data(args.data, args.allow_data_in_git)  # asked for: accepted
+    assert service_main.git_work_tree(tmp_path / "elsewhere") is None
+
+
+def test_the_service_logs_its_requests_and_a_last_line_when_stopped(tmp_path):
+    pytest.importorskip("fastapi", reason="the service extra is not installed")
+    httpx = pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    token = "cli-token-0123456789abcdef"
+    env = {**os.environ, "JUDGE_SERVICE_TOKEN": token, "XDG_DATA_HOME": str(tmp_path / "xdg"),
+           # started elsewhere than the checkout, and still this checkout's judge
+           "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    log = tmp_path / "service.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "judge", "service", "--port", str(port),
+                                 "--workers", "0"], cwd=tmp_path, env=env, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/api/v1/problems",
+                              headers={"Authorization": f"Bearer {token}"}, timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.3)
+        assert r.status_code == 200
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=60)
+    text = log.read_text()
+    assert re.search(r"judge service: GET /api/v1/problems 200 \d+ ms", text), text
+    assert text.rstrip().endswith("judge service: stopped"), text
+    assert str(tmp_path / "xdg" / "jax-judge" / "service") in text  # the data folder said
+    assert token not in text
+    # nothing in the current folder: all of it in the data folder
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["service.log", "xdg"]

@@ -132,7 +132,7 @@ __all__ = [
 
 #: A larger file is refused unparsed: no honest solution is near that long (the known ones are
 #: under 3 KiB), and the judge's cost of a file it checks (parsing and one walk, linear in the
-#: source) stays under half a second and about 30 MB (README, "The source gate").
+#: source) stays under half a second and about 30 MB (docs/performance.md, "The source gate's cost").
 MAX_SOURCE_BYTES = 128 << 10
 
 

@@ -173,15 +173,11 @@ def _limits(problem: Problem) -> list[str]:
             f"  output: {lim['output_kb']} KiB of printed or written output"]
 
 
-def render(problem: Problem, hints: int = 0) -> str:
-    """The problem as text; ``hints``: how many progressive hints to reveal (0: only their
-    number; more than there are: all of them, with a note)."""
-    if hints < 0:
-        raise ValueError(f"hints must be 0 or more, got {hints}")
-    out = [f"# {problem.title} ({problem.id})", "", *_page(problem), problem.statement.rstrip(), "",
-           "## Signature"]
+def signature(problem: Problem) -> list[str]:
+    """The signature section: the call, each parameter with its kind, dtype, shape, whether it
+    is traced, its description and constraints, then the dims' bounds."""
     params = ", ".join(p.name for p in problem.parameters)
-    out.append(f"  {problem.entry_point}({params})")
+    out = [f"  {problem.entry_point}({params})"]
     descriptions = [raw.get("description") for raw in problem.raw.get("parameters") or ()]
     for i, p in enumerate(problem.parameters):
         kind = f"{p.kind} {'/'.join(p.dtypes)}" if p.kind == "array" else p.kind
@@ -196,22 +192,48 @@ def render(problem: Problem, hints: int = 0) -> str:
     dims = _dims(problem)
     if dims:
         out.append("  dims: " + ", ".join(dims))
-    out += ["", "## Output", *_output(problem), "", "## Tolerance", *_tolerance(problem),
-            "", "## Limits", *_limits(problem)]
+    return out
+
+
+def sections(problem: Problem) -> dict[str, list[str]]:
+    """What ``render`` shows under each heading after the statement, as lines (the rules as
+    ``- id: words``, the scoring without its heading); the web page shows the same words."""
+    rules_lines = [f"  - {r['id']}: {rules.describe(r)}" for r in problem.rules]
+    if problem.rules and problem.probe_shapes:
+        rules_lines.append("  also checked, by tracing only, at: " + "; ".join(
+            f"{s.name} (" + ", ".join(f"{k} {tuple(v)}" for k, v in s.shapes.items()) + ")"
+            for s in problem.probe_shapes))
+    return {"signature": signature(problem), "output": _output(problem),
+            "tolerance": _tolerance(problem), "limits": _limits(problem), "rules": rules_lines,
+            "scoring": [line for line in scoring.describe(problem)
+                        if line and not line.startswith("## ")]}
+
+
+def example_lines(case) -> list[str]:
+    """One example as ``render`` lists it: its inputs, probe inputs and expected outputs, each
+    value as the spec holds it (a float32 1.0 is ``1.0``, not ``1``)."""
+    return ([f"  {k} = {_value(v)}" for k, v in case.inputs.items()]
+            # the directions the judge differentiates along: without them a VJP/JVP cannot be redone
+            + [f"  probe: {k} = {_value(v)}" for k, v in case.probe_inputs.items()]
+            + [f"  -> {k} = {_value(v)}" for k, v in case.expected.items()])
+
+
+def render(problem: Problem, hints: int = 0) -> str:
+    """The problem as text; ``hints``: how many progressive hints to reveal (0: only their
+    number; more than there are: all of them, with a note)."""
+    if hints < 0:
+        raise ValueError(f"hints must be 0 or more, got {hints}")
+    parts = sections(problem)
+    out = [f"# {problem.title} ({problem.id})", "", *_page(problem), problem.statement.rstrip(), "",
+           "## Signature", *parts["signature"]]
+    out += ["", "## Output", *parts["output"], "", "## Tolerance", *parts["tolerance"],
+            "", "## Limits", *parts["limits"]]
     if problem.rules:
-        out += ["", "## Rules (checked on the traced program)"]
-        out.extend(f"  - {r['id']}: {rules.describe(r)}" for r in problem.rules)
-        if problem.probe_shapes:
-            out.append("  also checked, by tracing only, at: " + "; ".join(
-                f"{s.name} (" + ", ".join(f"{k} {tuple(v)}" for k, v in s.shapes.items()) + ")"
-                for s in problem.probe_shapes))
+        out += ["", "## Rules (checked on the traced program)", *parts["rules"]]
     out += ["", "## Examples"]
     for case in problem.examples:
         out.append(f"### {case.name}")
-        out.extend(f"  {k} = {_value(v)}" for k, v in case.inputs.items())
-        # the directions the judge differentiates along: without them a VJP/JVP cannot be redone
-        out.extend(f"  probe: {k} = {_value(v)}" for k, v in case.probe_inputs.items())
-        out.extend(f"  -> {k} = {_value(v)}" for k, v in case.expected.items())
+        out.extend(example_lines(case))
         if case.text:
             out.append("  " + case.text.strip().replace("\n", "\n  "))
         out.append("")

@@ -1,18 +1,25 @@
 """The HTTP API (FastAPI): ``create_app(settings)``.
 
 Every route under ``/api/v1`` needs ``Authorization: Bearer <token>`` (401 otherwise):
-- ``POST /api/v1/submissions`` ``{"problem", "source"}``: 202 ``{"id"}``; 400 for a body that is
-  not that JSON object, 404 for an unknown problem, 413 for a source over the source gate's
-  size limit (``judge.gate.MAX_SOURCE_BYTES``), 429 beyond the token's rate limit or the queue
-  bounds (``judge.service.limits``);
-- ``GET /api/v1/submissions/{id}``: ``{"id", "status", "result"}``, ``result`` being the
-  ``judge grade --format json`` report once done (hidden cases masked by that report); 404 for
-  an id the token did not submit;
+- ``POST /api/v1/submissions`` ``{"problem", "source"[, "mode"]}``: 202 ``{"id", "mode"}``;
+  ``mode`` is ``submit`` (the default: every case, scored) or ``examples`` (a run of the public
+  examples only, as ``judge grade --examples-only``); 400 for a body that is not that JSON
+  object, 404 for an unknown problem, 413 for a source over the source gate's size limit
+  (``judge.gate.MAX_SOURCE_BYTES``), 429 beyond the token's rate limit or the queue bounds
+  (``judge.service.limits``);
+- ``GET /api/v1/submissions[?problem=ID&limit=N&offset=K]``: the token's own submissions,
+  newest first, ``{"submissions": [{"id", "problem", "mode", "status", "verdict", "score",
+  "max_score", "created", "finished"}], "total", "limit", "offset"}`` (``limit`` 1 to
+  ``MAX_PAGE``, default ``PAGE``); another token's never appear;
+- ``GET /api/v1/submissions/{id}``: ``{"id", "problem", "mode", "status", "created", "source",
+  "result"}``, ``result`` being the ``judge grade --format json`` report once done (hidden cases
+  masked by that report); 404 for an id the token did not submit;
 - ``GET /api/v1/problems`` and ``GET /api/v1/problems/{id}`` (``judge.service.problems``).
 ``GET /`` is the web page (``static/index.html``) and ``/static/...`` its files.
 
 Every error is ``{"error": MESSAGE}``. The source is stored and queued; nothing here parses,
-imports or runs it.
+imports or runs it. Each request is logged as one line (method, path, status, milliseconds;
+never a header), as is the service's shutdown.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +45,7 @@ from judge.service.limits import Limits, RateLimiter
 from judge.service.problems import catalogue as load_catalogue
 from judge.service.queue import open_queue
 from judge.service.recorder import LEASE_S, Recorder
-from judge.service.store import Store
+from judge.service.store import MODES, Store
 
 log = logging.getLogger("judge.service")
 
@@ -52,13 +60,16 @@ SECURITY_HEADERS = {
 }
 #: The largest request body read: the largest source, escaped in JSON, plus room for the rest.
 MAX_BODY_BYTES = 6 * MAX_SOURCE_BYTES + 4096
+#: Submissions listed per page by default, and at most.
+PAGE, MAX_PAGE = 20, 100
 
 
 @dataclass(frozen=True)
 class ServiceSettings:
     data: Path                          # the database, the SQLite queue and the token file
     queue: str | None = None            # a Redis URL; None: SQLite in ``data``
-    tokens: tuple[str, ...] = ()        # empty: ``auth.load(data)``
+    tokens: tuple[str, ...] = ()        # empty: $JUDGE_SERVICE_TOKEN and DATA/tokens, re-read
+                                        # whenever the file changes (``auth.Tokens.watching``)
     limits: Limits = field(default_factory=Limits)
     lease_s: float = LEASE_S
     recorder: bool = True               # record results and re-enqueue lost work (the API's job)
@@ -78,7 +89,11 @@ def _error(status: int, message: str, headers: dict | None = None) -> JSONRespon
 def create_app(settings: ServiceSettings) -> FastAPI:
     data = Path(settings.data)
     data.mkdir(parents=True, exist_ok=True)
-    tokens = auth.Tokens(list(settings.tokens) or auth.load(data))
+    if settings.tokens:
+        tokens = auth.Tokens(list(settings.tokens))
+    else:
+        auth.load(data)  # refuses a bad file now; writes the first token if there is none
+        tokens = auth.Tokens.watching(data)
     store = Store(data / "service.db")
     queue = open_queue(settings.queue, data)
     catalogue = load_catalogue(settings.root)
@@ -92,6 +107,8 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         try:
             yield
         finally:
+            log.info("shutting down: no new requests; submissions not yet graded stay queued "
+                     "in %s", data)
             recorder.stop()
 
     app = FastAPI(title="judge service", version="1", lifespan=lifespan, docs_url=None,
@@ -100,8 +117,11 @@ def create_app(settings: ServiceSettings) -> FastAPI:
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):
+        started = time.monotonic()
         response = await call_next(request)
         response.headers.update(SECURITY_HEADERS)
+        log.info("%s %s %d %.0f ms", request.method, request.url.path, response.status_code,
+                 (time.monotonic() - started) * 1000)
         return response
 
     @app.exception_handler(ApiError)
@@ -148,12 +168,18 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     async def submit(request: Request):
         who = caller(request)
         body = await body_json(request)
-        if not isinstance(body, dict) or set(body) != {"problem", "source"}:
+        if not isinstance(body, dict) or not ({"problem", "source"} <= set(body) <=
+                                              {"problem", "source", "mode"}):
             raise ApiError(400, 'the body must be a JSON object {"problem": ID, "source": TEXT} '
-                                'with these two keys only')
+                                'with these two keys only, and optionally "mode": "submit" or '
+                                '"examples"')
         problem, source = body["problem"], body["source"]
+        mode = body.get("mode", "submit")
         if not isinstance(problem, str) or not isinstance(source, str):
             raise ApiError(400, '"problem" and "source" must both be strings')
+        if mode not in MODES:
+            raise ApiError(400, '"mode" must be "submit" (every case, scored) or "examples" '
+                                '(the public examples only)')
         if catalogue.get(problem) is None:
             raise ApiError(404, f"no problem {problem!r}; GET /api/v1/problems lists them")
         size = len(source.encode("utf-8", "surrogatepass"))
@@ -162,20 +188,21 @@ def create_app(settings: ServiceSettings) -> FastAPI:
                                 f"{MAX_SOURCE_BYTES} bytes ({MAX_SOURCE_BYTES // 1024} KiB)")
         if "\x00" in source or _has_surrogates(source):
             raise ApiError(400, "the source must be UTF-8 text without NUL characters")
-        return await run_in_threadpool(accept, who, problem, source)  # the database, the queue
+        return await run_in_threadpool(accept, who, problem, source, mode)  # database, queue
 
     admitting = threading.Lock()  # the bounds are checked and the row added as one step
 
-    def accept(who: str, problem: str, source: str) -> dict:
+    def accept(who: str, problem: str, source: str, mode: str) -> dict:
         with admitting:
-            sub_id = admit(who, problem, source)
+            sub_id = admit(who, problem, source, mode)
+        log.info("submission %s: problem %s, %s, queued", sub_id, problem, mode)
         try:
-            queue.enqueue(sub_id, 1, problem, source)
+            queue.enqueue(sub_id, 1, problem, source, mode)
         except Exception:  # noqa: BLE001 - stored, so the recorder enqueues it when it can
             log.exception("enqueueing %s failed; the next sweep enqueues it", sub_id)
-        return {"id": sub_id}
+        return {"id": sub_id, "mode": mode}
 
-    def admit(who: str, problem: str, source: str) -> str:
+    def admit(who: str, problem: str, source: str, mode: str) -> str:
         limits = settings.limits
         if store.pending(who) >= limits.max_pending:
             raise ApiError(429, f"this token has {limits.max_pending} submissions waiting or "
@@ -188,7 +215,24 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         if wait:
             raise ApiError(429, f"this token may send {limits.rate} submissions a minute; "
                                 f"wait {wait:.1f} s", {"Retry-After": str(max(1, round(wait)))})
-        return store.add(who, problem, source)
+        return store.add(who, problem, source, mode)
+
+    @app.get("/api/v1/submissions")
+    def submissions(request: Request):
+        who = caller(request)
+        query = request.query_params
+        unknown = set(query) - {"problem", "limit", "offset"}
+        if unknown:
+            raise ApiError(400, f"unknown query parameter(s) {', '.join(sorted(unknown))}; "
+                                "this list takes problem, limit and offset")
+        limit = _count(query.get("limit"), "limit", PAGE, 1, MAX_PAGE)
+        offset = _count(query.get("offset"), "offset", 0, 0, None)
+        total, rows = store.list(who, query.get("problem"), limit, offset)
+        return {"submissions": [{"id": r.id, "problem": r.problem, "mode": r.mode,
+                                 "status": r.status, "verdict": r.verdict, "score": r.score,
+                                 "max_score": r.max_score, "created": r.created,
+                                 "finished": r.finished} for r in rows],
+                "total": total, "limit": limit, "offset": offset}
 
     @app.get("/api/v1/submissions/{sub_id}")
     def submission(sub_id: str, request: Request):
@@ -196,7 +240,8 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         row = store.get(sub_id)
         if row is None or row.owner != who:
             raise ApiError(404, f"no submission {sub_id} of this token")
-        return {"id": row.id, "status": row.status,
+        return {"id": row.id, "problem": row.problem, "mode": row.mode, "status": row.status,
+                "created": row.created, "source": row.source,
                 "result": json.loads(row.result) if row.status == "done" else None}
 
     @app.get("/api/v1/problems")
@@ -222,6 +267,16 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def _count(text: str | None, name: str, default: int, low: int, high: int | None) -> int:
+    """A query parameter that is a whole number from ``low`` to ``high``; 400 otherwise."""
+    if text is None:
+        return default
+    if not (text.isascii() and text.isdigit() and len(text) < 10) or int(text) < low or (high is not None and int(text) > high):
+        bound = f"from {low} to {high}" if high is not None else f"{low} or more"
+        raise ApiError(400, f"{name} must be a whole number {bound}, got {text!r}")
+    return int(text)
 
 
 def _has_surrogates(text: str) -> bool:

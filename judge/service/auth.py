@@ -5,6 +5,11 @@ line; blank lines and ``#`` comments ignored). At first start, with neither, the
 a new random token to that file, readable by its owner only (0600), and prints it. A token file
 anyone else can read or write is refused: a token is the only key to the API.
 
+The file is read again, without a restart, whenever it changes (``Tokens`` looks at its
+modification time, size and inode at each request): a line added is accepted at once, a line
+removed is refused at once. A file that becomes invalid (open to others, a short token) grants
+nothing until it is fixed, and the log says why.
+
 A submission belongs to the token that sent it; the database keeps the token's SHA-256, never
 the token. Tokens are compared in constant time.
 """
@@ -13,12 +18,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 import stat
+import threading
 from pathlib import Path
 
 from judge.errors import JudgeError
+
+log = logging.getLogger("judge.service")
 
 ENV_VAR = "JUDGE_SERVICE_TOKEN"
 FILE_NAME = "tokens"
@@ -79,12 +88,51 @@ def load(data: Path, announce=None) -> list[str]:
 
 class Tokens:
     """The accepted tokens; ``check(header)`` is the owner of a valid ``Authorization`` header,
-    else None."""
+    else None. ``tokens`` are fixed; ``path``, if given, is a token file read again whenever it
+    changes."""
 
-    def __init__(self, tokens: list[str]):
-        self._tokens = [t.encode() for t in tokens]
+    def __init__(self, tokens: list[str], path: Path | None = None):
+        self._fixed = [t.encode() for t in tokens]
+        self._path = Path(path) if path is not None else None
+        self._seen: tuple | None = None   # the file's (mtime_ns, size, inode) when last read
+        self._from_file: list[bytes] = []
+        self._tokens = list(self._fixed)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def watching(cls, data: Path) -> "Tokens":
+        """$JUDGE_SERVICE_TOKEN (fixed) and ``DATA/tokens``, read again when it changes."""
+        env = os.environ.get(ENV_VAR)
+        return cls([_check(env.strip(), f"${ENV_VAR}")] if env else [], Path(data) / FILE_NAME)
+
+    def _refresh(self) -> None:
+        if self._path is None:
+            return
+        try:
+            st = os.stat(self._path)
+            seen = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except FileNotFoundError:
+            seen = None
+        if seen == self._seen:
+            return
+        with self._lock:
+            if seen == self._seen:
+                return
+            try:
+                tokens = [] if seen is None else read_file(self._path)
+            except (JudgeError, OSError, UnicodeDecodeError) as exc:
+                log.error("the token file was not read again, and its tokens are refused until "
+                          "it is fixed: %s", exc)
+                tokens = []
+            else:
+                if self._seen is not None:
+                    log.info("token file %s read again: %d token(s)", self._path, len(tokens))
+            self._from_file = [t.encode() for t in tokens]
+            self._tokens = self._fixed + self._from_file
+            self._seen = seen
 
     def check(self, header: str | None) -> str | None:
+        self._refresh()
         if not header:
             return None
         scheme, _, token = header.partition(" ")

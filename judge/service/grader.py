@@ -3,7 +3,8 @@
 ``grade_task`` is the Huey task. For one attempt of one submission it
 1. claims the attempt (``put_if_empty``: a second delivery of the same attempt does nothing),
 2. tells the API process it started (an ``events`` notice) and keeps a heartbeat while it grades,
-3. grades the source through ``judge.grade.grading.grade``: the submission is written to a
+3. grades the source (every case, or with ``mode`` ``examples`` the public examples only, as
+   ``judge grade --examples-only``) through ``judge.grade.grading.grade``: the submission is written to a
    private file by the same intake as ``judge grade`` (``intake.private_copy``), checked by the
    source gate (always on here) and run in the sandboxed worker with the problem's limits,
 4. stores the student-facing JSON report (``judge.reports.json_report``) under the attempt's
@@ -22,6 +23,7 @@ import re
 import socket
 import sys
 import threading
+import time
 
 from judge.service import queue as q
 
@@ -61,17 +63,22 @@ class Grader:
                 self._problems[problem_id] = spec.load(problem_id)
             return self._problems[problem_id]
 
-    def grade_task(self, sub_id: str, attempt: int, problem_id: str, source: str):
+    def grade_task(self, sub_id: str, attempt: int, problem_id: str, source: str,
+                   mode: str = "submit"):
         queue = self.queue
         if not queue.put_if_empty(q.claim_key(sub_id, attempt), self.name):
             return  # this attempt is another delivery's
+        log.info("grading %s: problem %s, %s, attempt %d", sub_id, problem_id, mode, attempt)
+        started = time.monotonic()
         queue.put(q.beat_key(sub_id, attempt), 0)
         queue.notify({"event": "start", "id": sub_id, "attempt": attempt, "grader": self.name})
         stop = threading.Event()
         beat = threading.Thread(target=self._beat, args=(sub_id, attempt, stop), daemon=True)
         beat.start()
         try:
-            verdict, report = self.grade(problem_id, source)
+            verdict, report = self.grade(problem_id, source, examples_only=mode == "examples")
+            log.info("graded %s: problem %s, %s, verdict %s in %.1f s", sub_id, problem_id, mode,
+                     verdict, time.monotonic() - started)
             queue.put(q.result_key(sub_id, attempt), {"verdict": verdict, "report": report})
         finally:
             stop.set()
@@ -87,9 +94,10 @@ class Grader:
             except Exception:  # noqa: BLE001 - a missed beat only shortens the lease
                 log.exception("heartbeat of %s failed", sub_id)
 
-    def grade(self, problem_id: str, source: str) -> tuple[str, str]:
+    def grade(self, problem_id: str, source: str, examples_only: bool = False) -> tuple[str, str]:
         """(verdict, JSON report) of ``source`` on ``problem_id``, as ``judge grade --format
-        json`` gives them; an IE report if the judge itself fails."""
+        json`` gives them (with ``examples_only``: as ``--examples-only`` does); an IE report if
+        the judge itself fails."""
         from judge.errors import JudgeError
         from judge.grade import intake
         from judge.grade.grading import grade
@@ -100,7 +108,7 @@ class Grader:
             submission = intake.Submission(name=SUBMISSION_NAME, data=source.encode(),
                                            label=SUBMISSION_NAME)
             result = grade(self.problem(problem_id), submission, sandbox=self.settings,
-                           source_gate=True)
+                           source_gate=True, examples_only=examples_only)
         except Exception as exc:  # noqa: BLE001 - the judge's fault: IE, recorded like any verdict
             log.exception("grading a submission to %s failed", problem_id)
             message = (f"not graded: {exc}" if isinstance(exc, JudgeError) else

@@ -5,6 +5,12 @@ serves the API from this process and starts one grader process with N grading th
 (``--workers 0``: none here, graders run elsewhere). ``judge service --grader-only`` is that
 grader process alone: on the same machine with the same ``--data``, or on another machine with
 ``--queue redis://...``. The local grader is restarted if it dies, and dies with the API.
+
+The data folder (the database, the SQLite queue, the token file) is by default the user's data
+directory (``default_data``), never the current folder: a checkout must not collect tokens and
+students' sources. A ``--data`` inside a git work tree is refused unless
+``--allow-data-in-git`` says so. Both processes log one line per request and per grading event
+on stderr, and the API a last line when it has stopped.
 """
 
 from __future__ import annotations
@@ -23,8 +29,39 @@ from pathlib import Path
 from judge.errors import JudgeError
 from judge.service import missing
 
-DEFAULT_DATA = Path("judge-service-data")
 DEFAULT_PORT = 8765
+#: The data folder under the user's data directory.
+DATA_NAME = Path("jax-judge") / "service"
+
+
+def default_data(environ=None) -> Path:
+    """``$XDG_DATA_HOME/jax-judge/service``, else ``~/.local/share/jax-judge/service`` (the XDG
+    base directory specification's default; a relative $XDG_DATA_HOME is ignored, as it says)."""
+    environ = os.environ if environ is None else environ
+    base = environ.get("XDG_DATA_HOME", "")
+    if not base or not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / DATA_NAME
+
+
+def git_work_tree(path: Path) -> Path | None:
+    """The top of the git work tree holding ``path`` (which may not exist yet), or None."""
+    here = Path(os.path.abspath(path))
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def check_data(data: Path, allow_git: bool) -> None:
+    """Refuse a data folder inside a git work tree unless asked: it would hold the token file
+    and every student's source beside files that get committed."""
+    top = git_work_tree(data)
+    if top is not None and not allow_git:
+        raise JudgeError(f"--data {data}: inside the git work tree {top}, where the token file "
+                         f"and the students' sources could be committed; leave --data out (the "
+                         f"default is {default_data()}), choose a folder outside it, or pass "
+                         f"--allow-data-in-git")
 
 
 def _require_extra() -> None:
@@ -48,6 +85,8 @@ def _die_with_parent() -> None:
 def grader_command(args) -> list[str]:
     command = [sys.executable, "-m", "judge", "service", "--grader-only",
                "--data", str(args.data), "--workers", str(args.workers)]
+    if args.allow_data_in_git:
+        command.append("--allow-data-in-git")
     if args.queue:
         command += ["--queue", args.queue]
     if args.sandbox:
@@ -88,10 +127,21 @@ class LocalGrader:
                 self.proc.kill()
 
 
+class _Stopped(Exception):
+    """SIGINT or SIGTERM, raised again by uvicorn once it has stopped serving."""
+
+
+def _stopped_by(signum, frame):
+    raise _Stopped(signum)
+
+
 def main(args) -> int:
     _require_extra()
-    logging.basicConfig(level=logging.WARNING, format="judge service: %(message)s")
-    args.data = Path(args.data)
+    logging.basicConfig(level=logging.WARNING,
+                        format="%(asctime)s judge service: %(message)s")
+    logging.getLogger("judge.service").setLevel(logging.INFO)  # a line per request and grade
+    args.data = Path(args.data) if args.data is not None else default_data()
+    check_data(args.data, args.allow_data_in_git)
     os.umask(0o077)  # the database and the queue hold every student's source: the owner's only
     args.data.mkdir(mode=0o700, parents=True, exist_ok=True)
     if args.grader_only:
@@ -109,21 +159,28 @@ def main(args) -> int:
     from judge.service.limits import Limits
 
     announce = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
-    tokens = auth.load(args.data, announce)
+    auth.load(args.data, announce)  # the first token, written and printed at the first start
     limits = Limits(rate=args.rate_limit, max_pending=args.max_pending, max_queue=args.max_queue)
-    app = create_app(ServiceSettings(data=args.data, queue=args.queue, tokens=tuple(tokens),
-                                     limits=limits))
+    app = create_app(ServiceSettings(data=args.data, queue=args.queue, limits=limits))
     grader = LocalGrader(grader_command(args)) if args.workers > 0 else None
     if grader:
         grader.start()
     announce(f"judge service: http://{args.host}:{args.port}/ (data in {args.data}, queue "
              f"{args.queue or 'SQLite in the data folder'}, {args.workers} local grading "
-             f"worker(s))")
+             f"worker(s)); the token file is read again whenever it changes")
+    # uvicorn stops gracefully on SIGINT or SIGTERM, then raises the signal again with this
+    # process's previous handler: ours ends the run here, so the grader is stopped and the
+    # last line said, rather than the process ending inside uvicorn
+    signal.signal(signal.SIGTERM, _stopped_by)
+    signal.signal(signal.SIGINT, _stopped_by)
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    except _Stopped:
+        pass
     finally:
         if grader:
             grader.stop()
+        announce("judge service: stopped")
     return 0
 
 
@@ -139,9 +196,12 @@ def add_parser(sub, add_sandbox, positive) -> None:
     sv.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default 127.0.0.1: this machine only)")
     sv.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
-    sv.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="DIR",
+    sv.add_argument("--data", type=Path, default=None, metavar="DIR",
                     help="the database, the SQLite queue and the token file (default "
-                         f"./{DEFAULT_DATA})")
+                         f"$XDG_DATA_HOME/{DATA_NAME}, or ~/.local/share/{DATA_NAME})")
+    sv.add_argument("--allow-data-in-git", action="store_true",
+                    help="accept a --data folder inside a git work tree (refused by default: "
+                         "it holds the tokens and every student's source)")
     sv.add_argument("--queue", metavar="URL", default=None,
                     help="redis://HOST:PORT/DB: a Redis queue that graders on other machines "
                          "share (default: SQLite in --data, this machine only)")

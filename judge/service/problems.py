@@ -1,6 +1,10 @@
 """The problems the service grades, as JSON: what ``judge show`` shows (statement, signature,
 parameters, public examples, the rules in words, limits), never a hidden case's inputs or
-outputs. ``text`` is ``judge show``'s own text, word for word."""
+outputs. ``text`` is ``judge show``'s own text, word for word; ``sections`` holds its sections
+after the statement as lines (signature with constraints, output, tolerance, limits, rules,
+scoring) and each example its ``lines``, so the web page shows the same words and numbers
+(``scale = 1.0``, not ``1``). ``hints`` are the progressive hints themselves, in order (as
+``judge show --hints N`` reveals them); the page reveals them one at a time."""
 
 from __future__ import annotations
 
@@ -61,13 +65,15 @@ def detail(problem: Problem) -> dict:
                       "inputs": {k: _plain(v) for k, v in c.inputs.items()},
                       "probe": {k: _plain(v) for k, v in c.probe_inputs.items()},
                       "expected": {k: _plain(v) for k, v in c.expected.items()},
+                      "lines": show.example_lines(c),
                       "text": c.text} for c in problem.examples],
         "hidden": len(problem.hidden),
         "rules": [{"id": r["id"], "description": rules.describe(r)} for r in problem.rules],
         "limits": {k: problem.limits[k] for k in ("time_per_case_s", "memory_mb")
                    if k in problem.limits},
         "related": list(problem.related),
-        "hints": len(problem.hints),
+        "hints": list(problem.hints),
+        "sections": show.sections(problem),
         "text": show.render(problem),
     }
 

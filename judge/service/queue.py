@@ -5,7 +5,7 @@ without a URL (one machine, nothing else to install), ``RedisHuey`` with ``redis
 on other machines take work from the same Redis).
 
 Two Huey queues share one storage: ``tasks`` carries ``grade(submission, attempt, problem,
-source)`` to the graders; ``events`` carries small notices back to the API process (a grader
+source, mode)`` to the graders (``mode``: ``submit`` or ``examples``, ``judge.service.store``); ``events`` carries small notices back to the API process (a grader
 started an attempt). Huey's key-value store holds, per attempt, the grader's claim (written
 once, ``put_if_empty``, so two deliveries of one attempt are graded once), its heartbeat and its
 result, until the API process has recorded it in its database (``judge.service.store``).
@@ -70,8 +70,9 @@ class Queue:
     events: object   # the Huey the API process reads notices from (never consumed by Huey)
     url: str | None  # None: SQLite in the data folder
 
-    def enqueue(self, sub_id: str, attempt: int, problem: str, source: str) -> None:
-        self.tasks.enqueue(self.grade_task.s(sub_id, attempt, problem, source))
+    def enqueue(self, sub_id: str, attempt: int, problem: str, source: str,
+                mode: str = "submit") -> None:
+        self.tasks.enqueue(self.grade_task.s(sub_id, attempt, problem, source, mode))
 
     def pending(self) -> set[tuple[str, int]]:
         """(submission, attempt) of every grading task still waiting in the queue."""
@@ -120,10 +121,10 @@ def open_queue(url: str | None, data: Path, grade=None) -> Queue:
                             fsync=True)
     queue = Queue(tasks=tasks, events=events, url=url)
 
-    def run(sub_id: str, attempt: int, problem: str, source: str):
+    def run(sub_id: str, attempt: int, problem: str, source: str, mode: str = "submit"):
         if grade is None:  # the API process never grades
             raise RuntimeError("grading tasks run in a grader process, not in the API")
-        return grade(sub_id, attempt, problem, source)
+        return grade(sub_id, attempt, problem, source, mode)
 
     # one name in every process (Huey names a task by its function's module and name)
     queue.grade_task = tasks.task(name=TASK_NAME)(run)

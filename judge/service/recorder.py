@@ -120,7 +120,8 @@ class Recorder:
                 if self.store.retry(row.id, row.attempt):
                     log.warning("submission %s: attempt %d lost its grader; grading it again",
                                 row.id, row.attempt)
-                    self.queue.enqueue(row.id, row.attempt + 1, row.problem, row.source)
+                    self.queue.enqueue(row.id, row.attempt + 1, row.problem, row.source,
+                                       row.mode)
 
     def sweep_queued(self, at_start: bool = False) -> None:
         """Enqueue again every queued submission whose current attempt is in no queue and not
@@ -136,7 +137,7 @@ class Recorder:
             if self.queue.peek(q.claim_key(row.id, row.attempt)) is not None:
                 self.store.start(row.id, row.attempt, self.lease_s)  # its lease decides
             elif at_start or (row.id, row.attempt) in self._lost:
-                self.queue.enqueue(row.id, row.attempt, row.problem, row.source)
+                self.queue.enqueue(row.id, row.attempt, row.problem, row.source, row.mode)
             else:
                 lost.add((row.id, row.attempt))
         self._lost = lost
@@ -151,7 +152,10 @@ class Recorder:
             stored = self.queue.peek(q.result_key(row.id, attempt))
             if not _valid(stored):
                 continue
-            self.store.record(row.id, attempt, str(stored.get("verdict")), stored["report"])
+            if self.store.record(row.id, attempt, str(stored.get("verdict")), stored["report"]):
+                log.info("submission %s: problem %s, %s, verdict %s, %.1f s after it was sent",
+                         row.id, row.problem, row.mode, stored["verdict"],
+                         time.time() - row.created)
             self._forget(row)
             return True
         return False

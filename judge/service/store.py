@@ -14,6 +14,7 @@ The source is stored as the student sent it; nothing here runs it.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -27,6 +28,7 @@ create table if not exists submissions (
     owner text not null,            -- sha256 of the token that sent it, never the token
     problem text not null,
     source text not null,
+    mode text not null default 'submit',  -- 'submit': every case; 'examples': the examples only
     status text not null check (status in ('queued', 'running', 'done')),
     attempt integer not null default 1,
     lease_until real,               -- running: re-enqueued once this passes without a heartbeat
@@ -37,6 +39,7 @@ create table if not exists submissions (
 );
 create index if not exists submissions_status on submissions (status);
 create index if not exists submissions_owner_status on submissions (owner, status);
+create index if not exists submissions_owner_created on submissions (owner, created);
 create table if not exists outcomes (
     submission text not null,
     attempt integer not null,
@@ -44,6 +47,10 @@ create table if not exists outcomes (
     at real not null
 );
 """
+
+
+#: What a submission asks for: every case graded and scored, or a run of the public examples.
+MODES = ("submit", "examples")
 
 
 @dataclass(frozen=True)
@@ -57,9 +64,27 @@ class Row:
     lease_until: float | None
     verdict: str | None
     result: str | None
+    mode: str = "submit"
+    created: float = 0.0
+    finished: float | None = None
 
 
-_COLUMNS = "id, owner, problem, source, status, attempt, lease_until, verdict, result"
+_COLUMNS = ("id, owner, problem, source, status, attempt, lease_until, verdict, result, mode, "
+            "created, finished")
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One line of a token's list of submissions (no source, no report)."""
+    id: str
+    problem: str
+    mode: str
+    status: str
+    verdict: str | None
+    score: float | None
+    max_score: float | None
+    created: float
+    finished: float | None
 
 
 class Store:
@@ -73,6 +98,10 @@ class Store:
         self._db.execute("pragma journal_mode=wal")
         self._db.execute("pragma synchronous=full")  # a 202 means the row is on disk
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("pragma table_info(submissions)")}
+        if "mode" not in columns:  # a database from before the examples-only runs
+            self._db.execute("alter table submissions add column mode text not null "
+                             "default 'submit'")
 
     def close(self) -> None:
         with self._lock:
@@ -82,12 +111,31 @@ class Store:
         with self._lock:
             return self._db.execute(sql, params)
 
-    def add(self, owner: str, problem: str, source: str) -> str:
+    def add(self, owner: str, problem: str, source: str, mode: str = "submit") -> str:
         """A new queued submission; its id."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         sub_id = uuid.uuid4().hex
-        self._run("insert into submissions (id, owner, problem, source, status, created) "
-                  "values (?, ?, ?, ?, 'queued', ?)", (sub_id, owner, problem, source, time.time()))
+        self._run("insert into submissions (id, owner, problem, source, status, created, mode) "
+                  "values (?, ?, ?, ?, 'queued', ?, ?)",
+                  (sub_id, owner, problem, source, time.time(), mode))
         return sub_id
+
+    def list(self, owner: str, problem: str | None = None, limit: int = 20,
+             offset: int = 0) -> tuple[int, list[Listed]]:
+        """``owner``'s submissions (to ``problem`` only, if given), newest first: how many
+        there are in all, and ``limit`` of them from ``offset``."""
+        where, params = "owner = ?", [owner]
+        if problem is not None:
+            where, params = where + " and problem = ?", params + [problem]
+        total = self._run(f"select count(*) from submissions where {where}",
+                          params).fetchone()[0]
+        rows = self._run(
+            "select id, problem, mode, status, verdict, result, created, finished from "
+            f"submissions where {where} order by created desc, rowid desc limit ? offset ?",
+            params + [limit, offset]).fetchall()
+        return total, [Listed(r[0], r[1], r[2], r[3], r[4], *_score(r[5]), r[6], r[7])
+                       for r in rows]
 
     def get(self, sub_id: str) -> Row | None:
         row = self._run(f"select {_COLUMNS} from submissions where id = ?", (sub_id,)).fetchone()
@@ -149,3 +197,19 @@ class Store:
                 self._db.execute("rollback")
                 raise
         return recorded
+
+
+def _score(result: str | None) -> tuple[float | None, float | None]:
+    """(score, max_score) of a stored JSON report; (None, None) without one."""
+    if not result:
+        return None, None
+    try:
+        report = json.loads(result)
+    except ValueError:
+        return None, None
+    if not isinstance(report, dict):
+        return None, None
+    score, top = report.get("score"), report.get("max_score")
+    number = (int, float)
+    return (score if isinstance(score, number) else None,
+            top if isinstance(top, number) else None)

@@ -1,42 +1,25 @@
-// The grading page: asks the service's JSON API (/api/v1/...) with the token the user gives, and
-// shows problems and verdicts. Everything the server sends (statements, messages, a submission's
-// outputs) reaches the page only through textContent or form values, never as HTML: a report is
-// written by a hostile program and must stay text.
+// The grading page: asks the service's JSON API (/api/v1/...) with the access key (token) the
+// user gives, and shows problems, an editor, verdicts and the user's submissions. The page's
+// other scripts: util.js (helpers), statement.js (the statement's Markdown and math) and
+// report.js (a result), loaded before this one.
+//
+// Everything a submission produces (messages, outputs) and every value the server sends reaches
+// the page only through textContent or form values, never as HTML: a report is written by a
+// hostile program and must stay text. The one exception is the problem's statement, written by
+// the problem's author in Markdown (statement.js).
+//
+// Kept in the browser: the token in this tab only (sessionStorage); in localStorage, the chosen
+// problem, a draft per problem, the hints revealed and the last submission per problem.
 "use strict";
 
 const TOKEN_KEY = "judge-service-token";
+const PROBLEM_KEY = "judge-problem";
+const DRAFT_PREFIX = "judge-draft:";
+const HINTS_PREFIX = "judge-hints:";
+const LAST_PREFIX = "judge-last:";
 const POLL_MS = 1000;          // first wait between two looks at a submission
 const POLL_MAX_MS = 5000;      // the wait grows up to this while the submission is queued
-const MAX_DIFF_ROWS = 20;      // differing entries listed per example
-
-const $ = (id) => document.getElementById(id);
-
-// One element with text: el("p", "hello", "note") is <p class="note">hello</p>, the text escaped.
-function el(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  if (className) node.className = className;
-  return node;
-}
-
-function clear(node) {
-  while (node.firstChild) node.removeChild(node.firstChild);
-}
-
-function say(node, text, isError) {
-  node.textContent = text || "";
-  node.classList.toggle("error", Boolean(isError));
-}
-
-// JSON on one line with the text report's spacing: {"values": [0.5, 1.5], "grads": [1, 0]}.
-function compact(value) {
-  if (Array.isArray(value)) return "[" + value.map(compact).join(", ") + "]";
-  if (value !== null && typeof value === "object") {
-    return "{" + Object.entries(value).map(([k, v]) => JSON.stringify(k) + ": " + compact(v)).join(", ") + "}";
-  }
-  const text = JSON.stringify(value);
-  return text === undefined ? String(value) : text;
-}
+const HISTORY_PAGE = 10;       // submissions listed at a time
 
 // ---------------------------------------------------------------- the API
 
@@ -47,13 +30,12 @@ class ApiError extends Error {
   }
 }
 
-// What the server said went wrong, as one line (FastAPI puts it in "detail").
+// What the server said went wrong, as one line.
 function errorText(status, data) {
   let text = "";
   if (data && typeof data === "object") {
-    const d = data.detail !== undefined ? data.detail : (data.error !== undefined ? data.error : data.message);
+    const d = data.error !== undefined ? data.error : (data.detail !== undefined ? data.detail : data.message);
     if (typeof d === "string") text = d;
-    else if (Array.isArray(d)) text = d.map((e) => (e && e.msg) ? String(e.msg) : compact(e)).join("; ");
     else if (d !== undefined) text = compact(d);
   } else if (typeof data === "string") {
     text = data.slice(0, 500);
@@ -74,205 +56,301 @@ async function api(method, path, body) {
   try { data = raw ? JSON.parse(raw) : null; } catch (e) { /* not JSON: keep the text */ }
   if (response.status === 401) {
     sessionStorage.removeItem(TOKEN_KEY);
-    showTokenState("The service refused this token (HTTP 401). Enter it again.", true);
+    showTokenState("This access key was not accepted (HTTP 401). Check it and sign in again.", true);
     throw new ApiError(401, errorText(401, data));
   }
   if (!response.ok) throw new ApiError(response.status, errorText(response.status, data));
   return data;
 }
 
-// ---------------------------------------------------------------- token
+// ---------------------------------------------------------------- signing in
 
 function showTokenState(text, isError) {
   say($("token-state"), text, isError);
   const have = Boolean(sessionStorage.getItem(TOKEN_KEY));
-  $("problem-box").hidden = !have;
-  $("submit-box").hidden = !have;
+  $("workspace").hidden = !have;
+  $("who").hidden = !have;
+  $("token-box").hidden = have;
+  if (have && editor) editor.refresh();  // CodeMirror measures itself once visible
 }
 
 async function useToken(token) {
   sessionStorage.setItem(TOKEN_KEY, token);
-  showTokenState("Checking the token...", false);
+  say($("token-state"), "Checking the key...", false);
   try {
     await loadProblems();
-    showTokenState("Token accepted (kept in this tab only).", false);
+    showTokenState("", false);
   } catch (e) {
-    if (e.status !== 401) showTokenState("Could not list the problems: " + e.message, true);
+    if (e.status !== 401) {
+      showTokenState("", false);
+      say($("problem-more"), "Could not list the problems: " + e.message, true);
+    }
   }
+}
+
+// ---------------------------------------------------------------- the editor
+
+let editor = null;           // CodeMirror, or null where it did not load (the plain text area)
+let draftProblem = null;     // the problem the editor's text is the draft of
+let draftTimer = null;
+
+function code() { return editor ? editor.getValue() : $("source").value; }
+
+function setCode(text) {
+  if (editor) {
+    editor.setValue(text);
+    editor.clearHistory();
+  } else {
+    $("source").value = text;
+  }
+}
+
+function startEditor() {
+  if (typeof window.CodeMirror !== "function") return;  // the plain text area still works
+  editor = window.CodeMirror.fromTextArea($("source"), {
+    mode: "python", lineNumbers: true, indentUnit: 4, tabSize: 4, indentWithTabs: false,
+    matchBrackets: true, autoCloseBrackets: true, viewportMargin: 50,
+    extraKeys: {
+      Tab: (cm) => (cm.somethingSelected() ? cm.indentSelection("add")
+        : cm.replaceSelection(" ".repeat(cm.getOption("indentUnit")), "end")),
+      "Shift-Tab": (cm) => cm.indentSelection("subtract"),
+      "Ctrl-Enter": () => send("submit"),
+      "Cmd-Enter": () => send("submit"),
+    },
+  });
+  editor.getWrapperElement().setAttribute("aria-label", "Code editor (Python)");
+  editor.on("change", saveDraftSoon);
+  window.judgeEditor = editor;  // for tests and for the browser's console
+}
+
+function saveDraftSoon() {
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(saveDraft, 300);
+}
+
+function saveDraft() {
+  clearTimeout(draftTimer);
+  if (draftProblem) store(DRAFT_PREFIX + draftProblem, code());
+}
+
+// The starting text: the problem's signature, ready to fill in.
+function starter(p) {
+  const params = Array.isArray(p.parameters) ? p.parameters.map((q) => q.name).join(", ") : "";
+  return `import jax\nimport jax.numpy as jnp\n\n\ndef ${p.entry_point || "solution"}(${params}):\n    ...\n`;
 }
 
 // ---------------------------------------------------------------- problems
 
-// The list may come as [...] or {"problems": [...]}, each problem an id or {"id", "title", ...}.
-function problemEntries(data) {
-  const list = Array.isArray(data) ? data : (data && Array.isArray(data.problems) ? data.problems : []);
-  return list.map((p) => (typeof p === "string" ? { id: p } : p)).filter((p) => p && p.id !== undefined);
-}
+const problems = new Map();     // id -> the list's entry
+const details = new Map();      // id -> the problem's detail, once loaded
 
 async function loadProblems() {
   const select = $("problem");
-  const previous = select.value;
-  const problems = problemEntries(await api("GET", "/api/v1/problems"));
+  const data = await api("GET", "/api/v1/problems");
+  const list = data && Array.isArray(data.problems) ? data.problems : [];
   clear(select);
-  for (const p of problems) {
-    const option = el("option", p.title ? `${p.id}: ${p.title}` : p.id);
+  problems.clear();
+  for (const p of list) {
+    problems.set(String(p.id), p);
+    const option = el("option", p.title ? `${p.title} (${p.id})` : p.id);
     option.value = String(p.id);
     select.appendChild(option);
   }
-  if (problems.some((p) => String(p.id) === previous)) select.value = previous;
+  const wanted = hashProblem() || recall(PROBLEM_KEY);
+  if (wanted && problems.has(wanted)) select.value = wanted;
+  showTokenState("", false);  // the key is good: the workspace, while the problem loads
   if (select.value) await showProblem(select.value);
 }
 
-// A value of an example: an array or number as JSON, or {"value": ..., "dtype": ...} with its dtype.
-function valueText(v) {
-  if (v && typeof v === "object" && !Array.isArray(v) && "value" in v) {
-    return compact(v.value) + (v.dtype ? ` (${v.dtype})` : "");
-  }
-  return typeof v === "string" ? v : compact(v);
+function hashProblem() {
+  const m = /^#problem=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  return m ? m[1] : null;
 }
 
-function keyValues(title, obj, prefix) {
-  const lines = [];
-  if (obj && typeof obj === "object" && !Array.isArray(obj)) {
-    for (const [k, v] of Object.entries(obj)) lines.push(`${prefix}${k} = ${valueText(v)}`);
-  } else if (obj !== undefined && obj !== null) {
-    lines.push(`${prefix}${valueText(obj)}`);
-  }
-  return lines;
+function pre(id, lines) {
+  $(id).textContent = (Array.isArray(lines) ? lines : []).map((l) => String(l).replace(/^  /, "")).join("\n");
+}
+
+function renderBadges(p) {
+  const box = $("problem-badges");
+  clear(box);
+  if (p.difficulty) box.appendChild(el("span", p.difficulty, "badge difficulty-" + String(p.difficulty)));
+  for (const tag of Array.isArray(p.tags) ? p.tags : []) box.appendChild(el("span", tag, "badge"));
 }
 
 function renderExample(ex, i) {
   const box = el("div", null, "example");
-  box.appendChild(el("h5", ex.name ? ex.name : `example ${i}`));
-  const lines = [
-    ...keyValues("inputs", ex.inputs, "  "),
-    ...keyValues("probe", ex.probe || ex.probe_inputs, "  probe: "),
-    ...keyValues("expected", ex.expected, "  -> "),
-  ];
-  if (lines.length) box.appendChild(el("pre", lines.join("\n")));
-  const text = ex.text || ex.explanation || ex.description;
-  if (text) box.appendChild(el("p", text));
+  box.appendChild(el("h4", `Example ${i}` + (ex.name ? `: ${ex.name}` : "")));
+  if (Array.isArray(ex.lines) && ex.lines.length) {
+    box.appendChild(el("pre", ex.lines.map((l) => String(l).replace(/^  /, "")).join("\n")));
+  }
+  if (ex.text) box.appendChild(el("p", ex.text));
   return box;
 }
 
-function fact(list, name, value) {
-  if (value === undefined || value === null || value === "" ||
-      (Array.isArray(value) && value.length === 0)) return;
-  list.appendChild(el("dt", name));
-  list.appendChild(el("dd", Array.isArray(value) ? value.join(", ") : valueText(value)));
-}
-
-function renderSignature(p) {
-  const box = $("signature");
-  clear(box);
-  let text = "";
-  if (Array.isArray(p.parameters)) {
-    const names = p.parameters.map((q) => q.name);
-    text = `${p.entry_point || p.id}(${names.join(", ")})\n` + p.parameters.map((q) => {
-      let kind = q.kind || "";
-      if (Array.isArray(q.dtypes) && q.dtypes.length) kind += " " + q.dtypes.join("/");
-      if (Array.isArray(q.shape)) kind += ` of shape (${q.shape.join(", ")}${q.shape.length === 1 ? "," : ""})`;
-      const traced = q.traced === undefined ? "" : (q.traced ? ", traced" : ", static Python value");
-      return `  ${q.name}: ${kind}${traced}`;
-    }).join("\n");
-  } else if (p.signature || p.entry_point) {
-    text = String(p.signature || p.entry_point);
-  }
-  if (text) {
-    box.appendChild(el("h4", "Signature"));
-    box.appendChild(el("pre", text));
-  }
-}
-
 function renderRules(p) {
-  const box = $("rules");
-  clear(box);
   const rules = Array.isArray(p.rules) ? p.rules : [];
-  if (!rules.length) return;
-  box.appendChild(el("h4", "Rules (checked on the traced program)"));
-  const list = el("ul");
-  for (const r of rules) {
-    if (typeof r === "string") { list.appendChild(el("li", r)); continue; }
-    const text = r.description || r.text || r.describe;
-    list.appendChild(el("li", r.id ? `${r.id}: ${text || compact(r)}` : (text || compact(r))));
-  }
-  box.appendChild(list);
+  $("rules-box").hidden = rules.length === 0;
+  const list = $("rules");
+  clear(list);
+  for (const r of rules) list.appendChild(el("li", `${r.id}: ${r.description}`));
+  const extra = (p.sections && Array.isArray(p.sections.rules) ? p.sections.rules : [])
+    .filter((l) => !/^\s*- /.test(l));
+  for (const line of extra) list.appendChild(el("li", line.trim()));
+  $("rules-title").textContent = `The rules, as the judge checks them (${rules.length})`;
 }
 
-// Example names by problem id: a report names only the examples that failed.
-const exampleNames = new Map();
+function renderHints(p) {
+  const hints = Array.isArray(p.hints) ? p.hints : [];
+  $("hints-box").hidden = hints.length === 0;
+  const shown = Math.min(hints.length, Number(recall(HINTS_PREFIX + p.id)) || 0);
+  const list = $("hint-list");
+  clear(list);
+  hints.slice(0, shown).forEach((h) => list.appendChild(el("li", h)));
+  const button = $("hint-next");
+  button.hidden = shown >= hints.length;
+  button.textContent = shown === 0 ? `Show a hint (${hints.length} in all, one at a time)`
+    : `Show hint ${shown + 1} of ${hints.length}`;
+}
+
+function revealHint() {
+  const p = details.get($("problem").value);
+  if (!p) return;
+  const shown = Math.min(p.hints.length, (Number(recall(HINTS_PREFIX + p.id)) || 0) + 1);
+  store(HINTS_PREFIX + p.id, String(shown));
+  renderHints(p);
+  const items = $("hint-list").children;
+  if (items.length) items[items.length - 1].scrollIntoView({ block: "nearest" });
+}
+
+function renderRelated(p) {
+  const related = (Array.isArray(p.related) ? p.related : []).filter((id) => problems.has(String(id)));
+  $("related-box").hidden = related.length === 0;
+  const list = $("related");
+  clear(list);
+  for (const id of related) {
+    const item = el("li");
+    const link = el("a", problems.get(String(id)).title ? `${problems.get(String(id)).title} (${id})` : id);
+    link.href = "#problem=" + encodeURIComponent(id);
+    item.appendChild(link);
+    list.appendChild(item);
+  }
+}
 
 async function showProblem(id) {
-  const p = await api("GET", "/api/v1/problems/" + encodeURIComponent(id));
-  exampleNames.set(String(p.id || id), (Array.isArray(p.examples) ? p.examples : []).map((ex) => ex && ex.name));
+  saveDraft();
+  let p = details.get(id);
+  if (!p) {
+    p = await api("GET", "/api/v1/problems/" + encodeURIComponent(id));
+    details.set(String(p.id), p);
+  }
   if ($("problem").value !== String(id)) return;  // another problem was picked meanwhile
-  $("problem-heading").textContent = p.title ? `${p.title} (${p.id})` : String(p.id || id);
-  const facts = $("problem-facts");
-  clear(facts);
-  fact(facts, "Difficulty", p.difficulty);
-  fact(facts, "Tags", p.tags);
-  fact(facts, "Related", p.related);
-  $("statement").textContent = p.statement || p.text || "";
-  renderSignature(p);
+  store(PROBLEM_KEY, id);
+  $("problem-heading").textContent = p.title || String(p.id);
+  renderBadges(p);
+  renderMarkdown(p.statement || "", $("statement"));
+  const s = p.sections || {};
+  pre("signature", s.signature);
+  pre("output", s.output);
+  pre("tolerance", s.tolerance);
+  pre("limits", s.limits);
+  pre("scoring", s.scoring);
   renderRules(p);
   const examples = $("examples");
   clear(examples);
   (Array.isArray(p.examples) ? p.examples : []).forEach((ex, i) => examples.appendChild(renderExample(ex, i)));
-  const hidden = typeof p.hidden === "number" ? p.hidden
-    : (Array.isArray(p.hidden) ? p.hidden.length : (p.hidden_cases !== undefined ? p.hidden_cases : p.hidden_count));
-  const limit = p.time_limit_s !== undefined ? p.time_limit_s
-    : (p.limits && p.limits.time_per_case_s !== undefined ? p.limits.time_per_case_s : undefined);
-  const more = [];
-  if (hidden !== undefined) more.push(`${hidden} hidden case${hidden === 1 ? "" : "s"}`);
-  if (limit !== undefined) more.push(`time limit ${limit} s per case`);
-  const hints = Array.isArray(p.hints) ? p.hints.length : (typeof p.hints === "number" ? p.hints : undefined);
-  if (hints) more.push(`${hints} hint${hints === 1 ? "" : "s"}`);
-  $("problem-more").textContent = more.join("; ");
+  const hidden = typeof p.hidden === "number" ? p.hidden : 0;
+  $("problem-more").textContent = `${hidden} hidden case${hidden === 1 ? "" : "s"}: a submission is graded on them too, and shown only how many passed.`;
+  renderHints(p);
+  renderRelated(p);
+  // the editor: this problem's draft, else its signature
+  draftProblem = null;
+  const draft = recall(DRAFT_PREFIX + p.id);
+  setCode(draft !== null ? draft : starter(p));
+  draftProblem = String(p.id);
+  // the result shown is this problem's last one
+  pollGeneration++;
+  $("result-box").hidden = true;
+  say($("submit-state"), "", false);
+  historyOffset = 0;
+  loadHistory();
+  const last = recall(LAST_PREFIX + p.id);
+  if (last) watch(last, { quiet: true });
 }
 
-// ---------------------------------------------------------------- submitting
+// ---------------------------------------------------------------- sending
 
 let pollGeneration = 0;
+let shownSource = "";          // the code of the submission whose result is shown
 
-async function submit(event) {
-  event.preventDefault();
+async function send(mode) {
   const state = $("submit-state");
   const problem = $("problem").value;
-  const source = $("source").value;
+  const source = code();
   if (!problem) { say(state, "Pick a problem first.", true); return; }
-  if (!source.trim()) { say(state, "Paste or upload a solution first.", true); return; }
-  $("submit").disabled = true;
-  say(state, "Sending...", false);
+  if (!source.trim()) { say(state, "Write or open a solution first.", true); return; }
+  saveDraft();
+  $("submit").disabled = $("run").disabled = true;
+  say(state, mode === "examples" ? "Sending your code to run on the examples..." : "Sending your submission...", false);
   try {
-    const answer = await api("POST", "/api/v1/submissions", { problem, source });
-    say(state, "Submitted.", false);
-    watch(String(answer.id));
+    const answer = await api("POST", "/api/v1/submissions", { problem, source, mode });
+    say(state, mode === "examples" ? "Sent: running the examples." : "Submitted: grading every case.", false);
+    store(LAST_PREFIX + problem, String(answer.id));
+    watch(String(answer.id), { mode });
+    loadHistory();
   } catch (e) {
-    say(state, "Not submitted: " + e.message, true);
+    say(state, "Not sent: " + e.message, true);
   } finally {
-    $("submit").disabled = false;
+    $("submit").disabled = $("run").disabled = false;
   }
 }
 
-function watch(id) {
+function modeText(mode) { return mode === "examples" ? "Run of the examples" : "Submission"; }
+
+// Follow submission ``id`` until it is done, then show its result. ``quiet``: reopened, not just
+// sent (no announcement, no scrolling while the page loads).
+function watch(id, options = {}) {
   const generation = ++pollGeneration;
-  $("result-box").hidden = false;
+  const box = $("result-box");
+  box.hidden = false;
+  box.dataset.id = id;
   $("submission-id").textContent = id;
+  $("mode").textContent = modeText(options.mode);
   $("status").textContent = "sent";
   $("status").classList.remove("error");
+  $("load-source").hidden = true;
   clearResult();
+  $("verdict").textContent = "...";
+  $("verdict").className = "verdict verdict-pending";
+  $("verdict-words").textContent = "Waiting for the judge";
+  if (!options.quiet) box.scrollIntoView({ block: "nearest" });
   let wait = POLL_MS;
   const look = async () => {
-    if (generation !== pollGeneration) return;  // a newer submission took over
+    if (generation !== pollGeneration) return;  // another submission took over
     try {
       const s = await api("GET", "/api/v1/submissions/" + encodeURIComponent(id));
       if (generation !== pollGeneration) return;
       $("status").textContent = String(s.status);
-      if (s.status === "done") { showResult(s.result); return; }
+      $("mode").textContent = modeText(s.mode);
+      shownSource = typeof s.source === "string" ? s.source : "";
+      if (s.status === "done") {
+        showResult(s.result, s.mode);
+        $("load-source").hidden = !shownSource || shownSource === code();
+        markCurrent(id);
+        if (!options.quiet) {
+          box.scrollIntoView({ block: "start", behavior: "auto" });
+          box.focus({ preventScroll: true });
+          announce(s.result);
+          loadHistory();
+        }
+        return;
+      }
+      $("verdict-words").textContent = s.status === "running" ? "Being graded..." : "Waiting in the queue...";
     } catch (e) {
       if (generation !== pollGeneration) return;
+      if (e.status === 404) { store(LAST_PREFIX + $("problem").value, null); box.hidden = true; return; }
       if (e.status !== 429) { say($("status"), "cannot follow it: " + e.message, true); return; }
-      $("status").textContent = "waiting (rate limited)";
+      $("status").textContent = "waiting (too many requests)";
     }
     setTimeout(look, wait);
     wait = Math.min(POLL_MAX_MS, Math.round(wait * 1.3));
@@ -280,155 +358,91 @@ function watch(id) {
   look();
 }
 
+function announce(r) {
+  const verdict = r && r.verdict ? String(r.verdict) : "?";
+  let text = `Verdict: ${verdict}, ${VERDICT_WORDS[verdict] || verdict}.`;
+  if (r && typeof r.score === "number" && typeof r.max_score === "number" && r.cases && r.cases.some((c) => c.visibility !== "example")) {
+    text += ` Score ${r.score} of ${r.max_score}.`;
+  }
+  $("announcer").textContent = "";
+  setTimeout(() => { $("announcer").textContent = text; }, 50);  // a change the reader notices
+}
+
 function readFile() {
   const file = $("file").files[0];
   if (!file) return;
   const reader = new FileReader();
-  reader.onload = () => { $("source").value = String(reader.result); say($("submit-state"), `Read ${file.name}.`, false); };
+  reader.onload = () => {
+    setCode(String(reader.result));
+    saveDraft();
+    say($("submit-state"), `Opened ${file.name}.`, false);
+  };
   reader.onerror = () => say($("submit-state"), `Could not read ${file.name}.`, true);
   reader.readAsText(file);
 }
 
-// ---------------------------------------------------------------- the report
+// ---------------------------------------------------------------- my submissions
 
-function clearResult() {
-  for (const id of ["verdict", "reason", "time", "message", "hint", "score", "counts", "hidden-counts"]) $(id).textContent = "";
-  clear($("groups"));
-  $("verdict").className = "verdict";
-  $("hint").hidden = true;
-  $("gate-off").hidden = true;
-  clear($("cases"));
+let historyOffset = 0;
+
+function when(seconds) {
+  if (typeof seconds !== "number") return "";
+  const d = new Date(seconds * 1000);
+  const today = new Date();
+  const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return d.toDateString() === today.toDateString() ? time : `${d.toLocaleDateString()} ${time}`;
 }
 
-function countText(cases) {
-  const counts = new Map();
-  for (const c of cases) counts.set(c.verdict, (counts.get(c.verdict) || 0) + 1);
-  return [...counts.keys()].sort().map((v) => `${counts.get(v)} ${v}`).join(", ");
-}
-
-function leafEqual(a, b) {
-  if (typeof a === "number" && typeof b === "number") return a === b || (a === 0 && b === 0);
-  return a === b;
-}
-
-// The entries of ``got`` that are not exactly those of ``expected``: [label, got, expected].
-// The judge compares with the problem's tolerance; the case's message says what it decided.
-function differences(got, expected, label, out) {
-  if (Array.isArray(got) && Array.isArray(expected)) {
-    if (got.length !== expected.length) {
-      out.push([label, `${got.length} items`, `${expected.length} items`]);
-      return out;
+async function loadHistory(more) {
+  const problem = $("problem").value;
+  if (!problem) return;
+  const offset = more ? historyOffset : 0;
+  try {
+    const data = await api("GET", `/api/v1/submissions?problem=${encodeURIComponent(problem)}&limit=${HISTORY_PAGE}&offset=${offset}`);
+    if ($("problem").value !== problem) return;
+    const rows = $("history-rows");
+    if (!more) clear(rows);
+    for (const s of data.submissions) {
+      const tr = el("tr");
+      tr.dataset.id = s.id;
+      tr.appendChild(el("td", when(s.created)));
+      tr.appendChild(el("td", s.mode === "examples" ? "examples" : "submission"));
+      const v = el("td");
+      if (s.verdict) v.appendChild(el("span", s.verdict, "verdict " + (s.verdict === "AC" ? "verdict-AC" : "verdict-other")));
+      else v.textContent = s.status;
+      tr.appendChild(v);
+      tr.appendChild(el("td", typeof s.score === "number" && s.mode !== "examples" ? `${s.score} / ${s.max_score}` : ""));
+      const open = el("td");
+      const button = el("button", "Open", "quiet open");
+      button.type = "button";
+      button.addEventListener("click", () => reopen(s.id, s.mode));
+      open.appendChild(button);
+      tr.appendChild(open);
+      rows.appendChild(tr);
     }
-    const base = label || "output";
-    got.forEach((g, i) => differences(g, expected[i], base.endsWith("]") ? base.slice(0, -1) + `,${i}]` : `${base}[${i}]`, out));
-    return out;
-  }
-  const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-  if (isObj(got) && isObj(expected)) {
-    for (const k of new Set([...Object.keys(expected), ...Object.keys(got)])) {
-      const sub = label ? `${label}.${k}` : k;
-      if (!(k in got)) out.push([sub, "(missing)", compact(expected[k])]);
-      else if (!(k in expected)) out.push([sub, compact(got[k]), "(no such key)"]);
-      else differences(got[k], expected[k], sub, out);
-    }
-    return out;
-  }
-  if (!leafEqual(got, expected)) out.push([label || "output", compact(got), compact(expected)]);
-  return out;
-}
-
-// A failing example's ``differences`` as table rows: [field[index], got, expected].
-function judgedDifferences(c) {
-  if (!Array.isArray(c.differences)) return [];
-  return c.differences.filter((d) => d && typeof d === "object").map((d) => {
-    const index = Array.isArray(d.index) && d.index.length ? `[${d.index.map(String).join(",")}]` : "";
-    return [`${String(d.field ?? "output")}${index}`, d.got, d.expected];
-  });
-}
-
-function diffTable(rows) {
-  const table = el("table", null, "diff-table");
-  const head = el("tr");
-  for (const h of ["entry", "got", "expected"]) head.appendChild(el("th", h));
-  table.appendChild(head);
-  for (const row of rows.slice(0, MAX_DIFF_ROWS)) {
-    const tr = el("tr");
-    for (const cell of row) tr.appendChild(el("td", typeof cell === "string" ? cell : compact(cell)));
-    table.appendChild(tr);
-  }
-  return table;
-}
-
-function renderCase(c, problem) {
-  const pass = c.verdict === "AC";
-  const box = el("div", null, "case " + (pass ? "pass" : "fail"));
-  box.dataset.verdict = String(c.verdict);
-  const number = c.number !== undefined ? c.number : c.index;
-  const name = c.name || (exampleNames.get(String(problem)) || [])[number];
-  const label = `example ${number}` + (name ? ` (${name})` : "");
-  const title = el("h4");
-  title.appendChild(el("span", c.verdict, "verdict " + (pass ? "verdict-AC" : "verdict-other")));
-  title.appendChild(document.createTextNode(" " + label + (c.time_s !== null && c.time_s !== undefined ? ` in ${c.time_s} s` : "")));
-  box.appendChild(title);
-  if (c.reason && c.reason !== "ok") box.appendChild(el("p", `[${c.reason}] ${c.message || ""}`, "message case-message"));
-  if (!pass) {
-    const lines = [];
-    if (c.inputs !== undefined && c.inputs !== null) lines.push("inputs:   " + compact(c.inputs));
-    if (c.probe) lines.push("probe:    " + compact(c.probe));
-    if (c.expected !== undefined && c.expected !== null) lines.push("expected: " + compact(c.expected));
-    if (c.got !== undefined && c.got !== null) lines.push("got:      " + compact(c.got));
-    if (lines.length) box.appendChild(el("pre", lines.join("\n"), "case-data"));
-    const judged = judgedDifferences(c);
-    if (judged.length) {
-      // the judge's own list (report version 5 on): entries outside the problem's tolerance
-      box.appendChild(el("p", "Entries outside the tolerance" + (judged.length > 1 ? " (the first ones; the message gives the count)" : "") + ":"));
-      box.appendChild(diffTable(judged));
-    } else if (c.got !== undefined && c.got !== null && c.expected !== undefined && c.expected !== null) {
-      const rows = differences(c.got, c.expected, "", []);
-      if (rows.length) {
-        box.appendChild(el("p", `${rows.length} entr${rows.length === 1 ? "y differs" : "ies differ"} from the expected output`
-          + (rows.length > MAX_DIFF_ROWS ? ` (first ${MAX_DIFF_ROWS} shown)` : "") + ":"));
-        box.appendChild(diffTable(rows));
-      }
-    }
-  }
-  return box;
-}
-
-// The points (report version 4 on): the total, and the spec's scoring groups when it has them
-// (without them every case is a group of its own, which the counts below already say).
-function showScore(r, caseCount) {
-  if (typeof r.score !== "number" || typeof r.max_score !== "number") return;
-  $("score").textContent = `Score: ${r.score} / ${r.max_score}` + (r.zeroed_by ? ` (0: case ${r.zeroed_by.index} is ${r.zeroed_by.verdict})` : "");
-  const groups = Array.isArray(r.groups) ? r.groups : [];
-  if (groups.length && groups.length < caseCount) {
-    for (const g of groups) $("groups").appendChild(el("li", `${g.name}: ${g.score} / ${g.max_score}`));
+    historyOffset = offset + data.submissions.length;
+    $("history-more").hidden = historyOffset >= data.total;
+    $("history").hidden = data.total === 0;
+    say($("history-state"), data.total ? `${data.total} in all.` : "None yet: run the examples or submit, and they are listed here.", false);
+    markCurrent($("result-box").hidden ? null : $("result-box").dataset.id);
+  } catch (e) {
+    if (e.status !== 401) say($("history-state"), "Could not list your submissions: " + e.message, true);
   }
 }
 
-function showResult(r) {
-  clearResult();
-  if (!r || typeof r !== "object") { say($("message"), "The service sent no report.", true); return; }
-  const verdict = $("verdict");
-  verdict.textContent = String(r.verdict);
-  verdict.className = "verdict " + (r.verdict === "AC" ? "verdict-AC" : "verdict-other");
-  $("reason").textContent = r.reason ? `[${r.reason}]` : "";
-  $("time").textContent = typeof r.time_s === "number" ? `in ${r.time_s.toFixed(2)} s` : "";
-  $("message").textContent = r.message || "";
-  if (r.hint) { $("hint").textContent = "Hint: " + r.hint; $("hint").hidden = false; }
-  if (r.source_gate === false) $("gate-off").hidden = false;
-  const cases = Array.isArray(r.cases) ? r.cases : [];
-  showScore(r, cases.length);
-  const examples = cases.filter((c) => c.visibility === "example");
-  const hidden = cases.filter((c) => c.visibility !== "example");
-  if (cases.length) $("counts").textContent = "All cases: " + countText(cases);
-  if (hidden.length) $("hidden-counts").textContent = `Hidden cases (${hidden.length}, shown only as counts): ` + countText(hidden);
-  for (const c of examples) $("cases").appendChild(renderCase(c, r.problem));
+function markCurrent(id) {
+  for (const tr of $("history-rows").children) tr.classList.toggle("current", tr.dataset.id === id);
+}
+
+function reopen(id, mode) {
+  store(LAST_PREFIX + $("problem").value, id);
+  watch(id, { mode, quiet: false });
 }
 
 // ---------------------------------------------------------------- wiring
 
 function start() {
+  startEditor();
   $("token-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const token = $("token").value.trim();
@@ -437,15 +451,39 @@ function start() {
   });
   $("token-forget").addEventListener("click", () => {
     sessionStorage.removeItem(TOKEN_KEY);
-    showTokenState("Token forgotten.", false);
+    showTokenState("Signed out. Your drafts stay in this browser.", false);
   });
   $("problem").addEventListener("change", () => {
-    showProblem($("problem").value).catch((e) => say($("problem-more"), "Could not load the problem: " + e.message, true));
+    const id = $("problem").value;
+    if (location.hash) history.replaceState(null, "", location.pathname);
+    showProblem(id).catch((e) => say($("problem-more"), "Could not load the problem: " + e.message, true));
   });
+  window.addEventListener("hashchange", () => {
+    const id = hashProblem();
+    if (id && problems.has(id) && id !== $("problem").value) {
+      $("problem").value = id;
+      showProblem(id).then(() => window.scrollTo(0, 0))
+        .catch((e) => say($("problem-more"), "Could not load the problem: " + e.message, true));
+    }
+  });
+  $("hint-next").addEventListener("click", revealHint);
   $("file").addEventListener("change", readFile);
-  $("submit-form").addEventListener("submit", submit);
+  $("reset").addEventListener("click", () => {
+    const p = details.get($("problem").value);
+    if (p) { setCode(starter(p)); saveDraft(); }
+  });
+  $("submit-form").addEventListener("submit", (e) => { e.preventDefault(); send("submit"); });
+  $("run").addEventListener("click", () => send("examples"));
+  $("history-more").addEventListener("click", () => loadHistory(true));
+  $("load-source").addEventListener("click", () => {
+    setCode(shownSource);
+    saveDraft();
+    $("load-source").hidden = true;
+  });
+  if (!editor) $("source").addEventListener("input", saveDraftSoon);
+  window.addEventListener("beforeunload", saveDraft);
   if (sessionStorage.getItem(TOKEN_KEY)) useToken(sessionStorage.getItem(TOKEN_KEY));
-  else showTokenState("Enter the service's token (from $JUDGE_SERVICE_TOKEN or the token file it printed at its first start).", false);
+  else showTokenState("", false);
 }
 
 document.addEventListener("DOMContentLoaded", start);
