@@ -635,6 +635,7 @@ def test_every_accepted_submission_passes_the_gate(path):
 #: Hostile submissions of tests/adversarial/ that only the limits stop: exhausting memory or CPU
 #: needs nothing the gate refuses. Every other one is refused before it runs.
 ONLY_LIMITS_STOP = {"alloc_30gb_at_import.py", "alloc_30gb_jax.py", "alloc_unbounded.py",
+                    "alloc_growing_list.py", "alloc_jnp_zeros_1e9.py",
                     "cpu_burn.py", "infinite_loop.py"}
 
 
