@@ -149,6 +149,23 @@ def test_a_stored_value_off_in_its_last_bits_is_a_note_not_an_error(tmp_path):
     assert "hidden 0" in notes[0].message and "--refresh --write" in notes[0].message
 
 
+def test_check_names_the_reason_a_file_with_a_reason_got(tmp_path):
+    """submissions.yaml's ``reason:`` (a code or a list): the reason that matched is a note; a
+    reason the file did not get is an error naming both."""
+    callback = ROOT / "submissions" / "fake_quant_ste" / "rejected" / "pure_callback.py"
+    path = make_package(tmp_path, subs={"rejected/callback.py": callback,
+                                        "rejected/callback_again.py": callback})
+    (path.parent.parent / "submissions" / "fake_quant_ste" / "submissions.yaml").write_text(
+        "rejected/callback.py:\n  reason: [intermediate_too_large, callback_used]\n"
+        "rejected/callback_again.py:\n  reason: forbidden_primitive\n")
+    report = check_problem(path)
+    notes = [f.message for f in report.findings if f.level == "info" and "callback.py" in f.file]
+    assert "RJ [callback_used]: one of the reasons submissions.yaml names (callback_used, "\
+           "intermediate_too_large)" in notes, check_text.render(report)
+    found = [f.message for f in errors(report, "verdict") if "callback_again.py" in f.file]
+    assert len(found) == 1 and "expected the reason forbidden_primitive" in found[0], found
+
+
 def test_invalid_cases_are_each_reported_and_the_rest_still_run(tmp_path):
     def break_two(data):
         data["hidden"][0]["input"]["x"] = [0.5] * 7

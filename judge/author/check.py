@@ -288,6 +288,12 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
             why = expectations.unmet(sub.expectation, result, loaded.label)
             if why:
                 report.find(check, ERROR, sub.path, why, details=result)
+            elif sub.expectation.reasons:  # say which of the allowed reasons it got
+                got = ", ".join(expectations.matched_reasons(sub.expectation, result))
+                allowed = ", ".join(sorted(sub.expectation.reasons))
+                which = "the reason" if len(sub.expectation.reasons) == 1 else "one of the reasons"
+                report.find(check, INFO, sub.path, f"{result.verdict.value} [{got}]: {which} "
+                            f"{expectations.OVERRIDES_FILE} names ({allowed})")
     finally:  # on an interrupt, do not start the runs still queued
         pool.shutdown(wait=True, cancel_futures=True)
     strength.check_strength(report, problem, results)

@@ -191,6 +191,12 @@ def case_counts(result: GradeResult) -> str:
     return ", ".join(f"{counts[v]} {v.value}" for v in Verdict if counts[v])
 
 
+def matched_reasons(expectation: Expectation, result: GradeResult) -> list[str]:
+    """The reason codes ``result``'s required-verdict cases got, each once, in order of first
+    appearance."""
+    return list(dict.fromkeys(c.reason for c in result.cases if c.verdict in expectation.required))
+
+
 def unmet(expectation: Expectation, result: GradeResult, label) -> str | None:
     """Why ``result`` does not meet ``expectation``, or None. ``label(case)`` names a case."""
     for case in result.cases:
