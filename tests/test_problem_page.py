@@ -310,6 +310,29 @@ def test_check_warns_about_a_related_id_not_in_the_package(related_reports):
     assert f"{ghost.where}: related[1]: no problem 'ghost'" in text
 
 
+def test_related_problems_outside_the_package_are_found_on_the_search_path(tmp_path, monkeypatch):
+    """A problem kept outside the checkout may name the bundled problems, and problems in the
+    folders of $JUDGE_PROBLEM_PATH, without a warning; an id found nowhere still warns and
+    says where it was looked for."""
+    from judge.problem import spec
+
+    elsewhere = tmp_path / "elsewhere"
+    write(elsewhere, BASE.format(id="triple"), "triple")
+    root = tmp_path / "package"
+    path = page_spec(root, "related:\n  - sign_ste\n  - triple\n  - nowhere\n")
+    monkeypatch.setenv(spec.PROBLEM_PATH_ENV, str(elsewhere / "problems"))
+    monkeypatch.chdir(tmp_path)  # not in a repository: the bundled problems still count
+    folders = spec.problem_folders(path)
+    assert folders[:2] == [path.parent.resolve(), (elsewhere / "problems").resolve()]
+    assert (ROOT / "problems").resolve() in folders
+    (root / "reference").mkdir()
+    (root / "reference" / "double.py").write_text(REFERENCE)
+    report = check_problem(path)
+    found = [f for f in report.findings if f.check == "related"]
+    assert len(found) == 1 and "'nowhere'" in found[0].message, found
+    assert str(spec.PROBLEM_PATH_ENV) in found[0].message
+
+
 def test_check_has_no_related_check_without_the_key(related_reports):
     _, _, report = related_reports
     assert report.errors == 0, report.findings

@@ -47,6 +47,27 @@ def find_root(start: Path | None = None) -> Path:
     raise JudgeError(f"no problems/ folder in {here} or its parents; run from a problem repository")
 
 
+#: Folders of problem specs besides a spec's own, separated as PATH is (os.pathsep).
+PROBLEM_PATH_ENV = "JUDGE_PROBLEM_PATH"
+
+
+def problem_folders(spec_path: Path) -> list[Path]:
+    """Where the problems a spec names (``related``) are looked for, in order: the spec's own
+    folder, each folder of ``$JUDGE_PROBLEM_PATH``, the ``problems/`` of the repository the
+    command runs in, and the problems bundled with the judge. Each folder once; missing ones are
+    left out."""
+    import os
+
+    found = [Path(spec_path).resolve().parent]
+    found += [Path(f).expanduser() for f in os.environ.get(PROBLEM_PATH_ENV, "").split(os.pathsep) if f]
+    try:
+        found.append(find_root() / "problems")
+    except JudgeError:
+        pass
+    found.append(Path(__file__).resolve().parents[2] / "problems")
+    return [f for f in dict.fromkeys(f.resolve() for f in found) if f.is_dir()]
+
+
 def resolve(id_or_path: str, root: Path | None = None) -> Path:
     """A problem id (``fake_quant_ste``) or a path to a spec file."""
     candidate = Path(id_or_path)
