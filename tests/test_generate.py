@@ -149,7 +149,9 @@ def test_same_seed_same_bytes_and_write_appends_exactly_those_cases(package, tmp
     args = ["generate", "fake_quant_ste", "--count", "3", "--seed", "11", "--family", *FAMILIES]
     first = judge(*args, cwd=package)
     assert first.returncode == 0, first.stderr
-    second = judge(*args, "--out", str(tmp_path / "again.yaml"), cwd=package)
+    # generated again (not the kept output of the first run): the same bytes
+    second = judge(*args, "--out", str(tmp_path / "again.yaml"), cwd=package,
+                   env={**os.environ, "JUDGE_CACHE": "off"})
     assert second.returncode == 0, second.stderr
     assert (tmp_path / "again.yaml").read_text() == first.stdout
     cases = yaml.safe_load(first.stdout)["hidden"]
@@ -170,6 +172,26 @@ def test_same_seed_same_bytes_and_write_appends_exactly_those_cases(package, tmp
     for case in new:
         for name, expected in case.expected.items():
             assert np.array_equal(outputs[case.index][name], expected), (case.name, name)
+
+
+def test_write_writes_what_the_preview_showed_without_generating_again(tmp_path):
+    """A preview, then the same command with --write: the spec gains exactly the preview's
+    cases, from the kept output; once the spec has changed, the same preview generates anew."""
+    package = copy_package(tmp_path / "pkg", "fake_quant_ste")
+    env = {**os.environ, "JUDGE_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("JUDGE_CACHE", None)
+    args = ["generate", "fake_quant_ste", "--count", "2", "--seed", "5", "--family", "ties"]
+    preview = judge(*args, cwd=package, env=env)
+    assert preview.returncode == 0, preview.stderr
+    assert "nothing generated again" not in preview.stderr
+    path = package / "problems" / "fake_quant_ste.yaml"
+    before = path.read_text()
+    wrote = judge(*args, "--write", cwd=package, env=env)
+    assert wrote.returncode == 0, wrote.stderr
+    assert "nothing generated again" in wrote.stderr and "wrote 2 cases" in wrote.stderr
+    assert path.read_text() == before + preview.stdout.split("hidden:\n", 1)[1]
+    again = judge(*args, cwd=package, env=env)  # the spec now holds them: a new key
+    assert "nothing generated again" not in again.stderr, again.stderr
 
 
 @pytest.mark.parametrize("args, message", [

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.problem import casefile, spec, spec_write
-from judge.author import generate, kills
+from judge.author import generate, generate_cache, kills
 from judge.errors import JudgeError
 from judge.grade.verdicts import plural
 from judge.reports.progress import Progress
@@ -167,28 +167,40 @@ def main(args, stdout=None, stderr=None) -> int:
     if args.out is not None and not Path(args.out).parent.is_dir():
         raise JudgeError(f"--out {args.out}: folder {Path(args.out).parent} does not exist")
     problem = spec.load(args.problem)
-    progress = Progress(stream=stderr)
-    try:
-        outcome = run(problem, args.count, args.seed, args.family, target=args.target,
-                      minimize=args.minimize, jobs=args.jobs, progress=progress)
-    finally:
-        progress.clear()
     command = command_line(problem, args.count, args.seed, args.family, args.target, args.minimize)
-    report = render_report(outcome)
+    name = generate_cache.key(problem, args.count, args.seed, args.family, args.target,
+                              args.minimize, lambda: kills.must_be_caught(problem))
+    entry = generate_cache.lookup(name)
+    if entry is None:
+        progress = Progress(stream=stderr)
+        try:
+            outcome = run(problem, args.count, args.seed, args.family, target=args.target,
+                          minimize=args.minimize, jobs=args.jobs, progress=progress)
+        finally:
+            progress.clear()
+        gave_up = bool(outcome.target and outcome.matrix is not None and outcome.matrix.uncaught())
+        cases = [(k.candidate.name, k.text) for k in outcome.kept]
+        yaml_text, report = render_yaml(outcome, command), render_report(outcome)
+        generate_cache.store(name, yaml_text, cases, report, gave_up)
+    else:  # this very command ran before on this very package: what it showed, not generated again
+        gave_up = bool(entry.get("gave_up"))
+        cases = [(c["name"], c["text"]) for c in entry["cases"]]
+        yaml_text = entry["yaml"]
+        report = entry["report"] + ("the same command's earlier output, kept by the judge for this "
+                                    "package and these options (nothing generated again)\n")
     if args.write:
-        names = [k.candidate.name for k in outcome.kept]
+        names = [n for n, _ in cases]
         if names:
-            spec_write.append_hidden(problem.path, "".join(k.text for k in outcome.kept), names)
+            spec_write.append_hidden(problem.path, "".join(t for _, t in cases), names)
             report += (f"wrote {plural(len(names), 'case')} to {problem.path} (hidden cases: "
                        f"{len(problem.hidden)} -> {len(problem.hidden) + len(names)})\n")
         else:
             report += f"nothing to write to {problem.path}\n"
     elif args.out is not None:
-        spec_write.atomic_write(Path(args.out), render_yaml(outcome, command))
-        report += f"wrote {plural(len(outcome.kept), 'case')} to {args.out}\n"
+        spec_write.atomic_write(Path(args.out), yaml_text)
+        report += f"wrote {plural(len(cases), 'case')} to {args.out}\n"
     else:
-        stdout.write(render_yaml(outcome, command))
+        stdout.write(yaml_text)
         stdout.flush()
     stderr.write(report)
-    gave_up = outcome.target and outcome.matrix is not None and outcome.matrix.uncaught()
     return 1 if gave_up else 0
