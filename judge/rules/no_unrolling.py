@@ -1,5 +1,11 @@
 """Rule ``no_unrolling``: the traced program does not grow with a dim.
 
+When the dim is one of the spec's ``symbolic_dims`` (the default), the rules' program is traced
+with it as a symbol: a Python loop or comprehension over it cannot be traced at all (RJ
+``dim_read_as_number``, ``judge.grade.traces``), and this rule only caps the equations at
+``max_equations`` (a loop padded to a fixed count never grows, but it is as long as the loop).
+Otherwise, as before symbolic dims:
+
 Traces the entry abstractly (nothing runs) at two or more extents of one dim of the parameters'
 symbolic shapes, every other dim and static value taken from the first example, and compares
 the number of equations, nested bodies included. A Python loop or comprehension over the
@@ -42,8 +48,9 @@ def _sizes(rule: dict) -> tuple[int, ...]:
 
 def traces(rule: dict, problem) -> list[AbstractTrace]:
     """The program at each of ``sizes``, other dims and static values from the first example
-    (none while no example has loaded, as when ``judge fill`` computes the first outputs)."""
-    if not problem.examples:
+    (none while no example has loaded, as when ``judge fill`` computes the first outputs; none
+    for a symbolic dim unless the spec gives ``sizes``)."""
+    if not problem.examples or (rule["dim"] in problem.symbolic_dims and "sizes" not in rule):
         return []
     base = problem.examples[0].inputs
     params = problem.parameters
@@ -74,7 +81,7 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[Abstrac
     be compared fairly."""
     params = problem.parameters
     dims = bind_dims(params, shapes)
-    if dims.get(rule["dim"], 1) <= 1:
+    if dims.get(rule["dim"], 1) <= 1 or rule["dim"] in problem.symbolic_dims:
         return []
     size = other_size(dims[rule["dim"]])
     return [AbstractTrace(name=f"{rule['dim']} = {size}",

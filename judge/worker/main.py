@@ -184,7 +184,8 @@ def main(argv: list[str] | None = None) -> None:
             started = clock()
             with capture(limit) as cap:
                 if case.get("abstract") is not None:  # trace only, at the judge's shapes
-                    result = runner.abstract(decode_args(case["args"]), case["abstract"])
+                    result = runner.abstract(decode_args(case["args"]), case["abstract"],
+                                             case.get("symbols"))
                 else:
                     result = runner.run(decode_args(case["args"]),
                                         decode_args(case.get("probe_args") or {}),
