@@ -55,7 +55,8 @@ def test_proofs_over_the_declared_ranges():
     assert not held and where["d"] * where["d"] > linear(where)
     # no upper bound: proved only when bound - size has no negative coefficient
     assert polynomial.proves(lambda v: 16 * v["d"], lambda v: 24 * v["d"], {"d": (1, None)}) == (True, None)
-    assert polynomial.proves(d2, lambda v: 24 * v["d"], {"d": (1, None)}) == (False, None)
+    # ... and where it is not, with a point among the smaller extents where it fails
+    assert polynomial.proves(d2, lambda v: 24 * v["d"], {"d": (1, None)}) == (False, {"d": 25})
 
 
 # --- the summary of a program traced with symbolic dims --------------------------------------
@@ -242,3 +243,60 @@ def test_the_worker_runs_this_checkout():
     """The worker imports the judge package in use (its bootstrap puts that package's parent
     first on the path), so what is graded here is this tree's code."""
     assert Path(grading.__file__).resolve().is_relative_to(ROOT), os.environ.get("PYTHONPATH")
+
+
+GRAD_REVERSAL_CHEATS = ["grad_reversal_identity_rule_scaled_outside",
+                        "grad_reversal_stop_gradient_before_identity_rule",
+                        "grad_reversal_custom_jvp_before_identity_rule"]
+
+
+@pytest.mark.parametrize("name", GRAD_REVERSAL_CHEATS)
+def test_a_reversal_outside_an_identity_rule_is_refused(name):
+    result, messages = _grade("grad_reversal", name)
+    assert (result.verdict, result.reason) == (Verdict.RJ, "grads_not_from_backward"), messages
+    assert "only be plumbed" in result.cases[0].message
+
+
+def test_without_plumbed_the_identity_rule_passed():
+    """Why grad_reversal states ``plumbed``: the default custom_vjp rule accepts the reversal
+    outside an identity rule."""
+    from dataclasses import replace
+
+    problem = _problem("grad_reversal")
+    loose = tuple({k: v for k, v in r.items() if k != "plumbed"} for r in problem.rules)
+    result = grading.grade(replace(problem, rules=loose), ATTACKS / f"{GRAD_REVERSAL_CHEATS[0]}.py",
+                           use_cache=True, hints=False, examples_only=True)
+    assert result.verdict is Verdict.AC, [c.message for c in result.cases]
+
+
+def _fake(rules=(), function_primitives=()):
+    return type("P", (), {"rules": tuple(rules), "function_primitives": tuple(function_primitives)})()
+
+
+def _trace(primitives, carriers_=()):
+    from judge import rules
+    from judge.run.boundary import Program
+    return rules.TraceEvidence(label="here", shapes={}, program=Program(
+        equations=1, primitives=primitives, largest=(), carriers=tuple(carriers_), symbolic=True))
+
+
+def test_a_carrier_is_refused_unless_the_spec_admits_it():
+    trace = _trace({"reduce": 1}, ["reduce", "pjit"])
+    breach = carriers.check(_fake(), trace)
+    assert breach.reason == "function_primitive" and "reduce" in breach.message
+    assert carriers.check(_fake(function_primitives=["reduce"]), trace) is None
+    # a carrier the worker left out of its list is still refused by name
+    assert carriers.check(_fake(), _trace({"custom_linear_solve": 1})).reason == "function_primitive"
+
+
+def test_loops_are_admitted_unless_forbidden_and_then_their_rule_reports_them():
+    trace = _trace({"scan": 1}, ["scan"])
+    assert carriers.check(_fake(), trace) is None
+    forbid = [{"id": "forbidden_primitives", "primitives": ["scan", "while"]}]
+    assert carriers.check(_fake(forbid), trace) is None  # forbidden_primitives says it
+
+
+def test_specs_with_probe_shapes_still_load_and_default_to_every_dim_symbolic(tmp_path):
+    from tests.test_rule_vocabulary import _load, _with
+    problem = _load(tmp_path, _with(probe_shapes=[{"name": "tall", "dims": {"m": 64}}]))
+    assert problem.probe_shapes and set(problem.symbolic_dims) == {"m", "d"}

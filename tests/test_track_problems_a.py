@@ -36,7 +36,7 @@ def hvp_tanh():
 
 def test_grad_reversal_spec(grad_reversal):
     assert grad_reversal.rule("custom_vjp_grads") == {"id": "custom_vjp_grads", "field": "dx",
-                                                      "cotangent": "dy"}
+                                                      "cotangent": "dy", "plumbed": True}
     assert grad_reversal.rule("no_callbacks") is not None
     lam = grad_reversal.parameter("lam")
     assert lam.kind == "float" and not lam.traced

@@ -14,7 +14,7 @@ import numpy as np
 
 from judge import rules
 from judge.problem.casefile import plain_list
-from judge.problem.model import DEFAULT_TOLERANCE, Problem, seconds
+from judge.problem.model import DEFAULT_TOLERANCE, Problem, dim_ranges, seconds
 from judge.grade import scoring
 from judge.grade.verdicts import plural
 
@@ -201,6 +201,14 @@ def render(problem: Problem, hints: int = 0) -> str:
     if problem.rules:
         out += ["", "## Rules (checked on the traced program)"]
         out.extend(f"  - {r['id']}: {rules.describe(r)}" for r in problem.rules)
+        if problem.symbolic_dims and rules.needs_program(problem.rules):
+            ranges = dim_ranges(problem.parameters)
+            out.append("  decided on your program traced once, never run, with "
+                       + ", ".join(f"{d} as a symbol ({ranges[d][0]} <= {d}"
+                                   + (f" <= {ranges[d][1]})" if ranges[d][1] is not None else ")")
+                                   for d in problem.symbolic_dims)
+                       + ": your code sees these dims as symbols, never as numbers, so no Python "
+                         "loop, branch or int() may depend on them")
         if problem.probe_shapes:
             out.append("  also checked, by tracing only, at: " + "; ".join(
                 f"{s.name} (" + ", ".join(f"{k} {tuple(v)}" for k, v in s.shapes.items()) + ")"

@@ -23,15 +23,17 @@ from judge.rules.base import AbstractTrace, Breach, TraceEvidence, number
 
 ID = "no_unrolling"
 EVIDENCE = ("program",)
-REASONS = ("unrolled_loop",)
+#: ``dim_read_as_number`` is reported by the symbolic trace itself (``judge.grade.traces``): it
+#: is what a Python loop over a symbolic dim gets
+REASONS = ("unrolled_loop", "dim_read_as_number")
 DEFAULT_SIZES = (3, 7)
 
 
 def describe(rule: dict) -> str:
     budget = (f", and has at most {rule['max_equations']} equations" if "max_equations" in rule
               else "")
-    return (f"the traced program must not grow with {rule['dim']}{budget}: no Python loop or "
-            f"comprehension over it (use jax.vmap or batched operations)")
+    return (f"the traced program must not grow with {rule['dim']}{budget}: no Python loop, "
+            f"comprehension or branch over it (use jax.vmap or batched operations)")
 
 
 def validate(rule: dict, problem) -> list:

@@ -271,7 +271,7 @@ class CaseRunner:
         factor = len(self.traced)  # the factor is the trace's last input
         made = self.recorder.made() if self.recorder else set()
         return self.provenance.trace_flow(closed, self.marker, sources, sinks, primals, factor,
-                                          made=made)
+                                          made=made, plumbed=bool(self.grad_rule.get("plumbed")))
 
     def probe(self, name: str, args: dict, probe_args: dict):
         """A derivative of the entry with respect to one parameter, computed by the judge:

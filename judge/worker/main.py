@@ -126,7 +126,8 @@ def main(argv: list[str] | None = None) -> None:
 
         marker = "r" + secrets.token_hex(12)  # the name scope of input markers; random per run
         recorder = instrument.install(marker)
-        measures, check_flow = custody.measures(recorder, marker, provenance)
+        measures, check_flow = custody.measures(recorder, marker, provenance,
+                                                bool(request["grad_rule"].get("plumbed")))
     # Everything used below, taken before the submission can replace it; the runner's own
     # references must be these very objects (see ``custody``).
     runner_class, capture, load = CaseRunner, Capture, load_submission
