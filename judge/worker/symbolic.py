@@ -4,9 +4,12 @@ The judge asks for a program traced with some dims as symbols (``jax.export.symb
 constrained to the spec's ranges) and the others concrete; nothing runs. Here: the shapes
 built from the request, the exceptions that say the submission read a symbolic dim as a
 number (a Python loop or branch over it, ``int(n)``, a reshape into square-root blocks), and
-one shim: ``lax.scan(..., length=n)`` with ``xs=None`` calls ``int(length)`` in JAX 0.10, so
-an honest scan over a symbolic length would fail to trace; while tracing symbolically, a
-symbolic ``length`` that equals every scanned operand's leading extent is kept as it is.
+two shims for honest code JAX 0.10 cannot trace with symbolic shapes, in effect only while
+the judge traces: ``lax.scan(..., length=n)`` with ``xs=None`` calls ``int(length)``, so a
+symbolic ``length`` that equals every scanned operand's leading extent is kept as it is; and
+``jnp.squeeze(a)`` without an axis refuses any symbolic shape, so it squeezes the extents that
+are the constant 1 and keeps every symbolic one (the program for extents above 1; a case of
+extent 1 runs its own squeeze, and its values are judged as always).
 Decides nothing; every JAX internal it needs is named here and nowhere else.
 """
 
@@ -60,14 +63,23 @@ def is_symbolic_error(jax, exc: BaseException) -> bool:
 
 @contextlib.contextmanager
 def scan_length_shim():
-    """``lax.scan`` accepts a symbolic ``length`` equal to the scanned operands' extent."""
+    """``lax.scan`` accepts a symbolic ``length`` equal to the scanned operands' extent, and
+    ``jnp.squeeze`` without an axis keeps symbolic extents."""
     try:
         from jax._src import core
         from jax._src.lax.control_flow import loops
+        from jax._src.numpy import lax_numpy
         original = loops._infer_scan_length
+        squeeze = lax_numpy._squeeze
     except Exception:  # noqa: BLE001 - another JAX: nothing to shim
         yield
         return
+
+    def squeeze_constant_ones(a, axis):
+        if axis is None:
+            shape = getattr(a, "shape", ())
+            axis = tuple(i for i, d in enumerate(shape) if core.is_constant_dim(d) and d == 1)
+        return squeeze(a, axis)
 
     def infer(xs_flat, xs_avals, length):
         if length is not None and not core.is_constant_dim(length) and core.is_symbolic_dim(length):
@@ -76,7 +88,9 @@ def scan_length_shim():
         return original(xs_flat, xs_avals, length)
 
     loops._infer_scan_length = infer
+    lax_numpy._squeeze = squeeze_constant_ones
     try:
         yield
     finally:
         loops._infer_scan_length = original
+        lax_numpy._squeeze = squeeze
