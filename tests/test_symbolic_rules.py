@@ -222,20 +222,29 @@ def test_a_scan_writing_into_a_ref_is_a_recurrence():
     assert result.verdict is Verdict.AC, messages
 
 
-def test_the_same_reason_beside_four_busy_processes():
-    """No wall clock decides a rule: a double Python loop is refused for the same reason alone
-    and while four processes keep every core busy."""
-    alone, _ = _grade("ema_scan", "new_problem_double_loop")
+BUSY = [("ema_scan", "new_problem_double_loop", ATTACKS, "dim_read_as_number"),
+        ("hvp_tanh", "hvp_hessian_when_it_fits", ATTACKS, "dim_read_as_number"),
+        ("per_example_clip", "python_loop", ROOT / "submissions" / "per_example_clip" / "rejected",
+         "dim_read_as_number"),
+        ("grad_reversal", "grad_reversal_identity_rule_scaled_outside", ATTACKS, "grads_not_from_backward")]
+
+
+@pytest.mark.parametrize("pid, name, folder, reason", BUSY, ids=[b[0] for b in BUSY])
+def test_the_same_reason_beside_four_busy_processes(pid, name, folder, reason):
+    """No wall clock decides a rule: a rejected submission of each track problem is refused for
+    the same reason, with the same messages, alone and while four processes keep every core
+    busy."""
+    alone, _ = _grade(pid, name, folder=folder)
     burn = "import time\nend = time.time() + 120\nwhile time.time() < end: pass\n"
     busy = [subprocess.Popen([sys.executable, "-c", burn]) for _ in range(4)]
     try:
         time.sleep(0.5)
-        loaded, messages = _grade("ema_scan", "new_problem_double_loop")
+        loaded, messages = _grade(pid, name, folder=folder)
     finally:
         for p in busy:
             p.kill()
             p.wait()
-    assert (alone.verdict, alone.reason) == (loaded.verdict, loaded.reason) == (Verdict.RJ, "dim_read_as_number"), messages
+    assert (alone.verdict, alone.reason) == (loaded.verdict, loaded.reason) == (Verdict.RJ, reason), messages
     assert [c.message for c in alone.cases] == [c.message for c in loaded.cases]
 
 
