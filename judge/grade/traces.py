@@ -107,9 +107,10 @@ def _symbolic_failure(w: Wanted, error, describe) -> rules.Breach:
         return rules.Breach("dim_read_as_number",
                             f"your code reads the dim {told} as a number{where}; the rules are "
                             f"decided on your program traced with {', '.join(symbols)} as a symbol "
-                            f"(any extent in its range), so no Python loop, branch, int() or "
-                            f"reshape may depend on {told}'s value: use jax.vmap, lax.scan or "
-                            f"array operations ({error.type}: {_first_line(text)})")
+                            f"(any extent in its range), so no Python loop, branch, int(), "
+                            f"float(), len() or reshape may depend on {told}'s value: use "
+                            f"jax.vmap, lax.scan or array operations (a mean divides by "
+                            f"x.shape[0] or uses jnp.mean) ({error.type}: {_first_line(text)})")
     if error.kind == "concretization":
         return rules.Breach("traced_value_concretized",
                             f"{w.trace.name}: a traced value was turned into a Python value or "
