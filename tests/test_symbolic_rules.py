@@ -210,6 +210,14 @@ def test_the_dim_and_the_line_are_named():
     assert "the dim d" in text and "line 16" in text and "d * d <= 4 * m * d + 8 * d" in text, messages
 
 
+def test_telling_the_symbolic_trace_apart_does_not_pass():
+    """The symbolic trace is one of two programs the rules read: a submission that computes
+    honestly only when traced with symbols is refused on the cases whose own program breaks a
+    rule (hidden cases where d * d is above the bound)."""
+    result, messages = _grade("hvp_tanh", "hvp_tells_symbolic_from_concrete", examples_only=False)
+    assert (result.verdict, result.reason) == (Verdict.RJ, "intermediate_too_large"), messages
+
+
 def test_an_hvp_through_an_m_by_m_matrix_is_accepted_at_m_16_d_1():
     problem = _problem("hvp_tanh")
     assert any(c.inputs["W"].shape == (16, 1) for c in problem.cases)  # the case that refused it

@@ -343,8 +343,10 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
         details = {**details, "diff": example_diff.diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
     shapes = {p.name: tuple(np.shape(case.inputs[p.name])) for p in problem.parameters if p.kind == "array"}
-    # with symbolic dims, the program rules are decided on the symbolic trace alone (``related``)
-    program = None if problem.symbolic_dims else report.program
+    # the rules decide first on the program traced with symbolic dims (``related``), then on the
+    # case's own program: a submission can tell a symbolic trace from a concrete one (the type
+    # of an extent) and take another branch when it runs, so what runs is checked as well
+    program = report.program
     breach = related if isinstance(related, rules.Breach) else rules.check_case(problem, rules.TraceEvidence(
         label="at this case's shapes", shapes=shapes, program=program, report=report,
         output=output, factor=factor, related_by_rule=related or {}))

@@ -90,7 +90,13 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
             return breach
     if not rule.get("primitives"):
         return None
-    missing = [n for n in rule["primitives"] if not primitive_names.count(trace.program.live, n)]
+    live = dict(trace.program.live)
+    if trace.program.symbolic:
+        # a fori_loop over range(T) is a while loop when T is a symbol, the scan it is when T
+        # is a number: counted as that scan
+        fori = sum(1 for lp in trace.program.loops if lp.primitive == "while" and lp.length != "?")
+        live["scan"] = live.get("scan", 0) + fori
+    missing = [n for n in rule["primitives"] if not primitive_names.count(live, n)]
     if not missing:
         return None
     return Breach("missing_primitive",
