@@ -3,7 +3,9 @@
 Every module in this package that defines ``ID`` is a rule (its contract is in ``base``), found
 here and nowhere else: adding a rule is adding one module (and its keys to the spec schema).
 This package also says which traces the worker must make (``needs_program``,
-``abstract_traces``) and runs the rules over them (``check_case``, ``check_abstract``); the
+``symbolic_trace``: the program the rules decide on, with the spec's ``symbolic_dims`` as
+symbols; ``abstract_traces`` and ``case_traces``: concrete traces a spec or a rule still asks
+for) and runs the rules over them (``check_symbolic``, ``check_case``, ``check_abstract``); the
 grading module turns a breach into a verdict.
 """
 
