@@ -287,7 +287,7 @@ SUBMISSIONS = {
     ("hvp_mini", "gram"): (Verdict.RJ, "intermediate_too_large",
                            "t = jnp.tanh(W @ x)\nH = (W.T * (-2 * t * (1 - t ** 2))) @ W\nreturn H @ v"),
     # honest at the probe shape, a Hessian at the sizes cases have: caught on the wide case
-    ("hvp_mini", "switch_on_size"): (Verdict.RJ, "intermediate_too_large", HVP_F +
+    ("hvp_mini", "switch_on_size"): (Verdict.RJ, "dim_read_as_number", HVP_F +
                                      "if x.shape[0] > 1000:\n    return jax.jvp(jax.grad(f), (x,), (v,))[1]\n"
                                      "return jax.hessian(f)(x) @ v"),
     # a Hessian only where jit is disabled: values and rules come from one trace, without
@@ -302,14 +302,14 @@ SUBMISSIONS = {
     ("clip_mini", "batched_formula"): (Verdict.AC, None,
                                        "g = (X @ w)[:, None] * X\nn = jnp.sqrt(jnp.sum(g * g, axis=1, keepdims=True))\n"
                                        "return (g / jnp.maximum(1.0, n)).mean(0)"),
-    ("clip_mini", "python_loop"): (Verdict.RJ, "unrolled_loop",
+    ("clip_mini", "python_loop"): (Verdict.RJ, "dim_read_as_number",
                                    "acc = jnp.zeros_like(w)\nfor i in range(X.shape[0]):\n    g = jnp.dot(X[i], w) * X[i]\n"
                                    "    acc = acc + g / jnp.maximum(1.0, jnp.linalg.norm(g))\nreturn acc / X.shape[0]"),
-    ("clip_mini", "comprehension"): (Verdict.RJ, "unrolled_loop",
+    ("clip_mini", "comprehension"): (Verdict.RJ, "dim_read_as_number",
                                      "gs = jnp.stack([jax.grad(lambda w_: 0.5 * jnp.dot(xi, w_) ** 2)(w) for xi in X])\n"
                                      "return jnp.mean(gs / jnp.maximum(1.0, jnp.linalg.norm(gs, axis=1, keepdims=True)), 0)"),
-    # batched only at the extents the once-made traces use: caught beside each case
-    ("clip_mini", "loop_except_3_and_7"): (Verdict.RJ, "unrolled_loop",
+    # batched only at the extents the judge once traced at: n traced as a symbol is no extent
+    ("clip_mini", "loop_except_3_and_7"): (Verdict.RJ, "dim_read_as_number",
                                            "if X.shape[0] in (3, 7, 512):\n    g = (X @ w)[:, None] * X\n"
                                            "else:\n    g = jnp.stack([jnp.dot(xi, w) * xi for xi in X])\n"
                                            "return (g / jnp.maximum(1.0, jnp.linalg.norm(g, axis=1, keepdims=True))).mean(0)"),
@@ -328,11 +328,11 @@ SUBMISSIONS = {
                                   "def body(t, c):\n    m, out = c\n    m = decay * m + (1 - decay) * x[t]\n"
                                   "    return m, out.at[t].set(m)\n"
                                   "return jax.lax.fori_loop(0, x.shape[0], body, (jnp.float32(0), jnp.zeros_like(x)))[1]"),
-    ("ema_mini", "python_loop"): (Verdict.RJ, "missing_primitive",
+    ("ema_mini", "python_loop"): (Verdict.RJ, "dim_read_as_number",
                                   "m, out = 0.0, []\nfor t in range(x.shape[0]):\n    m = decay * m + (1 - decay) * x[t]\n"
                                   "    out.append(m)\nreturn jnp.stack(out).astype(x.dtype)"),
     # a scan whose result is thrown away computes nothing: it does not count as the scan
-    ("ema_mini", "dummy_scan_and_loop"): (Verdict.RJ, "missing_primitive",
+    ("ema_mini", "dummy_scan_and_loop"): (Verdict.RJ, "dim_read_as_number",
                                           "jax.lax.scan(lambda c, v: (c, v), 0.0, x)\nm, out = 0.0, []\n"
                                           "for t in range(x.shape[0]):\n    m = decay * m + (1 - decay) * x[t]\n"
                                           "    out.append(m)\nreturn jnp.stack(out).astype(x.dtype)"),
@@ -385,5 +385,7 @@ def test_a_rule_message_says_what_was_found_and_the_bound(track):
     problem = spec.load(track / "problems" / "hvp_mini.yaml")
     result = grading.grade(problem, track / "subs" / "hvp_mini" / "hessian.py", use_cache=False, hints=False)
     example = result.cases[0]
-    assert "probe shape wide" in example.message and "(2048, 2048)" in example.message
-    assert "4,194,304 elements" in example.message and "is 32,768 there" in example.message
+    # the program traced with d and m as symbols: both polynomials, the primitive and a point
+    assert "traced with d, m symbolic" in example.message and "(d, 1, d)" in example.message
+    assert "d^2 elements" in example.message and "4 * size(W) + 8 * size(x)" in example.message
+    assert "dot_general" in example.message and "at d = " in example.message

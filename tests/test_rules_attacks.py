@@ -209,12 +209,12 @@ SMALL = [
     ("hvp_mini", "hvp_exported_hessian", True, Verdict.RJ, {"forbidden_construct"}, None),
     ("hvp_mini", "hvp_exported_hessian", False, Verdict.RJ, {"opaque_computation"}, None),
     ("hvp_form", "hvp_hessian_rows_in_scan", False, Verdict.RJ, {"forbidden_primitive"}, None),
-    ("clip_mini", "clip_padded_loop", True, Verdict.RJ, {"unrolled_loop"},
-     "a loop padded to a fixed count never grows with n, and clip_mini sets no max_equations"),
-    ("clip_mini", "clip_loop_remembers_cases", True, Verdict.RJ, {"unrolled_loop"}, None),
+    # traced with n as a symbol, a loop padded to a fixed count must still read n (min(i, n - 1))
+    ("clip_mini", "clip_padded_loop", True, Verdict.RJ, {"dim_read_as_number"}, None),
+    ("clip_mini", "clip_loop_remembers_cases", True, Verdict.RJ, {"dim_read_as_number"}, None),
     ("clip_one", "clip_honest_squeeze", True, Verdict.AC, None, None),
-    ("ema_mini", "ema_scan_beside_convolution", True, Verdict.RJ, None,
-     "a scan multiplied by 0 is live, and a convolution is a closed form without T x T weights"),
+    # the convolution's output is sliced to T, which it reads as a number
+    ("ema_mini", "ema_scan_beside_convolution", True, Verdict.RJ, {"dim_read_as_number"}, None),
 ]
 
 
@@ -256,21 +256,19 @@ def _real(pid):
 REAL = [
     ("ema_scan", "../../../reference/ema_scan", True, Verdict.AC, None, None),
     ("hvp_tanh", "hvp_hessian_rows_in_scan", False, Verdict.RJ, {"forbidden_primitive"}, None),
-    ("per_example_clip", "per_example_clip_padded_loop", True, Verdict.RJ, {"unrolled_loop"}, None),
-    ("per_example_clip", "per_example_clip_loop_remembers_cases", True, Verdict.RJ, {"unrolled_loop"}, None),
+    ("per_example_clip", "per_example_clip_padded_loop", True, Verdict.RJ, {"dim_read_as_number"}, None),
+    ("per_example_clip", "per_example_clip_loop_remembers_cases", True, Verdict.RJ, {"dim_read_as_number"}, None),
     # here the squeeze's missing equation is made up by a broadcast: the same count at n = 1
     ("per_example_clip", "per_example_clip_honest_squeeze", True, Verdict.AC, None, None),
     # ema_scan forbids the closed forms' primitives by name (convolution, FFT, cumsum, ...)
-    ("ema_scan", "ema_scan_beside_convolution_2d", True, Verdict.RJ, {"forbidden_primitive"}, None),
+    ("ema_scan", "ema_scan_beside_convolution_2d", True, Verdict.RJ, {"forbidden_primitive", "dim_read_as_number"}, None),
     ("ema_scan", "ema_scan_beside_tridiagonal_solve", True, Verdict.RJ, {"forbidden_primitive"}, None),
     # a closed form that needs no forbidden primitive (doubling steps), beside a scan in a branch
-    # that is never taken: the scan feeds the output through the cond, so it counts
-    ("ema_scan", "ema_scan_beside_branch_never_taken", True, Verdict.RJ, None,
-     "a scan in a cond branch that is never taken is live, and doubling steps are a closed form"),
-    # the same doubling steps run as a scan over the 12 levels: the scan is live and computes
-    # the answer, but it does not run over the time steps
-    ("ema_scan", "ema_scan_doubling_levels_in_scan", True, Verdict.RJ, None,
-     "no rule says what a required scan must run over; a scan over log T doubling levels counts"),
+    # that is never taken: the doubling steps read T as a number
+    ("ema_scan", "ema_scan_beside_branch_never_taken", True, Verdict.RJ, None, None),
+    # the same doubling steps run as a scan over the 12 levels: the recurrence rule asks for a
+    # scan over T's steps (and the levels read T as a number)
+    ("ema_scan", "ema_scan_doubling_levels_in_scan", True, Verdict.RJ, {"missing_primitive", "dim_read_as_number"}, None),
 ]
 
 

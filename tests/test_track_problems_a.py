@@ -36,7 +36,7 @@ def hvp_tanh():
 
 def test_grad_reversal_spec(grad_reversal):
     assert grad_reversal.rule("custom_vjp_grads") == {"id": "custom_vjp_grads", "field": "dx",
-                                                      "cotangent": "dy"}
+                                                      "cotangent": "dy", "plumbed": True}
     assert grad_reversal.rule("no_callbacks") is not None
     lam = grad_reversal.parameter("lam")
     assert lam.kind == "float" and not lam.traced
@@ -48,12 +48,12 @@ def test_grad_reversal_spec(grad_reversal):
 
 
 def test_hvp_spec_has_cases_where_the_hessian_breaks_the_rule(hvp_tanh):
-    assert hvp_tanh.rule("max_intermediate_size")["bound"] == "4 * size(W) + 8 * size(x)"
+    rule = hvp_tanh.rule("max_intermediate_size")
+    assert rule["bound"] == "4 * size(W) + 8 * size(x) + m * m" and rule["max_degree"] == {"d": 1}
+    assert hvp_tanh.symbolic_dims == ("d",) and not hvp_tanh.probe_shapes
     assert hvp_tanh.rule("no_callbacks") is not None
     assert 20 <= len(hvp_tanh.hidden) <= 40
     assert sum(_wide(case) for case in hvp_tanh.hidden) >= 5
-    wide = {s.name: s.shapes for s in hvp_tanh.probe_shapes}["wide"]
-    assert wide == {"W": (4, 4096), "x": (4096,), "v": (4096,)}
     assert any(case.inputs["W"].shape[0] == case.inputs["W"].shape[1] > 1 for case in hvp_tanh.examples)
     for case in hvp_tanh.cases:  # W @ x is O(1): the answer is well conditioned for rtol 1e-4
         W, x = case.inputs["W"].astype(np.float64), case.inputs["x"].astype(np.float64)
@@ -64,7 +64,7 @@ def test_hvp_bound_reads_as_the_statement_says(hvp_tanh):
     rule = hvp_tanh.rule("max_intermediate_size")
     for m, d in [(4, 4096), (1, 1024), (2, 64)]:
         shapes = {"W": (m, d), "x": (d,), "v": (d,)}
-        assert max_intermediate_size.bound(rule, hvp_tanh.parameters, shapes) == 4 * m * d + 8 * d
+        assert max_intermediate_size.bound(rule, hvp_tanh.parameters, shapes) == 4 * m * d + 8 * d + m * m
 
 
 def _few(problem, hidden, examples=True):
@@ -108,13 +108,14 @@ def test_hvp_submissions(hvp_tanh, name, verdict, reason):
     assert (result.verdict, result.reason) == (Verdict(verdict), reason), result.message
 
 
-def test_hessian_only_for_small_d_is_caught_by_the_wide_cases(hvp_tanh):
-    """Its program at the probe shapes (d >= 1024) is honest: only a case whose d * d is above
-    the bound, traced at the case's own shapes, shows the Hessian."""
+def test_hessian_only_for_small_d_is_refused_on_every_case(hvp_tanh):
+    """Once, only a case whose d * d is above the bound, traced at the case's own shapes,
+    showed the Hessian. Traced with d as a symbol, the branch on d cannot be traced at all:
+    every case, narrow or wide, is refused for the same reason."""
     narrow = next(c for c in hvp_tanh.hidden if not _wide(c))
     wide = next(c for c in hvp_tanh.hidden if _wide(c))
     problem = _few(hvp_tanh, [narrow, wide], examples=False)
     result = grading.grade(problem, ROOT / "submissions" / "hvp_tanh" / "rejected" / "hessian_for_small_d.py",
                            source_gate=False, hints=False)
     assert [(c.verdict, c.reason) for c in result.cases] == [
-        (Verdict.AC, "ok"), (Verdict.RJ, "intermediate_too_large")], result.cases
+        (Verdict.RJ, "dim_read_as_number"), (Verdict.RJ, "dim_read_as_number")], result.cases

@@ -7,6 +7,9 @@ no rule is blind on every case and probe shape.
 * A rule module may say where it cannot tell a cheat from an honest solution
   (``blind_spots(rule, problem, traces)``), for example a size bound that every case's and
   probe shape's d x d intermediate fits under; that is a warning too.
+* Each rule's symbolic evidence is stated (info): what the program traced with the spec's
+  symbolic dims showed in the first known submission it refuses, for example "a (d, d) value
+  (float32) from dot_general has d^2 elements, growing as d^2".
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from judge import rules
-from judge.author.findings import WARNING
+from judge.author.findings import INFO, WARNING
 from judge.grade.verdicts import plural
+from judge.problem.model import dim_ranges
 
 
 def _shapes(problem) -> list[tuple[str, dict]]:
@@ -24,6 +28,18 @@ def _shapes(problem) -> list[tuple[str, dict]]:
     found = [(case.label, {n: tuple(np.shape(case.inputs[n])) for n in arrays}) for case in problem.cases]
     found += [(f"probe shape {s.name}", dict(s.shapes)) for s in problem.probe_shapes]
     return found
+
+
+def _evidence(module, results: dict):
+    """(the submission's path, the message of its first case refused by one of the module's
+    reasons) for the first known rejected submission it refuses; None if none."""
+    for sub, result in sorted(results.items(), key=lambda item: item[0].rel):
+        if sub.folder != "rejected":
+            continue
+        for case in result.cases:
+            if case.reason in module.REASONS and case.visibility == "example":
+                return sub.path, case.message
+    return None
 
 
 def check_rules(report, problem, results: dict) -> None:
@@ -45,4 +61,12 @@ def check_rules(report, problem, results: dict) -> None:
         blind = getattr(module, "blind_spots", None)
         for message in (blind(rule, problem, shapes) if blind else ()):
             report.find(check, WARNING, problem.path, f"rule {i} ({rule['id']}): {message}")
+        evidence = _evidence(module, results)
+        if evidence and problem.symbolic_dims:
+            report.find(check, INFO, evidence[0], f"rule {i} ({rule['id']}) refuses it: {evidence[1]}")
     check.summary = f"{plural(len(problem.rules), 'rule')}, {plural(len(problem.probe_shapes), 'probe shape')}"
+    if problem.symbolic_dims and rules.needs_program(problem.rules):
+        ranges = dim_ranges(problem.parameters)
+        told = ", ".join(f"{ranges[d][0]} <= {d} <= {ranges[d][1]}" if ranges[d][1] is not None
+                         else f"{d} >= {ranges[d][0]}" for d in problem.symbolic_dims)
+        check.summary += f", decided on the program traced with {told} as symbols"

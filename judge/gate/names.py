@@ -73,11 +73,9 @@ REFUSED_BUILTINS = {
     "reload": "it re-runs modules",
     "open": "it reads and writes files",
     "breakpoint": "it opens a debugger that runs any code",
-    "register": ("an ABC's register() makes isinstance and class patterns true for any type, "
-                 "generators and frames included"),
-    **dict.fromkeys(("asdict", "astuple"),
-                    "it reads the attributes a dataclass's fields name, which are data at run "
-                    "time; read the fields you need by name"),
+    # (an ABC's register() and dataclasses' asdict()/astuple() are no built-ins: they are
+    # refused where they are reached, as attributes or imports (MEMBER_NAMES); a function of
+    # the submission's own with one of those names is its own)
     "input": "it reads the worker's input",
     "help": "it imports modules named by strings",
     "globals": "it exposes a namespace by name",

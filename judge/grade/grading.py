@@ -111,8 +111,9 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                 "case_timeout": time_per_case_s or problem.limits["time_per_case_s"]}
     with ThreadPoolExecutor(max_workers=1) as pool:  # the rules' traces, in a worker of their own
         tracing = traces.request(problem, request, wanted)
-        traced = pool.submit(run_worker, tracing, **timeouts, sandbox=settings, limits=problem.limits,
-                             cache_dir=cache_dir) if tracing else None
+        traced = pool.submit(run_worker, tracing, startup_timeout=timeouts["startup_timeout"],
+                             case_timeout=traces.timeout(problem), sandbox=settings,
+                             limits=problem.limits, cache_dir=cache_dir) if tracing else None
         run = run_worker(request, **timeouts, sandbox=settings, limits=problem.limits,
                          cache_dir=cache_dir)
         trace_run = traced.result() if traced else None
@@ -120,7 +121,7 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
     describe = lambda error: _error_text(error, shown)  # noqa: E731
     program_breach = traces.program_breach(problem, wanted, trace_run, describe)
     results = tuple(judge_case(problem, case, run, factors[case.index], shown, program_breach,
-                               traces.related(wanted, case, trace_run, describe))
+                               traces.related(problem, wanted, case, trace_run, describe))
                     for case in cases)
     verdict, reason, message = overall(results)
     notes = ()
@@ -340,8 +341,12 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
         details = {**details, "diff": example_diff.diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
     shapes = {p.name: tuple(np.shape(case.inputs[p.name])) for p in problem.parameters if p.kind == "array"}
+    # the rules decide first on the program traced with symbolic dims (``related``), then on the
+    # case's own program: a submission can tell a symbolic trace from a concrete one (the type
+    # of an extent) and take another branch when it runs, so what runs is checked as well
+    program = report.program
     breach = related if isinstance(related, rules.Breach) else rules.check_case(problem, rules.TraceEvidence(
-        label="at this case's shapes", shapes=shapes, program=report.program, report=report,
+        label="at this case's shapes", shapes=shapes, program=program, report=report,
         output=output, factor=factor, related_by_rule=related or {}))
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)

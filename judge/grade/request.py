@@ -48,7 +48,8 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "submission": str(submission),
         "entry_point": problem.entry_point,
         "parameters": [{"name": p.name, "traced": p.traced} for p in problem.parameters],
-        "grad_rule": ({"field": grad_rule["field"], "cotangent": grad_rule.get("cotangent", "cotangent")}
+        "grad_rule": ({"field": grad_rule["field"], "cotangent": grad_rule.get("cotangent", "cotangent"),
+                       **({"plumbed": True} if grad_rule.get("plumbed") else {})}
                       if grad_rule else None),
         "probes": ({"wrt": problem.probes[0].wrt, "names": [p.name for p in problem.probes]}
                    if problem.probes else None),

@@ -1,9 +1,12 @@
 """The programs the rules want traced without running (``judge.rules``), the worker run that
 traces them, and what it reported as evidence for the grading module.
 
-Three kinds, all sent as cases with ``abstract`` shapes (``protocol``): the spec's probe shapes,
-the traces a rule asks for once (``no_unrolling`` at its sizes), and the traces a rule asks for
-beside each case (``no_unrolling`` at another extent of the case's dim, drawn at random). They
+Four kinds, all sent as cases with ``abstract`` shapes (``protocol``): the program the rules
+decide on, traced with the spec's ``symbolic_dims`` as symbols, once per combination of the
+other dims and static values the cases use (``rules.symbolic_trace``); the spec's probe
+shapes; the traces a rule asks for once (``no_unrolling`` at explicit sizes); and the traces a
+rule asks for beside each case (``no_unrolling`` at another extent of a dim that is not
+symbolic, drawn at random). They
 are traced by a worker of their own, which never sees a case's values and keeps no memory of
 the cases' run: a submission cannot answer the judge's traces with what it saw in the cases (a
 loop padded to the extent of the case it just ran, say). The plan is made once per grade.
@@ -11,28 +14,50 @@ loop padded to the extent of the case it just ran, say). The plan is made once p
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from judge import rules
 from judge.worker import protocol
 
 
+#: A trace's wall clock only stops one that never ends: at least this, or three times a
+#: case's limit. It decides no rule: a trace stopped by it is TLE ``trace_time_limit``.
+TRACE_TIMEOUT_S = 120
+
+
 @dataclass(frozen=True)
 class Wanted:
-    origin: object                 # "probe", or the index of the rule that asked
+    origin: object                 # "symbolic", "probe", or the index of the rule that asked
     trace: rules.AbstractTrace
     index: int                     # the worker's case index for it
     owner: int | None              # the case it was made for, or None
+    owners: tuple = ()             # a symbolic trace: every case it decides for
+
+
+def _key(trace) -> str:
+    return repr((sorted(trace.shapes.items()), sorted((k, repr(v)) for k, v in trace.values.items()),
+                 sorted(trace.dtypes.items())))
 
 
 def plan(problem, cases) -> list[Wanted]:
     """Every abstract trace for grading ``cases``; call once per grade (case traces may be
     drawn at random)."""
-    found = [(origin, trace, None) for origin, trace in rules.abstract_traces(problem)]
+    found = [(origin, trace, None, ()) for origin, trace in rules.abstract_traces(problem)]
+    symbolic: dict = {}
     for case in cases:
-        found += [(i, trace, case.index) for i, trace in rules.case_traces(problem, case.inputs)]
+        trace = rules.symbolic_trace(problem, case.inputs)
+        if trace is not None:
+            symbolic.setdefault(_key(trace), (trace, []))[1].append(case.index)
+        found += [(i, trace, case.index, ()) for i, trace in rules.case_traces(problem, case.inputs)]
+    found += [("symbolic", trace, None, tuple(owners)) for trace, owners in symbolic.values()]
     base = len(problem.cases)
-    return [Wanted(origin, trace, base + k, owner) for k, (origin, trace, owner) in enumerate(found)]
+    return [Wanted(origin, trace, base + k, owner, owners)
+            for k, (origin, trace, owner, owners) in enumerate(found)]
+
+
+def timeout(problem) -> float:
+    return max(TRACE_TIMEOUT_S, 3 * problem.limits["time_per_case_s"])
 
 
 def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
@@ -43,7 +68,8 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
     traced = [p.name for p in problem.parameters if p.traced]
     entries = [{"index": w.index, "args": protocol.encode_args(w.trace.values),
                 "abstract": {name: {"shape": list(w.trace.shapes[name]), "dtype": w.trace.dtypes[name]}
-                             for name in traced}}
+                             for name in traced},
+                **({"symbols": {k: list(v) for k, v in w.trace.symbols.items()}} if w.trace.symbols else {})}
                for w in wanted]
     return {**base, "grad_rule": None, "probes": None, "structure": False, "public_cases": 0,
             "cases": entries}
@@ -52,13 +78,45 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
 def _evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
     report = run.cases.get(w.index) if run is not None else None
     if report is None:
-        return rules.Breach("probe_shape_failed", f"the rules could not be checked: tracing at "
-                                                  f"{w.trace.name} did not finish")
+        return rules.Breach("trace_time_limit", f"the rules could not be checked: the program "
+                                                f"{w.trace.name if w.trace.symbols else 'traced at ' + w.trace.name} "
+                                                f"did not finish tracing (nothing of it runs)")
+    if w.trace.symbols and report.error is not None:
+        return _symbolic_failure(w, report.error, describe)
     if report.error is not None:
         return rules.Breach("probe_shape_failed", f"the rules could not be checked: tracing at "
                                                   f"{w.trace.name} failed: {describe(report.error)}")
     return rules.TraceEvidence(label=w.trace.name, shapes=w.trace.shapes, program=report.program,
-                               report=report, abstract=True)
+                               report=report, abstract=True, symbols=w.trace.symbols)
+
+
+def _first_line(text: str) -> str:
+    line = (text or "").strip().replace("\\n", "\n").splitlines()[0] if (text or "").strip() else ""
+    return line[:200] + (" [...]" if len(line) > 200 else "")
+
+
+def _symbolic_failure(w: Wanted, error, describe) -> rules.Breach:
+    """Why the program could not be traced with symbolic dims, naming the dim and the line."""
+    symbols = list(w.trace.symbols)
+    where = (f" at line {error.line}" if error.line else "") + (f": `{error.source.strip()}`" if error.source else "")
+    if error.kind == "symbolic":
+        text = error.message or ""
+        named = [d for d in symbols if re.search(rf"(?<![A-Za-z0-9_]){re.escape(d)}(?![A-Za-z0-9_])", text)]
+        dims = named or symbols
+        told = " or ".join(dims)
+        return rules.Breach("dim_read_as_number",
+                            f"your code reads the dim {told} as a number{where}; the rules are "
+                            f"decided on your program traced with {', '.join(symbols)} as a symbol "
+                            f"(any extent in its range), so no Python loop, branch, int(), "
+                            f"float(), len() or reshape may depend on {told}'s value: use "
+                            f"jax.vmap, lax.scan or array operations (a mean divides by "
+                            f"x.shape[0] or uses jnp.mean) ({error.type}: {_first_line(text)})")
+    if error.kind == "concretization":
+        return rules.Breach("traced_value_concretized",
+                            f"{w.trace.name}: a traced value was turned into a Python value or "
+                            f"NumPy array{where} ({error.type})")
+    return rules.Breach("symbolic_trace_failed", f"the rules could not be checked: the program "
+                                                 f"{w.trace.name} failed: {describe(error)}")
 
 
 def program_breach(problem, wanted: list[Wanted], run, describe) -> rules.Breach | None:
@@ -67,7 +125,7 @@ def program_breach(problem, wanted: list[Wanted], run, describe) -> rules.Breach
     worker's; ``describe(error)`` words a worker error."""
     found = []
     for w in wanted:
-        if w.owner is None:
+        if w.owner is None and w.origin != "symbolic":
             got = _evidence(w, run, describe)
             if isinstance(got, rules.Breach):
                 return got
@@ -75,8 +133,17 @@ def program_breach(problem, wanted: list[Wanted], run, describe) -> rules.Breach
     return rules.check_abstract(problem, found) if found else None
 
 
-def related(wanted: list[Wanted], case, run, describe) -> dict | rules.Breach:
-    """The traces made beside ``case``, by the index of the rule that asked for them."""
+def related(problem, wanted: list[Wanted], case, run, describe) -> dict | rules.Breach:
+    """The traces made beside ``case``, by the index of the rule that asked for them; or the
+    rules' breach on the program traced with symbolic dims for it."""
+    for w in wanted:
+        if w.origin == "symbolic" and case.index in w.owners:
+            got = _evidence(w, run, describe)
+            if isinstance(got, rules.Breach):
+                return got
+            breach = rules.check_symbolic(problem, got)
+            if breach:
+                return breach
     by_rule: dict = {}
     for w in wanted:
         if w.owner == case.index:

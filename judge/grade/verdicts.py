@@ -61,6 +61,9 @@ REASONS = {
     "missing_primitive": Verdict.RJ, "forbidden_primitive": Verdict.RJ,
     "probe_shape_failed": Verdict.RJ,  # the program could not be traced at a probe shape
     "opaque_computation": Verdict.RJ,  # the program calls code the rules cannot read
+    "dim_read_as_number": Verdict.RJ,  # the program cannot be traced with its dims as symbols
+    "symbolic_trace_failed": Verdict.RJ,  # tracing with symbolic dims raised something else
+    "function_primitive": Verdict.RJ,  # a primitive carrying a function the problem does not admit
     # RTE
     "exception": Verdict.RTE, "import_exception": Verdict.RTE, "exit_called": Verdict.RTE,
     "exited_early": Verdict.RTE, "killed_by_signal": Verdict.RTE,
@@ -71,6 +74,7 @@ REASONS = {
     "bad_submission_file": Verdict.CE,  # batch: a link, FIFO, device, folder or oversized file
     # TLE
     "time_limit": Verdict.TLE, "cpu_time_limit": Verdict.TLE,
+    "trace_time_limit": Verdict.TLE,  # the rules' trace never ended (a generous wall clock)
     # MLE
     "memory_limit": Verdict.MLE,
     # OLE
@@ -101,6 +105,10 @@ HIDDEN_MESSAGES = {
     "forbidden_primitive": "the traced program uses an operation the problem forbids",
     "probe_shape_failed": "the program could not be traced at a probe shape",
     "opaque_computation": "the traced program calls code the judge cannot read",
+    "dim_read_as_number": "the program reads a dim as a number, so it cannot be traced with symbolic dims",
+    "symbolic_trace_failed": "the program could not be traced with symbolic dims",
+    "function_primitive": "the traced program uses a primitive carrying a function the problem does not admit",
+    "trace_time_limit": "the program did not finish tracing",
     "instrument_tampered": "the submission replaced functions the judge's instruments rely on",
     "channel_tampered": "the result channel was tampered with",
     "exception": "the submission raised an exception",

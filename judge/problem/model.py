@@ -70,6 +70,9 @@ class ProbeShape:
     shapes: dict                    # every array parameter -> shape tuple
     values: dict                    # every static parameter -> Python number
     dtypes: dict = field(default_factory=dict)  # every traced parameter -> dtype name
+    #: dims traced as symbols: name -> (lowest, highest or None); a shape's extent that names
+    #: one of them is that symbol (``judge.worker.symbolic``)
+    symbols: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -145,6 +148,11 @@ class Problem:
     #: default (``judge.gate.DEFAULT_ALLOWED_IMPORTS``).
     allowed_imports: tuple[str, ...] | None = None
     probe_shapes: tuple[ProbeShape, ...] = ()
+    #: The dims the rules decide on as symbols (``symbolic_dims``; default every dim name of
+    #: the parameters' shapes) and the primitives carrying a function it admits beyond the
+    #: default list (``function_primitives``).
+    symbolic_dims: tuple[str, ...] = ()
+    function_primitives: tuple[str, ...] = ()
     #: The problem page (all optional; ``judge show``, ``judge list``): "easy", "medium", "hard"
     #: or None; topic tags; hints revealed in order (``judge show --hints N``: not the hints of
     #: known mistakes, ``judge.grade.hints``); ids of related problems.
@@ -194,9 +202,20 @@ def dim_names(parameters) -> set[str]:
     return {d for p in parameters for d in (p.shape or ()) if isinstance(d, str)}
 
 
+def dim_ranges(parameters) -> dict:
+    """name -> (lowest, highest or None) for every dim name; the spec's ``dims`` bounds, else
+    from 1 without an upper bound."""
+    found = {name: (1, None) for name in dim_names(parameters)}
+    for p in parameters:
+        for name, low, high in p.dim_bounds:
+            found[name] = (max(1, low), high)
+    return found
+
+
 def bind_dims(parameters, shapes: dict) -> dict:
     """Each dim name's extent in ``shapes`` (parameter -> shape tuple); the first parameter
-    that names a dim decides it (``constraints`` checks that the others agree)."""
+    that names a dim decides it (``constraints`` checks that the others agree). An extent that
+    is a symbol's name (a trace with symbolic dims) stays that name."""
     dims: dict = {}
     for p in parameters:
         shape = shapes.get(p.name)
@@ -204,7 +223,7 @@ def bind_dims(parameters, shapes: dict) -> dict:
             continue
         for name, extent in zip(p.shape, shape):
             if isinstance(name, str):
-                dims.setdefault(name, int(extent))
+                dims.setdefault(name, extent if isinstance(extent, str) else int(extent))
     return dims
 
 

@@ -324,6 +324,14 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
         difficulty=data.get("difficulty"), tags=tuple(data.get("tags") or ()),
         hints=tuple(data.get("hints") or ()), related=tuple(data.get("related") or ()),
         scoring=_scoring(data.get("scoring"), fail))
+    known = dim_names(params)
+    wanted = data.get("symbolic_dims")
+    for name in wanted or ():
+        if name not in known:
+            fail(["symbolic_dims"], f"{name!r} is not a dim name of the parameters' shapes"
+                                    + (f" (dims: {', '.join(sorted(known))})" if known else ""))
+    problem = replace(problem, symbolic_dims=tuple(sorted(known if wanted is None else wanted)),
+                      function_primitives=tuple(data.get("function_primitives") or ()))
     for i, key, message in rule_registry.validate(rules, problem):
         fail(["rules", i, key], message)
     problem = replace(problem, probe_shapes=tuple(

@@ -14,7 +14,7 @@ import numpy as np
 
 from judge import rules
 from judge.problem.casefile import plain_list
-from judge.problem.model import DEFAULT_TOLERANCE, Problem, seconds
+from judge.problem.model import DEFAULT_TOLERANCE, Problem, dim_ranges, seconds
 from judge.grade import scoring
 from judge.grade.verdicts import plural
 
@@ -199,6 +199,14 @@ def sections(problem: Problem) -> dict[str, list[str]]:
     """What ``render`` shows under each heading after the statement, as lines (the rules as
     ``- id: words``, the scoring without its heading); the web page shows the same words."""
     rules_lines = [f"  - {r['id']}: {rules.describe(r)}" for r in problem.rules]
+    if problem.symbolic_dims and rules.needs_program(problem.rules):
+        ranges = dim_ranges(problem.parameters)
+        rules_lines.append("  decided on your program traced once, never run, with "
+                           + ", ".join(f"{d} as a symbol ({ranges[d][0]} <= {d}"
+                                       + (f" <= {ranges[d][1]})" if ranges[d][1] is not None else ")")
+                                       for d in problem.symbolic_dims)
+                           + ": your code sees these dims as symbols, never as numbers, so no "
+                             "Python loop, branch or int() may depend on them")
     if problem.rules and problem.probe_shapes:
         rules_lines.append("  also checked, by tracing only, at: " + "; ".join(
             f"{s.name} (" + ", ".join(f"{k} {tuple(v)}" for k, v in s.shapes.items()) + ")"

@@ -3,7 +3,9 @@
 Every module in this package that defines ``ID`` is a rule (its contract is in ``base``), found
 here and nowhere else: adding a rule is adding one module (and its keys to the spec schema).
 This package also says which traces the worker must make (``needs_program``,
-``abstract_traces``) and runs the rules over them (``check_case``, ``check_abstract``); the
+``symbolic_trace``: the program the rules decide on, with the spec's ``symbolic_dims`` as
+symbols; ``abstract_traces`` and ``case_traces``: concrete traces a spec or a rule still asks
+for) and runs the rules over them (``check_symbolic``, ``check_case``, ``check_abstract``); the
 grading module turns a breach into a verdict.
 """
 
@@ -13,12 +15,13 @@ import importlib
 import pkgutil
 from dataclasses import replace
 
-from judge.rules import primitive_names
+from judge.problem.model import bind_dims, dim_ranges, shapes_for
+from judge.rules import carriers, primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence
 
-_HELPERS = {"base", "expression", "primitive_names"}
+_HELPERS = {"base", "expression", "primitive_names", "polynomial", "carriers"}
 #: what the registry itself may report, beside its rules' reasons
-REASONS = ("opaque_computation",)
+REASONS = ("opaque_computation", "function_primitive")
 
 
 def _discover() -> dict:
@@ -66,6 +69,41 @@ def abstract_traces(problem) -> list[tuple[str | int, AbstractTrace]]:
         if more is not None:
             found.extend((i, t) for t in more(rule, problem))
     return found
+
+
+def symbolic_trace(problem, inputs: dict) -> AbstractTrace | None:
+    """The program the rules decide on for a case with these inputs: traced without running,
+    the spec's ``symbolic_dims`` as symbols over their ranges, the other dims and the static
+    values the case's own (so a submission that branches on them is judged on the branch its
+    cases take). None when no rule reads a program or no dim is symbolic."""
+    if not needs_program(problem.rules) or not problem.symbolic_dims:
+        return None
+    params = problem.parameters
+    shapes = {p.name: tuple(inputs[p.name].shape) for p in params if p.kind == "array"}
+    dims = bind_dims(params, shapes)
+    ranges = dim_ranges(params)
+    symbols = {d: ranges[d] for d in problem.symbolic_dims}
+    symbolic = shapes_for(params, {**dims, **{d: d for d in symbols}}, shapes)
+    concrete = sorted((k, v) for k, v in dims.items() if k not in symbols)
+    name = (f"traced with {', '.join(symbols)} symbolic"
+            + (f" ({', '.join(f'{k} = {v}' for k, v in concrete)})" if concrete else ""))
+    return AbstractTrace(name=name, shapes=symbolic,
+                         values={p.name: inputs[p.name] for p in params if not p.traced},
+                         dtypes={p.name: str(inputs[p.name].dtype) for p in params if p.traced},
+                         symbols=symbols)
+
+
+def check_symbolic(problem, trace: TraceEvidence) -> Breach | None:
+    """The first rule the program traced with symbolic dims breaks: code the rules cannot
+    read, a primitive carrying a function the problem does not admit, then each rule in the
+    spec's order."""
+    program = trace.program
+    if program is not None and program.shapes_omitted:
+        return Breach("opaque_computation", f"{trace.label}: the traced program has more distinct "
+                                            f"shapes than the judge can list; this problem's rules "
+                                            f"must see every value")
+    breach = carriers.check(problem, trace)
+    return breach or check_case(problem, trace)
 
 
 def case_traces(problem, inputs: dict) -> list[tuple[int, AbstractTrace]]:
@@ -141,4 +179,5 @@ def check_abstract(problem, traces: list[tuple[str | int, TraceEvidence]]) -> Br
 
 
 __all__ = ["RULES", "Breach", "TraceEvidence", "AbstractTrace", "describe", "validate",
-           "needs_program", "abstract_traces", "case_traces", "check_case", "check_abstract"]
+           "needs_program", "abstract_traces", "case_traces", "check_case", "check_abstract",
+           "symbolic_trace", "check_symbolic"]

@@ -57,6 +57,8 @@ class TraceEvidence:
     #: registry hands each rule its own as ``related``
     related_by_rule: Mapping[int, tuple] = field(default_factory=dict)
     related: tuple = ()
+    #: traced with these dims as symbols: name -> (lowest, highest or None)
+    symbols: Mapping[str, tuple] = field(default_factory=dict)
 
 
 def number(n: int) -> str:

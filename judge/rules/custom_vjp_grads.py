@@ -27,7 +27,10 @@ REASONS = ("instrument_tampered", "no_custom_vjp", "backward_not_run", "grads_no
 def describe(rule: dict) -> str:
     return (f"`{rule['field']}` must be the cotangent `{rule.get('cotangent', 'cotangent')}` pulled "
             f"back through the backward rule of a jax.custom_vjp function (no formula, "
-            f"stop_gradient construction or custom_jvp)")
+            f"stop_gradient construction or custom_jvp)"
+            + ("; outside the rule the cotangent is only plumbed (reshaped, broadcast, summed), "
+               "never scaled or negated: the whole transformation is in the backward rule"
+               if rule.get("plumbed") else ""))
 
 
 def validate(rule: dict, problem) -> list:
@@ -73,7 +76,10 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
         return Breach("grads_not_from_backward",
                       f"the cotangent reaches {name} without passing through your backward rule: "
                       f"{name} must be what the custom_vjp's backward rule returns, not a formula, "
-                      f"a stop_gradient construction or a value multiplied by a rule's output")
+                      f"a stop_gradient construction or a value multiplied by a rule's output"
+                      + ("; here the cotangent may only be plumbed outside the rule (reshaped, "
+                         "broadcast, summed), never scaled or negated: put the whole "
+                         "transformation in the backward rule" if rule.get("plumbed") else ""))
     if not flow.used:
         return Breach("grads_not_from_backward",
                       f"{name} does not depend on the cotangent: it must be the cotangent pulled "

@@ -9,12 +9,21 @@ and bare dim names from the parameters' symbolic ``shape``.
 from __future__ import annotations
 
 import ast
+import functools
 import math
+
+import numpy as np
 
 from judge.gate import parsing
 
+def _floordiv(a, b):
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.where(b == 0, 0, np.floor_divide(a, np.where(b == 0, 1, b)))
+    return a // b if b else 0
+
+
 _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
-        ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b if b else 0}
+        ast.Mult: lambda a, b: a * b, ast.FloorDiv: _floordiv}
 _MAX_TEXT = 500
 
 
@@ -81,7 +90,7 @@ def _parameter(node, parameters: set, fn: str) -> None:
 
 def evaluate(tree: ast.expr, shapes: dict, dims: dict) -> int:
     """The expression's value for parameter ``shapes`` (name -> tuple) and ``dims`` (name ->
-    extent)."""
+    extent); extents may be integer NumPy arrays (every point of a box at once)."""
     if isinstance(tree, ast.Constant):
         return tree.value
     if isinstance(tree, ast.BinOp):
@@ -97,4 +106,4 @@ def evaluate(tree: ast.expr, shapes: dict, dims: dict) -> int:
         shape, axis = shapes[args[0].id], _axis(args[1])
         return shape[axis] if -len(shape) <= axis < len(shape) else 0
     values = [evaluate(a, shapes, dims) for a in args]
-    return min(values) if name == "min" else max(values)
+    return functools.reduce(np.minimum if name == "min" else np.maximum, values)

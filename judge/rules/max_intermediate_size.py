@@ -1,16 +1,21 @@
 """Rule ``max_intermediate_size``: no value in the program has more elements than a bound.
 
-Reads the largest values of the traced program (every equation's outputs and every constant,
-nested jaxprs included: jit, scan/while/cond bodies, custom_jvp/custom_vjp rules, remat) and
-compares the largest with the author's expression evaluated at the trace's shapes, for example
-``4 * size(W) + 8 * size(x)``: then "never build the d x d Hessian" is a rule, checked on
-every case and, without running anything, at the spec's probe shapes.
+On the program traced with symbolic dims (``judge.rules.symbolic_trace``), every distinct shape
+of every value (equations' outputs and constants, nested jaxprs included: jit, scan/while/cond
+bodies, custom_jvp/custom_vjp rules, remat) has a size that is a polynomial in the dims, and so
+is the author's ``bound``, for example ``4 * size(W) + 8 * size(x)``: the rule holds only where
+the judge proves size <= bound over the dims' declared ranges (``polynomial.proves``;
+inconclusive is a breach). ``max_degree`` says how fast a size may grow in a dim: ``{d: 1}`` is
+"no value grows as d^2", whatever the bound. On a program traced at concrete shapes (a spec
+without symbolic dims, its probe shapes) the largest value is compared with the bound there.
 """
 
 from __future__ import annotations
 
+import math
+
 from judge.problem.model import bind_dims, dim_names
-from judge.rules import expression
+from judge.rules import expression, polynomial
 from judge.rules.base import Breach, TraceEvidence, number
 
 ID = "max_intermediate_size"
@@ -19,16 +24,31 @@ REASONS = ("intermediate_too_large",)
 
 
 def describe(rule: dict) -> str:
-    return f"no intermediate value may have more than {rule['bound']} elements"
+    said = []
+    if "bound" in rule:
+        said.append(f"no intermediate value may have more than {rule['bound']} elements")
+    for dim, power in (rule.get("max_degree") or {}).items():
+        said.append(f"no value's size may grow faster than {dim}{'^' + str(power) if power != 1 else ''}"
+                    + (f" (nothing grows as {dim}^{power + 1})" if power else f" (no value grows with {dim})"))
+    return "; ".join(said)
 
 
 def validate(rule: dict, problem) -> list:
     arrays = [p.name for p in problem.parameters if p.kind == "array"]
-    try:
-        expression.parse(rule["bound"], arrays, dim_names(problem.parameters))
-    except expression.ExpressionError as exc:
-        return [("bound", str(exc))]
-    return []
+    found = []
+    if "bound" not in rule and not rule.get("max_degree"):
+        found.append(("id", "give a bound, a max_degree, or both"))
+    if "bound" in rule:
+        try:
+            expression.parse(rule["bound"], arrays, dim_names(problem.parameters))
+        except expression.ExpressionError as exc:
+            found.append(("bound", str(exc)))
+    for dim in rule.get("max_degree") or {}:
+        if dim not in problem.symbolic_dims:
+            found.append(("max_degree", f"{dim!r} is not one of the symbolic dims "
+                                        f"({', '.join(problem.symbolic_dims) or 'none'}): "
+                                        f"a degree is only known in a symbol"))
+    return found
 
 
 def bound(rule: dict, parameters, shapes) -> int:
@@ -37,9 +57,86 @@ def bound(rule: dict, parameters, shapes) -> int:
     return expression.evaluate(tree, shapes, bind_dims(parameters, shapes))
 
 
+def _tree(rule: dict, parameters):
+    return expression.parse(rule["bound"], [p.name for p in parameters if p.kind == "array"],
+                            dim_names(parameters))
+
+
+def _bound_polynomial(rule: dict, problem, trace: TraceEvidence) -> str:
+    concrete = {k: v for k, v in bind_dims(problem.parameters, trace.shapes).items() if not isinstance(v, str)}
+    if not concrete:
+        return rule["bound"]
+    return rule["bound"] + " with " + ", ".join(f"{k} = {v}" for k, v in sorted(concrete.items()))
+
+
+def _bound_fn(rule: dict, problem, trace: TraceEvidence):
+    tree = _tree(rule, problem.parameters)
+    dims_at = bind_dims(problem.parameters, trace.shapes)
+
+    def at(values: dict):
+        shapes = {k: tuple(values[e] if isinstance(e, str) else e for e in shape)
+                  for k, shape in trace.shapes.items()}
+        dims = {k: values[v] if isinstance(v, str) else v for k, v in dims_at.items()}
+        return expression.evaluate(tree, shapes, dims)
+    return at
+
+
+def check_symbolic(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
+    """Every distinct shape of the program traced with symbolic dims, against ``max_degree``
+    and against the bound over the dims' ranges."""
+    symbols = dict(trace.symbols)
+    limit = _bound_fn(rule, problem, trace) if "bound" in rule else None
+    for value in trace.program.shapes:
+        try:
+            trees = [polynomial.parse(e) for e in value.shape]
+        except polynomial.ExtentError as exc:
+            return Breach("intermediate_too_large", f"{trace.label}: {exc}; the size of a value made "
+                                                    f"by {value.primitive} cannot be bounded")
+        shape, size = polynomial.shape_text(value.shape), polynomial.size_text(value.shape)
+        unknown = sorted(set().union(*[polynomial.names(t) for t in trees]) - set(symbols)) if trees else []
+        if unknown:
+            return Breach("intermediate_too_large", f"{trace.label}: a {shape} value made by "
+                                                    f"{value.primitive} has extents in {', '.join(unknown)}, "
+                                                    f"not a dim of this problem")
+        for dim, power in (rule.get("max_degree") or {}).items():
+            grown = sum(polynomial.degree(t, dim) for t in trees)
+            if grown > power:
+                return Breach("intermediate_too_large",
+                              f"{trace.label}: a {shape} value ({value.dtype}) from {value.primitive} "
+                              f"has {size} elements, growing as {dim}^{grown}; this problem allows "
+                              f"no value growing faster than {dim}" + (f"^{power}" if power != 1 else ""))
+        if limit is None:
+            continue
+
+        def elements(values, trees=trees):
+            return math.prod([polynomial.evaluate(t, values) for t in trees]) if trees else 1
+        held, where = polynomial.proves(elements, limit, symbols)
+        if not held:
+            ranges = ", ".join(f"{lo} <= {d} <= {hi}" if hi is not None else f"{d} >= {lo}"
+                               for d, (lo, hi) in symbols.items())
+            at = ("; at " + ", ".join(f"{k} = {v}" for k, v in where.items()) + " it is "
+                  + number(int(elements(where))) + " against " + number(int(limit(where)))) if where else                  "; the judge could not prove it over every extent (inconclusive counts as a breach)"
+            return Breach("intermediate_too_large",
+                          f"{trace.label}: a {shape} value ({value.dtype}) from {value.primitive} has "
+                          f"{size} elements, not <= {_bound_polynomial(rule, problem, trace)} over "
+                          f"{ranges}{at}")
+    return None
+
+
+def evidence(rule: dict, trace: TraceEvidence, problem) -> str:
+    """What the rule saw on a program traced with symbolic dims, for ``judge check``: its
+    largest shapes by degree."""
+    ranked = sorted(trace.program.shapes, key=lambda v: -sum(
+        polynomial.degree(polynomial.parse(e), d) for e in v.shape for d in trace.symbols))
+    top = ", ".join(f"{polynomial.shape_text(v.shape)} from {v.primitive}" for v in ranked[:3])
+    return f"largest values {top or '(none)'}: each proved within the rule"
+
+
 def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     program = trace.program
-    if program is None or not program.largest:
+    if program is not None and program.symbolic:
+        return check_symbolic(rule, trace, problem)
+    if program is None or not program.largest or "bound" not in rule:
         return None
     limit = bound(rule, problem.parameters, trace.shapes)
     largest = program.largest[0]
@@ -54,7 +151,10 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
 
 def blind_spots(rule: dict, problem, traces) -> list[str]:
     """A warning when no traced shape (a case's or a probe shape's) has a dim whose square is
-    above the bound: a d x d intermediate (a Hessian, a Gram matrix) would pass everywhere."""
+    above the bound: a d x d intermediate (a Hessian, a Gram matrix) would pass everywhere.
+    Not for a problem whose dims are symbols: the bound is proved over their whole ranges."""
+    if problem.symbolic_dims or "bound" not in rule:
+        return []
     for _, shapes in traces:
         extents = [e for shape in shapes.values() for e in shape]
         if extents and max(extents) ** 2 > bound(rule, problem.parameters, shapes):

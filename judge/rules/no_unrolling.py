@@ -1,5 +1,11 @@
 """Rule ``no_unrolling``: the traced program does not grow with a dim.
 
+When the dim is one of the spec's ``symbolic_dims`` (the default), the rules' program is traced
+with it as a symbol: a Python loop or comprehension over it cannot be traced at all (RJ
+``dim_read_as_number``, ``judge.grade.traces``), and this rule only caps the equations at
+``max_equations`` (a loop padded to a fixed count never grows, but it is as long as the loop).
+Otherwise, as before symbolic dims:
+
 Traces the entry abstractly (nothing runs) at two or more extents of one dim of the parameters'
 symbolic shapes, every other dim and static value taken from the first example, and compares
 the number of equations, nested bodies included. A Python loop or comprehension over the
@@ -17,15 +23,17 @@ from judge.rules.base import AbstractTrace, Breach, TraceEvidence, number
 
 ID = "no_unrolling"
 EVIDENCE = ("program",)
-REASONS = ("unrolled_loop",)
+#: ``dim_read_as_number`` is reported by the symbolic trace itself (``judge.grade.traces``): it
+#: is what a Python loop over a symbolic dim gets
+REASONS = ("unrolled_loop", "dim_read_as_number")
 DEFAULT_SIZES = (3, 7)
 
 
 def describe(rule: dict) -> str:
     budget = (f", and has at most {rule['max_equations']} equations" if "max_equations" in rule
               else "")
-    return (f"the traced program must not grow with {rule['dim']}{budget}: no Python loop or "
-            f"comprehension over it (use jax.vmap or batched operations)")
+    return (f"the traced program must not grow with {rule['dim']}{budget}: no Python loop, "
+            f"comprehension or branch over it (use jax.vmap or batched operations)")
 
 
 def validate(rule: dict, problem) -> list:
@@ -42,8 +50,9 @@ def _sizes(rule: dict) -> tuple[int, ...]:
 
 def traces(rule: dict, problem) -> list[AbstractTrace]:
     """The program at each of ``sizes``, other dims and static values from the first example
-    (none while no example has loaded, as when ``judge fill`` computes the first outputs)."""
-    if not problem.examples:
+    (none while no example has loaded, as when ``judge fill`` computes the first outputs; none
+    for a symbolic dim unless the spec gives ``sizes``)."""
+    if not problem.examples or (rule["dim"] in problem.symbolic_dims and "sizes" not in rule):
         return []
     base = problem.examples[0].inputs
     params = problem.parameters
@@ -74,7 +83,7 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[Abstrac
     be compared fairly."""
     params = problem.parameters
     dims = bind_dims(params, shapes)
-    if dims.get(rule["dim"], 1) <= 1:
+    if dims.get(rule["dim"], 1) <= 1 or rule["dim"] in problem.symbolic_dims:
         return []
     size = other_size(dims[rule["dim"]])
     return [AbstractTrace(name=f"{rule['dim']} = {size}",

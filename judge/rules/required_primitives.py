@@ -4,11 +4,18 @@ Reads the primitive counts of the traced program (nested jaxprs included) over t
 its outputs depend on (a ``lax.scan`` whose result is thrown away does not count), with the
 names a primitive has had across JAX versions (``primitive_names``). For example ``[scan]`` for
 an EMA written with ``lax.scan`` (``fori_loop`` with static bounds becomes a scan too).
+
+``recurrence: T`` states a role rather than a name, read on the program traced with T as a
+symbol (``judge.worker.program.loop_summary``): a live scan of length T (or the while loop a
+``fori_loop`` over ``range(T)`` becomes with a symbolic bound) whose floating carry at step t+1
+is computed from its carry at step t and from data, and reaches the output (the final carry, a
+scanned output, or a ref the output reads). A scan over zero rows, without a carry, or that
+copies its carry does not count; nor does a counter.
 """
 
 from __future__ import annotations
 
-from judge.rules import primitive_names
+from judge.rules import polynomial, primitive_names
 from judge.rules.base import Breach, TraceEvidence
 
 ID = "required_primitives"
@@ -17,17 +24,79 @@ REASONS = ("missing_primitive",)
 
 
 def describe(rule: dict) -> str:
-    return f"the traced program must use {', '.join(rule['primitives'])}"
+    said = []
+    if rule.get("primitives"):
+        said.append(f"the traced program must use {', '.join(rule['primitives'])}")
+    if "recurrence" in rule:
+        T = rule["recurrence"]
+        said.append(f"the output must be computed by a recurrence over {T}: a lax.scan (or a "
+                    f"fori_loop) of length {T} whose carry at step t+1 is computed from its carry "
+                    f"at step t and reaches the output (a scan over zero rows, without a carry, or "
+                    f"that only copies its carry does not count)")
+    return "; ".join(said)
 
 
 def validate(rule: dict, problem) -> list:
-    return []
+    found = []
+    if not rule.get("primitives") and "recurrence" not in rule:
+        found.append(("id", "give primitives, a recurrence, or both"))
+    if "recurrence" in rule and rule["recurrence"] not in problem.symbolic_dims:
+        found.append(("recurrence", f"{rule['recurrence']!r} is not one of the symbolic dims "
+                                    f"({', '.join(problem.symbolic_dims) or 'none'})"))
+    return found
+
+
+def evidence(rule: dict, trace: TraceEvidence, problem) -> str:
+    loops = ", ".join(f"{lp.primitive} of length {lp.length}" + (" (a recurrence)" if lp.recurrent else "")
+                      for lp in trace.program.loops)
+    return f"live loops: {loops or 'none'}"
+
+
+def _over(length: str, T: str) -> bool:
+    """Is a loop of this length one step per index of T, give or take a few: ``T``,
+    ``T - 1`` (a scan over x[1:] from x[0])?"""
+    try:
+        tree = polynomial.parse(length)
+    except polynomial.ExtentError:
+        return False
+    if polynomial.names(tree) != {T} or polynomial.degree(tree, T) != 1:
+        return False
+    at = [int(polynomial.evaluate(tree, {T: n})) for n in (1000, 2000)]
+    return at[1] - at[0] == 1000 and abs(at[0] - 1000) <= 8
+
+
+def _recurrence(rule: dict, trace: TraceEvidence) -> Breach | None:
+    T = rule["recurrence"]
+    program = trace.program
+    if not program.symbolic:
+        return None  # a role is read on the program traced with T as a symbol
+    if any(lp.recurrent and _over(lp.length, T) for lp in program.loops):
+        return None
+    seen = ", ".join(f"a {lp.primitive} of length {lp.length}"
+                     + (" carrying a recurrence" if lp.recurrent else " with no recurrence in its carry")
+                     for lp in program.loops) or "no loop"
+    return Breach("missing_primitive",
+                  f"{trace.label}: no recurrence over {T} computes the output ({seen} does); "
+                  f"this problem requires a lax.scan of length {T} whose carry at step t+1 is "
+                  f"computed from its carry at step t and reaches the output")
 
 
 def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     if trace.program is None:
         return None
-    missing = [n for n in rule["primitives"] if not primitive_names.count(trace.program.live, n)]
+    if "recurrence" in rule:
+        breach = _recurrence(rule, trace)
+        if breach:
+            return breach
+    if not rule.get("primitives"):
+        return None
+    live = dict(trace.program.live)
+    if trace.program.symbolic:
+        # a fori_loop over range(T) is a while loop when T is a symbol, the scan it is when T
+        # is a number: counted as that scan
+        fori = sum(1 for lp in trace.program.loops if lp.primitive == "while" and lp.length != "?")
+        live["scan"] = live.get("scan", 0) + fori
+    missing = [n for n in rule["primitives"] if not primitive_names.count(live, n)]
     if not missing:
         return None
     return Breach("missing_primitive",

@@ -18,13 +18,14 @@ terminal by a submission and every report encodes as UTF-8. Values are decoded t
 
 from __future__ import annotations
 
-import math
 import secrets
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from judge.run import fields as _fields
 from judge.run.escaping import escape
+from judge.run.summary import Loop, Program, SymbolicValue, Value  # noqa: F401 - re-exported
 from judge.worker import protocol
 from judge.worker.protocol import ProtocolError
 
@@ -39,7 +40,7 @@ MAX_PRIMITIVES = 10_000
 #: Captured stdout or stderr: the request's ``capture_bytes`` plus the worker's "not kept" marker.
 CAPTURE_MARGIN = 100
 #: Largest integer a count may be.
-MAX_COUNT = 2 ** 53
+MAX_COUNT = _fields.MAX_COUNT
 
 # --- the reports ------------------------------------------------------------------------------
 
@@ -110,30 +111,6 @@ class Probes:
 
 
 @dataclass(frozen=True)
-class Value:
-    """One value of a traced program (``judge.worker.program``); its size is computed here."""
-
-    shape: tuple[int, ...]
-    dtype: str
-    primitive: str           # the primitive that made it, or "constant"
-
-    @property
-    def size(self) -> int:
-        return math.prod(self.shape)
-
-
-@dataclass(frozen=True)
-class Program:
-    """The summary of a program traced without running it, which structural rules read."""
-
-    equations: int
-    primitives: Mapping[str, int]    # primitive name -> equations
-    largest: tuple[Value, ...]       # the values with the most elements, largest first
-    live: Mapping[str, int] = field(default_factory=dict)  # primitive name -> equations the outputs need
-    omitted: int = 0                 # distinct primitives left out of ``primitives``
-
-
-@dataclass(frozen=True)
 class CaseReport:
     index: int
     time_s: float
@@ -187,52 +164,10 @@ class Expected:
 
 # --- field checks -----------------------------------------------------------------------------
 
-def _fail(where: str, what: str):
-    raise ProtocolError(f"{where}: {what}")
-
-
-def _keys(msg: dict, where: str, required: tuple, optional: tuple = ()) -> None:
-    missing = [k for k in required if k not in msg]
-    if missing:
-        _fail(where, f"missing {', '.join(missing)}")
-    if not set(msg) <= set(required) | set(optional):
-        _fail(where, "fields that are not in the protocol")
-
-
-def _object(value, where: str) -> dict:
-    if not isinstance(value, dict):
-        _fail(where, "expected an object")
-    return value
-
-
-def _int(value, where: str, lo: int = 0, hi: int = MAX_COUNT) -> int:
-    if type(value) is not int or not lo <= value <= hi:
-        _fail(where, f"expected an integer from {lo} to {hi}")
-    return value
-
-
-def _number(value, where: str) -> float:
-    if type(value) not in (int, float) or not 0 <= value <= 1e9:  # exact for any int; NaN fails
-        _fail(where, "expected a finite number of seconds")
-    return float(value)
-
-
-def _bool(value, where: str) -> bool:
-    if type(value) is not bool:
-        _fail(where, "expected true or false")
-    return value
-
-
-def _text(value, where: str, cap: int, multiline: bool = False) -> str:
-    if not isinstance(value, str):
-        _fail(where, "expected a string")
-    if len(value) > cap:
-        _fail(where, f"longer than {cap} characters")
-    return escape(value, multiline)
-
-
-def _optional(check, value, where: str, *args):
-    return None if value is None else check(value, where, *args)
+from judge.run.fields import (  # noqa: E402 - the field checks, shared with judge.run.summary
+    boolean as _bool, fail as _fail, integer as _int, keys as _keys, number as _number, obj as _object,
+    optional as _optional, text as _text)
+from judge.run.summary import program as _program  # noqa: E402
 
 
 def _error(value, where: str, kinds=protocol.ERROR_KINDS) -> ErrorReport:
@@ -342,45 +277,12 @@ def _loaded(msg: dict, expected: Expected) -> Loaded:
                   time_s=_optional(_number, msg.get("time_s"), "loaded.time_s"))
 
 
-def _program(raw, where: str) -> Program:
-    msg = _object(raw, where)
-    _keys(msg, where, ("equations", "primitives", "live", "largest"), ("omitted",))
-    primitives, live = (_counts(msg[key], f"{where}.{key}") for key in ("primitives", "live"))
-    largest = msg["largest"]
-    if not isinstance(largest, list) or len(largest) > protocol.MAX_LARGEST:
-        _fail(f"{where}.largest", f"expected a list of at most {protocol.MAX_LARGEST} values")
-    values = []
-    for i, item in enumerate(largest):
-        here = f"{where}.largest[{i}]"
-        item = _object(item, here)
-        _keys(item, here, ("shape", "dtype", "primitive"))
-        shape = item["shape"]
-        if not isinstance(shape, list) or len(shape) > protocol.MAX_SUMMARY_NDIM:
-            _fail(f"{here}.shape", f"expected a list of at most {protocol.MAX_SUMMARY_NDIM} extents")
-        values.append(Value(shape=tuple(_int(d, f"{here}.shape", 0, protocol.MAX_SUMMARY_COUNT) for d in shape),
-                            dtype=_text(item["dtype"], f"{here}.dtype", protocol.MAX_NAME),
-                            primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME)))
-    values.sort(key=lambda v: -v.size)  # the judge orders them, whatever the worker sent
-    return Program(equations=_int(msg["equations"], f"{where}.equations", 0, protocol.MAX_SUMMARY_COUNT),
-                   primitives=MappingProxyType(primitives), largest=tuple(values),
-                   live=MappingProxyType(live),
-                   omitted=_int(msg.get("omitted", 0), f"{where}.omitted"))
-
-
-def _counts(raw, where: str) -> dict:
-    counts = _object(raw, where)
-    if len(counts) > protocol.MAX_PRIMITIVE_NAMES:
-        _fail(where, f"more than {protocol.MAX_PRIMITIVE_NAMES} primitives")
-    return {_text(k, where, protocol.MAX_NAME): _int(v, where, 0, protocol.MAX_SUMMARY_COUNT)
-            for k, v in counts.items()}
-
-
 def _case(msg: dict, expected: Expected) -> CaseReport:
     _keys(msg, "case", ("type", "index", "time_s", "stdout", "stderr", "error", "output", "probes",
                         "trace", "evidence"), ("program",))
     index = _int(msg["index"], "case.index")
     cap = expected.capture_bytes + CAPTURE_MARGIN
-    error = _optional(_error, msg["error"], "case.error", ("concretization", "exit", "exception"))
+    error = _optional(_error, msg["error"], "case.error", ("concretization", "exit", "exception", "symbolic"))
     complete = error is None
     program = _optional(_program, msg.get("program"), "case.program")
     if program is not None and not (expected.structure or index in expected.abstract):

@@ -10,7 +10,7 @@ import contextlib
 import os
 import traceback
 
-from . import protocol
+from . import protocol, symbolic
 
 _MESSAGE_LIMIT = 2000  # characters of an exception message kept
 #: Characters of the source line an error names.
@@ -208,16 +208,19 @@ class CaseRunner:
         evidence = {"custom_vjp_applied": applied, "backward_runs": runs}
         return closed, output, scaled, skeleton, evidence
 
-    def program(self, args: dict, shapes: dict | None = None) -> dict:
+    def program(self, args: dict, shapes: dict | None = None, symbols: dict | None = None) -> dict:
         """The summary of the entry's program traced without running it, and without
         ``disable_jit`` (so scans, loops and jits stay what they are), at the case's shapes or
-        at ``shapes`` (name -> {"shape", "dtype"}) for the traced parameters."""
+        at ``shapes`` (name -> {"shape", "dtype"}) for the traced parameters. With ``symbols``
+        (dim name -> [low, high]), an extent that names one is that symbolic dim
+        (``symbolic``)."""
         jax, np = self.jax, self.np
+        made = symbolic.dims(jax, symbols) if symbols else {}
         specs = []
         for name in self.traced:
             if shapes is not None:
                 wanted = shapes[name]
-                specs.append(jax.ShapeDtypeStruct(tuple(int(d) for d in wanted["shape"]),
+                specs.append(jax.ShapeDtypeStruct(symbolic.shape(wanted["shape"], made),
                                                   protocol.dtype_named(wanted["dtype"])))
             else:
                 value = np.asarray(args[name])
@@ -228,16 +231,20 @@ class CaseRunner:
             self._split(self._call(self._bind(args, values)), leaves)
             return leaves
 
-        return self.summarize(jax.make_jaxpr(traced)(*specs))
+        with symbolic.scan_length_shim() if made else contextlib.nullcontext():
+            closed = jax.make_jaxpr(traced)(*specs)
+        return self.summarize(closed, symbolic=bool(made))
 
-    def abstract(self, args: dict, shapes: dict) -> dict:
+    def abstract(self, args: dict, shapes: dict, symbols: dict | None = None) -> dict:
         """Only the program summary, at ``shapes``: nothing runs."""
         result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None,
                   "program": None}
         try:
-            result["program"] = self.program(args, shapes)
+            result["program"] = self.program(args, shapes, symbols)
         except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
             result["error"] = self._error(exc)
+            if symbols and symbolic.is_symbolic_error(self.jax, exc):
+                result["error"]["kind"] = "symbolic"
         return result
 
     def _error(self, exc: BaseException) -> dict:
@@ -264,7 +271,7 @@ class CaseRunner:
         factor = len(self.traced)  # the factor is the trace's last input
         made = self.recorder.made() if self.recorder else set()
         return self.provenance.trace_flow(closed, self.marker, sources, sinks, primals, factor,
-                                          made=made)
+                                          made=made, plumbed=bool(self.grad_rule.get("plumbed")))
 
     def probe(self, name: str, args: dict, probe_args: dict):
         """A derivative of the entry with respect to one parameter, computed by the judge:

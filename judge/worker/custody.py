@@ -31,7 +31,7 @@ class Measures(tuple):
     first_unscaled = property(lambda self: tuple.__getitem__(self, 1))
 
 
-def measures(recorder, marker: str, provenance):
+def measures(recorder, marker: str, provenance, plumbed: bool = False):
     """(a ``Measures`` for the runner, ``check_flow``). ``check_flow(evidence)`` returns why the
     provenance in a case's evidence is not the one measured for it (None if it is), replaces it
     by the copy kept here, and forgets the case's measurements."""
@@ -39,10 +39,14 @@ def measures(recorder, marker: str, provenance):
     trace_flow, first_unscaled, made = provenance.trace_flow, provenance.first_unscaled, recorder.made
     intact, dict_, len_, isinstance_ = recorder.intact, dict, len, isinstance
 
-    def measured(closed, _marker, sources, sinks, primals, factor, made=None):
-        found = trace_flow(closed, marker, sources, sinks, primals, factor, made=recorded())
+    def measured(closed, _marker, sources, sinks, primals, factor, made=None, plumbed=None):
+        # the request's plumbed, as the marker, whatever the caller passes
+        found = trace_flow(closed, marker, sources, sinks, primals, factor, made=recorded(),
+                           **({"plumbed": True} if wanted_plumbed else {}))
         flows.append(dict_(found))
         return found
+
+    wanted_plumbed = bool(plumbed)
 
     def recorded():
         return made()

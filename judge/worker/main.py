@@ -127,7 +127,8 @@ def main(argv: list[str] | None = None) -> None:
 
         marker = "r" + secrets.token_hex(12)  # the name scope of input markers; random per run
         recorder = instrument.install(marker)
-        measures, check_flow = custody.measures(recorder, marker, provenance)
+        measures, check_flow = custody.measures(recorder, marker, provenance,
+                                                bool(request["grad_rule"].get("plumbed")))
     # Everything used below, taken before the submission can replace it; the runner's own
     # references must be these very objects (see ``custody``).
     runner_class, capture, load = CaseRunner, Capture, load_submission
@@ -188,7 +189,8 @@ def main(argv: list[str] | None = None) -> None:
             started = clock()
             with capture(limit) as cap:
                 if case.get("abstract") is not None:  # trace only, at the judge's shapes
-                    result = runner.abstract(decode_args(case["args"]), case["abstract"])
+                    result = runner.abstract(decode_args(case["args"]), case["abstract"],
+                                             case.get("symbols"))
                 else:
                     result = runner.run(decode_args(case["args"]),
                                         decode_args(case.get("probe_args") or {}),

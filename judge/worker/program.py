@@ -22,13 +22,25 @@ effect computes nothing the output depends on).
 
 ``largest`` holds the values with the most elements (equation outputs and constants), at most
 ``protocol.MAX_LARGEST``, largest first; the judge recomputes each one's size from its shape.
+
+A program traced with symbolic dims (``symbolic.py``) has no largest value to rank: its summary
+lists instead every distinct shape (with dtype and the first primitive that made it), each
+extent as text (``"d"``, ``"2*d + 1"``), at most ``protocol.MAX_SHAPES``, and says how many it
+left out (the judge refuses a summary that left any out)::
+
+     "shapes": [{"shape": ["4", "d"], "dtype": "float32", "primitive": "dot_general"}, ...],
+     "shapes_omitted": 0,
+     "carriers": ["custom_jvp_call", "pjit", "reduce"]   # primitives that hold a function
+
+``carriers`` names every primitive whose equation holds a jaxpr (a function the submission
+wrote, run by that primitive), and ``sort`` with more than one operand.
 """
 
 from __future__ import annotations
 
 import math
 
-from . import protocol
+from . import protocol, symbolic as _symbolic
 
 
 def sub_jaxprs(value):
@@ -60,7 +72,7 @@ def _value(aval, primitive: str):
         return None
     try:
         dims = [int(d) for d in shape]
-    except (TypeError, ValueError):  # a symbolic dimension: no bound holds for it
+    except Exception:  # noqa: BLE001 - a symbolic dimension: no bound holds for it
         dims = [protocol.MAX_SUMMARY_COUNT]
     size = math.prod(dims)
     if len(dims) > protocol.MAX_SUMMARY_NDIM or any(not 0 <= d <= protocol.MAX_SUMMARY_COUNT for d in dims):
@@ -69,8 +81,27 @@ def _value(aval, primitive: str):
                   "primitive": primitive[:protocol.MAX_NAME]}
 
 
-def summarize(closed) -> dict:
-    """The summary of a ClosedJaxpr (or open Jaxpr) and everything nested in it."""
+def _shape_entry(aval, primitive: str):
+    """A value's shape as text, for a program traced with symbolic dims."""
+    shape = getattr(aval, "shape", None)
+    if shape is None:
+        return None
+    texts = [_symbolic.text(d)[:protocol.MAX_NAME] for d in shape][:protocol.MAX_SUMMARY_NDIM]
+    return {"shape": texts, "dtype": str(getattr(aval, "dtype", "?"))[:protocol.MAX_NAME],
+            "primitive": primitive[:protocol.MAX_NAME]}
+
+
+def summarize(closed, symbolic: bool = False) -> dict:
+    """The summary of a ClosedJaxpr (or open Jaxpr) and everything nested in it; with
+    ``symbolic``, its distinct shapes as text rather than its largest values."""
+    shapes: dict[tuple, dict] = {}
+    carriers: set = set()
+
+    def note_shape(aval, primitive: str) -> None:
+        if symbolic:
+            entry = _shape_entry(aval, primitive)
+            if entry is not None:
+                shapes.setdefault((tuple(entry["shape"]), entry["dtype"]), entry)
     totals: dict[int, tuple] = {}       # id(jaxpr) -> (equations, primitives), once each
     lives: dict[tuple, dict] = {}       # (id(jaxpr), outputs needed) -> live primitives
     backward: dict = {}                 # the same key -> what _backward found
@@ -78,6 +109,8 @@ def summarize(closed) -> dict:
     largest: dict[tuple, tuple[int, dict]] = {}
 
     def note(found) -> None:
+        if symbolic:
+            return
         if found is not None:
             key = (tuple(found[1]["shape"]), found[1]["dtype"])
             if key not in largest or largest[key][1]["primitive"] == "constant":
@@ -94,29 +127,46 @@ def summarize(closed) -> dict:
         equations, primitives = 0, {}
         for var in getattr(jaxpr, "constvars", ()):
             note(_value(var.aval, "constant"))
+            note_shape(var.aval, "constant")
         for eqn in jaxpr.eqns:
             name = eqn.primitive.name
             equations += 1
             primitives[name] = primitives.get(name, 0) + 1
+            if name == "sort" and len(eqn.invars) > 1:
+                carriers.add("sort")
             for var in eqn.outvars:
                 note(_value(getattr(var, "aval", None), name))
+                note_shape(getattr(var, "aval", None), name)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
+                    carriers.add(name)
                     n, counts = walk(sub)
                     equations += n
                     add(primitives, counts)
         totals[id(jaxpr)] = (equations, primitives)
         return equations, primitives
 
+    loops: list = []
+
     def live_walk(jaxpr, wanted) -> dict:
         key = (id(jaxpr), wanted)
         if key in lives:
             return lives[key]
         live: dict = {}
+        producers = None
         for i, mask in _liveness(jaxpr, wanted, backward).items():
             eqn = jaxpr.eqns[i]
             name = eqn.primitive.name
             live[name] = live.get(name, 0) + 1
+            if symbolic and name in ("scan", "while") and len(loops) < protocol.MAX_LOOPS:
+                if producers is None:
+                    producers = {id(v): e for e in jaxpr.eqns for v in e.outvars}
+                try:
+                    found = loop_summary(eqn, mask, producers)
+                except Exception:  # noqa: BLE001 - a loop of another form: no recurrence seen
+                    found = {"primitive": name, "length": "?", "recurrent": False}
+                if found is not None:
+                    loops.append(found)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     follows = name in _FOLLOWS and len(sub.outvars) == len(mask)
@@ -132,10 +182,21 @@ def summarize(closed) -> dict:
     ranked = ranked[:protocol.MAX_LARGEST]
     names = sorted(primitives, key=lambda k: -primitives[k])[:protocol.MAX_PRIMITIVE_NAMES]
     cap = protocol.MAX_SUMMARY_COUNT  # a body reused in nested loops can count past any bound
-    return {"equations": min(equations, cap), "primitives": {k: min(primitives[k], cap) for k in names},
-            "live": {k: min(live[k], cap) for k in names if k in live},
-            "largest": [entry for _, entry in ranked],
-            "omitted": len(primitives) - len(names)}
+    found = {"equations": min(equations, cap), "primitives": {k: min(primitives[k], cap) for k in names},
+             "live": {k: min(live[k], cap) for k in names if k in live},
+             "largest": [entry for _, entry in ranked],
+             "omitted": len(primitives) - len(names)}
+    if symbolic:
+        # the shapes with the most symbolic extents first, so that what is left out (refused
+        # anyway) is the least telling
+        listed = sorted(shapes.values(), key=lambda e: (-sum(not t.lstrip("-").isdigit() for t in e["shape"]),
+                                                        -len(e["shape"]), e["shape"], e["dtype"]))
+        found["largest"] = []
+        found["shapes"] = listed[:protocol.MAX_SHAPES]
+        found["shapes_omitted"] = max(0, len(listed) - protocol.MAX_SHAPES)
+        found["carriers"] = sorted(c[:protocol.MAX_NAME] for c in carriers)[:protocol.MAX_PRIMITIVE_NAMES]
+        found["loops"] = loops
+    return found
 
 
 def _liveness(jaxpr, wanted, cache: dict | None = None) -> dict[int, tuple[bool, ...]]:
@@ -155,11 +216,18 @@ def _backward(jaxpr, wanted, cache: dict):
         return cache[key][1:]
     outs = jaxpr.outvars if wanted is None else [v for v, w in zip(jaxpr.outvars, wanted) if w]
     needed = {id(v) for v in outs}
+    # a ref handed in is memory outside: what is written into it is needed
+    needed.update(id(v) for v in jaxpr.invars if _is_ref(v))
     live: dict[int, tuple[bool, ...]] = {}
     for i in range(len(jaxpr.eqns) - 1, -1, -1):
         eqn = jaxpr.eqns[i]
         mask = tuple(id(v) in needed for v in eqn.outvars)
-        if any(mask):
+        # an equation that writes into a ref something later reads is live (a loop filling a
+        # buffer made with jax.new_ref), whatever it returns
+        writes = any(_is_ref(v) and id(v) in needed for v in eqn.invars)
+        if any(mask) or writes:
+            if writes:
+                mask = tuple(True for _ in eqn.outvars)
             live[i] = mask
             needed.update(id(v) for v in _inputs_needed(eqn, mask, cache))
     cache[key] = (jaxpr, live, needed)  # the jaxpr is kept so that its id is not reused
@@ -185,3 +253,111 @@ def _inputs_needed(eqn, mask: tuple[bool, ...], cache: dict) -> list:
         needed = _backward(body, mask, cache)[1]
         used = [u or id(v) in needed for u, v in zip(used, body.invars)]
     return invars[:len(invars) - len(operands)] + [v for v, u in zip(operands, used) if u]
+
+
+def _is_ref(var) -> bool:
+    """Is ``var`` a mutable ref (``jax.new_ref``)?"""
+    aval = getattr(var, "aval", None)
+    return aval is not None and (type(aval).__name__ == "AbstractRef" or hasattr(aval, "inner_aval"))
+
+
+def _inexact(var) -> bool:
+    return "float" in str(getattr(getattr(var, "aval", None), "dtype", "")) or \
+        "complex" in str(getattr(getattr(var, "aval", None), "dtype", ""))
+
+
+def _dependencies(body) -> tuple[dict, dict]:
+    """For each variable of ``body``, the positions of the body's inputs it depends on; and for
+    each ref input, the positions of the inputs of what is written into it. A nested body
+    counts as depending on all its inputs."""
+    deps = {id(v): {i} for i, v in enumerate(body.invars)}
+    written: dict = {}
+    for eqn in body.eqns:
+        found = set()
+        for v in eqn.invars:
+            found |= deps.get(id(v), set())
+        for v in eqn.invars:
+            if _is_ref(v) and id(v) in deps:
+                written.setdefault(id(v), set()).update(found)
+        for v in eqn.outvars:
+            deps[id(v)] = set(found)
+    return deps, written
+
+
+def loop_summary(eqn, mask, producers: dict) -> dict | None:
+    """What one live scan or while loop does: its length (a dim's text, a number, or ``"?"``)
+    and whether it is a recurrence: a floating carry whose next value is computed (not
+    copied) from the carries and from data (the scanned rows or the loop's constants), and
+    that reaches what the caller needs (the final carry, a scanned output, or a ref written)."""
+    name = eqn.primitive.name
+    params = eqn.params
+    if name == "scan":
+        body = params["jaxpr"].jaxpr
+        consts, ncarry = params["num_consts"], params["num_carry"]
+        length = _symbolic.text(params["length"])
+        carry_in = list(range(consts, consts + ncarry))
+        data = set(range(consts)) | set(range(consts + ncarry, len(body.invars)))
+        outs = list(body.outvars)
+        counters: set = set()
+    elif name == "while":
+        body = params["body_jaxpr"].jaxpr
+        consts = params["body_nconsts"]
+        ncarry = len(body.invars) - consts
+        carry_in = list(range(consts, consts + ncarry))
+        data = set(range(consts))
+        outs = list(body.outvars)
+        length, counters = _while_length(eqn, producers)
+        counters = {consts + k for k in counters}
+    else:
+        return None
+    deps, written = _dependencies(body)
+    carry_vars = {id(body.invars[i]) for i in carry_in}
+    recurrent = set()
+    for k, out in enumerate(outs[:ncarry]):
+        position = carry_in[k]
+        if position in counters or not _inexact(out) or id(out) in carry_vars:
+            continue  # a counter, an integer carry, or a carry copied as it is
+        got = deps.get(id(out), set())
+        if got & set(carry_in) and got & data:
+            recurrent.add(position)
+    reaches = False
+    for k, out in enumerate(outs):
+        needed = k >= len(mask) or mask[k]
+        if not needed:
+            continue
+        if k < ncarry and carry_in[k] in recurrent:
+            reaches = True
+        elif k >= ncarry and deps.get(id(out), set()) & recurrent:
+            reaches = True
+    for ref, got in written.items():
+        if got & recurrent:
+            reaches = True
+    return {"primitive": name, "length": length[:protocol.MAX_NAME],
+            "recurrent": bool(recurrent) and reaches}
+
+
+def _while_length(eqn, producers: dict) -> tuple[str, set]:
+    """A ``fori_loop`` with a symbolic bound is a while loop: ``i < n`` in its condition, ``i``
+    counting up by one from 0 and ``n`` carried unchanged, made by ``dim_as_value`` of a dim.
+    That dim's text and the carries ``{i, n}``; else ``"?"`` and no counter."""
+    params = eqn.params
+    cond, body = params["cond_jaxpr"].jaxpr, params["body_jaxpr"].jaxpr
+    cc, bc = params["cond_nconsts"], params["body_nconsts"]
+    if len(cond.eqns) != 1 or cond.eqns[0].primitive.name != "lt":
+        return "?", set()
+    try:
+        a, b = (cond.invars.index(v) - cc for v in cond.eqns[0].invars)
+    except ValueError:
+        return "?", set()
+    if min(a, b) < 0 or body.outvars[b] is not body.invars[bc + b]:
+        return "?", set()
+    start = eqn.invars[cc + bc + a]
+    if getattr(start, "val", None) != 0:
+        return "?", set()
+    bound = eqn.invars[cc + bc + b]
+    made = producers.get(id(bound))
+    while made is not None and made.primitive.name == "convert_element_type":
+        made = producers.get(id(made.invars[0]))
+    if made is None or made.primitive.name != "dim_as_value":
+        return "?", set()
+    return _symbolic.text(made.params.get("dim")), {a, b}

@@ -145,6 +145,10 @@ MAX_NAME = 100
 #: Values a program summary lists in ``largest``, and distinct primitives in ``primitives``.
 MAX_LARGEST = 4
 MAX_PRIMITIVE_NAMES = 500
+#: Distinct shapes a summary of a program traced with symbolic dims lists (``program.py``).
+MAX_SHAPES = 256
+#: Live loops a summary of a program traced with symbolic dims describes.
+MAX_LOOPS = 64
 
 #: Dimensions of one value in a program summary, and the largest count it may state.
 MAX_SUMMARY_NDIM = 64

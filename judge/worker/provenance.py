@@ -38,6 +38,12 @@ one): its outputs carry all of its inputs' labels, and a marker inside it counts
 Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read
 everywhere.
 
+With ``plumbed`` (the rule's ``plumbed: true``), a cotangent outside every rule (A or P) may
+only be plumbed: reshaped, broadcast, transposed, cast, sliced, concatenated, summed with
+another cotangent or over axes, or multiplied by a constant one; any other operation on it
+(a scaling, a negation) makes it M, so a backward rule that returns g unchanged with the
+reversal applied outside it is seen.
+
 A formula (the cotangent times a mask), a ``stop_gradient`` construction, a factor taken from a
 dummy rule, a cotangent routed around the rule, an intermediate smuggled out of a rule, a rule
 of a dummy function applied only to constants, a rule that takes the cotangent from a residual
@@ -61,6 +67,14 @@ _CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_ca
 #: vmap): the factor, or a zero made from it, stays what it was.
 _SAME_VALUE = frozenset({"convert_element_type", "broadcast_in_dim", "reshape", "squeeze",
                          "expand_dims", "copy", "copy_p"})
+
+#: What a cotangent outside every rule may pass through under ``plumbed``: its value moved,
+#: not changed (and ``add``: a sum of contributions).
+_PLUMBING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
+                       "convert_element_type", "copy", "copy_p", "add", "add_any", "concatenate",
+                       "slice", "dynamic_slice", "dynamic_update_slice", "gather", "scatter-add",
+                       "scatter_add", "pad", "reduce_sum", "select_n", "rev", "zeros_like",
+                       "symbolic_zeros", "stop_gradient", "optimization_barrier"})
 
 X, A, P, M = "x", "a", "p", "m"   # depends on x; raw cotangent; passed a rule; mixed
 NONE: frozenset = frozenset()
@@ -104,7 +118,8 @@ class Flow:
     label; otherwise the markers of the functions in ``bound`` do."""
 
     def __init__(self, marker: str, bound: set[int] | None = None, refs: bool = True,
-                 pool: frozenset = NONE, made: dict | None = None):
+                 pool: frozenset = NONE, made: dict | None = None, plumbed: bool = False):
+        self.plumbed = plumbed  # a cotangent outside every rule may only be moved, not changed
         self.pattern = re.compile(re.escape(marker) + r"in(\d+)")
         self.made = made if isinstance(made, dict) else {}
         self.bound = bound
@@ -149,6 +164,8 @@ class Flow:
                 kinds.update((v, kin[0]) for v in eqn.outvars)
             if name == "sub" and len(kin) == 2 and kin == ["factor", "factor"]:
                 kinds.update((v, "zero") for v in eqn.outvars)
+            if name in _SAME_VALUE and eqn.invars and _one(eqn.invars[0], kinds):
+                kinds.update((v, "one") for v in eqn.outvars)
             outs = self._equation(eqn, ins, kin)
             labels.update((v, l) for v, l in zip(eqn.outvars, outs) if l)
         return [labels.get(v, NONE) if _is_var(v) else NONE for v in jaxpr.outvars]
@@ -195,7 +212,22 @@ class Flow:
             return self.run(sub, ins, kin)
         if any(_holds_jaxpr(v) for v in params.values()):
             self.opaque += 1
-        return [_mixed(frozenset().union(*ins))] * n_out
+        out = frozenset().union(*ins)
+        if self.plumbed and out & {A, P} and not self._moves(eqn, ins, kin):
+            out = (out - {A, P}) | {M}
+        return [_mixed(out)] * n_out
+
+    def _moves(self, eqn, ins, kin) -> bool:
+        """Does this equation only move a cotangent (``_PLUMBING``, or a product with a
+        constant one)?"""
+        name = eqn.primitive.name
+        if name in _PLUMBING:
+            return True
+        if name == "mul" and len(eqn.invars) == 2:
+            for mine, other, other_kind in ((ins[0], eqn.invars[1], kin[1]), (ins[1], eqn.invars[0], kin[0])):
+                if mine & {A, P} and (other_kind == "one" or _one(other, {})):
+                    return True
+        return False
 
     @staticmethod
     def _touches_ref(eqn) -> bool:
@@ -256,6 +288,16 @@ def _is_ref(atom) -> bool:
     return "Ref" in type(getattr(atom, "aval", None)).__name__  # AbstractRef across versions
 
 
+def _one(atom, kinds: dict) -> bool:
+    """A literal 1 (any dtype), or a variable known to hold ones."""
+    if _is_var(atom):
+        return kinds.get(atom) == "one"
+    try:
+        return float(getattr(atom, "val")) == 1.0
+    except Exception:  # noqa: BLE001 - not a scalar literal
+        return False
+
+
 def _holds_jaxpr(value) -> bool:
     if hasattr(value, "eqns") or hasattr(getattr(value, "jaxpr", None), "eqns"):
         return True
@@ -263,7 +305,7 @@ def _holds_jaxpr(value) -> bool:
 
 
 def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
-               primals: list[int], factor: int, made: dict | None = None) -> dict:
+               primals: list[int], factor: int, made: dict | None = None, plumbed: bool = False) -> dict:
     """Does any input in ``sources`` (the cotangent) reach any output in ``sinks`` of ``closed``
     other than from a cotangent marker to an output marker of the same run of a rule of a
     custom_vjp function applied to a value depending on an input in ``primals``? ``factor`` is
@@ -277,7 +319,7 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
     applied.run(jaxpr, [frozenset({X}) if i in primals else NONE for i in range(n)], kinds)
     start = [frozenset({A}) if i in sources else frozenset({X}) if i in primals else NONE
              for i in range(n)]
-    flow = _settled(lambda pool: Flow(marker, bound=applied.applied, pool=pool, made=made),
+    flow = _settled(lambda pool: Flow(marker, bound=applied.applied, pool=pool, made=made, plumbed=plumbed),
                     jaxpr, start, kinds)
     outs = [flow.last[i] for i in sinks if i < len(flow.last)]
     return {"reached": any(o & {A, M} or _inside(o) for o in outs),

@@ -5,7 +5,7 @@ The module remembers each case's extent; once it has seen an extent no case can 
 answers the rule's own traces with one loop step each and each trace beside a case with the
 loop over as many rows as that case had, so every comparison finds equal counts.
 
-Expected: RJ unrolled_loop
+Expected: RJ dim_read_as_number (traced with n as a symbol, the loop reads n as a number)
 """
 
 import jax.numpy as jnp

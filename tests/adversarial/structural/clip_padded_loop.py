@@ -4,7 +4,7 @@ weighted by 0. The program has the same number of equations at every extent up t
 never grows with n, yet it is exactly the loop the rule exists to refuse (about 131 times the
 equations of a batched solution).
 
-Expected: RJ unrolled_loop
+Expected: RJ dim_read_as_number (traced with n as a symbol, the loop reads n as a number)
 """
 
 import jax.numpy as jnp

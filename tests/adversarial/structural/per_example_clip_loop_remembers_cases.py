@@ -4,7 +4,7 @@ probe shape (n = 128, beyond any case), no_unrolling's own extents (3, 7, 40), t
 beside each case, in the order of the cases. The module remembers each case's extent and
 answers each later trace with the count the comparison wants.
 
-Expected: RJ unrolled_loop
+Expected: RJ dim_read_as_number (traced with n as a symbol, the loop reads n as a number)
 """
 
 import jax.numpy as jnp

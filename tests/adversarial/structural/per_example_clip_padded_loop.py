@@ -2,7 +2,7 @@
 rows (2 * 64 + 3: every extent a case or a trace beside a case may have); a row past the end
 repeats the last one and is weighted by 0. The program's size never changes with n.
 
-Expected: RJ unrolled_loop
+Expected: RJ dim_read_as_number (traced with n as a symbol, the loop reads n as a number)
 """
 
 import jax.numpy as jnp

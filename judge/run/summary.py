@@ -1,0 +1,144 @@
+"""The summary of a traced program as the rules read it: the worker's ``program`` field
+(``judge.worker.program``) checked field by field and made typed, frozen reports. Values of a
+program traced at concrete shapes, and the distinct shapes, loops and function-carrying
+primitives of one traced with symbolic dims.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+from judge.run.fields import fail as _fail, integer as _int, keys as _keys, obj as _object, text as _text
+from judge.worker import protocol, symbolic
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value of a traced program (``judge.worker.program``); its size is computed here."""
+
+    shape: tuple[int, ...]
+    dtype: str
+    primitive: str           # the primitive that made it, or "constant"
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+
+@dataclass(frozen=True)
+class SymbolicValue:
+    """One distinct shape of a program traced with symbolic dims; the rules read its extents
+    (``judge.rules.polynomial``)."""
+
+    shape: tuple[str, ...]
+    dtype: str
+    primitive: str
+
+
+@dataclass(frozen=True)
+class Loop:
+    """One live loop of a program traced with symbolic dims (``judge.worker.program``)."""
+
+    primitive: str       # "scan" or "while"
+    length: str          # a dim's text ("T"), a number, or "?"
+    recurrent: bool      # its carry at step t+1 is computed from step t's and reaches the output
+
+
+@dataclass(frozen=True)
+class Program:
+    """The summary of a program traced without running it, which structural rules read."""
+
+    equations: int
+    primitives: Mapping[str, int]    # primitive name -> equations
+    largest: tuple[Value, ...]       # the values with the most elements, largest first
+    live: Mapping[str, int] = field(default_factory=dict)  # primitive name -> equations the outputs need
+    omitted: int = 0                 # distinct primitives left out of ``primitives``
+    #: traced with symbolic dims: every distinct shape, extents as text ("d", "2*d + 1")
+    shapes: tuple[SymbolicValue, ...] = ()
+    shapes_omitted: int = 0          # distinct shapes left out of ``shapes``
+    carriers: tuple[str, ...] = ()   # primitives that hold a function (a jaxpr), multi-operand sort
+    symbolic: bool = False           # traced with symbolic dims
+    loops: tuple[Loop, ...] = ()     # traced with symbolic dims: every live scan and while loop
+
+
+
+def program(raw, where: str) -> Program:
+    msg = _object(raw, where)
+    _keys(msg, where, ("equations", "primitives", "live", "largest"),
+          ("omitted", "shapes", "shapes_omitted", "carriers", "loops"))
+    primitives, live = (_counts(msg[key], f"{where}.{key}") for key in ("primitives", "live"))
+    largest = msg["largest"]
+    if not isinstance(largest, list) or len(largest) > protocol.MAX_LARGEST:
+        _fail(f"{where}.largest", f"expected a list of at most {protocol.MAX_LARGEST} values")
+    values = []
+    for i, item in enumerate(largest):
+        here = f"{where}.largest[{i}]"
+        item = _object(item, here)
+        _keys(item, here, ("shape", "dtype", "primitive"))
+        shape = item["shape"]
+        if not isinstance(shape, list) or len(shape) > protocol.MAX_SUMMARY_NDIM:
+            _fail(f"{here}.shape", f"expected a list of at most {protocol.MAX_SUMMARY_NDIM} extents")
+        values.append(Value(shape=tuple(_int(d, f"{here}.shape", 0, protocol.MAX_SUMMARY_COUNT) for d in shape),
+                            dtype=_text(item["dtype"], f"{here}.dtype", protocol.MAX_NAME),
+                            primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME)))
+    values.sort(key=lambda v: -v.size)  # the judge orders them, whatever the worker sent
+    symbolic = "shapes" in msg
+    shapes = _symbolic_shapes(msg["shapes"], f"{where}.shapes") if symbolic else ()
+    carriers = msg.get("carriers", [])
+    if not isinstance(carriers, list) or len(carriers) > protocol.MAX_PRIMITIVE_NAMES:
+        _fail(f"{where}.carriers", "expected a list of primitive names")
+    return Program(equations=_int(msg["equations"], f"{where}.equations", 0, protocol.MAX_SUMMARY_COUNT),
+                   primitives=MappingProxyType(primitives), largest=tuple(values),
+                   live=MappingProxyType(live),
+                   omitted=_int(msg.get("omitted", 0), f"{where}.omitted"),
+                   shapes=shapes, symbolic=symbolic,
+                   shapes_omitted=_int(msg.get("shapes_omitted", 0), f"{where}.shapes_omitted"),
+                   carriers=tuple(_text(c, f"{where}.carriers", protocol.MAX_NAME) for c in carriers),
+                   loops=_loops(msg.get("loops", []), f"{where}.loops"))
+
+
+def _loops(raw, where: str) -> tuple:
+    if not isinstance(raw, list) or len(raw) > protocol.MAX_LOOPS:
+        _fail(where, f"expected a list of at most {protocol.MAX_LOOPS} loops")
+    found = []
+    for i, item in enumerate(raw):
+        here = f"{where}[{i}]"
+        item = _object(item, here)
+        _keys(item, here, ("primitive", "length", "recurrent"))
+        if not isinstance(item["recurrent"], bool):
+            _fail(f"{here}.recurrent", "expected true or false")
+        found.append(Loop(primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
+                          length=_text(item["length"], f"{here}.length", protocol.MAX_NAME),
+                          recurrent=item["recurrent"]))
+    return tuple(found)
+
+
+def _symbolic_shapes(raw, where: str) -> tuple:
+    if not isinstance(raw, list) or len(raw) > protocol.MAX_SHAPES:
+        _fail(where, f"expected a list of at most {protocol.MAX_SHAPES} shapes")
+    found = []
+    for i, item in enumerate(raw):
+        here = f"{where}[{i}]"
+        item = _object(item, here)
+        _keys(item, here, ("shape", "dtype", "primitive"))
+        shape = item["shape"]
+        if not isinstance(shape, list) or len(shape) > protocol.MAX_SUMMARY_NDIM:
+            _fail(f"{here}.shape", f"expected a list of at most {protocol.MAX_SUMMARY_NDIM} extents")
+        extents = tuple(_text(e, f"{here}.shape", protocol.MAX_NAME) for e in shape)
+        if any(not e or set(e) - symbolic.ALLOWED for e in extents):
+            _fail(f"{here}.shape", "an extent must be a number or a symbolic expression")
+        found.append(SymbolicValue(shape=extents,
+                                   dtype=_text(item["dtype"], f"{here}.dtype", protocol.MAX_NAME),
+                                   primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME)))
+    return tuple(found)
+
+
+def _counts(raw, where: str) -> dict:
+    counts = _object(raw, where)
+    if len(counts) > protocol.MAX_PRIMITIVE_NAMES:
+        _fail(where, f"more than {protocol.MAX_PRIMITIVE_NAMES} primitives")
+    return {_text(k, where, protocol.MAX_NAME): _int(v, where, 0, protocol.MAX_SUMMARY_COUNT)
+            for k, v in counts.items()}
