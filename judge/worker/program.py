@@ -39,6 +39,7 @@ wrote, run by that primitive), and ``sort`` with more than one operand.
 from __future__ import annotations
 
 import math
+import numbers
 
 from . import protocol, symbolic as _symbolic
 
@@ -81,12 +82,22 @@ def _value(aval, primitive: str):
                   "primitive": primitive[:protocol.MAX_NAME]}
 
 
+#: The extent sent for a shape the channel cannot carry whole (``_shape_entry``).
+OVERLONG = "overlong_shape"
+
+
 def _shape_entry(aval, primitive: str):
-    """A value's shape as text, for a program traced with symbolic dims."""
+    """A value's shape as text, for a program traced with symbolic dims. Extents of 1 are left
+    out (they do not change the size: a Hessian spread over many axes of extent 1 is still
+    seen whole); a shape still of more extents than the channel carries, or an extent whose
+    text is longer than a name may be, is sent as the one extent ``OVERLONG``, which names no
+    dim, so no bound can hold for it: never cut short, which could read d**2 as d."""
     shape = getattr(aval, "shape", None)
     if shape is None:
         return None
-    texts = [_symbolic.text(d)[:protocol.MAX_NAME] for d in shape][:protocol.MAX_SUMMARY_NDIM]
+    texts = [t for t in (_symbolic.text(d) for d in shape) if t != "1"]
+    if len(texts) > protocol.MAX_SUMMARY_NDIM or any(len(t) > protocol.MAX_NAME for t in texts):
+        texts = [OVERLONG]
     return {"shape": texts, "dtype": str(getattr(aval, "dtype", "?"))[:protocol.MAX_NAME],
             "primitive": primitive[:protocol.MAX_NAME]}
 
@@ -337,27 +348,54 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
 
 
 def _while_length(eqn, producers: dict) -> tuple[str, set]:
-    """A ``fori_loop`` with a symbolic bound is a while loop: ``i < n`` in its condition, ``i``
-    counting up by one from 0 and ``n`` carried unchanged, made by ``dim_as_value`` of a dim.
-    That dim's text and the carries ``{i, n}``; else ``"?"`` and no counter."""
+    """A while loop that counts one step per index of a symbolic dim: its condition is
+    ``i < n`` with ``i`` a carry starting at a literal k >= 0 and growing by one each step, and
+    ``n`` a dim's value (``dim_as_value``), carried unchanged (as ``fori_loop`` does), a
+    constant of the condition, or made inside it (``while t < T`` with T read from a shape).
+    The length's text (``T``, or ``T - k``) and the carries that count; else ``"?"`` and none."""
     params = eqn.params
     cond, body = params["cond_jaxpr"].jaxpr, params["body_jaxpr"].jaxpr
     cc, bc = params["cond_nconsts"], params["body_nconsts"]
-    if len(cond.eqns) != 1 or cond.eqns[0].primitive.name != "lt":
+    if not cond.eqns or cond.eqns[-1].primitive.name != "lt" \
+            or cond.outvars[0] is not cond.eqns[-1].outvars[0]:
         return "?", set()
-    try:
-        a, b = (cond.invars.index(v) - cc for v in cond.eqns[0].invars)
-    except ValueError:
-        return "?", set()
-    if min(a, b) < 0 or body.outvars[b] is not body.invars[bc + b]:
+    inside = {id(o): e for e in cond.eqns for o in e.outvars}
+    position = {id(v): i for i, v in enumerate(cond.invars)}
+    lhs, rhs = cond.eqns[-1].invars
+    a = position.get(id(lhs), -1) - cc
+    if a < 0:
         return "?", set()
     start = eqn.invars[cc + bc + a]
-    if getattr(start, "val", None) != 0:
+    step = _producer(body, body.outvars[a])
+    if not isinstance(getattr(start, "val", None), numbers.Integral) or int(start.val) < 0 \
+            or step is None or step.primitive.name != "add" \
+            or not any(v is body.invars[bc + a] for v in step.invars) \
+            or not any(getattr(v, "val", None) == 1 for v in step.invars):
         return "?", set()
-    bound = eqn.invars[cc + bc + b]
-    made = producers.get(id(bound))
+    counters = {a}
+    made = inside.get(id(rhs))
+    if made is None:
+        b = position.get(id(rhs), -1)
+        if b < 0:
+            return "?", set()
+        if b >= cc:  # a carry: it must stay as it is
+            b -= cc
+            if body.outvars[b] is not body.invars[bc + b]:
+                return "?", set()
+            counters.add(b)
+            bound = eqn.invars[cc + bc + b]
+        else:  # a constant of the condition
+            bound = eqn.invars[b]
+        made = producers.get(id(bound))
     while made is not None and made.primitive.name == "convert_element_type":
-        made = producers.get(id(made.invars[0]))
+        made = inside.get(id(made.invars[0])) or producers.get(id(made.invars[0]))
     if made is None or made.primitive.name != "dim_as_value":
         return "?", set()
-    return _symbolic.text(made.params.get("dim")), {a, b}
+    dim = _symbolic.text(made.params.get("dim"))
+    k = int(start.val)
+    return (dim if k == 0 else f"{dim} - {k}"), counters
+
+
+def _producer(jaxpr, var):
+    """The equation of ``jaxpr`` that makes ``var``, or None."""
+    return next((e for e in jaxpr.eqns if any(o is var for o in e.outvars)), None)

@@ -219,11 +219,13 @@ class Flow:
 
     def _moves(self, eqn, ins, kin) -> bool:
         """Does this equation only move a cotangent (``_PLUMBING``, or a product with a
-        constant one)?"""
+        constant one: ``mul``, or ``dot_general``, whose product with ones is the cotangent
+        itself or its sum over the contracted axes, as where ``jax.grad`` of ``vdot(r(x), dy)``
+        seeds the scalar 1)?"""
         name = eqn.primitive.name
         if name in _PLUMBING:
             return True
-        if name == "mul" and len(eqn.invars) == 2:
+        if name in ("mul", "dot_general") and len(eqn.invars) == 2:
             for mine, other, other_kind in ((ins[0], eqn.invars[1], kin[1]), (ins[1], eqn.invars[0], kin[0])):
                 if mine & {A, P} and (other_kind == "one" or _one(other, {})):
                     return True
