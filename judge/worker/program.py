@@ -348,22 +348,20 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
 
 
 def _while_length(eqn, producers: dict) -> tuple[str, set]:
-    """A while loop that counts one step per index of a symbolic dim: its condition is
-    ``i < n`` with ``i`` a carry starting at a literal k >= 0 and growing by one each step, and
-    ``n`` a dim's value (``dim_as_value``), carried unchanged (as ``fori_loop`` does), a
-    constant of the condition, or made inside it (``while t < T`` with T read from a shape).
-    The length's text (``T``, or ``T - k``) and the carries that count; else ``"?"`` and none."""
+    """A ``fori_loop`` with a symbolic bound is a while loop: ``i < n`` in its condition, ``i``
+    a carry starting at a literal k >= 0 and growing by one each step, ``n`` carried unchanged
+    and made by ``dim_as_value`` of a dim. The length's text (``T``, or ``T - k`` for
+    ``fori_loop(k, T, ...)``) and the carries ``{i, n}``; else ``"?"`` and no counter. A
+    ``while_loop`` of the submission's own (its bound a constant of the condition) is not
+    one: a problem that admits it names ``while`` among its primitives."""
     params = eqn.params
     cond, body = params["cond_jaxpr"].jaxpr, params["body_jaxpr"].jaxpr
     cc, bc = params["cond_nconsts"], params["body_nconsts"]
-    if not cond.eqns or cond.eqns[-1].primitive.name != "lt" \
-            or cond.outvars[0] is not cond.eqns[-1].outvars[0]:
+    if len(cond.eqns) != 1 or cond.eqns[0].primitive.name != "lt":
         return "?", set()
-    inside = {id(o): e for e in cond.eqns for o in e.outvars}
     position = {id(v): i for i, v in enumerate(cond.invars)}
-    lhs, rhs = cond.eqns[-1].invars
-    a = position.get(id(lhs), -1) - cc
-    if a < 0:
+    a, b = (position.get(id(v), -1) - cc for v in cond.eqns[0].invars)
+    if min(a, b) < 0 or body.outvars[b] is not body.invars[bc + b]:
         return "?", set()
     start = eqn.invars[cc + bc + a]
     step = _producer(body, body.outvars[a])
@@ -372,28 +370,13 @@ def _while_length(eqn, producers: dict) -> tuple[str, set]:
             or not any(v is body.invars[bc + a] for v in step.invars) \
             or not any(getattr(v, "val", None) == 1 for v in step.invars):
         return "?", set()
-    counters = {a}
-    made = inside.get(id(rhs))
-    if made is None:
-        b = position.get(id(rhs), -1)
-        if b < 0:
-            return "?", set()
-        if b >= cc:  # a carry: it must stay as it is
-            b -= cc
-            if body.outvars[b] is not body.invars[bc + b]:
-                return "?", set()
-            counters.add(b)
-            bound = eqn.invars[cc + bc + b]
-        else:  # a constant of the condition
-            bound = eqn.invars[b]
-        made = producers.get(id(bound))
+    made = producers.get(id(eqn.invars[cc + bc + b]))
     while made is not None and made.primitive.name == "convert_element_type":
-        made = inside.get(id(made.invars[0])) or producers.get(id(made.invars[0]))
+        made = producers.get(id(made.invars[0]))
     if made is None or made.primitive.name != "dim_as_value":
         return "?", set()
-    dim = _symbolic.text(made.params.get("dim"))
-    k = int(start.val)
-    return (dim if k == 0 else f"{dim} - {k}"), counters
+    dim, k = _symbolic.text(made.params.get("dim")), int(start.val)
+    return (dim if k == 0 else f"{dim} - {k}"), {a, b}
 
 
 def _producer(jaxpr, var):
