@@ -147,6 +147,12 @@ MAX_LARGEST = 4
 MAX_PRIMITIVE_NAMES = 500
 #: Distinct shapes a summary of a program traced with symbolic dims lists (``program.py``).
 MAX_SHAPES = 256
+#: Equations a program summary lists in ``sequence`` (its canonical walk, ``program.py``):
+#: the judge compares a case's own program with the symbolic one instantiated at the case's dims
+#: over this many equations and the total count.
+MAX_SEQUENCE = 4096
+#: Outputs of one equation a ``sequence`` entry lists.
+MAX_SEQUENCE_OUTPUTS = 16
 #: Live loops a summary of a program traced with symbolic dims describes.
 MAX_LOOPS = 64
 
