@@ -56,7 +56,8 @@ Channels
        "program": {"equations": 412, "primitives": {"dot_general": 6, ...},
                    "live": {"dot_general": 5, ...},
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
-                                "primitive": "dot_general"}, ...], "omitted": 0} | null}
+                                "primitive": "dot_general"}, ...], "omitted": 0,
+                   "sequence": [["dot_general", [["8"]]], ...]} | null}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
       {"type": "done"}
