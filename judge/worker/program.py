@@ -100,19 +100,24 @@ def _shape_entry(aval, primitive: str):
 
 
 def sequence(top) -> list:
-    """The first ``protocol.MAX_SEQUENCE`` equations of the canonical walk of ``top``:
-    ``[primitive, [shape or None per output]]``, each shape's extents as text."""
+    """The first ``protocol.MAX_SEQUENCE`` equations of the canonical walk of ``top`` (fewer when
+    their extents pass ``protocol.MAX_SEQUENCE_CHARS``): ``[primitive, [shape or None per
+    output]]``, each shape's extents as text."""
     found: list = []
+    budget = [protocol.MAX_SEQUENCE_CHARS]
 
     def walk(jaxpr) -> None:
         for eqn in jaxpr.eqns:
-            if len(found) >= protocol.MAX_SEQUENCE:
+            if len(found) >= protocol.MAX_SEQUENCE or budget[0] < 0:
                 return
             shapes = []
             for var in eqn.outvars[:protocol.MAX_SEQUENCE_OUTPUTS]:
                 shape = getattr(getattr(var, "aval", None), "shape", None)
                 shapes.append(None if shape is None else
                               [_symbolic.text(d)[:protocol.MAX_NAME] for d in shape][:protocol.MAX_SUMMARY_NDIM])
+            budget[0] -= len(eqn.primitive.name) + sum(len(e) + 4 for s in shapes for e in (s or ()))
+            if budget[0] < 0:
+                return
             found.append([eqn.primitive.name[:protocol.MAX_NAME], shapes])
             for key in sorted(eqn.params):
                 for sub in sub_jaxprs(eqn.params[key]):

@@ -152,6 +152,8 @@ MAX_SHAPES = 256
 #: the judge compares a case's own program with the symbolic one instantiated at the case's dims
 #: over this many equations and the total count.
 MAX_SEQUENCE = 4096
+#: Characters of extents a ``sequence`` lists in all: it stops at the entry that passes them.
+MAX_SEQUENCE_CHARS = 256_000
 #: Outputs of one equation a ``sequence`` entry lists.
 MAX_SEQUENCE_OUTPUTS = 16
 #: Live loops a summary of a program traced with symbolic dims describes.
