@@ -345,9 +345,12 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
     # case's own program: a submission can tell a symbolic trace from a concrete one (the type
     # of an extent) and take another branch when it runs, so what runs is checked as well
     program = report.program
-    breach = related if isinstance(related, rules.Breach) else rules.check_case(problem, rules.TraceEvidence(
-        label="at this case's shapes", shapes=shapes, program=program, report=report,
-        output=output, factor=factor, related_by_rule=related or {}))
+    related = dict(related) if isinstance(related, dict) else related
+    symbolic = related.pop("symbolic", None) if isinstance(related, dict) else None
+    breach = related if isinstance(related, rules.Breach) else (
+        rules.check_instance(symbolic, shapes, program) or rules.check_case(problem, rules.TraceEvidence(
+            label="at this case's shapes", shapes=shapes, program=program, report=report,
+            output=output, factor=factor, related_by_rule=related or {})))
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)
     mismatch = compare.check_form_values(output, expected, problem.output_kind, tolerances)

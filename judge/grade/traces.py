@@ -134,8 +134,10 @@ def program_breach(problem, wanted: list[Wanted], run, describe) -> rules.Breach
 
 
 def related(problem, wanted: list[Wanted], case, run, describe) -> dict | rules.Breach:
-    """The traces made beside ``case``, by the index of the rule that asked for them; or the
-    rules' breach on the program traced with symbolic dims for it."""
+    """The traces made beside ``case``, by the index of the rule that asked for them, and the
+    program traced with symbolic dims for it under ``"symbolic"`` (the case's own program must
+    be that one instantiated, ``rules.check_instance``); or the rules' breach on it."""
+    by_rule: dict = {}
     for w in wanted:
         if w.origin == "symbolic" and case.index in w.owners:
             got = _evidence(w, run, describe)
@@ -144,11 +146,11 @@ def related(problem, wanted: list[Wanted], case, run, describe) -> dict | rules.
             breach = rules.check_symbolic(problem, got)
             if breach:
                 return breach
-    by_rule: dict = {}
+            by_rule["symbolic"] = got
     for w in wanted:
         if w.owner == case.index:
             got = _evidence(w, run, describe)
             if isinstance(got, rules.Breach):
                 return got
             by_rule.setdefault(w.origin, []).append(got)
-    return {k: tuple(v) for k, v in by_rule.items()}
+    return {k: v if k == "symbolic" else tuple(v) for k, v in by_rule.items()}

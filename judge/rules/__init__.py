@@ -16,12 +16,12 @@ import pkgutil
 from dataclasses import replace
 
 from judge.problem.model import bind_dims, dim_ranges, shapes_for
-from judge.rules import carriers, primitive_names
+from judge.rules import carriers, instance, primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence
 
-_HELPERS = {"base", "expression", "primitive_names", "polynomial", "carriers"}
+_HELPERS = {"base", "expression", "primitive_names", "polynomial", "carriers", "instance"}
 #: what the registry itself may report, beside its rules' reasons
-REASONS = ("opaque_computation", "function_primitive")
+REASONS = ("opaque_computation", "function_primitive", "depends_on_concreteness")
 
 
 def _discover() -> dict:
@@ -106,6 +106,12 @@ def check_symbolic(problem, trace: TraceEvidence) -> Breach | None:
     return breach or check_case(problem, trace)
 
 
+def check_instance(symbolic: TraceEvidence | None, shapes, program) -> Breach | None:
+    """Is the case's own program (at ``shapes``) the symbolic one instantiated at its dims?
+    (``instance``: RJ ``depends_on_concreteness`` where it is not.)"""
+    return instance.check(symbolic, shapes, program)
+
+
 def case_traces(problem, inputs: dict) -> list[tuple[int, AbstractTrace]]:
     """``(rule index, trace)`` for the programs rules want traced beside a case with these
     inputs (``case_traces`` of a rule module)."""
@@ -180,4 +186,4 @@ def check_abstract(problem, traces: list[tuple[str | int, TraceEvidence]]) -> Br
 
 __all__ = ["RULES", "Breach", "TraceEvidence", "AbstractTrace", "describe", "validate",
            "needs_program", "abstract_traces", "case_traces", "check_case", "check_abstract",
-           "symbolic_trace", "check_symbolic"]
+           "symbolic_trace", "check_symbolic", "check_instance"]

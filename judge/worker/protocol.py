@@ -56,7 +56,8 @@ Channels
        "program": {"equations": 412, "primitives": {"dot_general": 6, ...},
                    "live": {"dot_general": 5, ...},
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
-                                "primitive": "dot_general"}, ...], "omitted": 0} | null}
+                                "primitive": "dot_general"}, ...], "omitted": 0,
+                   "sequence": [["dot_general", [["8"]]], ...]} | null}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
       {"type": "done"}
@@ -147,6 +148,14 @@ MAX_LARGEST = 4
 MAX_PRIMITIVE_NAMES = 500
 #: Distinct shapes a summary of a program traced with symbolic dims lists (``program.py``).
 MAX_SHAPES = 256
+#: Equations a program summary lists in ``sequence`` (its canonical walk, ``program.py``):
+#: the judge compares a case's own program with the symbolic one instantiated at the case's dims
+#: over this many equations and the total count.
+MAX_SEQUENCE = 4096
+#: Characters of extents a ``sequence`` lists in all: it stops at the entry that passes them.
+MAX_SEQUENCE_CHARS = 256_000
+#: Outputs of one equation a ``sequence`` entry lists.
+MAX_SEQUENCE_OUTPUTS = 16
 #: Live loops a summary of a program traced with symbolic dims describes.
 MAX_LOOPS = 64
 

@@ -1,10 +1,10 @@
 """hvp for hvp_tanh that tells the judge's symbolic trace from the run that computes the values:
 an extent is a Python int only when the shapes are concrete. Traced with d as a symbol it is the
-honest jvp-of-grad; at a case's own shapes it builds jax.hessian. The symbolic trace cannot see
-the Hessian, so the rules also read each case's own program: at every case where d * d is above
-4 m d + 8 d + m * m the Hessian breaks the bound there.
+honest jvp-of-grad; at a case's own shapes it builds jax.hessian. The program a case runs is not
+the symbolic one instantiated at its d (its first equation is the Hessian's iota), so every case
+with d >= 2 is refused for it; at d = 1 the programs are not compared.
 
-Expected: RJ intermediate_too_large
+Expected: RJ depends_on_concreteness (every case with d >= 2)
 """
 
 import jax
