@@ -387,8 +387,9 @@ def test_a_program_that_tells_concrete_shapes_apart_is_named_at_its_first_differ
     assert _instance_breach(module.hvp, 1) is None  # extent 1: not compared
 
 
-def test_the_fingerprint_is_capped():
-    """A symbolic program longer than the list is not compared (nothing is decided there)."""
+def test_the_fingerprint_is_capped_and_a_longer_program_is_refused():
+    """A program longer than the list cannot be compared: padding past the list must not hide
+    a branch that only the concrete run takes, so it is a breach (fail closed)."""
     def long(W, x, v):
         for _ in range(protocol_max() + 10):
             x = x + 1.0
@@ -397,7 +398,9 @@ def test_the_fingerprint_is_capped():
     sym, con = _fingerprints(long, 4)
     assert len(sym.sequence) == len(con.sequence) == protocol_max()
     assert sym.equations == con.equations == protocol_max() + 10
-    assert _instance_breach(long, 4) is None
+    breach = _instance_breach(long, 4)
+    assert breach is not None and breach.reason == "depends_on_concreteness"
+    assert f"{protocol_max() + 10:,} equations" in breach.message
 
 
 def protocol_max():

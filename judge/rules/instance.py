@@ -23,9 +23,9 @@ skipped (it decides nothing there):
 * an extent the judge cannot read (``polynomial.ExtentError``): that entry's shape matches any
   shape of the same rank (its primitive is still compared).
 
-Only the first ``protocol.MAX_SEQUENCE`` equations of each walk are listed, and the comparison
-stops where the shorter list ends when either is capped; when both are whole, one program
-ending before the other is a difference.
+Only the first ``protocol.MAX_SEQUENCE`` equations of each walk are listed (and at most
+``MAX_SEQUENCE_CHARS`` characters): a program longer than its list, on either side, is a
+breach (fail closed: padding a program past the list must not hide what follows).
 
 The worker's tracing shims (``judge.worker.symbolic``) change nothing at concrete shapes: a
 concrete scan length is JAX's own, and a ``squeeze`` without axis squeezes the extents equal to 1,
@@ -139,13 +139,19 @@ def check(symbolic_trace, shapes, program) -> Breach | None:
     if symbolic_trace is None or program is None or symbolic_trace.program is None:
         return None
     found = symbolic_trace.program
-    if not found.sequence or not program.sequence or len(found.sequence) < found.equations:
-        return None  # nothing listed, or the symbolic program longer than its list: not compared
     dims = case_dims(symbolic_trace.shapes, shapes)
     if dims is None or any(dims.get(d, 0) < 2 for d in symbolic_trace.symbols):
         return None
     symbols = ", ".join(symbolic_trace.symbols)
     told = f"with {symbols} as {'a symbol' if len(symbolic_trace.symbols) == 1 else 'symbols'}"
+    for which, listed in (("traced " + told, found), ("at this case's shapes", program)):
+        if len(listed.sequence) < listed.equations:  # fail closed: padding past the list hides nothing
+            return Breach(REASON, f"the program {which} has {listed.equations:,} equations, more than "
+                                  f"the {len(listed.sequence):,} the judge compares between the "
+                                  f"program traced {told} and each case's own: it cannot be "
+                                  f"shown not to depend on whether its dims are numbers")
+    if not found.sequence or not program.sequence:
+        return None  # nothing listed: no equation on either side
     mine_all, theirs_all = _kept(found.sequence), _kept(program.sequence)
     left = [[_key(entry[0], [_instantiate(s, dims) for s in entry[1]]), True] for _, entry in mine_all]
     for k, (j, theirs) in enumerate(theirs_all):
