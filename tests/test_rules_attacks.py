@@ -269,6 +269,22 @@ REAL = [
     # the same doubling steps run as a scan over the 12 levels: the recurrence rule asks for a
     # scan over T's steps (and the levels read T as a number)
     ("ema_scan", "ema_scan_doubling_levels_in_scan", True, Verdict.RJ, {"missing_primitive", "dim_read_as_number"}, None),
+    # honest when traced with symbols, a cheat when its dims are numbers (isinstance, int()):
+    # each case's own program is not the symbolic one at its dims
+    ("hvp_tanh", "hvp_detect_fit_hessian_padded", True, Verdict.RJ, {"depends_on_concreteness"}, None),
+    ("hvp_tanh", "hvp_try_int_hessian", True, Verdict.RJ, {"depends_on_concreteness"}, None),
+    ("per_example_clip", "clip_detect_head_loop", True, Verdict.RJ, {"depends_on_concreteness"}, None),
+    ("per_example_clip", "clip_detect_grad_in_reducer", True, Verdict.RJ, {"depends_on_concreteness"}, None),
+    ("ema_scan", "ema_detect_fit_no_scan_padded", True, Verdict.RJ, {"depends_on_concreteness"}, None),
+    # known holes (SECURITY.md, "What stays best effort")
+    ("per_example_clip", "clip_pad_to_64_chunk_loop", True, Verdict.RJ, None,
+     "padding the examples to a fixed 64 rows makes every shape concrete: a fixed Python loop of "
+     "8 batched chunks then traces, under max_equations"),
+    ("ema_scan", "ema_dummy_recurrence_with_carryless_rows", True, Verdict.RJ, None,
+     "a carry that changes with data but enters the output multiplied by 0 counts as the "
+     "recurrence; the rows are closed forms"),
+    ("ema_scan", "ema_doubling_roll_with_fake_recurrence", True, Verdict.RJ, None,
+     "doubling steps with jnp.roll beside a scan whose carry enters the output multiplied by 0"),
 ]
 
 
