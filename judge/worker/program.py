@@ -95,15 +95,18 @@ OVERLONG = "overlong_shape"
 
 
 def _shape_entry(aval, primitive: str):
-    """A value's shape as text, for a program traced with symbolic dims. Extents of 1 are left
-    out (they do not change the size: a Hessian spread over many axes of extent 1 is still
-    seen whole); a shape still of more extents than the channel carries, or an extent whose
-    text is longer than a name may be, is sent as the one extent ``OVERLONG``, which names no
-    dim, so no bound can hold for it: never cut short, which could read d**2 as d."""
+    """A value's shape as text, for a program traced with symbolic dims. A shape of more
+    extents than the channel carries loses its extents of 1 (they do not change the size: a
+    Hessian spread over many axes of extent 1 is still seen whole); one still too long, or an
+    extent whose text is longer than a name may be, is sent as the one extent ``OVERLONG``,
+    which names no dim, so no bound can hold for it: never cut short, which could read d**2
+    as d."""
     shape = getattr(aval, "shape", None)
     if shape is None:
         return None
-    texts = [t for t in (_symbolic.text(d) for d in shape) if t != "1"]
+    texts = [_symbolic.text(d) for d in shape]
+    if len(texts) > protocol.MAX_SUMMARY_NDIM:
+        texts = [t for t in texts if t != "1"]
     if len(texts) > protocol.MAX_SUMMARY_NDIM or any(len(t) > protocol.MAX_NAME for t in texts):
         texts = [OVERLONG]
     return {"shape": texts, "dtype": str(getattr(aval, "dtype", "?"))[:protocol.MAX_NAME],
