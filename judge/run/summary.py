@@ -103,6 +103,17 @@ def program(raw, where: str) -> Program:
                    sequence=_sequence(msg.get("sequence", []), f"{where}.sequence"))
 
 
+def _extents(shape, where: str) -> tuple:
+    """A shape as text: at most MAX_SUMMARY_NDIM extents, each a number or a symbolic
+    expression of at most MAX_NAME characters."""
+    if not isinstance(shape, list) or len(shape) > protocol.MAX_SUMMARY_NDIM:
+        _fail(where, f"expected a shape of at most {protocol.MAX_SUMMARY_NDIM} extents")
+    extents = tuple(_text(e, where, protocol.MAX_NAME) for e in shape)
+    if any(not e or set(e) - symbolic.ALLOWED for e in extents):
+        _fail(where, "an extent must be a number or a symbolic expression")
+    return extents
+
+
 def _sequence(raw, where: str) -> tuple:
     if not isinstance(raw, list) or len(raw) > protocol.MAX_SEQUENCE:
         _fail(where, f"expected a list of at most {protocol.MAX_SEQUENCE} equations")
@@ -117,12 +128,7 @@ def _sequence(raw, where: str) -> tuple:
             if shape is None:
                 shapes.append(None)
                 continue
-            if not isinstance(shape, list) or len(shape) > protocol.MAX_SUMMARY_NDIM:
-                _fail(here, f"expected a shape of at most {protocol.MAX_SUMMARY_NDIM} extents")
-            extents = tuple(_text(e, here, protocol.MAX_NAME) for e in shape)
-            if any(not e or set(e) - symbolic.ALLOWED for e in extents):
-                _fail(here, "an extent must be a number or a symbolic expression")
-            shapes.append(extents)
+            shapes.append(_extents(shape, here))
         found.append((_text(item[0], here, protocol.MAX_NAME), tuple(shapes)))
     return tuple(found)
 
@@ -151,13 +157,7 @@ def _symbolic_shapes(raw, where: str) -> tuple:
         here = f"{where}[{i}]"
         item = _object(item, here)
         _keys(item, here, ("shape", "dtype", "primitive"))
-        shape = item["shape"]
-        if not isinstance(shape, list) or len(shape) > protocol.MAX_SUMMARY_NDIM:
-            _fail(f"{here}.shape", f"expected a list of at most {protocol.MAX_SUMMARY_NDIM} extents")
-        extents = tuple(_text(e, f"{here}.shape", protocol.MAX_NAME) for e in shape)
-        if any(not e or set(e) - symbolic.ALLOWED for e in extents):
-            _fail(f"{here}.shape", "an extent must be a number or a symbolic expression")
-        found.append(SymbolicValue(shape=extents,
+        found.append(SymbolicValue(shape=_extents(item["shape"], f"{here}.shape"),
                                    dtype=_text(item["dtype"], f"{here}.dtype", protocol.MAX_NAME),
                                    primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME)))
     return tuple(found)
