@@ -68,3 +68,18 @@ def test_the_backward_rule_runner_is_where_jax_runs_backward_rules():
     f.defvjp(fwd, bwd)
     jax.grad(f)(1.0)
     assert any(seen)
+
+
+def test_a_scans_operands_split_into_constants_carries_and_rows():
+    """JAX 0.10 names the counts (num_consts, num_carry), 0.11 keeps a flat tree (ft_in): the
+    adapter reads either."""
+    import jax.numpy as jnp
+
+    def f(x, y):
+        step = lambda c, r: ((c[0] * y + r[0], c[1] + r[1].sum()), r[1] * y)  # noqa: E731
+        return jax.lax.scan(step, (jnp.zeros_like(x[0]), jnp.zeros(())), (x, x))
+
+    closed = jax.make_jaxpr(f)(jnp.ones((3, 2)), 2.0)
+    scan = next(e for e in closed.jaxpr.eqns if e.primitive.name == "scan")
+    consts, carries = jaxapi.scan_layout(scan.params, len(scan.invars))
+    assert carries == 2 and len(scan.invars) - consts - carries == 2

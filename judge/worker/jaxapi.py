@@ -16,7 +16,9 @@ What lives here:
   (literals, the last-use table, JAX's array and literal types, the debug flags);
 * ``resolve_kwargs``: how ``custom_vjp`` turns keyword arguments into positional ones;
 * ``runs_backward_rules``: whether a frame is the one through which JAX runs a custom_vjp's
-  backward rule while it differentiates.
+  backward rule while it differentiates;
+* ``scan_layout``: how a ``scan`` equation's operands split into constants, carries and
+  scanned arrays (``num_consts``/``num_carry`` up to JAX 0.10, a flat tree ``ft_in`` from 0.11).
 """
 
 from __future__ import annotations
@@ -119,3 +121,12 @@ def runs_backward_rules(code) -> bool:
     custom_vjp's backward rule while it differentiates (``custom_derivatives._flatten_bwd``)."""
     name, file = _RULE_RUNNER
     return code.co_name == name and code.co_filename.endswith(file)
+
+
+def scan_layout(params, operands: int) -> tuple[int, int]:
+    """``(constants, carries)`` among a ``scan`` equation's ``operands`` operands: the rest are
+    the scanned arrays, in that order."""
+    if "num_consts" in params:
+        return int(params["num_consts"]), int(params["num_carry"])
+    consts, carry, _ = params["ft_in"].update(list(range(operands))).unpack()
+    return len(list(consts)), len(list(carry))

@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from . import protocol, symbolic as _symbolic
+from . import jaxapi as _jaxapi, protocol, symbolic as _symbolic
 
 
 def sub_jaxprs(value):
@@ -344,7 +344,7 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
     params = eqn.params
     if name == "scan":
         body = params["jaxpr"].jaxpr
-        consts, ncarry = params["num_consts"], params["num_carry"]
+        consts, ncarry = _jaxapi.scan_layout(params, len(eqn.invars))
         length = _symbolic.text(params["length"])
         carry_in = list(range(consts, consts + ncarry))
         data = set(range(consts)) | set(range(consts + ncarry, len(body.invars)))

@@ -56,6 +56,8 @@ from __future__ import annotations
 
 import re
 
+from . import jaxapi
+
 #: Call primitives (their names across the JAX versions supported) and the parameter holding the
 #: sub-jaxpr that takes the equation's inputs and gives its outputs. Only these are followed: a
 #: primitive such as ``reduce`` also holds a ``jaxpr``, but its inputs are not the equation's.
@@ -258,7 +260,7 @@ class Flow:
         return carry
 
     def _scan(self, params, ins, kin, n_out):
-        nc, ncarry = params["num_consts"], params["num_carry"]
+        nc, ncarry = jaxapi.scan_layout(params, len(ins))
         consts, carry, xs = ins[:nc], ins[nc:nc + ncarry], ins[nc + ncarry:]
         body_kin = kin[:nc] + [None] * (len(ins) - nc)
         ys = [NONE] * (n_out - ncarry)
