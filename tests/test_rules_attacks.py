@@ -279,7 +279,8 @@ REAL = [
     # known holes (SECURITY.md, "What stays best effort")
     # padding the examples to a fixed 64 rows makes every shape concrete (a fixed loop of 8
     # batched chunks then traces): the 64-row buffer breaks the size bound at small n
-    ("per_example_clip", "clip_pad_to_64_chunk_loop", True, Verdict.RJ, {"intermediate_too_large"}, None),
+    ("per_example_clip", "../../../submissions/per_example_clip/rejected/pad_to_64_chunk_loop", True,
+     Verdict.RJ, {"intermediate_too_large"}, None),
     ("ema_scan", "ema_dummy_recurrence_with_carryless_rows", True, Verdict.RJ, None,
      "a carry that changes with data but enters the output multiplied by 0 counts as the "
      "recurrence; the rows are closed forms"),
