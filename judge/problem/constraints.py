@@ -32,6 +32,14 @@ def _as_array(value, dtype: np.dtype, steps: list) -> np.ndarray:
             raise ValueError
     except (ValueError, TypeError):
         raise CaseDataError(steps, "must be a (nested) list of numbers with a regular shape") from None
+    if dtype.kind == "b" and arr.dtype.kind != "b" and arr.size:
+        raise CaseDataError(steps, f"must hold true and false (a {dtype} array), not numbers")
+    if dtype.kind in "iu" and arr.size:
+        whole = arr.dtype.kind in "biu" or bool(np.all(np.isfinite(arr) & (arr == np.round(arr))))
+        info = np.iinfo(dtype)
+        if not whole or arr.min() < info.min or arr.max() > info.max:
+            raise CaseDataError(steps, f"must hold whole numbers from {info.min} to {info.max} "
+                                       f"(a {dtype} array)")
     with np.errstate(over="ignore"):
         return arr.astype(dtype)
 
