@@ -219,7 +219,7 @@ class CaseRunner:
         made = symbolic.dims(jax, symbols) if symbols else {}
         specs = []
         for name in self.traced:
-            if shapes is not None:
+            if shapes is not None and name in shapes:
                 wanted = shapes[name]
                 specs.append(jax.ShapeDtypeStruct(symbolic.shape(wanted["shape"], made),
                                                   protocol.dtype_named(wanted["dtype"])))
