@@ -325,7 +325,7 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
             text = ("a traced value was turned into a Python value or NumPy array"
                     + (f" at line {error.line}" + (f" of {name}" if name else "") if error.line else "")
                     + (f": `{error.source.strip()}`" if error.source else "")
-                    + f" ({error.type})")
+                    + f" ({error.type})" + _traced_note(problem, error))
         return _result(case, reason, text, time_s, details)
     if time_s is not None and time_s > problem.limits["time_per_case_s"]:
         return _result(case, "time_limit", f"took {time_s:.2f} s, limit {problem.limits['time_per_case_s']:g} s",
@@ -373,6 +373,21 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
     if program_breach:  # the program's, found at the probe shapes: after this case's own verdict
         return _result(case, program_breach.reason, program_breach.message, time_s, details)
     return _result(case, "ok", "passed", time_s, details)
+
+
+def _traced_note(problem: Problem, error: ErrorReport) -> str:
+    """What a student needs after a traced value was made concrete: which parameters are
+    traced, and what to write instead of a Python branch or conversion."""
+    traced = [p.name for p in problem.parameters if p.traced]
+    if not traced:
+        return ""
+    names = ", ".join(traced)
+    verb = "is a traced value" if len(traced) == 1 else "are traced values"
+    branch = error.type == "TracerBoolConversionError"
+    instead = ("a Python if, while or and/or on it cannot be decided: compute both sides and "
+               "choose with jnp.where, or use jax.lax.cond" if branch else
+               "its value is not known when the function is traced: keep it a JAX array")
+    return f"; {names} {verb} (abstract under jax.make_jaxpr): {instead}"
 
 
 def _check_probe(problem: Problem, probe, case, reported: Probes | None,
