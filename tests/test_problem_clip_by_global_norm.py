@@ -70,8 +70,7 @@ def test_known_submissions(clip, folder, name, verdict, reason):
     assert (result.verdict.value, result.reason) == (verdict, reason), result.message
 
 
-@pytest.mark.xfail(strict=True, reason="no_callbacks reads the forward program only: a callback "
-                   "in a custom_vjp backward rule runs only under the judge's jax.vjp")
-def test_callback_in_backward_rule_is_refused(clip):
-    result = _grade(clip, "attacks", "callback_in_backward")
+@pytest.mark.parametrize("name", ["callback_in_backward", "callback_in_jvp_rule"])
+def test_a_callback_that_runs_only_under_the_judges_derivative_is_refused(clip, name):
+    result = _grade(clip, "rejected", name)
     assert (result.verdict.value, result.reason) == ("RJ", "callback_used"), result.message

@@ -294,7 +294,7 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
     result = _judge_case(problem, case, run, factor, name, program_breach, related)
     if not result.details:
         return result
-    return replace(result, details=example_diff.as_returned(result.details, problem))
+    return replace(result, details=example_diff.as_returned(result.details, problem, case))
 
 
 def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,

@@ -278,11 +278,12 @@ class CaseRunner:
         return self.provenance.trace_flow(closed, self.marker, sources, sinks, primals, factor,
                                           made=made, plumbed=bool(self.grad_rule.get("plumbed")))
 
-    def probe(self, name: str, args: dict, probe_args: dict):
+    def probe(self, name: str, args: dict, probe_args: dict) -> tuple:
         """A derivative of the entry with respect to its ``wrt`` parameters, computed by the
         judge: ``jax.vjp`` pulling back the case's cotangent (shaped like the output), or
         ``jax.jvp`` pushing its tangent. ``wrt`` a name: that parameter's gradient, and its
-        tangent; a list: the gradients by name, and a tangent for each."""
+        tangent; a list: the gradients by name, and a tangent for each. Returns the result and
+        the primitives of the derivative's program."""
         jax, wrt = self.jax, self.probes["wrt"]
         names = [wrt] if isinstance(wrt, str) else list(wrt)
 
@@ -295,13 +296,17 @@ class CaseRunner:
 
             primals = [values[n] for n in names]
             if name == "vjp":
-                grads = jax.vjp(of_wrt, *primals)[1](direction)
+                out, pull = jax.vjp(of_wrt, *primals)
+                grads = pull(_like(out, direction))
                 return grads[0] if isinstance(wrt, str) else dict(zip(names, grads))
             tangents = [direction] if isinstance(wrt, str) else [direction[n] for n in names]
             return jax.jvp(of_wrt, tuple(primals), tuple(tangents))[1]
 
         direction = probe_args["cotangent" if name == "vjp" else "tangent"]
-        return self._evaluate(derivative, [args[n] for n in self.traced] + [direction])[1]
+        closed, output = self._evaluate(derivative, [args[n] for n in self.traced] + [direction])[:2]
+        # what the derivative ran counts as the program's too: a callback hidden in a backward
+        # or forward-mode rule runs only there
+        return output, self.instrument.walk_primitives(closed)["primitives"]
 
     def _rule_followed(self, output: dict, scaled: dict, factor: float) -> bool:
         """Did scaling the backward rules' output scale the rule's field by a power of the
@@ -353,19 +358,34 @@ class CaseRunner:
                 evidence["instrument_intact"] = self.recorder.intact()
             result["evidence"] = evidence
             if self.probes:
+                seen = set(result["trace"]["primitives"])
                 probes = result["probes"] = {"errors": {}}
                 for name in self.probes["names"]:
                     try:
-                        probes[name] = self.probe(name, args, probe_args or {})
+                        probes[name], used = self.probe(name, args, probe_args or {})
+                        seen.update(used)
                     except self.instrument.CONCRETIZATION_ERRORS:
                         raise
                     except Exception as exc:  # noqa: BLE001 - e.g. no forward-mode rule
                         probes["errors"][name] = describe_error(exc, "exception", self.submission)
+                result["trace"] = {**result["trace"], "primitives": sorted(seen)}
             if self.structure:
                 result["program"] = self.summarize(closed) if self.single_trace else self.program(args)
         except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
             result["error"] = self._error(exc)
         return result
+
+
+def _like(template, value):
+    """``value`` (a cotangent: nested plain dicts) in the mapping types of ``template`` (the
+    output), so that a submission returning an OrderedDict is pulled back as it returned it."""
+    if isinstance(template, dict) and isinstance(value, dict) and set(template) == set(value):
+        items = [(k, _like(template[k], value[k])) for k in template]
+        try:
+            return type(template)(items)
+        except Exception:  # noqa: BLE001 - a mapping type that cannot be built from items
+            return dict(items)
+    return value
 
 
 def _nested(skeleton):
