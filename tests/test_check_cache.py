@@ -216,3 +216,31 @@ def wait_for(path: Path, text: str, proc, count: int = 1, timeout: float = 240) 
             break
         time.sleep(0.2)
     raise AssertionError(f"{text!r} not seen:\n{path.read_text()}")
+
+
+def test_watch_checks_only_the_problem_whose_files_changed(tmp_path):
+    import threading
+
+    from judge.author import watch
+
+    specs = []
+    for name in ("one", "two"):
+        spec = tmp_path / "problems" / f"{name}.yaml"
+        spec.parent.mkdir(exist_ok=True)
+        spec.write_text("id: " + name)
+        sub = tmp_path / "submissions" / name / "accepted" / "a.py"
+        sub.parent.mkdir(parents=True)
+        sub.write_text("x = 1\n")
+        specs.append(spec)
+    checked, said = [], []
+    added = tmp_path / "submissions" / "two" / "wrong_answer" / "new.py"
+
+    def edit():
+        time.sleep(0.25)
+        added.parent.mkdir()
+        added.write_text("x = 2\n")
+
+    threading.Thread(target=edit).start()
+    watch.watch(specs, checked.append, say=said.append, interval=0.1, settle=0.05, rounds=10)
+    assert checked == [specs[1]]
+    assert any("new.py changed; checking two again" in line for line in said), said

@@ -20,20 +20,24 @@ INTERVAL = 0.5
 SETTLE = 0.2
 
 
-def files(spec_path: Path) -> list[Path]:
-    """The files whose change calls for checking the problem of ``spec_path`` again."""
+def reference_of(spec_path: Path) -> Path | None:
+    """The reference the spec names (``reference:``), or None when the spec does not load."""
     from judge.problem import spec
 
+    try:
+        return spec.load(spec_path).reference
+    except Exception:  # noqa: BLE001 - a spec that does not load is reported by the check itself
+        return None
+
+
+def files(spec_path: Path, reference: Path | None = None) -> list[Path]:
+    """The files whose change calls for checking the problem of ``spec_path`` again."""
     spec_path = Path(spec_path).resolve()
     root = spec_path.parent.parent
     found = [spec_path, root / "reference" / f"{spec_path.stem}.py",
              root / "generators" / f"{spec_path.stem}.py"]
-    try:
-        reference = spec.load(spec_path).reference
-        if reference not in found:
-            found.append(reference)
-    except Exception:  # noqa: BLE001 - a spec that does not load is reported by the check itself
-        pass
+    if reference is not None and reference not in found:
+        found.append(reference)
     folder = root / "submissions" / spec_path.stem
     if folder.is_dir():
         found += sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
@@ -52,10 +56,6 @@ def snapshot(paths) -> dict:
     return out
 
 
-def _state(spec_path: Path) -> dict:
-    return snapshot(files(spec_path))
-
-
 def changed(before: dict, after: dict) -> list[Path]:
     return sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
 
@@ -66,7 +66,12 @@ def watch(spec_paths, check, say=print, interval: float = INTERVAL, settle: floa
     problem whose files changed. ``say(text)`` tells the user what happens; ``rounds`` (for
     tests) stops after that many looks. Returns on KeyboardInterrupt too (Ctrl-C)."""
     spec_paths = list(spec_paths)
-    states = {p: _state(p) for p in spec_paths}
+    references = {p: reference_of(p) for p in spec_paths}  # read again after each check
+
+    def state(spec_path):
+        return snapshot(files(spec_path, references[spec_path]))
+
+    states = {p: state(p) for p in spec_paths}
     say(f"watching {len(spec_paths)} problem{'s' if len(spec_paths) != 1 else ''} for changes "
         f"(Ctrl-C to stop)")
     done = 0
@@ -75,23 +80,26 @@ def watch(spec_paths, check, say=print, interval: float = INTERVAL, settle: floa
             time.sleep(interval)
             done += 1
             for spec_path in spec_paths:
-                now = _state(spec_path)
+                now = state(spec_path)
                 moved = changed(states[spec_path], now)
                 if not moved:
                     continue
                 while True:  # let a save in several steps finish
                     time.sleep(settle)
-                    later = _state(spec_path)
+                    later = state(spec_path)
                     if later == now:
                         break
                     moved = sorted(set(moved) | set(changed(now, later)))
                     now = later
-                states[spec_path] = now
                 shown = ", ".join(_shown(p) for p in moved[:3]) + (
                     f" and {len(moved) - 3} more" if len(moved) > 3 else "")
                 say(f"\n-- {time.strftime('%H:%M:%S')}: {shown} changed; checking "
                     f"{Path(spec_path).stem} again")
-                check(spec_path)  # an edit made meanwhile differs from ``now``: checked next
+                check(spec_path)
+                # an edit made during the check differs from ``now``: it is checked next round
+                references[spec_path] = reference_of(spec_path)
+                states[spec_path] = {**now, **{p: v for p, v in state(spec_path).items()
+                                               if p not in now}}
     except KeyboardInterrupt:
         say("\nstopped watching")
 
