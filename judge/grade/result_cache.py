@@ -22,7 +22,8 @@ never replayed), no ``MemoryError``. Anything else is run again next time.
 **The key** (``basis``): a digest of the request without its random draws, the submission's
 content, the problem's spec without its cases (their inputs are in the request), its limits and
 the run's timeouts, the sandbox mode and Python, the judge's version and a digest of its code
-(``journal._judge_code``), the installed JAX and the environment a worker inherits. A file whose key, format or MAC does not
+(``journal._judge_code``), the installed JAX, NumPy and ml_dtypes, and the environment a
+worker inherits. A file whose key, format or MAC does not
 match, or that cannot be read or replayed, is a miss, never an error.
 
 **Where.** ``<cache>/check-results/<problem id>/<key>.json`` (``<cache>`` is ``judge.run.cache.root``:
@@ -102,9 +103,25 @@ def _without_draws(request: dict) -> dict:
             "cases": [{k: v for k, v in c.items() if k != "factor"} for c in request["cases"]]}
 
 
+@functools.cache
+def _versions() -> dict:
+    """The installed versions the worker's results depend on besides JAX's (NumPy's evaluator,
+    the dtypes), and the Python running the judge."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {"python": platform.python_version()}
+    for name in ("numpy", "ml_dtypes"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = None
+    return found
+
+
 def basis(kind: str, problem, request: dict, content: bytes, settings, timeouts: dict) -> str:
     parts = {"format": FORMAT, "kind": kind, "judge": __version__, "code": _judge_code(),
-             "jax": cache.jax_version(), "sandbox": settings.sandbox, "python": settings.python,
+             "jax": cache.jax_version(), "versions": _versions(), "sandbox": settings.sandbox, "python": settings.python,
              "problem": _problem_config(problem), "limits": {**DEFAULT_LIMITS, **problem.limits},
              "timeouts": timeouts, "request": _without_draws(request), "content": _digest(content),
              "env": {k: os.environ.get(k) for k in sandboxing.ENV_ALLOWLIST}}
