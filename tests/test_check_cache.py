@@ -168,6 +168,45 @@ def test_a_damaged_stored_file_is_a_miss(cold, warm, workers, damage):
     assert shown(report) == shown(cold[1])
 
 
+@pytest.fixture(scope="module")
+def unrolling_problem(tmp_path_factory):
+    """per_example_clip with n not symbolic: its no_unrolling rule then traces each case again
+    at an extent of n drawn at random (``traces.plan``), which a replay must reuse."""
+    from judge.problem import spec
+
+    root = tmp_path_factory.mktemp("unrolling")
+    data = yaml.safe_load((ROOT / "problems" / "per_example_clip.yaml").read_text())
+    data["symbolic_dims"] = ["d"]
+    data["hidden"] = data["hidden"][:2]
+    for key in ("related", "scoring"):
+        data.pop(key, None)
+    (root / "problems").mkdir()
+    (root / "reference").mkdir()
+    (root / "problems" / "per_example_clip.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    shutil.copy(ROOT / "reference" / "per_example_clip.py", root / "reference")
+    return spec.load(root / "problems" / "per_example_clip.yaml")
+
+
+@pytest.mark.parametrize("rel, verdict", [("accepted/vmap_grad.py", "AC"),
+                                          ("rejected/python_loop.py", "RJ")])
+def test_a_replay_reuses_the_traces_drawn_at_random(unrolling_problem, tmp_path, workers, rel,
+                                                    verdict):
+    store = result_cache.ResultCache(tmp_path, secret=SECRET)
+    path = ROOT / "submissions" / "per_example_clip" / rel
+
+    def graded():
+        result = grading.grade(unrolling_problem, path, source_gate=False, hints=False,
+                               result_cache=store)
+        return [(c.index, c.verdict.value, c.reason, c.message, c.time_s) for c in result.cases]
+
+    first = graded()
+    assert workers and store.stored == 1
+    workers.clear()
+    assert graded() == first  # messages name the extent drawn: "... and 128 at n = 5"
+    assert workers == [] and store.hits == 1
+    assert verdict in {v for _, v, *_ in first}
+
+
 def test_a_run_that_hit_a_limit_is_not_stored(tmp_path, fq_problem):
     """A verdict decided by the clock (here TLE) is measured again next time, never replayed."""
     store = result_cache.ResultCache(tmp_path, secret=SECRET)
