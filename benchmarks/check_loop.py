@@ -1,6 +1,6 @@
 """An author's loop with `judge check`, side by side in one run: cold, warm, after an edit.
 
-    python benchmarks/check_loop.py [PROBLEM] [--runs 1] [--cache-dir DIR]
+    python benchmarks/check_loop.py [PROBLEM] [--runs 1] [-j N] [--cache-dir DIR]
 
 On a copy of the problem's package (spec, reference, generator, submissions) in a temporary
 folder, a fresh `judge check` process each time:
@@ -12,7 +12,7 @@ folder, a fresh `judge check` process each time:
    then fails, as it should: the reference and the accepted submissions disagree with it);
 4. --no-cache: the same edited package with the result cache off, for comparison.
 
-Wall times (medians over ``--runs``), each one's ratio to the cold check (lower is better), the
+``-j N`` is passed to every check. Wall times (medians over ``--runs``), each one's ratio to the cold check (lower is better), the
 load average of the machine before each, and what the check says it reused. The cache folder
 (JUDGE_CACHE_DIR) is a fresh one of the benchmark's own unless ``--cache-dir`` names one, so
 results an author stored before are never used. Run it on a quiet machine.
@@ -91,6 +91,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("problem", nargs="?", default="per_example_clip")
     parser.add_argument("--runs", type=int, default=1, help="median over this many of each")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="judge check -j N (default 1)")
     parser.add_argument("--cache-dir", type=Path, help="JUDGE_CACHE_DIR (default: a fresh one)")
     args = parser.parse_args()
 
@@ -113,11 +114,12 @@ def main() -> None:
             for name in rows:
                 if name == "edited":
                     notes["edit"] = edit_first_hidden_expected(spec)
-                wall, before, said = check(spec, env, *(["--no-cache"] if "no-cache" in name else []))
+                wall, before, said = check(spec, env, "-j", str(args.jobs),
+                                           *(["--no-cache"] if "no-cache" in name else []))
                 rows[name].append((wall, before))
                 notes[name] = said
         cold = statistics.median(w for w, _ in rows["cold"])
-        print(f"judge check {args.problem}, {os.cpu_count()} cores, {args.runs} run(s) each; "
+        print(f"judge check {args.problem} -j {args.jobs}, {os.cpu_count()} cores, {args.runs} run(s) each; "
               f"edit: {notes['edit']}")
         print(f"{'':<20}{'wall s':>8}{'x cold':>8}{'load':>7}  reused")
         for name, got in rows.items():
