@@ -217,14 +217,29 @@ def test_a_run_that_hit_a_limit_is_not_stored(tmp_path, fq_problem):
     assert store.stored == 0 and not list(tmp_path.rglob("*.json"))
 
 
-def test_watch_checks_again_after_a_touch(warm, tmp_path):
-    spec, store = warm
+def own_cache(tmp_path) -> dict:
+    """An environment whose judge cache folder is the test's own, the compilation cache shared."""
     cache_dir = tmp_path / "cache"
     cache_dir.mkdir()
-    home = result_cache.cache.root()
-    for xla in home.glob("xla*"):  # the compilation cache, shared; the results are the test's
+    for xla in result_cache.cache.root().glob("xla*"):
         (cache_dir / xla.name).symlink_to(xla)
-    env = {**os.environ, "JUDGE_CACHE_DIR": str(cache_dir)}
+    return {**os.environ, "JUDGE_CACHE_DIR": str(cache_dir)}
+
+
+def test_no_cache_neither_reuses_nor_stores(warm, tmp_path):
+    spec, _ = warm
+    env = own_cache(tmp_path)
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-m", "judge", "check", str(spec), "--no-cache"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "stored" not in done.stdout.split("submissions found")[1].splitlines()[0]
+    assert not (tmp_path / "cache" / "check-results").exists()
+
+
+def test_watch_checks_again_after_a_touch(warm, tmp_path):
+    spec, store = warm
+    env = own_cache(tmp_path)
     out = tmp_path / "out.txt"
     with open(out, "w") as sink:
         proc = subprocess.Popen([sys.executable, "-m", "judge", "check", str(spec), "--watch"],
