@@ -87,28 +87,47 @@ def cmd_check(args) -> int:
     settings = _settings(None)  # $JUDGE_SANDBOX, else auto
     warm.prestart(settings)  # imports JAX while the reference runs
     from judge.author.check import check_problem, problem_paths
+    from judge.grade import result_cache
     from judge.reports import check_text, junit
     from judge.reports.progress import Progress
 
     paths = problem_paths(args.problems)
     source_gate = _source_gate(args)
+    stored = None if args.no_cache or not result_cache.enabled() else result_cache.ResultCache()
     progress = Progress()
-    reports = []
-    for path in paths:
+
+    def check(path):
         try:
-            reports.append(check_problem(path, jobs=args.jobs, progress=progress,
-                                         source_gate=source_gate, mutants=args.mutants,
-                                         sandbox=settings))
+            report = check_problem(path, jobs=args.jobs, progress=progress,
+                                   source_gate=source_gate, mutants=args.mutants,
+                                   sandbox=settings, result_cache=stored)
         finally:
             progress.clear()
-        sys.stdout.write(check_text.render(reports[-1]))
+        sys.stdout.write(check_text.render(report))
         sys.stdout.flush()
+        return report
+
+    reports = [check(path) for path in paths]
     errors = sum(r.errors for r in reports)
     warnings = sum(r.warnings for r in reports)
     if len(reports) > 1:
         print(f"checked {len(reports)} problems: {check_text.totals(errors, warnings)}")
     if args.junit_xml:
         junit.write(reports, args.junit_xml, werror=args.werror)
+    if args.watch:
+        from judge.author.watch import watch
+
+        latest = dict(zip(paths, reports))
+
+        def again(path):
+            latest[path] = check(path)
+            if args.junit_xml:
+                junit.write(list(latest.values()), args.junit_xml, werror=args.werror)
+
+        watch(paths, again, say=lambda text: print(text, flush=True))
+        reports = list(latest.values())
+        errors = sum(r.errors for r in reports)
+        warnings = sum(r.warnings for r in reports)
     return EXIT_VERDICT if errors or (args.werror and warnings) else EXIT_OK
 
 
@@ -318,6 +337,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--werror", action="store_true", help="fail on warnings too")
     c.add_argument("--mutants", action="store_true",
                    help="also grade mutants of the reference; a warning per surviving mutant")
+    c.add_argument("--no-cache", action="store_true",
+                   help="run every submission and the reference again: neither reuse nor store "
+                        "their results (the result cache, in the judge's cache folder; also "
+                        "$JUDGE_RESULT_CACHE=off)")
+    c.add_argument("--watch", action="store_true",
+                   help="after the check, check a problem again whenever its spec, reference, "
+                        "generator or submissions change (Ctrl-C to stop)")
     _add_source_gate(c, check=True)
     c.set_defaults(func=cmd_check)
 

@@ -67,7 +67,8 @@ def select_cases(problem: Problem, examples_only: bool = False):
 def grade(problem: Problem, submission: str | Path | intake.Submission, *,
           examples_only: bool = False, time_per_case_s: float | None = None,
           sandbox: Settings | str | None = None, use_cache: bool | None = None,
-          source_gate: bool | None = None, hints: bool = True) -> GradeResult:
+          source_gate: bool | None = None, hints: bool = True,
+          result_cache=None) -> GradeResult:
     """Grade one submission file. ``use_cache`` (default: on unless $JUDGE_CACHE=off) gives the
     worker the judge's compilation cache, filled first from the reference if needed.
     ``source_gate`` (default: on unless $JUDGE_SOURCE_GATE=off, which warns on stderr) checks
@@ -76,18 +77,22 @@ def grade(problem: Problem, submission: str | Path | intake.Submission, *,
     (``judge.grade.hints``). ``sandbox``: the command's ``judge.run.settings.Settings``, or a
     ``--sandbox`` value, resolved once here, when the submission is about to run.
     ``submission`` is a path, or content taken in already (``intake.Submission``); either way
-    what is graded is a private copy of what was read (``check_submission_path``)."""
+    what is graded is a private copy of what was read (``check_submission_path``).
+    ``result_cache``: `judge check`'s result cache (``judge.grade.result_cache.ResultCache``), whose
+    stored runs of the same content are replayed instead of run again (the verdicts are still
+    decided here, against today's expected outputs and rules)."""
     taken = check_submission_path(submission)
     with intake.private_copy(taken) as path:
         return scoring.scored(problem, _grade_copy(
             problem, path, str(taken), examples_only=examples_only,
             time_per_case_s=time_per_case_s, sandbox=sandbox, use_cache=use_cache,
-            source_gate=source_gate, hints=hints))
+            source_gate=source_gate, hints=hints, result_cache=result_cache))
 
 
 def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only: bool,
                 time_per_case_s: float | None, sandbox: Settings | str | None,
-                use_cache: bool | None, source_gate: bool | None, hints: bool) -> GradeResult:
+                use_cache: bool | None, source_gate: bool | None, hints: bool,
+                result_cache=None) -> GradeResult:
     """``grade`` on ``path``, the private copy of the file named ``submission``."""
     cases = select_cases(problem, examples_only)
     started = time.monotonic()
@@ -104,20 +109,13 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                            reason=reason, message=message, time_s=time.monotonic() - started,
                            cases=results)
     request = build_request(problem, path, cases)
-    factors = {c["index"]: c["factor"] for c in request["cases"]}
     cache_dir = _cache_for(problem, use_cache)
     settings = resolve_settings(sandbox)  # after the gate and the cache: where the run begins
-    wanted = traces.plan(problem, cases)
     timeouts = {"startup_timeout": problem.limits["startup_s"],
                 "case_timeout": time_per_case_s or problem.limits["time_per_case_s"]}
-    with ThreadPoolExecutor(max_workers=1) as pool:  # the rules' traces, in a worker of their own
-        tracing = traces.request(problem, request, wanted)
-        traced = pool.submit(run_worker, tracing, startup_timeout=timeouts["startup_timeout"],
-                             case_timeout=traces.timeout(problem), sandbox=settings,
-                             limits=problem.limits, cache_dir=cache_dir) if tracing else None
-        run = run_worker(request, **timeouts, sandbox=settings, limits=problem.limits,
-                         cache_dir=cache_dir)
-        trace_run = traced.result() if traced else None
+    request, wanted, run, trace_run = _runs(problem, path, cases, request, timeouts, settings,
+                                            cache_dir, result_cache)
+    factors = {c["index"]: c["factor"] for c in request["cases"]}
     shown = intake.shown(path.name)  # the student chose it: escaped, one-to-one
     describe = lambda error: _error_text(error, shown)  # noqa: E731
     program_breach = traces.program_breach(problem, wanted, trace_run, describe)
@@ -134,6 +132,35 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                        reason=reason, message=message, time_s=time.monotonic() - started,
                        cases=results, notes=notes, source_gate=gate_on, hint=hint,
                        example_fingerprints=fingerprints)
+
+
+def _runs(problem: Problem, path: Path, cases, request: dict, timeouts: dict, settings: Settings,
+          cache_dir: Path | None, stored=None):
+    """The submission's worker runs: (request as sent, the traces planned, the main run, the
+    trace run or None). With ``stored`` (``judge.grade.result_cache.ResultCache``), runs stored
+    for the same request, content, sandbox, judge and JAX are replayed instead, and new clean
+    runs are stored."""
+    content = path.read_bytes() if stored is not None else b""
+    if stored is not None:
+        found = stored.find(problem, request, content, settings, timeouts,
+                             traces.timeout(problem))
+        if found is not None:
+            return found.request, found.wanted, found.run, found.trace_run
+    wanted = traces.plan(problem, cases)
+    record = {"record": True} if stored is not None else {}  # the lines, to store them
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the rules' traces, in a worker of their own
+        tracing = traces.request(problem, request, wanted)
+        traced = pool.submit(run_worker, tracing, startup_timeout=timeouts["startup_timeout"],
+                             case_timeout=traces.timeout(problem), sandbox=settings,
+                             limits=problem.limits, cache_dir=cache_dir,
+                             **record) if tracing else None
+        run = run_worker(request, **timeouts, sandbox=settings, limits=problem.limits,
+                         cache_dir=cache_dir, **record)
+        trace_run = traced.result() if traced else None
+    if stored is not None:
+        stored.store(problem, request, content, settings, timeouts, wanted, run, trace_run,
+                     traces.timeout(problem))
+    return request, wanted, run, trace_run
 
 
 def _hint(problem: Problem, fingerprints: tuple, sandbox: Settings) -> str:
