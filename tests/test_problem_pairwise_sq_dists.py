@@ -72,7 +72,7 @@ def test_cases_cover_the_statement(problem):
     ("rejected", "lax_map_rows", "RJ", "forbidden_primitive", "scan"),
     ("rejected", "padded_feature_loop", "RJ", "unrolled_loop", ""),
     ("wrong_answer", "stop_gradient_y", "WA", "wrong_vjp", "w.r.t. Y"),
-    ("wrong_answer", "transposed", "WA", None, ""),
+    ("wrong_answer", "transposed", "WA", "wrong_shape", "shape (3, 2), expected (2, 3)"),
 ])
 def test_known_submissions(problem, folder, name, verdict, reason, words):
     result = _grade(problem, folder, name)
