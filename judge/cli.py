@@ -125,9 +125,7 @@ def cmd_check(args) -> int:
                 junit.write(list(latest.values()), args.junit_xml, werror=args.werror)
 
         watch(paths, again, say=lambda text: print(text, flush=True))
-        reports = list(latest.values())
-        errors = sum(r.errors for r in reports)
-        warnings = sum(r.warnings for r in reports)
+        errors, warnings = (sum(getattr(r, k) for r in latest.values()) for k in ("errors", "warnings"))
     return EXIT_VERDICT if errors or (args.werror and warnings) else EXIT_OK
 
 

@@ -22,7 +22,7 @@ never replayed), no ``MemoryError``. Anything else is run again next time.
 **The key** (``basis``): a digest of the request without its random draws, the submission's
 content, the problem's spec without its cases (their inputs are in the request), its limits and
 the run's timeouts, the sandbox mode and Python, the judge's version and a digest of its code
-(``journal._judge_code``), the installed JAX, NumPy and ml_dtypes, and the environment a
+(``journal.judge_code``), the installed JAX, NumPy and ml_dtypes, and the environment a
 worker inherits. A file whose key, format or MAC does not
 match, or that cannot be read or replayed, is a miss, never an error.
 
@@ -79,7 +79,7 @@ def folder() -> Path:
 
 @functools.cache
 def _judge_code() -> str:
-    from judge.grade.journal import _judge_code as digest
+    from judge.grade.journal import judge_code as digest
 
     return digest()
 
