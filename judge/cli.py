@@ -329,8 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="verify problem packages: spec, cases, reference, submissions")
     c.add_argument("problems", nargs="*", metavar="PROBLEM",
                    help="problem ids or spec paths (default: every problem under problems/)")
-    c.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
-                   help="grade N submissions at a time (default 1)")
+    c.add_argument("-j", "--jobs", type=_jobs, default="auto", metavar="N",
+                   help="grade N submissions at a time (default auto: the usable cores)")
     c.add_argument("--junit-xml", type=Path, metavar="PATH", help="also write a JUnit XML report")
     c.add_argument("--werror", action="store_true", help="fail on warnings too")
     c.add_argument("--mutants", action="store_true",
@@ -363,8 +363,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "(--target mutants: every mutant of the reference the cases leave alive)")
     gen.add_argument("--minimize", action="store_true",
                      help="keep a small subset of the cases with the same kills")
-    gen.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
-                     help="grade N submissions at a time (with --target/--minimize)")
+    gen.add_argument("-j", "--jobs", type=_jobs, default="auto", metavar="N",
+                     help="grade N submissions at a time (with --target/--minimize; default auto)")
     gen.set_defaults(func=cmd_generate)
 
     fl = sub.add_parser("fill", help="compute missing expected outputs with the reference")
@@ -387,8 +387,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     mu = sub.add_parser("mutants", help="grade mutants of the reference: how strong are the cases?")
     mu.add_argument("problem", metavar="ID_OR_PATH")
-    mu.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
-                    help="grade N mutants at a time (default 1)")
+    mu.add_argument("-j", "--jobs", type=_jobs, default="auto", metavar="N",
+                    help="grade N mutants at a time (default auto: the usable cores)")
     mu.add_argument("--format", choices=("text", "json"), default="text")
     _add_sandbox(mu)
     mu.set_defaults(func=cmd_mutants)
