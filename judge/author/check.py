@@ -22,7 +22,7 @@ import numpy as np
 
 from judge.grade import compare, grading
 from judge.author import expectations, hint_check, rule_check, scoring_check, strength
-from judge.problem import spec
+from judge.problem import layout, spec
 from judge import gate
 from judge.errors import JudgeError, SpecError
 from judge.author.findings import ERROR, INFO, WARNING
@@ -334,12 +334,9 @@ def _compare_reference(report, check, loaded: Loaded, future) -> None:
         report.find(check, ERROR, ref, message if isinstance(exc, JudgeError)
                     else f"the reference run failed: {type(exc).__name__}: {exc}")
         return
-    probes = getattr(problem, "probes", ())
-    tolerances = {**{f.name: f.tolerance for f in problem.fields},
-                  **{p.name: p.tolerance for p in probes}}
-    bare = problem.output_kind == "array" and not probes   # expected: [...] rather than {value: ...}
     unchecked, within = set(), []
     for case in problem.cases:
+        slots = {s.key: s for s in layout.expected_slots(problem, case.inputs)}
         got_all = outputs.get(case.index, {})
         if not isinstance(got_all, dict):
             report.find(check, ERROR, ref, f"{loaded.label(case)}: the reference returned "
@@ -349,8 +346,9 @@ def _compare_reference(report, check, loaded: Loaded, future) -> None:
             if name not in got_all:
                 unchecked.add(name)
                 continue
-            steps = ["expected"] if bare and name == "value" else ["expected", name]
-            diff = _difference(got_all[name], stored, ".".join(steps), tolerances.get(name, {}))
+            slot = slots.get(name)
+            steps = ["expected", *(slot.path if slot else (name,))]
+            diff = _difference(got_all[name], stored, ".".join(map(str, steps)), slot.tolerance if slot else {})
             if diff and diff[0] is INFO:
                 within.append((case, diff[1], loaded.line(case, *steps, *diff[2])))
             elif diff:

@@ -24,13 +24,12 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from judge.problem import casefile, constraints, spec
+from judge.problem import casefile, constraints, layout, spec
 from judge import rules
 from judge.grade import grading
 from judge.atomic import read_exact
 from judge.atomic import write_text as atomic_write
 from judge.errors import JudgeError, SpecError
-from judge.author.generate import probe_like  # the cotangent like the output, the tangent like wrt
 from judge.problem.spec_write import after_line, last_end, load_checked
 from judge.grade.verdicts import plural
 from judge.problem.model import case_label
@@ -62,15 +61,12 @@ def _case(problem: spec.Problem, path: Path, nodes, key: str, i: int, raw: dict,
         inputs = constraints.check_inputs(problem.parameters, raw["input"])
         probe = {}
         if problem.probes:
-            like = probe_like(problem, inputs)
+            needed = sorted(p.input for p in problem.probes)
             given = raw.get("probe")
-            if not isinstance(given, dict) or sorted(given) != sorted(like):
-                raise constraints.CaseDataError(["probe"], f"must give exactly {sorted(like)}")
-            for name, (dtype, shape) in like.items():
-                arr = np.asarray(given[name], dtype=np.float64).astype(dtype)
-                if arr.shape != tuple(shape):
-                    raise constraints.CaseDataError(["probe", name], f"shape {arr.shape}, expected {shape}")
-                probe[name] = arr
+            if not isinstance(given, dict) or sorted(given) != needed:
+                raise constraints.CaseDataError(["probe"], f"must give exactly {needed}")
+            probe = constraints.parse_slots(layout.input_slots(problem, inputs), given, "probe",
+                                            finite=True)
         elif "probe" in raw:
             raise constraints.CaseDataError(["probe"], "the problem declares no probes")
     except (ValueError, TypeError) as exc:
@@ -81,11 +77,10 @@ def _case(problem: spec.Problem, path: Path, nodes, key: str, i: int, raw: dict,
                      inputs=inputs, expected={}, probe_inputs=probe, number=i)
 
 
-def _expected_text(problem: spec.Problem, output: dict) -> str:
-    if problem.output_kind == "dict" or problem.probes:
-        names = [f.name for f in problem.fields] + [p.name for p in problem.probes]
-        return casefile.format_value({k: np.asarray(output[k]) for k in names})
-    return casefile.format_value(np.asarray(output["value"]))
+def _expected_text(problem: spec.Problem, output: dict, inputs: dict) -> str:
+    """A case's ``expected`` as the spec stores it (``judge.problem.layout``), as YAML text."""
+    slots = layout.expected_slots(problem, inputs)
+    return casefile.format_value(layout.nest(slots, {s.key: np.asarray(output[s.key]) for s in slots}))
 
 
 def insert_expected(text: str, where: list[tuple[str, int, str]], path: Path) -> str:
@@ -135,7 +130,8 @@ def fill(id_or_path: str, write: bool = False, sandbox: str | None = None) -> tu
     cases = [_case(problem, path, nodes, key, i, data[key][i], j) for j, (key, i) in enumerate(todo)]
     temp = rules.for_reference(problem, cases)
     outputs = grading.reference_outputs(temp, cases, sandbox=sandbox)
-    where = [(key, i, _expected_text(problem, outputs[c.index])) for (key, i), c in zip(todo, cases)]
+    where = [(key, i, _expected_text(problem, outputs[c.index], c.inputs))
+             for (key, i), c in zip(todo, cases)]
     new = insert_expected(old, where, path)
     check_filled(path, old, new, todo)
     if write:
@@ -180,15 +176,8 @@ def _stored(problem: spec.Problem, raw: dict, case) -> tuple[dict | None, str]:
     """The case's stored expected output as arrays of the spec's dtypes (fields and probes), or
     None and why it no longer fits the case."""
     try:
-        expected, probe_expected = raw["expected"], {}
-        if problem.probes:
-            expected, probe_expected = constraints.split_probe_expected(expected, problem.probes)
-        fields = constraints.parse_expected(problem.fields, problem.output_kind, expected,
-                                            case.inputs, problem.parameters)
-        if problem.probes:
-            _, probe_expected = constraints.parse_probes(problem.probes, raw.get("probe"),
-                                                         probe_expected, case.inputs, fields["value"])
-        return {**fields, **probe_expected}, ""
+        expected, _ = constraints.parse_outputs(problem, raw["expected"], raw.get("probe"), case.inputs)
+        return expected, ""
     except (ValueError, TypeError) as exc:
         return None, str(exc)
 
@@ -326,14 +315,17 @@ def refresh(id_or_path: str, write: bool = False, sandbox: str | None = None):
         outputs = grading.reference_outputs(rules.for_reference(problem, cases), cases, sandbox=sandbox)
     except JudgeError as exc:
         raise JudgeError(f"{exc}; {path} was not changed") from None
-    names = [f.name for f in problem.fields] + [p.name for p in problem.probes]
     changes, replaced, filled, new_values = [], [], [], {}
     for (key, i), case in zip(places, cases):
         output, raw = outputs[case.index], data[key][i]
         label = case_label(case, named=True)
+        slots = layout.expected_slots(problem, case.inputs)
+        names = [s.key for s in slots]
+        # each top-level key of ``expected`` one value: a changed one is replaced alone
+        partial = (problem.output_kind == "dict" or problem.probes) and all(len(s.path) == 1 for s in slots)
         new_values[(key, i)] = {name: np.asarray(output[name]) for name in names}
         if "expected" not in raw:
-            filled.append((key, i, _expected_text(problem, output)))
+            filled.append((key, i, _expected_text(problem, output, case.inputs)))
             changes.append(Change(label, key, i, tuple(
                 line for name in names for line in (f"  {name}: (missing)",
                                                      f"    new: {_shown(np.asarray(output[name]))}"))))
@@ -342,15 +334,17 @@ def refresh(id_or_path: str, write: bool = False, sandbox: str | None = None):
         lines, differ = [], {}
         for name in names:
             if stored is None:
-                lines += change_lines(name, None, output[name], why, _raw_field(problem, raw["expected"], name))
+                lines += change_lines(name, None, output[name], why,
+                                      _raw_field(problem, raw["expected"], name) if partial or not problem.probes
+                                      else raw["expected"])
             elif not same(stored[name], output[name]):
                 lines += change_lines(name, stored[name], output[name])
             else:
                 continue
             differ[name] = casefile.format_value(np.asarray(output[name]))
         if lines:
-            fields = differ if problem.output_kind == "dict" or problem.probes else {}
-            replaced.append((key, i, _expected_text(problem, output), fields))
+            fields = differ if partial else {}
+            replaced.append((key, i, _expected_text(problem, output, case.inputs), fields))
             changes.append(Change(label, key, i, tuple(lines)))
         else:
             del new_values[(key, i)]

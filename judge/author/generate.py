@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from judge.problem import casefile, constraints, model, spec
+from judge.problem import casefile, constraints, layout, model, spec
 from judge import rules
 from judge.gate import parsing
 from judge.grade import compare, grading
@@ -160,7 +160,10 @@ def input_key(inputs: dict, probe: dict) -> tuple:
     for prefix, values in (("in", inputs), ("probe", probe)):
         for name in sorted(values):
             v = values[name]
-            if isinstance(v, np.ndarray):
+            if isinstance(v, dict):  # a tree: its leaves by path
+                parts.append((prefix, name, "tree", input_key(
+                    {"/".join(map(str, path)): leaf for path, leaf in model.tree_leaves(v)}, {})))
+            elif isinstance(v, np.ndarray):
                 parts.append((prefix, name, str(v.dtype), v.shape, v.tobytes()))
             elif isinstance(v, float):
                 parts.append((prefix, name, "float", struct.pack("<d", v)))
@@ -170,7 +173,10 @@ def input_key(inputs: dict, probe: dict) -> tuple:
 
 
 def _same(a, b) -> bool:
-    """Bitwise equality of two typed values (arrays, floats, ints)."""
+    """Bitwise equality of two typed values (arrays, floats, ints, trees of arrays)."""
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (isinstance(a, dict) and isinstance(b, dict) and list(a) == list(b)
+                and all(_same(a[k], b[k]) for k in a))
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype == b.dtype
                 and a.shape == b.shape and a.tobytes() == b.tobytes())
@@ -188,6 +194,8 @@ def _typed(problem, raw_inputs: dict) -> dict:
         if p.kind == "array":
             out[p.name] = v if isinstance(v, np.ndarray) else \
                 np.asarray(v, constraints.np_dtype(p.dtypes[0]))
+        elif p.kind == "tree":
+            out[p.name] = _typed_tree(p, v, ())
         elif p.kind == "float":
             out[p.name] = float(v)
         else:
@@ -195,14 +203,20 @@ def _typed(problem, raw_inputs: dict) -> dict:
     return out
 
 
-def probe_like(problem, inputs: dict) -> dict:
-    """Dtype and shape of each probe input: the cotangent like the output, the tangent like wrt."""
-    wrt = np.asarray(inputs[problem.probes[0].wrt])
-    value = problem.fields[0]
-    shape = model.expected_shape(value, inputs)
-    like = {"cotangent": (model.expected_dtype(value, inputs), wrt.shape if shape is None else shape),
-            "tangent": (wrt.dtype, wrt.shape)}
-    return {p.input: like[p.input] for p in problem.probes}
+def _typed_tree(p, value, path: tuple) -> dict:
+    """A generator's tree (nested dicts) with each leaf in its leaf spec's dtype unless it is a
+    NumPy array already; TypeError for anything but a non-empty dict."""
+    if not isinstance(value, dict) or not value:
+        raise TypeError(f"{p.name} must be a non-empty dict (a tree), got {type(value).__name__}")
+    out = {}
+    for key, item in value.items():
+        if isinstance(item, dict):
+            out[key] = _typed_tree(p, item, path + (key,))
+            continue
+        leaf = constraints.leaf_spec(p, path + (key,))
+        dtype = constraints.np_dtype(leaf.dtypes[0]) if leaf is not None else np.float32
+        out[key] = item if isinstance(item, np.ndarray) else np.asarray(item, dtype)
+    return out
 
 
 def prepare(problem, module: GeneratorModule, family: str, attempt: int, seed: int,
@@ -235,33 +249,39 @@ def prepare(problem, module: GeneratorModule, family: str, attempt: int, seed: i
     probe = {}
     if problem.probes:
         raw_probe = raw.get("probe")
-        like = probe_like(problem, inputs)
-        if not isinstance(raw_probe, dict) or sorted(raw_probe) != sorted(like):
-            raise JudgeError(f"{where} must return 'probe' with exactly {sorted(like)}")
-        for key, (dtype, shape) in like.items():
-            arr = np.asarray(raw_probe[key]).astype(dtype)
-            if arr.shape != shape or not np.all(np.isfinite(arr.astype(np.float64))):
-                return None, (("invalid", f"probe.{key}: shape {arr.shape} (need {shape}) "
-                                          f"and finite entries"),)
-            back = np.array(yaml.safe_load(casefile.format_value(arr)), np.float64).astype(dtype)
-            if not _same(arr, back):
-                return None, (("round_trip", f"probe.{key}"),)
-            probe[key] = arr
+        needed = sorted(p.input for p in problem.probes)
+        if not isinstance(raw_probe, dict) or sorted(raw_probe) != needed:
+            raise JudgeError(f"{where} must return 'probe' with exactly {needed}")
+        slots = layout.input_slots(problem, inputs)
+        try:
+            probe = constraints.parse_slots(slots, raw_probe, "probe", finite=True)
+        except constraints.CaseDataError as exc:
+            return None, (("invalid", f"{'.'.join(map(str, exc.steps))}: {exc}"),)
+        text = casefile.format_value(layout.nest(slots, probe))
+        back = constraints.parse_slots(slots, yaml.safe_load(text), "probe")
+        if not all(_same(probe[k], back[k]) for k in probe):
+            return None, (("round_trip", "probe"),)
     return Candidate(family, seed, attempt, name, inputs, probe, str(raw.get("note") or ""),
                      bool(raw.get("exact"))), ()
 
 
-def _tolerances(problem) -> dict:
-    return {**{f.name: f.tolerance for f in problem.fields},
-            **{p.name: p.tolerance for p in problem.probes}}
-
-
-def as_fields(problem, got, where: str) -> dict:
-    """An alternative's output as the judge's fields: the output as a submission returns it (a
-    dict of some or all fields for a ``dict`` output; the array itself for an ``array`` output),
-    or a dict keyed by ``value`` and the probes' names (``vjp``, ``jvp``), as a problem with
-    probes needs. Raise JudgeError, naming ``where``, for any other shape."""
-    if isinstance(got, dict):
+def as_fields(problem, got, where: str, inputs: dict | None = None) -> dict:
+    """An alternative's output as the judge's flat keys (``judge.problem.layout``): the output as
+    a submission returns it (a dict of some or all fields for a ``dict`` output; the array itself
+    for an ``array`` output; a tree for a ``tree`` output), or a dict keyed by ``value`` and the
+    probes' names (``vjp``, ``jvp``), as a problem with probes needs; whatever part of it is
+    given. Raise JudgeError, naming ``where``, for any other shape."""
+    if inputs is not None and (layout.nested(problem) or any(p.listed for p in problem.probes)):
+        found = {}
+        for s in layout.expected_slots(problem, inputs):
+            node = got
+            for step in s.path:
+                node = node.get(step) if isinstance(node, dict) else None
+            if node is not None and not isinstance(node, dict):
+                found[s.key] = node
+        if found:
+            return found
+    elif isinstance(got, dict):
         return got
     if problem.output_kind == "array" and isinstance(got, (np.ndarray, np.generic, list, int, float)) \
             and not isinstance(got, bool):
@@ -270,14 +290,17 @@ def as_fields(problem, got, where: str) -> dict:
         wanted = "the output array" + (
             " (or a dict of 'value' and " + ", ".join(repr(p.name) for p in problem.probes) + ")"
             if problem.probes else "")
+    elif problem.output_kind == "tree":
+        wanted = "a tree like " + problem.fields[0].structure_like + " (or a dict of 'value' and the probes' results)"
     else:
         wanted = "a dict of the output's fields (" + ", ".join(f.name for f in problem.fields) + ")"
     raise JudgeError(f"{where}: returned {type(got).__name__}, not {wanted}")
 
 
-def _compare(problem, module, got: dict, expected: dict, source: str) -> str | None:
-    """The first field on which ``got`` is not acceptable against ``expected``, as text."""
-    tol = _tolerances(problem)
+def _compare(problem, module, got: dict, expected: dict, source: str, inputs: dict) -> str | None:
+    """The first field (leaf, probe result) on which ``got`` is not acceptable against
+    ``expected``, as text."""
+    tol = {s.key: s.tolerance for s in layout.expected_slots(problem, inputs)}
     for name, value in got.items():
         if name not in expected:
             raise JudgeError(f"{module.path}: {source} returned {name!r}, not an output field "
@@ -311,7 +334,7 @@ def screen(problem, module: GeneratorModule, candidates: list[Candidate], progre
     for i, cand in enumerate(candidates):
         expected = eager[i]
         reasons = []
-        diff = _compare(problem, module, jitted[i], expected, "the reference under jit")
+        diff = _compare(problem, module, jitted[i], expected, "the reference under jit", cand.inputs)
         if diff:
             reasons.append(("jit", diff))
         for alt in sorted(module.alternatives):
@@ -320,8 +343,8 @@ def screen(problem, module: GeneratorModule, candidates: list[Candidate], progre
             except Exception as exc:  # noqa: BLE001 - author code
                 raise JudgeError(f"{module.path}: alternative {alt!r} raised on {cand.name}: "
                                  f"{type(exc).__name__}: {exc}") from None
-            got = as_fields(problem, got, f"{module.path}: alternative {alt!r} on {cand.name}")
-            diff = _compare(problem, module, got, expected, f"alternative {alt!r}")
+            got = as_fields(problem, got, f"{module.path}: alternative {alt!r} on {cand.name}", cand.inputs)
+            diff = _compare(problem, module, got, expected, f"alternative {alt!r}", cand.inputs)
             if diff:
                 reasons.append((f"alt:{alt}", diff))
         if reasons:
@@ -334,15 +357,12 @@ def screen(problem, module: GeneratorModule, candidates: list[Candidate], progre
 def case_text(problem, cand: Candidate, expected: dict) -> str:
     """The YAML list item of a kept case, at an indent of two spaces."""
     defaults = {p.name: p.dtypes[0] for p in problem.parameters if p.kind == "array"}
-    if problem.output_kind == "dict" or problem.probes:
-        names = [f.name for f in problem.fields] + [p.name for p in problem.probes]
-        value = {k: expected[k] for k in names}
-    else:
-        value = expected["value"]
+    value = layout.nest(layout.expected_slots(problem, cand.inputs), expected)
+    probe = layout.nest(layout.input_slots(problem, cand.inputs), cand.probe) if cand.probe else None
     return casefile.case_yaml({
         "name": cand.name, "note": cand.note, "family": cand.family, "seed": cand.seed,
         "input": casefile.format_input(cand.inputs, defaults),
-        "probe": casefile.format_value(cand.probe) if cand.probe else None,
+        "probe": casefile.format_value(probe) if probe else None,
         "expected": value})
 
 

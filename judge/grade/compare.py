@@ -72,6 +72,54 @@ def check_structure(output, kind: str, names: list[str]) -> Mismatch | None:
     return None
 
 
+def leaves_of(value, slots, root: str | None = None) -> tuple[dict, Mismatch | None]:
+    """The leaves of a returned value (nested dicts) at the slots' ``returned`` paths, by the
+    slots' keys (``judge.problem.layout``); a Mismatch (``wrong_type``, ``wrong_keys``) naming
+    the first mapping whose keys, or the first leaf whose type, are not what the slots say.
+    ``root`` names the whole value in messages (None: its keys are names of their own)."""
+    from judge.problem.layout import keys_at
+    from judge.problem.model import leaf_name
+
+    def name(path):
+        if root is None:
+            return leaf_name(str(path[0]), path[1:]) if path else "the output"
+        return leaf_name(root, path)
+
+    def walk(node, prefix):
+        keys = keys_at(slots, prefix, "returned")
+        if not keys:
+            return None
+        if not isinstance(node, dict):
+            return Mismatch("wrong_type", f"{name(prefix)}: expected a dict with keys {_few(keys)}, "
+                                          f"got {_type_name(node)}")
+        if sorted(map(str, node)) != sorted(map(str, keys)):
+            missing = [k for k in keys if k not in node]
+            extra = [k for k in node if k not in keys]
+            parts = ([f"missing {_few(missing)}"] if missing else []) + \
+                    ([f"unexpected {_few(extra)}"] if extra else [])
+            return Mismatch("wrong_keys", f"{name(prefix)}: dict keys {_few(list(node))}: "
+                                          f"{'; '.join(parts)}")
+        for key in keys:
+            found = walk(node[key], prefix + (key,))
+            if found:
+                return found
+        return None
+
+    problem = walk(value, ())
+    if problem:
+        return {}, problem
+    flat = {}
+    for s in slots:
+        leaf = value
+        for step in s.returned:
+            leaf = leaf[step]
+        if not isinstance(leaf, np.ndarray):
+            return {}, Mismatch("wrong_type", f"{s.key} should be an array, got {_type_name(leaf)}",
+                                field=s.key)
+        flat[s.key] = leaf
+    return flat, None
+
+
 def check_shape(got: np.ndarray, expected: np.ndarray, name: str) -> Mismatch | None:
     if got.shape != expected.shape:
         return Mismatch("wrong_shape", f"{name}: shape {got.shape}, expected {expected.shape}", field=name)
@@ -112,8 +160,15 @@ def check_values(got: np.ndarray, expected: np.ndarray, name: str, tolerance: di
                       for idx in bad[:MAX_POSITIONS])
     first_idx, first_got, first_exp = positions[0]
     where = ",".join(map(str, first_idx))
+    if not first_idx:  # a 0-d array: its one value
+        return Mismatch("wrong_value", f"{name}: got {first_got!r}, expected {first_exp!r}",
+                        field=name, positions=positions)
+    if '["' in name:  # a tree's leaf: the entry by its whole path, params["w"][1, 2]
+        where = name + ("[" + ", ".join(map(str, first_idx)) + "]" if first_idx else "")
+    else:
+        where = f"[{where}]"
     return Mismatch("wrong_value", f"{name}: {len(bad)} of {ok.size} entries differ; "
-                    f"first at [{where}]: got {first_got!r}, expected {first_exp!r}",
+                    f"first at {where}: got {first_got!r}, expected {first_exp!r}",
                     field=name, positions=positions)
 
 

@@ -52,9 +52,8 @@ def as_returned(details: dict, problem) -> dict:
         out["expected"] = out["expected"]["value"]
     diff = out.get("diff")
     if diff and isinstance(diff.get("expected"), dict) and "value" in diff["expected"]:
-        probes = {p.name for p in problem.probes}
-        expected = diff["expected"]
-        shown = {diff["field"]: expected.get(diff["field"])} if diff.get("field") in probes \
+        expected = diff["expected"]  # a probe's result is any field but the value
+        shown = {diff["field"]: expected.get(diff["field"])} if diff.get("field") not in (None, "value") \
             else expected["value"]
         out["diff"] = {**diff, "expected": shown}
     return out

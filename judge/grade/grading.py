@@ -28,6 +28,7 @@ from judge import gate
 from judge.run.boundary import ErrorReport, Probes, escape
 from judge.errors import JudgeError
 from judge.run.supervisor import WorkerRun, run_worker
+from judge.problem import layout
 from judge.problem.model import Problem, seconds
 from judge.grade.verdicts import HIDDEN_MESSAGES, REASONS, CaseResult, GradeResult, Verdict, overall
 from judge.worker import protocol
@@ -324,7 +325,7 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
             text = ("a traced value was turned into a Python value or NumPy array"
                     + (f" at line {error.line}" + (f" of {name}" if name else "") if error.line else "")
                     + (f": `{error.source.strip()}`" if error.source else "")
-                    + f" ({error.type})")
+                    + f" ({error.type})" + _traced_note(problem, error))
         return _result(case, reason, text, time_s, details)
     if time_s is not None and time_s > problem.limits["time_per_case_s"]:
         return _result(case, "time_limit", f"took {time_s:.2f} s, limit {problem.limits['time_per_case_s']:g} s",
@@ -334,9 +335,14 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
     if malformed is not None:
         return _result(case, "wrong_type", f"the output cannot be judged: it has "
                                             f"{protocol.Malformed.TEXT[malformed.why]}", time_s, details)
-    tolerances = {f.name: f.tolerance for f in problem.fields}
-    expected = {f.name: case.expected[f.name] for f in problem.fields}
-    mismatch = compare.check_form(output, expected, problem.output_kind)
+    slots = layout.output_slots(problem, case.inputs)
+    tolerances = {s.key: s.tolerance for s in slots}
+    expected = {s.key: case.expected[s.key] for s in slots}
+    got, kind, mismatch = output, problem.output_kind, None
+    if layout.nested(problem):  # trees: their leaves by path (``params["w"]``), as one dict
+        got, mismatch = compare.leaves_of(output, slots, "output" if kind == "tree" else None)
+        kind = "dict"
+    mismatch = mismatch or compare.check_form(got, expected, kind)
     if mismatch:
         details = {**details, "diff": example_diff.diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
@@ -353,12 +359,12 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
             output=output, factor=factor, related_by_rule=related or {})))
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)
-    mismatch = compare.check_form_values(output, expected, problem.output_kind, tolerances)
+    mismatch = compare.check_form_values(got, expected, kind, tolerances)
     if mismatch:
         details = {**details, "diff": example_diff.diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
     for probe in problem.probes:
-        failed = _check_probe(probe, case, report.probes, name)
+        failed = _check_probe(problem, probe, case, report.probes, name)
         if failed:
             reason, message, got, mismatch = failed
             if mismatch:
@@ -369,23 +375,47 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
     return _result(case, "ok", "passed", time_s, details)
 
 
-def _check_probe(probe, case, reported: Probes | None, name: str | None = None) -> tuple | None:
+def _traced_note(problem: Problem, error: ErrorReport) -> str:
+    """What a student needs after a traced value was made concrete: which parameters are
+    traced, and what to write instead of a Python branch or conversion."""
+    traced = [p.name for p in problem.parameters if p.traced]
+    if not traced:
+        return ""
+    names = ", ".join(traced)
+    verb = "is a traced value" if len(traced) == 1 else "are traced values"
+    branch = error.type == "TracerBoolConversionError"
+    instead = ("a Python if, while or and/or on it cannot be decided: compute both sides and "
+               "choose with jnp.where, or use jax.lax.cond" if branch else
+               "its value is not known when the function is traced: keep it a JAX array")
+    return f"; {names} {verb} (abstract under jax.make_jaxpr): {instead}"
+
+
+def _check_probe(problem: Problem, probe, case, reported: Probes | None,
+                 name: str | None = None) -> tuple | None:
     """(reason, message, got, mismatch) when a derivative probe fails, else None."""
     label = probe.name.upper()
+    what = f"{label} probe (jax.{probe.name} with respect to {probe.wrt_text})"
     if reported is None:
         return ("probe_failed", f"the {label} probe was not reported", None, None)
     if probe.name in reported.errors:
-        return ("probe_failed", f"the {label} probe (jax.{probe.name} with respect to "
-                f"{probe.wrt}) raised {_error_text(reported.errors[probe.name], name)}", None, None)
+        return ("probe_failed", f"the {what} raised "
+                f"{_error_text(reported.errors[probe.name], name)}", None, None)
     got = reported.values.get(probe.name)
-    if not isinstance(got, np.ndarray):
-        return (f"wrong_{probe.name}", f"{label}: expected an array, got {compare.describe(got)}",
-                None, None)
-    mismatch = compare.check_field(got, case.expected[probe.name], probe.name, probe.tolerance)
-    if mismatch:
-        detail = mismatch.message.split(": ", 1)[-1]
-        return (f"wrong_{probe.name}", f"{label} probe (jax.{probe.name} with respect to {probe.wrt}): "
-                f"{detail}", {probe.name: got}, mismatch)
+    slots = layout.probe_slots(problem, case.inputs, probe)
+    if len(slots) == 1 and slots[0].returned == ():  # one array: the first model's probe
+        if not isinstance(got, np.ndarray):
+            return (f"wrong_{probe.name}", f"{label}: expected an array, got {compare.describe(got)}",
+                    None, None)
+        flat = {slots[0].key: got}
+    else:
+        flat, mismatch = compare.leaves_of(got, slots, probe.name)
+        if mismatch:
+            return (f"wrong_{probe.name}", f"{what}: {mismatch.message}", None, None)
+    for s in slots:
+        mismatch = compare.check_field(flat[s.key], case.expected[s.key], s.key, probe.tolerance)
+        if mismatch:
+            detail = mismatch.message.split(": ", 1)[-1] if s.key == probe.name else mismatch.message
+            return (f"wrong_{probe.name}", f"{what}: {detail}", {s.key: flat[s.key]}, mismatch)
     return None
 
 
@@ -423,14 +453,29 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
             raise JudgeError(f"{where}: {_error_text(report.error, ref.name)}")
         output = report.output
         malformed = protocol.find_malformed(output)
-        if malformed is not None or (problem.output_kind == "dict") != isinstance(output, dict):
+        if malformed is not None or (problem.output_kind != "array") != isinstance(output, dict):
             raise JudgeError(f"{where}: it returned {output!r}, not a {problem.output_kind}")
-        outputs[case.index] = dict(output) if problem.output_kind == "dict" else {"value": output}
+        if layout.nested(problem):
+            found, mismatch = compare.leaves_of(output, layout.output_slots(problem, case.inputs),
+                                                "output" if problem.output_kind == "tree" else None)
+            if mismatch:
+                raise JudgeError(f"{where}: {mismatch.message}")
+            outputs[case.index] = found
+        else:
+            outputs[case.index] = dict(output) if problem.output_kind == "dict" else {"value": output}
         for probe in problem.probes:
             probes = report.probes
             if probes is None or probe.name in probes.errors:
                 raise JudgeError(f"{ref}: the reference's {probe.name.upper()} probe failed on "
                                  f"{case.label} ({case.name})" +
                                  (f": {_error_text(probes.errors[probe.name])}" if probes else ""))
-            outputs[case.index][probe.name] = probes.values.get(probe.name)
+            got = probes.values.get(probe.name)
+            slots = layout.probe_slots(problem, case.inputs, probe)
+            if len(slots) == 1 and slots[0].returned == ():
+                outputs[case.index][slots[0].key] = got
+                continue
+            found, mismatch = compare.leaves_of(got, slots, probe.name)
+            if mismatch:
+                raise JudgeError(f"{where}: its {probe.name.upper()} probe: {mismatch.message}")
+            outputs[case.index].update(found)
     return outputs

@@ -10,6 +10,7 @@ import numpy as np
 
 from judge import rules
 from judge.errors import JudgeError
+from judge.problem import layout
 from judge.problem.model import Problem
 from judge.rules.custom_vjp_grads import draw_factor
 from judge.worker import protocol
@@ -41,6 +42,14 @@ def evaluator() -> str:
     return chosen
 
 
+def probe_args(problem: Problem, case) -> dict:
+    """The case's probe inputs as the worker takes them: ``cotangent`` shaped like the output
+    (a tree for a tree output), ``tangent`` like the parameter(s) differentiated."""
+    if not case.probe_inputs:
+        return {}
+    return layout.nest(layout.input_slots(problem, case.inputs), case.probe_inputs)
+
+
 def build_request(problem: Problem, submission: Path, cases) -> dict:
     grad_rule = problem.rule("custom_vjp_grads")
     return {
@@ -51,8 +60,9 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "grad_rule": ({"field": grad_rule["field"], "cotangent": grad_rule.get("cotangent", "cotangent"),
                        **({"plumbed": True} if grad_rule.get("plumbed") else {})}
                       if grad_rule else None),
-        "probes": ({"wrt": problem.probes[0].wrt, "names": [p.name for p in problem.probes]}
-                   if problem.probes else None),
+        # one parameter named as a string (its gradient comes back alone), several as a list
+        "probes": ({"wrt": list(problem.probes[0].wrt) if problem.probes[0].listed else problem.probes[0].wrt[0],
+                    "names": [p.name for p in problem.probes]} if problem.probes else None),
         "capture_bytes": CAPTURE_BYTES,
         "message_bytes": message_budget(problem, cases),
         "structure": rules.needs_program(problem.rules),
@@ -60,6 +70,6 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         # examples come first; the supervisor holds the rest back until they are reported
         "public_cases": sum(1 for c in cases if c.visibility == "example"),
         "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
-                   "probe_args": protocol.encode_args(c.probe_inputs),
+                   "probe_args": protocol.encode_args(probe_args(problem, c)),
                    "factor": draw_factor()} for c in cases],
     }

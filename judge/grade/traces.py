@@ -65,7 +65,8 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
     cases, instrument or probes, holding only shapes and static values."""
     if not wanted:
         return None
-    traced = [p.name for p in problem.parameters if p.traced]
+    # a tree travels whole among the values: it is traced at its own leaves' shapes
+    traced = [p.name for p in problem.parameters if p.traced and p.kind == "array"]
     entries = [{"index": w.index, "args": protocol.encode_args(w.trace.values),
                 "abstract": {name: {"shape": list(w.trace.shapes[name]), "dtype": w.trace.dtypes[name]}
                              for name in traced},

@@ -8,6 +8,7 @@ infinities keep their identity (``-0.0``, ``.nan``, ``.inf``, ``-.inf``).
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 
@@ -64,10 +65,23 @@ def plain_list(arr: np.ndarray):
     return [plain_list(a) for a in arr]
 
 
+#: Plain YAML scalars that read back as something else than the text (booleans, null).
+_SPECIAL_KEYS = {"true", "false", "yes", "no", "on", "off", "null", "~"}
+
+
+def format_key(key) -> str:
+    """A mapping key as YAML reads it back as the same text: a name as it is, anything else
+    (a tree's key with spaces, digits first, ``true``...) quoted."""
+    key = str(key)
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) and key.lower() not in _SPECIAL_KEYS:
+        return key
+    return json.dumps(key)
+
+
 def format_value(value) -> str:
-    """A YAML flow-style rendering of a case value (array, number or dict of them)."""
+    """A YAML flow-style rendering of a case value (array, number or dict of them, nested)."""
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {format_value(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{format_key(k)}: {format_value(v)}" for k, v in value.items()) + "}"
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "fV":
             return _nested(value, format_float)

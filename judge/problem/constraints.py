@@ -8,7 +8,13 @@ import math
 
 import numpy as np
 
-from judge.problem.model import expected_dtype, expected_shape, np_dtype
+from fnmatch import fnmatchcase
+
+from judge.problem import layout
+from judge.problem.model import bind_dims, leaf_name, np_dtype, tree_leaves
+
+#: The longest key a tree's mapping may have (the worker's channel carries no longer one).
+MAX_KEY = 100
 
 
 class CaseDataError(ValueError):
@@ -26,6 +32,14 @@ def _as_array(value, dtype: np.dtype, steps: list) -> np.ndarray:
             raise ValueError
     except (ValueError, TypeError):
         raise CaseDataError(steps, "must be a (nested) list of numbers with a regular shape") from None
+    if dtype.kind == "b" and arr.dtype.kind != "b" and arr.size:
+        raise CaseDataError(steps, f"must hold true and false (a {dtype} array), not numbers")
+    if dtype.kind in "iu" and arr.size:
+        whole = arr.dtype.kind in "biu" or bool(np.all(np.isfinite(arr) & (arr == np.round(arr))))
+        info = np.iinfo(dtype)
+        if not whole or arr.min() < info.min or arr.max() > info.max:
+            raise CaseDataError(steps, f"must hold whole numbers from {info.min} to {info.max} "
+                                       f"(a {dtype} array)")
     with np.errstate(over="ignore"):
         return arr.astype(dtype)
 
@@ -62,6 +76,8 @@ def input_violations(params, raw: dict) -> tuple[dict, list[CaseDataError]]:
                                                f"{', '.join(p.dtypes)}) and 'data'")
                 dtype_name, value = value["dtype"], value["data"]
             values[p.name] = _as_array(value, np_dtype(dtype_name), steps)
+        elif p.kind == "tree":
+            values[p.name] = _as_tree(p, value, steps, ())
         elif p.kind == "float":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise CaseDataError(steps, f"must be a number, got {type(value).__name__}")
@@ -74,33 +90,131 @@ def input_violations(params, raw: dict) -> tuple[dict, list[CaseDataError]]:
                     for name, message in violations(params, values)]
 
 
+def leaf_spec(p, path: tuple):
+    """The spec of the tree ``p``'s leaf at ``path``: the first of its ``leaves`` patterns that
+    matches the path's keys joined by ``/``; None when none does."""
+    text = "/".join(map(str, path))
+    return next((leaf for pattern, leaf in p.leaves if fnmatchcase(text, pattern)), None)
+
+
+def _as_tree(p, value, steps: list, path: tuple) -> dict:
+    """A tree's YAML mapping as nested dicts of arrays, each leaf in its pattern's dtype."""
+    if not isinstance(value, dict) or not value:
+        raise CaseDataError(steps, "must be a mapping (a tree): each key a name, each value an "
+                                   "array (a number or nested lists) or a mapping")
+    out = {}
+    for key, item in value.items():
+        here = steps + [key]
+        if not isinstance(key, str) or not key or len(key) > MAX_KEY:
+            raise CaseDataError(steps, f"a tree's keys are names of 1 to {MAX_KEY} characters, "
+                                       f"not {key!r}")
+        if isinstance(item, dict):
+            out[key] = _as_tree(p, item, here, path + (key,))
+            continue
+        leaf = leaf_spec(p, path + (key,))
+        if leaf is None:
+            patterns = ", ".join(repr(pattern) for pattern, _ in p.leaves)
+            raise CaseDataError(here, f"no pattern of {p.name}'s leaves ({patterns}) matches "
+                                      f"{'/'.join(path + (key,))!r}")
+        out[key] = _as_array(item, np_dtype(leaf.dtypes[0]), here)
+    return out
+
+
+def _bound(value, dims: dict):
+    """A bound as a number: a dim's name stands for the case's extent of it (None if unbound)."""
+    return dims.get(value) if isinstance(value, str) else value
+
+
+def _entry_violations(p, arr: np.ndarray, dims: dict) -> list[str]:
+    """Entries of an array outside the parameter's ``minimum``/``maximum`` bounds (each bound a
+    number or a dim's name): how many, and the first."""
+    found = []
+    values = arr.astype(np.float64)
+    for attr, bad, words in (("minimum", np.less, "below the minimum"),
+                             ("exclusive_minimum", np.less_equal, "not above"),
+                             ("maximum", np.greater, "above the maximum"),
+                             ("exclusive_maximum", np.greater_equal, "not below")):
+        raw = getattr(p, attr)
+        limit = _bound(raw, dims)
+        if limit is None or values.size == 0:
+            continue
+        with np.errstate(invalid="ignore"):
+            wrong = bad(values, limit) | np.isnan(values)
+        if wrong.any():
+            first = tuple(int(i) for i in np.argwhere(wrong)[0])
+            named = f"{limit:g}" + (f" ({raw})" if isinstance(raw, str) else "")
+            found.append(f"{int(wrong.sum())} of {values.size} entries are {words} {named}; first at "
+                         f"[{', '.join(map(str, first))}]: {arr[first]!r}")
+    return found
+
+
+def _array_violations(p, arr: np.ndarray, values: dict, dims: dict, bound_dims: dict) -> list[str]:
+    """What is wrong with one array (a parameter, or a tree's leaf with its leaf spec)."""
+    found = []
+    dtype = str(arr.dtype)
+    if dtype not in p.dtypes:
+        found.append(f"dtype {dtype} is not one of {', '.join(p.dtypes)}")
+    if p.ndim and arr.ndim not in p.ndim:
+        found.append(f"has {arr.ndim} dimensions, allowed: {list(p.ndim)}")
+    if p.max_size is not None and arr.size > p.max_size:
+        found.append(f"has {arr.size} entries, at most {p.max_size} allowed")
+    if p.min_size is not None and arr.size < p.min_size:
+        found.append(f"has {arr.size} entries, at least {p.min_size} required")
+    if p.finite and not np.all(np.isfinite(arr.astype(np.float64))):
+        found.append("must be finite (no NaN or infinity; also check for overflow of the dtype)")
+    if p.shape_like and np.shape(values[p.shape_like]) != arr.shape:
+        found.append(f"shape {arr.shape} differs from {p.shape_like}'s "
+                     f"{np.shape(values[p.shape_like])}")
+    if p.dtype_like and np.asarray(values[p.dtype_like]).dtype != arr.dtype:
+        found.append(f"dtype {arr.dtype} differs from {p.dtype_like}'s")
+    if p.shape is not None:
+        found.extend(_shape_violations(p, arr.shape, dims))
+    if arr.dtype.kind != "b":
+        found.extend(_entry_violations(p, arr, bound_dims))
+    return found
+
+
+def _tree_violations(p, tree: dict, values: dict, dims: dict, bound_dims: dict) -> list[str]:
+    """What is wrong with a tree: its leaf count, its structure against ``structure_like``'s,
+    and each leaf against its spec (named by its path)."""
+    found = []
+    leaves = tree_leaves(tree)
+    if p.min_leaves is not None and len(leaves) < p.min_leaves:
+        found.append(f"has {len(leaves)} leaves, at least {p.min_leaves} required")
+    if p.max_leaves is not None and len(leaves) > p.max_leaves:
+        found.append(f"has {len(leaves)} leaves, at most {p.max_leaves} allowed")
+    if p.structure_like:
+        other = values[p.structure_like]
+        mine = sorted((path, np.shape(leaf)) for path, leaf in leaves)
+        theirs = sorted((path, np.shape(leaf)) for path, leaf in tree_leaves(other))
+        if mine != theirs:
+            found.append(f"must have the keys and leaf shapes of {p.structure_like}: "
+                         f"{_shapes_text(mine)} vs {_shapes_text(theirs)}")
+    for path, leaf in leaves:
+        spec = leaf_spec(p, path)
+        if spec is not None:
+            found.extend(f"{leaf_name(p.name, path)}: {m}"
+                         for m in _array_violations(spec, np.asarray(leaf), values, dims, bound_dims))
+    return found
+
+
+def _shapes_text(pairs) -> str:
+    shown = ", ".join(f"{'/'.join(path)} {tuple(shape)}" for path, shape in pairs[:6])
+    return "{" + shown + (", ..." if len(pairs) > 6 else "") + "}"
+
+
 def violations(params, values: dict) -> list[tuple[str, str]]:
     """Every (parameter, message) constraint violation of typed inputs."""
     found = []
     dims: dict = {}  # dim name -> (extent, the parameter that fixed it)
+    bound_dims = bind_dims(params, {p.name: np.shape(values[p.name]) for p in params
+                                    if p.kind == "array"})
     for p in params:
         v = values[p.name]
         if p.kind == "array":
-            arr = np.asarray(v)
-            dtype = str(arr.dtype)
-            if dtype not in p.dtypes:
-                found.append((p.name, f"dtype {dtype} is not one of {', '.join(p.dtypes)}"))
-            if p.ndim and arr.ndim not in p.ndim:
-                found.append((p.name, f"has {arr.ndim} dimensions, allowed: {list(p.ndim)}"))
-            if p.max_size is not None and arr.size > p.max_size:
-                found.append((p.name, f"has {arr.size} entries, at most {p.max_size} allowed"))
-            if p.min_size is not None and arr.size < p.min_size:
-                found.append((p.name, f"has {arr.size} entries, at least {p.min_size} required"))
-            if p.finite and not np.all(np.isfinite(arr.astype(np.float64))):
-                found.append((p.name, "must be finite (no NaN or infinity; "
-                                      "also check for overflow of the dtype)"))
-            if p.shape_like and np.shape(values[p.shape_like]) != arr.shape:
-                found.append((p.name, f"shape {arr.shape} differs from {p.shape_like}'s "
-                                      f"{np.shape(values[p.shape_like])}"))
-            if p.dtype_like and np.asarray(values[p.dtype_like]).dtype != arr.dtype:
-                found.append((p.name, f"dtype {arr.dtype} differs from {p.dtype_like}'s"))
-            if p.shape is not None:
-                found.extend((p.name, m) for m in _shape_violations(p, arr.shape, dims))
+            found.extend((p.name, m) for m in _array_violations(p, np.asarray(v), values, dims, bound_dims))
+        elif p.kind == "tree":
+            found.extend((p.name, m) for m in _tree_violations(p, v, values, dims, bound_dims))
         else:
             if not math.isfinite(v):
                 found.append((p.name, "must be finite"))
@@ -142,53 +256,57 @@ def _shape_violations(p, shape: tuple, dims: dict) -> list[str]:
     return found
 
 
-def parse_expected(fields, kind: str, raw, inputs: dict, params) -> dict:
-    """Expected outputs of one case as arrays of the fields' dtypes and shapes."""
+def _nesting(slots, raw, prefix: tuple, steps: list, field: str = "path") -> None:
+    """``raw`` has exactly the mappings the slots' paths go through below ``prefix``."""
+    keys = layout.keys_at(slots, prefix, field)
+    if not keys:
+        return
+    if not isinstance(raw, dict):
+        raise CaseDataError(steps, f"must be a mapping with exactly {keys}")
+    if sorted(map(str, raw)) != sorted(map(str, keys)):
+        missing = [k for k in keys if k not in raw]
+        extra = [k for k in raw if k not in keys]
+        parts = ([f"missing {missing}"] if missing else []) + ([f"unknown {extra}"] if extra else [])
+        if steps == ["expected"]:  # the output's own fields
+            raise CaseDataError(steps, f"has fields {sorted(map(str, raw))}, the output has "
+                                       f"{sorted(map(str, keys))}")
+        raise CaseDataError(steps, f"has keys {list(raw)}, expected exactly {keys}: " + "; ".join(parts))
+    for key in keys:
+        _nesting(slots, raw[key], prefix + (key,), steps + [key], field)
 
-    if kind == "array":
-        raw = {"value": raw}
-    elif not isinstance(raw, dict):
-        raise CaseDataError(["expected"], "must be a mapping with the output's fields")
-    names = [f.name for f in fields]
-    if sorted(raw) != sorted(names):
-        raise CaseDataError(["expected"], f"has fields {sorted(raw)}, the output has {sorted(names)}")
+
+def parse_slots(slots, raw, root: str, finite: bool = False) -> dict:
+    """The values of ``slots`` (``judge.problem.layout``) read from a case's ``raw`` data under
+    ``root`` ("expected" or "probe"), typed and shaped; CaseDataError names the step."""
+    _nesting(slots, raw, (), [root])
     out = {}
-    for f in fields:
-        steps = ["expected"] + ([f.name] if kind == "dict" else [])
-        arr = _as_array(raw[f.name], expected_dtype(f, inputs), steps)
-        shape = expected_shape(f, inputs)
-        if shape is not None and arr.shape != shape:
-            raise CaseDataError(steps, f"shape {arr.shape} differs from the input's {shape}")
-        out[f.name] = arr
+    for s in slots:
+        steps = [root, *s.path]
+        arr = _as_array(layout.pick(raw, s.path), s.dtype, steps)
+        if s.shape is not None and arr.shape != s.shape:
+            raise CaseDataError(steps, f"shape {arr.shape} differs from the input's {s.shape}"
+                                if s.like == "input" else f"shape {arr.shape}, expected {s.shape}")
+        if finite and not np.all(np.isfinite(arr.astype(np.float64))):
+            raise CaseDataError(steps, "must be finite")
+        out[s.key] = arr
     return out
 
 
-def split_probe_expected(raw, probes) -> tuple:
-    """With probes, ``expected`` is a mapping of ``value`` and each probe's name."""
-    names = ["value"] + [p.name for p in probes]
-    if not isinstance(raw, dict) or sorted(raw) != sorted(names):
-        raise CaseDataError(["expected"], f"must be a mapping with exactly {names}")
-    return raw["value"], {p.name: raw[p.name] for p in probes}
-
-
-def parse_probes(probes, raw, expected_raw: dict, inputs: dict, value: np.ndarray) -> tuple[dict, dict]:
-    """Probe inputs and expected probe results, typed and shaped: a cotangent is shaped like the
-    output, a tangent like the probed parameter; a VJP result is shaped like the parameter and a
-    JVP result like the output."""
-    needed = sorted(p.input for p in probes)
-    if not isinstance(raw, dict) or sorted(raw) != needed:
-        raise CaseDataError(["probe"], f"must give exactly {needed}")
-    wrt = np.asarray(inputs[probes[0].wrt])
-    like = {"cotangent": value, "tangent": wrt, "vjp": wrt, "jvp": value}
-    probe_inputs, expected = {}, {}
-    for p in probes:
-        for key, source, out, steps in ((p.input, raw, probe_inputs, ["probe", p.input]),
-                                        (p.name, expected_raw, expected, ["expected", p.name])):
-            ref = like[key]
-            arr = _as_array(source[key], ref.dtype, steps)
-            if arr.shape != ref.shape:
-                raise CaseDataError(steps, f"shape {arr.shape}, expected {ref.shape}")
-            if not np.all(np.isfinite(arr.astype(np.float64))) and key in ("cotangent", "tangent"):
-                raise CaseDataError(steps, "must be finite")
-            out[key] = arr
-    return probe_inputs, expected
+def parse_outputs(problem, raw_expected, raw_probe, inputs: dict) -> tuple[dict, dict]:
+    """A case's expected values (the output's leaves and the probes' results, by key) and its
+    probe inputs (the cotangent, the tangents), typed and shaped (``judge.problem.layout``)."""
+    if problem.probes:
+        wanted = ["value"] + [p.name for p in problem.probes]
+        if not isinstance(raw_expected, dict) or sorted(raw_expected) != sorted(wanted):
+            raise CaseDataError(["expected"], f"must be a mapping with exactly {wanted}")
+    elif raw_probe is not None:
+        raise CaseDataError(["probe"], "the problem declares no probes")
+    expected = parse_slots(layout.expected_slots(problem, inputs), raw_expected, "expected")
+    probe_inputs = {}
+    if problem.probes:
+        slots = layout.input_slots(problem, inputs)
+        needed = sorted(p.input for p in problem.probes)
+        if not isinstance(raw_probe, dict) or sorted(raw_probe) != needed:
+            raise CaseDataError(["probe"], f"must give exactly {needed}")
+        probe_inputs = parse_slots(slots, raw_probe, "probe", finite=True)
+    return expected, probe_inputs

@@ -20,7 +20,7 @@ DEFAULT_LIMITS = {"time_per_case_s": 10.0, "startup_s": 60.0, "cpu_s": 120.0, "m
 @dataclass(frozen=True)
 class Parameter:
     name: str
-    kind: str                      # "array", "float" or "int"
+    kind: str                      # "array", "float", "int" or "tree" (a leaf's spec: "array")
     traced: bool
     dtypes: tuple[str, ...] = ()
     ndim: tuple[int, ...] = ()
@@ -29,15 +29,22 @@ class Parameter:
     finite: bool = False
     shape_like: str | None = None
     dtype_like: str | None = None
-    minimum: float | None = None
-    exclusive_minimum: float | None = None
-    maximum: float | None = None
+    #: bounds: of a number, or of every entry of an array (a number, or a dim's name there)
+    minimum: float | str | None = None
+    exclusive_minimum: float | str | None = None
+    maximum: float | str | None = None
     greater_than: str | None = None
-    exclusive_maximum: float | None = None
+    exclusive_maximum: float | str | None = None
     #: symbolic shape: each entry an int (a fixed extent) or a dim name shared across parameters
     shape: tuple[int | str, ...] | None = None
     #: (dim name, lowest, highest extent) for each dim of ``shape`` the spec's ``dims`` bounds
     dim_bounds: tuple[tuple[str, int, int], ...] = ()
+    #: a tree's leaves: (glob over the leaf's path, the leaf's spec as an array Parameter named
+    #: by the glob), the first match applies; the tree another tree's structure follows; leaf counts
+    leaves: tuple[tuple[str, "Parameter"], ...] = ()
+    structure_like: str | None = None
+    min_leaves: int | None = None
+    max_leaves: int | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,10 @@ class OutputField:
     dtype: str | None
     dtype_like: str | None
     tolerance: dict
+    #: the shape in the parameters' dims (``[n, m]``, ``[]``), or the tree parameter the field
+    #: (or a ``tree`` output) is shaped like, leaf by leaf
+    shape: tuple[int | str, ...] | None = None
+    structure_like: str | None = None
 
 
 @dataclass(frozen=True)
@@ -55,8 +66,15 @@ class Probe:
 
     name: str          # "vjp" or "jvp"
     input: str         # the case's probe input: "cotangent" or "tangent"
-    wrt: str           # the parameter differentiated
+    wrt: tuple[str, ...]  # the parameters differentiated
     tolerance: dict
+    #: the spec named the parameters as a list: results and tangents are mappings by parameter
+    #: (``expected.vjp.X``); else the one parameter's (``expected.vjp``)
+    listed: bool = False
+
+    @property
+    def wrt_text(self) -> str:
+        return ", ".join(self.wrt)
 
 
 PROBE_INPUTS = {"vjp": "cotangent", "jvp": "tangent"}
@@ -135,7 +153,7 @@ class Problem:
     statement: str
     entry_point: str
     parameters: tuple[Parameter, ...]
-    output_kind: str                # "dict" or "array"
+    output_kind: str                # "dict", "array" or "tree"
     fields: tuple[OutputField, ...]
     rules: tuple[dict, ...]
     probes: tuple[Probe, ...]
@@ -193,8 +211,32 @@ def expected_dtype(f: OutputField, inputs: dict) -> np.dtype:
     return np.asarray(inputs[f.dtype_like]).dtype
 
 
-def expected_shape(f: OutputField, inputs: dict) -> tuple | None:
-    return None if f.shape_like is None else np.shape(inputs[f.shape_like])
+def expected_shape(f: OutputField, inputs: dict, parameters=()) -> tuple | None:
+    """The field's shape on a case: its ``shape_like`` parameter's, or its symbolic ``shape``
+    with the dims the case's inputs bind (``parameters`` needed then); None: any."""
+    if f.shape_like is not None:
+        return np.shape(inputs[f.shape_like])
+    if f.shape is None:
+        return None
+    dims = bind_dims(parameters, {p.name: np.shape(inputs[p.name]) for p in parameters
+                                  if p.kind == "array" and p.name in inputs})
+    return tuple(dims[d] if isinstance(d, str) else d for d in f.shape)
+
+
+def tree_leaves(value, path: tuple = ()) -> list[tuple[tuple, object]]:
+    """(path, leaf) of every leaf of a nested dict, depth first in the dicts' own order; a
+    value that is no dict is one leaf at ``path``."""
+    if not isinstance(value, dict):
+        return [(path, value)]
+    found = []
+    for key, item in value.items():
+        found.extend(tree_leaves(item, path + (key,)))
+    return found
+
+
+def leaf_name(root: str, path: tuple) -> str:
+    """How reports name a tree's leaf: ``params["w"]`` (``root`` alone for the whole value)."""
+    return root + "".join(f'["{k}"]' for k in path)
 
 
 def dim_names(parameters) -> set[str]:

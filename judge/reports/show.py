@@ -93,11 +93,21 @@ def constraints(p) -> list[str]:
         out.append(f"the shape of {p.shape_like}")
     if p.dtype_like:
         out.append(f"the dtype of {p.dtype_like}")
+    each = "every entry " if p.kind == "array" else ""
     for attr, words in (("minimum", "at least"), ("exclusive_minimum", "more than"),
                         ("maximum", "at most"), ("exclusive_maximum", "less than")):
         value = getattr(p, attr)
         if value is not None:
-            out.append(f"{words} {_number(value)}")
+            out.append(f"{each}{words} {_number(value)}")
+    if p.structure_like:
+        out.append(f"the keys and leaf shapes of {p.structure_like}")
+    if p.min_leaves is not None or p.max_leaves is not None:
+        low, high = p.min_leaves or 1, p.max_leaves
+        out.append(f"{low} to {high} leaves" if high is not None else f"at least {low} leaves")
+    for pattern, leaf in p.leaves:
+        said = [f"{'/'.join(leaf.dtypes)}"] + ([f"shape {_shape(leaf.shape)}"] if leaf.shape is not None else []) \
+            + constraints(leaf)
+        out.append(f"leaves {pattern!r}: " + ", ".join(said))
     if p.greater_than:
         out.append(f"more than {p.greater_than}")
     if p.finite:
@@ -119,8 +129,13 @@ def _dims(problem: Problem) -> list[str]:
 
 
 def _like(f) -> str:
+    if f.structure_like:
+        return f"a tree with the keys and leaf shapes of {f.structure_like}" + (
+            f", every leaf {f.dtype}" if f.dtype else f", each leaf in its dtype there")
     dtype = f.dtype or (f"the dtype of {f.dtype_like}" if f.dtype_like else "any dtype")
-    return dtype + (f", the shape of {f.shape_like}" if f.shape_like else "")
+    shape = (f", the shape of {f.shape_like}" if f.shape_like else
+             f", shape {_shape(f.shape)}" if f.shape is not None else "")
+    return dtype + shape
 
 
 def _output(problem: Problem) -> list[str]:
@@ -129,6 +144,8 @@ def _output(problem: Problem) -> list[str]:
     described = f": {raw['description']}" if raw.get("description") else ""
     if problem.output_kind == "array":
         out = [f"  one array, {_like(problem.fields[0])}{described}"]
+    elif problem.output_kind == "tree":
+        out = [f"  {_like(problem.fields[0])}{described}"]
     else:
         names = [f.name for f in problem.fields]
         keys = " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
@@ -141,7 +158,7 @@ def _output(problem: Problem) -> list[str]:
         what = ("pulls each case's cotangent back through your function (jax.vjp)"
                 if probe.name == "vjp" else
                 "pushes each case's tangent forward through your function (jax.jvp)")
-        out.append(f"  the judge also differentiates it with respect to {probe.wrt}: it {what}")
+        out.append(f"  the judge also differentiates it with respect to {probe.wrt_text}: it {what}")
     return out
 
 
@@ -180,7 +197,8 @@ def signature(problem: Problem) -> list[str]:
     out = [f"  {problem.entry_point}({params})"]
     descriptions = [raw.get("description") for raw in problem.raw.get("parameters") or ()]
     for i, p in enumerate(problem.parameters):
-        kind = f"{p.kind} {'/'.join(p.dtypes)}" if p.kind == "array" else p.kind
+        kind = (f"{p.kind} {'/'.join(p.dtypes)}" if p.kind == "array" else
+                "tree (a dict of arrays; dicts may nest)" if p.kind == "tree" else p.kind)
         if p.shape is not None:
             kind += " of shape " + _shape(p.shape)
         described = descriptions[i] if i < len(descriptions) else None

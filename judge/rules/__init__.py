@@ -118,8 +118,10 @@ def case_traces(problem, inputs: dict) -> list[tuple[int, AbstractTrace]]:
     if not needs_program(problem.rules):
         return []
     shapes = {p.name: tuple(inputs[p.name].shape) for p in problem.parameters if p.kind == "array"}
-    values = {p.name: inputs[p.name] for p in problem.parameters if not p.traced}
-    dtypes = {p.name: str(inputs[p.name].dtype) for p in problem.parameters if p.traced}
+    # a tree (traced) goes with the static values: the worker traces it at its leaves' shapes
+    values = {p.name: inputs[p.name] for p in problem.parameters if not p.traced or p.kind == "tree"}
+    dtypes = {p.name: str(inputs[p.name].dtype) for p in problem.parameters
+              if p.traced and p.kind == "array"}
     found = []
     for i, rule in enumerate(problem.rules):
         more = getattr(RULES[rule["id"]], "case_traces", None)

@@ -172,6 +172,7 @@ class CaseRunner:
             return leaves
 
         inputs = list(inputs) + ([np.float32(1.0)] if recorder is not None else [])
+        leaves = jax.tree_util.tree_leaves(inputs)  # a tree parameter is one input per leaf
         try:
             with jax.disable_jit() if fresh else contextlib.nullcontext():
                 closed = jax.make_jaxpr(traced)(*inputs)
@@ -179,14 +180,14 @@ class CaseRunner:
                 flat = jax.jit(traced)(*inputs)
             else:
                 with quiet():
-                    flat = self.evaluator.run(closed.jaxpr, closed.consts, *inputs)
+                    flat = self.evaluator.run(closed.jaxpr, closed.consts, *leaves)
         finally:
             if recorder is not None:
                 recorder.stop()
         scaled = None
         if factor is not None and recorder is not None:
             with quiet():
-                moved = self.evaluator.run(closed.jaxpr, closed.consts, *inputs[:-1], np.float32(factor))
+                moved = self.evaluator.run(closed.jaxpr, closed.consts, *leaves[:-1], np.float32(factor))
             scaled = self._fill(holder["skeleton"], moved)
         return closed, self._fill(holder["skeleton"], flat), scaled, holder["skeleton"]
 
@@ -218,13 +219,13 @@ class CaseRunner:
         made = symbolic.dims(jax, symbols) if symbols else {}
         specs = []
         for name in self.traced:
-            if shapes is not None:
+            if shapes is not None and name in shapes:
                 wanted = shapes[name]
                 specs.append(jax.ShapeDtypeStruct(symbolic.shape(wanted["shape"], made),
                                                   protocol.dtype_named(wanted["dtype"])))
-            else:
-                value = np.asarray(args[name])
-                specs.append(jax.ShapeDtypeStruct(value.shape, value.dtype))
+            else:  # an array, or a tree of them
+                specs.append(jax.tree_util.tree_map(
+                    lambda v: jax.ShapeDtypeStruct(np.shape(v), np.asarray(v).dtype), args[name]))
 
         def traced(*values):
             leaves: list = []
@@ -254,12 +255,16 @@ class CaseRunner:
                 else "exit" if isinstance(exc, SystemExit) else "exception")
         return describe_error(exc, kind, self.submission)
 
-    def _flow(self, closed, skeleton) -> dict:
+    def _flow(self, closed, skeleton, args: dict) -> dict:
         """Does the case's cotangent reach the rule's field outside every backward rule?"""
         name = self.grad_rule["field"]
         source = self.grad_rule.get("cotangent")
-        sources = [self.traced.index(source)] if source in self.traced else []
-        primals = [i for i, n in enumerate(self.traced) if n != source]  # not the factor input
+        positions, start = {}, 0  # each traced parameter's inputs of the trace (a tree has several)
+        for traced in self.traced:
+            count = len(self.jax.tree_util.tree_leaves(args[traced]))
+            positions[traced], start = list(range(start, start + count)), start + count
+        sources = positions.get(source, [])
+        primals = [i for n in self.traced if n != source for i in positions[n]]  # not the factor
         if skeleton.get("kind") == "dict":
             skeleton = skeleton["items"].get(name, {"kind": "other"})
         elif name != "value":
@@ -268,26 +273,32 @@ class CaseRunner:
         for item in _nested(skeleton):
             if item.get("kind") == "array":
                 sinks.append(item["slot"])
-        factor = len(self.traced)  # the factor is the trace's last input
+        factor = start  # the factor is the trace's last input
         made = self.recorder.made() if self.recorder else set()
         return self.provenance.trace_flow(closed, self.marker, sources, sinks, primals, factor,
                                           made=made, plumbed=bool(self.grad_rule.get("plumbed")))
 
     def probe(self, name: str, args: dict, probe_args: dict):
-        """A derivative of the entry with respect to one parameter, computed by the judge:
-        ``jax.vjp`` pulling back the case's cotangent, or ``jax.jvp`` pushing its tangent."""
+        """A derivative of the entry with respect to its ``wrt`` parameters, computed by the
+        judge: ``jax.vjp`` pulling back the case's cotangent (shaped like the output), or
+        ``jax.jvp`` pushing its tangent. ``wrt`` a name: that parameter's gradient, and its
+        tangent; a list: the gradients by name, and a tangent for each."""
         jax, wrt = self.jax, self.probes["wrt"]
+        names = [wrt] if isinstance(wrt, str) else list(wrt)
 
         def derivative(*traced_values):
             values = self._bind(args, traced_values[:-1])
             direction = traced_values[-1]
 
-            def of_wrt(w):
-                return self._call({**values, wrt: w})
+            def of_wrt(*ws):
+                return self._call({**values, **dict(zip(names, ws))})
 
+            primals = [values[n] for n in names]
             if name == "vjp":
-                return jax.vjp(of_wrt, values[wrt])[1](direction)[0]
-            return jax.jvp(of_wrt, (values[wrt],), (direction,))[1]
+                grads = jax.vjp(of_wrt, *primals)[1](direction)
+                return grads[0] if isinstance(wrt, str) else dict(zip(names, grads))
+            tangents = [direction] if isinstance(wrt, str) else [direction[n] for n in names]
+            return jax.jvp(of_wrt, tuple(primals), tuple(tangents))[1]
 
         direction = probe_args["cotangent" if name == "vjp" else "tangent"]
         return self._evaluate(derivative, [args[n] for n in self.traced] + [direction])[1]
@@ -338,7 +349,7 @@ class CaseRunner:
                     "custom_vjp_calls": result["trace"]["custom_vjp_calls"]}
             if rule:
                 evidence["scaled"] = scaled
-                evidence["provenance"] = self._flow(closed, skeleton)
+                evidence["provenance"] = self._flow(closed, skeleton, args)
                 evidence["instrument_intact"] = self.recorder.intact()
             result["evidence"] = evidence
             if self.probes:

@@ -360,17 +360,18 @@ def find_malformed(value, _depth: int = 0) -> "Malformed | None":
 
 
 def encode_args(args: dict) -> dict:
-    """Case arguments: arrays as ARRAY, Python numbers as themselves."""
+    """Case arguments: arrays as ARRAY, trees (nested dicts of arrays) as VALUE, Python numbers
+    as themselves."""
     out = {}
     for name, v in args.items():
-        out[name] = encode_array(v) if isinstance(v, np.ndarray) else v
+        out[name] = encode_value(v) if isinstance(v, (np.ndarray, dict)) else v
     return out
 
 
 def decode_args(msg: dict) -> dict:
     out = {}
     for name, v in msg.items():
-        out[name] = decode_array(v) if isinstance(v, dict) else v
+        out[name] = decode_value(v) if isinstance(v, dict) else v
     return out
 
 
