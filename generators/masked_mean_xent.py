@@ -158,10 +158,18 @@ def many_classes(rng):
     return _case(rng, logits, labels, lengths, "many classes")
 
 
+def largest(rng):
+    """b = 8 and t = 16, the largest batch, with c from 2 to 4 and mixed lengths."""
+    b, t, c = 8, 16, int(rng.integers(2, 5))
+    logits, labels, lengths = _draw(rng, b, t, c, spread=True)
+    return _case(rng, logits, labels, lengths, "largest batch")
+
+
 FAMILIES = {"mixed": mixed, "ragged": ragged, "huge_padding": huge_padding,
             "large_valid": large_valid, "far_below_max": far_below_max,
             "confident": confident, "short_sequences": short_sequences,
-            "full_lengths": full_lengths, "many_classes": many_classes}
+            "full_lengths": full_lengths, "many_classes": many_classes,
+            "largest": largest}
 
 
 def _parts(inputs, probe, dtype):
