@@ -61,7 +61,7 @@ def test_cases_cover_the_statement(xent):
 @pytest.mark.parametrize("folder, name, verdict, reason, words", [
     ("accepted", "one_hot_float_mask", "AC", "ok", ""),
     ("accepted", "vmap_sequences", "AC", "ok", ""),
-    ("rejected", "python_loop_over_batch", "RJ", "dim_read_as_number", "reads the dim b as a number"),
+    ("rejected", "python_loop_over_batch", "RJ", "dim_read_as_number", "as a number at line 7"),
     ("rejected", "lax_map_over_batch", "RJ", "forbidden_primitive", "scan"),
     ("rejected", "pad_to_max_chunk_loop", "RJ", "intermediate_too_large", "(8, t, 3)"),
     ("rejected", "row_sums_loop", "RJ", "unrolled_loop", "more than the 120"),
