@@ -87,28 +87,45 @@ def cmd_check(args) -> int:
     settings = _settings(None)  # $JUDGE_SANDBOX, else auto
     warm.prestart(settings)  # imports JAX while the reference runs
     from judge.author.check import check_problem, problem_paths
+    from judge.grade import result_cache
     from judge.reports import check_text, junit
     from judge.reports.progress import Progress
 
     paths = problem_paths(args.problems)
     source_gate = _source_gate(args)
+    stored = None if args.no_cache or not result_cache.enabled() else result_cache.ResultCache()
     progress = Progress()
-    reports = []
-    for path in paths:
+
+    def check(path):
         try:
-            reports.append(check_problem(path, jobs=args.jobs, progress=progress,
-                                         source_gate=source_gate, mutants=args.mutants,
-                                         sandbox=settings))
+            report = check_problem(path, jobs=args.jobs, progress=progress,
+                                   source_gate=source_gate, mutants=args.mutants,
+                                   sandbox=settings, result_cache=stored)
         finally:
             progress.clear()
-        sys.stdout.write(check_text.render(reports[-1]))
+        sys.stdout.write(check_text.render(report))
         sys.stdout.flush()
+        return report
+
+    reports = [check(path) for path in paths]
     errors = sum(r.errors for r in reports)
     warnings = sum(r.warnings for r in reports)
     if len(reports) > 1:
         print(f"checked {len(reports)} problems: {check_text.totals(errors, warnings)}")
     if args.junit_xml:
         junit.write(reports, args.junit_xml, werror=args.werror)
+    if args.watch:
+        from judge.author.watch import watch
+
+        latest = dict(zip(paths, reports))
+
+        def again(path):
+            latest[path] = check(path)
+            if args.junit_xml:
+                junit.write(list(latest.values()), args.junit_xml, werror=args.werror)
+
+        watch(paths, again, say=lambda text: print(text, flush=True))
+        errors, warnings = (sum(getattr(r, k) for r in latest.values()) for k in ("errors", "warnings"))
     return EXIT_VERDICT if errors or (args.werror and warnings) else EXIT_OK
 
 
@@ -312,12 +329,19 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="verify problem packages: spec, cases, reference, submissions")
     c.add_argument("problems", nargs="*", metavar="PROBLEM",
                    help="problem ids or spec paths (default: every problem under problems/)")
-    c.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
-                   help="grade N submissions at a time (default 1)")
+    c.add_argument("-j", "--jobs", type=_jobs, default="auto", metavar="N",
+                   help="grade N submissions at a time (default auto: the usable cores)")
     c.add_argument("--junit-xml", type=Path, metavar="PATH", help="also write a JUnit XML report")
     c.add_argument("--werror", action="store_true", help="fail on warnings too")
     c.add_argument("--mutants", action="store_true",
                    help="also grade mutants of the reference; a warning per surviving mutant")
+    c.add_argument("--no-cache", action="store_true",
+                   help="run every submission and the reference again: neither reuse nor store "
+                        "their results (the result cache, in the judge's cache folder; also "
+                        "$JUDGE_RESULT_CACHE=off)")
+    c.add_argument("--watch", action="store_true",
+                   help="after the check, check a problem again whenever its spec, reference, "
+                        "generator or submissions change (Ctrl-C to stop)")
     _add_source_gate(c, check=True)
     c.set_defaults(func=cmd_check)
 
@@ -339,8 +363,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "(--target mutants: every mutant of the reference the cases leave alive)")
     gen.add_argument("--minimize", action="store_true",
                      help="keep a small subset of the cases with the same kills")
-    gen.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
-                     help="grade N submissions at a time (with --target/--minimize)")
+    gen.add_argument("-j", "--jobs", type=_jobs, default="auto", metavar="N",
+                     help="grade N submissions at a time (with --target/--minimize; default auto)")
     gen.set_defaults(func=cmd_generate)
 
     fl = sub.add_parser("fill", help="compute missing expected outputs with the reference")
@@ -363,8 +387,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     mu = sub.add_parser("mutants", help="grade mutants of the reference: how strong are the cases?")
     mu.add_argument("problem", metavar="ID_OR_PATH")
-    mu.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
-                    help="grade N mutants at a time (default 1)")
+    mu.add_argument("-j", "--jobs", type=_jobs, default="auto", metavar="N",
+                    help="grade N mutants at a time (default auto: the usable cores)")
     mu.add_argument("--format", choices=("text", "json"), default="text")
     _add_sandbox(mu)
     mu.set_defaults(func=cmd_mutants)

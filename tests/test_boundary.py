@@ -25,7 +25,7 @@ from judge.run.boundary import Expected
 from judge.reports import FORMATS
 from judge.reports import batch_report
 from judge.run.supervisor import WorkerRun
-from judge.grade.verdicts import REASONS, GradeResult, Verdict
+from judge.grade.verdicts import HIDDEN_MESSAGES, REASONS, GradeResult, Verdict
 from judge.worker import protocol
 
 NONCE = "0123456789abcdef" * 2
@@ -250,7 +250,7 @@ def test_hidden_messages_come_from_a_fixed_table(fq_problem):
         result = grading._result(hidden, reason, "secret 1234 at line 77", 0.1, {"stdout": "x"})
         assert "1234" not in result.message and "77" not in result.message, reason
         assert result.details == {}
-        assert result.message == grading.HIDDEN_MESSAGES.get(reason, REASONS[reason].title.lower())
+        assert result.message == HIDDEN_MESSAGES.get(reason, REASONS[reason].title.lower())
 
 
 def test_hidden_errors_name_no_line_or_type(fq_problem):

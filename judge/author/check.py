@@ -110,7 +110,7 @@ def problem_paths(names: list[str]) -> list[Path]:
 
 
 def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
-                  mutants: bool = False, sandbox=None) -> ProblemReport:
+                  mutants: bool = False, sandbox=None, result_cache=None) -> ProblemReport:
     """Run every check on the problem whose spec is ``path``. ``progress(text)``, if given, is
     told about each graded submission. ``sandbox``: the command's ``judge.run.settings.Settings``,
     or a ``--sandbox`` value (default: $JUDGE_SANDBOX, else auto), resolved once here.
@@ -125,7 +125,9 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
     Without ``source_gate`` nothing is graded with the gate, but a submission expected to be
     accepted that the gate would refuse still gets a warning: students would get ``RJ``.
     With ``mutants``, a ``mutants`` check grades mutants of the reference (``judge.author.mutants_run``)
-    and warns about each survivor."""
+    and warns about each survivor. ``result_cache`` (``judge.grade.result_cache.ResultCache``):
+    the reference's outputs and the submissions' worker runs stored by an earlier check are
+    reused where nothing they depend on changed, and new ones stored (None: everything runs)."""
     started = time.monotonic()
     path = Path(path).resolve()
     report = ProblemReport(problem=path.stem, path=shown(path), source_gate=source_gate)
@@ -138,7 +140,7 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
         _check_related(report, loaded)
         scoring_check.check_scoring(report, loaded)
         _run(report, loaded, max(1, jobs), progress or (lambda text: None), source_gate,
-             resolve_settings(sandbox))
+             resolve_settings(sandbox), result_cache)
         if mutants:
             from judge.author.mutants_check import check_mutants
 
@@ -248,7 +250,7 @@ def _check_related(report: ProblemReport, loaded: Loaded) -> None:
 # -- runs: reference and submissions ------------------------------------------------------------
 
 def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate: bool = True,
-         settings=None) -> None:
+         settings=None, result_cache=None) -> None:
     problem = loaded.problem
     expected = report.add("expected")
     found = report.add("submissions")
@@ -264,11 +266,16 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
         t0 = time.monotonic()
-        ref_future = pool.submit(grading.reference_outputs, problem, sandbox=settings)
+        hits = result_cache.hits if result_cache is not None else 0
+        reference_hits = result_cache.reference_hits if result_cache is not None else 0
+        ref_future = pool.submit(_reference_outputs, problem, settings, result_cache)
         gated = {s.rel: source_gate and s.expectation.permitted == {Verdict.AC} for s in subs}
-        futures = [(s, pool.submit(_timed_grade, problem, s, progress, gated[s.rel], settings))
+        futures = [(s, pool.submit(_timed_grade, problem, s, progress, gated[s.rel], settings,
+                                   result_cache))
                    for s in subs]
         _compare_reference(report, expected, loaded, ref_future)
+        if result_cache is not None and result_cache.reference_hits > reference_hits:
+            expected.summary += " (its outputs stored by an earlier check)"
         if source_gate:
             _gate_note(report, expected, problem, problem.reference, "the reference (trusted, "
                        "never gated) would be refused if a student submitted it")
@@ -302,6 +309,8 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
                             f"{expectations.OVERRIDES_FILE} names ({allowed})")
     finally:  # on an interrupt, do not start the runs still queued
         pool.shutdown(wait=True, cancel_futures=True)
+    if result_cache is not None and result_cache.hits > hits:
+        found.summary += f" ({result_cache.hits - hits} graded from stored runs)"
     strength.check_strength(report, problem, results)
     strength.check_time_limit(report, problem, results, jobs)
     hint_check.check_hints(report, problem, results)
@@ -315,10 +324,29 @@ def _gate_note(report, check, problem, path, what: str, level: str = INFO) -> No
                     findings[0].line)
 
 
-def _timed_grade(problem, sub, progress, source_gate: bool = True, settings=None):
+def _reference_outputs(problem, settings, result_cache=None) -> dict:
+    """The reference's outputs on every case: stored ones from ``result_cache`` when the
+    reference, the cases' inputs, the sandbox, the judge and JAX are unchanged, else a run
+    (``grading.reference_outputs``), stored for next time."""
+    if result_cache is None:
+        return grading.reference_outputs(problem, sandbox=settings)
+    from judge.grade.request import build_request
+    from judge.run.settings import of as settings_of
+
+    settings = settings_of(settings)
+    request = build_request(problem, problem.reference, problem.cases)
+    outputs = result_cache.find_reference(problem, request, settings, {})
+    if outputs is None:
+        outputs = grading.reference_outputs(problem, sandbox=settings)
+        result_cache.store_reference(problem, request, settings, {}, outputs)
+    return outputs
+
+
+def _timed_grade(problem, sub, progress, source_gate: bool = True, settings=None,
+                 result_cache=None):
     t0 = time.monotonic()
     result = grading.grade(problem, sub.path, source_gate=source_gate, hints=False,
-                           sandbox=settings)
+                           sandbox=settings, result_cache=result_cache)
     elapsed = time.monotonic() - t0
     progress(f"{problem.id}: {sub.rel}: {result.verdict.value} in {elapsed:.1f}s")
     return result, elapsed

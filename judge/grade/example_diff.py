@@ -4,10 +4,12 @@ dict or list as its first keys or items), and the positions that differ."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from judge.grade import compare
-from judge.problem import casefile
+from judge.problem import casefile, layout
 
 #: Entries of one array, and of one whole value, that an example's diff shows.
 DIFF_ENTRIES, DIFF_TOTAL = 100, 1000
@@ -41,12 +43,25 @@ def plain(value, budget: list | None = None):
     return repr(value)
 
 
-def as_returned(details: dict, problem) -> dict:
+def as_returned(details: dict, problem, case=None) -> dict:
     """A failing example's ``details`` with ``expected`` in the shape a submission returns, as
     ``got`` is: the array itself for an ``array`` output (not ``{"value": ...}``), the dict of
     fields for a ``dict`` output. A probe's diff compares ``{"vjp": ...}`` with ``{"vjp": ...}``."""
+    if case is not None and "probe" in details and case.probe_inputs:  # nested, as the spec has it
+        details = {**details, "probe": plain(layout.nest(layout.input_slots(problem, case.inputs),
+                                                         dict(case.probe_inputs)))}
     if problem.output_kind != "array":
-        return details
+        if case is None or not layout.nested(problem):
+            return details
+        # trees: the expected output nested as the submission returns it, beside what it returned
+        slots = [replace(s, path=s.returned) for s in layout.output_slots(problem, case.inputs)]
+        shown = layout.nest(slots, dict(case.expected))
+        out = dict(details)
+        if "expected" in out:
+            out["expected"] = plain(shown)
+        if isinstance(out.get("diff"), dict):
+            out["diff"] = {**out["diff"], "expected": plain(shown)}
+        return out
     out = dict(details)
     if isinstance(out.get("expected"), dict) and "value" in out["expected"]:
         out["expected"] = out["expected"]["value"]

@@ -20,7 +20,7 @@ import numpy as np
 from judge.run import cache
 from judge.run.settings import Settings, of as resolve_settings
 from judge import rules
-from judge.grade import compare, example_diff, traces
+from judge.grade import compare, example_diff, outcome, traces
 from judge.grade import hints as hints_mod
 from judge.grade import intake, scoring
 from judge.grade.request import build_request
@@ -29,8 +29,8 @@ from judge.run.boundary import ErrorReport, Probes, escape
 from judge.errors import JudgeError
 from judge.run.supervisor import WorkerRun, run_worker
 from judge.problem import layout
-from judge.problem.model import Problem, seconds
-from judge.grade.verdicts import HIDDEN_MESSAGES, REASONS, CaseResult, GradeResult, Verdict, overall
+from judge.problem.model import Problem
+from judge.grade.verdicts import CaseResult, GradeResult, Verdict, overall
 from judge.worker import protocol
 
 def check_submission_path(submission: str | Path | intake.Submission) -> intake.Submission:
@@ -67,7 +67,8 @@ def select_cases(problem: Problem, examples_only: bool = False):
 def grade(problem: Problem, submission: str | Path | intake.Submission, *,
           examples_only: bool = False, time_per_case_s: float | None = None,
           sandbox: Settings | str | None = None, use_cache: bool | None = None,
-          source_gate: bool | None = None, hints: bool = True) -> GradeResult:
+          source_gate: bool | None = None, hints: bool = True,
+          result_cache=None) -> GradeResult:
     """Grade one submission file. ``use_cache`` (default: on unless $JUDGE_CACHE=off) gives the
     worker the judge's compilation cache, filled first from the reference if needed.
     ``source_gate`` (default: on unless $JUDGE_SOURCE_GATE=off, which warns on stderr) checks
@@ -76,18 +77,22 @@ def grade(problem: Problem, submission: str | Path | intake.Submission, *,
     (``judge.grade.hints``). ``sandbox``: the command's ``judge.run.settings.Settings``, or a
     ``--sandbox`` value, resolved once here, when the submission is about to run.
     ``submission`` is a path, or content taken in already (``intake.Submission``); either way
-    what is graded is a private copy of what was read (``check_submission_path``)."""
+    what is graded is a private copy of what was read (``check_submission_path``).
+    ``result_cache``: `judge check`'s result cache (``judge.grade.result_cache.ResultCache``), whose
+    stored runs of the same content are replayed instead of run again (the verdicts are still
+    decided here, against today's expected outputs and rules)."""
     taken = check_submission_path(submission)
     with intake.private_copy(taken) as path:
         return scoring.scored(problem, _grade_copy(
             problem, path, str(taken), examples_only=examples_only,
             time_per_case_s=time_per_case_s, sandbox=sandbox, use_cache=use_cache,
-            source_gate=source_gate, hints=hints))
+            source_gate=source_gate, hints=hints, result_cache=result_cache))
 
 
 def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only: bool,
                 time_per_case_s: float | None, sandbox: Settings | str | None,
-                use_cache: bool | None, source_gate: bool | None, hints: bool) -> GradeResult:
+                use_cache: bool | None, source_gate: bool | None, hints: bool,
+                result_cache=None) -> GradeResult:
     """``grade`` on ``path``, the private copy of the file named ``submission``."""
     cases = select_cases(problem, examples_only)
     started = time.monotonic()
@@ -104,20 +109,13 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                            reason=reason, message=message, time_s=time.monotonic() - started,
                            cases=results)
     request = build_request(problem, path, cases)
-    factors = {c["index"]: c["factor"] for c in request["cases"]}
     cache_dir = _cache_for(problem, use_cache)
     settings = resolve_settings(sandbox)  # after the gate and the cache: where the run begins
-    wanted = traces.plan(problem, cases)
     timeouts = {"startup_timeout": problem.limits["startup_s"],
                 "case_timeout": time_per_case_s or problem.limits["time_per_case_s"]}
-    with ThreadPoolExecutor(max_workers=1) as pool:  # the rules' traces, in a worker of their own
-        tracing = traces.request(problem, request, wanted)
-        traced = pool.submit(run_worker, tracing, startup_timeout=timeouts["startup_timeout"],
-                             case_timeout=traces.timeout(problem), sandbox=settings,
-                             limits=problem.limits, cache_dir=cache_dir) if tracing else None
-        run = run_worker(request, **timeouts, sandbox=settings, limits=problem.limits,
-                         cache_dir=cache_dir)
-        trace_run = traced.result() if traced else None
+    request, wanted, run, trace_run = _runs(problem, path, cases, request, timeouts, settings,
+                                            cache_dir, result_cache)
+    factors = {c["index"]: c["factor"] for c in request["cases"]}
     shown = intake.shown(path.name)  # the student chose it: escaped, one-to-one
     describe = lambda error: _error_text(error, shown)  # noqa: E731
     program_breach = traces.program_breach(problem, wanted, trace_run, describe)
@@ -134,6 +132,35 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                        reason=reason, message=message, time_s=time.monotonic() - started,
                        cases=results, notes=notes, source_gate=gate_on, hint=hint,
                        example_fingerprints=fingerprints)
+
+
+def _runs(problem: Problem, path: Path, cases, request: dict, timeouts: dict, settings: Settings,
+          cache_dir: Path | None, stored=None):
+    """The submission's worker runs: (request as sent, the traces planned, the main run, the
+    trace run or None). With ``stored`` (``judge.grade.result_cache.ResultCache``), runs stored
+    for the same request, content, sandbox, judge and JAX are replayed instead, and new clean
+    runs are stored."""
+    content = path.read_bytes() if stored is not None else b""
+    if stored is not None:
+        found = stored.find(problem, request, content, settings, timeouts,
+                             traces.timeout(problem))
+        if found is not None:
+            return found.request, found.wanted, found.run, found.trace_run
+    wanted = traces.plan(problem, cases)
+    record = {"record": True} if stored is not None else {}  # the lines, to store them
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the rules' traces, in a worker of their own
+        tracing = traces.request(problem, request, wanted)
+        traced = pool.submit(run_worker, tracing, startup_timeout=timeouts["startup_timeout"],
+                             case_timeout=traces.timeout(problem), sandbox=settings,
+                             limits=problem.limits, cache_dir=cache_dir,
+                             **record) if tracing else None
+        run = run_worker(request, **timeouts, sandbox=settings, limits=problem.limits,
+                         cache_dir=cache_dir, **record)
+        trace_run = traced.result() if traced else None
+    if stored is not None:
+        stored.store(problem, request, content, settings, timeouts, wanted, run, trace_run,
+                     traces.timeout(problem))
+    return request, wanted, run, trace_run
 
 
 def _hint(problem: Problem, fingerprints: tuple, sandbox: Settings) -> str:
@@ -168,122 +195,10 @@ def warm_cache(problem: Problem) -> bool:
     return True
 
 
-#: The judge-side log: the full message of every hidden case (never shown in a report).
-LOG = logging.getLogger("judge.grade.grading")
-
-#: Characters of a case's message at most: it is one line of a report and one cell of a
-#: gradebook, whatever the submission made the judge say about its output.
-MAX_MESSAGE = 2000
-
-
-def _result(case, reason: str, message: str, time_s=None, details=None) -> CaseResult:
-    verdict = REASONS[reason]
-    if len(message) > MAX_MESSAGE:
-        message = message[:MAX_MESSAGE] + " [...]"
-    if case.visibility == "hidden":
-        LOG.info("hidden %d (%s): %s [%s] %s", case.number, case.name, verdict.value, reason, message)
-        message = HIDDEN_MESSAGES.get(reason) or verdict.title.lower()
-    details = dict(details or {}) if case.visibility == "example" else {}
-    if case.visibility == "example" and reason != "ok":
-        # what a failing example is, so that it can be reproduced (examples are public): its
-        # inputs, the cotangent/tangent the judge differentiated along, the expected output
-        details["inputs"] = example_diff.plain(dict(case.inputs))
-        details["expected"] = example_diff.plain(dict(case.expected))
-        if case.probe_inputs:
-            details["probe"] = example_diff.plain(dict(case.probe_inputs))
-    return CaseResult(index=case.index, name=case.name, visibility=case.visibility,
-                      number=case.number, verdict=verdict, reason=reason, message=message,
-                      time_s=time_s, details=details)
-
-
-def _error_text(error: ErrorReport, name: str | None = None) -> str:
-    """``TYPE at line N of FILE, `SOURCE LINE`: MESSAGE``. ``name`` is the student's file name
-    (the worker sees the file as ``submission.py``); the source line is quoted with backticks,
-    so its own brackets never unbalance the sentence."""
-    where = f" at line {error.line}" + (f" of {name}" if name else "") if error.line else ""
-    source = f", `{error.source.strip()}`" if error.source and error.source.strip() else ""
-    message = error.message.replace("submission.py", name) if name else error.message
-    return f"{error.type}{where}{source}: {message}".strip()
-
-
-def _tasks_refused(run: WorkerRun, case, error: ErrorReport | None = None) -> bool:
-    """Did this case fail because the kernel refused a task (``limits.tasks``)? A case reported
-    with an error counts from the case during which the refusal was first seen; under
-    RLIMIT_NPROC, where the judge cannot see refusals, an error saying a thread could not
-    start does."""
-    if run.tasks_exceeded_at is not None:
-        reported = list(run.cases)
-        position = reported.index(case.index) if case.index in reported else len(reported)
-        if position >= run.tasks_exceeded_at:
-            return True
-    return (error is not None and run.task_bound == "rlimit" and error.type == "RuntimeError"
-            and "can't start new thread" in error.message)
-
-
-def _missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
-    """No result for this case: decide why from how the worker ended.
-
-    A limit, tampering or the end of the process decides every case not reported before it.
-    Text that came from the worker after the submission was imported (a halt's detail) is shown
-    for examples only: on a hidden case it could carry hidden data out.
-    """
-    import signal
-
-    limits, halt = run.limits, run.halt
-    cause = halt.cause if halt else None
-    detail = f" ({halt.detail})" if halt and halt.detail and case.visibility == "example" else ""
-    if run.tampered:
-        return _result(case, "channel_tampered",
-                       f"the result channel was tampered with: {run.tampered}")
-    if run.protocol_error:
-        return _result(case, "worker_protocol", f"the worker broke the result protocol: {run.protocol_error}")
-    if cause == "instrument_tampered":
-        return _result(case, "instrument_tampered", "the submission replaced functions the judge's "
-                                                    f"instruments rely on{detail}")
-    if run.output_exceeded:
-        return _result(case, "output_limit", f"output limit exceeded: stdout and stderr passed "
-                                             f"{limits['output_kb']} KiB")
-    if cause == "output_limit" or run.signal == signal.SIGXFSZ:
-        return _result(case, "output_limit", f"output limit exceeded: the captured output or a "
-                                             f"file passed {limits['output_kb']} KiB, or the value "
-                                             f"returned was far larger than the problem's output{detail}")
-    if cause == "memory_limit":
-        return _result(case, "memory_limit", f"memory limit exceeded: {limits['memory_mb']} MiB of "
-                                             f"address space beyond JAX's own{detail}")
-    if _tasks_refused(run, case):
-        return _result(case, "task_limit", f"the submission tried to have more than "
-                                           f"{limits['tasks']} threads and processes at once")
-    if run.timed_out:
-        if run.timeout_phase == "startup":
-            return _result(case, "time_limit", f"importing the submission took longer than "
-                                               f"{seconds(limits['startup_s'])} s (the worker was killed)")
-        if run.timeout_phase == "run":
-            return _result(case, "time_limit", f"the whole run took longer than {limits['wall_s']} s "
-                                               f"(the worker was killed)")
-        return _result(case, "time_limit", f"time limit exceeded: a case may take "
-                                           f"{seconds(limits['time_per_case_s'])} s (the worker was killed)")
-    loaded = run.loaded
-    if loaded and not loaded.ok:
-        error = loaded.error
-        reason = {"syntax_error": "syntax_error", "missing_entry_point": "missing_entry_point",
-                  "exit": "exit_called"}.get(error.kind, "import_exception")
-        return _result(case, reason, f"while importing {name or 'the submission'}: "
-                                     f"{_error_text(error, name)}",
-                       details={"stdout": loaded.stdout, "stderr": loaded.stderr})
-    if run.ready is None:  # the submission is imported only after "ready": this is the judge's fault
-        return _result(case, "worker_start", f"the worker could not start (status {run.returncode}"
-                                             f"): {run.stderr.strip()[-500:] or 'no output'}")
-    if run.signal == signal.SIGXCPU or (run.signal == signal.SIGKILL and run.cpu_s is not None
-                                        and run.cpu_s >= float(limits["cpu_s"])):
-        return _result(case, "cpu_time_limit", f"CPU time limit exceeded: {limits['cpu_s']} s for "
-                                               f"the whole run (the worker was killed)")
-    if run.lingered:
-        return _result(case, "exited_early", "the process closed its result channel before "
-                                             "reporting this case (and was then stopped)")
-    if run.signal is not None:
-        return _result(case, "killed_by_signal", f"the process was killed by signal {run.signal}")
-    return _result(case, "exited_early", f"the process exited (status {run.returncode}) before "
-                                         f"reporting this case")
+# A case's result, worded (``judge.grade.outcome``): kept under their old names here too.
+_result, _error_text, _tasks_refused, _missing_case = (outcome.result, outcome.error_text,
+                                                       outcome.tasks_refused, outcome.missing_case)
+LOG = outcome.LOG
 
 
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
@@ -294,7 +209,7 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
     result = _judge_case(problem, case, run, factor, name, program_breach, related)
     if not result.details:
         return result
-    return replace(result, details=example_diff.as_returned(result.details, problem))
+    return replace(result, details=example_diff.as_returned(result.details, problem, case))
 
 
 def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,

@@ -58,7 +58,7 @@ def default_path(folder: Path, problem_id: str, report: Path) -> Path:
     return state_dir() / f"{problem_id}-{digest}.jsonl"
 
 
-def _judge_code() -> str:
+def judge_code() -> str:
     digest = hashlib.sha256()
     package = Path(__file__).resolve().parent.parent
     for path in sorted(package.rglob("*.py")):
@@ -71,7 +71,7 @@ def basis(problem, how: dict) -> str:
     parts = {"spec": hashlib.sha256(Path(problem.path).read_bytes()).hexdigest(),
              "reference": hashlib.sha256(Path(problem.reference).read_bytes()).hexdigest()
              if Path(problem.reference).is_file() else "",
-             "judge": __version__, "code": _judge_code(), **how}
+             "judge": __version__, "code": judge_code(), **how}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 

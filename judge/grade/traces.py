@@ -72,8 +72,9 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
                              for name in traced},
                 **({"symbols": {k: list(v) for k, v in w.trace.symbols.items()}} if w.trace.symbols else {})}
                for w in wanted]
-    return {**base, "grad_rule": None, "probes": None, "structure": False, "public_cases": 0,
-            "cases": entries}
+    # the derivatives the case's worker takes are traced into these programs too
+    return {**base, "grad_rule": None, "probes": None, "derivative": base.get("probes"),
+            "structure": False, "public_cases": 0, "cases": entries}
 
 
 def _evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:

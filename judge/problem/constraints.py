@@ -99,15 +99,18 @@ def leaf_spec(p, path: tuple):
 
 def _as_tree(p, value, steps: list, path: tuple) -> dict:
     """A tree's YAML mapping as nested dicts of arrays, each leaf in its pattern's dtype."""
-    if not isinstance(value, dict) or not value:
+    if not isinstance(value, dict):
         raise CaseDataError(steps, "must be a mapping (a tree): each key a name, each value an "
                                    "array (a number or nested lists) or a mapping")
+    if not value:
+        raise CaseDataError(steps, "is an empty mapping: every mapping of a tree holds at least "
+                                   "one leaf")
     out = {}
     for key, item in value.items():
         here = steps + [key]
-        if not isinstance(key, str) or not key or len(key) > MAX_KEY:
-            raise CaseDataError(steps, f"a tree's keys are names of 1 to {MAX_KEY} characters, "
-                                       f"not {key!r}")
+        if not isinstance(key, str) or not key or len(key) > MAX_KEY or "/" in key:
+            raise CaseDataError(steps, f"a tree's keys are names of 1 to {MAX_KEY} characters "
+                                       f"without '/' (it joins a leaf's path), not {key!r}")
         if isinstance(item, dict):
             out[key] = _as_tree(p, item, here, path + (key,))
             continue

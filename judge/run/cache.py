@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import json
 import os
 import threading
 from pathlib import Path
@@ -88,10 +89,24 @@ def for_workers(flag: bool | None = None) -> Path | None:
 
 
 def _marker(problem) -> Path:
+    """The file that says the cache is warm for this version of the problem: of its reference and
+    of its spec without the cases' expected outputs, which compile nothing (an author editing one
+    does not start the warm-up again)."""
     digest = hashlib.sha256()
-    for path in (problem.path, problem.reference):
-        digest.update(path.read_bytes() if path.is_file() else b"")
+    raw = getattr(problem, "raw", None)
+    if raw:
+        digest.update(json.dumps(_without_expected(raw), sort_keys=True, default=repr).encode())
+    else:
+        digest.update(problem.path.read_bytes() if problem.path.is_file() else b"")
+    digest.update(b"\0" + (problem.reference.read_bytes() if problem.reference.is_file() else b""))
     return directory() / f".warm-{problem.id}-{digest.hexdigest()[:16]}"
+
+
+def _without_expected(raw: dict) -> dict:
+    return {key: [{k: v for k, v in case.items() if k != "expected"} if isinstance(case, dict)
+                  else case for case in value]
+            if key in ("examples", "hidden") and isinstance(value, list) else value
+            for key, value in raw.items()}
 
 
 def is_warm(problem) -> bool:

@@ -59,6 +59,8 @@ def collect(run, fd: int, started: float, startup_timeout: float,
             now = time.monotonic()
             try:
                 accept(run, boundary.decode(line, run.nonce, run.expected), now)
+                if getattr(run, "accepted", None) is not None:
+                    run.accepted.append(line)
             except protocol.ProtocolError as exc:  # texts name fields, never quote the line
                 what = boundary.escape(str(exc)[:300])
                 if run.ready is None:

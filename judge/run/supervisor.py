@@ -81,6 +81,9 @@ class WorkerRun:
     expected: boundary.Expected = field(default_factory=boundary.Expected)
     channel_bytes: int = 0             # bytes read from the result channel
     nonce: str = field(default="", repr=False)
+    #: with ``run_worker(record=True)``: every result line the collector accepted, in order
+    #: (what ``judge.grade.result_cache`` stores, to replay through the same decoding)
+    accepted: list[bytes] | None = field(default=None, repr=False)
     _last: float = field(default=0.0, repr=False)  # when the current phase or case began
 
 
@@ -143,7 +146,7 @@ def _kill_tree(proc: subprocess.Popen) -> None:
 def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                sandbox: run_settings.Settings | str | None = None,
                limits: dict | None = None, cache_dir: Path | None = None,
-               cache_writable: bool = False) -> WorkerRun:
+               cache_writable: bool = False, record: bool = False) -> WorkerRun:
     """Run one worker on ``request`` (see ``protocol``) and return what it reported.
 
     ``sandbox`` is the command's ``judge.run.settings.Settings`` (a ``--sandbox`` value is resolved
@@ -153,13 +156,15 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     it. Only a trusted run (the reference warming the cache) gets it with ``cache_writable``.
     The worker is forked from this setup's warm server (``judge.run.warm``) when there is one, else
     started as a fresh Python; trusted runs always get a fresh one.
+    With ``record``, the run keeps every result line the collector accepted (``accepted``).
     Raises ``sandbox.SandboxError`` if bwrap is required and cannot start.
     """
     # Trusted code writing the cache runs as the judge's own user, outside the sandbox.
     settings = run_settings.Settings() if cache_writable else run_settings.of(sandbox).check()
     mode, python = settings.sandbox, settings.python
     run = WorkerRun(sandbox=mode, limits={**DEFAULT_LIMITS, **(limits or {})},
-                    nonce=secrets.token_hex(16), expected=boundary.Expected.of(request))
+                    nonce=secrets.token_hex(16), expected=boundary.Expected.of(request),
+                    accepted=[] if record else None)
     started = time.monotonic()
     original = Path(request["submission"])
     server = None if cache_writable else warm.server_for(mode, python, cache_dir)

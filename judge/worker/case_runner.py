@@ -73,6 +73,10 @@ class CaseRunner:
         self.recorder, self.marker = recorder, marker  # the instrumented custom_vjp, if any
         self.compiled = bool(request.get("compiled"))  # evaluate under jax.jit instead of op by op
         self.probes = request.get("probes")  # {"wrt": "x", "names": ["vjp", "jvp"]} or None
+        #: the derivatives the judge takes, traced into every program the rules read (so a
+        #: custom rule's backward or forward-mode code is bound by the rules too): the tracing
+        #: worker is told them, a case's worker has its probes
+        self.derivative = request.get("derivative") or (self.probes if self.structure else None)
         self.traced = [p["name"] for p in self.parameters if p["traced"]]
         self.submission = request["submission"]
         self.clearing_helps: bool | None = None  # unknown until a cache-cleared retry is tried
@@ -227,14 +231,56 @@ class CaseRunner:
                 specs.append(jax.tree_util.tree_map(
                     lambda v: jax.ShapeDtypeStruct(np.shape(v), np.asarray(v).dtype), args[name]))
 
-        def traced(*values):
+        def forward(*values):
             leaves: list = []
             self._split(self._call(self._bind(args, values)), leaves)
             return leaves
 
+        def with_derivative(*values):
+            out, derived = self._derived(self._bind(args, values))
+            leaves: list = []
+            self._split(out, leaves)
+            return leaves + jax.tree_util.tree_leaves(derived)
+
         with symbolic.scan_length_shim() if made else contextlib.nullcontext():
-            closed = jax.make_jaxpr(traced)(*specs)
+            if not self.derivative:
+                closed = jax.make_jaxpr(forward)(*specs)
+            else:
+                try:
+                    closed = jax.make_jaxpr(with_derivative)(*specs)
+                except Exception as exc:  # noqa: BLE001 - the function has no such derivative
+                    # a dim read as a number or a value made concrete is the program's fault
+                    # wherever it is; any other failure is the probe's to report (probe_failed)
+                    if (made and symbolic.is_symbolic_error(jax, exc)) or isinstance(
+                            exc, self.instrument.CONCRETIZATION_ERRORS):
+                        raise
+                    closed = jax.make_jaxpr(forward)(*specs)
         return self.summarize(closed, symbolic=bool(made))
+
+    def _derived(self, values: dict) -> tuple:
+        """The output and the derivatives the judge takes (``derivative``) at ``values``, the
+        cotangent and tangents all ones (only the program is wanted, never its values)."""
+        jax = self.jax
+        wrt = self.derivative["wrt"]
+        names = [wrt] if isinstance(wrt, str) else list(wrt)
+
+        def of_wrt(*ws):
+            return self._call({**values, **dict(zip(names, ws))})
+
+        def ones(leaf):
+            return jax.numpy.ones(jax.numpy.shape(leaf), jax.numpy.result_type(leaf))
+
+        primals = [values[n] for n in names]
+        out, derived = None, []
+        if "vjp" in self.derivative["names"]:
+            out, pull = jax.vjp(of_wrt, *primals)
+            derived.append(pull(jax.tree_util.tree_map(ones, out)))
+        if "jvp" in self.derivative["names"]:
+            pushed_out, pushed = jax.jvp(of_wrt, tuple(primals),
+                                         tuple(jax.tree_util.tree_map(ones, p) for p in primals))
+            out = pushed_out if out is None else out
+            derived.append(pushed)
+        return out, derived
 
     def abstract(self, args: dict, shapes: dict, symbols: dict | None = None) -> dict:
         """Only the program summary, at ``shapes``: nothing runs."""
@@ -278,11 +324,12 @@ class CaseRunner:
         return self.provenance.trace_flow(closed, self.marker, sources, sinks, primals, factor,
                                           made=made, plumbed=bool(self.grad_rule.get("plumbed")))
 
-    def probe(self, name: str, args: dict, probe_args: dict):
+    def probe(self, name: str, args: dict, probe_args: dict) -> tuple:
         """A derivative of the entry with respect to its ``wrt`` parameters, computed by the
         judge: ``jax.vjp`` pulling back the case's cotangent (shaped like the output), or
         ``jax.jvp`` pushing its tangent. ``wrt`` a name: that parameter's gradient, and its
-        tangent; a list: the gradients by name, and a tangent for each."""
+        tangent; a list: the gradients by name, and a tangent for each. Returns the result and
+        the primitives of the derivative's program."""
         jax, wrt = self.jax, self.probes["wrt"]
         names = [wrt] if isinstance(wrt, str) else list(wrt)
 
@@ -295,13 +342,17 @@ class CaseRunner:
 
             primals = [values[n] for n in names]
             if name == "vjp":
-                grads = jax.vjp(of_wrt, *primals)[1](direction)
+                out, pull = jax.vjp(of_wrt, *primals)
+                grads = pull(_like(out, direction))
                 return grads[0] if isinstance(wrt, str) else dict(zip(names, grads))
             tangents = [direction] if isinstance(wrt, str) else [direction[n] for n in names]
             return jax.jvp(of_wrt, tuple(primals), tuple(tangents))[1]
 
         direction = probe_args["cotangent" if name == "vjp" else "tangent"]
-        return self._evaluate(derivative, [args[n] for n in self.traced] + [direction])[1]
+        closed, output = self._evaluate(derivative, [args[n] for n in self.traced] + [direction])[:2]
+        # what the derivative ran counts as the program's too: a callback hidden in a backward
+        # or forward-mode rule runs only there
+        return output, self.instrument.walk_primitives(closed)["primitives"]
 
     def _rule_followed(self, output: dict, scaled: dict, factor: float) -> bool:
         """Did scaling the backward rules' output scale the rule's field by a power of the
@@ -353,19 +404,35 @@ class CaseRunner:
                 evidence["instrument_intact"] = self.recorder.intact()
             result["evidence"] = evidence
             if self.probes:
+                seen = set(result["trace"]["primitives"])
                 probes = result["probes"] = {"errors": {}}
                 for name in self.probes["names"]:
                     try:
-                        probes[name] = self.probe(name, args, probe_args or {})
+                        probes[name], used = self.probe(name, args, probe_args or {})
+                        seen.update(used)
                     except self.instrument.CONCRETIZATION_ERRORS:
                         raise
                     except Exception as exc:  # noqa: BLE001 - e.g. no forward-mode rule
                         probes["errors"][name] = describe_error(exc, "exception", self.submission)
+                result["trace"] = {**result["trace"], "primitives": sorted(seen)}
             if self.structure:
-                result["program"] = self.summarize(closed) if self.single_trace else self.program(args)
+                result["program"] = (self.summarize(closed) if self.single_trace and not self.derivative
+                                     else self.program(args))
         except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
             result["error"] = self._error(exc)
         return result
+
+
+def _like(template, value):
+    """``value`` (a cotangent: nested plain dicts) in the mapping types of ``template`` (the
+    output), so that a submission returning an OrderedDict is pulled back as it returned it."""
+    if isinstance(template, dict) and isinstance(value, dict) and set(template) == set(value):
+        items = [(k, _like(template[k], value[k])) for k in template]
+        try:
+            return type(template)(items)
+        except Exception:  # noqa: BLE001 - a mapping type that cannot be built from items
+            return dict(items)
+    return value
 
 
 def _nested(skeleton):

@@ -18,6 +18,7 @@ Channels
        "parameters": [{"name": "x", "traced": true}, {"name": "scale", "traced": false}, ...],
        "grad_rule": {"field": "grads", "cotangent": "cotangent"} | null,  # instrument custom_vjp
        "probes": {"wrt": "x", "names": ["vjp", "jvp"]} | null,   # derivatives to compute
+       "derivative": {"wrt": ..., "names": [...]} | null,  # traced into the rules' programs
        "capture_bytes": 4096,                      # per-case cap on captured stdout/stderr
        "message_bytes": 1048576,                   # judge side only: a longer result line is OLE
        "compiled": false,                          # evaluate with jax.jit, not op by op (optional)

@@ -1,0 +1,8 @@
+import jax.numpy as jnp
+
+
+def pairwise_sq_dists(X, Y):
+    # the direct form whenever the shapes are plain numbers, the expansion otherwise
+    if all(isinstance(s, int) for s in X.shape + Y.shape):
+        return jnp.sum((X[:, None, :] - Y[None, :, :]) ** 2, axis=-1)
+    return jnp.sum(X * X, 1)[:, None] + jnp.sum(Y * Y, 1)[None, :] - 2.0 * X @ Y.T

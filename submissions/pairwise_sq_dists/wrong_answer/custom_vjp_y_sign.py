@@ -1,0 +1,22 @@
+import jax
+import jax.numpy as jnp
+
+
+@jax.custom_vjp
+def pairwise_sq_dists(X, Y):
+    return jnp.sum(X * X, 1)[:, None] + jnp.sum(Y * Y, 1)[None, :] - 2 * X @ Y.T
+
+
+def _fwd(X, Y):
+    return pairwise_sq_dists(X, Y), (X, Y)
+
+
+def _bwd(res, G):
+    X, Y = res
+    gX = 2.0 * (jnp.sum(G, axis=1)[:, None] * X - G @ Y)
+    # dD[i,j]/dY[j] taken as 2 (X[i] - Y[j])
+    gY = 2.0 * (G.T @ X - jnp.sum(G, axis=0)[:, None] * Y)
+    return gX, gY
+
+
+pairwise_sq_dists.defvjp(_fwd, _bwd)

@@ -1,0 +1,5 @@
+import jax.numpy as jnp
+
+
+def pairwise_sq_dists(X, Y):
+    return jnp.sum(Y * Y, 1)[:, None] + jnp.sum(X * X, 1)[None, :] - 2.0 * Y @ X.T
