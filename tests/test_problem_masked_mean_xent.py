@@ -64,7 +64,7 @@ def test_cases_cover_the_statement(xent):
     ("rejected", "python_loop_over_batch", "RJ", "dim_read_as_number", "as a number at line 7"),
     ("rejected", "lax_map_over_batch", "RJ", "forbidden_primitive", "scan"),
     ("rejected", "pad_to_max_chunk_loop", "RJ", "intermediate_too_large", "(8, t, 3)"),
-    ("rejected", "row_sums_loop", "RJ", "unrolled_loop", "more than the 120"),
+    ("rejected", "row_sums_loop", "RJ", "unrolled_loop", "more than the 240"),
     ("wrong_answer", "mean_of_sequence_means", "WA", "wrong_value", ""),
     ("wrong_answer", "stop_gradient_normalizer", "WA", "wrong_vjp", ""),
 ])
