@@ -1,0 +1,9 @@
+import jax
+import jax.numpy as jnp
+
+
+def masked_mean_xent(logits, labels, lengths):
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    nll = -jnp.take_along_axis(logp, labels[..., None], axis=-1)[..., 0]
+    mask = jnp.arange(logits.shape[1]) <= lengths[:, None]
+    return jnp.sum(jnp.where(mask, nll, 0.0)) / jnp.sum(mask)
