@@ -72,3 +72,34 @@ def test_known_submissions(xent, folder, name, verdict, reason, words):
     result = _grade(xent, folder, name)
     assert (result.verdict.value, result.reason) == (verdict, reason), result.message
     assert words in result.message
+
+
+#: A loop over a fixed 8 rows (b <= 8) after the batched work: each step sums one row's losses
+#: out of the batch with a mask. It does no per-row work a batched program would not, stays
+#: under the equation bound, and builds nothing large; no rule of the vocabulary tells it from a
+#: batched sum. Kept so that a rule that does will say so.
+FIXED_ROW_LOOP = '''
+import jax
+import jax.numpy as jnp
+
+
+def masked_mean_xent(logits, labels, lengths):
+    log_probs = jax.nn.log_softmax(logits, axis=-1)
+    picked = jnp.take_along_axis(log_probs, labels[..., None], axis=-1)[..., 0]
+    valid = jnp.arange(logits.shape[1])[None, :] < lengths[:, None]
+    row_sums = jnp.sum(jnp.where(valid, -picked, 0.0), axis=1)
+    rows = jnp.arange(logits.shape[0])
+    total = 0.0
+    for i in range(8):
+        total = total + jnp.sum(jnp.where(rows == i, row_sums, 0.0))
+    return total / jnp.sum(valid).astype(logits.dtype)
+'''
+
+
+@pytest.mark.xfail(strict=True, reason="known hole: a loop over a fixed count that only selects "
+                                       "rows of batched results is not a loop any rule can see")
+def test_a_fixed_loop_that_selects_rows_is_refused(xent, tmp_path):
+    path = tmp_path / "fixed_row_loop.py"
+    path.write_text(FIXED_ROW_LOOP)
+    result = grading.grade(xent, path, examples_only=True, hints=False, source_gate=True)
+    assert result.verdict.value == "RJ", result.message
