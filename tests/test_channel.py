@@ -25,7 +25,7 @@ from judge.run import sandbox, tasks
 from judge.problem import spec
 from judge.reports import FORMATS
 from judge.reports import batch_report
-from judge.grade.verdicts import Verdict
+from judge.grade.verdicts import HIDDEN_MESSAGES, Verdict
 
 CHANNEL = ADVERSARIAL / "channel"
 
@@ -202,7 +202,7 @@ def test_hidden_messages_carry_nothing_from_the_worker(twice, tmp_path, name, ve
     assert result.cases[0].verdict is Verdict.AC, verdict_of(result)
     assert (result.verdict, result.reason) == (verdict, reason), verdict_of(result)
     for message in hidden_messages(result) + [result.message]:
-        fixed = set(grading.HIDDEN_MESSAGES.values())  # the summary: "hidden N: <fixed text>"
+        fixed = set(HIDDEN_MESSAGES.values())  # the summary: "hidden N: <fixed text>"
         assert message in fixed or (re.fullmatch(r"hidden \d+: (.*)", message)
                                     and message.split(": ", 1)[1] in fixed), message
         assert not re.search(r"\d{2,}", message.split(":", 1)[-1]), message
