@@ -345,3 +345,18 @@ def test_tree_outputs_are_compared_leaf_by_leaf(tmp_path):
         assert failed and failed[0].reason.startswith(reason.split("_")[0]), (name, result.cases)
         if words:
             assert words in failed[0].message, (name, failed[0].message)
+
+
+def test_every_bundled_problem_page_is_strict_json():
+    """The service's problem page (``judge.service.problems.detail``) of every bundled problem,
+    trees, int and bool arrays included, is strict JSON; `judge show` writes trees leaf by leaf."""
+    import json
+
+    from judge.reports import show
+    from judge.service import problems as pages
+    from tests.helpers import ROOT
+
+    for path in sorted((ROOT / "problems").glob("*.yaml")):
+        problem = spec.load(path)
+        json.dumps(pages.detail(problem), allow_nan=False)
+        assert "dtype=" not in show.render(problem), path.name  # no NumPy repr

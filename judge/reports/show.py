@@ -26,6 +26,8 @@ WIDTH = 92
 def _value(v) -> str:
     if isinstance(v, np.ndarray):
         return f"{plain_list(v)} ({v.dtype})"
+    if isinstance(v, dict):  # a tree: each leaf as an array is shown
+        return "{" + ", ".join(f"{k}: {_value(item)}" for k, item in v.items()) + "}"
     return repr(v)
 
 

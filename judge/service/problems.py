@@ -32,7 +32,10 @@ def _finite(value):
 
 
 def _plain(value):
-    """An input or expected output as JSON: an array as its values, dtype and shape."""
+    """An input or expected output as JSON: an array as its values, dtype and shape; a tree as
+    a mapping of them."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
     dtype = str(getattr(value, "dtype", ""))
     if isinstance(value, np.ndarray):
         if value.dtype.kind == "f" and value.dtype.itemsize < 8:  # 0.3, not 0.30000001192092896
