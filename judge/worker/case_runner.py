@@ -349,10 +349,7 @@ class CaseRunner:
             return jax.jvp(of_wrt, tuple(primals), tuple(tangents))[1]
 
         direction = probe_args["cotangent" if name == "vjp" else "tangent"]
-        # traced as the program the rules read is (``program``): with jit as it is when the case's
-        # own run is a single trace, so nothing can tell the two apart
-        closed, output = self._evaluate(derivative, [args[n] for n in self.traced] + [direction],
-                                        fresh=not self.single_trace)[:2]
+        closed, output = self._evaluate(derivative, [args[n] for n in self.traced] + [direction])[:2]
         # what the derivative ran counts as the program's too: a callback hidden in a backward
         # or forward-mode rule runs only there
         return output, self.instrument.walk_primitives(closed)["primitives"]
