@@ -80,3 +80,47 @@ def test_known_submissions(problem, folder, name, verdict, reason, words):
     if reason is not None:
         assert result.reason == reason, result.message
     assert words in result.message
+
+
+#: A backward rule that reads whether jit is disabled: the judge's probe runs under
+#: ``disable_jit`` (its values are computed op by op), the programs the rules read do not, so
+#: with the source gate off the rule can build the (n, m, d) difference only in the probe.
+#: The gate refuses ``jax.config``.
+BACKWARD_READS_CONFIG = '''
+import jax
+import jax.numpy as jnp
+
+
+@jax.custom_vjp
+def pairwise_sq_dists(X, Y):
+    return jnp.sum(X * X, 1)[:, None] + jnp.sum(Y * Y, 1)[None, :] - 2 * X @ Y.T
+
+
+def fwd(X, Y):
+    return pairwise_sq_dists(X, Y), (X, Y)
+
+
+def bwd(res, g):
+    X, Y = res
+    if not jax.config.jax_disable_jit:
+        return 2 * (X * g.sum(1)[:, None] - g @ Y), 2 * (Y * g.sum(0)[:, None] - g.T @ X)
+    diff = X[:, None, :] - Y[None, :, :]
+    return 2 * jnp.sum(g[:, :, None] * diff, axis=1), -2 * jnp.sum(g[:, :, None] * diff, axis=0)
+
+
+pairwise_sq_dists.defvjp(fwd, bwd)
+'''
+
+
+@pytest.mark.parametrize("gate", [
+    True,
+    pytest.param(False, marks=pytest.mark.xfail(strict=True, reason=(
+        "known, gate off only: the probe runs under disable_jit and the rules' programs do not, "
+        "so a backward rule reading jax.config takes another branch in each"))),
+])
+def test_a_backward_rule_reading_jax_config_is_refused(tmp_path, gate):
+    problem = spec.load(ROOT / "problems" / "pairwise_sq_dists.yaml")
+    path = tmp_path / "backward_reads_config.py"
+    path.write_text(BACKWARD_READS_CONFIG)
+    result = grading.grade(problem, path, examples_only=True, hints=False, source_gate=gate)
+    assert result.verdict.value == "RJ", result.message
