@@ -82,8 +82,7 @@ def _like_output(problem, inputs: dict, root: str, tolerance: dict) -> list[Slot
     found = []
     for s in output_slots(problem, inputs):
         rest = s.key[len("output"):] if problem.output_kind == "tree" else ""
-        found.append(Slot(root + rest if rest or problem.output_kind == "array" else root,
-                          (root,) + s.returned, s.returned, s.dtype, s.shape, tolerance))
+        found.append(Slot(root + rest, (root,) + s.returned, s.returned, s.dtype, s.shape, tolerance))
     return found
 
 
