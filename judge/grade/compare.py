@@ -159,14 +159,12 @@ def check_values(got: np.ndarray, expected: np.ndarray, name: str, tolerance: di
     positions = tuple((tuple(int(i) for i in idx), short(got[tuple(idx)]), short(expected[tuple(idx)]))
                       for idx in bad[:MAX_POSITIONS])
     first_idx, first_got, first_exp = positions[0]
-    where = ",".join(map(str, first_idx))
     if not first_idx:  # a 0-d array: its one value
         return Mismatch("wrong_value", f"{name}: got {first_got!r}, expected {first_exp!r}",
                         field=name, positions=positions)
-    if '["' in name:  # a tree's leaf: the entry by its whole path, params["w"][1, 2]
-        where = name + ("[" + ", ".join(map(str, first_idx)) + "]" if first_idx else "")
-    else:
-        where = f"[{where}]"
+    # a tree's leaf: the entry by its whole path, params["w"][1, 2]
+    where = (f"{name}[{', '.join(map(str, first_idx))}]" if '["' in name
+             else f"[{','.join(map(str, first_idx))}]")
     return Mismatch("wrong_value", f"{name}: {len(bad)} of {ok.size} entries differ; "
                     f"first at {where}: got {first_got!r}, expected {first_exp!r}",
                     field=name, positions=positions)

@@ -255,7 +255,7 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
     expected = {s.key: case.expected[s.key] for s in slots}
     got, kind, mismatch = output, problem.output_kind, None
     if layout.nested(problem):  # trees: their leaves by path (``params["w"]``), as one dict
-        got, mismatch = compare.leaves_of(output, slots, "output" if kind == "tree" else None)
+        got, mismatch = _output_leaves(problem, output, slots)
         kind = "dict"
     mismatch = mismatch or compare.check_form(got, expected, kind)
     if mismatch:
@@ -305,6 +305,21 @@ def _traced_note(problem: Problem, error: ErrorReport) -> str:
     return f"; {names} {verb} (abstract under jax.make_jaxpr): {instead}"
 
 
+def _output_leaves(problem: Problem, output, slots) -> tuple[dict, compare.Mismatch | None]:
+    """A returned output holding trees as its leaves by the slots' keys (``compare.leaves_of``)."""
+    return compare.leaves_of(output, slots, "output" if problem.output_kind == "tree" else None)
+
+
+def _probe_leaves(problem: Problem, case, probe, got) -> tuple[list, dict, compare.Mismatch | None]:
+    """A probe's result as the case's keys: (its slots, its values by key, a Mismatch when its
+    nesting is not the slots'). The first model's one array is its one value, whatever it is."""
+    slots = layout.probe_slots(problem, case.inputs, probe)
+    if len(slots) == 1 and slots[0].returned == ():
+        return slots, {slots[0].key: got}, None
+    flat, mismatch = compare.leaves_of(got, slots, probe.name)
+    return slots, flat, mismatch
+
+
 def _check_probe(problem: Problem, probe, case, reported: Probes | None,
                  name: str | None = None) -> tuple | None:
     """(reason, message, got, mismatch) when a derivative probe fails, else None."""
@@ -316,16 +331,12 @@ def _check_probe(problem: Problem, probe, case, reported: Probes | None,
         return ("probe_failed", f"the {what} raised "
                 f"{_error_text(reported.errors[probe.name], name)}", None, None)
     got = reported.values.get(probe.name)
-    slots = layout.probe_slots(problem, case.inputs, probe)
-    if len(slots) == 1 and slots[0].returned == ():  # one array: the first model's probe
-        if not isinstance(got, np.ndarray):
-            return (f"wrong_{probe.name}", f"{label}: expected an array, got {compare.describe(got)}",
-                    None, None)
-        flat = {slots[0].key: got}
-    else:
-        flat, mismatch = compare.leaves_of(got, slots, probe.name)
-        if mismatch:
-            return (f"wrong_{probe.name}", f"{what}: {mismatch.message}", None, None)
+    slots, flat, mismatch = _probe_leaves(problem, case, probe, got)
+    if mismatch:
+        return (f"wrong_{probe.name}", f"{what}: {mismatch.message}", None, None)
+    if not isinstance(flat[slots[0].key], np.ndarray):  # the first model's one array
+        return (f"wrong_{probe.name}", f"{label}: expected an array, got {compare.describe(got)}",
+                None, None)
     for s in slots:
         mismatch = compare.check_field(flat[s.key], case.expected[s.key], s.key, probe.tolerance)
         if mismatch:
@@ -371,8 +382,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
         if malformed is not None or (problem.output_kind != "array") != isinstance(output, dict):
             raise JudgeError(f"{where}: it returned {output!r}, not a {problem.output_kind}")
         if layout.nested(problem):
-            found, mismatch = compare.leaves_of(output, layout.output_slots(problem, case.inputs),
-                                                "output" if problem.output_kind == "tree" else None)
+            found, mismatch = _output_leaves(problem, output, layout.output_slots(problem, case.inputs))
             if mismatch:
                 raise JudgeError(f"{where}: {mismatch.message}")
             outputs[case.index] = found
@@ -384,12 +394,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
                 raise JudgeError(f"{ref}: the reference's {probe.name.upper()} probe failed on "
                                  f"{case.label} ({case.name})" +
                                  (f": {_error_text(probes.errors[probe.name])}" if probes else ""))
-            got = probes.values.get(probe.name)
-            slots = layout.probe_slots(problem, case.inputs, probe)
-            if len(slots) == 1 and slots[0].returned == ():
-                outputs[case.index][slots[0].key] = got
-                continue
-            found, mismatch = compare.leaves_of(got, slots, probe.name)
+            _, found, mismatch = _probe_leaves(problem, case, probe, probes.values.get(probe.name))
             if mismatch:
                 raise JudgeError(f"{where}: its {probe.name.upper()} probe: {mismatch.message}")
             outputs[case.index].update(found)

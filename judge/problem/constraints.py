@@ -259,9 +259,9 @@ def _shape_violations(p, shape: tuple, dims: dict) -> list[str]:
     return found
 
 
-def _nesting(slots, raw, prefix: tuple, steps: list, field: str = "path") -> None:
+def _nesting(slots, raw, prefix: tuple, steps: list) -> None:
     """``raw`` has exactly the mappings the slots' paths go through below ``prefix``."""
-    keys = layout.keys_at(slots, prefix, field)
+    keys = layout.keys_at(slots, prefix)
     if not keys:
         return
     if not isinstance(raw, dict):
@@ -275,7 +275,7 @@ def _nesting(slots, raw, prefix: tuple, steps: list, field: str = "path") -> Non
                                        f"{sorted(map(str, keys))}")
         raise CaseDataError(steps, f"has keys {list(raw)}, expected exactly {keys}: " + "; ".join(parts))
     for key in keys:
-        _nesting(slots, raw[key], prefix + (key,), steps + [key], field)
+        _nesting(slots, raw[key], prefix + (key,), steps + [key])
 
 
 def parse_slots(slots, raw, root: str, finite: bool = False) -> dict:

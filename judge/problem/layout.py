@@ -79,11 +79,8 @@ def _wrt_slots(probe, root: str, inputs: dict, key_root: str) -> list[Slot]:
 
 def _like_output(problem, inputs: dict, root: str, tolerance: dict) -> list[Slot]:
     """Slots shaped like the output (a cotangent, a JVP's result), under ``root``."""
-    found = []
-    for s in output_slots(problem, inputs):
-        rest = s.key[len("output"):] if problem.output_kind == "tree" else ""
-        found.append(Slot(root + rest, (root,) + s.returned, s.returned, s.dtype, s.shape, tolerance))
-    return found
+    return [Slot(leaf_name(root, s.returned), (root,) + s.returned, s.returned, s.dtype, s.shape,
+                 tolerance) for s in output_slots(problem, inputs)]
 
 
 def probe_slots(problem, inputs: dict, probe) -> list[Slot]:
