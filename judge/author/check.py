@@ -27,6 +27,7 @@ from judge import gate
 from judge.errors import JudgeError, SpecError
 from judge.author.findings import ERROR, INFO, WARNING
 from judge.grade.verdicts import GradeResult, Verdict, plural
+from judge.run import shared_compile
 from judge.run.settings import of as resolve_settings
 from judge.problem.model import case_label
 SCHEMA_SHOWN = "judge/schema/problem.schema.json"
@@ -264,6 +265,7 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
     found.summary = f"{plural(len(subs), 'submission')} found"
 
     pool = ThreadPoolExecutor(max_workers=jobs)
+    compiles = shared_compile.start()  # what one submission compiled, the next one loads
     try:
         t0 = time.monotonic()
         hits = result_cache.hits if result_cache is not None else 0
@@ -271,7 +273,7 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
         ref_future = pool.submit(_reference_outputs, problem, settings, result_cache)
         gated = {s.rel: source_gate and s.expectation.permitted == {Verdict.AC} for s in subs}
         futures = [(s, pool.submit(_timed_grade, problem, s, progress, gated[s.rel], settings,
-                                   result_cache))
+                                   result_cache, compiles))
                    for s in subs]
         _compare_reference(report, expected, loaded, ref_future)
         if result_cache is not None and result_cache.reference_hits > reference_hits:
@@ -309,6 +311,8 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
                             f"{expectations.OVERRIDES_FILE} names ({allowed})")
     finally:  # on an interrupt, do not start the runs still queued
         pool.shutdown(wait=True, cancel_futures=True)
+        if compiles is not None:
+            compiles.close()
     if result_cache is not None and result_cache.hits > hits:
         found.summary += f" ({result_cache.hits - hits} graded from stored runs)"
     strength.check_strength(report, problem, results)
@@ -343,10 +347,10 @@ def _reference_outputs(problem, settings, result_cache=None) -> dict:
 
 
 def _timed_grade(problem, sub, progress, source_gate: bool = True, settings=None,
-                 result_cache=None):
+                 result_cache=None, compiles=None):
     t0 = time.monotonic()
     result = grading.grade(problem, sub.path, source_gate=source_gate, hints=False,
-                           sandbox=settings, result_cache=result_cache)
+                           sandbox=settings, result_cache=result_cache, compiles=compiles)
     elapsed = time.monotonic() - t0
     progress(f"{problem.id}: {sub.rel}: {result.verdict.value} in {elapsed:.1f}s")
     return result, elapsed

@@ -28,6 +28,7 @@ from judge.author import mutants
 from judge.problem import spec
 from judge.errors import JudgeError, SpecError
 from judge.grade.verdicts import Verdict
+from judge.run import shared_compile
 
 EQUIVALENTS_FILE = "mutants.yaml"
 INVALID_VERDICTS = {Verdict.RTE, Verdict.IE}
@@ -136,9 +137,12 @@ def run(problem: spec.Problem, *, jobs: int = 1, sandbox=None, progress=None) ->
 
         settings = resolve_settings(sandbox)
 
+        compiles = shared_compile.start()  # a mutant's operations are compiled once for all
+
         def one(item):
             m, path = item
-            result = grading.grade(problem, path, source_gate=False, hints=False, sandbox=settings)
+            result = grading.grade(problem, path, source_gate=False, hints=False, sandbox=settings,
+                                   compiles=compiles)
             out = classify(m, result)
             if progress:
                 progress(f"{m.id}: {out.status}")
@@ -150,6 +154,8 @@ def run(problem: spec.Problem, *, jobs: int = 1, sandbox=None, progress=None) ->
                 results[out.mutant.id] = out
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+            if compiles is not None:
+                compiles.close()
     return MutantsReport(problem.id, _shown(ref), [results[m.id] for m in generated],
                          sorted(set(equivalents) - ids), time.monotonic() - started,
                          {c.index: c.label for c in getattr(problem, "cases", ()) if hasattr(c, "label")})

@@ -68,7 +68,7 @@ def grade(problem: Problem, submission: str | Path | intake.Submission, *,
           examples_only: bool = False, time_per_case_s: float | None = None,
           sandbox: Settings | str | None = None, use_cache: bool | None = None,
           source_gate: bool | None = None, hints: bool = True,
-          result_cache=None) -> GradeResult:
+          result_cache=None, compiles=None) -> GradeResult:
     """Grade one submission file. ``use_cache`` (default: on unless $JUDGE_CACHE=off) gives the
     worker the judge's compilation cache, filled first from the reference if needed.
     ``source_gate`` (default: on unless $JUDGE_SOURCE_GATE=off, which warns on stderr) checks
@@ -80,19 +80,22 @@ def grade(problem: Problem, submission: str | Path | intake.Submission, *,
     what is graded is a private copy of what was read (``check_submission_path``).
     ``result_cache``: `judge check`'s result cache (``judge.grade.result_cache.ResultCache``), whose
     stored runs of the same content are replayed instead of run again (the verdicts are still
-    decided here, against today's expected outputs and rules)."""
+    decided here, against today's expected outputs and rules).
+    ``compiles``: a ``judge.run.shared_compile.SharedCompiles`` (an author's own submissions,
+    in ``judge check`` and ``judge mutants``): the worker lists the operations it had to compile,
+    and they are compiled once into the cache for the workers after it."""
     taken = check_submission_path(submission)
     with intake.private_copy(taken) as path:
         return scoring.scored(problem, _grade_copy(
             problem, path, str(taken), examples_only=examples_only,
             time_per_case_s=time_per_case_s, sandbox=sandbox, use_cache=use_cache,
-            source_gate=source_gate, hints=hints, result_cache=result_cache))
+            source_gate=source_gate, hints=hints, result_cache=result_cache, compiles=compiles))
 
 
 def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only: bool,
                 time_per_case_s: float | None, sandbox: Settings | str | None,
                 use_cache: bool | None, source_gate: bool | None, hints: bool,
-                result_cache=None) -> GradeResult:
+                result_cache=None, compiles=None) -> GradeResult:
     """``grade`` on ``path``, the private copy of the file named ``submission``."""
     cases = select_cases(problem, examples_only)
     started = time.monotonic()
@@ -110,11 +113,15 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                            cases=results)
     request = build_request(problem, path, cases)
     cache_dir = _cache_for(problem, use_cache)
+    if compiles is not None and cache_dir is not None:
+        request["report_ops"] = True
     settings = resolve_settings(sandbox)  # after the gate and the cache: where the run begins
     timeouts = {"startup_timeout": problem.limits["startup_s"],
                 "case_timeout": time_per_case_s or problem.limits["time_per_case_s"]}
     request, wanted, run, trace_run = _runs(problem, path, cases, request, timeouts, settings,
                                             cache_dir, result_cache)
+    if request.get("report_ops"):
+        compiles.offer(run.ops)
     factors = {c["index"]: c["factor"] for c in request["cases"]}
     shown = intake.shown(path.name)  # the student chose it: escaped, one-to-one
     describe = lambda error: _error_text(error, shown)  # noqa: E731

@@ -133,7 +133,9 @@ class Halt:
 
 @dataclass(frozen=True)
 class Done:
-    pass
+    #: with ``report_ops``: the operations that missed the compilation cache, well-formed ones
+    #: only (``judge.run.shared_compile.check_ops``); a wish list that decides nothing
+    ops: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,7 @@ class Expected:
     #: bytes one result line may take: what the problem's outputs need, not what a submission
     #: chooses to send (``request.message_budget``); a longer line is OLE, never parsed
     message_bytes: int = protocol.MAX_MESSAGE_BYTES
+    report_ops: bool = False                # ``done`` may list operations to compile
 
     @classmethod
     def of(cls, request: dict) -> "Expected":
@@ -159,7 +162,8 @@ class Expected:
                    abstract=frozenset(c["index"] for c in request.get("cases", ())
                                       if c.get("abstract") is not None),
                    message_bytes=min(int(request.get("message_bytes") or protocol.MAX_MESSAGE_BYTES),
-                                     protocol.MAX_MESSAGE_BYTES))
+                                     protocol.MAX_MESSAGE_BYTES),
+                   report_ops=bool(request.get("report_ops")))
 
 
 # --- field checks -----------------------------------------------------------------------------
@@ -168,6 +172,7 @@ from judge.run.fields import (  # noqa: E402 - the field checks, shared with jud
     boolean as _bool, fail as _fail, integer as _int, keys as _keys, number as _number, obj as _object,
     optional as _optional, text as _text)
 from judge.run.summary import program as _program  # noqa: E402
+from judge.run.shared_compile import check_ops  # noqa: E402
 
 
 def _error(value, where: str, kinds=protocol.ERROR_KINDS) -> ErrorReport:
@@ -324,8 +329,8 @@ def _halt(msg: dict, expected: Expected) -> Halt:
 
 
 def _done(msg: dict, expected: Expected) -> Done:
-    _keys(msg, "done", ("type",))
-    return Done()
+    _keys(msg, "done", ("type",), ("ops",) if expected.report_ops else ())
+    return Done(ops=check_ops(msg.get("ops")))
 
 
 _MESSAGES = {"ready": _ready, "loaded": _loaded, "case": _case, "halt": _halt, "done": _done}

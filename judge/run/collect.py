@@ -131,5 +131,6 @@ def accept(run, msg, now: float) -> None:
         if run.loaded is None or (run.loaded.ok and len(run.cases) < run.total):
             raise protocol.ProtocolError("'done' before every case was reported")
         run.done = True
+        run.ops = msg.ops
     else:  # pragma: no cover - boundary.decode returns only the types above
         raise protocol.ProtocolError("an unknown message")

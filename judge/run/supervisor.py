@@ -84,6 +84,9 @@ class WorkerRun:
     #: with ``run_worker(record=True)``: every result line the collector accepted, in order
     #: (what ``judge.grade.result_cache`` stores, to replay through the same decoding)
     accepted: list[bytes] | None = field(default=None, repr=False)
+    #: with ``report_ops`` in the request: the operations the worker compiled for itself
+    #: (``judge.run.shared_compile``)
+    ops: tuple = field(default=(), repr=False)
     _last: float = field(default=0.0, repr=False)  # when the current phase or case began
 
 

@@ -312,6 +312,9 @@ class Evaluator:
         self.table = _table() if uses_numpy else {}
         self.errstate = np.errstate
         self.debug_flags = parts.debug_flags
+        #: ``shared_ops.OpLog`` when the judge asked for the operations that missed its
+        #: compilation cache (set by the worker before the submission is imported)
+        self.ops = None
 
     def run(self, jaxpr, consts, *args) -> list:
         env: dict = {}
@@ -373,9 +376,13 @@ class Evaluator:
         """The operation bound by JAX, as ``eval_jaxpr`` binds it."""
         params = eqn.primitive.get_bind_params(eqn.params)
         name_stack = self.source_info.current_name_stack() + eqn.source_info.name_stack
+        ops = self.ops
+        misses = ops.misses if ops is not None else 0
         with self.source_info.user_context(eqn.source_info.traceback, name_stack=name_stack), \
                 eqn.ctx.manager:
             out = eqn.primitive.bind(*values, **params)
+        if ops is not None:
+            ops.note(eqn, params, misses)
         return list(out) if eqn.primitive.multiple_results else [out]
 
     def _inline(self, eqn, values):

@@ -17,6 +17,9 @@ What lives here:
 * ``resolve_kwargs``: how ``custom_vjp`` turns keyword arguments into positional ones;
 * ``runs_backward_rules``: whether a frame is the one through which JAX runs a custom_vjp's
   backward rule while it differentiates;
+* ``primitives``, ``primitive_callable``, ``compile_jit``, ``plain_defaults``, ``jaxpr_types``,
+  ``with_names``: what ``shared_ops`` needs to describe a bound operation as data and to
+  compile it again from that description as JAX compiles it when it binds it on values;
 * ``scan_layout``: how a ``scan`` equation's operands split into constants, carries and
   scanned arrays (``num_consts``/``num_carry`` up to JAX 0.10, a flat tree ``ft_in`` from 0.11).
 """
@@ -130,3 +133,72 @@ def scan_layout(params, operands: int) -> tuple[int, int]:
         return int(params["num_consts"]), int(params["num_carry"])
     consts, carry, _ = params["ft_in"].update(list(range(operands))).unpack()
     return len(list(consts)), len(list(carry))
+
+
+def primitives() -> dict:
+    """JAX's own primitives by name, from its modules loaded by ``import jax`` (a name two
+    different primitives share is left out)."""
+    import sys
+
+    from jax._src import core
+
+    found: dict = {}
+    shared: set = set()
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("jax._src.") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, core.Primitive):
+                if found.get(value.name, value) is not value:
+                    shared.add(value.name)
+                found[value.name] = value
+    return {name: p for name, p in found.items() if name not in shared}
+
+
+def plain_defaults() -> dict:
+    """The default values of a jitted call's parameters that are objects (its unspecified
+    shardings, its empty mesh), read off a traced ``jax.jit``: ``shared_ops`` names them."""
+    import jax
+    import numpy as np
+
+    params = jax.make_jaxpr(jax.jit(lambda x: x))(np.float32(0)).jaxpr.eqns[0].params
+    return {"unspecified": params["in_shardings"][0], "mesh": params["ctx_mesh"]}
+
+
+def jaxpr_types() -> tuple:
+    """``(ClosedJaxpr, Jaxpr, Literal)``."""
+    from jax._src import core
+
+    return core.ClosedJaxpr, core.Jaxpr, core.Literal
+
+
+def with_names(closed, arg_names, result_paths):
+    """``closed`` with its debug info's argument names and result paths replaced (a jitted
+    call's module is keyed with its result paths)."""
+    from jax._src import core
+
+    info = closed.jaxpr.debug_info._replace(arg_names=tuple(arg_names), result_paths=tuple(result_paths))
+    return core.ClosedJaxpr(closed.jaxpr.replace(debug_info=info), closed.consts)
+
+
+def compile_jit(closed, params: dict, inputs) -> None:
+    """Compile a jitted call (``jit``/``pjit`` bound on concrete values, as ``pjit`` does it)
+    of ``closed`` with ``params`` for NumPy arrays shaped as ``inputs`` (dtype, shape)."""
+    import numpy as np
+    from jax._src import pjit
+    from jax._src.interpreters import mlir
+
+    metas = [pjit.convert_to_metaty(np.broadcast_to(np.zeros((), dtype), shape)) for dtype, shape in inputs]
+    keys = ("in_shardings", "out_shardings", "in_layouts", "out_layouts", "donated_invars",
+            "ctx_mesh", "name", "keep_unused", "inline", "compiler_options_kvs")
+    pjit._resolve_and_lower(
+        metas, jaxpr=closed, **{k: params[k] for k in keys}, lowering_platforms=None,
+        lowering_parameters=mlir.LoweringParameters(), pgle_profiler=None).compile()
+
+
+def primitive_callable():
+    """``xla_primitive_callable(primitive, **params)``: the jitted function through which JAX
+    binds one primitive on concrete values (``dispatch.apply_primitive``)."""
+    from jax._src import dispatch
+
+    return dispatch.xla_primitive_callable

@@ -120,6 +120,23 @@ def main(argv: list[str] | None = None) -> None:
 
     lowering.share_contexts()
     evaluator = Evaluator(jax, uses_numpy=request.get("evaluator") != "jax")
+    if request.get("report_ops"):  # what missed the judge's cache, for it to compile once
+        from .shared_ops import OpLog
+
+        try:
+            evaluator.ops = OpLog(jax)
+        except Exception:  # noqa: BLE001 - a JAX without what it reads: nothing is reported
+            evaluator.ops = None
+    op_log = evaluator.ops
+
+    def ops_report() -> dict:
+        """The operations that missed the cache, for ``done`` (a wish list the judge checks)."""
+        if op_log is None:
+            return {}
+        try:
+            return {"ops": list(op_log.report())}
+        except BaseException:  # noqa: BLE001 - changed by the submission: nothing to offer
+            return {"ops": []}
 
     marker = recorder = measures = check_flow = None
     if request.get("grad_rule"):
@@ -205,7 +222,7 @@ def main(argv: list[str] | None = None) -> None:
                 halt(classify(result["error"]), case["index"], str(result["error"].get("type")))
             send({"type": "case", "index": case["index"], "time_s": elapsed,
                           "stdout": cap.stdout, "stderr": cap.stderr, **result})
-    send({"type": "done"})
+    send({"type": "done", **ops_report()})
     # Skip interpreter shutdown: atexit handlers belong to the submission, not to the result.
     os._exit(0)
 

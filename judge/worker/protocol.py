@@ -27,6 +27,7 @@ Channels
        "rlimits": {"RLIMIT_CPU": [SOFT, HARD], ...},  # applied by the worker before importing JAX
        "memory_bytes": 2147483648,   # address space the submission may add once JAX is up
        "structure": false,                         # also trace each case without running it
+       "report_ops": false,     # list in "done" the operations that missed the compilation cache
        "more_cases": false,
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
                   "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}, "factor": 4.0}, ...,
@@ -62,6 +63,7 @@ Channels
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
       {"type": "done"}
+      {"type": "done", "ops": [{"p": "reduce_sum", "params": {...}, "in": [["float32", [5, 3]]]}]}
 
   ``evidence`` (only with ``grad_rule``) is measured on one trace of the case whose backward
   rules' outputs are multiplied by a traced factor: ``scaled`` is the output evaluated with it at
@@ -71,6 +73,11 @@ Channels
   raw cotangent, one mixed with x outside every rule, or one still inside a rule), ``used``
   when the field depends on the cotangent at all, ``rules`` the backward rules followed and
   ``opaque`` the equations whose sub-jaxprs were not followed.
+
+  ``ops`` in ``done`` (only with ``report_ops``): the operations the evaluator bound that the
+  read-only compilation cache did not hold, described as plain data (``shared_ops``), for the
+  judge to compile once in a process of its own (``judge.run.shared_compile``); the judge keeps
+  the well-formed ones and decides nothing from them.
 
   ``runtime_mb`` in ``ready`` is the address space JAX had mapped (its CPU backend started) when
   the worker capped its address space at that plus ``memory_bytes``; it varies with the machine

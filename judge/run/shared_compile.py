@@ -1,0 +1,300 @@
+"""Compiling once what every submission's worker would compile again (the worker side is
+``judge.worker.shared_ops``).
+
+Workers get the judge's compilation cache read-only (``judge.run.cache``): a submission can use
+it but never write to it. So what one worker compiled, each later worker compiled again, and in
+``judge check`` most of a submission's time went there. A worker asked to (``report_ops`` in
+its request) lists, in its ``done`` message, the operations that missed the cache. The judge
+checks that list's form (``check_ops``: a malformed one is dropped, never held against the
+submission; nothing in it decides a verdict) and hands the operations it has not seen to a
+compiling process of its own (``SharedCompiles``). That process never loads a submission; it
+compiles each operation from its description alone (a primitive of JAX's own, plain
+parameters, input shapes), into a staging folder, and moves each entry into the cache whole.
+The keys of the operations compiled are kept in ``.shared-ops`` in the cache folder, so no
+later command sends them again. Used by ``judge check`` and ``judge mutants``, whose
+submissions are an author's own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import queue
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from judge.run import cache, sandbox as sandboxing
+from judge.worker import shared_ops
+from judge.worker.shared_ops import (DTYPES, MAX_DEPTH, MAX_INPUTS, MAX_NODES, MAX_OPS,
+                                     MAX_PARAMS, MAX_RANK)
+
+#: Files in the cache folder: the keys of the operations done (written by the compiling
+#: process), and the operations offered but not done yet, which the compiling process goes on
+#: with once its command has ended and the next command's process starts with.
+INDEX, PENDING, MAX_PENDING_BYTES = shared_ops.INDEX, shared_ops.PENDING, shared_ops.MAX_PENDING_BYTES
+#: Operations one command sends to be compiled, at most.
+MAX_PER_COMMAND = 4000
+
+_NAME = re.compile(r"[a-z][a-z0-9_-]{0,63}\Z")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
+_BOOT = ("import sys; sys.path.insert(0, {parent!r}); "
+         "from judge.worker.shared_ops import compile_main; compile_main()")
+
+
+class _Bad(Exception):
+    pass
+
+
+#: The keys a dict of a description may have (``shared_ops``: parameter values and programs).
+_FORMS = frozenset(frozenset(k) for k in (
+    {"f"}, {"t"}, {"dtype"}, {"enum", "name"}, {"nt", "f"}, {"special"}, {"cj"}, {"oj"}, {"lit"},
+    {"in", "consts", "eqns", "out", "args", "results"}))
+#: Characters of one string (a constant's data in base64 is the longest).
+_MAX_TEXT = 1 << 20
+
+
+def _walk(raw, depth: int, budget: list) -> None:
+    """Raise _Bad unless ``raw`` is JSON of the kinds a description uses, within its bounds."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > 4 * MAX_DEPTH:
+        raise _Bad
+    kind = type(raw)
+    if raw is None or kind is bool:
+        return
+    if kind is int:
+        if abs(raw) >= 2 ** 62:
+            raise _Bad
+    elif kind is str:
+        if len(raw) > _MAX_TEXT:
+            raise _Bad
+    elif kind is list:
+        for item in raw:
+            _walk(item, depth + 1, budget)
+    elif kind is dict:
+        if frozenset(raw) not in _FORMS:
+            raise _Bad
+        for item in raw.values():
+            _walk(item, depth + 1, budget)
+    else:
+        raise _Bad
+
+
+def _op(raw) -> dict:
+    if type(raw) is not dict or set(raw) != {"p", "params", "in"}:
+        raise _Bad
+    name, params, inputs = raw["p"], raw["params"], raw["in"]
+    if type(name) is not str or not _NAME.match(name):
+        raise _Bad
+    if type(params) is not dict or len(params) > MAX_PARAMS:
+        raise _Bad
+    budget = [MAX_NODES]
+    for key, value in params.items():
+        if not _KEY.match(key):
+            raise _Bad
+        _walk(value, 1, budget)
+    if type(inputs) is not list or len(inputs) > MAX_INPUTS:
+        raise _Bad
+    for item in inputs:
+        if type(item) is not list or len(item) != 2 or item[0] not in DTYPES:
+            raise _Bad
+        shape = item[1]
+        if type(shape) is not list or len(shape) > MAX_RANK or not all(
+                type(d) is int and 0 <= d < 2 ** 31 for d in shape):
+            raise _Bad
+    return {"p": name, "params": params, "in": inputs}
+
+
+def check_ops(raw) -> tuple[dict, ...]:
+    """The well-formed operations of a worker's ``ops`` list (at most ``MAX_OPS``); the rest,
+    and a list that is not one, are dropped."""
+    if type(raw) is not list:
+        return ()
+    kept = []
+    for item in raw[:MAX_OPS]:
+        try:
+            kept.append(_op(item))
+        except _Bad:
+            continue
+    return tuple(kept)
+
+
+def op_key(op: dict) -> str:
+    """An operation's key in the index: a hash of its description."""
+    return hashlib.sha256(json.dumps(op, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:40]
+
+
+def _read_index(path: Path) -> set[str]:
+    try:
+        text = path.read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return set()
+    return {line for line in text.split("\n") if re.fullmatch(r"[0-9a-f]{40}", line)}
+
+
+class SharedCompiles:
+    """Operations offered by workers (``offer``), compiled once each into the cache folder
+    ``cache_dir`` by a process of the judge's own at the lowest CPU priority, so that it takes
+    only what the workers leave idle. ``close`` keeps what it has not compiled yet in the
+    pending file, which the next command's process starts with (an operation that a process
+    was compiling when it crashed, ``MAX_TRIES`` times, is dropped). Counts: ``offered`` (new
+    operations queued), ``compiled``, ``failed`` (answers read while the command ran)."""
+
+    MAX_TRIES = 3
+
+    def __init__(self, cache_dir: Path, python: str = sys.executable):
+        self.cache_dir, self.python = Path(cache_dir), python
+        self.offered = self.compiled = self.failed = 0
+        self._lock = threading.Lock()
+        self._known: set[str] | None = None
+        self._pending: dict[str, list] = {}  # key -> [op, tries], in the order queued
+        self._sent: set[str] = set()  # keys written to the process
+        self._queue: queue.Queue = queue.Queue()
+        self._proc: subprocess.Popen | None = None
+        self._closed = False
+
+    def prime(self) -> None:
+        """Start on the operations an earlier command left pending, if there are any."""
+        self.offer(())
+
+    def offer(self, ops) -> None:
+        """Queue the operations not compiled yet (by this command or, per the index, before)."""
+        fresh = []
+        with self._lock:
+            if self._closed or not self.cache_dir.is_dir():
+                return
+            if self._known is None:
+                fresh += self._load()
+            for op in ops:
+                key = op_key(op)
+                if key in self._known or self.offered >= MAX_PER_COMMAND:
+                    continue
+                self._known.add(key)
+                self._pending[key] = [op, 0]
+                self.offered += 1
+                fresh.append((key, op))
+            if fresh and self._proc is None and not self._start():
+                self._closed = True
+                return
+        for item in fresh:
+            self._queue.put(item)
+
+    def _load(self) -> list:
+        """Read the index and the pending file (under the lock); the pending operations."""
+        self._known = _read_index(self.cache_dir / INDEX)
+        loaded = []
+        try:
+            with open(self.cache_dir / PENDING, "rb") as f:
+                lines = f.read(MAX_PENDING_BYTES).split(b"\n")
+        except OSError:
+            return loaded
+        for line in lines:
+            try:
+                item = json.loads(line)
+                ops, tries = check_ops([item["op"]]), int(item.get("tries", 0))
+            except (ValueError, KeyError, TypeError):
+                continue
+            if not ops or tries >= self.MAX_TRIES or (key := op_key(ops[0])) in self._known:
+                continue
+            self._known.add(key)
+            self._pending[key] = [ops[0], tries]
+            loaded.append((key, ops[0]))
+        return loaded
+
+    def _start(self) -> bool:
+        try:
+            staging = tempfile.mkdtemp(prefix=".staging-", dir=self.cache_dir)
+            home = tempfile.mkdtemp(prefix="judge-compile-")
+            env = {**sandboxing.worker_env(home, staging, cache.JAX_SETTINGS),
+                   "JUDGE_SHARED_CACHE": str(self.cache_dir)}
+            parent = str(Path(__file__).resolve().parents[2])
+            self._proc = subprocess.Popen(
+                [self.python, "-I", "-B", "-c", _BOOT.format(parent=parent)], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=home, env=env,
+                start_new_session=True)
+        except OSError:
+            return False
+        threading.Thread(target=self._feed, args=(self._proc,), daemon=True).start()
+        threading.Thread(target=self._read, args=(self._proc,), daemon=True).start()
+        return True
+
+    def _feed(self, proc) -> None:
+        try:
+            while (item := self._queue.get()) is not None:
+                key, op = item
+                self._sent.add(key)
+                proc.stdin.write((json.dumps({"id": key, "op": op}) + "\n").encode())
+                proc.stdin.flush()
+            proc.stdin.close()
+        except (OSError, ValueError):
+            pass
+
+    def _read(self, proc) -> None:
+        for line in proc.stdout:
+            try:
+                answer = json.loads(line)
+                key, ok = answer["id"], answer["ok"] is True
+            except (ValueError, KeyError, TypeError):
+                continue
+            with self._lock:
+                if self._pending.pop(key, None) is not None:
+                    self.compiled += ok
+                    self.failed += not ok
+        with self._lock:  # the process ended: a crash, unless this command closed it
+            if not self._closed:
+                self._closed = True
+                busy = next((k for k in self._pending if k in self._sent), None)
+                if busy is not None:  # the one it was compiling counts a try
+                    self._pending[busy][1] += 1
+
+    def close(self, wait_s: float = 0.0) -> None:
+        """Keep what is not compiled yet in the pending file, and let the process go on with it
+        (at the lowest priority, for at most ``shared_ops.LINGER_S`` seconds once its input has
+        ended; it removes its folders itself). ``wait_s``: wait that long for it to end."""
+        with self._lock:
+            self._closed = True
+            left = list(self._pending.values())
+            proc = self._proc
+        if self._known is not None:
+            self._keep(left)  # before the process reads to the end of its input
+        self._queue.put(None)
+        if proc is not None and wait_s > 0:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=wait_s)
+
+    def _keep(self, left: list) -> None:
+        """Write the pending file whole (a rename), or remove it when nothing is left."""
+        path = self.cache_dir / PENDING
+        try:
+            if not left:
+                path.unlink(missing_ok=True)
+                return
+            fd, temp = tempfile.mkstemp(prefix=".pending-", dir=self.cache_dir)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                for op, tries in left:
+                    f.write(json.dumps({"id": op_key(op), "op": op, "tries": tries},
+                                       separators=(",", ":")) + "\n")
+            os.replace(temp, path)
+        except OSError:
+            pass
+
+
+def enabled() -> bool:
+    """Whether $JUDGE_SHARE_COMPILES leaves sharing on (the default)."""
+    return os.environ.get("JUDGE_SHARE_COMPILES", "on").strip().lower() not in ("off", "0", "no", "false")
+
+
+def start() -> SharedCompiles | None:
+    """A ``SharedCompiles`` for the judge's cache folder, already at work on what an earlier
+    command left pending; None when the cache is off ($JUDGE_CACHE=off) or sharing is
+    ($JUDGE_SHARE_COMPILES=off). The caller closes it."""
+    if not cache.enabled() or not enabled():
+        return None
+    shared = SharedCompiles(cache.directory())
+    shared.prime()
+    return shared
