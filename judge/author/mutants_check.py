@@ -14,7 +14,7 @@ def check_mutants(report, problem, jobs: int, progress) -> None:
     check = report.add("mutants", file=problem.reference)
     t0 = time.monotonic()
     try:
-        result = mutants_run.run(problem, jobs=jobs,
+        result = mutants_run.run(problem, jobs=jobs, first_kill=True,
                                  progress=lambda text: progress(f"{problem.id}: mutant {text}"))
     except JudgeError as exc:
         report.find(check, ERROR, problem.reference, str(exc))

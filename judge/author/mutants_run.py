@@ -107,9 +107,13 @@ def classify(mutant: mutants.Mutant, result) -> MutantResult:
                         time_s=result.time_s)
 
 
-def run(problem: spec.Problem, *, jobs: int = 1, sandbox=None, progress=None) -> MutantsReport:
+def run(problem: spec.Problem, *, jobs: int = 1, sandbox=None, progress=None,
+        first_kill: bool = False) -> MutantsReport:
     """Generate and grade every mutant of ``problem``'s reference. ``sandbox``: the command's
-    ``judge.run.settings.Settings``, or a ``--sandbox`` value, resolved once here."""
+    ``judge.run.settings.Settings``, or a ``--sandbox`` value, resolved once here. With
+    ``first_kill`` (`judge check --mutants`, which reports only each mutant's status) a mutant
+    is graded on the examples first, and on every case only if no example kills it: the
+    status is the same, ``killed_by`` then lists the examples that kill it."""
     started = time.monotonic()
     ref = problem.reference
     try:
@@ -141,9 +145,14 @@ def run(problem: spec.Problem, *, jobs: int = 1, sandbox=None, progress=None) ->
 
         def one(item):
             m, path = item
-            result = grading.grade(problem, path, source_gate=False, hints=False, sandbox=settings,
-                                   compiles=compiles)
-            out = classify(m, result)
+            out = None
+            if first_kill and problem.examples and len(problem.examples) < len(problem.cases):
+                out = classify(m, grading.grade(problem, path, examples_only=True, source_gate=False,
+                                                hints=False, sandbox=settings, compiles=compiles))
+                out = out if out.status == "killed" else None  # survived or invalid: every case
+            if out is None:
+                out = classify(m, grading.grade(problem, path, source_gate=False, hints=False,
+                                                sandbox=settings, compiles=compiles))
             if progress:
                 progress(f"{m.id}: {out.status}")
             return out

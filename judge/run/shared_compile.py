@@ -156,6 +156,7 @@ class SharedCompiles:
         self._sent: set[str] = set()  # keys written to the process
         self._queue: queue.Queue = queue.Queue()
         self._proc: subprocess.Popen | None = None
+        self._reader: threading.Thread | None = None
         self._closed = False
 
     def prime(self) -> None:
@@ -220,7 +221,8 @@ class SharedCompiles:
         except OSError:
             return False
         threading.Thread(target=self._feed, args=(self._proc,), daemon=True).start()
-        threading.Thread(target=self._read, args=(self._proc,), daemon=True).start()
+        self._reader = threading.Thread(target=self._read, args=(self._proc,), daemon=True)
+        self._reader.start()
         return True
 
     def _feed(self, proc) -> None:
@@ -266,6 +268,10 @@ class SharedCompiles:
         if proc is not None and wait_s > 0:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=wait_s)
+                self._reader.join(timeout=5)
+                with self._lock:
+                    left = list(self._pending.values())
+                self._keep(left)
 
     def _keep(self, left: list) -> None:
         """Write the pending file whole (a rename), or remove it when nothing is left."""
