@@ -1,21 +1,27 @@
-"""An author's loop with `judge check`, side by side in one run: cold, warm, after an edit.
+"""An author's loop with `judge check`, side by side in one run: from nothing, cold, warm,
+after an edit, with compiles shared and without.
 
-    python benchmarks/check_loop.py [PROBLEM] [--runs 1] [-j N] [--cache-dir DIR]
+    python benchmarks/check_loop.py [PROBLEM] [--runs 1] [-j N]
 
 On a copy of the problem's package (spec, reference, generator, submissions) in a temporary
-folder, a fresh `judge check` process each time:
+folder, a fresh `judge check` process each time, in two fresh cache folders (JUDGE_CACHE_DIR):
 
-1. cold: no stored results (the result cache is empty; the XLA compilation cache is already
-   warm, copied from the judge's own cache folder when it has one, as on an author's machine);
-2. warm: again, nothing changed (every run comes from the result cache);
-3. edited: after changing one number of the first hidden case's expected output (the check
-   then fails, as it should: the reference and the accepted submissions disagree with it);
-4. --no-cache: the same edited package with the result cache off, for comparison.
+* without shared compiles (JUDGE_SHARE_COMPILES=off), as before them:
+  1. first: the first check ever (the reference fills the compilation cache, no stored results);
+  2. cold: again with ``--no-cache`` (no stored results; the compilation cache as the first
+     check left it: the reference's operations);
+* with them (the default):
+  3. first: the first check ever;
+  4. cold: again with ``--no-cache``, once the judge's compiling process has finished what the
+     first check left it (each operation a worker had to compile, compiled once into the cache);
+  5. warm: nothing changed (every run comes from the result cache);
+  6. edited: after changing one number of the first hidden case's expected output (the check
+     then fails, as it should: the reference and the accepted submissions disagree with it).
 
-``-j N`` is passed to every check. Wall times (medians over ``--runs``), each one's ratio to the cold check (lower is better), the
-load average of the machine before each, and what the check says it reused. The cache folder
-(JUDGE_CACHE_DIR) is a fresh one of the benchmark's own unless ``--cache-dir`` names one, so
-results an author stored before are never used. Run it on a quiet machine.
+``-j N`` is passed to every check (default: none, so `judge check` uses every core). Wall times
+(medians over ``--runs``), each one's ratio to the cold check without shared compiles (lower is
+better), the load average of the machine before each, and what the check says it reused. Run
+it on a quiet machine.
 """
 
 from __future__ import annotations
@@ -87,44 +93,54 @@ def check(spec: Path, env: dict, *extra: str) -> tuple[float, str, str]:
     return wall, before, (reused or "nothing reused") + f" | {summary}"
 
 
+def settled(cache: Path, limit_s: float = 300.0) -> float:
+    """Wait until the compiling process has finished what the checks left it (no pending file,
+    no staging folder); the seconds waited."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit_s:
+        folders = list(cache.glob("xla*"))
+        if not any((f / ".shared-ops-pending").exists() or list(f.glob(".staging-*")) for f in folders):
+            break
+        time.sleep(1)
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("problem", nargs="?", default="per_example_clip")
     parser.add_argument("--runs", type=int, default=1, help="median over this many of each")
-    parser.add_argument("-j", "--jobs", type=int, default=1, help="judge check -j N (default 1)")
-    parser.add_argument("--cache-dir", type=Path, help="JUDGE_CACHE_DIR (default: a fresh one)")
+    parser.add_argument("-j", "--jobs", help="judge check -j N (default: judge check's own, auto)")
     args = parser.parse_args()
-
+    jobs = ["-j", args.jobs] if args.jobs else []
+    stages = [("first, nothing shared", "off", []), ("cold, nothing shared", "off", ["--no-cache"]),
+              ("first", "on", []), ("cold", "on", ["--no-cache"]), ("warm", "on", []),
+              ("edited", "on", [])]
+    rows = {name: [] for name, _, _ in stages}
+    notes = {}
     with tempfile.TemporaryDirectory(prefix="check-loop-") as tmp:
         tmp = Path(tmp)
-        cache = args.cache_dir or tmp / "cache"
-        cache.mkdir(parents=True, exist_ok=True)
-        home = Path(os.environ.get("JUDGE_CACHE_DIR") or Path(
-            os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "jax-judge")
-        for xla in home.glob("xla*"):  # the compilation cache an author has already
-            if xla.is_dir() and not (cache / xla.name).exists():
-                shutil.copytree(xla, cache / xla.name)
-        env = {**os.environ, "JUDGE_CACHE_DIR": str(cache)}
-        rows = {name: [] for name in ("cold", "warm", "edited", "edited --no-cache")}
-        notes = {}
         for run in range(args.runs):
-            package = tmp / f"package{run}"
-            spec = copy_package(args.problem, package)
-            shutil.rmtree(cache / "check-results", ignore_errors=True)
-            for name in rows:
+            spec = copy_package(args.problem, tmp / f"package{run}")
+            caches = {"off": tmp / f"cache-off{run}", "on": tmp / f"cache-on{run}"}
+            for name, sharing, extra in stages:
+                cache = caches[sharing]
+                if name == "cold":
+                    notes["waited"] = f"{settled(cache):.0f} s"
                 if name == "edited":
                     notes["edit"] = edit_first_hidden_expected(spec)
-                wall, before, said = check(spec, env, "-j", str(args.jobs),
-                                           *(["--no-cache"] if "no-cache" in name else []))
+                env = {**os.environ, "JUDGE_CACHE_DIR": str(cache), "JUDGE_SHARE_COMPILES": sharing}
+                wall, before, said = check(spec, env, *jobs, *extra)
                 rows[name].append((wall, before))
                 notes[name] = said
-        cold = statistics.median(w for w, _ in rows["cold"])
-        print(f"judge check {args.problem} -j {args.jobs}, {os.cpu_count()} cores, {args.runs} run(s) each; "
-              f"edit: {notes['edit']}")
-        print(f"{'':<20}{'wall s':>8}{'x cold':>8}{'load':>7}  reused")
-        for name, got in rows.items():
-            wall = statistics.median(w for w, _ in got)
-            print(f"{name:<20}{wall:>8.1f}{wall / cold:>8.2f}{got[-1][1]:>7}  {notes[name]}")
+            settled(caches["on"])  # before the folder is removed
+    base = statistics.median(w for w, _ in rows["cold, nothing shared"])
+    print(f"judge check {args.problem} {' '.join(jobs) or '(-j auto)'}, {os.cpu_count()} cores, "
+          f"{args.runs} run(s) each; the compiling process finished {notes['waited']} after the "
+          f"first check; edit: {notes['edit']}")
+    print(f"{'':<24}{'wall s':>8}{'x cold':>8}{'load':>7}  reused")
+    for name, got in rows.items():
+        wall = statistics.median(w for w, _ in got)
+        print(f"{name:<24}{wall:>8.1f}{wall / base:>8.2f}{got[-1][1]:>7}  {notes[name]}")
 
 
 if __name__ == "__main__":

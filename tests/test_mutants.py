@@ -337,6 +337,13 @@ def test_end_to_end_on_a_tiny_problem(tmp_path):
     assert report.score == 4 / 6
     killed = {r.mutant.id: r.killed_by for r in report.results}
     assert killed["round-L5C29-round"] == [1]   # only the hidden 1.7 rounds differently
+    # `judge check --mutants` grades on the examples first: the same status for each mutant,
+    # and one the examples kill is not graded on the hidden cases
+    fast = mutants_run.run(problem, jobs=2, first_kill=True)
+    assert {r.mutant.id: r.status for r in fast.results} == status
+    first = {r.mutant.id: r.killed_by for r in fast.results}
+    assert first["round-L5C29-round"] == [1]
+    assert first["round-L5C29-ceil"] == [0] and killed["round-L5C29-ceil"] == [0, 1]
 
 
 HALVE_SPEC = """\

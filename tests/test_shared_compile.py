@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -83,7 +84,7 @@ def test_what_one_worker_compiled_the_next_one_loads(tmp_path):
     assert {"jit", "scan", "while", "cond", "scatter-add", "dot_general", "sort", "split"} <= kinds
     ops = check_ops(first["ops"])
     assert len(ops) == len(first["ops"])
-    compiles = SharedCompiles(shared)
+    compiles = SharedCompiles(shared, idle=False)
     compiles.offer(ops)
     compiles.close(wait_s=240)
     assert compiles.failed == 0
@@ -157,7 +158,7 @@ def test_the_compiling_process_refuses_what_is_not_a_jax_operation(tmp_path):
     ]
     huge = _op(**{"in": [["float32", [1 << 28, 8]]]})  # compiled from its shape, nothing allocated
     honest = _op()
-    compiles = SharedCompiles(tmp_path)
+    compiles = SharedCompiles(tmp_path, idle=False)
     compiles.offer(check_ops([*forged, huge, honest]))
     compiles.close(wait_s=240)
     assert compiles.failed == len(forged)
@@ -165,7 +166,7 @@ def test_the_compiling_process_refuses_what_is_not_a_jax_operation(tmp_path):
     entries = [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")]
     assert len(entries) == 2 and all(name.startswith("jit_reduce_sum-") for name in entries)
     # refused ones are done too: no later command sends them again
-    again = SharedCompiles(tmp_path)
+    again = SharedCompiles(tmp_path, idle=False)
     again.offer(check_ops([*forged, huge, honest]))
     assert again.offered == 0
     again.close()
@@ -187,7 +188,7 @@ def test_a_crashing_compiler_keeps_the_rest_pending_and_gives_up_on_the_culprit(
     exits.close(wait_s=30)
     assert {p["id"] for p in map(json.loads, (tmp_path / shared_compile.PENDING).read_text().splitlines())} \
         == {op_key(op) for op in ops}
-    works = SharedCompiles(tmp_path)
+    works = SharedCompiles(tmp_path, idle=False)
     works.prime()  # picks the pending ones up at once
     works.close(wait_s=240)
     assert works.compiled == len(ops)
@@ -198,7 +199,7 @@ class Recording(SharedCompiles):
     """Records what each worker reported, before the index is consulted."""
 
     def __init__(self, cache_dir):
-        super().__init__(cache_dir)
+        super().__init__(cache_dir, idle=False)
         self.reported = []
 
     def offer(self, ops):
@@ -216,10 +217,24 @@ def test_a_later_worker_finds_what_an_earlier_one_compiled(tmp_path, monkeypatch
     results, reported = [], []
     for _ in range(2):
         compiles = Recording(cache.directory())
-        results.append(grading.grade(problem, path, compiles=compiles, hints=False))
+        results.append(grading.grade(problem, path, compiles=compiles, hints=False,
+                                     examples_only=True))
         compiles.close(wait_s=240)
         reported.append(compiles.reported)
     assert [r.verdict.value for r in results] == ["AC", "AC"]
-    assert reported[0][0] > 10
+    assert reported[0][0] >= 5
     assert reported[1] == [0]
     assert [c.verdict for c in results[0].cases] == [c.verdict for c in results[1].cases]
+
+
+def test_the_compiling_process_takes_only_idle_time(tmp_path):
+    compiles = SharedCompiles(tmp_path)  # idle by default
+    compiles.offer(check_ops([_op()]))
+    pid = compiles._proc.pid
+    deadline = time.monotonic() + 60
+    while os.getpriority(os.PRIO_PROCESS, pid) != 19 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert os.getpriority(os.PRIO_PROCESS, pid) == 19
+    assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+    compiles.close(wait_s=240)
+    assert compiles.compiled == 1

@@ -146,7 +146,8 @@ def run(problem: spec.Problem, *, jobs: int = 1, sandbox=None, progress=None,
         def one(item):
             m, path = item
             out = None
-            if first_kill and problem.examples and len(problem.examples) < len(problem.cases):
+            examples = getattr(problem, "examples", ())
+            if first_kill and examples and len(examples) < len(problem.cases):
                 out = classify(m, grading.grade(problem, path, examples_only=True, source_gate=False,
                                                 hints=False, sandbox=settings, compiles=compiles))
                 out = out if out.status == "killed" else None  # survived or invalid: every case

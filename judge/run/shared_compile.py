@@ -139,16 +139,16 @@ def _read_index(path: Path) -> set[str]:
 
 class SharedCompiles:
     """Operations offered by workers (``offer``), compiled once each into the cache folder
-    ``cache_dir`` by a process of the judge's own at the lowest CPU priority, so that it takes
-    only what the workers leave idle. ``close`` keeps what it has not compiled yet in the
+    ``cache_dir`` by a process of the judge's own at the lowest CPU priority (unless not
+    ``idle``), so that it takes only what the workers leave idle. ``close`` keeps what it has not compiled yet in the
     pending file, which the next command's process starts with (an operation that a process
     was compiling when it crashed, ``MAX_TRIES`` times, is dropped). Counts: ``offered`` (new
     operations queued), ``compiled``, ``failed`` (answers read while the command ran)."""
 
     MAX_TRIES = 3
 
-    def __init__(self, cache_dir: Path, python: str = sys.executable):
-        self.cache_dir, self.python = Path(cache_dir), python
+    def __init__(self, cache_dir: Path, python: str = sys.executable, idle: bool = True):
+        self.cache_dir, self.python, self.idle = Path(cache_dir), python, idle
         self.offered = self.compiled = self.failed = 0
         self._lock = threading.Lock()
         self._known: set[str] | None = None
@@ -212,7 +212,7 @@ class SharedCompiles:
             staging = tempfile.mkdtemp(prefix=".staging-", dir=self.cache_dir)
             home = tempfile.mkdtemp(prefix="judge-compile-")
             env = {**sandboxing.worker_env(home, staging, cache.JAX_SETTINGS),
-                   "JUDGE_SHARED_CACHE": str(self.cache_dir)}
+                   "JUDGE_SHARED_CACHE": str(self.cache_dir), "JUDGE_COMPILE_IDLE": "1" if self.idle else "0"}
             parent = str(Path(__file__).resolve().parents[2])
             self._proc = subprocess.Popen(
                 [self.python, "-I", "-B", "-c", _BOOT.format(parent=parent)], stdin=subprocess.PIPE,

@@ -372,6 +372,15 @@ INDEX, PENDING = ".shared-ops", ".shared-ops-pending"
 MAX_PENDING_BYTES = 8 << 20
 
 
+def _done(cache: str) -> set:
+    """The keys in the cache's index."""
+    try:
+        with open(os.path.join(cache, INDEX), encoding="ascii", errors="replace") as f:
+            return set(f.read().split())
+    except OSError:
+        return set()
+
+
 def _pending(cache: str, done: set) -> list:
     """The pending file's operations not done yet, as ``(key, op)``."""
     found = []
@@ -402,7 +411,8 @@ def compile_main() -> None:
     import time
     import warnings
 
-    _idle_priority()
+    if os.environ.get("JUDGE_COMPILE_IDLE", "1") != "0":
+        _idle_priority()
     warnings.filterwarnings("ignore")
     cache, staging = os.environ["JUDGE_SHARED_CACHE"], os.environ["JAX_COMPILATION_CACHE_DIR"]
     try:
@@ -438,11 +448,15 @@ def compile_main() -> None:
                 continue
             one(ident, op)
         until = time.monotonic() + LINGER_S
-        done = set(open(os.path.join(cache, INDEX), encoding="ascii", errors="replace").read().split())
-        for ident, op in _pending(cache, done):
+        for ident, op in _pending(cache, _done(cache)):
             if time.monotonic() > until:
                 break
             one(ident, op)
+        if not _pending(cache, _done(cache)):  # every one done: nothing is pending any more
+            try:
+                os.unlink(os.path.join(cache, PENDING))
+            except FileNotFoundError:
+                pass
     except OSError:  # the cache folder went away
         pass
     finally:
