@@ -238,3 +238,35 @@ def test_the_compiling_process_takes_only_idle_time(tmp_path):
     assert os.sched_getscheduler(pid) == os.SCHED_IDLE
     compiles.close(wait_s=240)
     assert compiles.compiled == 1
+
+
+def _linger(cache_dir: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+    """The compiling process with nothing on its input: it goes on with the pending file."""
+    staging, home = tmp_path / "staging", tmp_path / "home"
+    staging.mkdir(exist_ok=True)
+    home.mkdir(exist_ok=True)
+    env = {**os.environ, "JUDGE_SHARED_CACHE": str(cache_dir), "JAX_COMPILATION_CACHE_DIR": str(staging),
+           "HOME": str(home), "JUDGE_COMPILE_IDLE": "0", "JAX_PLATFORMS": "cpu",
+           "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+           "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "-1"}
+    return subprocess.run([sys.executable, "-c", "from judge.worker.shared_ops import compile_main; "
+                           "compile_main()"], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=240)
+
+
+def test_one_process_at_a_time_goes_on_with_what_was_left_pending(tmp_path):
+    import fcntl
+
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    op = _op()
+    (cache_dir / shared_compile.PENDING).write_text(json.dumps({"id": op_key(op), "op": op}) + "\n")
+    with open(cache_dir / ".shared-ops-lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another process is at it
+        assert _linger(cache_dir, tmp_path).returncode == 0
+        assert not (cache_dir / shared_compile.INDEX).exists()
+    assert _linger(cache_dir, tmp_path).returncode == 0
+    assert (cache_dir / shared_compile.INDEX).read_text().split() == [op_key(op)]
+    assert [p.name.startswith("jit_reduce_sum-") for p in cache_dir.iterdir()
+            if not p.name.startswith(".")] == [True]
+    assert not (cache_dir / shared_compile.PENDING).exists(), "nothing is pending any more"

@@ -23,10 +23,12 @@ import json
 import os
 import queue
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from judge.run import cache, sandbox as sandboxing
@@ -208,6 +210,10 @@ class SharedCompiles:
         return loaded
 
     def _start(self) -> bool:
+        for old in self.cache_dir.glob(".staging-*"):  # of a process killed an hour ago or more
+            with contextlib.suppress(OSError):
+                if time.time() - old.stat().st_mtime > 3600:
+                    shutil.rmtree(old, ignore_errors=True)
         try:
             staging = tempfile.mkdtemp(prefix=".staging-", dir=self.cache_dir)
             home = tempfile.mkdtemp(prefix="judge-compile-")

@@ -33,10 +33,12 @@ again. Anything else (a function, a sharding over devices, large constants) is n
 from __future__ import annotations
 
 import enum
+import fcntl
 import json
 import math
 import os
 import sys
+import threading
 
 import numpy as np
 
@@ -367,7 +369,8 @@ def _idle_priority() -> None:
 LINGER_S = 120.0
 #: Files in the cache folder (``judge.run.shared_compile``): the keys of the operations done
 #: (compiled, or refused), a line each; the operations left to compile, a JSON line each.
-INDEX, PENDING = ".shared-ops", ".shared-ops-pending"
+#: The lock file that lets one process at a time go on with the pending file.
+INDEX, PENDING, LOCK = ".shared-ops", ".shared-ops-pending", ".shared-ops-lock"
 #: Bytes of the pending file read, at most.
 MAX_PENDING_BYTES = 8 << 20
 
@@ -400,6 +403,17 @@ def _pending(cache: str, done: set) -> list:
     return found
 
 
+def _stop_after(seconds: float, staging: str) -> None:
+    """End the process ``seconds`` from now, whatever it is doing (its folders removed)."""
+    import shutil
+    import time
+
+    time.sleep(seconds)
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.rmtree(os.environ.get("HOME", staging), ignore_errors=True)
+    os._exit(0)
+
+
 def compile_main() -> None:
     """Read ``{"id": KEY, "op": ...}`` lines on stdin, compile each and add its KEY to the
     cache's index (a refused one too); answer ``{"id": KEY, "ok": true}`` or ``{"id": KEY,
@@ -408,7 +422,6 @@ def compile_main() -> None:
     $JAX_COMPILATION_CACHE_DIR (the staging folder, removed at the end, with $HOME);
     $JUDGE_SHARED_CACHE is the cache."""
     import shutil
-    import time
     import warnings
 
     if os.environ.get("JUDGE_COMPILE_IDLE", "1") != "0":
@@ -447,11 +460,16 @@ def compile_main() -> None:
             except (ValueError, KeyError, TypeError):
                 continue
             one(ident, op)
-        until = time.monotonic() + LINGER_S
+        # The pending file, by one process of the cache's at a time, for at most LINGER_S.
+        lock = os.open(os.path.join(cache, LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return  # another one is at it
+        threading.Thread(target=_stop_after, args=(LINGER_S, staging), daemon=True).start()
         for ident, op in _pending(cache, _done(cache)):
-            if time.monotonic() > until:
-                break
-            one(ident, op)
+            if ident not in _done(cache):  # what an earlier command's process did meanwhile
+                one(ident, op)
         if not _pending(cache, _done(cache)):  # every one done: nothing is pending any more
             try:
                 os.unlink(os.path.join(cache, PENDING))
