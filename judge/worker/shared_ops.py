@@ -23,8 +23,9 @@ again: most of a ``judge check`` was the same small programs compiled once per s
 Parameter values (``Plain.encode``): None, booleans, integers, strings as they are; a float as
 ``{"f": "1.5"}`` (NaN and infinities too); a tuple as ``{"t": [...]}``; a dtype as
 ``{"dtype": "float32"}``; a member of one of JAX's enums as ``{"enum": "MODULE:CLASS",
-"name": MEMBER}`` (a module of JAX's, loaded already); one of JAX's named tuples in ``TUPLES`` as ``{"nt": CLASS, "f": [...]}``; a
-jitted call's default sharding or mesh as ``{"special": NAME}``; a jaxpr (the body of a jitted
+"name": MEMBER}`` (a module of JAX's, loaded already); one of JAX's named tuples in ``TUPLES``
+as ``{"nt": CLASS, "f": [...]}``; a jitted call's default sharding or mesh as
+``{"special": NAME}``; a jaxpr (the body of a jitted
 call, a loop, a branch) as ``{"cj": PROGRAM}`` (closed) or ``{"oj": PROGRAM}``, its equations
 described the same way (``Plain._program``), rebuilt in the compiling process by binding them
 again. Anything else (a function, a sharding over devices, large constants) is not described.
@@ -368,8 +369,8 @@ def _idle_priority() -> None:
 #: what the command left pending, at the lowest priority (an author's next check finds it).
 LINGER_S = 120.0
 #: Files in the cache folder (``judge.run.shared_compile``): the keys of the operations done
-#: (compiled, or refused), a line each; the operations left to compile, a JSON line each.
-#: The lock file that lets one process at a time go on with the pending file.
+#: (compiled, or refused), a line each; the operations left to compile, a JSON line each; the
+#: lock that lets one process at a time go on with those.
 INDEX, PENDING, LOCK = ".shared-ops", ".shared-ops-pending", ".shared-ops-lock"
 #: Bytes of the pending file read, at most.
 MAX_PENDING_BYTES = 8 << 20
