@@ -249,7 +249,7 @@ def _linger(cache_dir: Path, tmp_path: Path) -> subprocess.CompletedProcess:
            "HOME": str(home), "JUDGE_COMPILE_IDLE": "0", "JAX_PLATFORMS": "cpu",
            "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
            "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "-1"}
-    return subprocess.run([sys.executable, "-c", "from judge.worker.shared_ops import compile_main; "
+    return subprocess.run([sys.executable, "-c", "from judge.worker.op_compiler import compile_main; "
                            "compile_main()"], stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, env=env, cwd=ROOT, timeout=240)
 

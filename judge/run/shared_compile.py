@@ -1,5 +1,5 @@
 """Compiling once what every submission's worker would compile again (the worker side is
-``judge.worker.shared_ops``).
+``judge.worker.shared_ops``, ``judge.worker.op_compiler``).
 
 Workers get the judge's compilation cache read-only (``judge.run.cache``): a submission can use
 it but never write to it. So what one worker compiled, each later worker compiled again, and in
@@ -32,21 +32,21 @@ import time
 from pathlib import Path
 
 from judge.run import cache, sandbox as sandboxing
-from judge.worker import shared_ops
+from judge.worker import op_compiler
 from judge.worker.shared_ops import (DTYPES, MAX_DEPTH, MAX_INPUTS, MAX_NODES, MAX_OPS,
                                      MAX_PARAMS, MAX_RANK)
 
 #: Files in the cache folder: the keys of the operations done (written by the compiling
 #: process), and the operations offered but not done yet, which the compiling process goes on
 #: with once its command has ended and the next command's process starts with.
-INDEX, PENDING, MAX_PENDING_BYTES = shared_ops.INDEX, shared_ops.PENDING, shared_ops.MAX_PENDING_BYTES
+INDEX, PENDING, MAX_PENDING_BYTES = op_compiler.INDEX, op_compiler.PENDING, op_compiler.MAX_PENDING_BYTES
 #: Operations one command sends to be compiled, at most.
 MAX_PER_COMMAND = 4000
 
 _NAME = re.compile(r"[a-z][a-z0-9_-]{0,63}\Z")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
 _BOOT = ("import sys; sys.path.insert(0, {parent!r}); "
-         "from judge.worker.shared_ops import compile_main; compile_main()")
+         "from judge.worker.op_compiler import compile_main; compile_main()")
 
 
 class _Bad(Exception):
@@ -262,7 +262,7 @@ class SharedCompiles:
 
     def close(self, wait_s: float = 0.0) -> None:
         """Keep what is not compiled yet in the pending file, and let the process go on with it
-        (at the lowest priority, for at most ``shared_ops.LINGER_S`` seconds once its input has
+        (at the lowest priority, for at most ``op_compiler.LINGER_S`` seconds once its input has
         ended; it removes its folders itself). ``wait_s``: wait that long for it to end."""
         with self._lock:
             self._closed = True

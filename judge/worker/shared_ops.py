@@ -12,13 +12,10 @@ again: most of a ``judge check`` was the same small programs compiled once per s
   "in": [["float32", [5, 3]]]}``. It is sent in the worker's ``done`` message. A description
   is only a wish: the judge checks its form (``judge.run.shared_compile.check_ops``) and nothing
   in it decides a verdict.
-* ``compile_main`` (in a process of the judge's own, which never loads a submission) reads such
-  descriptions, one JSON line each, and compiles each operation as JAX's op-by-op path does
-  (``dispatch.xla_primitive_callable``), lowered from shapes and never run. A description names
-  a primitive of JAX's own and parameters of a few plain kinds; anything else is refused. JAX
-  writes each entry into a staging folder, from which it is moved into the cache whole, so a
-  worker never reads a half-written entry. The cache key is JAX's own, computed from the
-  program: an entry serves exactly the operation it was compiled from.
+* ``op_compiler`` (a process of the judge's own, which never loads a submission) reads such
+  descriptions and compiles each operation into the cache, from its description and shapes
+  alone. A description names a primitive of JAX's own and parameters of a few plain kinds
+  (below); anything else is refused.
 
 Parameter values (``Plain.encode``): None, booleans, integers, strings as they are; a float as
 ``{"f": "1.5"}`` (NaN and infinities too); a tuple as ``{"t": [...]}``; a dtype as
@@ -34,14 +31,12 @@ again. Anything else (a function, a sharding over devices, large constants) is n
 from __future__ import annotations
 
 import enum
-import fcntl
 import json
-import math
-import os
 import sys
-import threading
 
 import numpy as np
+
+from . import protocol
 
 #: Distinct operations one worker reports at most, and bytes of their descriptions in all.
 MAX_OPS, MAX_REPORT_BYTES = 256, 512 * 1024
@@ -50,9 +45,8 @@ MAX_PARAMS, MAX_NODES, MAX_DEPTH = 16, 20000, 24
 MAX_INPUTS, MAX_RANK, MAX_STR = 64, 8, 256
 #: Elements of the constant arrays one description may carry, in all.
 MAX_CONST_ELEMENTS = 1 << 16
-#: The dtypes an operation's inputs and parameters may name.
-DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
-          "uint8", "uint16", "uint32", "uint64", "bool")
+#: The dtypes an operation's inputs and parameters may name (those of the result channel).
+DTYPES = protocol.DTYPES
 #: Where the enums a parameter may hold are defined (by JAX, loaded already), and JAX's
 #: named tuples (in ``jax.lax``) it may hold.
 _ENUM_MODULES = ("jax.", "jaxlib.")
@@ -74,14 +68,12 @@ def _dtype_name(dtype) -> str:
     return name
 
 
-def _dtype(name: str):
-    if name not in DTYPES:
-        raise ValueError("not a dtype")
-    if name == "bfloat16":
-        import ml_dtypes
-
-        return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(name)
+def dtype_of(name: str):
+    """The NumPy dtype named ``name`` (one of ``DTYPES``); ValueError for any other name."""
+    try:
+        return protocol.dtype_named(name)
+    except protocol.ProtocolError:
+        raise ValueError("not a dtype") from None
 
 
 class Plain:
@@ -153,8 +145,6 @@ class Plain:
             elements[0] += arr.size
             if elements[0] > MAX_CONST_ELEMENTS:
                 raise NotPlain("large constants")
-            from . import protocol
-
             return [_dtype_name(arr.dtype), list(arr.shape), protocol.encode_array(arr)["data"]]
 
         def operand(var):
@@ -201,7 +191,7 @@ class Plain:
         if keys == {"t"}:
             return tuple(self.decode(v, primitives) for v in raw["t"])
         if keys == {"dtype"}:
-            return _dtype(raw["dtype"])
+            return dtype_of(raw["dtype"])
         if keys == {"enum", "name"}:
             module, _, qualname = str(raw["enum"]).partition(":")
             kind = getattr(sys.modules.get(module), qualname, None) if module.startswith(_ENUM_MODULES) else None
@@ -227,8 +217,6 @@ class Plain:
         jax = self.jax
         consts = []
         for dtype, shape, data in raw["consts"]:
-            from . import protocol
-
             consts.append(protocol.decode_array({"kind": "array", "dtype": dtype, "shape": shape,
                                                  "data": data}))
         eqns = []
@@ -242,7 +230,7 @@ class Plain:
         def literal(item):
             dtype, value, weak = item["lit"]
             value = self.decode(value, primitives)
-            return value if weak else _dtype(dtype).type(value)
+            return value if weak else dtype_of(dtype).type(value)
 
         def read(env, item):
             return env[item] if type(item) is int else literal(item)
@@ -257,7 +245,7 @@ class Plain:
                 env.extend(out)
             return [read(env, item) for item in raw["out"]]
 
-        avals = [jax.ShapeDtypeStruct(tuple(shape), _dtype(dtype), weak_type=bool(weak))
+        avals = [jax.ShapeDtypeStruct(tuple(shape), dtype_of(dtype), weak_type=bool(weak))
                  for dtype, shape, weak in raw["in"]]
         closed = jax.make_jaxpr(program)(*avals)
         if raw["args"] or raw["results"]:
@@ -317,167 +305,3 @@ class OpLog:
 
     def report(self) -> list[dict]:
         return list(self.ops.values())
-
-
-# --- the judge's compiling process --------------------------------------------------------------
-
-def compile_one(op: dict, primitives: dict, plain: Plain, callable_of) -> None:
-    """Compile ``op`` into the cache JAX is pointed at, from shapes, as binding it on values
-    would; raises on anything wrong."""
-    jax = plain.jax
-    primitive = primitives.get(op["p"])
-    if primitive is None:
-        raise ValueError("not one of JAX's primitives")
-    params = {str(k): plain.decode(v, primitives) for k, v in op["params"].items()}
-    inputs = []
-    for dtype, shape in op["in"]:
-        if not all(type(d) is int and 0 <= d < 2 ** 31 for d in shape) or math.prod(shape) > 2 ** 31:
-            raise ValueError("not an input")
-        inputs.append((_dtype(dtype), tuple(shape)))
-    if primitive.name in ("jit", "pjit"):
-        plain.jaxapi.compile_jit(params["jaxpr"], params, inputs)
-        return
-    shapes = [jax.ShapeDtypeStruct(shape, dtype) for dtype, shape in inputs]
-    callable_of(primitive, **params).lower(*shapes).compile()
-
-
-def _publish(staging: str, cache: str) -> None:
-    """Move each entry JAX wrote into ``staging`` into ``cache``, whole (a rename)."""
-    for name in os.listdir(staging):
-        source = os.path.join(staging, name)
-        if os.path.isfile(source):
-            os.replace(source, os.path.join(cache, name))
-
-
-def _idle_priority() -> None:
-    """Run only on what the workers leave idle: the lowest nice value and, where the kernel
-    has it, the idle scheduling class; the session's autogroup (each worker's session is
-    one, weighed equally) at the lowest weight too."""
-    def autogroup():
-        with open("/proc/self/autogroup", "w") as f:
-            f.write("19")
-
-    for attempt in (lambda: os.nice(19),
-                    lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)), autogroup):
-        try:
-            attempt()
-        except (OSError, AttributeError, ValueError):
-            pass
-
-
-#: Seconds the compiling process goes on once its command has closed its input: it compiles
-#: what the command left pending, at the lowest priority (an author's next check finds it).
-LINGER_S = 120.0
-#: Files in the cache folder (``judge.run.shared_compile``): the keys of the operations done
-#: (compiled, or refused), a line each; the operations left to compile, a JSON line each; the
-#: lock that lets one process at a time go on with those.
-INDEX, PENDING, LOCK = ".shared-ops", ".shared-ops-pending", ".shared-ops-lock"
-#: Bytes of the pending file read, at most.
-MAX_PENDING_BYTES = 8 << 20
-
-
-def _done(cache: str) -> set:
-    """The keys in the cache's index."""
-    try:
-        with open(os.path.join(cache, INDEX), encoding="ascii", errors="replace") as f:
-            return set(f.read().split())
-    except OSError:
-        return set()
-
-
-def _pending(cache: str, done: set) -> list:
-    """The pending file's operations not done yet, as ``(key, op)``."""
-    found = []
-    try:
-        with open(os.path.join(cache, PENDING), "rb") as f:
-            lines = f.read(MAX_PENDING_BYTES).split(b"\n")
-        for line in lines:
-            try:
-                item = json.loads(line)
-                key, op = str(item["id"])[:64], item["op"]
-            except (ValueError, KeyError, TypeError):
-                continue
-            if key not in done:
-                found.append((key, op))
-    except OSError:
-        pass
-    return found
-
-
-def _stop_after(seconds: float, staging: str) -> None:
-    """End the process ``seconds`` from now, whatever it is doing (its folders removed)."""
-    import shutil
-    import time
-
-    time.sleep(seconds)
-    shutil.rmtree(staging, ignore_errors=True)
-    shutil.rmtree(os.environ.get("HOME", staging), ignore_errors=True)
-    os._exit(0)
-
-
-def compile_main() -> None:
-    """Read ``{"id": KEY, "op": ...}`` lines on stdin, compile each and add its KEY to the
-    cache's index (a refused one too); answer ``{"id": KEY, "ok": true}`` or ``{"id": KEY,
-    "ok": false, "why": ...}`` on stdout while the judge reads them. At the end of stdin, go on
-    with the pending file for at most ``LINGER_S`` seconds. JAX writes into
-    $JAX_COMPILATION_CACHE_DIR (the staging folder, removed at the end, with $HOME);
-    $JUDGE_SHARED_CACHE is the cache."""
-    import shutil
-    import warnings
-
-    if os.environ.get("JUDGE_COMPILE_IDLE", "1") != "0":
-        _idle_priority()
-    warnings.filterwarnings("ignore")
-    cache, staging = os.environ["JUDGE_SHARED_CACHE"], os.environ["JAX_COMPILATION_CACHE_DIR"]
-    try:
-        import jax
-
-        from . import jaxapi
-
-        primitives, callable_of = jaxapi.primitives(), jaxapi.primitive_callable()
-        plain = Plain(jax)
-        answering = [True]
-
-        def one(ident: str, op) -> None:
-            try:
-                compile_one(op, primitives, plain, callable_of)
-                _publish(staging, cache)
-                answer = {"id": ident, "ok": True}
-            except Exception as exc:  # noqa: BLE001 - a description this JAX cannot compile
-                answer = {"id": ident, "ok": False, "why": f"{type(exc).__name__}: {exc}"[:200]}
-            with open(os.path.join(cache, INDEX), "a", encoding="ascii") as f:
-                f.write(f"{ident}\n")  # a line per write: appends of processes interleave whole
-            if answering[0]:
-                try:
-                    sys.stdout.write(json.dumps(answer) + "\n")
-                    sys.stdout.flush()
-                except (OSError, ValueError):  # the judge has gone
-                    answering[0] = False
-
-        for line in sys.stdin:
-            try:
-                item = json.loads(line)
-                ident, op = str(item["id"])[:64], item["op"]
-            except (ValueError, KeyError, TypeError):
-                continue
-            one(ident, op)
-        # The pending file, by one process of the cache's at a time, for at most LINGER_S.
-        lock = os.open(os.path.join(cache, LOCK), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return  # another one is at it
-        threading.Thread(target=_stop_after, args=(LINGER_S, staging), daemon=True).start()
-        for ident, op in _pending(cache, _done(cache)):
-            if ident not in _done(cache):  # what an earlier command's process did meanwhile
-                one(ident, op)
-        if not _pending(cache, _done(cache)):  # every one done: nothing is pending any more
-            try:
-                os.unlink(os.path.join(cache, PENDING))
-            except FileNotFoundError:
-                pass
-    except OSError:  # the cache folder went away
-        pass
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-        shutil.rmtree(os.environ.get("HOME", staging), ignore_errors=True)
