@@ -146,6 +146,19 @@ def test_the_done_message_carries_ops_only_when_asked():
     assert _done([{"p": 1}], report_ops=True).ops == ()
 
 
+def _jit_with_options(folder: Path) -> dict:
+    """A jitted call whose description asks XLA to dump its programs into ``folder``."""
+    program = {"in": [["float32", [3], False]], "consts": [], "eqns": [["exp", [["accuracy", None]], [0], 1]],
+               "out": [1], "args": [], "results": []}
+    return {"p": "jit", "params": {
+        "jaxpr": {"cj": program}, "in_shardings": {"t": [{"special": "unspecified"}]},
+        "out_shardings": {"t": [{"special": "unspecified"}]}, "in_layouts": {"t": [None]},
+        "out_layouts": {"t": [None]}, "donated_invars": {"t": [False]}, "ctx_mesh": {"special": "mesh"},
+        "name": "dump", "keep_unused": False, "inline": False,
+        "compiler_options_kvs": {"t": [{"t": ["xla_dump_to", str(folder)]}]}},
+        "in": [["float32", [3]]]}
+
+
 def test_the_compiling_process_refuses_what_is_not_a_jax_operation(tmp_path):
     forged = [
         _op(p="no_such_primitive"),
@@ -155,6 +168,7 @@ def test_the_compiling_process_refuses_what_is_not_a_jax_operation(tmp_path):
         _op(p="jit", params={"jaxpr": {"cj": {"in": [], "consts": [], "eqns": [["exp", [], [7], 1]],
                                                 "out": [0], "args": [], "results": []}}}),
         _op(p="reduce_sum", params={"axes": {"t": [5]}, "out_sharding": None}),
+        _jit_with_options(tmp_path / "dumped"),
     ]
     huge = _op(**{"in": [["float32", [1 << 28, 8]]]})  # compiled from its shape, nothing allocated
     honest = _op()
@@ -163,6 +177,7 @@ def test_the_compiling_process_refuses_what_is_not_a_jax_operation(tmp_path):
     compiles.close(wait_s=240)
     assert compiles.failed == len(forged)
     assert compiles.compiled == 2
+    assert not (tmp_path / "dumped").exists(), "no option reaches the compiler"
     entries = [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")]
     assert len(entries) == 2 and all(name.startswith("jit_reduce_sum-") for name in entries)
     # refused ones are done too: no later command sends them again

@@ -28,7 +28,7 @@ def compile_one(op: dict, primitives: dict, plain: Plain, callable_of) -> None:
     primitive = primitives.get(op["p"])
     if primitive is None:
         raise ValueError("not one of JAX's primitives")
-    params = {str(k): plain.decode(v, primitives) for k, v in op["params"].items()}
+    params = plain.params(op["params"].items(), primitives)
     inputs = []
     for dtype, shape in op["in"]:
         if not all(type(d) is int and 0 <= d < 2 ** 31 for d in shape) or math.prod(shape) > 2 ** 31:

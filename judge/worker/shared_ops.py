@@ -211,6 +211,15 @@ class Plain:
             return closed.jaxpr
         raise ValueError("not a parameter value")
 
+    def params(self, pairs, primitives: dict) -> dict:
+        """An equation's parameters decoded from ``(name, value)`` pairs. Options to the compiler
+        (a jitted call's ``compiler_options_kvs``) are refused: they can make XLA write files
+        (``xla_dump_to``) wherever the compiling process may."""
+        params = {str(k): self.decode(v, primitives) for k, v in pairs}
+        if params.get("compiler_options_kvs"):
+            raise ValueError("options to the compiler")
+        return params
+
     def rebuild(self, raw: dict, primitives: dict):
         """The ClosedJaxpr a ``_program`` description stands for, traced again by binding each
         equation's primitive (so JAX itself builds it)."""
@@ -224,7 +233,7 @@ class Plain:
             primitive = primitives.get(name)
             if primitive is None:
                 raise ValueError("not one of JAX's primitives")
-            eqns.append((primitive, {str(k): self.decode(v, primitives) for k, v in params},
+            eqns.append((primitive, self.params(params, primitives),
                          operands, int(count)))
 
         def literal(item):
