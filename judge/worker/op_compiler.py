@@ -169,8 +169,7 @@ def compile_main() -> None:
             return  # another one is at it
         threading.Thread(target=_stop_after, args=(LINGER_S, staging), daemon=True).start()
         for ident, op in _pending(cache, _done(cache)):
-            if ident not in _done(cache):  # what an earlier command's process did meanwhile
-                one(ident, op)
+            one(ident, op)
         if not _pending(cache, _done(cache)):  # every one done: nothing is pending any more
             try:
                 os.unlink(os.path.join(cache, PENDING))
