@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import fcntl
 import json
-import math
 import os
 import sys
 import threading
+import time
 
-from .shared_ops import Plain, dtype_of
+from .shared_ops import Plain, check_shape, dtype_of
 
 def compile_one(op: dict, primitives: dict, plain: Plain, callable_of) -> None:
     """Compile ``op`` into the cache JAX is pointed at, from shapes, as binding it on values
@@ -29,11 +29,7 @@ def compile_one(op: dict, primitives: dict, plain: Plain, callable_of) -> None:
     if primitive is None:
         raise ValueError("not one of JAX's primitives")
     params = plain.params(op["params"].items(), primitives)
-    inputs = []
-    for dtype, shape in op["in"]:
-        if not all(type(d) is int and 0 <= d < 2 ** 31 for d in shape) or math.prod(shape) > 2 ** 31:
-            raise ValueError("not an input")
-        inputs.append((dtype_of(dtype), tuple(shape)))
+    inputs = [(dtype_of(dtype), check_shape(shape)) for dtype, shape in op["in"]]
     if primitive.name in ("jit", "pjit"):
         plain.jaxapi.compile_jit(params["jaxpr"], params, inputs)
         return
@@ -104,10 +100,22 @@ def _pending(cache: str, done: set) -> list:
     return found
 
 
+#: Seconds one operation may take to compile before the process ends itself.
+OP_LIMIT_S = 60.0
+
+
+def _watch(started: list, staging: str) -> None:
+    """End the process when one operation has been compiling for more than ``OP_LIMIT_S``."""
+    while True:
+        time.sleep(1.0)
+        began = started[0]
+        if began is not None and time.monotonic() - began > OP_LIMIT_S:
+            _stop_after(0, staging)
+
+
 def _stop_after(seconds: float, staging: str) -> None:
     """End the process ``seconds`` from now, whatever it is doing (its folders removed)."""
     import shutil
-    import time
 
     time.sleep(seconds)
     shutil.rmtree(staging, ignore_errors=True)
@@ -136,17 +144,21 @@ def compile_main() -> None:
 
         primitives, callable_of = jaxapi.primitives(), jaxapi.primitive_callable()
         plain = Plain(jax)
-        answering = [True]
+        answering, started = [True], [None]  # when the operation being compiled began
+        threading.Thread(target=_watch, args=(started, staging), daemon=True).start()
 
         def one(ident: str, op) -> None:
+            # done before it is tried: one that hangs or kills this process is never sent again
+            with open(os.path.join(cache, INDEX), "a", encoding="ascii") as f:
+                f.write(f"{ident}\n")  # a line per write: appends of processes interleave whole
+            started[0] = time.monotonic()
             try:
                 compile_one(op, primitives, plain, callable_of)
                 _publish(staging, cache)
                 answer = {"id": ident, "ok": True}
             except Exception as exc:  # noqa: BLE001 - a description this JAX cannot compile
                 answer = {"id": ident, "ok": False, "why": f"{type(exc).__name__}: {exc}"[:200]}
-            with open(os.path.join(cache, INDEX), "a", encoding="ascii") as f:
-                f.write(f"{ident}\n")  # a line per write: appends of processes interleave whole
+            started[0] = None
             if answering[0]:
                 try:
                     sys.stdout.write(json.dumps(answer) + "\n")

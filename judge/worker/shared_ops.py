@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import sys
 
 import numpy as np
@@ -43,6 +44,8 @@ MAX_OPS, MAX_REPORT_BYTES = 256, 512 * 1024
 #: Parameter names of one operation; JSON nodes of one description; depth of a value.
 MAX_PARAMS, MAX_NODES, MAX_DEPTH = 16, 20000, 24
 MAX_INPUTS, MAX_RANK, MAX_STR = 64, 8, 256
+#: Elements of one value of a description; how far a scan may be unrolled.
+MAX_ELEMENTS, MAX_UNROLL = 2 ** 31, 64
 #: Elements of the constant arrays one description may carry, in all.
 MAX_CONST_ELEMENTS = 1 << 16
 #: The dtypes an operation's inputs and parameters may name (those of the result channel).
@@ -66,6 +69,16 @@ def _dtype_name(dtype) -> str:
     if name not in DTYPES:
         raise NotPlain("dtype")
     return name
+
+
+def check_shape(shape) -> tuple:
+    """``shape`` as a tuple, if it has at most ``MAX_RANK`` extents and ``MAX_ELEMENTS``
+    elements; ValueError otherwise."""
+    shape = tuple(shape)
+    if len(shape) > MAX_RANK or not all(type(d) is int and 0 <= d < 2 ** 31 for d in shape) \
+            or math.prod(shape) > MAX_ELEMENTS:
+        raise ValueError("not a shape an operation of a submission has")
+    return shape
 
 
 def dtype_of(name: str):
@@ -218,6 +231,9 @@ class Plain:
         params = {str(k): self.decode(v, primitives) for k, v in pairs}
         if params.get("compiler_options_kvs"):
             raise ValueError("options to the compiler")
+        unroll = params.get("unroll", 1)  # a scan unrolled at lowering, in Python
+        if not (type(unroll) is bool or (type(unroll) is int and 0 <= unroll <= MAX_UNROLL)):
+            raise ValueError("a scan unrolled too far")
         return params
 
     def rebuild(self, raw: dict, primitives: dict):
@@ -251,10 +267,12 @@ class Plain:
                 out = list(out) if primitive.multiple_results else [out]
                 if len(out) != count:
                     raise ValueError("an equation with other results")
+                for value in out:  # before XLA sees it: a product past its extents aborts it
+                    check_shape(getattr(getattr(value, "aval", None), "shape", ()))
                 env.extend(out)
             return [read(env, item) for item in raw["out"]]
 
-        avals = [jax.ShapeDtypeStruct(tuple(shape), dtype_of(dtype), weak_type=bool(weak))
+        avals = [jax.ShapeDtypeStruct(check_shape(shape), dtype_of(dtype), weak_type=bool(weak))
                  for dtype, shape, weak in raw["in"]]
         closed = jax.make_jaxpr(program)(*avals)
         if raw["args"] or raw["results"]:
