@@ -285,3 +285,25 @@ def test_one_process_at_a_time_goes_on_with_what_was_left_pending(tmp_path):
     assert [p.name.startswith("jit_reduce_sum-") for p in cache_dir.iterdir()
             if not p.name.startswith(".")] == [True]
     assert not (cache_dir / shared_compile.PENDING).exists(), "nothing is pending any more"
+
+
+def test_one_compiling_process_per_cache_folder(tmp_path):
+    """While one command's compiling process runs, another command's starts no second one: its
+    operations wait in the pending file, and the running process goes on with them."""
+    first_op, second_op = _op(), _op(**{"in": [["float32", [7, 3]]]})
+    first = SharedCompiles(tmp_path, idle=False)
+    first.offer(check_ops([first_op]))
+    deadline = time.monotonic() + 120
+    while first.compiled < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert first.compiled == 1  # its process is up, holding the cache
+    second = SharedCompiles(tmp_path, idle=False)
+    second.offer(check_ops([second_op]))
+    second._proc.wait(timeout=120)  # ended at once: the cache is taken
+    second.close()
+    assert second.compiled == 0
+    pending = [json.loads(line)["id"] for line in (tmp_path / shared_compile.PENDING).read_text().splitlines()]
+    assert pending == [op_key(second_op)]
+    first.close(wait_s=240)
+    assert set((tmp_path / shared_compile.INDEX).read_text().split()) == {op_key(first_op), op_key(second_op)}
+    assert not (tmp_path / shared_compile.PENDING).exists()

@@ -142,9 +142,12 @@ def _read_index(path: Path) -> set[str]:
 class SharedCompiles:
     """Operations offered by workers (``offer``), compiled once each into the cache folder
     ``cache_dir`` by a process of the judge's own at the lowest CPU priority (unless not
-    ``idle``), so that it takes only what the workers leave idle. ``close`` keeps what it has not compiled yet in the
-    pending file, which the next command's process starts with (an operation that a process
-    was compiling when it crashed, ``MAX_TRIES`` times, is dropped). Counts: ``offered`` (new
+    ``idle``), so that it takes only what the workers leave idle; one such process per cache
+    folder runs at a time (while another one runs, this command's operations wait in the
+    pending file). ``close`` keeps what was not compiled yet in the pending file, which the
+    process goes on with and the next command's process starts with (the process marks an
+    operation done before it tries it, so one that crashed it is not sent again; an entry a
+    hand left with ``tries`` of ``MAX_TRIES`` or more is dropped). Counts: ``offered`` (new
     operations queued), ``compiled``, ``failed`` (answers read while the command ran)."""
 
     MAX_TRIES = 3
@@ -253,12 +256,8 @@ class SharedCompiles:
                 if self._pending.pop(key, None) is not None:
                     self.compiled += ok
                     self.failed += not ok
-        with self._lock:  # the process ended: a crash, unless this command closed it
-            if not self._closed:
-                self._closed = True
-                busy = next((k for k in self._pending if k in self._sent), None)
-                if busy is not None:  # the one it was compiling counts a try
-                    self._pending[busy][1] += 1
+        with self._lock:  # the process ended (another one holds the cache, or it crashed):
+            self._closed = True  # what is left waits in the pending file
 
     def close(self, wait_s: float = 0.0) -> None:
         """Keep what is not compiled yet in the pending file, and let the process go on with it
@@ -280,8 +279,22 @@ class SharedCompiles:
                 self._keep(left)
 
     def _keep(self, left: list) -> None:
-        """Write the pending file whole (a rename), or remove it when nothing is left."""
+        """Write the pending file whole (a rename): what this command left, and what other
+        commands left that is not done yet; or remove it when nothing is left."""
         path = self.cache_dir / PENDING
+        ours = {op_key(op) for op, _ in left}
+        done = _read_index(self.cache_dir / INDEX)
+        try:
+            with open(path, "rb") as f:
+                for line in f.read(MAX_PENDING_BYTES).split(b"\n"):
+                    with contextlib.suppress(ValueError, KeyError, TypeError):
+                        item = json.loads(line)
+                        ops = check_ops([item["op"]])
+                        if ops and (key := op_key(ops[0])) not in ours and key not in done:
+                            left.append([ops[0], int(item.get("tries", 0))])
+                            ours.add(key)
+        except OSError:
+            pass
         try:
             if not left:
                 path.unlink(missing_ok=True)

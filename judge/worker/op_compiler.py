@@ -138,6 +138,13 @@ def compile_main() -> None:
     warnings.filterwarnings("ignore")
     cache, staging = os.environ["JUDGE_SHARED_CACHE"], os.environ["JAX_COMPILATION_CACHE_DIR"]
     try:
+        # One compiling process per cache folder at a time: another one already at it leaves
+        # this command's operations to the pending file, which that one goes on with.
+        lock = os.open(os.path.join(cache, LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return
         import jax
 
         from . import jaxapi
@@ -173,12 +180,7 @@ def compile_main() -> None:
             except (ValueError, KeyError, TypeError):
                 continue
             one(ident, op)
-        # The pending file, by one process of the cache's at a time, for at most LINGER_S.
-        lock = os.open(os.path.join(cache, LOCK), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return  # another one is at it
+        # then what this and other commands left pending, for at most LINGER_S
         threading.Thread(target=_stop_after, args=(LINGER_S, staging), daemon=True).start()
         for ident, op in _pending(cache, _done(cache)):
             one(ident, op)
