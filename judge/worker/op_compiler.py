@@ -127,9 +127,10 @@ def compile_main() -> None:
     """Read ``{"id": KEY, "op": ...}`` lines on stdin, compile each and add its KEY to the
     cache's index (a refused one too); answer ``{"id": KEY, "ok": true}`` or ``{"id": KEY,
     "ok": false, "why": ...}`` on stdout while the judge reads them. At the end of stdin, go on
-    with the pending file for at most ``LINGER_S`` seconds. JAX writes into
-    $JAX_COMPILATION_CACHE_DIR (the staging folder, removed at the end, with $HOME);
-    $JUDGE_SHARED_CACHE is the cache."""
+    with the pending file for at most ``LINGER_S`` seconds. One process per cache folder runs
+    at a time (a lock): another one ends at once, its command's operations left to the pending
+    file. JAX writes into $JAX_COMPILATION_CACHE_DIR (the staging folder, removed at the end,
+    with $HOME); $JUDGE_SHARED_CACHE is the cache."""
     import shutil
     import warnings
 
