@@ -23,6 +23,17 @@ def judge(*args: str, cwd: str | Path = ROOT, env: Mapping[str, str] | None = No
                           capture_output=True, text=True, timeout=timeout)
 
 
+def grade_known(problem, folder: str, name: str):
+    """Grade the bundled submission ``submissions/<problem>/<folder>/<name>.py`` on the examples
+    alone, as a student's would be graded when it is expected to be accepted (source gate on)
+    and with the gate off otherwise (the cases and rules behind an attack are what is tested)."""
+    from judge.grade import grading
+
+    path = ROOT / "submissions" / problem.id / folder / f"{name}.py"
+    return grading.grade(problem, path, examples_only=True, hints=False,
+                         source_gate=folder == "accepted")
+
+
 def sampled(values: Iterable, key: Callable[[Any], Hashable | list],
             ids: Callable[[Any], str] | None = None) -> list:
     """An exhaustive sweep as pytest params, split between the two groups of the suite: the first

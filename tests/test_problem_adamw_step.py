@@ -5,8 +5,7 @@ leaves), and a few known submissions get their verdict and reason on the example
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT
-from judge.grade import grading
+from tests.helpers import ROOT, grade_known
 from judge.problem import spec
 
 
@@ -21,12 +20,6 @@ def _leaves(tree):
         value = tree[key]
         out.extend(_leaves(value) if isinstance(value, dict) else [np.asarray(value)])
     return out
-
-
-def _grade(problem, folder, name):
-    path = ROOT / "submissions" / problem.id / folder / f"{name}.py"
-    return grading.grade(problem, path, examples_only=True, hints=False,
-                         source_gate=folder == "accepted")
 
 
 def test_cases_cover_the_statement(adamw):
@@ -58,5 +51,5 @@ def test_cases_cover_the_statement(adamw):
     ("wrong_answer", "count_as_float", "WA", "wrong_dtype"),
 ])
 def test_known_submissions(adamw, folder, name, verdict, reason):
-    result = _grade(adamw, folder, name)
+    result = grade_known(adamw, folder, name)
     assert (result.verdict.value, result.reason) == (verdict, reason), result.message

@@ -6,8 +6,7 @@ reason on the examples."""
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT
-from judge.grade import grading
+from tests.helpers import ROOT, grade_known
 from judge.problem import spec
 
 
@@ -22,12 +21,6 @@ def _leaves(tree):
         value = tree[key]
         out.extend(_leaves(value) if isinstance(value, dict) else [np.asarray(value)])
     return out
-
-
-def _grade(problem, folder, name):
-    path = ROOT / "submissions" / problem.id / folder / f"{name}.py"
-    return grading.grade(problem, path, examples_only=True, hints=False,
-                         source_gate=folder == "accepted")
 
 
 def test_cases_cover_the_statement(clip):
@@ -66,11 +59,11 @@ def test_cases_cover_the_statement(clip):
     ("wrong_answer", "per_leaf_clip", "WA", "wrong_value"),
 ])
 def test_known_submissions(clip, folder, name, verdict, reason):
-    result = _grade(clip, folder, name)
+    result = grade_known(clip, folder, name)
     assert (result.verdict.value, result.reason) == (verdict, reason), result.message
 
 
 @pytest.mark.parametrize("name", ["callback_in_backward", "callback_in_jvp_rule"])
 def test_a_callback_that_runs_only_under_the_judges_derivative_is_refused(clip, name):
-    result = _grade(clip, "rejected", name)
+    result = grade_known(clip, "rejected", name)
     assert (result.verdict.value, result.reason) == ("RJ", "callback_used"), result.message

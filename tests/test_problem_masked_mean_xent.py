@@ -6,7 +6,7 @@ and a few known submissions get their verdict with the reason of the rule that r
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, grade_known
 from judge.grade import grading
 from judge.problem import spec
 
@@ -14,12 +14,6 @@ from judge.problem import spec
 @pytest.fixture(scope="module")
 def xent():
     return spec.load(ROOT / "problems" / "masked_mean_xent.yaml")
-
-
-def _grade(problem, folder, name):
-    path = ROOT / "submissions" / problem.id / folder / f"{name}.py"
-    return grading.grade(problem, path, examples_only=True, hints=False,
-                         source_gate=folder == "accepted")
 
 
 def test_rules_and_dims(xent):
@@ -69,7 +63,7 @@ def test_cases_cover_the_statement(xent):
     ("wrong_answer", "stop_gradient_normalizer", "WA", "wrong_vjp", ""),
 ])
 def test_known_submissions(xent, folder, name, verdict, reason, words):
-    result = _grade(xent, folder, name)
+    result = grade_known(xent, folder, name)
     assert (result.verdict.value, result.reason) == (verdict, reason), result.message
     assert words in result.message
 

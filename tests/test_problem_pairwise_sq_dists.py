@@ -6,7 +6,7 @@ the rule that refuses them (examples only)."""
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, grade_known
 from judge.grade import grading
 from judge.problem import spec
 
@@ -14,12 +14,6 @@ from judge.problem import spec
 @pytest.fixture(scope="module")
 def problem():
     return spec.load(ROOT / "problems" / "pairwise_sq_dists.yaml")
-
-
-def _grade(problem, folder, name):
-    path = ROOT / "submissions" / problem.id / folder / f"{name}.py"
-    return grading.grade(problem, path, examples_only=True, hints=False,
-                         source_gate=folder == "accepted")
 
 
 def _exact(X, Y, G):
@@ -75,7 +69,7 @@ def test_cases_cover_the_statement(problem):
     ("wrong_answer", "transposed", "WA", "wrong_shape", "shape (3, 2), expected (2, 3)"),
 ])
 def test_known_submissions(problem, folder, name, verdict, reason, words):
-    result = _grade(problem, folder, name)
+    result = grade_known(problem, folder, name)
     assert result.verdict.value == verdict, result.message
     if reason is not None:
         assert result.reason == reason, result.message

@@ -5,20 +5,13 @@ a Python branch on the traced step is refused as a concretized traced value, not
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT
-from judge.grade import grading
+from tests.helpers import ROOT, grade_known
 from judge.problem import spec
 
 
 @pytest.fixture(scope="module")
 def problem():
     return spec.load(ROOT / "problems" / "warmup_cosine.yaml")
-
-
-def _grade(problem, folder, name):
-    path = ROOT / "submissions" / problem.id / folder / f"{name}.py"
-    return grading.grade(problem, path, examples_only=True, hints=False,
-                         source_gate=folder == "accepted")
 
 
 def _phases(case):
@@ -66,6 +59,6 @@ def test_cases_cover_the_statement(problem):
     ("wrong_answer", "cosine_continues", "WA", "wrong_value", ""),
 ])
 def test_known_submissions(problem, folder, name, verdict, reason, words):
-    result = _grade(problem, folder, name)
+    result = grade_known(problem, folder, name)
     assert (result.verdict.value, result.reason) == (verdict, reason), result.message
     assert words in result.message

@@ -5,8 +5,7 @@ few known submissions get their verdict with the reason of the rule that refuses
 import numpy as np
 import pytest
 
-from tests.helpers import ROOT
-from judge.grade import grading
+from tests.helpers import ROOT, grade_known
 from judge.problem import spec
 
 
@@ -18,12 +17,6 @@ def clip():
 @pytest.fixture(scope="module")
 def ema():
     return spec.load(ROOT / "problems" / "ema_scan.yaml")
-
-
-def _grade(problem, folder, name):
-    path = ROOT / "submissions" / problem.id / folder / f"{name}.py"
-    return grading.grade(problem, path, examples_only=True, hints=False,
-                         source_gate=folder == "accepted")
 
 
 def test_clip_cases_cover_the_statement(clip):
@@ -73,6 +66,6 @@ def test_ema_cases_cover_the_statement(ema):
 ])
 def test_known_submissions(request, problem_name, folder, name, verdict, reason, words):
     problem = request.getfixturevalue(problem_name)
-    result = _grade(problem, folder, name)
+    result = grade_known(problem, folder, name)
     assert (result.verdict.value, result.reason) == (verdict, reason), result.message
     assert words in result.message
