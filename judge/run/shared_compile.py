@@ -39,7 +39,7 @@ from judge.worker.shared_ops import (DTYPES, MAX_DEPTH, MAX_INPUTS, MAX_NODES, M
 #: Files in the cache folder: the keys of the operations done (written by the compiling
 #: process), and the operations offered but not done yet, which the compiling process goes on
 #: with once its command has ended and the next command's process starts with.
-INDEX, PENDING, MAX_PENDING_BYTES = op_compiler.INDEX, op_compiler.PENDING, op_compiler.MAX_PENDING_BYTES
+INDEX, PENDING = op_compiler.INDEX, op_compiler.PENDING
 #: Operations one command sends to be compiled, at most.
 MAX_PER_COMMAND = 4000
 
@@ -131,12 +131,16 @@ def op_key(op: dict) -> str:
     return hashlib.sha256(json.dumps(op, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:40]
 
 
-def _read_index(path: Path) -> set[str]:
-    try:
-        text = path.read_text(encoding="ascii", errors="replace")
-    except OSError:
-        return set()
-    return {line for line in text.split("\n") if re.fullmatch(r"[0-9a-f]{40}", line)}
+def _pending_ops(cache_dir: Path, skip: set) -> list[tuple[str, dict]]:
+    """The well-formed operations of the pending file whose keys are not in ``skip``, as
+    ``(key, op)``, each once."""
+    found = []
+    for item in op_compiler.read_pending(cache_dir):
+        ops = check_ops([item["op"]])
+        if ops and (key := op_key(ops[0])) not in skip:
+            skip.add(key)
+            found.append((key, ops[0]))
+    return found
 
 
 class SharedCompiles:
@@ -146,19 +150,16 @@ class SharedCompiles:
     folder runs at a time (while another one runs, this command's operations wait in the
     pending file). ``close`` keeps what was not compiled yet in the pending file, which the
     process goes on with and the next command's process starts with (the process marks an
-    operation done before it tries it, so one that crashed it is not sent again; an entry a
-    hand left with ``tries`` of ``MAX_TRIES`` or more is dropped). Counts: ``offered`` (new
-    operations queued), ``compiled``, ``failed`` (answers read while the command ran)."""
-
-    MAX_TRIES = 3
+    operation done before it tries it, so one that crashed it is not sent again). Counts:
+    ``offered`` (new operations queued), ``compiled``, ``failed`` (answers read while the
+    command ran)."""
 
     def __init__(self, cache_dir: Path, python: str = sys.executable, idle: bool = True):
         self.cache_dir, self.python, self.idle = Path(cache_dir), python, idle
         self.offered = self.compiled = self.failed = 0
         self._lock = threading.Lock()
         self._known: set[str] | None = None
-        self._pending: dict[str, list] = {}  # key -> [op, tries], in the order queued
-        self._sent: set[str] = set()  # keys written to the process
+        self._pending: dict[str, dict] = {}  # key -> op, in the order queued
         self._queue: queue.Queue = queue.Queue()
         self._proc: subprocess.Popen | None = None
         self._reader: threading.Thread | None = None
@@ -181,7 +182,7 @@ class SharedCompiles:
                 if key in self._known or self.offered >= MAX_PER_COMMAND:
                     continue
                 self._known.add(key)
-                self._pending[key] = [op, 0]
+                self._pending[key] = op
                 self.offered += 1
                 fresh.append((key, op))
             if fresh and self._proc is None and not self._start():
@@ -192,24 +193,9 @@ class SharedCompiles:
 
     def _load(self) -> list:
         """Read the index and the pending file (under the lock); the pending operations."""
-        self._known = _read_index(self.cache_dir / INDEX)
-        loaded = []
-        try:
-            with open(self.cache_dir / PENDING, "rb") as f:
-                lines = f.read(MAX_PENDING_BYTES).split(b"\n")
-        except OSError:
-            return loaded
-        for line in lines:
-            try:
-                item = json.loads(line)
-                ops, tries = check_ops([item["op"]]), int(item.get("tries", 0))
-            except (ValueError, KeyError, TypeError):
-                continue
-            if not ops or tries >= self.MAX_TRIES or (key := op_key(ops[0])) in self._known:
-                continue
-            self._known.add(key)
-            self._pending[key] = [ops[0], tries]
-            loaded.append((key, ops[0]))
+        self._known = op_compiler.read_done(self.cache_dir)
+        loaded = _pending_ops(self.cache_dir, self._known)
+        self._pending.update(loaded)
         return loaded
 
     def _start(self) -> bool:
@@ -238,7 +224,6 @@ class SharedCompiles:
         try:
             while (item := self._queue.get()) is not None:
                 key, op = item
-                self._sent.add(key)
                 proc.stdin.write((json.dumps({"id": key, "op": op}) + "\n").encode())
                 proc.stdin.flush()
             proc.stdin.close()
@@ -282,28 +267,16 @@ class SharedCompiles:
         """Write the pending file whole (a rename): what this command left, and what other
         commands left that is not done yet; or remove it when nothing is left."""
         path = self.cache_dir / PENDING
-        ours = {op_key(op) for op, _ in left}
-        done = _read_index(self.cache_dir / INDEX)
-        try:
-            with open(path, "rb") as f:
-                for line in f.read(MAX_PENDING_BYTES).split(b"\n"):
-                    with contextlib.suppress(ValueError, KeyError, TypeError):
-                        item = json.loads(line)
-                        ops = check_ops([item["op"]])
-                        if ops and (key := op_key(ops[0])) not in ours and key not in done:
-                            left.append([ops[0], int(item.get("tries", 0))])
-                            ours.add(key)
-        except OSError:
-            pass
+        ours = {op_key(op) for op in left}
+        left = left + [op for _, op in _pending_ops(self.cache_dir, ours | op_compiler.read_done(self.cache_dir))]
         try:
             if not left:
                 path.unlink(missing_ok=True)
                 return
             fd, temp = tempfile.mkstemp(prefix=".pending-", dir=self.cache_dir)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
-                for op, tries in left:
-                    f.write(json.dumps({"id": op_key(op), "op": op, "tries": tries},
-                                       separators=(",", ":")) + "\n")
+                for op in left:
+                    f.write(json.dumps({"id": op_key(op), "op": op}, separators=(",", ":")) + "\n")
             os.replace(temp, path)
         except OSError:
             pass

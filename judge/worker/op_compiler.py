@@ -72,32 +72,37 @@ INDEX, PENDING, LOCK = ".shared-ops", ".shared-ops-pending", ".shared-ops-lock"
 MAX_PENDING_BYTES = 8 << 20
 
 
-def _done(cache: str) -> set:
-    """The keys in the cache's index."""
+def read_done(cache) -> set:
+    """The keys in the cache folder's index (``op_key``'s, 40 hex digits)."""
     try:
         with open(os.path.join(cache, INDEX), encoding="ascii", errors="replace") as f:
-            return set(f.read().split())
+            return {k for k in f.read().split() if len(k) == 40 and all(c in "0123456789abcdef" for c in k)}
     except OSError:
         return set()
 
 
-def _pending(cache: str, done: set) -> list:
-    """The pending file's operations not done yet, as ``(key, op)``."""
+def read_pending(cache) -> list:
+    """The pending file's entries (``{"id": KEY, "op": ...}``, JSON as written), in order; the
+    unreadable lines are left out."""
     found = []
     try:
         with open(os.path.join(cache, PENDING), "rb") as f:
             lines = f.read(MAX_PENDING_BYTES).split(b"\n")
-        for line in lines:
-            try:
-                item = json.loads(line)
-                key, op = str(item["id"])[:64], item["op"]
-            except (ValueError, KeyError, TypeError):
-                continue
-            if key not in done:
-                found.append((key, op))
     except OSError:
-        pass
+        return found
+    for line in lines:
+        try:
+            item = json.loads(line)
+            if isinstance(item, dict) and isinstance(item.get("id"), str) and "op" in item:
+                found.append(item)
+        except ValueError:
+            continue
     return found
+
+
+def _pending(cache: str, done: set) -> list:
+    """The pending file's operations not done yet, as ``(key, op)``."""
+    return [(item["id"][:64], item["op"]) for item in read_pending(cache) if item["id"] not in done]
 
 
 #: Seconds one operation may take to compile before the process ends itself.
@@ -183,9 +188,9 @@ def compile_main() -> None:
             one(ident, op)
         # then what this and other commands left pending, for at most LINGER_S
         threading.Thread(target=_stop_after, args=(LINGER_S, staging), daemon=True).start()
-        for ident, op in _pending(cache, _done(cache)):
+        for ident, op in _pending(cache, read_done(cache)):
             one(ident, op)
-        if not _pending(cache, _done(cache)):  # every one done: nothing is pending any more
+        if not _pending(cache, read_done(cache)):  # every one done: nothing is pending any more
             try:
                 os.unlink(os.path.join(cache, PENDING))
             except FileNotFoundError:
