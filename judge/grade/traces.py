@@ -73,8 +73,9 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
                 **({"symbols": {k: list(v) for k, v in w.trace.symbols.items()}} if w.trace.symbols else {})}
                for w in wanted]
     # the derivatives the case's worker takes are traced into these programs too
+    # nothing is evaluated there, so nothing is compiled to report (``report_ops``)
     return {**base, "grad_rule": None, "probes": None, "derivative": base.get("probes"),
-            "structure": False, "public_cases": 0, "cases": entries}
+            "structure": False, "public_cases": 0, "report_ops": False, "cases": entries}
 
 
 def _evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
