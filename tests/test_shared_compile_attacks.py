@@ -232,3 +232,53 @@ def test_a_scan_unrolled_a_billion_times_is_bounded(tmp_path):
     compiles, ended = _run(cache_dir, [bomb, _op()], wait_s=60)
     assert ended, "the compiling process is still unrolling the scan after a minute"
     assert compiles.compiled == 1 and compiles.failed == 1
+
+
+#: An honest submission that, when imported, puts an op log of its own beside the evaluator
+#: (or a method of its own on the op log's class): its code would then run while each program
+#: is evaluated, where it could reach the values through the frames. Either is tampering.
+SWAP_LOG = '''
+import gc
+
+for o in gc.get_objects():
+    if type(o).__name__ == "Evaluator":
+        class Spy:
+            misses = 0
+
+            def note(self, *args):
+                pass
+
+            def report(self):
+                return []
+
+        o.ops = Spy()
+'''
+PATCH_NOTE = '''
+import gc
+
+for o in gc.get_objects():
+    if type(o).__name__ == "OpLog":
+        type(o).note = lambda *args: None
+'''
+
+
+@pytest.mark.parametrize("tamper, without_log", [(SWAP_LOG, "RJ"), (PATCH_NOTE, "AC")],
+                         ids=["swap the op log", "patch note"])
+def test_the_op_log_is_watched_like_the_other_instruments(tmp_path, tamper, without_log):
+    from judge.grade import grading
+    from judge.problem import spec
+    from tests.helpers import ROOT
+
+    problem = spec.load("fake_quant_ste")
+    honest = (ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py").read_text()
+    path = tmp_path / "fake_quant_ste.py"
+    path.write_text(honest + tamper)
+    compiles = SharedCompiles(tmp_path / "cache", idle=False)
+    result = grading.grade(problem, path, examples_only=True, hints=False, source_gate=False,
+                           compiles=compiles)
+    compiles.close()
+    assert (result.verdict.value, result.reason) == ("RJ", "instrument_tampered"), result.message
+    # without an op log: rebinding the evaluator's attribute is still tampering; patching a
+    # class no worker has is nothing
+    plain = grading.grade(problem, path, examples_only=True, hints=False, source_gate=False)
+    assert plain.verdict.value == without_log, plain.message

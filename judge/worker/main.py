@@ -155,7 +155,13 @@ def main(argv: list[str] | None = None) -> None:
     decode_args = protocol.decode_args
     classify, clock, end = limits.classify, time.perf_counter, os._exit
     tampered = instrument.guard(CaseRunner, Capture, custody.Measures, Evaluator,
-                                *([recorder.tracked] if recorder else []))
+                                *([recorder.tracked] if recorder else []),
+                                *([type(op_log)] if op_log is not None else []))
+    # the evaluator and its op log are called while a program is evaluated: an attribute of
+    # theirs rebound (an op log of the submission's) would run its code there
+    evaluator_changed = frozen_attributes(evaluator)
+    op_log_changed = (frozen_attributes(op_log, keep=("misses", "size")) if op_log is not None
+                      else lambda: [])
     numpy_changed = custody.watched_modules(numpy)  # a replaced NumPy function sees the values
     # The address space JAX has mapped by now is the runtime's; the submission gets ``memory``
     # bytes beyond it, whatever JAX's plugins reserve on this machine.
@@ -198,7 +204,7 @@ def main(argv: list[str] | None = None) -> None:
                 yield from (json.loads(line)["cases"] if line else [])
 
         def changed() -> list[str]:
-            return tampered() + runner_changed() + numpy_changed()
+            return tampered() + runner_changed() + numpy_changed() + evaluator_changed() + op_log_changed()
 
         for case in all_cases():
             if changed():
