@@ -53,8 +53,8 @@ def _idle_priority() -> None:
         with open("/proc/self/autogroup", "w") as f:
             f.write("19")
 
-    for attempt in (lambda: os.nice(19),
-                    lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)), autogroup):
+    for attempt in (lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)),
+                    lambda: os.nice(19), autogroup):
         try:
             attempt()
         except (OSError, AttributeError, ValueError):
