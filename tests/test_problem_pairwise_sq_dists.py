@@ -109,8 +109,9 @@ pairwise_sq_dists.defvjp(fwd, bwd)
 @pytest.mark.parametrize("gate", [
     True,
     pytest.param(False, marks=pytest.mark.xfail(strict=True, reason=(
-        "known, gate off only: the probe runs under disable_jit and the rules' programs do not, "
-        "so a backward rule reading jax.config takes another branch in each"))),
+        "known, gate off only: the judge traces and evaluates the program without disable_jit, "
+        "so a backward rule that takes another branch only under jax.config.jax_disable_jit "
+        "hides that branch from every run"))),
 ])
 def test_a_backward_rule_reading_jax_config_is_refused(tmp_path, gate):
     problem = spec.load(ROOT / "problems" / "pairwise_sq_dists.yaml")

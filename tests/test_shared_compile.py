@@ -223,9 +223,9 @@ class Recording(SharedCompiles):
 
 
 def test_a_later_worker_finds_what_an_earlier_one_compiled(tmp_path, monkeypatch):
-    """A submission whose jitted helpers the reference does not have: its first grade compiles
-    them in its worker and offers them; its second grade loads them all (and is graded the
-    same)."""
+    """A submission with operations the reference does not run (its jitted helpers, evaluated
+    operation by operation, reduce along other axes): its first grade compiles them in its
+    worker and offers them; its second grade loads them all (and is graded the same)."""
     monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
     problem = spec.load("per_example_clip")
     path = ROOT / "submissions" / "per_example_clip" / "accepted" / "jit_helpers.py"
@@ -237,7 +237,7 @@ def test_a_later_worker_finds_what_an_earlier_one_compiled(tmp_path, monkeypatch
         compiles.close(wait_s=240)
         reported.append(compiles.reported)
     assert [r.verdict.value for r in results] == ["AC", "AC"]
-    assert reported[0][0] >= 5
+    assert reported[0][0] >= 3
     assert reported[1] == [0]
     assert [c.verdict for c in results[0].cases] == [c.verdict for c in results[1].cases]
 

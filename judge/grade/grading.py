@@ -126,8 +126,9 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
     shown = intake.shown(path.name)  # the student chose it: escaped, one-to-one
     describe = lambda error: _error_text(error, shown)  # noqa: E731
     program_breach = traces.program_breach(problem, wanted, trace_run, describe)
+    decided: dict = {}  # the rules' decision on each symbolic trace, shared by its cases
     results = tuple(judge_case(problem, case, run, factors[case.index], shown, program_breach,
-                               traces.related(problem, wanted, case, trace_run, describe))
+                               traces.related(problem, wanted, case, trace_run, describe, decided))
                     for case in cases)
     verdict, reason, message = overall(results)
     notes = ()

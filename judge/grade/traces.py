@@ -136,19 +136,24 @@ def program_breach(problem, wanted: list[Wanted], run, describe) -> rules.Breach
     return rules.check_abstract(problem, found) if found else None
 
 
-def related(problem, wanted: list[Wanted], case, run, describe) -> dict | rules.Breach:
+def related(problem, wanted: list[Wanted], case, run, describe, decided: dict | None = None
+            ) -> dict | rules.Breach:
     """The traces made beside ``case``, by the index of the rule that asked for them, and the
     program traced with symbolic dims for it under ``"symbolic"`` (the case's own program must
-    be that one instantiated, ``rules.check_instance``); or the rules' breach on it."""
+    be that one instantiated, ``rules.check_instance``); or the rules' breach on it.
+    ``decided`` (one dict per grade) keeps the rules' decision on each symbolic trace, which
+    every case it was traced for shares."""
     by_rule: dict = {}
+    decided = {} if decided is None else decided
     for w in wanted:
         if w.origin == "symbolic" and case.index in w.owners:
-            got = _evidence(w, run, describe)
+            if w.index not in decided:
+                got = _evidence(w, run, describe)
+                decided[w.index] = got if isinstance(got, rules.Breach) else (
+                    rules.check_symbolic(problem, got) or got)
+            got = decided[w.index]
             if isinstance(got, rules.Breach):
                 return got
-            breach = rules.check_symbolic(problem, got)
-            if breach:
-                return breach
             by_rule["symbolic"] = got
     for w in wanted:
         if w.owner == case.index:

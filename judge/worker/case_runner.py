@@ -156,7 +156,10 @@ class CaseRunner:
         ``disable_jit`` so that a jit-wrapped submission is traced afresh each time (its rules
         run again) instead of being served from JAX's trace cache; without ``fresh`` (no
         instrument, structural rules) it is traced as it is, so the program the rules read is
-        the very one whose values are judged.
+        the very one whose values are judged. Either way a jitted call is evaluated operation
+        by operation (``Evaluator.run``'s ``jit_inlined``), as disable_jit runs it: what the
+        cases share with the reference and with each other is then single operations, which
+        the compilation cache holds, rather than a program of the submission's own per shape.
         """
         jax, np, recorder = self.jax, self.np, self.recorder
         holder = {}
@@ -183,15 +186,16 @@ class CaseRunner:
             if self.compiled:  # the same computation compiled whole by XLA (may fuse and reorder)
                 flat = jax.jit(traced)(*inputs)
             else:
-                with quiet():
-                    flat = self.evaluator.run(closed.jaxpr, closed.consts, *leaves)
+                with quiet():  # a jitted call operation by operation, as under disable_jit
+                    flat = self.evaluator.run(closed.jaxpr, closed.consts, *leaves, jit_inlined=True)
         finally:
             if recorder is not None:
                 recorder.stop()
         scaled = None
         if factor is not None and recorder is not None:
             with quiet():
-                moved = self.evaluator.run(closed.jaxpr, closed.consts, *leaves[:-1], np.float32(factor))
+                moved = self.evaluator.run(closed.jaxpr, closed.consts, *leaves[:-1], np.float32(factor),
+                                           jit_inlined=True)
             scaled = self._fill(holder["skeleton"], moved)
         return closed, self._fill(holder["skeleton"], flat), scaled, holder["skeleton"]
 
@@ -257,9 +261,11 @@ class CaseRunner:
                     closed = jax.make_jaxpr(forward)(*specs)
         return self.summarize(closed, symbolic=bool(made))
 
-    def _derived(self, values: dict) -> tuple:
-        """The output and the derivatives the judge takes (``derivative``) at ``values``, the
-        cotangent and tangents all ones (only the program is wanted, never its values)."""
+    def _derived(self, values: dict, directions: dict | None = None) -> tuple:
+        """The output and the derivatives the judge takes (``derivative``) at ``values``: the
+        cotangent and tangents all ones where only the program is wanted, or the case's own
+        (``directions``: "cotangent" shaped like the output, "tangent" like the probes' ``wrt``,
+        as ``probe`` takes them) where its values are."""
         jax = self.jax
         wrt = self.derivative["wrt"]
         names = [wrt] if isinstance(wrt, str) else list(wrt)
@@ -274,13 +280,60 @@ class CaseRunner:
         out, derived = None, []
         if "vjp" in self.derivative["names"]:
             out, pull = jax.vjp(of_wrt, *primals)
-            derived.append(pull(jax.tree_util.tree_map(ones, out)))
+            derived.append(pull(jax.tree_util.tree_map(ones, out) if directions is None
+                                else _like(out, directions["cotangent"])))
         if "jvp" in self.derivative["names"]:
-            pushed_out, pushed = jax.jvp(of_wrt, tuple(primals),
-                                         tuple(jax.tree_util.tree_map(ones, p) for p in primals))
+            if directions is None:
+                tangents = tuple(jax.tree_util.tree_map(ones, p) for p in primals)
+            else:
+                tangent = directions["tangent"]
+                tangents = (tangent,) if isinstance(wrt, str) else tuple(tangent[n] for n in names)
+            pushed_out, pushed = jax.jvp(of_wrt, tuple(primals), tangents)
             out = pushed_out if out is None else out
             derived.append(pushed)
         return out, derived
+
+    def _probes_in_program(self, args: dict, probe_args: dict) -> tuple | None:
+        """The probes' derivatives and the case's program from one trace: the program the rules
+        read (``program``: the output and the derivatives, traced as they are) traced with the
+        case's cotangent and tangent as inputs in place of ones, and evaluated. Returns (the
+        probes as ``run`` reports them, the primitives of that program, its summary), or None
+        where that program cannot be traced or evaluated: then the probes and the program are
+        each traced on their own, which reports the failure where it belongs."""
+        jax, np = self.jax, self.np
+        wrt = self.probes["wrt"]
+        names = [wrt] if isinstance(wrt, str) else list(wrt)
+        wanted = {"vjp": "cotangent", "jvp": "tangent"}
+        try:
+            directions = {wanted[n]: probe_args[wanted[n]] for n in self.probes["names"]}
+            holder = {}
+
+            def with_derivative(*values):
+                count = len(self.traced)
+                out, derived = self._derived(self._bind(args, values[:count]),
+                                             dict(zip(directions, values[count:])))
+                leaves: list = []
+                self._split(out, leaves)
+                flat, holder["tree"] = jax.tree_util.tree_flatten(derived)
+                holder["outputs"] = len(leaves)
+                return leaves + flat
+
+            inputs = [args[n] for n in self.traced] + list(directions.values())
+            closed = jax.make_jaxpr(with_derivative)(*inputs)
+            with np.errstate(all="ignore"):  # as in ``_evaluate``
+                # operation by operation, as the probes' own traces (under disable_jit) ran
+                flat = self.evaluator.run(closed.jaxpr, closed.consts, *jax.tree_util.tree_leaves(inputs),
+                                          jit_inlined=True)
+            derived = jax.tree_util.tree_unflatten(holder["tree"], list(flat[holder["outputs"]:]))
+        except Exception:  # noqa: BLE001 - the separate traces report it
+            return None
+        probes: dict = {"errors": {}}
+        for name, value in zip(self.probes["names"], derived):
+            if name == "vjp":
+                value = value[0] if isinstance(wrt, str) else dict(zip(names, value))
+            leaves = []
+            probes[name] = self._fill(self._split(value, leaves), leaves)
+        return probes, self.instrument.walk_primitives(closed)["primitives"], self.summarize(closed)
 
     def abstract(self, args: dict, shapes: dict, symbols: dict | None = None) -> dict:
         """Only the program summary, at ``shapes``: nothing runs."""
@@ -405,17 +458,26 @@ class CaseRunner:
             result["evidence"] = evidence
             if self.probes:
                 seen = set(result["trace"]["primitives"])
-                probes = result["probes"] = {"errors": {}}
-                for name in self.probes["names"]:
-                    try:
-                        probes[name], used = self.probe(name, args, probe_args or {})
-                        seen.update(used)
-                    except self.instrument.CONCRETIZATION_ERRORS:
-                        raise
-                    except Exception as exc:  # noqa: BLE001 - e.g. no forward-mode rule
-                        probes["errors"][name] = describe_error(exc, "exception", self.submission)
+                # the program the rules read takes the probes' derivatives already: where the
+                # values are judged from the program as traced, it gives the probes' values too
+                merged = (self._probes_in_program(args, probe_args or {})
+                          if self.single_trace and self.derivative == self.probes and not self.compiled
+                          else None)
+                if merged is not None:
+                    result["probes"], used, result["program"] = merged
+                    seen.update(used)
+                else:
+                    probes = result["probes"] = {"errors": {}}
+                    for name in self.probes["names"]:
+                        try:
+                            probes[name], used = self.probe(name, args, probe_args or {})
+                            seen.update(used)
+                        except self.instrument.CONCRETIZATION_ERRORS:
+                            raise
+                        except Exception as exc:  # noqa: BLE001 - e.g. no forward-mode rule
+                            probes["errors"][name] = describe_error(exc, "exception", self.submission)
                 result["trace"] = {**result["trace"], "primitives": sorted(seen)}
-            if self.structure:
+            if self.structure and "program" not in result:
                 result["program"] = (self.summarize(closed) if self.single_trace and not self.derivative
                                      else self.program(args))
         except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data

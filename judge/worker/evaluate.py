@@ -278,6 +278,7 @@ _NUMERIC = frozenset("biuf")
 #: Calls whose body JAX evaluates operation by operation when bound on concrete values: the
 #: body is evaluated here the same way.
 _INLINE = jaxapi.INLINED_CALLS
+_JIT = jaxapi.JIT_CALLS
 
 
 def _subnormal(values, limit=_TINY) -> bool:
@@ -316,7 +317,9 @@ class Evaluator:
         #: compilation cache (set by the worker before the submission is imported)
         self.ops = None
 
-    def run(self, jaxpr, consts, *args) -> list:
+    def run(self, jaxpr, consts, *args, jit_inlined: bool = False) -> list:
+        """The values of ``jaxpr``'s outputs. With ``jit_inlined``, a jitted call is evaluated
+        operation by operation, as under ``jax.disable_jit``, instead of compiled whole."""
         env: dict = {}
         literal = self.Literal
         eqns, last_used = self._needed(jaxpr)
@@ -330,7 +333,9 @@ class Evaluator:
             values = [read(v) for v in eqn.invars]
             outs = self._numpy(eqn, values) if self.table else None
             if outs is None:
-                outs = self._inline(eqn, values) if eqn.primitive.name in _INLINE else None
+                name = eqn.primitive.name
+                outs = (self._inline(eqn, values, jit_inlined)
+                        if name in _INLINE or (jit_inlined and name in _JIT) else None)
             if outs is None:
                 outs = self._bind(eqn, values)
             env.update(zip(eqn.outvars, outs))
@@ -385,12 +390,12 @@ class Evaluator:
             ops.note(eqn, params, misses)
         return list(out) if eqn.primitive.multiple_results else [out]
 
-    def _inline(self, eqn, values):
-        body = eqn.params.get("call_jaxpr")
+    def _inline(self, eqn, values, jit_inlined: bool = False):
+        body = eqn.params.get("jaxpr" if eqn.primitive.name in _JIT else "call_jaxpr")
         if body is None or not hasattr(body, "jaxpr") or len(body.jaxpr.invars) != len(values):
             return None
         with eqn.ctx.manager:
-            return self.run(body.jaxpr, body.consts, *values)
+            return self.run(body.jaxpr, body.consts, *values, jit_inlined=jit_inlined)
 
     def _numpy(self, eqn, values):
         """The operation computed in NumPy, or None where it must go to JAX."""
