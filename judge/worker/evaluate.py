@@ -42,6 +42,10 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
   such operation takes milliseconds and a few MB, within any limit. With ``jax_debug_nans`` or
   ``jax_debug_infs`` on, where computing it could raise, it is bound.
 
+The case runner evaluates with ``jit_inlined``: a jitted call, a ``checkpoint``, a branch or a
+loop is then evaluated operation by operation too (``stepwise``), with the values the program
+has under ``jax.disable_jit``, instead of compiled whole for each new shape.
+
 ``tests/test_evaluate.py`` compares every operation here with XLA's on special and random
 values. ``uses_numpy=False`` (the judge's ``JUDGE_EVALUATOR=jax``) binds everything, as
 ``eval_jaxpr`` does.
@@ -54,7 +58,7 @@ import types
 
 import numpy
 
-from . import jaxapi
+from . import jaxapi, stepwise
 
 #: NumPy's names as they were when the worker loaded this module, before any submission: the
 #: evaluator never looks a function up in the numpy module a submission can write to.
@@ -278,7 +282,6 @@ _NUMERIC = frozenset("biuf")
 #: Calls whose body JAX evaluates operation by operation when bound on concrete values: the
 #: body is evaluated here the same way.
 _INLINE = jaxapi.INLINED_CALLS
-_JIT = jaxapi.JIT_CALLS
 
 
 def _subnormal(values, limit=_TINY) -> bool:
@@ -318,8 +321,9 @@ class Evaluator:
         self.ops = None
 
     def run(self, jaxpr, consts, *args, jit_inlined: bool = False) -> list:
-        """The values of ``jaxpr``'s outputs. With ``jit_inlined``, a jitted call is evaluated
-        operation by operation, as under ``jax.disable_jit``, instead of compiled whole."""
+        """The values of ``jaxpr``'s outputs. With ``jit_inlined``, a jitted call, a branch or a
+        loop is evaluated operation by operation, as under ``jax.disable_jit``, instead of
+        compiled whole (``stepwise``)."""
         env: dict = {}
         literal = self.Literal
         eqns, last_used = self._needed(jaxpr)
@@ -333,9 +337,10 @@ class Evaluator:
             values = [read(v) for v in eqn.invars]
             outs = self._numpy(eqn, values) if self.table else None
             if outs is None:
-                name = eqn.primitive.name
-                outs = (self._inline(eqn, values, jit_inlined)
-                        if name in _INLINE or (jit_inlined and name in _JIT) else None)
+                if eqn.primitive.name in _INLINE:
+                    outs = self._inline(eqn, values, jit_inlined)
+                elif jit_inlined:  # a call, a branch or a loop, step by step
+                    outs = stepwise.evaluate(eqn, values, self._inlined, lambda vals: self._bind(eqn, vals))
             if outs is None:
                 outs = self._bind(eqn, values)
             env.update(zip(eqn.outvars, outs))
@@ -390,8 +395,11 @@ class Evaluator:
             ops.note(eqn, params, misses)
         return list(out) if eqn.primitive.multiple_results else [out]
 
+    def _inlined(self, jaxpr, consts, *args) -> list:
+        return self.run(jaxpr, consts, *args, jit_inlined=True)
+
     def _inline(self, eqn, values, jit_inlined: bool = False):
-        body = eqn.params.get("jaxpr" if eqn.primitive.name in _JIT else "call_jaxpr")
+        body = eqn.params.get("call_jaxpr")
         if body is None or not hasattr(body, "jaxpr") or len(body.jaxpr.invars) != len(values):
             return None
         with eqn.ctx.manager:

@@ -37,9 +37,6 @@ CUSTOM_VJP_PRIMITIVES = frozenset({"custom_vjp_call", "custom_vjp_call_jaxpr"})
 
 #: Calls whose body JAX evaluates operation by operation when bound on concrete values.
 INLINED_CALLS = ("custom_jvp_call", "custom_vjp_call")
-#: A jitted call (``pjit`` until JAX 0.7): bound whole by ``eval_jaxpr``; evaluated operation
-#: by operation only where the evaluator is asked to (as ``jax.disable_jit`` would run it).
-JIT_CALLS = ("jit", "pjit")
 
 
 def version_tuple(version: str) -> tuple[int, ...]:

@@ -1,0 +1,137 @@
+"""Calls, branches and loops of a traced program evaluated operation by operation, as
+``jax.disable_jit`` runs them (``Evaluator.run(..., jit_inlined=True)``).
+
+``eval_jaxpr`` binds a jitted call, a ``checkpoint``, a ``cond``, a ``while`` or a ``scan``
+whole: XLA compiles it as a program of its own for each new input shape, which is most of what a
+case with such a program costs, and which no other case or submission shares. Evaluated here,
+each operation of the body is bound alone (or computed in NumPy), and single operations are what
+the compilation cache holds and the cases share. The values are those of the program run under
+``jax.disable_jit``, where JAX runs each body as Python does:
+
+* a call (``jit``, ``checkpoint``/``remat``, ``closed_call``, ``core_call``): its body, once;
+* ``cond``: the branch its index picks (an index outside the branches goes to JAX);
+* ``while``: its condition, then its body, while the condition holds;
+* ``scan``: its body once per element of its inputs, in order (from the end when ``reverse``),
+  the carry passed along and the outputs stacked.
+
+A loop is evaluated step by step only while the equations evaluated stay within ``LOOP_WORK``:
+past that, a ``while`` hands its current state to JAX, which runs the rest compiled (the same
+loop, from where it stands), and a ``scan`` longer than the budget allows is bound whole from
+the start. A loop whose carried values or inputs are not plain arrays (a PRNG key, say) is bound
+whole too, and so is a ``scan`` on JAX 0.11, whose parameters describe its operands otherwise.
+"""
+
+from __future__ import annotations
+
+import types
+
+import numpy
+
+#: NumPy's names as they were when the worker loaded this module, before any submission.
+np = types.SimpleNamespace(**vars(numpy))
+
+#: The call primitives, by the parameter that holds their body.
+CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "checkpoint": "jaxpr", "remat": "jaxpr", "remat2": "jaxpr",
+         "closed_call": "call_jaxpr", "core_call": "call_jaxpr"}
+#: Equations a loop may evaluate step by step (iterations times the equations of its body).
+LOOP_WORK = 4096
+
+
+def _body(value):
+    """(jaxpr, consts) of a closed or open jaxpr, or None."""
+    inner = getattr(value, "jaxpr", None)
+    if inner is not None and hasattr(inner, "eqns"):
+        return inner, list(getattr(value, "consts", ()))
+    if hasattr(value, "eqns"):
+        return value, []
+    return None
+
+
+def _plain(avals) -> bool:
+    """Whether every value is an array NumPy holds as it is (not a PRNG key or a token)."""
+    return all(isinstance(getattr(aval, "dtype", None), np.dtype) and hasattr(aval, "shape")
+               for aval in avals)
+
+
+def evaluate(eqn, values, run, bind):
+    """The outputs of ``eqn`` on ``values``, its body evaluated by ``run(jaxpr, consts, *args)``;
+    ``bind(values)`` binds the equation whole. None where the equation is not one of these or
+    must go to JAX whole."""
+    name = eqn.primitive.name
+    if name in CALLS:
+        body = _body(eqn.params.get(CALLS[name]))
+        if body is None or len(body[0].invars) != len(values):
+            return None
+        return run(body[0], body[1], *values)
+    if name == "cond":
+        return _cond(eqn, values, run)
+    if name == "while":
+        return _while(eqn, values, run, bind)
+    if name == "scan":
+        return _scan(eqn, values, run)
+    return None
+
+
+def _cond(eqn, values, run):
+    branches = [_body(b) for b in eqn.params.get("branches", ())]
+    if not branches or any(b is None for b in branches):
+        return None
+    try:
+        index = int(np.asarray(values[0]))
+    except Exception:  # noqa: BLE001 - not a concrete integer: JAX's to bind
+        return None
+    if not 0 <= index < len(branches):
+        return None
+    jaxpr, consts = branches[index]
+    if len(jaxpr.invars) != len(values) - 1:
+        return None
+    return run(jaxpr, consts, *values[1:])
+
+
+def _while(eqn, values, run, bind):
+    params = eqn.params
+    cond, body = _body(params.get("cond_jaxpr")), _body(params.get("body_jaxpr"))
+    if cond is None or body is None or not _plain(v.aval for v in eqn.outvars):
+        return None
+    cn, bn = int(params["cond_nconsts"]), int(params["body_nconsts"])
+    cond_consts, body_consts, carry = values[:cn], values[cn:cn + bn], list(values[cn + bn:])
+    per_step = max(1, len(cond[0].eqns) + len(body[0].eqns))
+    work = 0
+    while True:
+        holds = run(cond[0], cond[1], *cond_consts, *carry)[0]
+        if not bool(np.asarray(holds)):
+            return carry
+        work += per_step
+        if work > LOOP_WORK:  # the rest of the loop, compiled, from where it stands
+            return bind([*cond_consts, *body_consts, *carry])
+        carry = list(run(body[0], body[1], *body_consts, *carry))
+
+
+def _scan(eqn, values, run):
+    params = eqn.params
+    body = _body(params.get("jaxpr"))
+    if body is None or "num_consts" not in params or "num_carry" not in params:
+        return None  # JAX 0.11 describes a scan's operands otherwise: bound whole there
+    length, consts_n, carry_n = int(params["length"]), int(params["num_consts"]), int(params["num_carry"])
+    if length < 0 or length * max(1, len(body[0].eqns)) > LOOP_WORK:
+        return None
+    xs_vars = eqn.invars[consts_n + carry_n:]
+    if not _plain(v.aval for v in (*xs_vars, *eqn.outvars)):
+        return None
+    consts, carry = values[:consts_n], list(values[consts_n:consts_n + carry_n])
+    xs = [np.asarray(x) for x in values[consts_n + carry_n:]]
+    if any(x.ndim == 0 or x.shape[0] != length for x in xs):
+        return None
+    steps = range(length - 1, -1, -1) if params.get("reverse") else range(length)
+    ys: dict[int, list] = {}
+    for i in steps:
+        out = run(body[0], body[1], *consts, *carry, *[x[i] for x in xs])
+        carry, ys[i] = list(out[:carry_n]), out[carry_n:]
+    stacked = []
+    for k, var in enumerate(eqn.outvars[carry_n:]):
+        aval = var.aval
+        if length == 0:
+            stacked.append(np.zeros(aval.shape, aval.dtype))
+        else:
+            stacked.append(np.stack([np.asarray(ys[i][k], dtype=aval.dtype) for i in range(length)]))
+    return carry + stacked
