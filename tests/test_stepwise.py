@@ -102,6 +102,22 @@ def test_a_while_loop_step_by_step_and_handed_on_past_the_budget(bound):
     assert int(got[1]) == steps
 
 
+def test_nested_loops_share_one_budget(bound):
+    """A scan of while loops: the steps of all of them are paid from one budget, so the inner
+    loops are handed to JAX once it is spent (stepping never costs more than the budget)."""
+    def nested(x):
+        def row(c, r):
+            inner = jax.lax.while_loop(lambda s: s[1] < 100, lambda s: (s[0] * 0.5 + r, s[1] + 1),
+                                       (c, 0))[0]
+            return inner, jnp.sum(inner)
+        return jax.lax.scan(row, jnp.zeros(3), jnp.tile(x, (16, 1)))
+
+    got = _evaluated(nested, X)
+    assert ("while" if SCAN_STEPS else "scan") in bound
+    for g, w in zip(got, _eager(nested, X)):
+        np.testing.assert_allclose(g, w, rtol=1e-5)
+
+
 def test_a_fori_loop_and_a_map():
     _same(lambda x: jax.lax.fori_loop(0, 5, lambda i, c: c + x[i % 4] * i, jnp.zeros(3)), X)
     _same(lambda x: jax.lax.map(lambda r: jnp.sum(jnp.exp(r)), x), X, exact=SCAN_STEPS)
@@ -120,7 +136,7 @@ def test_a_branch_is_the_one_its_index_picks(bound):
 def test_an_index_outside_the_branches_goes_to_jax(bound):
     closed = jax.make_jaxpr(lambda i, x: jax.lax.switch(i, [jnp.sin, jnp.cos], x))(0, X)
     eqn = next(e for e in closed.jaxpr.eqns if e.primitive.name == "cond")
-    assert stepwise.evaluate(eqn, [np.int32(5), X], None, None) is None
+    assert stepwise.evaluate(eqn, [np.int32(5), X], None, None, stepwise.Budget()) is None
 
 
 def test_calls_checkpoint_and_nested_jit():

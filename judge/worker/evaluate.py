@@ -320,10 +320,13 @@ class Evaluator:
         #: compilation cache (set by the worker before the submission is imported)
         self.ops = None
 
-    def run(self, jaxpr, consts, *args, jit_inlined: bool = False) -> list:
+    def run(self, jaxpr, consts, *args, jit_inlined=False) -> list:
         """The values of ``jaxpr``'s outputs. With ``jit_inlined``, a jitted call, a branch or a
         loop is evaluated operation by operation, as under ``jax.disable_jit``, instead of
-        compiled whole (``stepwise``)."""
+        compiled whole (``stepwise``; a body evaluated so passes on its loops' budget as
+        ``jit_inlined``)."""
+        if jit_inlined is True:
+            jit_inlined = stepwise.Budget()
         env: dict = {}
         literal = self.Literal
         eqns, last_used = self._needed(jaxpr)
@@ -340,7 +343,8 @@ class Evaluator:
                 if eqn.primitive.name in _INLINE:
                     outs = self._inline(eqn, values, jit_inlined)
                 elif jit_inlined:  # a call, a branch or a loop, step by step
-                    outs = stepwise.evaluate(eqn, values, self._inlined, lambda vals: self._bind(eqn, vals))
+                    outs = stepwise.evaluate(eqn, values, self._inlined(jit_inlined),
+                                             lambda vals: self._bind(eqn, vals), jit_inlined)
             if outs is None:
                 outs = self._bind(eqn, values)
             env.update(zip(eqn.outvars, outs))
@@ -395,10 +399,11 @@ class Evaluator:
             ops.note(eqn, params, misses)
         return list(out) if eqn.primitive.multiple_results else [out]
 
-    def _inlined(self, jaxpr, consts, *args) -> list:
-        return self.run(jaxpr, consts, *args, jit_inlined=True)
+    def _inlined(self, budget):
+        """``run`` for a body evaluated step by step, on the same loop budget."""
+        return lambda jaxpr, consts, *args: self.run(jaxpr, consts, *args, jit_inlined=budget)
 
-    def _inline(self, eqn, values, jit_inlined: bool = False):
+    def _inline(self, eqn, values, jit_inlined=False):
         body = eqn.params.get("call_jaxpr")
         if body is None or not hasattr(body, "jaxpr") or len(body.jaxpr.invars) != len(values):
             return None

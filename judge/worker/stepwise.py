@@ -14,10 +14,11 @@ the compilation cache holds and the cases share. The values are those of the pro
 * ``scan``: its body once per element of its inputs, in order (from the end when ``reverse``),
   the carry passed along and the outputs stacked.
 
-A loop is evaluated step by step only while the equations evaluated stay within ``LOOP_WORK``:
-past that, a ``while`` hands its current state to JAX, which runs the rest compiled (the same
-loop, from where it stands), and a ``scan`` longer than the budget allows is bound whole from
-the start. A loop whose carried values or inputs are not plain arrays (a PRNG key, say) is bound
+Loops are evaluated step by step only while the equations their steps evaluate, all loops of one
+evaluation together (nested ones included), stay within ``LOOP_WORK`` (a ``Budget``): past
+that, a ``while`` hands its current state to JAX, which runs the rest compiled (the same loop,
+from where it stands), and a ``scan`` the budget cannot pay for is bound whole from the start.
+So stepping costs a program at most a few thousand operations more than compiling its loops. A loop whose carried values or inputs are not plain arrays (a PRNG key, say) is bound
 whole too, and so is a ``scan`` on JAX 0.11, whose parameters describe its operands otherwise.
 """
 
@@ -33,8 +34,23 @@ np = types.SimpleNamespace(**vars(numpy))
 #: The call primitives, by the parameter that holds their body.
 CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "checkpoint": "jaxpr", "remat": "jaxpr", "remat2": "jaxpr",
          "closed_call": "call_jaxpr", "core_call": "call_jaxpr"}
-#: Equations a loop may evaluate step by step (iterations times the equations of its body).
+#: Equations the loops of one evaluation may evaluate step by step (steps times the equations
+#: of their bodies).
 LOOP_WORK = 4096
+
+
+class Budget:
+    """What is left of ``LOOP_WORK`` for one evaluation."""
+
+    def __init__(self, left: int = LOOP_WORK):
+        self.left = left
+
+    def spend(self, work: int) -> bool:
+        """Take ``work`` equations from the budget; False (nothing taken) where it cannot."""
+        if work > self.left:
+            return False
+        self.left -= work
+        return True
 
 
 def _body(value):
@@ -53,10 +69,10 @@ def _plain(avals) -> bool:
                for aval in avals)
 
 
-def evaluate(eqn, values, run, bind):
+def evaluate(eqn, values, run, bind, budget: Budget):
     """The outputs of ``eqn`` on ``values``, its body evaluated by ``run(jaxpr, consts, *args)``;
-    ``bind(values)`` binds the equation whole. None where the equation is not one of these or
-    must go to JAX whole."""
+    ``bind(values)`` binds the equation whole; a loop's steps are paid from ``budget``. None
+    where the equation is not one of these or must go to JAX whole."""
     name = eqn.primitive.name
     if name in CALLS:
         body = _body(eqn.params.get(CALLS[name]))
@@ -66,9 +82,9 @@ def evaluate(eqn, values, run, bind):
     if name == "cond":
         return _cond(eqn, values, run)
     if name == "while":
-        return _while(eqn, values, run, bind)
+        return _while(eqn, values, run, bind, budget)
     if name == "scan":
-        return _scan(eqn, values, run)
+        return _scan(eqn, values, run, budget)
     return None
 
 
@@ -88,7 +104,7 @@ def _cond(eqn, values, run):
     return run(jaxpr, consts, *values[1:])
 
 
-def _while(eqn, values, run, bind):
+def _while(eqn, values, run, bind, budget: Budget):
     params = eqn.params
     cond, body = _body(params.get("cond_jaxpr")), _body(params.get("body_jaxpr"))
     if cond is None or body is None or not _plain(v.aval for v in eqn.outvars):
@@ -96,24 +112,22 @@ def _while(eqn, values, run, bind):
     cn, bn = int(params["cond_nconsts"]), int(params["body_nconsts"])
     cond_consts, body_consts, carry = values[:cn], values[cn:cn + bn], list(values[cn + bn:])
     per_step = max(1, len(cond[0].eqns) + len(body[0].eqns))
-    work = 0
     while True:
+        if not budget.spend(per_step):  # the rest of the loop, compiled, from where it stands
+            return bind([*cond_consts, *body_consts, *carry])
         holds = run(cond[0], cond[1], *cond_consts, *carry)[0]
         if not bool(np.asarray(holds)):
             return carry
-        work += per_step
-        if work > LOOP_WORK:  # the rest of the loop, compiled, from where it stands
-            return bind([*cond_consts, *body_consts, *carry])
         carry = list(run(body[0], body[1], *body_consts, *carry))
 
 
-def _scan(eqn, values, run):
+def _scan(eqn, values, run, budget: Budget):
     params = eqn.params
     body = _body(params.get("jaxpr"))
     if body is None or "num_consts" not in params or "num_carry" not in params:
         return None  # JAX 0.11 describes a scan's operands otherwise: bound whole there
     length, consts_n, carry_n = int(params["length"]), int(params["num_consts"]), int(params["num_carry"])
-    if length < 0 or length * max(1, len(body[0].eqns)) > LOOP_WORK:
+    if length < 0:
         return None
     xs_vars = eqn.invars[consts_n + carry_n:]
     if not _plain(v.aval for v in (*xs_vars, *eqn.outvars)):
@@ -121,6 +135,8 @@ def _scan(eqn, values, run):
     consts, carry = values[:consts_n], list(values[consts_n:consts_n + carry_n])
     xs = [np.asarray(x) for x in values[consts_n + carry_n:]]
     if any(x.ndim == 0 or x.shape[0] != length for x in xs):
+        return None
+    if not budget.spend(length * max(1, len(body[0].eqns))):
         return None
     steps = range(length - 1, -1, -1) if params.get("reverse") else range(length)
     ys: dict[int, list] = {}
