@@ -18,8 +18,9 @@ Loops are evaluated step by step only while the equations their steps evaluate, 
 evaluation together (nested ones included), stay within ``LOOP_WORK`` (a ``Budget``): past
 that, a ``while`` hands its current state to JAX, which runs the rest compiled (the same loop,
 from where it stands), and a ``scan`` the budget cannot pay for is bound whole from the start.
-So stepping costs a program at most a few thousand operations more than compiling its loops. A loop whose carried values or inputs are not plain arrays (a PRNG key, say) is bound
-whole too, and so is a ``scan`` on JAX 0.11, whose parameters describe its operands otherwise.
+So stepping costs a program at most a few thousand operations more than compiling its loops.
+A loop whose carried values or inputs are not plain arrays (a PRNG key, say) is bound whole
+too, and so is a ``scan`` on JAX 0.11, whose parameters describe its operands otherwise.
 """
 
 from __future__ import annotations
