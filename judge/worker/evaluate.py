@@ -42,9 +42,8 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
   such operation takes milliseconds and a few MB, within any limit. With ``jax_debug_nans`` or
   ``jax_debug_infs`` on, where computing it could raise, it is bound.
 
-The case runner evaluates with ``jit_inlined``: a jitted call, a ``checkpoint``, a branch or a
-loop is then evaluated operation by operation too (``stepwise``), with the values the program
-has under ``jax.disable_jit``, instead of compiled whole for each new shape.
+With ``jit_inlined`` (the case runner's), calls, branches and loops are evaluated operation
+by operation too, as under ``jax.disable_jit`` (``stepwise``).
 
 ``tests/test_evaluate.py`` compares every operation here with XLA's on special and random
 values. ``uses_numpy=False`` (the judge's ``JUDGE_EVALUATOR=jax``) binds everything, as
@@ -321,10 +320,8 @@ class Evaluator:
         self.ops = None
 
     def run(self, jaxpr, consts, *args, jit_inlined=False) -> list:
-        """The values of ``jaxpr``'s outputs. With ``jit_inlined``, a jitted call, a branch or a
-        loop is evaluated operation by operation, as under ``jax.disable_jit``, instead of
-        compiled whole (``stepwise``; a body evaluated so passes on its loops' budget as
-        ``jit_inlined``)."""
+        """The values of ``jaxpr``'s outputs; with ``jit_inlined`` (True, or the budget of the
+        loops around), calls, branches and loops step by step (``stepwise``)."""
         if jit_inlined is True:
             jit_inlined = stepwise.Budget()
         env: dict = {}

@@ -21,7 +21,8 @@ import tempfile
 import time
 
 from . import protocol
-from .case_runner import CaseRunner, describe_error
+from .case_runner import CaseRunner
+from .output_data import describe_error
 from .channel import open_channel
 
 
