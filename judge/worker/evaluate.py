@@ -396,8 +396,7 @@ class Evaluator:
             ops.note(eqn, params, misses)
         return list(out) if eqn.primitive.multiple_results else [out]
 
-    def _inlined(self, budget):
-        """``run`` for a body evaluated step by step, on the same loop budget."""
+    def _inlined(self, budget):  # ``run`` for a body stepped through, on the same loop budget
         return lambda jaxpr, consts, *args: self.run(jaxpr, consts, *args, jit_inlined=budget)
 
     def _inline(self, eqn, values, jit_inlined=False):
