@@ -12,9 +12,10 @@ import pytest
 
 from judge.worker import evaluate, stepwise
 
-#: JAX 0.11 describes a scan's operands otherwise: its scans are bound whole (``stepwise``).
-SCAN_STEPS = "num_consts" in jax.make_jaxpr(lambda x: jax.lax.scan(lambda c, r: (c, r), 0.0, x))(
-    np.ones(2, np.float32)).jaxpr.eqns[-1].params
+#: Whether this JAX's scans are stepped through (``stepwise._scan_layout`` reads their layout).
+_SCAN = jax.make_jaxpr(lambda x: jax.lax.scan(lambda c, r: (c * r, c + r), 1.0, x))(
+    np.ones(2, np.float32)).jaxpr.eqns[-1]
+SCAN_STEPS = stepwise._scan_layout(_SCAN.params, len(_SCAN.invars), len(_SCAN.outvars)) is not None
 
 
 @pytest.fixture
@@ -64,6 +65,12 @@ def _cumulative(x):
         carry = carry * 0.5 + jnp.tanh(row)
         return carry, jnp.sum(carry * row)
     return jax.lax.scan(step, jnp.zeros(x.shape[1], x.dtype), x)
+
+
+def test_this_jax_s_scans_are_stepped_through():
+    """JAX 0.10 (``num_consts``) and 0.11 (flat trees) alike: a form not read would be bound
+    whole, correct but slower, which this test would catch."""
+    assert SCAN_STEPS
 
 
 def test_a_scan_is_evaluated_step_by_step_with_the_eager_values(bound):

@@ -20,7 +20,7 @@ that, a ``while`` hands its current state to JAX, which runs the rest compiled (
 from where it stands), and a ``scan`` the budget cannot pay for is bound whole from the start.
 So stepping costs a program at most a few thousand operations more than compiling its loops.
 A loop whose carried values or inputs are not plain arrays (a PRNG key, say) is bound whole
-too, and so is a ``scan`` on JAX 0.11, whose parameters describe its operands otherwise.
+too, and so is a ``scan`` whose parameters describe its operands in a form not read here.
 """
 
 from __future__ import annotations
@@ -122,12 +122,30 @@ def _while(eqn, values, run, bind, budget: Budget):
         carry = list(run(body[0], body[1], *body_consts, *carry))
 
 
+def _scan_layout(params, operands: int, results: int):
+    """(constants, carries) of a scan whose operands are its constants, carries and scanned
+    arrays, in that order, and whose results are its carries then its stacked outputs; None
+    where JAX's parameters describe anything else. (JAX 0.11 describes them as flat trees,
+    ``ft_in`` and ``ft_out``: their order is checked, not assumed.)"""
+    if "num_consts" in params:
+        return int(params["num_consts"]), int(params["num_carry"])
+    try:
+        consts, carry, xs = (list(p) for p in params["ft_in"].update(list(range(operands))).unpack())
+        carry_out, ys = (list(p) for p in params["ft_out"].update(list(range(results))).unpack())
+    except Exception:  # noqa: BLE001 - parameters of another form: the scan is bound whole
+        return None
+    if consts + carry + xs != list(range(operands)) or carry_out + ys != list(range(results)) \
+            or len(carry_out) != len(carry):
+        return None
+    return len(consts), len(carry)
+
+
 def _scan(eqn, values, run, budget: Budget):
     params = eqn.params
-    body = _body(params.get("jaxpr"))
-    if body is None or "num_consts" not in params or "num_carry" not in params:
-        return None  # JAX 0.11 describes a scan's operands otherwise: bound whole there
-    length, consts_n, carry_n = int(params["length"]), int(params["num_consts"]), int(params["num_carry"])
+    body, layout = _body(params.get("jaxpr")), _scan_layout(params, len(values), len(eqn.outvars))
+    if body is None or layout is None:
+        return None
+    (consts_n, carry_n), length = layout, int(params["length"])
     if length < 0:
         return None
     xs_vars = eqn.invars[consts_n + carry_n:]
