@@ -96,6 +96,14 @@ def test_a_scan_past_the_budget_is_bound_whole(bound):
     np.testing.assert_array_equal(got[0], np.full(2, stepwise.LOOP_WORK + 1, np.float32))
 
 
+def test_a_scan_stacking_more_than_the_evaluator_holds_is_bound_whole(bound):
+    rows = stepwise.STACKED // 1024 + 1  # one more stacked row of 1024 than allowed
+    xs = np.zeros((rows, 1), np.float32)
+    got = _evaluated(lambda x: jax.lax.scan(lambda c, r: (c + r[0], jnp.full(1024, c)), 0.0, x), xs)
+    assert bound == ["scan"]
+    assert got[1].shape == (rows, 1024)
+
+
 def test_a_while_loop_step_by_step_and_handed_on_past_the_budget(bound):
     def loop(x, count):
         return jax.lax.while_loop(lambda s: s[1] < count, lambda s: (s[0] * 0.99 + 1.0, s[1] + 1), (x, 0))

@@ -20,7 +20,8 @@ that, a ``while`` hands its current state to JAX, which runs the rest compiled (
 from where it stands), and a ``scan`` the budget cannot pay for is bound whole from the start.
 So stepping costs a program at most a few thousand operations more than compiling its loops.
 A loop whose carried values or inputs are not plain arrays (a PRNG key, say) is bound whole
-too, and so is a ``scan`` whose parameters describe its operands in a form not read here.
+too, and so is a ``scan`` that stacks more than ``STACKED`` elements (stepping would hold them
+twice) or whose parameters describe its operands in a form not read here.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "checkpoint": "jaxpr", "remat": "jaxpr
 #: Equations the loops of one evaluation may evaluate step by step (steps times the equations
 #: of their bodies).
 LOOP_WORK = 4096
+#: Elements a stepped scan may stack, all its outputs together: its steps' outputs are held
+#: beside the stacked ones, twice what the compiled scan holds, so a larger one is bound whole
+#: (as the evaluator leaves arrays of more than 2**20 elements to JAX).
+STACKED = 1 << 20
 
 
 class Budget:
@@ -150,6 +155,9 @@ def _scan(eqn, values, run, budget: Budget):
         return None
     xs_vars = eqn.invars[consts_n + carry_n:]
     if not _plain(v.aval for v in (*xs_vars, *eqn.outvars)):
+        return None
+    stacked = sum(int(np.prod(v.aval.shape)) for v in eqn.outvars[carry_n:])
+    if stacked > STACKED:
         return None
     consts, carry = values[:consts_n], list(values[consts_n:consts_n + carry_n])
     xs = [np.asarray(x) for x in values[consts_n + carry_n:]]
