@@ -26,6 +26,7 @@ twice) or whose parameters describe its operands in a form not read here.
 
 from __future__ import annotations
 
+import contextlib
 import types
 
 import numpy
@@ -79,6 +80,12 @@ def evaluate(eqn, values, run, bind, budget: Budget):
     """The outputs of ``eqn`` on ``values``, its body evaluated by ``run(jaxpr, consts, *args)``;
     ``bind(values)`` binds the equation whole; a loop's steps are paid from ``budget``. None
     where the equation is not one of these or must go to JAX whole."""
+    manager = getattr(getattr(eqn, "ctx", None), "manager", None)
+    with manager if manager is not None else contextlib.nullcontext():  # as ``eval_jaxpr`` binds it
+        return _evaluate(eqn, values, run, bind, budget)
+
+
+def _evaluate(eqn, values, run, bind, budget: Budget):
     name = eqn.primitive.name
     if name in CALLS:
         body = _body(eqn.params.get(CALLS[name]))
