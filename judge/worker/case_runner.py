@@ -191,8 +191,7 @@ class CaseRunner:
             if directions is None:
                 tangents = tuple(jax.tree_util.tree_map(ones, p) for p in primals)
             else:
-                tangent = directions["tangent"]
-                tangents = (tangent,) if isinstance(wrt, str) else tuple(tangent[n] for n in names)
+                tangents = _tangents(wrt, directions["tangent"])
             pushed_out, pushed = jax.jvp(of_wrt, tuple(primals), tangents)
             out = pushed_out if out is None else out
             derived.append(pushed)
@@ -207,10 +206,8 @@ class CaseRunner:
         each traced on their own, which reports the failure where it belongs."""
         jax, np = self.jax, self.np
         wrt = self.probes["wrt"]
-        names = [wrt] if isinstance(wrt, str) else list(wrt)
-        wanted = {"vjp": "cotangent", "jvp": "tangent"}
         try:
-            directions = {wanted[n]: probe_args[wanted[n]] for n in self.probes["names"]}
+            directions = {DIRECTIONS[n]: probe_args[DIRECTIONS[n]] for n in self.probes["names"]}
             holder = {}
 
             def with_derivative(*values):
@@ -235,7 +232,7 @@ class CaseRunner:
         probes: dict = {"errors": {}}
         for name, value in zip(self.probes["names"], derived):
             if name == "vjp":
-                value = value[0] if isinstance(wrt, str) else dict(zip(names, value))
+                value = _gradients(wrt, value)
             leaves = []
             probes[name] = self._fill(self._split(value, leaves), leaves)
         return probes, self.instrument.walk_primitives(closed)["primitives"], self.summarize(closed)
@@ -301,12 +298,10 @@ class CaseRunner:
             primals = [values[n] for n in names]
             if name == "vjp":
                 out, pull = jax.vjp(of_wrt, *primals)
-                grads = pull(output_data.like(out, direction))
-                return grads[0] if isinstance(wrt, str) else dict(zip(names, grads))
-            tangents = [direction] if isinstance(wrt, str) else [direction[n] for n in names]
-            return jax.jvp(of_wrt, tuple(primals), tuple(tangents))[1]
+                return _gradients(wrt, pull(output_data.like(out, direction)))
+            return jax.jvp(of_wrt, tuple(primals), _tangents(wrt, direction))[1]
 
-        direction = probe_args["cotangent" if name == "vjp" else "tangent"]
+        direction = probe_args[DIRECTIONS[name]]
         closed, output = self._evaluate(derivative, [args[n] for n in self.traced] + [direction])[:2]
         # what the derivative ran counts as the program's too: a callback hidden in a backward
         # or forward-mode rule runs only there
@@ -388,3 +383,19 @@ class CaseRunner:
         except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
             result["error"] = self._error(exc)
         return result
+
+
+#: The input each derivative probe takes from the case: the cotangent pulled back by ``jax.vjp``,
+#: the tangent pushed by ``jax.jvp``.
+DIRECTIONS = {"vjp": "cotangent", "jvp": "tangent"}
+
+
+def _gradients(wrt, grads):
+    """``jax.vjp``'s gradients as a probe reports them: the one parameter's (``wrt`` a name), or
+    by name (a list)."""
+    return grads[0] if isinstance(wrt, str) else dict(zip(wrt, grads))
+
+
+def _tangents(wrt, tangent) -> tuple:
+    """The probe's tangent as ``jax.jvp`` takes it, one per differentiated parameter."""
+    return (tangent,) if isinstance(wrt, str) else tuple(tangent[n] for n in wrt)

@@ -280,7 +280,7 @@ _PURE = frozenset({
 _NUMERIC = frozenset("biuf")
 #: Calls whose body JAX evaluates operation by operation when bound on concrete values: the
 #: body is evaluated here the same way.
-_INLINE = jaxapi.INLINED_CALLS
+_INLINE, _STEPPED = stepwise.ALWAYS, stepwise.STEPPED
 
 
 def _subnormal(values, limit=_TINY) -> bool:
@@ -336,12 +336,11 @@ class Evaluator:
         for eqn in eqns:
             values = [read(v) for v in eqn.invars]
             outs = self._numpy(eqn, values) if self.table else None
-            if outs is None:
-                if eqn.primitive.name in _INLINE:
-                    outs = self._inline(eqn, values, jit_inlined)
-                elif jit_inlined:  # a call, a branch or a loop, step by step
-                    outs = stepwise.evaluate(eqn, values, self._inlined(jit_inlined),
-                                             lambda vals: self._bind(eqn, vals), jit_inlined)
+            name = eqn.primitive.name
+            if outs is None and (name in _INLINE or (jit_inlined and name in _STEPPED)):
+                # a call's body operation by operation (a branch, a loop under jit_inlined)
+                outs = stepwise.evaluate(eqn, values, self._inlined(jit_inlined),
+                                         lambda vals: self._bind(eqn, vals), jit_inlined or None)
             if outs is None:
                 outs = self._bind(eqn, values)
             env.update(zip(eqn.outvars, outs))
@@ -398,13 +397,6 @@ class Evaluator:
 
     def _inlined(self, budget):  # ``run`` for a body stepped through, on the same loop budget
         return lambda jaxpr, consts, *args: self.run(jaxpr, consts, *args, jit_inlined=budget)
-
-    def _inline(self, eqn, values, jit_inlined=False):
-        body = eqn.params.get("call_jaxpr")
-        if body is None or not hasattr(body, "jaxpr") or len(body.jaxpr.invars) != len(values):
-            return None
-        with eqn.ctx.manager:
-            return self.run(body.jaxpr, body.consts, *values, jit_inlined=jit_inlined)
 
     def _numpy(self, eqn, values):
         """The operation computed in NumPy, or None where it must go to JAX."""

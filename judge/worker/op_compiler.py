@@ -21,6 +21,7 @@ import time
 
 from .shared_ops import Plain, check_shape, dtype_of
 
+
 def compile_one(op: dict, primitives: dict, plain: Plain, callable_of) -> None:
     """Compile ``op`` into the cache JAX is pointed at, from shapes, as binding it on values
     would; raises on anything wrong."""

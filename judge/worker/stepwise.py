@@ -31,12 +31,20 @@ import types
 
 import numpy
 
+from . import jaxapi
+
 #: NumPy's names as they were when the worker loaded this module, before any submission.
 np = types.SimpleNamespace(**vars(numpy))
 
 #: The call primitives, by the parameter that holds their body.
 CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "checkpoint": "jaxpr", "remat": "jaxpr", "remat2": "jaxpr",
-         "closed_call": "call_jaxpr", "core_call": "call_jaxpr"}
+         "closed_call": "call_jaxpr", "core_call": "call_jaxpr",
+         **{name: "call_jaxpr" for name in jaxapi.INLINED_CALLS}}
+#: Calls whose body JAX itself evaluates operation by operation when bound on concrete values
+#: (custom_jvp and custom_vjp calls): evaluated so with or without ``jit_inlined``.
+ALWAYS = frozenset(jaxapi.INLINED_CALLS)
+#: Everything evaluated here under ``jit_inlined``.
+STEPPED = frozenset(CALLS) | {"cond", "while", "scan"}
 #: Equations the loops of one evaluation may evaluate step by step (steps times the equations
 #: of their bodies).
 LOOP_WORK = 4096
@@ -76,10 +84,13 @@ def _plain(avals) -> bool:
                for aval in avals)
 
 
-def evaluate(eqn, values, run, bind, budget: Budget):
+def evaluate(eqn, values, run, bind, budget: Budget | None):
     """The outputs of ``eqn`` on ``values``, its body evaluated by ``run(jaxpr, consts, *args)``;
-    ``bind(values)`` binds the equation whole; a loop's steps are paid from ``budget``. None
-    where the equation is not one of these or must go to JAX whole."""
+    ``bind(values)`` binds the equation whole; a loop's steps are paid from ``budget`` (None:
+    not under ``jit_inlined``, only the calls in ``ALWAYS`` are evaluated here). None where the
+    equation is not one of these or must go to JAX whole."""
+    if budget is None and eqn.primitive.name not in ALWAYS:
+        return None
     manager = getattr(getattr(eqn, "ctx", None), "manager", None)
     with manager if manager is not None else contextlib.nullcontext():  # as ``eval_jaxpr`` binds it
         return _evaluate(eqn, values, run, bind, budget)
