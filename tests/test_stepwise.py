@@ -104,6 +104,38 @@ def test_a_scan_stacking_more_than_the_evaluator_holds_is_bound_whole(bound):
     assert got[1].shape == (rows, 1024)
 
 
+@jax.jit
+def _heavy(c):
+    """A jitted call of 800 equations: one equation of the loop body that calls it."""
+    for _ in range(400):
+        c = c * 0.999 + 0.001
+    return c
+
+
+def test_a_jitted_call_in_a_loop_body_costs_its_own_equations(bound):
+    """A loop whose body hides its work in a jitted call: counted as one equation, its 2,000
+    steps would run 1.6 million operations one by one (over a minute, where the compiled loop
+    takes milliseconds); counted by its own equations, the loop goes to JAX."""
+    x = np.ones(3, np.float32)
+    fixed = lambda v: jax.lax.fori_loop(0, 2000, lambda i, c: _heavy(c), v)  # noqa: E731
+    got = _evaluated(fixed, x)
+    assert bound == ["scan"] or bound == ["while"]  # fori_loop with a fixed count is a scan
+    np.testing.assert_allclose(got[0], np.asarray(jax.jit(fixed)(x)), rtol=1e-5)
+    bound.clear()
+    counted = lambda v: jax.lax.while_loop(lambda s: s[1] < 2000, lambda s: (_heavy(s[0]), s[1] + 1),  # noqa: E731
+                                           (v, 0))
+    got = _evaluated(counted, x)
+    assert bound == ["while"]  # a few steps one by one, then the rest compiled
+    np.testing.assert_allclose(got[0], np.asarray(jax.jit(counted)(x)[0]), rtol=1e-5)
+
+
+def test_a_scan_over_an_input_larger_than_the_evaluator_holds_is_bound_whole(bound):
+    xs = np.ones((4, stepwise.STACKED // 4 + 1), np.float32)
+    got = _evaluated(lambda x: jax.lax.scan(lambda c, r: (c + jnp.sum(r), None), 0.0, x), xs)
+    assert bound == ["scan"]
+    assert float(got[0]) == xs.size
+
+
 def test_a_while_loop_step_by_step_and_handed_on_past_the_budget(bound):
     def loop(x, count):
         return jax.lax.while_loop(lambda s: s[1] < count, lambda s: (s[0] * 0.99 + 1.0, s[1] + 1), (x, 0))

@@ -14,14 +14,15 @@ the compilation cache holds and the cases share. The values are those of the pro
 * ``scan``: its body once per element of its inputs, in order (from the end when ``reverse``),
   the carry passed along and the outputs stacked.
 
-Loops are evaluated step by step only while the equations their steps evaluate, all loops of one
-evaluation together (nested ones included), stay within ``LOOP_WORK`` (a ``Budget``): past
+Loops are evaluated step by step only while the equations their steps evaluate (a jitted call
+in a body counted by its own equations), all loops of one evaluation together (nested ones
+included), stay within ``LOOP_WORK`` (a ``Budget``): past
 that, a ``while`` hands its current state to JAX, which runs the rest compiled (the same loop,
 from where it stands), and a ``scan`` the budget cannot pay for is bound whole from the start.
 So stepping costs a program at most a few thousand operations more than compiling its loops.
 A loop whose carried values or inputs are not plain arrays (a PRNG key, say) is bound whole
-too, and so is a ``scan`` that stacks more than ``STACKED`` elements (stepping would hold them
-twice) or whose parameters describe its operands in a form not read here.
+too, and so is a ``scan`` that slices and stacks more than ``STACKED`` elements (stepping would
+hold them twice) or whose parameters describe its operands in a form not read here.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import types
 import numpy
 
 from . import jaxapi
+from .program import sub_jaxprs
 
 #: NumPy's names as they were when the worker loaded this module, before any submission.
 np = types.SimpleNamespace(**vars(numpy))
@@ -48,17 +50,30 @@ STEPPED = frozenset(CALLS) | {"cond", "while", "scan"}
 #: Equations the loops of one evaluation may evaluate step by step (steps times the equations
 #: of their bodies).
 LOOP_WORK = 4096
-#: Elements a stepped scan may stack, all its outputs together: its steps' outputs are held
-#: beside the stacked ones, twice what the compiled scan holds, so a larger one is bound whole
-#: (as the evaluator leaves arrays of more than 2**20 elements to JAX).
+#: Elements a stepped scan may slice and stack, its scanned inputs and its outputs together:
+#: its steps' outputs are held beside the stacked ones, twice what the compiled scan holds, so
+#: a larger one is bound whole (as the evaluator leaves arrays of more than 2**20 elements to
+#: JAX).
 STACKED = 1 << 20
 
 
 class Budget:
-    """What is left of ``LOOP_WORK`` for one evaluation."""
+    """What is left of ``LOOP_WORK`` for one evaluation; ``size`` counts what one step of a
+    loop's body costs."""
 
     def __init__(self, left: int = LOOP_WORK):
         self.left = left
+        self._sizes: dict = {}  # id(jaxpr) -> (jaxpr, its equations, nested ones included)
+
+    def size(self, jaxpr) -> int:
+        """The equations of ``jaxpr`` and of every program nested in it (a jitted call's body
+        counts its equations, not one), each nested program once per equation holding it."""
+        known = self._sizes.get(id(jaxpr))
+        if known is None:
+            count = len(jaxpr.eqns) + sum(self.size(sub) for eqn in jaxpr.eqns
+                                          for param in eqn.params.values() for sub in sub_jaxprs(param))
+            known = self._sizes[id(jaxpr)] = (jaxpr, count)  # the jaxpr kept: its id stays its own
+        return known[1]
 
     def spend(self, work: int) -> bool:
         """Take ``work`` equations from the budget; False (nothing taken) where it cannot."""
@@ -135,7 +150,7 @@ def _while(eqn, values, run, bind, budget: Budget):
         return None
     cn, bn = int(params["cond_nconsts"]), int(params["body_nconsts"])
     cond_consts, body_consts, carry = values[:cn], values[cn:cn + bn], list(values[cn + bn:])
-    per_step = max(1, len(cond[0].eqns) + len(body[0].eqns))
+    per_step = max(1, budget.size(cond[0]) + budget.size(body[0]))
     while True:
         if not budget.spend(per_step):  # the rest of the loop, compiled, from where it stands
             return bind([*cond_consts, *body_consts, *carry])
@@ -174,14 +189,15 @@ def _scan(eqn, values, run, budget: Budget):
     xs_vars = eqn.invars[consts_n + carry_n:]
     if not _plain(v.aval for v in (*xs_vars, *eqn.outvars)):
         return None
-    stacked = sum(int(np.prod(v.aval.shape)) for v in eqn.outvars[carry_n:])
-    if stacked > STACKED:
+    # the scanned inputs, held as NumPy arrays to be sliced, and the stacked outputs
+    held = sum(int(np.prod(v.aval.shape)) for v in (*xs_vars, *eqn.outvars[carry_n:]))
+    if held > STACKED:
         return None
     consts, carry = values[:consts_n], list(values[consts_n:consts_n + carry_n])
     xs = [np.asarray(x) for x in values[consts_n + carry_n:]]
     if any(x.ndim == 0 or x.shape[0] != length for x in xs):
         return None
-    if not budget.spend(length * max(1, len(body[0].eqns))):
+    if not budget.spend(length * max(1, budget.size(body[0]))):
         return None
     steps = range(length - 1, -1, -1) if params.get("reverse") else range(length)
     ys: dict[int, list] = {}
