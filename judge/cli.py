@@ -187,7 +187,7 @@ def cmd_batch(args) -> int:
     from judge.problem import spec
     from judge.run import cache, warm
     from judge.grade.batch import run_batch
-    from judge.reports import batch_report
+    from judge.reports import batch_report, handout
     from judge.reports.progress import Progress
 
     warm.prestart_sandboxed(args.sandbox)
@@ -195,13 +195,23 @@ def cmd_batch(args) -> int:
     warm.prestart(settings)
     problem = spec.load(args.problem)
     cache.for_workers()  # a cache folder that cannot be made stops the batch once, not per student
-    out = args.out or Path(f"batch-{problem.id}.{ {'text': 'txt'}.get(args.format, args.format) }")
+    out = args.out or Path(f"batch-{problem.id}" + {"text": ".txt", "gradescope": "-gradescope"}
+                           .get(args.format, f".{args.format}"))
     journal = _journal_path(args, problem.id, out)
+    for folder in (args.feedback, out if args.format == "gradescope" else None):
+        if folder is not None:
+            _outside_class(args.folder, folder, "a folder of results")
     records = run_batch(problem, args.folder, journal, jobs=args.jobs, resume=args.resume,
-                        sandbox=settings, progress=Progress(), source_gate=_source_gate(args))
-    report = batch_report.FORMATS[args.format](problem.id, records)
-    atomic.write_text(out, report)
-    sys.stdout.write(batch_report.render_text(problem.id, records) if args.format != "text" else report)
+                        restart=args.restart, sandbox=settings, progress=Progress(),
+                        source_gate=_source_gate(args))
+    if args.format == "gradescope":
+        handout.write_gradescope(out, records)
+    else:
+        atomic.write_text(out, batch_report.FORMATS[args.format](problem.id, records))
+    if args.feedback is not None:
+        handout.write_feedback(args.feedback, problem.id, records)
+        print(f"feedback: {args.feedback} (a file per student)", file=sys.stderr)
+    sys.stdout.write(batch_report.render_text(problem.id, records))
     print(f"report: {out} (journal: {journal})", file=sys.stderr)
     internal = sum(r["verdict"] == "IE" for r in records)
     if internal:
@@ -215,11 +225,17 @@ def _journal_path(args, problem_id: str, out: Path) -> Path:
     from judge.grade import journal
 
     path = args.journal or journal.default_path(args.folder, problem_id, out)
-    folder = args.folder.resolve()
-    if path.resolve() == folder or folder in path.resolve().parents:
-        raise JudgeError(f"{path}: a batch journal inside the class folder {args.folder} could be a "
-                         f"student's; name one elsewhere, or leave out --journal")
+    _outside_class(args.folder, path, "a batch journal", ", or leave out --journal")
     return path
+
+
+def _outside_class(folder: Path, path: Path, what: str, advice: str = "") -> None:
+    """Refuse ``path`` inside the class folder: a student could have put it there, and what the
+    batch writes there would be graded as a student's next time."""
+    folder = folder.resolve()
+    if path.resolve() == folder or folder in path.resolve().parents:
+        raise JudgeError(f"{path}: {what} inside the class folder {folder} could be a "
+                         f"student's; name one elsewhere{advice}")
 
 
 def _interrupt(*_):
@@ -293,11 +309,21 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("-j", "--jobs", type=_jobs, default="auto", metavar="N",
                    help="grade N submissions at a time (default auto: one per core this process "
                         "may use)")
-    b.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    b.add_argument("--format", choices=("text", "json", "csv", "gradescope"), default="text",
+                   help="gradescope: a folder with <student>/results.json for each student")
     b.add_argument("--out", type=Path, metavar="FILE",
-                   help="report file (default batch-<problem>.<format>)")
-    b.add_argument("--resume", action="store_true",
-                   help="continue an interrupted batch: skip submissions already in the journal")
+                   help="report file (default batch-<problem>.<format>); with --format "
+                        "gradescope a folder (default batch-<problem>-gradescope)")
+    b.add_argument("--feedback", type=Path, metavar="DIR",
+                   help="also write DIR/<student>.txt for each student: what judge grade shows "
+                        "them (verdict, score by group, failing examples, hint)")
+    again = b.add_mutually_exclusive_group()
+    again.add_argument("--resume", action="store_true",
+                       help="continue an interrupted batch: skip submissions already in the "
+                            "journal")
+    again.add_argument("--restart", action="store_true",
+                       help="start the batch over: replace its journal and grade every "
+                            "submission again")
     b.add_argument("--journal", type=Path, metavar="FILE",
                    help="the batch's journal (default: in the judge's cache folder, "
                         "<cache>/journals/, one per class folder, problem and report)")

@@ -78,7 +78,8 @@ def test_cli_writes_report_atomically_in_the_chosen_format(package):
     assert r.returncode == 0, r.stderr
     rows = out.read_text().splitlines()
     assert rows[0] == ("submission,verdict,reason,passed,total,score,max_score,time_s,message,"
-                       "source_gate")
+                       "source_gate,hint,similar_to,group:example 0 (basic),group:hidden 0,"
+                       "group:hidden 1")
     assert rows[1].startswith("ann,AC,ok,3,3,3,3,")  # no scoring in the spec: a point per case
     assert "1 AC, 1 WA, 2 CE" in r.stdout
     assert "[4/4]" in r.stderr  # plain progress lines when stderr is not a terminal
@@ -97,7 +98,7 @@ def test_a_batch_says_how_it_was_graded_and_never_resumes_with_the_gate_the_othe
     assert r.returncode == 0, r.stderr
     assert r.stderr.count("source gate disabled") == 1
     report = json.loads((package / "off.json").read_text())
-    assert report["version"] == 3 and report["source_gate"] is False
+    assert report["version"] == 4 and report["source_gate"] is False
     assert [(x["submission"], x["verdict"], x["source_gate"]) for x in report["results"]] == \
         [("ann", "AC", False)]
     assert "source gate: off for 1 submission" in r.stdout
@@ -115,7 +116,7 @@ def test_a_batch_says_how_it_was_graded_and_never_resumes_with_the_gate_the_othe
     r = _batch(package, "--format", "csv", "--out", "on.csv", "--journal", "on.jsonl")
     assert r.returncode == 0, r.stderr
     rows = (package / "on.csv").read_text().splitlines()
-    assert rows[0].endswith(",message,source_gate") and rows[1].endswith(",on")
+    assert ",message,source_gate," in rows[0] and ",on," in rows[1]
     assert "source gate" not in r.stdout
 
 

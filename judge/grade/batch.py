@@ -10,7 +10,10 @@ exhausts the batch.
 Every finished grade is appended at once to the judge's own journal (``judge.grade.journal``,
 outside the class folder, each line authenticated); ``resume`` skips submissions whose file and
 basis (spec, reference, judge, gate and sandbox) are unchanged since they were recorded, and
-grades again those the judge failed on (``IE``). Entries are keyed by their exact name in the
+grades again those the judge failed on (``IE``). A record keeps what the student would be shown
+(the text report and Gradescope's ``results.json``), so feedback can be handed out from a resumed
+batch too, and the source's look-alike fingerprint (``judge.grade.lookalike``), so every record
+returned lists its look-alikes (``similar_to``). Entries are keyed by their exact name in the
 class folder, and shown with an escape that keeps different names different
 (``intake.shown``).
 
@@ -32,10 +35,11 @@ from pathlib import Path
 
 from judge import gate
 from judge.errors import JudgeError
-from judge.grade import intake, scoring
+from judge.grade import intake, lookalike, scoring
 from judge.grade.grading import grade
 from judge.grade.journal import Journal, basis as grading_basis
 from judge.problem.model import Problem
+from judge.reports import batch_report, gradescope, json_report, text
 from judge.reports.progress import Progress
 from judge.run.settings import Settings, of as resolve_settings
 
@@ -185,18 +189,23 @@ def _take(folder: Path, entry: Entry) -> intake.Submission | str:
 
 
 def _record(entry: Entry, folder: Path, problem: Problem, settings: Settings,
-            source_gate: bool) -> dict:
-    base = {"key": entry.key, "submission": entry.name, "sha256": "",
+            source_gate: bool, shared: set[str] = frozenset()) -> dict:
+    """The journal's record of grading ``entry``: the batch report's fields
+    (``batch_report.from_report``), the submission's ``fingerprint`` (``judge.grade.lookalike``,
+    ``shared`` being the problem's own code), and what ``judge grade`` shows the student:
+    ``feedback`` (the text report) and ``gradescope`` (its ``results.json``)."""
+    base = {"key": entry.key, "submission": entry.name, "sha256": "", "fingerprint": None,
             "file": intake.shown("/".join(entry.parts)) if entry.parts else None,
             "source_gate": source_gate, "sandbox": settings.sandbox}
     none = {"time_s": 0.0, "passed": 0, "total": len(problem.cases), "score": 0,
-            "max_score": scoring.maximum(problem)}
+            "max_score": scoring.maximum(problem), "groups": [], "hint": ""}
     if entry.parts is None:
         return {**base, "verdict": "CE", "reason": entry.reason, "message": entry.problem_note, **none}
     taken = _take(folder, entry)
     if isinstance(taken, str):
         return {**base, "verdict": "CE", "reason": BAD, "message": taken, **none}
     base["sha256"] = taken.sha256
+    base["fingerprint"] = lookalike.fingerprint(taken.data, problem.entry_point, shared)
     try:
         result = grade(problem, taken, source_gate=source_gate, sandbox=settings)
     except JudgeError as exc:
@@ -208,10 +217,8 @@ def _record(entry: Entry, folder: Path, problem: Problem, settings: Settings,
         return {**base, "verdict": "IE", "reason": "judge_error",
                 "message": f"internal error ({type(exc).__name__}) while grading this submission",
                 **none}
-    return {**base, "verdict": result.verdict.value, "reason": result.reason,
-            "message": result.message, "time_s": round(result.time_s, 3),
-            "passed": sum(c.verdict.value == "AC" for c in result.cases), "total": len(result.cases),
-            "score": scoring.of(result).score, "max_score": scoring.of(result).max_score}
+    return {**base, **batch_report.from_report(json_report.to_dict(result)),
+            "feedback": text.render(result), "gradescope": gradescope.to_dict(result)}
 
 
 def _finished(progress: Progress, tally: Counter, record: dict) -> None:
@@ -230,13 +237,14 @@ def _finished(progress: Progress, tally: Counter, record: dict) -> None:
 def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int = 1,
               resume: bool = False, sandbox: Settings | str | None = None,
               progress: Progress | None = None, source_gate: bool | None = None,
-              secret: bytes | None = None) -> list[dict]:
+              secret: bytes | None = None, restart: bool = False) -> list[dict]:
     """Grade every submission in ``folder``; return one record per entry, in name order.
     ``sandbox``: the command's ``judge.run.settings.Settings``, or a ``--sandbox`` value, resolved
     once here; ``source_gate`` as for ``grading.grade``, resolved once here too (one warning when
     $JUDGE_SOURCE_GATE turns it off); ``progress`` (``judge.reports.progress``) gets its ``total``
     set and a line per finished submission; ``secret``: the journal's key (default: the judge's,
-    ``journal.key``). Raise JudgeError when ``resume`` meets a journal of another problem, graded
+    ``journal.key``); ``restart`` replaces the journal with a new one (every submission graded
+    again). Raise JudgeError when ``resume`` meets a journal of another problem, graded
     with the gate set the other way or in another sandbox, or not written by this judge."""
     settings = resolve_settings(sandbox)
     gate_on, gate_source = gate.requested(source_gate)
@@ -245,7 +253,7 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
     entries = collect(folder, problem.entry_point)
     how = {"source_gate": gate_on, "sandbox": settings.sandbox}
     journal = Journal(journal_path, problem.id, resume, how, basis=grading_basis(problem, how),
-                      secret=secret)
+                      secret=secret, restart=restart)
     try:
         todo = []
         for entry in entries:
@@ -257,7 +265,8 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
             progress.total = len(todo)
         tally: Counter = Counter()
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(_record, entry, folder, problem, settings, gate_on)
+            shared = lookalike.starter(problem)
+            futures = [pool.submit(_record, entry, folder, problem, settings, gate_on, shared)
                        for entry in todo]
             for future in as_completed(futures):
                 record = future.result()
@@ -267,5 +276,7 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
     finally:
         journal.close()
     # named as this batch names its rows, whatever name an older journal recorded
-    return [{**journal.records[e.key], "submission": e.name} for e in entries
-            if e.key in journal.records]
+    records = [{**journal.records[e.key], "submission": e.name} for e in entries
+               if e.key in journal.records]
+    alike = lookalike.similar({r["submission"]: r.get("fingerprint") for r in records})
+    return [{**r, "similar_to": alike[r["submission"]]} for r in records]

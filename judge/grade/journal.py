@@ -20,6 +20,9 @@ digest of its own code, with ``how``. Every record repeats both. Resuming with t
 other way or in another sandbox is refused (a class would be judged by two standards); a record
 whose ``basis`` differs from today's (an edited hidden case, a new reference, another judge) is
 not reused: that submission is graded again.
+
+**Starting over.** ``restart`` replaces the journal with a new one in one rename (``_start_over``):
+the old one, whatever it holds, stays whole until the new one is in place.
 """
 
 from __future__ import annotations
@@ -133,7 +136,7 @@ class Journal:
     ``basis`` is ``basis(problem, how)``; ``secret`` the key (default: ``key()``)."""
 
     def __init__(self, path: Path, problem: str, resume: bool, how: dict | None = None,
-                 basis: str = "", secret: bytes | None = None):
+                 basis: str = "", secret: bytes | None = None, restart: bool = False):
         self.path = Path(path)
         self.how = dict(how or {"source_gate": True})
         self.basis = basis
@@ -141,27 +144,57 @@ class Journal:
         self.records: dict[str, dict] = {}
         self.id = ""
         self._lock = threading.Lock()
-        if self.path.exists() or self.path.is_symlink():
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if restart:
+            self._start_over(problem)
+        elif self.path.exists() or self.path.is_symlink():
             if not resume:
                 raise JudgeError(f"{self.path}: a batch journal already exists; pass --resume to "
-                                 f"continue it, or move it away to start over")
+                                 f"continue it, or --restart to grade the class again from the start")
             self._read(problem)
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         self._file = os.fdopen(fd, "a", encoding="utf-8")
         if not self.id:
             self.id = secrets.token_hex(16)
-            self._write({"journal": VERSION, "id": self.id, "problem": problem, **self.how,
-                         "basis": self.basis})
+            self._write(self._header(problem))
+
+    def _header(self, problem: str) -> dict:
+        return {"journal": VERSION, "id": self.id, "problem": problem, **self.how,
+                "basis": self.basis}
+
+    def _start_over(self, problem: str) -> None:
+        """Replace whatever is at ``path`` (a journal, a damaged one, a link: never followed)
+        with a new journal holding only its header, in one rename: an interruption leaves the
+        old journal or the new one."""
+        self.id = secrets.token_hex(16)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.",
+                                   suffix=".new")  # mode 0600
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(json.dumps(sign(self.secret, self.id, self._header(problem)),
+                                   separators=(",", ":")) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        with contextlib.suppress(OSError):  # the rename itself durable
+            dir_fd = os.open(self.path.parent, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
 
     def _damaged(self, line: int, why: str) -> JudgeError:
         return JudgeError(f"{self.path}: line {line} {why}; the journal is damaged or not this "
-                          f"judge's own: move it away to grade the class again")
+                          f"judge's own: pass --restart to grade the class again")
 
     def _read(self, problem: str) -> None:
         if not self.path.is_file() or self.path.is_symlink():
-            raise JudgeError(f"{self.path}: not a journal file (a link or something else); move "
-                             f"it away to grade the class again")
+            raise JudgeError(f"{self.path}: not a journal file (a link or something else); pass "
+                             f"--restart to grade the class again")
         lines = self.path.read_text(encoding="utf-8", errors="replace").split("\n")
         good_bytes = 0
         for i, line in enumerate(lines):
@@ -179,8 +212,8 @@ class Journal:
             if not self.id:
                 if not isinstance(record.get("id"), str) or record.get("journal") != VERSION:
                     raise JudgeError(f"{self.path}: line {i + 1} is not the header of a journal of "
-                                     f"this judge (version {VERSION}); move it away to grade the "
-                                     f"class again")
+                                     f"this judge (version {VERSION}); pass --restart to grade "
+                                     f"the class again")
                 header_id = record["id"]
                 if not authentic(self.secret, header_id, record):
                     raise self._damaged(i + 1, "was not written by this judge (its mac does not match)")
@@ -196,7 +229,7 @@ class Journal:
                 self.records[record["key"]] = record
             self._same_way(record, i + 1)
         if not self.id:
-            raise JudgeError(f"{self.path}: an empty journal; move it away to grade the class again")
+            raise JudgeError(f"{self.path}: an empty journal; pass --restart to grade the class again")
         with open(self.path, "r+b") as f:  # drop a torn tail so appends start on a fresh line
             f.truncate(min(good_bytes, os.path.getsize(self.path)))
 
@@ -210,8 +243,8 @@ class Journal:
                 what, option, shown = _SWITCHES[name]
                 where = "this batch was" if "journal" in record else f"line {line} was"
                 raise JudgeError(f"{self.path}: {where} graded with {what} {shown(was)}; "
-                                 f"resume it with {option} {shown(was)}, or move the journal "
-                                 f"away to grade the class again with {what} {shown(now)}")
+                                 f"resume it with {option} {shown(was)}, or pass --restart "
+                                 f"to grade the class again with {what} {shown(now)}")
 
     def reusable(self, key: str, sha256: str) -> dict | None:
         """The journal's record of ``key`` if it still stands: same file, same basis, not IE."""

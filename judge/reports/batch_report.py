@@ -6,6 +6,16 @@ a line under the counts when the gate was off. A CSV cell never starts like a fo
 
 Version 3 added each submission's points (``judge.grade.scoring``): ``score`` and ``max_score``,
 also columns of the CSV and a column of the table. A record from before them shows them empty.
+
+Version 4 added to each result what a student is told and what an instructor acts on:
+``groups``, one ``{"name", "score", "max_score", "failed"}`` per scoring group the submission
+was graded on (``failed``: the labels of its failing cases, ``example N (name)`` or ``hidden
+N``: a hidden case is never named), ``hint`` (the hint of a known mistake the student is shown,
+or ""), and ``similar_to``, the other submissions of the class that are the same program up to
+names, comments and order (``judge.grade.lookalike``). The CSV has them as columns after
+``source_gate``: ``hint``, ``similar_to`` (names separated by ``; ``) and one column per group,
+``group:<name>``, holding the group's points (empty where it was not graded). The table adds,
+under the counts, how many submissions earned each group, the hints shown and the look-alikes.
 """
 
 from __future__ import annotations
@@ -21,7 +31,44 @@ from judge.run.boundary import escape
 
 COLUMNS = ("submission", "verdict", "reason", "passed", "total", "score", "max_score", "time_s",
            "message", "source_gate")
-VERSION = 3
+#: Version 4's keys of each JSON result, after ``COLUMNS``.
+ADDED = ("groups", "hint", "similar_to")
+GROUP_COLUMN = "group:"
+VERSION = 4
+
+
+def _label(case: dict) -> str:
+    """A case of a JSON report as every report names it (``case_label``): ``example N (name)``
+    or ``hidden N``."""
+    text = f"{case.get('visibility')} {case.get('number', case.get('index'))}"
+    return f"{text} ({case['name']})" if case.get("visibility") == "example" and case.get("name") \
+        else text
+
+
+def from_report(report: dict) -> dict:
+    """A batch record's graded fields, from a ``judge grade --format json`` report (what
+    ``judge batch`` and the service's class list both read): the verdict, counts, points, each
+    group with its failing cases, and the hint."""
+    cases = {c["index"]: c for c in report.get("cases", ())}
+    groups = [{"name": g["name"], "score": g["score"], "max_score": g["max_score"],
+               "failed": [_label(cases[i]) for i in g["cases"]
+                          if i in cases and cases[i]["verdict"] != "AC"]}
+              for g in report.get("groups", ())]
+    return {"verdict": report["verdict"], "reason": report["reason"],
+            "message": report["message"], "time_s": round(report.get("time_s") or 0.0, 3),
+            "passed": sum(c["verdict"] == "AC" for c in cases.values()), "total": len(cases),
+            "score": report.get("score"), "max_score": report.get("max_score"),
+            "source_gate": report.get("source_gate", True), "groups": groups,
+            "hint": report.get("hint", "")}
+
+
+def group_names(records: list[dict]) -> list[str]:
+    """The groups of the class, in the spec's order (a record graded on every case lists them
+    all in order; one graded on fewer, fewer)."""
+    names: list[str] = []
+    for r in sorted(records, key=lambda r: -len(r.get("groups") or ())):
+        names += [g["name"] for g in r.get("groups") or () if g["name"] not in names]
+    return names
 
 
 def _gate(record: dict) -> bool:
@@ -31,6 +78,8 @@ def _gate(record: dict) -> bool:
 def _field(record: dict, key: str):
     if key in ("score", "max_score"):
         return record.get(key)  # None: a record made before points were recorded
+    if key in ADDED:
+        return record.get(key, "" if key == "hint" else [])
     return _gate(record) if key == "source_gate" else record[key]
 
 
@@ -55,14 +104,47 @@ def render_text(problem: str, records: list[dict]) -> str:
     if off:
         lines.append(f"source gate: off for {plural(off, 'submission')} (the source was not "
                      f"checked before it ran)")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _class_lines(records)) + "\n"
+
+
+def _class_lines(records: list[dict]) -> list[str]:
+    """What the class did, to act on: each group and how many earned it (when the spec has
+    groups), the hints shown and to whom, the look-alikes."""
+    lines = []
+    names = group_names(records)
+    if names and not all(n.startswith(("example ", "hidden ")) for n in names):
+        width = max(len(n) for n in names)
+        lines += ["", "groups (submissions that earned each):"]
+        for name in names:
+            got = [g for r in records for g in r.get("groups") or () if g["name"] == name]
+            earned = sum(g["score"] == g["max_score"] for g in got)
+            lines.append(f"  {name:<{width}}  {earned}/{len(records)}")
+    hints: dict[str, list[str]] = {}
+    for r in records:
+        if r.get("hint"):
+            hints.setdefault(r["hint"], []).append(r["submission"])
+    if hints:
+        lines += ["", "hints shown:"]
+        lines += [f"  {plural(len(who), 'submission')} ({', '.join(who)}): {hint}"
+                  for hint, who in hints.items()]
+    alike = [r for r in records if r.get("similar_to")]
+    if alike:
+        lines += ["", "look-alikes (the same program up to names, comments and order):"]
+        seen: set[str] = set()
+        for r in alike:
+            if r["submission"] not in seen:
+                group = [r["submission"], *r["similar_to"]]
+                seen.update(group)
+                lines.append("  " + ", ".join(group))
+    return lines
 
 
 def render_json(problem: str, records: list[dict]) -> str:
     return json.dumps({"version": VERSION, "problem": problem,
                        "source_gate": all(_gate(r) for r in records),
                        "counts": dict(counts(records)),
-                       "results": [{k: _field(r, k) for k in COLUMNS} for r in records]},
+                       "results": [{k: _field(r, k) for k in COLUMNS + ADDED}
+                                   for r in records]},
                       indent=2) + "\n"
 
 
@@ -83,10 +165,14 @@ def cell(value):
 def render_csv(problem: str, records: list[dict]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    names = group_names(records)
+    writer.writerow(COLUMNS + ADDED[1:] + tuple(GROUP_COLUMN + n for n in names))
     for r in records:
+        points = {g["name"]: g["score"] for g in r.get("groups") or ()}
         writer.writerow([cell(setting(_gate(r)) if k == "source_gate" else _field(r, k))
-                         for k in COLUMNS])
+                         for k in COLUMNS]
+                        + [cell(_field(r, "hint")), cell("; ".join(_field(r, "similar_to")))]
+                        + [points.get(n, "") for n in names])
     return out.getvalue()
 
 
