@@ -14,6 +14,10 @@ Every route under ``/api/v1`` needs ``Authorization: Bearer <token>`` (401 other
 - ``GET /api/v1/submissions/{id}``: ``{"id", "problem", "mode", "status", "created", "source",
   "result"}``, ``result`` being the ``judge grade --format json`` report once done (hidden cases
   masked by that report); 404 for an id the token did not submit;
+- with an instructor token (``judge service tokens add --role instructor``), the list holds every
+  user's submissions, each with ``user`` (its token's label), any submission can be read, and
+  ``GET /api/v1/problems/{id}/class.csv`` is the class's CSV for that problem, ``judge batch``'s
+  columns with a row per user (``judge.service.classlist``); a student token gets 403 there;
 - ``GET /api/v1/problems`` and ``GET /api/v1/problems/{id}`` (``judge.service.problems``).
 ``GET /`` is the web page (``static/index.html``) and ``/static/...`` its files.
 
@@ -34,13 +38,13 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from judge.gate import MAX_SOURCE_BYTES
-from judge.service import auth
+from judge.service import auth, classlist
 from judge.service.limits import Limits, RateLimiter
 from judge.service.problems import catalogue as load_catalogue
 from judge.service.queue import open_queue
@@ -138,7 +142,10 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         return _error(exc.status_code, str(exc.detail))
 
     def caller(request: Request) -> str:
-        who = tokens.check(request.headers.get("authorization"))
+        return identified(request).owner
+
+    def identified(request: Request) -> auth.Entry:
+        who = tokens.identify(request.headers.get("authorization"))
         if who is None:
             raise ApiError(401, "a valid token is needed: send `Authorization: Bearer TOKEN`",
                            {"WWW-Authenticate": "Bearer"})
@@ -219,7 +226,8 @@ def create_app(settings: ServiceSettings) -> FastAPI:
 
     @app.get("/api/v1/submissions")
     def submissions(request: Request):
-        who = caller(request)
+        who = identified(request)
+        everyone = who.role == "instructor"
         query = request.query_params
         unknown = set(query) - {"problem", "limit", "offset"}
         if unknown:
@@ -227,18 +235,21 @@ def create_app(settings: ServiceSettings) -> FastAPI:
                                 "this list takes problem, limit and offset")
         limit = _count(query.get("limit"), "limit", PAGE, 1, MAX_PAGE)
         offset = _count(query.get("offset"), "offset", 0, 0, None)
-        total, rows = store.list(who, query.get("problem"), limit, offset)
+        total, rows = store.list(None if everyone else who.owner, query.get("problem"), limit,
+                                 offset)
         return {"submissions": [{"id": r.id, "problem": r.problem, "mode": r.mode,
                                  "status": r.status, "verdict": r.verdict, "score": r.score,
                                  "max_score": r.max_score, "created": r.created,
-                                 "finished": r.finished} for r in rows],
+                                 "finished": r.finished,
+                                 **({"user": tokens.label(r.owner)} if everyone else {})}
+                                for r in rows],
                 "total": total, "limit": limit, "offset": offset}
 
     @app.get("/api/v1/submissions/{sub_id}")
     def submission(sub_id: str, request: Request):
-        who = caller(request)
+        who = identified(request)
         row = store.get(sub_id)
-        if row is None or row.owner != who:
+        if row is None or (row.owner != who.owner and who.role != "instructor"):
             raise ApiError(404, f"no submission {sub_id} of this token")
         return {"id": row.id, "problem": row.problem, "mode": row.mode, "status": row.status,
                 "created": row.created, "source": row.source,
@@ -256,6 +267,18 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         if found is None:
             raise ApiError(404, f"no problem {problem_id!r}; GET /api/v1/problems lists them")
         return found
+
+    @app.get("/api/v1/problems/{problem_id}/class.csv")
+    def class_csv(problem_id: str, request: Request):
+        if identified(request).role != "instructor":
+            raise ApiError(403, "the class's CSV is for an instructor token "
+                                "(`judge service tokens add --role instructor`)")
+        found = catalogue.problems.get(problem_id)
+        if found is None:
+            raise ApiError(404, f"no problem {problem_id!r}; GET /api/v1/problems lists them")
+        text = classlist.csv_text(store.latest(problem_id), found, tokens.label)
+        return Response(text, media_type="text/csv; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="class-{problem_id}.csv"'})
 
     @app.get("/", include_in_schema=False)
     def index():

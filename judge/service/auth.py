@@ -12,6 +12,12 @@ nothing until it is fixed, and the log says why.
 
 A submission belongs to the token that sent it; the database keeps the token's SHA-256, never
 the token. Tokens are compared in constant time.
+
+**Labels and roles.** A line may also hold a token's SHA-256 instead of the token, with its role
+and a label (``sha256:<hex> <role> <label>``, as ``judge service tokens add`` writes it:
+``judge.service.tokens``); the token itself is then kept nowhere. Its role is ``student`` (sees
+its own submissions, as a plain token does) or ``instructor`` (sees every user's submissions,
+and the class's CSV). A plain token line is a student without a label.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import os
 import secrets
 import stat
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import JudgeError
@@ -54,7 +61,7 @@ def read_file(path: Path) -> list[str]:
         raise JudgeError(f"{path}: the token file is open to other users (mode "
                          f"{stat.S_IMODE(mode):o}); `chmod 600 {path}`")
     lines = [line.strip() for line in path.read_text().splitlines()]
-    return [_check(line, str(path)) for line in lines if line and not line.startswith("#")]
+    return [_line(line, str(path)) for line in lines if line and not line.startswith("#")]
 
 
 def create_file(path: Path) -> str:
@@ -92,7 +99,7 @@ class Tokens:
     changes."""
 
     def __init__(self, tokens: list[str], path: Path | None = None):
-        self._fixed = [t.encode() for t in tokens]
+        self._fixed = entries(tokens)
         self._path = Path(path) if path is not None else None
         self._seen: tuple | None = None   # the file's (mtime_ns, size, inode) when last read
         self._from_file: list[bytes] = []
@@ -127,19 +134,82 @@ class Tokens:
             else:
                 if self._seen is not None:
                     log.info("token file %s read again: %d token(s)", self._path, len(tokens))
-            self._from_file = [t.encode() for t in tokens]
+            self._from_file = entries(tokens)
             self._tokens = self._fixed + self._from_file
             self._seen = seen
 
     def check(self, header: str | None) -> str | None:
+        who = self.identify(header)
+        return who.owner if who else None
+
+    def identify(self, header: str | None) -> "Entry | None":
+        """The entry (owner, role, label) of a valid ``Authorization`` header, else None."""
         self._refresh()
         if not header:
             return None
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return None
-        given = token.strip().encode()
-        found = False
+        given = owner(token.strip()).encode()
+        found = None
         for known in self._tokens:  # every one compared: the time says nothing about which
-            found |= hmac.compare_digest(given, known)
-        return owner(given.decode()) if found else None
+            if hmac.compare_digest(given, known.owner.encode()):
+                found = known
+        return found
+
+    def label(self, who: str) -> str:
+        """How lists name the owner ``who``: its token's label, else ``token <first digits>``."""
+        self._refresh()
+        return next((e.label for e in self._tokens if e.owner == who and e.label),
+                    f"token {who[:8]}")
+
+
+#: The roles a token may have: a student sees its own submissions; an instructor every user's.
+ROLES = ("student", "instructor")
+HASHED = "sha256:"
+_HEX = frozenset("0123456789abcdef")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An accepted token: ``owner`` is its SHA-256 (hex), the name its submissions are kept
+    under; ``role`` one of ``ROLES``; ``label`` "" for a plain token line."""
+
+    owner: str
+    role: str = "student"
+    label: str = ""
+
+
+def hashed_line(entry: Entry) -> str:
+    """The token file's line for ``entry``: ``sha256:<hex> <role> <label>``."""
+    return f"{HASHED}{entry.owner} {entry.role} {entry.label}"
+
+
+def check_label(label: str, where: str = "--label") -> str:
+    label = label.strip()
+    if not label or len(label) > 100 or not label.isprintable():
+        raise JudgeError(f"{where}: a label must be 1 to 100 printable characters, got {label!r}")
+    return label
+
+
+def parse_line(line: str, where: str) -> Entry:
+    """A line of the token file as an entry: a plain token (a student without a label), or
+    ``sha256:<hex> <role> <label>``; JudgeError for anything else."""
+    if not (line.startswith(HASHED) and " " in line):
+        return Entry(owner(_check(line, where)))
+    digest, _, rest = line[len(HASHED):].partition(" ")
+    role, _, label = rest.strip().partition(" ")
+    if len(digest) != 64 or not set(digest) <= _HEX or role not in ROLES:
+        raise JudgeError(f"{where}: a hashed token line is sha256:<64 hex digits> "
+                         f"<{' or '.join(ROLES)}> <label>")
+    return Entry(digest, role, check_label(label, where))
+
+
+def _line(line: str, where: str) -> str:
+    parse_line(line, where)
+    return line
+
+
+def entries(lines: list[str]) -> list[Entry]:
+    """The entries of token lines (plain tokens or hashed lines) already checked."""
+    return [parse_line(line, "token") for line in lines]

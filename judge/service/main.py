@@ -10,7 +10,8 @@ The data folder (the database, the SQLite queue, the token file) is by default t
 directory (``default_data``), never the current folder: a checkout must not collect tokens and
 students' sources. A ``--data`` inside a git work tree is refused unless
 ``--allow-data-in-git`` says so. Both processes log one line per request and per grading event
-on stderr, and the API a last line when it has stopped.
+on stderr, and the API a last line when it has stopped. ``judge service tokens add|list|revoke``
+manages the token file (``judge.service.tokens``).
 """
 
 from __future__ import annotations
@@ -136,13 +137,17 @@ def _stopped_by(signum, frame):
 
 
 def main(args) -> int:
+    args.data = Path(args.data) if args.data is not None else default_data()
+    check_data(args.data, args.allow_data_in_git)
+    os.umask(0o077)  # the database and the queue hold every student's source: the owner's only
+    if getattr(args, "service_command", None) == "tokens":
+        from judge.service import tokens
+
+        return tokens.main(args)
     _require_extra()
     logging.basicConfig(level=logging.WARNING,
                         format="%(asctime)s judge service: %(message)s")
     logging.getLogger("judge.service").setLevel(logging.INFO)  # a line per request and grade
-    args.data = Path(args.data) if args.data is not None else default_data()
-    check_data(args.data, args.allow_data_in_git)
-    os.umask(0o077)  # the database and the queue hold every student's source: the owner's only
     args.data.mkdir(mode=0o700, parents=True, exist_ok=True)
     if args.grader_only:
         from judge.service.grader import Grader
@@ -196,9 +201,9 @@ def add_parser(sub, add_sandbox, positive) -> None:
     sv.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default 127.0.0.1: this machine only)")
     sv.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
-    sv.add_argument("--data", type=Path, default=None, metavar="DIR",
-                    help="the database, the SQLite queue and the token file (default "
-                         f"$XDG_DATA_HOME/{DATA_NAME}, or ~/.local/share/{DATA_NAME})")
+    data_help = ("the database, the SQLite queue and the token file (default "
+                 f"$XDG_DATA_HOME/{DATA_NAME}, or ~/.local/share/{DATA_NAME})")
+    sv.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
     sv.add_argument("--allow-data-in-git", action="store_true",
                     help="accept a --data folder inside a git work tree (refused by default: "
                          "it holds the tokens and every student's source)")
@@ -219,3 +224,6 @@ def add_parser(sub, add_sandbox, positive) -> None:
                     help="unfinished submissions in all (default 1000)")
     add_sandbox(sv)
     sv.set_defaults(func=main)
+    from judge.service import tokens
+
+    tokens.add_parser(sv, data_help)

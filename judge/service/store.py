@@ -85,6 +85,7 @@ class Listed:
     max_score: float | None
     created: float
     finished: float | None
+    owner: str = ""
 
 
 class Store:
@@ -121,21 +122,30 @@ class Store:
                   (sub_id, owner, problem, source, time.time(), mode))
         return sub_id
 
-    def list(self, owner: str, problem: str | None = None, limit: int = 20,
+    def list(self, owner: str | None, problem: str | None = None, limit: int = 20,
              offset: int = 0) -> tuple[int, list[Listed]]:
-        """``owner``'s submissions (to ``problem`` only, if given), newest first: how many
-        there are in all, and ``limit`` of them from ``offset``."""
-        where, params = "owner = ?", [owner]
+        """``owner``'s submissions (every owner's for None; to ``problem`` only, if given),
+        newest first: how many there are in all, and ``limit`` of them from ``offset``."""
+        where, params = "1 = 1", []
+        if owner is not None:
+            where, params = "owner = ?", [owner]
         if problem is not None:
             where, params = where + " and problem = ?", params + [problem]
         total = self._run(f"select count(*) from submissions where {where}",
                           params).fetchone()[0]
         rows = self._run(
-            "select id, problem, mode, status, verdict, result, created, finished from "
+            "select id, problem, mode, status, verdict, result, created, finished, owner from "
             f"submissions where {where} order by created desc, rowid desc limit ? offset ?",
             params + [limit, offset]).fetchall()
-        return total, [Listed(r[0], r[1], r[2], r[3], r[4], *_score(r[5]), r[6], r[7])
+        return total, [Listed(r[0], r[1], r[2], r[3], r[4], *_score(r[5]), r[6], r[7], r[8])
                        for r in rows]
+
+    def latest(self, problem: str) -> dict[str, Row]:
+        """Each owner's latest graded submission (``submit`` mode, done) to ``problem``."""
+        rows = self._run(f"select {_COLUMNS} from submissions where problem = ? and mode = "
+                         f"'submit' and status = 'done' order by created, rowid",
+                         (problem,)).fetchall()
+        return {row.owner: row for row in map(lambda r: Row(*r), rows)}
 
     def get(self, sub_id: str) -> Row | None:
         row = self._run(f"select {_COLUMNS} from submissions where id = ?", (sub_id,)).fetchone()
