@@ -136,6 +136,18 @@ def _subparsers(parser):
     return action.choices
 
 
+def _chain_options(parser, words: list[str]) -> dict:
+    """The options of ``parser`` and of the sub-commands the words name in turn (``judge
+    service tokens add --label NAME``: the service's, tokens' and add's)."""
+    options = dict(parser._option_string_actions)
+    for word in words:
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        if sub is not None and word in sub.choices:
+            parser = sub.choices[word]
+            options.update(parser._option_string_actions)
+    return options
+
+
 def _commands_in_blocks(text: str):
     """``(line, argv after 'judge')`` for each command in the page's code blocks: a line of a
     shell block (sh, bash, console) that runs judge, or a `$ judge ...` line in any block."""
@@ -207,7 +219,7 @@ def test_every_command_in_the_prose_names_a_command_and_options_that_exist():
             if name not in commands:
                 wrong.append(f"{_rel(path)}: `{span}`: no command {name!r}")
                 continue
-            options = commands[name]._option_string_actions
+            options = _chain_options(commands[name], words[2:])
             for word in words[2:]:
                 for option in re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", word.split("=")[0]):
                     if option not in options:

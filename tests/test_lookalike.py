@@ -55,3 +55,19 @@ def test_hostile_sources_get_no_fingerprint_and_raise_nothing():
     assert fp("\x00") is None
     big = "def axpy(x, y, alpha):\n" + "".join(f"    v{i} = x * {i} + y\n" for i in range(6000))
     assert fp(big) is not None  # past MAX_NODES: not searched for the hints' code, still printed
+
+
+def test_no_two_bundled_submissions_of_a_problem_look_alike():
+    """Each problem's known submissions are written to differ, many of them after the hints'
+    code: none may be flagged as another's copy."""
+    from judge.problem import spec
+    from tests.helpers import ROOT
+
+    for path in sorted((ROOT / "problems").glob("*.yaml")):
+        problem = spec.load(path)
+        shared = lookalike.starter(problem)
+        prints = {str(f): lookalike.fingerprint(f.read_bytes(), problem.entry_point, shared)
+                  for f in sorted((ROOT / "submissions" / problem.id).rglob("*.py"))}
+        assert sum(p is not None for p in prints.values()) >= len(prints) // 2, problem.id
+        flagged = {k: v for k, v in lookalike.similar(prints).items() if v}
+        assert not flagged, (problem.id, flagged)
