@@ -243,6 +243,18 @@ def test_a_link_where_a_students_results_go_is_never_written_through(tmp_path):
     assert len(long) < 100 and long != handout.file_name({"submission": "x" * 301})
 
 
+def test_a_students_file_name_stays_in_the_folder_and_one_line(tmp_path):
+    """Rows are named by the escaped entry (``intake.shown``): a control character or an
+    undecodable byte is spelled out; a name that could leave the folder is never used as is."""
+    names = ["\\x1b[2J", "tab\\tname", "\\udcff", "../up", "..", "a/b"]
+    written = handout.write_feedback(tmp_path / "fb", "axpy", [
+        {"submission": n, "verdict": "CE", "reason": "no_submission", "message": "none",
+         "max_score": 3} for n in names])
+    assert len(set(written)) == len(names)
+    assert all(p.parent == tmp_path / "fb" and p.is_file() for p in written)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fb"]
+
+
 def test_restart_replaces_the_journal_and_grades_again(tmp_path):
     root = write_package(tmp_path, {"cy.py": WRONG_SIGN})
     problem = spec.load("axpy", root=root)

@@ -26,7 +26,8 @@ from judge.errors import JudgeError
 from judge.grade import scoring
 from judge.grade.verdicts import Verdict
 
-#: A name longer than this (in bytes) is cut, and a digest of the whole keeps it unique.
+#: A name longer than this (in bytes) is cut, and a digest of the whole keeps it unique (as is
+#: any name that could leave the folder, which a row's escaped name never is).
 MAX_NAME_BYTES = 200
 
 
@@ -34,9 +35,11 @@ def file_name(record: dict) -> str:
     """The row's name as a file name: ``alice``; ``alice.py`` and ``alice`` when a file and a
     folder of the class share a name (the rows ``alice.py`` and ``alice/``)."""
     name = record["submission"].rstrip("/")
-    if len(name.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES:
+    if name in ("", ".", "..") or "/" in name or "\0" in name \
+            or len(name.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES:
         digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-        name = name[:MAX_NAME_BYTES // 4] + "-" + digest
+        name = name[:MAX_NAME_BYTES // 4].replace("/", "_").replace("\0", "_").lstrip(".") \
+            + "-" + digest
     return name
 
 
