@@ -53,8 +53,11 @@ def test_hostile_sources_get_no_fingerprint_and_raise_nothing():
     assert fp("x = " + "(" * 300 + "1" + ")" * 300 + "\n") is None     # too deeply nested to parse
     assert fp("def axpy(x, y, alpha):\n    return " + "-" * 50_000 + "x\n") is None  # or to walk
     assert fp("\x00") is None
-    big = "def axpy(x, y, alpha):\n" + "".join(f"    v{i} = x * {i} + y\n" for i in range(6000))
+    big = "def axpy(x, y, alpha):\n" + "".join(f"    a=x*{i}+y\n" for i in range(3000))
+    assert len(big) < lookalike.MAX_SOURCE_BYTES
     assert fp(big) is not None  # past MAX_NODES: not searched for the hints' code, still printed
+    huge = "def axpy(x, y, alpha):\n" + "    a = x\n" * (lookalike.MAX_SOURCE_BYTES // 10)
+    assert fp(huge) is None  # past MAX_SOURCE_BYTES: not reduced at all
 
 
 def test_no_two_bundled_submissions_of_a_problem_look_alike():

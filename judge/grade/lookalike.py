@@ -47,14 +47,13 @@ MIN_OWN_NODES = 25
 MIN_HINT_NODES = 5
 #: A source larger than this is not searched for the hints' code (it is all its own).
 MAX_NODES = 20_000
+#: A source larger than this gets no fingerprint: no honest solution comes near it, and reducing
+#: one costs time linear in its size (about 20 microseconds a node).
+MAX_SOURCE_BYTES = 64 * 1024
 KEPT_NAMES = frozenset(dir(builtins))
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _SKIPPED = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 _BACKTICKS = re.compile(r"`([^`]+)`")
-
-
-def _size(node: ast.AST) -> int:
-    return sum(not isinstance(n, _SKIPPED) for n in ast.walk(node))
 
 
 class _Reduce(ast.NodeTransformer):
@@ -131,20 +130,29 @@ def _unit(node: ast.AST, units: list) -> str:
     return ast.dump(node, annotate_fields=False)
 
 
+_PIECES = (ast.expr, ast.Assign, ast.AugAssign, ast.Return)
+
+
+def _sizes(tree: ast.AST) -> dict[int, int]:
+    """The size (``_size``) of every node of ``tree``, by ``id``, in one pass."""
+    sizes: dict[int, int] = {}
+    for node in reversed(list(ast.walk(tree))):  # breadth first, reversed: children first
+        sizes[id(node)] = (not isinstance(node, _SKIPPED)) + sum(
+            sizes[id(child)] for child in ast.iter_child_nodes(node))
+    return sizes
+
+
 def _pieces(tree: ast.Module) -> set[str]:
     """Every statement and expression of ``tree`` of at least ``MIN_HINT_NODES`` nodes, each in
-    reduced form on its own."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.expr, ast.Assign, ast.AugAssign, ast.Return)) \
-                and _size(node) >= MIN_HINT_NODES:
-            found.add(_key(node))
-    return found
+    reduced form on its own (``_key``)."""
+    sizes = _sizes(tree)
+    return {_key(node, sizes[id(node)]) for node in ast.walk(tree)
+            if isinstance(node, _PIECES) and sizes[id(node)] >= MIN_HINT_NODES}
 
 
-def _key(node: ast.AST) -> str:
-    """``node`` alone in reduced form, as text (``node`` itself is left as it is)."""
-    return ast.dump(_Reduce([]).visit(copy.deepcopy(node)), annotate_fields=False)
+def _key(node: ast.AST, size: int) -> str:
+    """``node`` alone in reduced form, as text, after its size (``node`` is left as it is)."""
+    return f"{size}:" + ast.dump(_Reduce([]).visit(copy.deepcopy(node)), annotate_fields=False)
 
 
 def _fragments(text: str) -> list[str]:
@@ -175,15 +183,17 @@ class _Own(ast.NodeVisitor):
     """Counts the nodes of a submission that are not the problem's: the entry point's
     signature and anything equal to a piece of the hints are left out."""
 
-    def __init__(self, entry_point: str, shared: set[str]):
+    def __init__(self, entry_point: str, shared: set[str], sizes: dict[int, int]):
         self.entry_point, self.shared, self.count = entry_point, shared, 0
+        self.sizes = sizes  # of the submission's nodes; only a node of a piece's size is compared
+        self.piece_sizes = {int(key.partition(":")[0]) for key in shared}
 
     def visit(self, node):
         if isinstance(node, _SKIPPED) or isinstance(node, (ast.Import, ast.ImportFrom)):
             return
-        if isinstance(node, (ast.expr, ast.Assign, ast.AugAssign, ast.Return)) and self.shared \
-                and _size(node) >= MIN_HINT_NODES \
-                and _key(node) in self.shared:
+        size = self.sizes.get(id(node), 0)
+        if isinstance(node, _PIECES) and size in self.piece_sizes \
+                and _key(node, size) in self.shared:
             return
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 and node.name == self.entry_point:
@@ -196,13 +206,16 @@ class _Own(ast.NodeVisitor):
 
 def fingerprint(source: bytes | str, entry_point: str, shared: set[str] = frozenset()) -> str | None:
     """The submission's fingerprint (see the module's docstring); None for a source that does
-    not parse or has fewer than ``MIN_OWN_NODES`` nodes of its own. ``shared`` is
-    ``starter(problem)``."""
+    not parse, is larger than ``MAX_SOURCE_BYTES`` or has fewer than ``MIN_OWN_NODES`` nodes of
+    its own. ``shared`` is ``starter(problem)``."""
+    if len(source) > MAX_SOURCE_BYTES:
+        return None
     try:
         tree = parse(source)
-        if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
+        sizes = _sizes(tree)
+        if sizes[id(tree)] > MAX_NODES:
             shared = frozenset()  # no starter is this large: its own code is well past the bound
-        own = _Own(entry_point, set(shared))
+        own = _Own(entry_point, set(shared), sizes)
         own.visit(tree)
         if own.count < MIN_OWN_NODES:
             return None

@@ -18,6 +18,10 @@ from judge.problem.model import Problem
 from judge.reports import batch_report
 
 log = logging.getLogger("judge.service")
+#: Fingerprints of graded submissions, by id (a graded submission never changes): a class's
+#: sources are reduced once, not at every download.
+_prints: dict[str, str | None] = {}
+MAX_REMEMBERED = 100_000
 
 
 def records(rows: dict, problem: Problem, name_of) -> list[dict]:
@@ -31,8 +35,11 @@ def records(rows: dict, problem: Problem, name_of) -> list[dict]:
             log.error("submission %s: its stored report is not one the class list reads (%s)",
                       row.id, type(exc).__name__)
             continue
-        out.append({**record, "submission": name_of(who),
-                    "fingerprint": lookalike.fingerprint(row.source, problem.entry_point, shared)})
+        if row.id not in _prints:
+            if len(_prints) >= MAX_REMEMBERED:
+                _prints.clear()
+            _prints[row.id] = lookalike.fingerprint(row.source, problem.entry_point, shared)
+        out.append({**record, "submission": name_of(who), "fingerprint": _prints[row.id]})
     out.sort(key=lambda r: r["submission"])
     alike = lookalike.similar({r["submission"]: r["fingerprint"] for r in out})
     return [{**r, "similar_to": alike[r["submission"]]} for r in out]
