@@ -181,3 +181,77 @@ def test_tokens_added_and_revoked_are_picked_up_without_a_restart(service):
     assert c.get("/api/v1/problems/fake_quant_ste/class.csv", headers=ta).status_code == 200
     tokens.revoke(data, "prof")
     assert c.get("/api/v1/submissions", headers=h["prof"]).status_code == 401
+
+
+# --- end to end: the real service, graded for real, against judge batch ------------------------
+
+#: closure_vjp.py with new names and comments, its rules in another order.
+COPIED = '''import jax.numpy as jnp
+import jax
+
+
+def fake_quant_ste(x, scale, qmin, qmax, cotangent):
+    # straight-through estimator, my own version
+    def backward(keep, ct):
+        return (jnp.where(keep, ct, jnp.zeros_like(ct)),)
+
+    def forward(inp):
+        ratio = inp / scale
+        keep = (ratio >= qmin) & (ratio <= qmax)
+        return scale * jnp.clip(jnp.round(ratio), qmin, qmax), keep
+
+    @jax.custom_vjp
+    def fq(inp):
+        return scale * jnp.clip(jnp.round(inp / scale), qmin, qmax)
+
+    fq.defvjp(forward, backward)
+
+    out, vjp_fn = jax.vjp(fq, x)
+    (g,) = vjp_fn(cotangent)
+    return {"values": out, "grads": g}
+'''
+
+
+@pytest.mark.slow
+def test_a_class_on_the_service_gives_judge_batchs_csv(tmp_path):
+    from tests.test_service_e2e import FQ, running
+
+    httpx = pytest.importorskip("httpx")
+    data = tmp_path / "data"
+    sources = {"ann": (FQ / "accepted" / "closure_vjp.py").read_text(), "ben": COPIED,
+               "cy": (FQ / "wrong_answer" / "strict_mask.py").read_text()}
+    keys = {name: run_cli("add", "--label", name, "--data", str(data)).stdout.strip()
+            for name in ("ann", "ben")}
+    prof = run_cli("add", "--label", "prof", "--role", "instructor", "--data", str(data))
+    keys["prof"] = prof.stdout.strip()
+    with running(data, "--workers", "2", token=None) as service:
+        keys["cy"] = run_cli("add", "--label", "cy", "--data", str(data)).stdout.strip()  # while it runs
+        ids = []
+        for name, source in sources.items():
+            r = httpx.post(service.url + "/api/v1/submissions", timeout=60,
+                           headers={"Authorization": f"Bearer {keys[name]}"},
+                           json={"problem": "fake_quant_ste", "source": source})
+            assert r.status_code == 202, r.text
+            ids.append(r.json()["id"])
+        service.token = keys["prof"]  # an instructor reads every submission
+        service.wait_done(ids)
+        got = httpx.get(service.url + "/api/v1/problems/fake_quant_ste/class.csv", timeout=60,
+                        headers=service.headers())
+        assert got.status_code == 200, got.text
+    cls = tmp_path / "class"
+    cls.mkdir()
+    for name, source in sources.items():
+        (cls / f"{name}.py").write_text(source)
+    local = subprocess.run([sys.executable, "-m", "judge", "batch", str(cls), "-p", "fake_quant_ste",
+                            "--format", "csv", "--out", str(tmp_path / "local.csv"),
+                            "--journal", str(tmp_path / "j.jsonl")],
+                           capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert local.returncode == 0, local.stderr
+    ours = list(csv.DictReader(io.StringIO(got.text)))
+    theirs = list(csv.DictReader(io.StringIO((tmp_path / "local.csv").read_text())))
+    assert list(ours[0]) == list(theirs[0])
+    drop = lambda rows: [{k: v for k, v in r.items() if k != "time_s"} for r in rows]  # noqa: E731
+    assert drop(ours) == drop(theirs)
+    assert [(r["submission"], r["similar_to"]) for r in ours] == [("ann", "ben"), ("ben", "ann"),
+                                                                   ("cy", "")]
+    assert ours[2]["hint"].startswith("Both ends of the range get the gradient")
