@@ -150,7 +150,8 @@ class Journal:
         elif self.path.exists() or self.path.is_symlink():
             if not resume:
                 raise JudgeError(f"{self.path}: a batch journal already exists; pass --resume to "
-                                 f"continue it, or --restart to grade the class again from the start")
+                                 f"continue it, or --restart to grade the class again from the "
+                                 f"start")
             self._read(problem)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         self._file = os.fdopen(fd, "a", encoding="utf-8")

@@ -204,7 +204,8 @@ class _Own(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def fingerprint(source: bytes | str, entry_point: str, shared: set[str] = frozenset()) -> str | None:
+def fingerprint(source: bytes | str, entry_point: str,
+                shared: set[str] = frozenset()) -> str | None:
     """The submission's fingerprint (see the module's docstring); None for a source that does
     not parse, is larger than ``MAX_SOURCE_BYTES`` or has fewer than ``MIN_OWN_NODES`` nodes of
     its own. ``shared`` is ``starter(problem)``."""
