@@ -492,3 +492,131 @@ def test_the_service_logs_each_request_and_grade(service):
     assert re.search(rf"judge service: graded {sub_id}: problem sign_ste, examples, "
                      r"verdict WA in [\d.]+ s", text), text[-3000:]
     assert token not in text  # never the key
+
+
+# --- keyboard, phone, links, the list of problems, output, statements, write-ups -------------
+#
+# Each at both window sizes: a desktop (1400x900, two panes side by side) and a phone
+# (390x844, one pane at a time behind the Problem and Code buttons).
+
+DESKTOP, PHONE = (1400, 900), (390, 844)
+SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+AXE = ROOT / "judge/service/static/vendor/axe-core/axe.min.js"
+#: A solution that prints: Python's print at trace time (a tracer), jax.debug.print at run time.
+PRINTING_SOURCE = '''\
+import jax
+import jax.numpy as jnp
+
+
+def ste_quantize(x):
+    print("shape", x.shape, "x is", x)
+    jax.debug.print("values {}", x)
+    return jax.lax.stop_gradient(jnp.sign(x)) + (x - jax.lax.stop_gradient(x))
+'''
+
+
+class _Window:
+    """The browser at ``size`` (a phone: mobile emulation, as a phone's browser lays out)."""
+
+    def __init__(self, driver, size):
+        self.driver, self.size = driver, size
+
+    def __enter__(self):
+        width, height = self.size
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": self.size == PHONE})
+        return self
+
+    def __exit__(self, *exc):
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def _show_code(driver, size):
+    """The editor's pane: on a phone, through the Code button."""
+    if size == PHONE:
+        _by_id(driver, "tab-code").click()
+    _wait(driver, 5, lambda d: _css(d, ".CodeMirror")[0].is_displayed(), "the editor")
+
+
+def _active(driver) -> dict:
+    return driver.execute_script("""
+        const a = document.activeElement, s = getComputedStyle(a);
+        return {id: a.id, tag: a.tagName, inEditor: Boolean(a.closest('.CodeMirror')),
+                outline: s.outlineStyle === 'none' ? 0 : parseFloat(s.outlineWidth),
+                text: (a.textContent || '').trim().slice(0, 40)};""")
+
+
+@SIZES
+def test_the_keyboard_reaches_every_control_and_leaves_the_editor_with_esc_then_tab(
+        browser, service, size):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    with _Window(browser, size):
+        _open(browser, service)
+        _pick_problem(browser, service, "sign_ste", words="sign")
+        _show_code(browser, size)
+        assert "Esc" in _by_id(browser, "editor-keys").text  # the key is on the page
+        _type_code(browser, "x = 1\n")
+        browser.execute_script("window.judgeEditor.focus(); window.judgeEditor.setCursor(1, 0)")
+        keys = ActionChains(browser)
+        keys.send_keys(Keys.TAB).perform()  # Tab alone indents, and stays in the editor
+        assert _code(browser) == "x = 1\n    " and _active(browser)["inEditor"]
+        assert browser.execute_script(
+            "return getComputedStyle(document.querySelector('.CodeMirror')).outlineStyle") != "none"
+        keys.send_keys(Keys.ESCAPE).send_keys(Keys.TAB).perform()
+        after = _active(browser)
+        assert not after["inEditor"] and after["outline"] >= 2, after
+        assert _code(browser) == "x = 1\n    "  # nothing typed on the way out
+        # Shift-Tab goes back into the editor; Esc, Shift-Tab out the other way
+        keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        assert _active(browser)["inEditor"]
+        keys.send_keys(Keys.ESCAPE).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        assert not _active(browser)["inEditor"]
+        # forward from the editor: every control of the pane, each visibly focused
+        browser.execute_script("window.judgeEditor.focus()")
+        keys.send_keys(Keys.ESCAPE).perform()
+        reached = []
+        for _ in range(25):
+            keys.send_keys(Keys.TAB).perform()
+            now = _active(browser)
+            assert now["outline"] >= 2, now  # a visible focus ring
+            reached.append(now["id"] or now["text"])
+            if now["id"] == "submit":
+                break
+        assert "run" in reached and "submit" in reached, reached
+        _by_id(browser, "submit").send_keys(Keys.ENTER)  # and Enter sends
+        _wait(browser, START_S, lambda d: _by_id(d, "submission-id").text, "a submission by keyboard")
+
+
+@SIZES
+def test_the_page_passes_an_accessibility_check(browser, service, size):
+    """axe-core (vendored, run in the page) finds nothing serious or critical: on the sign-in
+    form, and on a problem with a result shown."""
+    def check(where):
+        browser.execute_script(AXE.read_text())
+        found = browser.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            axe.run(document).then(
+                (r) => done({passed: r.passes.length, violations: r.violations.map((v) => ({
+                    id: v.id, impact: v.impact,
+                    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))}),
+                (e) => done({passed: 0, violations: [{id: String(e), impact: 'critical'}]}));""")
+        assert found["passed"] >= 10, found  # the check ran
+        bad = [v for v in found["violations"] if v["impact"] in ("serious", "critical")]
+        assert not bad, f"{where}: {bad}"
+
+    browser.set_script_timeout(60)
+    with _Window(browser, size):
+        browser.get(service[0] + "/")
+        browser.execute_script("sessionStorage.clear(); localStorage.clear()")
+        browser.get(service[0] + "/")
+        check("the sign-in form")
+        _open(browser, service)
+        _pick_problem(browser, service, "sign_ste", words="sign")
+        _by_id(browser, "catalogue-title").click()  # the list of problems open too
+        check("a problem")
+        _show_code(browser, size)
+        _type_code(browser, PRINTING_SOURCE)
+        assert _send_and_wait(browser, service, "run") == "AC"
+        check("a result")

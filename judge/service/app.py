@@ -14,7 +14,12 @@ Every route under ``/api/v1`` needs ``Authorization: Bearer <token>`` (401 other
 - ``GET /api/v1/submissions/{id}``: ``{"id", "problem", "mode", "status", "created", "source",
   "result"}``, ``result`` being the ``judge grade --format json`` report once done (hidden cases
   masked by that report); 404 for an id the token did not submit;
-- ``GET /api/v1/problems`` and ``GET /api/v1/problems/{id}`` (``judge.service.problems``).
+- ``GET /api/v1/problems`` and ``GET /api/v1/problems/{id}`` (``judge.service.problems``);
+- what a student sees of their own work (``student_routes``): ``GET /api/v1/progress``,
+  ``{"problems": {ID: "solved" | "attempted"}}`` for each problem the token sent something to
+  (solved: a submission of every case was accepted; a run of the examples only attempts), and
+  ``GET /api/v1/problems/{id}/editorial``, ``{"problem", "editorial"}`` (the author's write-up,
+  Markdown) once the token solved it: 403 before, 404 for an unknown problem or one without.
 ``GET /`` is the web page (``static/index.html``) and ``/static/...`` its files.
 
 Every error is ``{"error": MESSAGE}``. The source is stored and queued; nothing here parses,
@@ -257,6 +262,8 @@ def create_app(settings: ServiceSettings) -> FastAPI:
             raise ApiError(404, f"no problem {problem_id!r}; GET /api/v1/problems lists them")
         return found
 
+    student_routes(app, store, catalogue, caller)
+
     @app.get("/", include_in_schema=False)
     def index():
         page = STATIC / "index.html"
@@ -267,6 +274,29 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def student_routes(app: FastAPI, store: Store, catalogue, caller) -> None:
+    """The routes of a student's own state: which problems they solved, and a solved problem's
+    write-up (never before it is solved)."""
+
+    @app.get("/api/v1/progress")
+    def progress(request: Request):
+        who = caller(request)
+        return {"problems": store.progress(who)}
+
+    @app.get("/api/v1/problems/{problem_id}/editorial")
+    def editorial(problem_id: str, request: Request):
+        who = caller(request)
+        if catalogue.get(problem_id) is None:
+            raise ApiError(404, f"no problem {problem_id!r}; GET /api/v1/problems lists them")
+        text = catalogue.editorial(problem_id)
+        if not text:
+            raise ApiError(404, f"problem {problem_id!r} has no write-up")
+        if store.progress(who).get(problem_id) != "solved":
+            raise ApiError(403, "the write-up is shown once a submission of yours to this "
+                                "problem is accepted")
+        return {"problem": problem_id, "editorial": text}
 
 
 def _count(text: str | None, name: str, default: int, low: int, high: int | None) -> int:

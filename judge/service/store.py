@@ -137,6 +137,13 @@ class Store:
         return total, [Listed(r[0], r[1], r[2], r[3], r[4], *_score(r[5]), r[6], r[7])
                        for r in rows]
 
+    def progress(self, owner: str) -> dict[str, str]:
+        """``owner``'s state on each problem it sent something to: ``solved`` where a
+        submission (every case, not a run of the examples) was accepted, else ``attempted``."""
+        rows = self._run("select problem, max(mode = 'submit' and verdict = 'AC') from "
+                         "submissions where owner = ? group by problem", (owner,)).fetchall()
+        return {problem: "solved" if solved else "attempted" for problem, solved in rows}
+
     def get(self, sub_id: str) -> Row | None:
         row = self._run(f"select {_COLUMNS} from submissions where id = ?", (sub_id,)).fetchone()
         return Row(*row) if row else None

@@ -9,7 +9,12 @@
 // the problem's author in Markdown (statement.js).
 //
 // Kept in the browser: the token in this tab only (sessionStorage); in localStorage, the chosen
-// problem, a draft per problem, the hints revealed and the last submission per problem.
+// problem, a draft per problem, the hints revealed and the last submission per problem. The
+// problem shown is in the address too (#problem=ID), so a link opens it.
+//
+// By keyboard: every control is reached with Tab; in the editor Tab indents, and Esc then Tab
+// (or Shift-Tab) leaves it. On a narrow screen the problem and the code are two panes, one
+// shown at a time (the Problem and Code buttons, kept at the top).
 "use strict";
 
 const TOKEN_KEY = "judge-service-token";
@@ -109,7 +114,10 @@ function startEditor() {
   if (typeof window.CodeMirror !== "function") return;  // the plain text area still works
   editor = window.CodeMirror.fromTextArea($("source"), {
     mode: "python", lineNumbers: true, indentUnit: 4, tabSize: 4, indentWithTabs: false,
-    matchBrackets: true, autoCloseBrackets: true, viewportMargin: 50,
+    matchBrackets: true, autoCloseBrackets: true,
+    // as tall as the code, long lines wrapped: no region of its own to scroll, which a
+    // keyboard could not reach (the pane around it scrolls)
+    viewportMargin: Infinity, lineWrapping: true,
     extraKeys: {
       Tab: (cm) => (cm.somethingSelected() ? cm.indentSelection("add")
         : cm.replaceSelection(" ".repeat(cm.getOption("indentUnit")), "end")),
@@ -119,6 +127,17 @@ function startEditor() {
     },
   });
   editor.getWrapperElement().setAttribute("aria-label", "Code editor (Python)");
+  const input = editor.getInputField();
+  input.setAttribute("aria-label", "Code editor (Python)");
+  input.setAttribute("aria-describedby", "editor-keys");
+  // Esc, then Tab or Shift-Tab, moves the focus out as the browser would (Tab alone indents)
+  let leaving = false;
+  editor.on("keydown", (cm, e) => {
+    if (e.key === "Escape") { leaving = true; return; }
+    if (e.key === "Tab" && leaving) { e.codemirrorIgnore = true; leaving = false; return; }
+    if (e.key !== "Shift") leaving = false;
+  });
+  editor.on("blur", () => { leaving = false; });
   editor.on("change", saveDraftSoon);
   window.judgeEditor = editor;  // for tests and for the browser's console
 }
@@ -143,6 +162,8 @@ function starter(p) {
 
 const problems = new Map();     // id -> the list's entry
 const details = new Map();      // id -> the problem's detail, once loaded
+const progress = new Map();     // id -> "solved" or "attempted", this user's (GET /api/v1/progress)
+const editorials = new Map();   // id -> the author's write-up, once this user solved it
 
 async function loadProblems() {
   const select = $("problem");
@@ -156,10 +177,88 @@ async function loadProblems() {
     option.value = String(p.id);
     select.appendChild(option);
   }
+  await loadProgress();
   const wanted = hashProblem() || recall(PROBLEM_KEY);
   if (wanted && problems.has(wanted)) select.value = wanted;
   showTokenState("", false);  // the key is good: the workspace, while the problem loads
   if (select.value) await showProblem(select.value);
+}
+
+// ---------------------------------------------------------------- the list of problems, solved or not
+
+async function loadProgress() {
+  try {
+    const data = await api("GET", "/api/v1/progress");
+    progress.clear();
+    for (const [id, state] of Object.entries(data && data.problems ? data.problems : {})) progress.set(id, String(state));
+  } catch (e) {
+    if (e.status === 401) throw e;  // the list still shows, without the states
+  }
+  renderCatalogue();
+}
+
+function stateText(id) {
+  const state = progress.get(id);
+  return state === "solved" ? "solved" : (state === "attempted" ? "attempted" : "not tried");
+}
+
+function renderCatalogue() {
+  const rows = $("catalogue-rows");
+  clear(rows);
+  for (const [id, p] of problems) {
+    const tr = el("tr");
+    tr.dataset.id = id;
+    tr.dataset.state = progress.get(id) || "new";
+    const name = el("td");
+    const link = el("a", p.title || id);
+    link.href = "#problem=" + encodeURIComponent(id);
+    name.appendChild(link);
+    name.appendChild(document.createTextNode(" "));
+    name.appendChild(el("code", id));
+    tr.appendChild(name);
+    tr.appendChild(el("td", p.difficulty || ""));
+    tr.appendChild(el("td", (Array.isArray(p.tags) ? p.tags : []).join(", ")));
+    tr.appendChild(el("td", stateText(id), "state-" + (progress.get(id) || "new")));
+    rows.appendChild(tr);
+  }
+  const solved = [...progress.values()].filter((v) => v === "solved").length;
+  const tried = [...progress.values()].filter((v) => v === "attempted").length;
+  $("catalogue-title").textContent = `All problems (${problems.size}): ${solved} solved, ${tried} attempted`;
+  for (const option of $("problem").options) {
+    const p = problems.get(option.value);
+    if (!p) continue;
+    const base = p.title ? `${p.title} (${option.value})` : option.value;
+    option.textContent = progress.get(option.value) === "solved" ? `${base}, solved` : base;
+  }
+}
+
+// The author's write-up, below the result, once this user solved the problem.
+async function showEditorial(id) {
+  const box = $("editorial-box");
+  if (progress.get(id) !== "solved") { box.hidden = true; return; }
+  if (!editorials.has(id)) {
+    try {
+      const data = await api("GET", "/api/v1/problems/" + encodeURIComponent(id) + "/editorial");
+      editorials.set(id, String(data.editorial || ""));
+    } catch (e) {
+      if (e.status === 404) editorials.set(id, "");  // the author wrote none
+      else return;
+    }
+  }
+  if ($("problem").value !== id) return;
+  const text = editorials.get(id);
+  box.hidden = !text;
+  if (text) renderMarkdown(text, $("editorial"));
+}
+
+// ---------------------------------------------------------------- panes and the address
+
+// On a narrow screen one pane at a time: "problem" or "code" (a wide screen shows both).
+function setPane(name) {
+  $("workspace").dataset.pane = name;
+  $("tab-problem").setAttribute("aria-pressed", String(name === "problem"));
+  $("tab-code").setAttribute("aria-pressed", String(name === "code"));
+  if (name === "code" && editor) editor.refresh();
 }
 
 function hashProblem() {
@@ -246,6 +345,7 @@ async function showProblem(id) {
   }
   if ($("problem").value !== String(id)) return;  // another problem was picked meanwhile
   store(PROBLEM_KEY, id);
+  if (hashProblem() !== String(p.id)) history.replaceState(null, "", "#problem=" + encodeURIComponent(p.id));
   $("problem-heading").textContent = p.title || String(p.id);
   renderBadges(p);
   renderMarkdown(p.statement || "", $("statement"));
@@ -276,6 +376,7 @@ async function showProblem(id) {
   loadHistory();
   const last = recall(LAST_PREFIX + p.id);
   if (last) watch(last, { quiet: true });
+  showEditorial(String(p.id));
 }
 
 // ---------------------------------------------------------------- sending
@@ -338,10 +439,13 @@ function watch(id, options = {}) {
         $("load-source").hidden = !shownSource || shownSource === code();
         markCurrent(id);
         if (!options.quiet) {
+          setPane("code");
           box.scrollIntoView({ block: "start", behavior: "auto" });
           box.focus({ preventScroll: true });
           announce(s.result);
           loadHistory();
+          const problem = String(s.problem);
+          loadProgress().then(() => showEditorial(problem)).catch(() => {});
         }
         return;
       }
@@ -385,12 +489,13 @@ function readFile() {
 
 let historyOffset = 0;
 
+// A moment as its date and time, in this browser's time zone: 2026-03-14 09:26:53.
 function when(seconds) {
   if (typeof seconds !== "number") return "";
   const d = new Date(seconds * 1000);
-  const today = new Date();
-  const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-  return d.toDateString() === today.toDateString() ? time : `${d.toLocaleDateString()} ${time}`;
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} `
+    + `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
 async function loadHistory(more) {
@@ -405,7 +510,11 @@ async function loadHistory(more) {
     for (const s of data.submissions) {
       const tr = el("tr");
       tr.dataset.id = s.id;
-      tr.appendChild(el("td", when(s.created)));
+      const sent = el("td");
+      const time = el("time", when(s.created));
+      if (typeof s.created === "number") time.dateTime = new Date(s.created * 1000).toISOString();
+      sent.appendChild(time);
+      tr.appendChild(sent);
       tr.appendChild(el("td", s.mode === "examples" ? "examples" : "submission"));
       const v = el("td");
       if (s.verdict) v.appendChild(el("span", s.verdict, "verdict " + (s.verdict === "AC" ? "verdict-AC" : "verdict-other")));
@@ -415,6 +524,7 @@ async function loadHistory(more) {
       const open = el("td");
       const button = el("button", "Open", "quiet open");
       button.type = "button";
+      button.setAttribute("aria-label", `Open the ${s.mode === "examples" ? "run" : "submission"} sent ${when(s.created)}`);
       button.addEventListener("click", () => reopen(s.id, s.mode));
       open.appendChild(button);
       tr.appendChild(open);
@@ -455,18 +565,22 @@ function start() {
   });
   $("problem").addEventListener("change", () => {
     const id = $("problem").value;
-    if (location.hash) history.replaceState(null, "", location.pathname);
+    history.pushState(null, "", "#problem=" + encodeURIComponent(id));
     showProblem(id).catch((e) => say($("problem-more"), "Could not load the problem: " + e.message, true));
   });
   window.addEventListener("hashchange", () => {
     const id = hashProblem();
     if (id && problems.has(id) && id !== $("problem").value) {
       $("problem").value = id;
+      setPane("problem");
       showProblem(id).then(() => window.scrollTo(0, 0))
         .catch((e) => say($("problem-more"), "Could not load the problem: " + e.message, true));
     }
   });
   $("hint-next").addEventListener("click", revealHint);
+  $("tab-problem").addEventListener("click", () => setPane("problem"));
+  $("tab-code").addEventListener("click", () => setPane("code"));
+  setPane("problem");
   $("file").addEventListener("change", readFile);
   $("reset").addEventListener("click", () => {
     const p = details.get($("problem").value);
