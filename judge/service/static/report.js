@@ -1,7 +1,8 @@
 // A submission's result on the page: the verdict in words, the score and its groups, each
 // example (inputs, expected, got and the entries outside the tolerance; a passing one with the
 // problem's own values), the hidden cases as counts only, and a failure of the whole program
-// shown once. Every string of a report (a hostile program wrote some of them) is put on the page
+// shown once, and what each example printed (stdout, stderr; a print of a traced value gets one
+// note pointing to jax.debug.print). Every string of a report (a hostile program wrote some of them) is put on the page
 // as text. Reads ``details`` (app.js): the problem's examples and dtypes.
 "use strict";
 
@@ -20,6 +21,7 @@ function clearResult() {
   $("hint").hidden = true;
   $("whole-note").hidden = true;
   $("gate-off").hidden = true;
+  $("print-note").hidden = true;
   clear($("cases"));
 }
 
@@ -75,6 +77,18 @@ function outputText(value, isFloat) {
   return compact(value, isFloat(undefined));
 }
 
+// What an example printed (the report carries it for examples only, never hidden cases).
+function printedBlock(c) {
+  const streams = ["stdout", "stderr"].filter((k) => typeof c[k] === "string" && c[k]);
+  if (!streams.length) return null;
+  const box = el("div", null, "printed");
+  for (const stream of streams) {
+    box.appendChild(el("p", stream === "stdout" ? "Printed (stdout):" : "Printed (stderr):", "printed-title"));
+    box.appendChild(el("pre", c[stream], "printed-text " + stream));
+  }
+  return box;
+}
+
 function renderCase(c, problem, isFloat) {
   const pass = c.verdict === "AC";
   const box = el("div", null, "case " + (pass ? "pass" : "fail"));
@@ -108,6 +122,8 @@ function renderCase(c, problem, isFloat) {
       box.appendChild(diffTable(judged));
     }
   }
+  const printed = printedBlock(c);
+  if (printed) box.appendChild(printed);
   return box;
 }
 
@@ -172,6 +188,11 @@ function showResult(r, mode) {
   if (mode !== "examples") showScore(r, cases.length);
   if (cases.length) $("counts").textContent = (mode === "examples" ? "Examples: " : "All cases: ") + countText(cases);
   if (hidden.length) $("hidden-counts").textContent = `Hidden cases (${hidden.length}, shown only as counts): ` + countText(hidden);
+  if (typeof r.tracer_note === "string" && r.tracer_note) {
+    $("print-note").textContent = "Note: " + r.tracer_note;
+    $("print-note").hidden = false;
+  }
   const isFloat = floatFields(r.problem);
   if (whole === null) for (const c of examples) $("cases").appendChild(renderCase(c, r.problem, isFloat));
+  else if (examples.length && printedBlock(examples[0])) $("cases").appendChild(printedBlock(examples[0]));
 }
