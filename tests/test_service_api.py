@@ -422,3 +422,51 @@ def test_a_database_from_before_the_modes_is_read_and_listed(tmp_path):
     assert total == 1 and (row.mode, row.verdict, row.score) == ("submit", "AC", 100)
     new = store.add("me", "fake_quant_ste", "y", "examples")
     assert [r.id for r in store.list("me")[1]] == [new, "old"]
+
+
+# --- a student's own state: solved or attempted, and the write-up after a solve ---------------
+
+def _record(c, sub_id, verdict):
+    from judge.service import queue as q
+
+    c.app.state.queue.put(q.result_key(sub_id, 1),
+                          {"verdict": verdict, "report": json.dumps({"verdict": verdict})})
+    c.app.state.recorder.collect(c.app.state.store.get(sub_id))
+
+
+def test_progress_is_the_tokens_own_and_only_an_accepted_submission_solves(tmp_path):
+    with client(tmp_path) as c:
+        assert c.get("/api/v1/progress", headers=AUTH).json() == {"problems": {}}
+        run = submit(c, {"problem": "sign_ste", "source": SOURCE, "mode": "examples"}).json()["id"]
+        _record(c, run, "AC")  # a run of the examples only: attempted, not solved
+        wrong = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        _record(c, wrong, "WA")
+        assert c.get("/api/v1/progress", headers=AUTH).json() == {
+            "problems": {"sign_ste": "attempted", "fake_quant_ste": "attempted"}}
+        right = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        _record(c, right, "AC")
+        later = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        _record(c, later, "WA")  # solved stays solved
+        assert c.get("/api/v1/progress", headers=AUTH).json()["problems"]["fake_quant_ste"] == "solved"
+        assert c.get("/api/v1/progress", headers=OTHER_AUTH).json() == {"problems": {}}
+        assert c.get("/api/v1/progress").status_code == 401
+
+
+def test_the_write_up_is_given_only_after_an_accepted_submission(tmp_path):
+    path = "/api/v1/problems/fake_quant_ste/editorial"
+    with client(tmp_path) as c:
+        r = c.get(path, headers=AUTH)
+        assert r.status_code == 403 and "accepted" in r.json()["error"]
+        assert "editorial" not in c.get("/api/v1/problems/fake_quant_ste", headers=AUTH).json()
+        run = submit(c, {"problem": "fake_quant_ste", "source": SOURCE, "mode": "examples"}).json()["id"]
+        _record(c, run, "AC")
+        assert c.get(path, headers=AUTH).status_code == 403  # the examples are not a solve
+        sub = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        _record(c, sub, "AC")
+        r = c.get(path, headers=AUTH)
+        assert r.status_code == 200
+        assert r.json() == {"problem": "fake_quant_ste",
+                            "editorial": spec.load("fake_quant_ste").editorial}
+        assert c.get(path, headers=OTHER_AUTH).status_code == 403  # another student's solve
+        assert c.get(path).status_code == 401
+        assert c.get("/api/v1/problems/nope/editorial", headers=AUTH).status_code == 404

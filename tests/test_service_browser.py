@@ -28,6 +28,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.helpers import ROOT
 
@@ -88,7 +89,7 @@ def service(tmp_path_factory):
     """`judge service` on a free port with its own data folder and a token from the environment:
     (base URL, token, log path)."""
     data = tmp_path_factory.mktemp("service-data")
-    log = data.parent / "service.log"
+    log = data / "service.log"  # in the data folder, so a test finds the folder from it
     token = secrets.token_urlsafe(24)
     port = _free_port()
     env = {**os.environ, "JUDGE_SERVICE_TOKEN": token}
@@ -199,6 +200,8 @@ def _type_code(driver, text: str) -> None:
 def _send_and_wait(driver, service, button="submit") -> str:
     """Click ``button`` and wait for the new submission's verdict."""
     before = _by_id(driver, "submission-id").get_attribute("textContent")
+    # in the middle of the window, as a person scrolls to it (not under the phone's top buttons)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", _by_id(driver, button))
     _by_id(driver, button).click()
     return _wait(driver, VERDICT_S, lambda d: _by_id(d, "submission-id").text not in ("", before)
                  and _by_id(d, "status").text == "done" and _by_id(d, "verdict").text,
@@ -443,28 +446,6 @@ def test_a_reload_keeps_the_problem_the_draft_and_the_history(browser, service):
     assert _code(browser) == (ROOT / "submissions/sign_ste/wrong_answer/plain_sign.py").read_text()
 
 
-def test_a_phone_sized_window_is_one_column_without_sideways_scrolling(browser, service):
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": 420, "height": 860, "deviceScaleFactor": 1, "mobile": True})
-    try:
-        _open(browser, service)
-        _pick_problem(browser, service)
-        overflow = "return [document.documentElement.scrollWidth, window.innerWidth]"
-        width, inner = browser.execute_script(overflow)
-        assert inner == 420 and width <= inner, (width, inner)
-        # one column: the editor below the problem, as wide as it
-        problem = _by_id(browser, "problem-box").rect
-        work = _by_id(browser, "work-box").rect
-        assert work["y"] >= problem["y"] + problem["height"] - 1
-        _type_code(browser, (SUBMISSIONS / "wrong_answer" / "missing_clip.py").read_text())
-        assert _send_and_wait(browser, service) == "WA"
-        _verdict_in_view_and_announced(browser, "WA")
-        width, inner = browser.execute_script(overflow)
-        assert width <= inner, (width, inner)  # the result's tables and code scroll in place
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-
-
 def test_the_service_logs_each_request_and_grade(service):
     import json
 
@@ -620,3 +601,176 @@ def test_the_page_passes_an_accessibility_check(browser, service, size):
         _type_code(browser, PRINTING_SOURCE)
         assert _send_and_wait(browser, service, "run") == "AC"
         check("a result")
+
+
+def _new_student(service) -> str:
+    """A token of a student who has sent nothing yet: a line added to the service's token file,
+    which it reads again at the next request."""
+    path = service[2].parent / "tokens"
+    token = secrets.token_urlsafe(24)
+    before = path.read_text() if path.exists() else ""
+    path.write_text(before + token + "\n")
+    path.chmod(0o600)
+    return token
+
+
+#: Every element a finger may tap, and whether each is visible.
+TARGETS = """
+    return [...document.querySelectorAll('button, select, input, summary, a[href]')]
+      .filter((e) => e.getClientRects().length && !e.closest('.statement'))
+      .map((e) => ({what: e.id || e.textContent.trim().slice(0, 30) || e.tagName,
+                    height: e.getBoundingClientRect().height}));"""
+#: Elements that pass the window's right edge, but for those inside a region that scrolls
+#: sideways on its own (a wide table or line of code) or clips what passes its edge (the
+#: editor's own scroller).
+OVERFLOW = """
+    const edge = document.documentElement.clientWidth;
+    const scrolls = (e) => { for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible') return true; }
+      return false; };
+    return [document.documentElement.scrollWidth - edge,
+            [...document.querySelectorAll('body *')].filter((e) => {
+              const r = e.getBoundingClientRect();
+              return r.width > 0 && r.right > edge + 1 && !scrolls(e); })
+              .slice(0, 5).map((e) => e.id || e.className || e.tagName)];"""
+
+
+def _no_overflow(driver, where):
+    extra, past = driver.execute_script(OVERFLOW)
+    assert extra <= 0 and not past, f"{where}: {extra} px too wide; past the edge: {past}"
+
+
+def _taps_are_44px(driver, where):
+    small = [t for t in driver.execute_script(TARGETS) if t["height"] < 44]
+    assert not small, f"{where}: tap targets under 44 px: {small}"
+
+
+@SIZES
+def test_the_editor_is_reachable_at_once_and_nothing_overflows(browser, service, size):
+    """A desktop keeps both panes side by side; a phone shows one at a time, the Code button
+    on the first screen, no sideways scrolling anywhere, every tap target 44 px or more."""
+    with _Window(browser, size):
+        _open(browser, service)
+        _pick_problem(browser, service)
+        problem, work = _by_id(browser, "problem-box"), _by_id(browser, "work-box")
+        if size == DESKTOP:
+            assert not _by_id(browser, "pane-tabs").is_displayed()
+            assert work.rect["x"] >= problem.rect["x"] + problem.rect["width"]
+            assert _in_view(browser, "problem-heading") and _css(browser, ".CodeMirror")[0].rect["y"] < 900
+        else:
+            tab = _by_id(browser, "tab-code")
+            assert tab.rect["y"] + tab.rect["height"] <= 844  # on the first screen
+            assert problem.is_displayed() and not work.is_displayed()
+            _no_overflow(browser, "the problem")
+            _taps_are_44px(browser, "the problem")
+            browser.execute_script("window.scrollTo(0, 2000)")
+            assert _in_view(browser, "tab-code")  # kept at the top while reading
+            tab.click()
+            assert work.is_displayed() and not problem.is_displayed()
+            assert _css(browser, ".CodeMirror")[0].rect["y"] < 844
+            assert _by_id(browser, "tab-code").get_attribute("aria-pressed") == "true"
+        _type_code(browser, (SUBMISSIONS / "wrong_answer" / "missing_clip.py").read_text())
+        assert _send_and_wait(browser, service) == "WA"
+        _verdict_in_view_and_announced(browser, "WA")
+        _wait(browser, START_S, lambda d: _css(d, "#history-rows button.open"), "the history")
+        _no_overflow(browser, "a result and the history")
+        if size == PHONE:
+            _taps_are_44px(browser, "a result and the history")
+            _by_id(browser, "tab-problem").click()
+            _by_id(browser, "catalogue-title").click()
+            _no_overflow(browser, "the list of problems")
+            _taps_are_44px(browser, "the list of problems")
+
+
+@SIZES
+def test_a_link_opens_a_problem_and_the_list_shows_what_this_student_solved(
+        browser, service, size):
+    from selenium.webdriver.support.ui import Select
+
+    base, _, log = service
+    with _Window(browser, size):
+        _open(browser, service, token=_new_student(service))
+        _pick_problem(browser, service)
+        assert browser.current_url.endswith("#problem=fake_quant_ste")
+        Select(_by_id(browser, "problem")).select_by_value("hvp_tanh")
+        _wait(browser, START_S, lambda d: d.current_url.endswith("#problem=hvp_tanh"), "the address")
+        # a link opens its problem, in a page loaded afresh
+        browser.get("about:blank")
+        browser.get(base + "/#problem=sign_ste")
+        _wait(browser, START_S, lambda d: "sign" in _by_id(d, "statement").text
+              and d.execute_script("return document.getElementById('problem').value") == "sign_ste",
+              "the linked problem", log)
+        # the list: every problem with its id, title, difficulty and tags, none tried yet
+        _by_id(browser, "catalogue-title").click()
+        rows = _css(browser, "#catalogue-rows tr")
+        assert len(rows) == len(list((ROOT / "problems").glob("*.yaml")))
+        sign = next(r for r in rows if r.get_attribute("data-id") == "sign_ste")
+        assert "Sign with a straight-through derivative" in sign.text and "sign_ste" in sign.text
+        assert "medium" in sign.text and "straight_through" in sign.text
+        assert {r.get_attribute("data-state") for r in rows} == {"new"}
+        assert "0 solved, 0 attempted" in _by_id(browser, "catalogue-title").text
+        _show_code(browser, size)
+        sign_dir = ROOT / "submissions" / "sign_ste"
+        _type_code(browser, (sign_dir / "wrong_answer" / "plain_sign.py").read_text())
+        assert _send_and_wait(browser, service, "run") == "WA"
+        _wait(browser, START_S, lambda d: "0 solved, 1 attempted" in _by_id(d, "catalogue-title")
+              .get_attribute("textContent"), "attempted in the list", log)
+        assert not _by_id(browser, "editorial-box").is_displayed()  # not before it is solved
+        _type_code(browser, sorted((sign_dir / "accepted").glob("*.py"))[0].read_text())
+        assert _send_and_wait(browser, service) == "AC"
+        _wait(browser, START_S, lambda d: "1 solved, 0 attempted" in _by_id(d, "catalogue-title")
+              .get_attribute("textContent"), "solved in the list", log)
+        state = browser.execute_script(
+            "return document.querySelector('#catalogue-rows tr[data-id=sign_ste]').dataset.state")
+        assert state == "solved"
+        # the author's write-up, now, with its math typeset
+        _wait(browser, START_S, lambda d: _by_id(d, "editorial-box").is_displayed(), "the write-up", log)
+        assert len(_by_id(browser, "editorial").text) > 200
+        # dates in the history: the day, not only the time
+        sent = [r.find_element("css selector", "td time") for r in _css(browser, "#history-rows tr")]
+        assert len(sent) == 2
+        today = time.strftime("%Y-%m-%d")
+        assert all(re.fullmatch(rf"{today} \d\d:\d\d:\d\d", t.text) for t in sent), [t.text for t in sent]
+
+
+@SIZES
+def test_what_the_code_prints_on_the_examples_is_shown_with_one_note_on_tracers(
+        browser, service, size):
+    with _Window(browser, size):
+        _open(browser, service)
+        _pick_problem(browser, service, "sign_ste", words="sign")
+        _show_code(browser, size)
+        _type_code(browser, PRINTING_SOURCE)
+        assert _send_and_wait(browser, service) == "AC"
+        cases = _css(browser, "#cases .case")
+        assert len(cases) == 3  # the examples; hidden cases are counts, with nothing printed
+        printed = [c.find_element("css selector", "pre.printed-text.stdout").text for c in cases]
+        assert "shape (5,) x is JitTracer(float32[5])" in printed[0]
+        assert "values [-2.  -0.   0.   0.5  3. ]" in printed[0]  # jax.debug.print: the values
+        note = _by_id(browser, "print-note")
+        assert note.is_displayed() and "jax.debug.print" in note.text
+        assert _by_id(browser, "result-box").text.count("jax.debug.print") == 1
+        _no_overflow(browser, "printed output")
+
+
+@SIZES
+def test_every_bundled_statement_is_typeset(browser, service, size):
+    """Formulas by KaTeX (none left as TeX, none refused by it), identifiers as code, and a
+    displayed formula scrolls within itself rather than the page."""
+    with _Window(browser, size):
+        _open(browser, service)
+        _pick_problem(browser, service)
+        for path in sorted((ROOT / "problems").glob("*.yaml")):
+            title = yaml.safe_load(path.read_text())["title"]
+            browser.execute_script("location.hash = arguments[0]", "#problem=" + path.stem)
+            _wait(browser, START_S, lambda d: _by_id(d, "problem-heading").text == title,
+                  f"the statement of {path.stem}", service[2])
+            found = browser.execute_script("""
+                const s = document.getElementById('statement');
+                return {katex: s.querySelectorAll('.katex').length,
+                        errors: s.querySelectorAll('.katex-error').length,
+                        code: [...s.querySelectorAll('code')].map((c) => c.textContent),
+                        dollars: s.textContent.replace(/<[^>]*>/g, '').includes('$$')};""")
+            assert found["katex"] >= 1 and found["errors"] == 0 and not found["dollars"], (path.stem, found)
+            assert any("(" in c for c in found["code"]), (path.stem, found["code"])  # the signature
+            _no_overflow(browser, path.stem)
