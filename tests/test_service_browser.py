@@ -596,6 +596,7 @@ def test_the_page_passes_an_accessibility_check(browser, service, size):
         _open(browser, service)
         _pick_problem(browser, service, "sign_ste", words="sign")
         _by_id(browser, "catalogue-title").click()  # the list of problems open too
+        _css(browser, "#examples button.try-input")[0].click()  # and an input to edit
         check("a problem")
         _show_code(browser, size)
         _type_code(browser, PRINTING_SOURCE)
@@ -774,3 +775,64 @@ def test_every_bundled_statement_is_typeset(browser, service, size):
             assert found["katex"] >= 1 and found["errors"] == 0 and not found["dollars"], (path.stem, found)
             assert any("(" in c for c in found["code"]), (path.stem, found["code"])  # the signature
             _no_overflow(browser, path.stem)
+
+
+@SIZES
+def test_a_run_on_the_students_own_input_shows_their_output_beside_the_references(
+        browser, service, size):
+    """The student edits an example's inputs; the result shows what an example shows: on a
+    failure the inputs, the reference's output (expected), theirs (got) and the entries that
+    differ; on a pass the reference's output; what the code printed either way. An input the
+    problem does not admit is refused before anything runs, naming the parameter."""
+    with _Window(browser, size):
+        _open(browser, service)
+        _pick_problem(browser, service, "sign_ste", words="sign")
+        # the textbook straight-through sign, which loses the sign of a large x
+        _type_code(browser, "import jax\nimport jax.numpy as jnp\n\n\ndef ste_quantize(x):\n"
+                            "    jax.debug.print('x = {}', x)\n"
+                            "    return x + jax.lax.stop_gradient(jnp.sign(x) - x)\n")
+        if size == PHONE:
+            _by_id(browser, "tab-problem").click()
+        example = _css(browser, "#examples .example")[0]
+        opener = example.find_element("css selector", "button.try-input")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", opener)
+        opener.click()
+        area = _by_id(browser, "input-0-x")
+        assert area.is_displayed() and area.get_attribute("value").startswith("[")
+
+        def run(text):
+            area.clear()
+            area.send_keys(text)
+            button = example.find_element("css selector", "button.run-input")
+            browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            before = _by_id(browser, "submission-id").get_attribute("textContent")
+            button.click()
+            return before
+
+        run("[1, 2")  # not JSON: said at once, nothing sent
+        state = example.find_element("css selector", ".input-state")
+        assert "x: not a value" in state.text
+        run("[" + ", ".join(["1.0"] * 65) + "]")  # past the problem's bound: refused by the API
+        _wait(browser, START_S, lambda d: "400" in state.text, "the refusal")
+        assert "x: has 65 entries, at most 64 allowed" in state.text
+        before = run("[1e9, -2.0, 0.0]")
+        verdict = _wait(browser, VERDICT_S, lambda d: _by_id(d, "submission-id").text not in ("", before)
+                        and _by_id(d, "status").text == "done" and _by_id(d, "verdict").text,
+                        "the run on the input", service[2])
+        assert verdict == "WA" and _by_id(browser, "mode").text == "Run on your input"
+        assert _by_id(browser, "work-box").is_displayed()  # the result pane, on a phone too
+        (case,) = _css(browser, "#cases .case")
+        text = case.text
+        assert "inputs:   {\"x\": [1000000000.0, -2.0, 0.0]}" in text
+        assert "expected: [1.0, -1.0, 0.0]" in text and "got:      [0.0, -1.0, 0.0]" in text
+        assert "x = [ 1.e+09 -2.e+00  0.e+00]" in text  # what it printed, on this input
+        assert _by_id(browser, "score").text == ""  # not scored
+        if size == PHONE:
+            _by_id(browser, "tab-problem").click()
+        before = run("[2.0, -0.5]")
+        assert _wait(browser, VERDICT_S, lambda d: _by_id(d, "submission-id").text not in ("", before)
+                     and _by_id(d, "status").text == "done" and _by_id(d, "verdict").text,
+                     "the second run", service[2]) == "AC"
+        text = _css(browser, "#cases .case")[0].text
+        assert "reference: [1.0, -1.0]" in text and "yours:     the reference's output" in text
+        _no_overflow(browser, "a run on an input")

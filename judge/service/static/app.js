@@ -277,14 +277,104 @@ function renderBadges(p) {
   for (const tag of Array.isArray(p.tags) ? p.tags : []) box.appendChild(el("span", tag, "badge"));
 }
 
-function renderExample(ex, i) {
+function renderExample(ex, i, p) {
   const box = el("div", null, "example");
   box.appendChild(el("h4", `Example ${i}` + (ex.name ? `: ${ex.name}` : "")));
   if (Array.isArray(ex.lines) && ex.lines.length) {
     box.appendChild(el("pre", ex.lines.map((l) => String(l).replace(/^  /, "")).join("\n")));
   }
   if (ex.text) box.appendChild(el("p", ex.text));
+  const open = el("button", "Try your code on this input", "quiet try-input");
+  open.type = "button";
+  open.setAttribute("aria-expanded", "false");
+  open.addEventListener("click", () => {
+    let form = box.querySelector("form.input-form");
+    if (!form) { form = inputForm(p, ex, i); box.appendChild(form); }
+    form.hidden = !form.hidden;
+    open.setAttribute("aria-expanded", String(!form.hidden));
+    if (!form.hidden) form.querySelector("textarea").focus();
+  });
+  box.appendChild(open);
   return box;
+}
+
+// ---------------------------------------------------------------- run on my input
+
+// An example's input as the student edits it: the values (nested lists, mappings for a tree),
+// and where an array is not in its parameter's first dtype, that dtype.
+function editable(v) {
+  if (v && typeof v === "object" && !Array.isArray(v)) {
+    if ("value" in v && "dtype" in v && "shape" in v) return v.value;
+    const out = {};
+    for (const [k, item] of Object.entries(v)) out[k] = editable(item);
+    return out;
+  }
+  return v;
+}
+
+function inputForm(p, ex, i) {
+  const form = el("form", null, "input-form");
+  form.hidden = true;
+  form.appendChild(el("p", "Edit the inputs (JSON, as the example shows them) and run your code on them: "
+    + "you see your output beside the reference solution's, as for an example.", "note"));
+  const params = Array.isArray(p.parameters) ? p.parameters : [];
+  const inputs = ex.inputs || {};
+  for (const q of params) {
+    const id = `input-${i}-${q.name}`;
+    const given = inputs[q.name];
+    const dtype = given && typeof given === "object" && given.dtype ? String(given.dtype) : "";
+    const kind = q.kind === "array" ? `${dtype || (q.dtypes || [])[0] || ""} array` : q.kind;
+    const label = el("label", `${q.name} (${kind})`);
+    label.htmlFor = id;
+    const area = el("textarea", null, "input-value");
+    area.id = id;
+    area.rows = 2;
+    area.spellcheck = false;
+    area.dataset.name = q.name;
+    area.dataset.dtype = q.kind === "array" && dtype && dtype !== (q.dtypes || [])[0] ? dtype : "";
+    area.value = compact(editable(given), (k) => inputIsFloat(p, k === undefined ? q.name : k));
+    form.appendChild(label);
+    form.appendChild(area);
+  }
+  const go = el("button", "Run on this input", "run-input");
+  go.type = "submit";
+  form.appendChild(go);
+  const state = el("p", null, "state input-state");
+  state.setAttribute("role", "status");
+  form.appendChild(state);
+  form.addEventListener("submit", (e) => { e.preventDefault(); runOnInput(p, i, form, state); });
+  return form;
+}
+
+async function runOnInput(p, i, form, state) {
+  const inputs = {};
+  for (const area of form.querySelectorAll("textarea.input-value")) {
+    let value;
+    try { value = JSON.parse(area.value); } catch (e) {
+      say(state, `${area.dataset.name}: not a value the page reads (JSON: numbers, [lists], {"key": ...}): ${e.message}`, true);
+      area.focus();
+      return;
+    }
+    inputs[area.dataset.name] = area.dataset.dtype ? { dtype: area.dataset.dtype, data: value } : value;
+  }
+  const source = code();
+  if (!source.trim()) { say(state, "Write or open a solution first.", true); return; }
+  saveDraft();
+  const button = form.querySelector("button.run-input");
+  button.disabled = true;
+  say(state, "Sending your code to run on this input...", false);
+  try {
+    const answer = await api("POST", "/api/v1/runs", { problem: String(p.id), source, example: i, inputs });
+    say(state, "Sent: the result is under your code.", false);
+    store(LAST_PREFIX + p.id, String(answer.id));
+    setPane("code");
+    watch(String(answer.id), { mode: "input" });
+    loadHistory();
+  } catch (e) {
+    say(state, "Not sent: " + e.message, true);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 function renderRules(p) {
@@ -358,7 +448,7 @@ async function showProblem(id) {
   renderRules(p);
   const examples = $("examples");
   clear(examples);
-  (Array.isArray(p.examples) ? p.examples : []).forEach((ex, i) => examples.appendChild(renderExample(ex, i)));
+  (Array.isArray(p.examples) ? p.examples : []).forEach((ex, i) => examples.appendChild(renderExample(ex, i, p)));
   const hidden = typeof p.hidden === "number" ? p.hidden : 0;
   $("problem-more").textContent = `${hidden} hidden case${hidden === 1 ? "" : "s"}: a submission is graded on them too, and shown only how many passed.`;
   renderHints(p);
@@ -406,7 +496,9 @@ async function send(mode) {
   }
 }
 
-function modeText(mode) { return mode === "examples" ? "Run of the examples" : "Submission"; }
+function modeText(mode) {
+  return mode === "examples" ? "Run of the examples" : (mode === "input" ? "Run on your input" : "Submission");
+}
 
 // Follow submission ``id`` until it is done, then show its result. ``quiet``: reopened, not just
 // sent (no announcement, no scrolling while the page loads).
@@ -515,7 +607,7 @@ async function loadHistory(more) {
       if (typeof s.created === "number") time.dateTime = new Date(s.created * 1000).toISOString();
       sent.appendChild(time);
       tr.appendChild(sent);
-      tr.appendChild(el("td", s.mode === "examples" ? "examples" : "submission"));
+      tr.appendChild(el("td", s.mode === "examples" ? "examples" : (s.mode === "input" ? "your input" : "submission")));
       const v = el("td");
       if (s.verdict) v.appendChild(el("span", s.verdict, "verdict " + (s.verdict === "AC" ? "verdict-AC" : "verdict-other")));
       else v.textContent = s.status;
@@ -524,7 +616,7 @@ async function loadHistory(more) {
       const open = el("td");
       const button = el("button", "Open", "quiet open");
       button.type = "button";
-      button.setAttribute("aria-label", `Open the ${s.mode === "examples" ? "run" : "submission"} sent ${when(s.created)}`);
+      button.setAttribute("aria-label", `Open the ${s.mode === "submit" ? "submission" : "run"} sent ${when(s.created)}`);
       button.addEventListener("click", () => reopen(s.id, s.mode));
       open.appendChild(button);
       tr.appendChild(open);
