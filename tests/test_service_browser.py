@@ -836,3 +836,24 @@ def test_a_run_on_the_students_own_input_shows_their_output_beside_the_reference
         text = _css(browser, "#cases .case")[0].text
         assert "reference: [1.0, -1.0]" in text and "yours:     the reference's output" in text
         _no_overflow(browser, "a run on an input")
+
+
+@SIZES
+def test_a_double_click_sends_one_submission(browser, service, size):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    with _Window(browser, size):
+        _open(browser, service, token=_new_student(service))
+        _pick_problem(browser, service, "sign_ste", words="sign")
+        _show_code(browser, size)
+        _type_code(browser, (ROOT / "reference/sign_ste.py").read_text())
+        for button in ("run", "submit"):
+            target = _by_id(browser, button)
+            browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+            ActionChains(browser).double_click(target).perform()
+            _wait(browser, VERDICT_S, lambda d: _by_id(d, "status").text == "done"
+                  and _by_id(d, "verdict").text == "AC", "the verdict", service[2])
+        _wait(browser, START_S, lambda d: "2 in all." in _by_id(d, "history-state").text,
+              "the history", service[2])
+        time.sleep(1)  # a second request would have been listed by now
+        assert len(_css(browser, "#history-rows tr")) == 2
