@@ -535,6 +535,17 @@ def test_an_input_the_problem_does_not_admit_is_refused_before_it_is_queued(api,
     assert len(api.app.state.queue.tasks.pending()) == before
 
 
+def test_an_input_nested_too_deeply_is_refused(api):
+    tree = {"w": [1.0]}
+    for _ in range(900):
+        tree = {"a": tree}
+    body = {"problem": "adamw_step", "source": SIGN, "example": 0,
+            "inputs": {"params": tree, "grads": tree, "m": tree, "v": tree, "count": 0,
+                       "lr": 0.1, "b1": 0.9, "b2": 0.999, "eps": 1e-8, "weight_decay": 0.0}}
+    r = run_on(api, body)
+    assert r.status_code == 400, r.text
+
+
 def test_a_run_on_an_input_needs_a_token(api):
     assert run_on(api, {"problem": "sign_ste", "source": SIGN, "example": 0,
                         "inputs": {"x": [1.0]}}, {}).status_code == 401

@@ -27,6 +27,7 @@ import numpy as np
 from judge.errors import JudgeError
 from judge.problem import constraints, layout
 from judge.problem.model import Case, Problem
+from judge.worker import protocol
 
 #: What the case is called in every report.
 NAME = "your input"
@@ -39,11 +40,15 @@ def case(problem: Problem, number, inputs) -> Case:
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(examples):
         raise JudgeError(f'"example" must be the number of one of the problem\'s examples, from 0 '
                          f"to {len(examples) - 1}")
+    if _depth(inputs) > protocol.MAX_DEPTH:  # more than the worker's channel carries
+        raise JudgeError(f"the inputs are nested more than {protocol.MAX_DEPTH} deep")
     try:
         typed = constraints.check_inputs(problem.parameters, inputs)
     except constraints.CaseDataError as exc:
         where = ".".join(str(s) for s in exc.steps[1:]) or "the inputs"
         raise JudgeError(f"{where}: {exc}") from None
+    except RecursionError:
+        raise JudgeError("the inputs are nested too deeply") from None
     base = examples[number]
     probe = {}
     for slot in layout.input_slots(problem, typed):
@@ -56,6 +61,14 @@ def case(problem: Problem, number, inputs) -> Case:
             probe[slot.key] = pattern.reshape(slot.shape or ()).astype(slot.dtype)
     return Case(index=0, name=NAME, visibility="example", inputs=typed, expected={},
                 text="", probe_inputs=probe, number=number)
+
+
+def _depth(value, limit: int = 64) -> int:
+    """How deep mappings and lists nest in ``value`` (counted up to ``limit``)."""
+    if limit <= 0 or not isinstance(value, (dict, list)):
+        return 0
+    items = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(v, limit - 1) for v in items), default=0)
 
 
 def grade(problem: Problem, submission, case_: Case, settings) -> dict:
