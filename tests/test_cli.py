@@ -15,7 +15,7 @@ def test_accepted_exits_0_with_json_contract():
     assert set(report) == {"version", "problem", "submission", "verdict", "reason", "message",
                            "time_s", "source_gate", "cases", "score", "max_score", "zeroed_by",
                            "groups"}
-    assert report["version"] == 5 and report["source_gate"] is True
+    assert report["version"] == 6 and report["source_gate"] is True
     assert report["score"] == report["max_score"] == 100 and report["zeroed_by"] is None
     assert report["verdict"] == "AC" and report["reason"] == "ok"
     assert report["problem"] == "fake_quant_ste"

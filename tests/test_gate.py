@@ -878,7 +878,7 @@ def test_cli_refuses_with_json_and_reports_the_gate(tmp_path):
     assert r.returncode == 1, r.stderr
     report = json.loads(r.stdout)
     assert (report["verdict"], report["reason"]) == ("RJ", "forbidden_construct")
-    assert report["source_gate"] is True and report["version"] == 5
+    assert report["source_gate"] is True and report["version"] == 6
     assert report["score"] == 0 and report["zeroed_by"]["verdict"] == "RJ"  # a rule failure: 0
     assert "warning" not in r.stderr
 

@@ -155,7 +155,7 @@ def test_gradescope_zeroed_and_per_case():
 def test_json_and_text_reports_show_the_points():
     result = graded(results("AC", "AC", "AC", "WA", "AC"))
     data = json.loads(json_report.render(result))
-    assert data["version"] == 5 and (data["score"], data["max_score"]) == (60, 100)
+    assert data["version"] == 6 and (data["score"], data["max_score"]) == (60, 100)
     assert data["zeroed_by"] is None
     assert data["groups"] == [{"name": "boundaries", "score": 0, "max_score": 40, "cases": [0, 2, 3]},
                               {"name": "everything_else", "score": 60, "max_score": 60,

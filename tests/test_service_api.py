@@ -422,3 +422,141 @@ def test_a_database_from_before_the_modes_is_read_and_listed(tmp_path):
     assert total == 1 and (row.mode, row.verdict, row.score) == ("submit", "AC", 100)
     new = store.add("me", "fake_quant_ste", "y", "examples")
     assert [r.id for r in store.list("me")[1]] == [new, "old"]
+    assert store.get("old").inputs is None  # the column of the runs on an input, added
+    run = store.add("me", "fake_quant_ste", "y", "input", '{"example": 0, "inputs": {}}')
+    assert store.get(run).inputs == '{"example": 0, "inputs": {}}'
+
+
+# --- a student's own state: solved or attempted, and the write-up after a solve ---------------
+
+def _record(c, sub_id, verdict):
+    from judge.service import queue as q
+
+    c.app.state.queue.put(q.result_key(sub_id, 1),
+                          {"verdict": verdict, "report": json.dumps({"verdict": verdict})})
+    c.app.state.recorder.collect(c.app.state.store.get(sub_id))
+
+
+def test_progress_is_the_tokens_own_and_only_an_accepted_submission_solves(tmp_path):
+    with client(tmp_path) as c:
+        assert c.get("/api/v1/progress", headers=AUTH).json() == {"problems": {}}
+        run = submit(c, {"problem": "sign_ste", "source": SOURCE, "mode": "examples"}).json()["id"]
+        _record(c, run, "AC")  # a run of the examples only: attempted, not solved
+        wrong = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        _record(c, wrong, "WA")
+        assert c.get("/api/v1/progress", headers=AUTH).json() == {
+            "problems": {"sign_ste": "attempted", "fake_quant_ste": "attempted"}}
+        right = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        _record(c, right, "AC")
+        later = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        _record(c, later, "WA")  # solved stays solved
+        assert c.get("/api/v1/progress", headers=AUTH).json()["problems"]["fake_quant_ste"] == "solved"
+        assert c.get("/api/v1/progress", headers=OTHER_AUTH).json() == {"problems": {}}
+        assert c.get("/api/v1/progress").status_code == 401
+
+
+def test_the_write_up_is_given_only_after_an_accepted_submission(tmp_path):
+    path = "/api/v1/problems/fake_quant_ste/editorial"
+    with client(tmp_path) as c:
+        r = c.get(path, headers=AUTH)
+        assert r.status_code == 403 and "accepted" in r.json()["error"]
+        assert "editorial" not in c.get("/api/v1/problems/fake_quant_ste", headers=AUTH).json()
+        run = submit(c, {"problem": "fake_quant_ste", "source": SOURCE, "mode": "examples"}).json()["id"]
+        _record(c, run, "AC")
+        assert c.get(path, headers=AUTH).status_code == 403  # the examples are not a solve
+        sub = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        _record(c, sub, "AC")
+        r = c.get(path, headers=AUTH)
+        assert r.status_code == 200
+        assert r.json() == {"problem": "fake_quant_ste",
+                            "editorial": spec.load("fake_quant_ste").editorial}
+        assert c.get(path, headers=OTHER_AUTH).status_code == 403  # another student's solve
+        assert c.get(path).status_code == 401
+        assert c.get("/api/v1/problems/nope/editorial", headers=AUTH).status_code == 404
+
+
+# --- a run on the student's own input --------------------------------------------------------
+
+SIGN = (ROOT / "reference/sign_ste.py").read_text()
+
+
+def run_on(c, body, headers=AUTH):
+    return c.post("/api/v1/runs", json=body, headers=headers)
+
+
+def test_a_run_on_an_input_is_queued_with_its_inputs(tmp_path):
+    from judge.service import queue as q
+
+    with client(tmp_path) as c:
+        r = run_on(c, {"problem": "sign_ste", "source": SIGN, "example": 1,
+                       "inputs": {"x": {"dtype": "bfloat16", "data": [1.5, -2.0]}}})
+        assert r.status_code == 202 and r.json()["mode"] == "input"
+        sub_id = r.json()["id"]
+        row = c.app.state.store.get(sub_id)
+        assert row.mode == "input" and json.loads(row.inputs) == {
+            "example": 1, "inputs": {"x": {"dtype": "bfloat16", "data": [1.5, -2.0]}}}
+        (task,) = c.app.state.queue.tasks.pending()
+        assert list(task.args) == [sub_id, 1, "sign_ste", SIGN, "input", row.inputs]
+        listed = c.get("/api/v1/submissions", headers=AUTH).json()["submissions"]
+        assert [(s["id"], s["mode"]) for s in listed] == [(sub_id, "input")]
+        got = c.get(f"/api/v1/submissions/{sub_id}", headers=AUTH).json()
+        assert got["mode"] == "input" and got["status"] == "queued"
+        assert run_on(c, {"problem": "sign_ste", "source": SIGN, "example": 0,
+                          "inputs": {"x": [1.0]}}, OTHER_AUTH).status_code == 202
+        assert q.result_key(sub_id, 1)  # followed as any submission
+
+
+@pytest.mark.parametrize("body,status,words", [
+    ({"problem": "sign_ste", "source": SIGN, "example": 0, "inputs": {"x": [1.0] * 65}}, 400,
+     "x: has 65 entries, at most 64 allowed"),
+    ({"problem": "sign_ste", "source": SIGN, "example": 0, "inputs": {"x": [float("1e39")]}}, 400,
+     "x"),
+    ({"problem": "sign_ste", "source": SIGN, "example": 0, "inputs": {"y": [1.0]}}, 400,
+     "missing x; unknown y"),
+    ({"problem": "sign_ste", "source": SIGN, "example": 3, "inputs": {"x": [1.0]}}, 400,
+     '"example" must be the number of one of the problem\'s examples, from 0 to 2'),
+    ({"problem": "sign_ste", "source": SIGN, "example": True, "inputs": {"x": [1.0]}}, 400,
+     '"example"'),
+    ({"problem": "fake_quant_ste", "source": SOURCE, "example": 0,
+      "inputs": {"x": [1.0], "scale": 0.5, "qmin": 3, "qmax": 1, "cotangent": [1.0]}}, 400,
+     "qmin"),
+    ({"problem": "sign_ste", "source": SIGN, "example": 0}, 400, "four keys"),
+    ({"problem": "nope", "source": SIGN, "example": 0, "inputs": {}}, 404, "no problem"),
+    ({"problem": "sign_ste", "source": "x" * (MAX_SOURCE_BYTES + 1), "example": 0,
+      "inputs": {"x": [1.0]}}, 413, "bytes"),
+    ({"problem": "sign_ste", "source": "a\x00b", "example": 0, "inputs": {"x": [1.0]}}, 400,
+     "NUL"),
+])
+def test_an_input_the_problem_does_not_admit_is_refused_before_it_is_queued(api, body, status, words):
+    before = len(api.app.state.queue.tasks.pending())
+    r = run_on(api, body)
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"]
+    assert len(api.app.state.queue.tasks.pending()) == before
+
+
+def test_an_input_nested_too_deeply_is_refused(api):
+    tree = {"w": [1.0]}
+    for _ in range(900):
+        tree = {"a": tree}
+    body = {"problem": "adamw_step", "source": SIGN, "example": 0,
+            "inputs": {"params": tree, "grads": tree, "m": tree, "v": tree, "count": 0,
+                       "lr": 0.1, "b1": 0.9, "b2": 0.999, "eps": 1e-8, "weight_decay": 0.0}}
+    r = run_on(api, body)
+    assert r.status_code == 400, r.text
+
+
+def test_a_run_on_an_input_needs_a_token(api):
+    assert run_on(api, {"problem": "sign_ste", "source": SIGN, "example": 0,
+                        "inputs": {"x": [1.0]}}, {}).status_code == 401
+
+
+def test_a_grader_refuses_inputs_from_the_queue_that_the_problem_does_not_admit(tmp_path):
+    """The queue is not trusted: a task's inputs are checked again, and a bad one is IE,
+    with nothing run."""
+    from judge.service.grader import Grader
+
+    grader = Grader(None, tmp_path, sandbox="off")
+    for inputs in (None, "[]", json.dumps({"example": 0, "inputs": {"x": [1.0] * 65}})):
+        verdict, report = grader.grade_input("sign_ste", SIGN, inputs)
+        assert verdict == "IE" and "not graded" in json.loads(report)["message"]

@@ -28,6 +28,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.helpers import ROOT
 
@@ -88,7 +89,7 @@ def service(tmp_path_factory):
     """`judge service` on a free port with its own data folder and a token from the environment:
     (base URL, token, log path)."""
     data = tmp_path_factory.mktemp("service-data")
-    log = data.parent / "service.log"
+    log = data / "service.log"  # in the data folder, so a test finds the folder from it
     token = secrets.token_urlsafe(24)
     port = _free_port()
     env = {**os.environ, "JUDGE_SERVICE_TOKEN": token}
@@ -199,6 +200,8 @@ def _type_code(driver, text: str) -> None:
 def _send_and_wait(driver, service, button="submit") -> str:
     """Click ``button`` and wait for the new submission's verdict."""
     before = _by_id(driver, "submission-id").get_attribute("textContent")
+    # in the middle of the window, as a person scrolls to it (not under the phone's top buttons)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", _by_id(driver, button))
     _by_id(driver, button).click()
     return _wait(driver, VERDICT_S, lambda d: _by_id(d, "submission-id").text not in ("", before)
                  and _by_id(d, "status").text == "done" and _by_id(d, "verdict").text,
@@ -443,28 +446,6 @@ def test_a_reload_keeps_the_problem_the_draft_and_the_history(browser, service):
     assert _code(browser) == (ROOT / "submissions/sign_ste/wrong_answer/plain_sign.py").read_text()
 
 
-def test_a_phone_sized_window_is_one_column_without_sideways_scrolling(browser, service):
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": 420, "height": 860, "deviceScaleFactor": 1, "mobile": True})
-    try:
-        _open(browser, service)
-        _pick_problem(browser, service)
-        overflow = "return [document.documentElement.scrollWidth, window.innerWidth]"
-        width, inner = browser.execute_script(overflow)
-        assert inner == 420 and width <= inner, (width, inner)
-        # one column: the editor below the problem, as wide as it
-        problem = _by_id(browser, "problem-box").rect
-        work = _by_id(browser, "work-box").rect
-        assert work["y"] >= problem["y"] + problem["height"] - 1
-        _type_code(browser, (SUBMISSIONS / "wrong_answer" / "missing_clip.py").read_text())
-        assert _send_and_wait(browser, service) == "WA"
-        _verdict_in_view_and_announced(browser, "WA")
-        width, inner = browser.execute_script(overflow)
-        assert width <= inner, (width, inner)  # the result's tables and code scroll in place
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-
-
 def test_the_service_logs_each_request_and_grade(service):
     import json
 
@@ -492,3 +473,387 @@ def test_the_service_logs_each_request_and_grade(service):
     assert re.search(rf"judge service: graded {sub_id}: problem sign_ste, examples, "
                      r"verdict WA in [\d.]+ s", text), text[-3000:]
     assert token not in text  # never the key
+
+
+# --- keyboard, phone, links, the list of problems, output, statements, write-ups -------------
+#
+# Each at both window sizes: a desktop (1400x900, two panes side by side) and a phone
+# (390x844, one pane at a time behind the Problem and Code buttons).
+
+DESKTOP, PHONE = (1400, 900), (390, 844)
+SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+AXE = ROOT / "judge/service/static/vendor/axe-core/axe.min.js"
+#: A solution that prints: Python's print at trace time (a tracer), jax.debug.print at run time.
+PRINTING_SOURCE = '''\
+import jax
+import jax.numpy as jnp
+
+
+def ste_quantize(x):
+    print("shape", x.shape, "x is", x)
+    jax.debug.print("values {}", x)
+    return jax.lax.stop_gradient(jnp.sign(x)) + (x - jax.lax.stop_gradient(x))
+'''
+
+
+class _Window:
+    """The browser at ``size`` (a phone: mobile emulation, as a phone's browser lays out)."""
+
+    def __init__(self, driver, size):
+        self.driver, self.size = driver, size
+
+    def __enter__(self):
+        width, height = self.size
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": self.size == PHONE})
+        return self
+
+    def __exit__(self, *exc):
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def _show_code(driver, size):
+    """The editor's pane: on a phone, through the Code button."""
+    if size == PHONE:
+        _by_id(driver, "tab-code").click()
+    _wait(driver, 5, lambda d: _css(d, ".CodeMirror")[0].is_displayed(), "the editor")
+
+
+def _active(driver) -> dict:
+    return driver.execute_script("""
+        const a = document.activeElement, s = getComputedStyle(a);
+        return {id: a.id, tag: a.tagName, inEditor: Boolean(a.closest('.CodeMirror')),
+                outline: s.outlineStyle === 'none' ? 0 : parseFloat(s.outlineWidth),
+                text: (a.textContent || '').trim().slice(0, 40)};""")
+
+
+@SIZES
+def test_the_keyboard_reaches_every_control_and_leaves_the_editor_with_esc_then_tab(
+        browser, service, size):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    with _Window(browser, size):
+        _open(browser, service)
+        _pick_problem(browser, service, "sign_ste", words="sign")
+        _show_code(browser, size)
+        assert "Esc" in _by_id(browser, "editor-keys").text  # the key is on the page
+        _type_code(browser, "x = 1\n")
+        browser.execute_script("window.judgeEditor.focus(); window.judgeEditor.setCursor(1, 0)")
+        keys = ActionChains(browser)
+        keys.send_keys(Keys.TAB).perform()  # Tab alone indents, and stays in the editor
+        assert _code(browser) == "x = 1\n    " and _active(browser)["inEditor"]
+        assert browser.execute_script(
+            "return getComputedStyle(document.querySelector('.CodeMirror')).outlineStyle") != "none"
+        keys.send_keys(Keys.ESCAPE).send_keys(Keys.TAB).perform()
+        after = _active(browser)
+        assert not after["inEditor"] and after["outline"] >= 2, after
+        assert _code(browser) == "x = 1\n    "  # nothing typed on the way out
+        # Shift-Tab goes back into the editor; Esc, Shift-Tab out the other way
+        keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        assert _active(browser)["inEditor"]
+        keys.send_keys(Keys.ESCAPE).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        assert not _active(browser)["inEditor"]
+        # forward from the editor: every control of the pane, each visibly focused
+        browser.execute_script("window.judgeEditor.focus()")
+        keys.send_keys(Keys.ESCAPE).perform()
+        reached = []
+        for _ in range(25):
+            keys.send_keys(Keys.TAB).perform()
+            now = _active(browser)
+            assert now["outline"] >= 2, now  # a visible focus ring
+            reached.append(now["id"] or now["text"])
+            if now["id"] == "submit":
+                break
+        assert "run" in reached and "submit" in reached, reached
+        _by_id(browser, "submit").send_keys(Keys.ENTER)  # and Enter sends
+        _wait(browser, START_S, lambda d: _by_id(d, "submission-id").text, "a submission by keyboard")
+
+
+@SIZES
+def test_the_page_passes_an_accessibility_check(browser, service, size):
+    """axe-core (vendored, run in the page) finds nothing serious or critical: on the sign-in
+    form, and on a problem with a result shown."""
+    def check(where):
+        browser.execute_script(AXE.read_text())
+        found = browser.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            axe.run(document).then(
+                (r) => done({passed: r.passes.length, violations: r.violations.map((v) => ({
+                    id: v.id, impact: v.impact,
+                    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))}),
+                (e) => done({passed: 0, violations: [{id: String(e), impact: 'critical'}]}));""")
+        assert found["passed"] >= 10, found  # the check ran
+        bad = [v for v in found["violations"] if v["impact"] in ("serious", "critical")]
+        assert not bad, f"{where}: {bad}"
+
+    browser.set_script_timeout(60)
+    with _Window(browser, size):
+        browser.get(service[0] + "/")
+        browser.execute_script("sessionStorage.clear(); localStorage.clear()")
+        browser.get(service[0] + "/")
+        check("the sign-in form")
+        _open(browser, service)
+        _pick_problem(browser, service, "sign_ste", words="sign")
+        _by_id(browser, "catalogue-title").click()  # the list of problems open too
+        _css(browser, "#examples button.try-input")[0].click()  # and an input to edit
+        check("a problem")
+        _show_code(browser, size)
+        _type_code(browser, PRINTING_SOURCE)
+        assert _send_and_wait(browser, service, "run") == "AC"
+        check("a result")
+
+
+def _new_student(service) -> str:
+    """A token of a student who has sent nothing yet: a line added to the service's token file,
+    which it reads again at the next request."""
+    path = service[2].parent / "tokens"
+    token = secrets.token_urlsafe(24)
+    before = path.read_text() if path.exists() else ""
+    path.write_text(before + token + "\n")
+    path.chmod(0o600)
+    return token
+
+
+#: Every element a finger may tap, and whether each is visible.
+TARGETS = """
+    return [...document.querySelectorAll('button, select, input, summary, a[href]')]
+      .filter((e) => e.getClientRects().length && !e.closest('.statement'))
+      .map((e) => ({what: e.id || e.textContent.trim().slice(0, 30) || e.tagName,
+                    height: e.getBoundingClientRect().height}));"""
+#: Elements that pass the window's right edge, but for those inside a region that scrolls
+#: sideways on its own (a wide table or line of code) or clips what passes its edge (the
+#: editor's own scroller).
+OVERFLOW = """
+    const edge = document.documentElement.clientWidth;
+    const scrolls = (e) => { for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible') return true; }
+      return false; };
+    return [document.documentElement.scrollWidth - edge,
+            [...document.querySelectorAll('body *')].filter((e) => {
+              const r = e.getBoundingClientRect();
+              return r.width > 0 && r.right > edge + 1 && !scrolls(e); })
+              .slice(0, 5).map((e) => e.id || e.className || e.tagName)];"""
+
+
+def _no_overflow(driver, where):
+    extra, past = driver.execute_script(OVERFLOW)
+    assert extra <= 0 and not past, f"{where}: {extra} px too wide; past the edge: {past}"
+
+
+def _taps_are_44px(driver, where):
+    small = [t for t in driver.execute_script(TARGETS) if t["height"] < 44]
+    assert not small, f"{where}: tap targets under 44 px: {small}"
+
+
+@SIZES
+def test_the_editor_is_reachable_at_once_and_nothing_overflows(browser, service, size):
+    """A desktop keeps both panes side by side; a phone shows one at a time, the Code button
+    on the first screen, no sideways scrolling anywhere, every tap target 44 px or more."""
+    with _Window(browser, size):
+        _open(browser, service)
+        _pick_problem(browser, service)
+        problem, work = _by_id(browser, "problem-box"), _by_id(browser, "work-box")
+        if size == DESKTOP:
+            assert not _by_id(browser, "pane-tabs").is_displayed()
+            assert work.rect["x"] >= problem.rect["x"] + problem.rect["width"]
+            assert _in_view(browser, "problem-heading") and _css(browser, ".CodeMirror")[0].rect["y"] < 900
+        else:
+            tab = _by_id(browser, "tab-code")
+            assert tab.rect["y"] + tab.rect["height"] <= 844  # on the first screen
+            assert problem.is_displayed() and not work.is_displayed()
+            _no_overflow(browser, "the problem")
+            _taps_are_44px(browser, "the problem")
+            browser.execute_script("window.scrollTo(0, 2000)")
+            assert _in_view(browser, "tab-code")  # kept at the top while reading
+            tab.click()
+            assert work.is_displayed() and not problem.is_displayed()
+            assert _css(browser, ".CodeMirror")[0].rect["y"] < 844
+            assert _by_id(browser, "tab-code").get_attribute("aria-pressed") == "true"
+        _type_code(browser, (SUBMISSIONS / "wrong_answer" / "missing_clip.py").read_text())
+        assert _send_and_wait(browser, service) == "WA"
+        _verdict_in_view_and_announced(browser, "WA")
+        _wait(browser, START_S, lambda d: _css(d, "#history-rows button.open"), "the history")
+        _no_overflow(browser, "a result and the history")
+        if size == PHONE:
+            _taps_are_44px(browser, "a result and the history")
+            _by_id(browser, "tab-problem").click()
+            _by_id(browser, "catalogue-title").click()
+            _no_overflow(browser, "the list of problems")
+            _taps_are_44px(browser, "the list of problems")
+
+
+@SIZES
+def test_a_link_opens_a_problem_and_the_list_shows_what_this_student_solved(
+        browser, service, size):
+    from selenium.webdriver.support.ui import Select
+
+    base, _, log = service
+    with _Window(browser, size):
+        _open(browser, service, token=_new_student(service))
+        _pick_problem(browser, service)
+        assert browser.current_url.endswith("#problem=fake_quant_ste")
+        Select(_by_id(browser, "problem")).select_by_value("hvp_tanh")
+        _wait(browser, START_S, lambda d: d.current_url.endswith("#problem=hvp_tanh"), "the address")
+        # a link opens its problem, in a page loaded afresh
+        browser.get("about:blank")
+        browser.get(base + "/#problem=sign_ste")
+        _wait(browser, START_S, lambda d: "sign" in _by_id(d, "statement").text
+              and d.execute_script("return document.getElementById('problem').value") == "sign_ste",
+              "the linked problem", log)
+        # the list: every problem with its id, title, difficulty and tags, none tried yet
+        _by_id(browser, "catalogue-title").click()
+        rows = _css(browser, "#catalogue-rows tr")
+        assert len(rows) == len(list((ROOT / "problems").glob("*.yaml")))
+        sign = next(r for r in rows if r.get_attribute("data-id") == "sign_ste")
+        assert "Sign with a straight-through derivative" in sign.text and "sign_ste" in sign.text
+        assert "medium" in sign.text and "straight_through" in sign.text
+        assert {r.get_attribute("data-state") for r in rows} == {"new"}
+        assert "0 solved, 0 attempted" in _by_id(browser, "catalogue-title").text
+        _show_code(browser, size)
+        sign_dir = ROOT / "submissions" / "sign_ste"
+        _type_code(browser, (sign_dir / "wrong_answer" / "plain_sign.py").read_text())
+        assert _send_and_wait(browser, service, "run") == "WA"
+        _wait(browser, START_S, lambda d: "0 solved, 1 attempted" in _by_id(d, "catalogue-title")
+              .get_attribute("textContent"), "attempted in the list", log)
+        assert not _by_id(browser, "editorial-box").is_displayed()  # not before it is solved
+        _type_code(browser, sorted((sign_dir / "accepted").glob("*.py"))[0].read_text())
+        assert _send_and_wait(browser, service) == "AC"
+        _wait(browser, START_S, lambda d: "1 solved, 0 attempted" in _by_id(d, "catalogue-title")
+              .get_attribute("textContent"), "solved in the list", log)
+        state = browser.execute_script(
+            "return document.querySelector('#catalogue-rows tr[data-id=sign_ste]').dataset.state")
+        assert state == "solved"
+        # the author's write-up, now, with its math typeset
+        _wait(browser, START_S, lambda d: _by_id(d, "editorial-box").is_displayed(), "the write-up", log)
+        assert len(_by_id(browser, "editorial").text) > 200
+        # dates in the history: the day, not only the time
+        sent = [r.find_element("css selector", "td time") for r in _css(browser, "#history-rows tr")]
+        assert len(sent) == 2
+        today = time.strftime("%Y-%m-%d")
+        assert all(re.fullmatch(rf"{today} \d\d:\d\d:\d\d", t.text) for t in sent), [t.text for t in sent]
+
+
+@SIZES
+def test_what_the_code_prints_on_the_examples_is_shown_with_one_note_on_tracers(
+        browser, service, size):
+    with _Window(browser, size):
+        _open(browser, service)
+        _pick_problem(browser, service, "sign_ste", words="sign")
+        _show_code(browser, size)
+        _type_code(browser, PRINTING_SOURCE)
+        assert _send_and_wait(browser, service) == "AC"
+        cases = _css(browser, "#cases .case")
+        assert len(cases) == 3  # the examples; hidden cases are counts, with nothing printed
+        printed = [c.find_element("css selector", "pre.printed-text.stdout").text for c in cases]
+        assert "shape (5,) x is JitTracer(float32[5])" in printed[0]
+        assert "values [-2.  -0.   0.   0.5  3. ]" in printed[0]  # jax.debug.print: the values
+        note = _by_id(browser, "print-note")
+        assert note.is_displayed() and "jax.debug.print" in note.text
+        assert _by_id(browser, "result-box").text.count("jax.debug.print") == 1
+        _no_overflow(browser, "printed output")
+
+
+@SIZES
+def test_every_bundled_statement_is_typeset(browser, service, size):
+    """Formulas by KaTeX (none left as TeX, none refused by it), identifiers as code, and a
+    displayed formula scrolls within itself rather than the page."""
+    with _Window(browser, size):
+        _open(browser, service)
+        _pick_problem(browser, service)
+        for path in sorted((ROOT / "problems").glob("*.yaml")):
+            title = yaml.safe_load(path.read_text())["title"]
+            browser.execute_script("location.hash = arguments[0]", "#problem=" + path.stem)
+            _wait(browser, START_S, lambda d: _by_id(d, "problem-heading").text == title,
+                  f"the statement of {path.stem}", service[2])
+            found = browser.execute_script("""
+                const s = document.getElementById('statement');
+                return {katex: s.querySelectorAll('.katex').length,
+                        errors: s.querySelectorAll('.katex-error').length,
+                        code: [...s.querySelectorAll('code')].map((c) => c.textContent),
+                        dollars: s.textContent.replace(/<[^>]*>/g, '').includes('$$')};""")
+            assert found["katex"] >= 1 and found["errors"] == 0 and not found["dollars"], (path.stem, found)
+            assert any("(" in c for c in found["code"]), (path.stem, found["code"])  # the signature
+            _no_overflow(browser, path.stem)
+
+
+@SIZES
+def test_a_run_on_the_students_own_input_shows_their_output_beside_the_references(
+        browser, service, size):
+    """The student edits an example's inputs; the result shows what an example shows: on a
+    failure the inputs, the reference's output (expected), theirs (got) and the entries that
+    differ; on a pass the reference's output; what the code printed either way. An input the
+    problem does not admit is refused before anything runs, naming the parameter."""
+    with _Window(browser, size):
+        _open(browser, service)
+        _pick_problem(browser, service, "sign_ste", words="sign")
+        # the textbook straight-through sign, which loses the sign of a large x
+        _type_code(browser, "import jax\nimport jax.numpy as jnp\n\n\ndef ste_quantize(x):\n"
+                            "    jax.debug.print('x = {}', x)\n"
+                            "    return x + jax.lax.stop_gradient(jnp.sign(x) - x)\n")
+        if size == PHONE:
+            _by_id(browser, "tab-problem").click()
+        example = _css(browser, "#examples .example")[0]
+        opener = example.find_element("css selector", "button.try-input")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", opener)
+        opener.click()
+        area = _by_id(browser, "input-0-x")
+        assert area.is_displayed() and area.get_attribute("value").startswith("[")
+
+        def run(text):
+            area.clear()
+            area.send_keys(text)
+            button = example.find_element("css selector", "button.run-input")
+            browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            before = _by_id(browser, "submission-id").get_attribute("textContent")
+            button.click()
+            return before
+
+        run("[1, 2")  # not JSON: said at once, nothing sent
+        state = example.find_element("css selector", ".input-state")
+        assert "x: not a value" in state.text
+        run("[" + ", ".join(["1.0"] * 65) + "]")  # past the problem's bound: refused by the API
+        _wait(browser, START_S, lambda d: "400" in state.text, "the refusal")
+        assert "x: has 65 entries, at most 64 allowed" in state.text
+        before = run("[1e9, -2.0, 0.0]")
+        verdict = _wait(browser, VERDICT_S, lambda d: _by_id(d, "submission-id").text not in ("", before)
+                        and _by_id(d, "status").text == "done" and _by_id(d, "verdict").text,
+                        "the run on the input", service[2])
+        assert verdict == "WA" and _by_id(browser, "mode").text == "Run on your input"
+        assert _by_id(browser, "work-box").is_displayed()  # the result pane, on a phone too
+        (case,) = _css(browser, "#cases .case")
+        text = case.text
+        assert "inputs:   {\"x\": [1000000000.0, -2.0, 0.0]}" in text
+        assert "expected: [1.0, -1.0, 0.0]" in text and "got:      [0.0, -1.0, 0.0]" in text
+        assert "x = [ 1.e+09 -2.e+00  0.e+00]" in text  # what it printed, on this input
+        assert _by_id(browser, "score").text == ""  # not scored
+        if size == PHONE:
+            _by_id(browser, "tab-problem").click()
+        before = run("[2.0, -0.5]")
+        assert _wait(browser, VERDICT_S, lambda d: _by_id(d, "submission-id").text not in ("", before)
+                     and _by_id(d, "status").text == "done" and _by_id(d, "verdict").text,
+                     "the second run", service[2]) == "AC"
+        text = _css(browser, "#cases .case")[0].text
+        assert "reference: [1.0, -1.0]" in text and "yours:     the reference's output" in text
+        _no_overflow(browser, "a run on an input")
+
+
+@SIZES
+def test_a_double_click_sends_one_submission(browser, service, size):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    with _Window(browser, size):
+        _open(browser, service, token=_new_student(service))
+        _pick_problem(browser, service, "sign_ste", words="sign")
+        _show_code(browser, size)
+        _type_code(browser, (ROOT / "reference/sign_ste.py").read_text())
+        for button in ("run", "submit"):
+            target = _by_id(browser, button)
+            browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+            ActionChains(browser).double_click(target).perform()
+            _wait(browser, VERDICT_S, lambda d: _by_id(d, "status").text == "done"
+                  and _by_id(d, "verdict").text == "AC", "the verdict", service[2])
+        _wait(browser, START_S, lambda d: "2 in all." in _by_id(d, "history-state").text,
+              "the history", service[2])
+        time.sleep(1)  # a second request would have been listed by now
+        assert len(_css(browser, "#history-rows tr")) == 2

@@ -178,6 +178,9 @@ class Problem:
     tags: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
+    #: The author's write-up (``editorial``, Markdown), shown to a student once they have solved
+    #: the problem (the service's page); empty when the spec has none.
+    editorial: str = ""
     #: The spec's ``scoring`` groups, in order (a case belongs to the first that matches it);
     #: empty: each case is worth one point.
     scoring: tuple[ScoreGroup, ...] = ()

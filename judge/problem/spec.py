@@ -292,6 +292,7 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
         allowed_imports=tuple(data["allowed_imports"]) if "allowed_imports" in data else None,
         difficulty=data.get("difficulty"), tags=tuple(data.get("tags") or ()),
         hints=tuple(data.get("hints") or ()), related=tuple(data.get("related") or ()),
+        editorial=data.get("editorial") or "",
         scoring=_scoring(data.get("scoring"), fail))
     known = dim_names(params)
     wanted = data.get("symbolic_dims")

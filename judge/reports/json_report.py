@@ -30,6 +30,12 @@ field or the probe, ``index`` is the entry's position as a list of integers, emp
 scalar). At most the first few are listed (the ``message`` says how many differ); the list is
 empty when there was no output to compare.
 
+Version 6 added what an example printed: an example case (passing or failing, never a hidden
+one) whose code wrote to stdout or stderr (``print``, ``jax.debug.print``, a warning) has
+``stdout`` and ``stderr``, strings, each cut to its first lines (``judge.reports.printed``);
+an example that printed nothing has neither. ``tracer_note`` (a string) is present only when
+that output shows a traced value (``JitTracer(...)``): why, and to use ``jax.debug.print``.
+
 ``hint`` (a string) is present only when the submission fails and its outputs on the examples
 equal those of a known mistake that carries a hint (``judge.grade.hints``).
 """
@@ -42,8 +48,9 @@ import math
 from judge.grade import scoring
 from judge.grade.verdicts import GradeResult, shown_time
 from judge.problem.model import case_number
+from judge.reports import printed
 
-VERSION = 5
+VERSION = 6
 
 
 def _case(c) -> dict:
@@ -60,6 +67,9 @@ def _case(c) -> dict:
                    differences=[{"field": diff.get("field"), "index": list(p["index"]),
                                  "got": p["got"], "expected": p["expected"]}
                                 for p in diff.get("positions", ())])
+    shown = printed.of_case(c)
+    if shown:
+        out.update(stdout=shown.get("stdout", ""), stderr=shown.get("stderr", ""))
     return out
 
 
@@ -76,6 +86,7 @@ def to_dict(result: GradeResult) -> dict:
         "cases": [_case(c) for c in result.cases],
         **_score(scoring.of(result)),
         **({"hint": result.hint} if result.hint else {}),
+        **({"tracer_note": note} if (note := printed.tracer_note(result)) else {}),
     }
 
 

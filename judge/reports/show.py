@@ -1,6 +1,7 @@
 """`judge show`: a problem's statement, signature and public examples as text, with its page
 (difficulty, tags, related problems and the number of its progressive hints; ``hints=N`` reveals
-the first N), and a problem's line in `judge list` with the filters it answers.
+the first N), and a problem's line in `judge list` with the filters it answers. The statement's
+TeX formulas are shown as plain text (``judge.reports.tex_plain``; the web page typesets them).
 
 The signature says what the spec promises a student: each parameter's kind, dtype, shape and
 constraints in words, with its description; the output's fields; the tolerance; the limits;
@@ -17,6 +18,7 @@ from judge.problem.casefile import plain_list
 from judge.problem.model import DEFAULT_TOLERANCE, Problem, dim_ranges, seconds
 from judge.grade import scoring
 from judge.grade.verdicts import plural
+from judge.reports import tex_plain
 
 
 #: Hints are wrapped to this many columns (statements are shown as their authors wrapped them).
@@ -252,7 +254,7 @@ def render(problem: Problem, hints: int = 0) -> str:
     if hints < 0:
         raise ValueError(f"hints must be 0 or more, got {hints}")
     parts = sections(problem)
-    out = [f"# {problem.title} ({problem.id})", "", *_page(problem), problem.statement.rstrip(), "",
+    out = [f"# {problem.title} ({problem.id})", "", *_page(problem), tex_plain.plain(problem.statement).rstrip(), "",
            "## Signature", *parts["signature"]]
     out += ["", "## Output", *parts["output"], "", "## Tolerance", *parts["tolerance"],
             "", "## Limits", *parts["limits"]]

@@ -1,6 +1,8 @@
 """The terminal report: one line per case, a readable diff for failing examples, a summary.
 
 Hidden cases show only their index, verdict and reason: never inputs, outputs or captured text.
+What an example printed is shown under it, passing or not (``judge.reports.printed``), and a
+print of a traced value gets one note at the end.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections import Counter
 from judge.grade import scoring
 from judge.grade.verdicts import CaseResult, GradeResult, shown_time
 from judge.problem.model import case_label
+from judge.reports import printed
 
 
 def _compact(value) -> str:
@@ -42,11 +45,15 @@ def _example_details(c: CaseResult, case_data: bool = True) -> list[str]:
         for p in diff["positions"]:
             idx = ",".join(map(str, p["index"]))
             out.append(f"      {diff['field']}[{idx}]: got {p['got']!r}, expected {p['expected']!r}")
-    for stream in ("stdout", "stderr"):
-        text = (c.details.get(stream) or "").rstrip()
-        if text:
-            out.append(f"      {stream}:")
-            out.extend("        | " + line for line in text.splitlines()[:40])
+    return out + _printed(c)
+
+
+def _printed(c: CaseResult) -> list[str]:
+    """What an example printed, each stream under its name."""
+    out = []
+    for stream, text in printed.of_case(c).items():
+        out.append(f"      {stream}:")
+        out.extend("        | " + line for line in text.splitlines())
     return out
 
 
@@ -68,6 +75,8 @@ def render(result: GradeResult) -> str:
             lines.append(_case_line(c))
             if c.visibility == "example" and c.verdict.value != "AC":
                 lines.extend(_example_details(c))
+            elif c.visibility == "example":
+                lines.extend(_printed(c))
     counts = Counter(c.verdict.value for c in result.cases)
     summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
     lines.append("")
@@ -77,6 +86,8 @@ def render(result: GradeResult) -> str:
     lines.extend(scoring.text_lines(scoring.of(result)))
     if result.hint:
         lines.append(f"hint: {result.hint}")
+    if printed.tracer_note(result):
+        lines.append(f"note: {printed.tracer_note(result)}")
     if not result.source_gate:
         lines.append("source gate: off (the source was not checked before it ran)")
     return "\n".join(lines) + "\n"

@@ -18,7 +18,17 @@ Every route under ``/api/v1`` needs ``Authorization: Bearer <token>`` (401 other
   user's submissions, each with ``user`` (its token's label), any submission can be read, and
   ``GET /api/v1/problems/{id}/class.csv`` is the class's CSV for that problem, ``judge batch``'s
   columns with a row per user (``judge.service.classlist``); a student token gets 403 there;
-- ``GET /api/v1/problems`` and ``GET /api/v1/problems/{id}`` (``judge.service.problems``).
+- ``GET /api/v1/problems`` and ``GET /api/v1/problems/{id}`` (``judge.service.problems``);
+- what a student sees of their own work (``student_routes``): ``GET /api/v1/progress``,
+  ``{"problems": {ID: "solved" | "attempted"}}`` for each problem the token sent something to
+  (solved: a submission of every case was accepted; a run of the examples only attempts), and
+  ``GET /api/v1/problems/{id}/editorial``, ``{"problem", "editorial"}`` (the author's write-up,
+  Markdown) once the token solved it: 403 before, 404 for an unknown problem or one without;
+  and ``POST /api/v1/runs`` ``{"problem", "source", "example": N, "inputs": {NAME: VALUE}}``,
+  a run on the student's own input in place of example N (``judge.service.input_run``): 202
+  ``{"id", "mode": "input"}``, followed as any submission (its report also has ``reference``,
+  the inputs and the reference's output); 400 for inputs the problem does not admit, naming the
+  parameter and the rule, and the other refusals of a submission.
 ``GET /`` is the web page (``static/index.html``) and ``/static/...`` its files.
 
 Every error is ``{"error": MESSAGE}``. The source is stored and queued; nothing here parses,
@@ -43,8 +53,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from judge.errors import JudgeError
 from judge.gate import MAX_SOURCE_BYTES
-from judge.service import auth, classlist
+from judge.service import auth, classlist, input_run
 from judge.service.limits import Limits, RateLimiter
 from judge.service.problems import catalogue as load_catalogue
 from judge.service.queue import open_queue
@@ -199,17 +210,17 @@ def create_app(settings: ServiceSettings) -> FastAPI:
 
     admitting = threading.Lock()  # the bounds are checked and the row added as one step
 
-    def accept(who: str, problem: str, source: str, mode: str) -> dict:
+    def accept(who: str, problem: str, source: str, mode: str, inputs: str | None = None) -> dict:
         with admitting:
-            sub_id = admit(who, problem, source, mode)
+            sub_id = admit(who, problem, source, mode, inputs)
         log.info("submission %s: problem %s, %s, queued", sub_id, problem, mode)
         try:
-            queue.enqueue(sub_id, 1, problem, source, mode)
+            queue.enqueue(sub_id, 1, problem, source, mode, inputs)
         except Exception:  # noqa: BLE001 - stored, so the recorder enqueues it when it can
             log.exception("enqueueing %s failed; the next sweep enqueues it", sub_id)
         return {"id": sub_id, "mode": mode}
 
-    def admit(who: str, problem: str, source: str, mode: str) -> str:
+    def admit(who: str, problem: str, source: str, mode: str, inputs: str | None = None) -> str:
         limits = settings.limits
         if store.pending(who) >= limits.max_pending:
             raise ApiError(429, f"this token has {limits.max_pending} submissions waiting or "
@@ -222,7 +233,7 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         if wait:
             raise ApiError(429, f"this token may send {limits.rate} submissions a minute; "
                                 f"wait {wait:.1f} s", {"Retry-After": str(max(1, round(wait)))})
-        return store.add(who, problem, source, mode)
+        return store.add(who, problem, source, mode, inputs)
 
     @app.get("/api/v1/submissions")
     def submissions(request: Request):
@@ -280,6 +291,8 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         return Response(text, media_type="text/csv; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="class-{problem_id}.csv"'})
 
+    student_routes(app, store, catalogue, caller, body_json, accept)
+
     @app.get("/", include_in_schema=False)
     def index():
         page = STATIC / "index.html"
@@ -290,6 +303,64 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def student_routes(app: FastAPI, store: Store, catalogue, caller, body_json, accept) -> None:
+    """The routes of a student's own work: which problems they solved, a solved problem's
+    write-up (never before it is solved), and a run on their own input."""
+
+    @app.post("/api/v1/runs", status_code=202)
+    async def run_on_input(request: Request):
+        who = caller(request)
+        body = await body_json(request)
+        if not isinstance(body, dict) or set(body) != {"problem", "source", "example", "inputs"}:
+            raise ApiError(400, 'the body must be a JSON object {"problem": ID, "source": TEXT, '
+                                '"example": N, "inputs": {PARAMETER: VALUE, ...}} with these '
+                                'four keys only')
+        problem, source = body["problem"], body["source"]
+        if not isinstance(problem, str) or not isinstance(source, str):
+            raise ApiError(400, '"problem" and "source" must both be strings')
+        if catalogue.get(problem) is None:
+            raise ApiError(404, f"no problem {problem!r}; GET /api/v1/problems lists them")
+        wrong = _source_error(source)
+        if wrong:
+            raise ApiError(*wrong)
+        try:
+            input_run.case(catalogue.problems[problem], body["example"], body["inputs"])
+        except JudgeError as exc:
+            raise ApiError(400, f"this input is not one the problem admits: {exc}") from None
+        inputs = json.dumps({"example": body["example"], "inputs": body["inputs"]})
+        return await run_in_threadpool(accept, who, problem, source, "input", inputs)
+
+    @app.get("/api/v1/progress")
+    def progress(request: Request):
+        who = caller(request)
+        return {"problems": store.progress(who)}
+
+    @app.get("/api/v1/problems/{problem_id}/editorial")
+    def editorial(problem_id: str, request: Request):
+        who = caller(request)
+        if catalogue.get(problem_id) is None:
+            raise ApiError(404, f"no problem {problem_id!r}; GET /api/v1/problems lists them")
+        text = catalogue.editorial(problem_id)
+        if not text:
+            raise ApiError(404, f"problem {problem_id!r} has no write-up")
+        if store.progress(who).get(problem_id) != "solved":
+            raise ApiError(403, "the write-up is shown once a submission of yours to this "
+                                "problem is accepted")
+        return {"problem": problem_id, "editorial": text}
+
+
+def _source_error(source: str) -> tuple[int, str] | None:
+    """(status, message) for a source the judge does not take, as POST /api/v1/submissions
+    refuses it; None for a good one."""
+    size = len(source.encode("utf-8", "surrogatepass"))
+    if size > MAX_SOURCE_BYTES:
+        return 413, (f"the source has {size} bytes; the judge grades sources of up to "
+                     f"{MAX_SOURCE_BYTES} bytes ({MAX_SOURCE_BYTES // 1024} KiB)")
+    if "\x00" in source or _has_surrogates(source):
+        return 400, "the source must be UTF-8 text without NUL characters"
+    return None
 
 
 def _count(text: str | None, name: str, default: int, low: int, high: int | None) -> int:

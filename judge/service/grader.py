@@ -4,7 +4,8 @@
 1. claims the attempt (``put_if_empty``: a second delivery of the same attempt does nothing),
 2. tells the API process it started (an ``events`` notice) and keeps a heartbeat while it grades,
 3. grades the source (every case, or with ``mode`` ``examples`` the public examples only, as
-   ``judge grade --examples-only``) through ``judge.grade.grading.grade``: the submission is written to a
+   ``judge grade --examples-only``, or with ``input`` one example on the student's own inputs,
+   ``judge.service.input_run``) through ``judge.grade.grading.grade``: the submission is written to a
    private file by the same intake as ``judge grade`` (``intake.private_copy``), checked by the
    source gate (always on here) and run in the sandboxed worker with the problem's limits,
 4. stores the student-facing JSON report (``judge.reports.json_report``) under the attempt's
@@ -17,6 +18,7 @@ checkout of the judge) as the API.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -64,7 +66,7 @@ class Grader:
             return self._problems[problem_id]
 
     def grade_task(self, sub_id: str, attempt: int, problem_id: str, source: str,
-                   mode: str = "submit"):
+                   mode: str = "submit", inputs: str | None = None):
         queue = self.queue
         if not queue.put_if_empty(q.claim_key(sub_id, attempt), self.name):
             return  # this attempt is another delivery's
@@ -76,7 +78,10 @@ class Grader:
         beat = threading.Thread(target=self._beat, args=(sub_id, attempt, stop), daemon=True)
         beat.start()
         try:
-            verdict, report = self.grade(problem_id, source, examples_only=mode == "examples")
+            if mode == "input":
+                verdict, report = self.grade_input(problem_id, source, inputs)
+            else:
+                verdict, report = self.grade(problem_id, source, examples_only=mode == "examples")
             log.info("graded %s: problem %s, %s, verdict %s in %.1f s", sub_id, problem_id, mode,
                      verdict, time.monotonic() - started)
             queue.put(q.result_key(sub_id, attempt), {"verdict": verdict, "report": report})
@@ -116,6 +121,34 @@ class Grader:
             result = GradeResult(problem=problem_id, submission=SUBMISSION_NAME, verdict=Verdict.IE,
                                  reason="judge_error", message=message, time_s=0.0, cases=())
         return result.verdict.value, json_report.render(result)
+
+    def grade_input(self, problem_id: str, source: str, inputs: str | None) -> tuple[str, str]:
+        """(verdict, JSON report) of ``source`` on the student's own input (``inputs``: JSON
+        ``{"example": N, "inputs": {...}}``, checked again here: the queue is not trusted),
+        with the reference's output (``judge.service.input_run``); IE if the judge fails."""
+        from judge.errors import JudgeError
+        from judge.grade import intake
+        from judge.grade.verdicts import GradeResult, Verdict
+        from judge.reports import json_report
+        from judge.service import input_run
+
+        try:
+            data = json.loads(inputs or "null")
+            if not isinstance(data, dict):
+                raise JudgeError("the run carries no inputs")
+            problem = self.problem(problem_id)
+            case = input_run.case(problem, data.get("example"), data.get("inputs"))
+            submission = intake.Submission(name=SUBMISSION_NAME, data=source.encode(),
+                                           label=SUBMISSION_NAME)
+            report = input_run.grade(problem, submission, case, self.settings)
+            return str(report["verdict"]), json.dumps(report, indent=2, allow_nan=False) + "\n"
+        except Exception as exc:  # noqa: BLE001 - the judge's fault (or the queue's): IE
+            log.exception("a run on a student's input to %s failed", problem_id)
+            message = (f"not graded: {exc}" if isinstance(exc, (JudgeError, ValueError)) else
+                       f"internal error ({type(exc).__name__}); the service's log has the details")
+            result = GradeResult(problem=problem_id, submission=SUBMISSION_NAME, verdict=Verdict.IE,
+                                 reason="judge_error", message=message, time_s=0.0, cases=())
+            return result.verdict.value, json_report.render(result)
 
     def run(self, workers: int) -> None:
         """Consume grading tasks with ``workers`` threads until stopped (SIGINT/SIGTERM)."""

@@ -4,7 +4,9 @@ outputs. ``text`` is ``judge show``'s own text, word for word; ``sections`` hold
 after the statement as lines (signature with constraints, output, tolerance, limits, rules,
 scoring) and each example its ``lines``, so the web page shows the same words and numbers
 (``scale = 1.0``, not ``1``). ``hints`` are the progressive hints themselves, in order (as
-``judge show --hints N`` reveals them); the page reveals them one at a time."""
+``judge show --hints N`` reveals them); the page reveals them one at a time. The author's
+write-up (``editorial``) is left out of both: ``Catalogue.editorial`` gives it to the API, which
+shows it only after an accepted submission."""
 
 from __future__ import annotations
 
@@ -109,3 +111,9 @@ class Catalogue:
 
     def get(self, problem_id: str) -> dict | None:
         return self._details.get(problem_id)
+
+    def editorial(self, problem_id: str) -> str:
+        """The author's write-up of ``problem_id`` (Markdown), "" if it has none. Never part of
+        ``get``: the API gives it only to a token that solved the problem."""
+        problem = self.problems.get(problem_id)
+        return problem.editorial if problem is not None else ""

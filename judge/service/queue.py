@@ -5,7 +5,8 @@ without a URL (one machine, nothing else to install), ``RedisHuey`` with ``redis
 on other machines take work from the same Redis).
 
 Two Huey queues share one storage: ``tasks`` carries ``grade(submission, attempt, problem,
-source, mode)`` to the graders (``mode``: ``submit`` or ``examples``, ``judge.service.store``); ``events`` carries small notices back to the API process (a grader
+source, mode[, inputs])`` to the graders (``mode``: ``submit``, ``examples`` or ``input``, the
+last with the student's ``inputs``, ``judge.service.store``); ``events`` carries small notices back to the API process (a grader
 started an attempt). Huey's key-value store holds, per attempt, the grader's claim (written
 once, ``put_if_empty``, so two deliveries of one attempt are graded once), its heartbeat and its
 result, until the API process has recorded it in its database (``judge.service.store``).
@@ -71,8 +72,9 @@ class Queue:
     url: str | None  # None: SQLite in the data folder
 
     def enqueue(self, sub_id: str, attempt: int, problem: str, source: str,
-                mode: str = "submit") -> None:
-        self.tasks.enqueue(self.grade_task.s(sub_id, attempt, problem, source, mode))
+                mode: str = "submit", inputs: str | None = None) -> None:
+        extra = () if inputs is None else (inputs,)  # mode "input": the student's input, as JSON
+        self.tasks.enqueue(self.grade_task.s(sub_id, attempt, problem, source, mode, *extra))
 
     def pending(self) -> set[tuple[str, int]]:
         """(submission, attempt) of every grading task still waiting in the queue."""
@@ -121,10 +123,11 @@ def open_queue(url: str | None, data: Path, grade=None) -> Queue:
                             fsync=True)
     queue = Queue(tasks=tasks, events=events, url=url)
 
-    def run(sub_id: str, attempt: int, problem: str, source: str, mode: str = "submit"):
+    def run(sub_id: str, attempt: int, problem: str, source: str, mode: str = "submit",
+            inputs: str | None = None):
         if grade is None:  # the API process never grades
             raise RuntimeError("grading tasks run in a grader process, not in the API")
-        return grade(sub_id, attempt, problem, source, mode)
+        return grade(sub_id, attempt, problem, source, mode, inputs)
 
     # one name in every process (Huey names a task by its function's module and name)
     queue.grade_task = tasks.task(name=TASK_NAME)(run)

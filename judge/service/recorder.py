@@ -121,7 +121,7 @@ class Recorder:
                     log.warning("submission %s: attempt %d lost its grader; grading it again",
                                 row.id, row.attempt)
                     self.queue.enqueue(row.id, row.attempt + 1, row.problem, row.source,
-                                       row.mode)
+                                       row.mode, row.inputs)
 
     def sweep_queued(self, at_start: bool = False) -> None:
         """Enqueue again every queued submission whose current attempt is in no queue and not
@@ -137,7 +137,8 @@ class Recorder:
             if self.queue.peek(q.claim_key(row.id, row.attempt)) is not None:
                 self.store.start(row.id, row.attempt, self.lease_s)  # its lease decides
             elif at_start or (row.id, row.attempt) in self._lost:
-                self.queue.enqueue(row.id, row.attempt, row.problem, row.source, row.mode)
+                self.queue.enqueue(row.id, row.attempt, row.problem, row.source, row.mode,
+                                   row.inputs)
             else:
                 lost.add((row.id, row.attempt))
         self._lost = lost

@@ -28,14 +28,16 @@ create table if not exists submissions (
     owner text not null,            -- sha256 of the token that sent it, never the token
     problem text not null,
     source text not null,
-    mode text not null default 'submit',  -- 'submit': every case; 'examples': the examples only
+    mode text not null default 'submit',  -- 'submit': every case; 'examples': the examples only;
+                                          -- 'input': the student's own input (judge.service.input_run)
     status text not null check (status in ('queued', 'running', 'done')),
     attempt integer not null default 1,
     lease_until real,               -- running: re-enqueued once this passes without a heartbeat
     created real not null,
     finished real,
     verdict text,
-    result text                     -- the JSON report, once done
+    result text,                    -- the JSON report, once done
+    inputs text                     -- mode 'input': {"example": N, "inputs": {...}} as JSON
 );
 create index if not exists submissions_status on submissions (status);
 create index if not exists submissions_owner_status on submissions (owner, status);
@@ -49,8 +51,10 @@ create table if not exists outcomes (
 """
 
 
-#: What a submission asks for: every case graded and scored, or a run of the public examples.
+#: What a submission asks for: every case graded and scored, or a run of the public examples;
+#: ``input`` is a run on one example's inputs as the student edited them (POST /api/v1/runs).
 MODES = ("submit", "examples")
+ALL_MODES = MODES + ("input",)
 
 
 @dataclass(frozen=True)
@@ -67,10 +71,11 @@ class Row:
     mode: str = "submit"
     created: float = 0.0
     finished: float | None = None
+    inputs: str | None = None       # mode "input": the example's number and the inputs, as JSON
 
 
 _COLUMNS = ("id, owner, problem, source, status, attempt, lease_until, verdict, result, mode, "
-            "created, finished")
+            "created, finished, inputs")
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,8 @@ class Store:
         if "mode" not in columns:  # a database from before the examples-only runs
             self._db.execute("alter table submissions add column mode text not null "
                              "default 'submit'")
+        if "inputs" not in columns:  # a database from before the runs on a student's input
+            self._db.execute("alter table submissions add column inputs text")
 
     def close(self) -> None:
         with self._lock:
@@ -112,14 +119,17 @@ class Store:
         with self._lock:
             return self._db.execute(sql, params)
 
-    def add(self, owner: str, problem: str, source: str, mode: str = "submit") -> str:
-        """A new queued submission; its id."""
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    def add(self, owner: str, problem: str, source: str, mode: str = "submit",
+            inputs: str | None = None) -> str:
+        """A new queued submission; its id. ``inputs``: with mode ``input`` only."""
+        if mode not in ALL_MODES:
+            raise ValueError(f"mode must be one of {ALL_MODES}, got {mode!r}")
+        if (inputs is None) != (mode != "input"):
+            raise ValueError("inputs go with the mode 'input', and only with it")
         sub_id = uuid.uuid4().hex
-        self._run("insert into submissions (id, owner, problem, source, status, created, mode) "
-                  "values (?, ?, ?, ?, 'queued', ?, ?)",
-                  (sub_id, owner, problem, source, time.time(), mode))
+        self._run("insert into submissions (id, owner, problem, source, status, created, mode, "
+                  "inputs) values (?, ?, ?, ?, 'queued', ?, ?, ?)",
+                  (sub_id, owner, problem, source, time.time(), mode, inputs))
         return sub_id
 
     def list(self, owner: str | None, problem: str | None = None, limit: int = 20,
@@ -146,6 +156,12 @@ class Store:
                          f"'submit' and status = 'done' order by created, rowid",
                          (problem,)).fetchall()
         return {row.owner: row for row in map(lambda r: Row(*r), rows)}
+    def progress(self, owner: str) -> dict[str, str]:
+        """``owner``'s state on each problem it sent something to: ``solved`` where a
+        submission (every case, not a run of the examples) was accepted, else ``attempted``."""
+        rows = self._run("select problem, max(mode = 'submit' and verdict = 'AC') from "
+                         "submissions where owner = ? group by problem", (owner,)).fetchall()
+        return {problem: "solved" if solved else "attempted" for problem, solved in rows}
 
     def get(self, sub_id: str) -> Row | None:
         row = self._run(f"select {_COLUMNS} from submissions where id = ?", (sub_id,)).fetchone()

@@ -9,7 +9,12 @@
 // the problem's author in Markdown (statement.js).
 //
 // Kept in the browser: the token in this tab only (sessionStorage); in localStorage, the chosen
-// problem, a draft per problem, the hints revealed and the last submission per problem.
+// problem, a draft per problem, the hints revealed and the last submission per problem. The
+// problem shown is in the address too (#problem=ID), so a link opens it.
+//
+// By keyboard: every control is reached with Tab; in the editor Tab indents, and Esc then Tab
+// (or Shift-Tab) leaves it. On a narrow screen the problem and the code are two panes, one
+// shown at a time (the Problem and Code buttons, kept at the top).
 "use strict";
 
 const TOKEN_KEY = "judge-service-token";
@@ -109,7 +114,10 @@ function startEditor() {
   if (typeof window.CodeMirror !== "function") return;  // the plain text area still works
   editor = window.CodeMirror.fromTextArea($("source"), {
     mode: "python", lineNumbers: true, indentUnit: 4, tabSize: 4, indentWithTabs: false,
-    matchBrackets: true, autoCloseBrackets: true, viewportMargin: 50,
+    matchBrackets: true, autoCloseBrackets: true,
+    // as tall as the code, long lines wrapped: no region of its own to scroll, which a
+    // keyboard could not reach (the pane around it scrolls)
+    viewportMargin: Infinity, lineWrapping: true,
     extraKeys: {
       Tab: (cm) => (cm.somethingSelected() ? cm.indentSelection("add")
         : cm.replaceSelection(" ".repeat(cm.getOption("indentUnit")), "end")),
@@ -119,6 +127,17 @@ function startEditor() {
     },
   });
   editor.getWrapperElement().setAttribute("aria-label", "Code editor (Python)");
+  const input = editor.getInputField();
+  input.setAttribute("aria-label", "Code editor (Python)");
+  input.setAttribute("aria-describedby", "editor-keys");
+  // Esc, then Tab or Shift-Tab, moves the focus out as the browser would (Tab alone indents)
+  let leaving = false;
+  editor.on("keydown", (cm, e) => {
+    if (e.key === "Escape") { leaving = true; return; }
+    if (e.key === "Tab" && leaving) { e.codemirrorIgnore = true; leaving = false; return; }
+    if (e.key !== "Shift") leaving = false;
+  });
+  editor.on("blur", () => { leaving = false; });
   editor.on("change", saveDraftSoon);
   window.judgeEditor = editor;  // for tests and for the browser's console
 }
@@ -143,6 +162,8 @@ function starter(p) {
 
 const problems = new Map();     // id -> the list's entry
 const details = new Map();      // id -> the problem's detail, once loaded
+const progress = new Map();     // id -> "solved" or "attempted", this user's (GET /api/v1/progress)
+const editorials = new Map();   // id -> the author's write-up, once this user solved it
 
 async function loadProblems() {
   const select = $("problem");
@@ -156,10 +177,88 @@ async function loadProblems() {
     option.value = String(p.id);
     select.appendChild(option);
   }
+  await loadProgress();
   const wanted = hashProblem() || recall(PROBLEM_KEY);
   if (wanted && problems.has(wanted)) select.value = wanted;
   showTokenState("", false);  // the key is good: the workspace, while the problem loads
   if (select.value) await showProblem(select.value);
+}
+
+// ---------------------------------------------------------------- the list of problems, solved or not
+
+async function loadProgress() {
+  try {
+    const data = await api("GET", "/api/v1/progress");
+    progress.clear();
+    for (const [id, state] of Object.entries(data && data.problems ? data.problems : {})) progress.set(id, String(state));
+  } catch (e) {
+    if (e.status === 401) throw e;  // the list still shows, without the states
+  }
+  renderCatalogue();
+}
+
+function stateText(id) {
+  const state = progress.get(id);
+  return state === "solved" ? "solved" : (state === "attempted" ? "attempted" : "not tried");
+}
+
+function renderCatalogue() {
+  const rows = $("catalogue-rows");
+  clear(rows);
+  for (const [id, p] of problems) {
+    const tr = el("tr");
+    tr.dataset.id = id;
+    tr.dataset.state = progress.get(id) || "new";
+    const name = el("td");
+    const link = el("a", p.title || id);
+    link.href = "#problem=" + encodeURIComponent(id);
+    name.appendChild(link);
+    name.appendChild(document.createTextNode(" "));
+    name.appendChild(el("code", id));
+    tr.appendChild(name);
+    tr.appendChild(el("td", p.difficulty || ""));
+    tr.appendChild(el("td", (Array.isArray(p.tags) ? p.tags : []).join(", ")));
+    tr.appendChild(el("td", stateText(id), "state-" + (progress.get(id) || "new")));
+    rows.appendChild(tr);
+  }
+  const solved = [...progress.values()].filter((v) => v === "solved").length;
+  const tried = [...progress.values()].filter((v) => v === "attempted").length;
+  $("catalogue-title").textContent = `All problems (${problems.size}): ${solved} solved, ${tried} attempted`;
+  for (const option of $("problem").options) {
+    const p = problems.get(option.value);
+    if (!p) continue;
+    const base = p.title ? `${p.title} (${option.value})` : option.value;
+    option.textContent = progress.get(option.value) === "solved" ? `${base}, solved` : base;
+  }
+}
+
+// The author's write-up, below the result, once this user solved the problem.
+async function showEditorial(id) {
+  const box = $("editorial-box");
+  if (progress.get(id) !== "solved") { box.hidden = true; return; }
+  if (!editorials.has(id)) {
+    try {
+      const data = await api("GET", "/api/v1/problems/" + encodeURIComponent(id) + "/editorial");
+      editorials.set(id, String(data.editorial || ""));
+    } catch (e) {
+      if (e.status === 404) editorials.set(id, "");  // the author wrote none
+      else return;
+    }
+  }
+  if ($("problem").value !== id) return;
+  const text = editorials.get(id);
+  box.hidden = !text;
+  if (text) renderMarkdown(text, $("editorial"));
+}
+
+// ---------------------------------------------------------------- panes and the address
+
+// On a narrow screen one pane at a time: "problem" or "code" (a wide screen shows both).
+function setPane(name) {
+  $("workspace").dataset.pane = name;
+  $("tab-problem").setAttribute("aria-pressed", String(name === "problem"));
+  $("tab-code").setAttribute("aria-pressed", String(name === "code"));
+  if (name === "code" && editor) editor.refresh();
 }
 
 function hashProblem() {
@@ -178,14 +277,104 @@ function renderBadges(p) {
   for (const tag of Array.isArray(p.tags) ? p.tags : []) box.appendChild(el("span", tag, "badge"));
 }
 
-function renderExample(ex, i) {
+function renderExample(ex, i, p) {
   const box = el("div", null, "example");
   box.appendChild(el("h4", `Example ${i}` + (ex.name ? `: ${ex.name}` : "")));
   if (Array.isArray(ex.lines) && ex.lines.length) {
     box.appendChild(el("pre", ex.lines.map((l) => String(l).replace(/^  /, "")).join("\n")));
   }
   if (ex.text) box.appendChild(el("p", ex.text));
+  const open = el("button", "Try your code on this input", "quiet try-input");
+  open.type = "button";
+  open.setAttribute("aria-expanded", "false");
+  open.addEventListener("click", () => {
+    let form = box.querySelector("form.input-form");
+    if (!form) { form = inputForm(p, ex, i); box.appendChild(form); }
+    form.hidden = !form.hidden;
+    open.setAttribute("aria-expanded", String(!form.hidden));
+    if (!form.hidden) form.querySelector("textarea").focus();
+  });
+  box.appendChild(open);
   return box;
+}
+
+// ---------------------------------------------------------------- run on my input
+
+// An example's input as the student edits it: the values (nested lists, mappings for a tree),
+// and where an array is not in its parameter's first dtype, that dtype.
+function editable(v) {
+  if (v && typeof v === "object" && !Array.isArray(v)) {
+    if ("value" in v && "dtype" in v && "shape" in v) return v.value;
+    const out = {};
+    for (const [k, item] of Object.entries(v)) out[k] = editable(item);
+    return out;
+  }
+  return v;
+}
+
+function inputForm(p, ex, i) {
+  const form = el("form", null, "input-form");
+  form.hidden = true;
+  form.appendChild(el("p", "Edit the inputs (JSON, as the example shows them) and run your code on them: "
+    + "you see your output beside the reference solution's, as for an example.", "note"));
+  const params = Array.isArray(p.parameters) ? p.parameters : [];
+  const inputs = ex.inputs || {};
+  for (const q of params) {
+    const id = `input-${i}-${q.name}`;
+    const given = inputs[q.name];
+    const dtype = given && typeof given === "object" && given.dtype ? String(given.dtype) : "";
+    const kind = q.kind === "array" ? `${dtype || (q.dtypes || [])[0] || ""} array` : q.kind;
+    const label = el("label", `${q.name} (${kind})`);
+    label.htmlFor = id;
+    const area = el("textarea", null, "input-value");
+    area.id = id;
+    area.rows = 2;
+    area.spellcheck = false;
+    area.dataset.name = q.name;
+    area.dataset.dtype = q.kind === "array" && dtype && dtype !== (q.dtypes || [])[0] ? dtype : "";
+    area.value = compact(editable(given), (k) => inputIsFloat(p, k === undefined ? q.name : k));
+    form.appendChild(label);
+    form.appendChild(area);
+  }
+  const go = el("button", "Run on this input", "run-input");
+  go.type = "submit";
+  form.appendChild(go);
+  const state = el("p", null, "state input-state");
+  state.setAttribute("role", "status");
+  form.appendChild(state);
+  form.addEventListener("submit", (e) => { e.preventDefault(); runOnInput(p, i, form, state); });
+  return form;
+}
+
+async function runOnInput(p, i, form, state) {
+  const inputs = {};
+  for (const area of form.querySelectorAll("textarea.input-value")) {
+    let value;
+    try { value = JSON.parse(area.value); } catch (e) {
+      say(state, `${area.dataset.name}: not a value the page reads (JSON: numbers, [lists], {"key": ...}): ${e.message}`, true);
+      area.focus();
+      return;
+    }
+    inputs[area.dataset.name] = area.dataset.dtype ? { dtype: area.dataset.dtype, data: value } : value;
+  }
+  const source = code();
+  if (!source.trim()) { say(state, "Write or open a solution first.", true); return; }
+  saveDraft();
+  const button = form.querySelector("button.run-input");
+  button.disabled = true;
+  say(state, "Sending your code to run on this input...", false);
+  try {
+    const answer = await api("POST", "/api/v1/runs", { problem: String(p.id), source, example: i, inputs });
+    say(state, "Sent: the result is under your code.", false);
+    store(LAST_PREFIX + p.id, String(answer.id));
+    setPane("code");
+    watch(String(answer.id), { mode: "input" });
+    loadHistory();
+  } catch (e) {
+    say(state, "Not sent: " + e.message, true);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 function renderRules(p) {
@@ -246,6 +435,7 @@ async function showProblem(id) {
   }
   if ($("problem").value !== String(id)) return;  // another problem was picked meanwhile
   store(PROBLEM_KEY, id);
+  if (hashProblem() !== String(p.id)) history.replaceState(null, "", "#problem=" + encodeURIComponent(p.id));
   $("problem-heading").textContent = p.title || String(p.id);
   renderBadges(p);
   renderMarkdown(p.statement || "", $("statement"));
@@ -258,7 +448,7 @@ async function showProblem(id) {
   renderRules(p);
   const examples = $("examples");
   clear(examples);
-  (Array.isArray(p.examples) ? p.examples : []).forEach((ex, i) => examples.appendChild(renderExample(ex, i)));
+  (Array.isArray(p.examples) ? p.examples : []).forEach((ex, i) => examples.appendChild(renderExample(ex, i, p)));
   const hidden = typeof p.hidden === "number" ? p.hidden : 0;
   $("problem-more").textContent = `${hidden} hidden case${hidden === 1 ? "" : "s"}: a submission is graded on them too, and shown only how many passed.`;
   renderHints(p);
@@ -276,6 +466,7 @@ async function showProblem(id) {
   loadHistory();
   const last = recall(LAST_PREFIX + p.id);
   if (last) watch(last, { quiet: true });
+  showEditorial(String(p.id));
 }
 
 // ---------------------------------------------------------------- sending
@@ -305,7 +496,9 @@ async function send(mode) {
   }
 }
 
-function modeText(mode) { return mode === "examples" ? "Run of the examples" : "Submission"; }
+function modeText(mode) {
+  return mode === "examples" ? "Run of the examples" : (mode === "input" ? "Run on your input" : "Submission");
+}
 
 // Follow submission ``id`` until it is done, then show its result. ``quiet``: reopened, not just
 // sent (no announcement, no scrolling while the page loads).
@@ -338,10 +531,13 @@ function watch(id, options = {}) {
         $("load-source").hidden = !shownSource || shownSource === code();
         markCurrent(id);
         if (!options.quiet) {
+          setPane("code");
           box.scrollIntoView({ block: "start", behavior: "auto" });
           box.focus({ preventScroll: true });
           announce(s.result);
           loadHistory();
+          const problem = String(s.problem);
+          loadProgress().then(() => showEditorial(problem)).catch(() => {});
         }
         return;
       }
@@ -385,12 +581,13 @@ function readFile() {
 
 let historyOffset = 0;
 
+// A moment as its date and time, in this browser's time zone: 2026-03-14 09:26:53.
 function when(seconds) {
   if (typeof seconds !== "number") return "";
   const d = new Date(seconds * 1000);
-  const today = new Date();
-  const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-  return d.toDateString() === today.toDateString() ? time : `${d.toLocaleDateString()} ${time}`;
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} `
+    + `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
 async function loadHistory(more) {
@@ -405,8 +602,12 @@ async function loadHistory(more) {
     for (const s of data.submissions) {
       const tr = el("tr");
       tr.dataset.id = s.id;
-      tr.appendChild(el("td", when(s.created)));
-      tr.appendChild(el("td", s.mode === "examples" ? "examples" : "submission"));
+      const sent = el("td");
+      const time = el("time", when(s.created));
+      if (typeof s.created === "number") time.dateTime = new Date(s.created * 1000).toISOString();
+      sent.appendChild(time);
+      tr.appendChild(sent);
+      tr.appendChild(el("td", s.mode === "examples" ? "examples" : (s.mode === "input" ? "your input" : "submission")));
       const v = el("td");
       if (s.verdict) v.appendChild(el("span", s.verdict, "verdict " + (s.verdict === "AC" ? "verdict-AC" : "verdict-other")));
       else v.textContent = s.status;
@@ -415,6 +616,7 @@ async function loadHistory(more) {
       const open = el("td");
       const button = el("button", "Open", "quiet open");
       button.type = "button";
+      button.setAttribute("aria-label", `Open the ${s.mode === "submit" ? "submission" : "run"} sent ${when(s.created)}`);
       button.addEventListener("click", () => reopen(s.id, s.mode));
       open.appendChild(button);
       tr.appendChild(open);
@@ -455,18 +657,22 @@ function start() {
   });
   $("problem").addEventListener("change", () => {
     const id = $("problem").value;
-    if (location.hash) history.replaceState(null, "", location.pathname);
+    history.pushState(null, "", "#problem=" + encodeURIComponent(id));
     showProblem(id).catch((e) => say($("problem-more"), "Could not load the problem: " + e.message, true));
   });
   window.addEventListener("hashchange", () => {
     const id = hashProblem();
     if (id && problems.has(id) && id !== $("problem").value) {
       $("problem").value = id;
+      setPane("problem");
       showProblem(id).then(() => window.scrollTo(0, 0))
         .catch((e) => say($("problem-more"), "Could not load the problem: " + e.message, true));
     }
   });
   $("hint-next").addEventListener("click", revealHint);
+  $("tab-problem").addEventListener("click", () => setPane("problem"));
+  $("tab-code").addEventListener("click", () => setPane("code"));
+  setPane("problem");
   $("file").addEventListener("change", readFile);
   $("reset").addEventListener("click", () => {
     const p = details.get($("problem").value);

@@ -1,7 +1,8 @@
 // A submission's result on the page: the verdict in words, the score and its groups, each
 // example (inputs, expected, got and the entries outside the tolerance; a passing one with the
 // problem's own values), the hidden cases as counts only, and a failure of the whole program
-// shown once. Every string of a report (a hostile program wrote some of them) is put on the page
+// shown once, and what each example printed (stdout, stderr; a print of a traced value gets one
+// note pointing to jax.debug.print). Every string of a report (a hostile program wrote some of them) is put on the page
 // as text. Reads ``details`` (app.js): the problem's examples and dtypes.
 "use strict";
 
@@ -20,6 +21,7 @@ function clearResult() {
   $("hint").hidden = true;
   $("whole-note").hidden = true;
   $("gate-off").hidden = true;
+  $("print-note").hidden = true;
   clear($("cases"));
 }
 
@@ -75,7 +77,19 @@ function outputText(value, isFloat) {
   return compact(value, isFloat(undefined));
 }
 
-function renderCase(c, problem, isFloat) {
+// What an example printed (the report carries it for examples only, never hidden cases).
+function printedBlock(c) {
+  const streams = ["stdout", "stderr"].filter((k) => typeof c[k] === "string" && c[k]);
+  if (!streams.length) return null;
+  const box = el("div", null, "printed");
+  for (const stream of streams) {
+    box.appendChild(el("p", stream === "stdout" ? "Printed (stdout):" : "Printed (stderr):", "printed-title"));
+    box.appendChild(el("pre", c[stream], "printed-text " + stream));
+  }
+  return box;
+}
+
+function renderCase(c, problem, isFloat, reference) {
   const pass = c.verdict === "AC";
   const box = el("div", null, "case " + (pass ? "pass" : "fail"));
   box.dataset.verdict = String(c.verdict);
@@ -90,7 +104,12 @@ function renderCase(c, problem, isFloat) {
   box.appendChild(title);
   if (c.reason && c.reason !== "ok") box.appendChild(el("p", `[${c.reason}] ${c.message || ""}`, "message case-message"));
   const lines = [];
-  if (pass) {
+  if (pass && reference) {
+    // a run on the student's input: the inputs and the reference's output, which got matched
+    lines.push("inputs:    " + compact(reference.inputs, (k) => inputIsFloat(p, k)));
+    lines.push("reference: " + outputText(reference.expected, isFloat));
+    lines.push("yours:     the reference's output, within the tolerance");
+  } else if (pass) {
     // the report lists no values for a passing example: the problem's own, and got matched them
     for (const line of example && Array.isArray(example.lines) ? example.lines : []) lines.push(String(line).replace(/^  /, ""));
     if (lines.length) lines.push("got: the expected output, within the tolerance");
@@ -108,6 +127,8 @@ function renderCase(c, problem, isFloat) {
       box.appendChild(diffTable(judged));
     }
   }
+  const printed = printedBlock(c);
+  if (printed) box.appendChild(printed);
   return box;
 }
 
@@ -169,9 +190,15 @@ function showResult(r, mode) {
     $("whole-note").textContent = `This is about your whole program, not one example: every case (${cases.length}) ended this way, and no output was compared.`;
     $("whole-note").hidden = false;
   }
-  if (mode !== "examples") showScore(r, cases.length);
-  if (cases.length) $("counts").textContent = (mode === "examples" ? "Examples: " : "All cases: ") + countText(cases);
+  if (mode === "submit" || mode === undefined) showScore(r, cases.length);
+  if (cases.length) $("counts").textContent = (mode === "examples" ? "Examples: " : (mode === "input" ? "Your input: " : "All cases: ")) + countText(cases);
   if (hidden.length) $("hidden-counts").textContent = `Hidden cases (${hidden.length}, shown only as counts): ` + countText(hidden);
+  if (typeof r.tracer_note === "string" && r.tracer_note) {
+    $("print-note").textContent = "Note: " + r.tracer_note;
+    $("print-note").hidden = false;
+  }
   const isFloat = floatFields(r.problem);
-  if (whole === null) for (const c of examples) $("cases").appendChild(renderCase(c, r.problem, isFloat));
+  const reference = r.reference && typeof r.reference === "object" ? r.reference : null;
+  if (whole === null) for (const c of examples) $("cases").appendChild(renderCase(c, r.problem, isFloat, reference));
+  else if (examples.length && printedBlock(examples[0])) $("cases").appendChild(printedBlock(examples[0]));
 }
