@@ -12,8 +12,8 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-from judge.author import corners
-from judge.grade import grading
+from judge.author import corners as corners_check
+from judge.grade import corners, grading
 from judge.grade.verdicts import Verdict
 from judge.problem import spec
 from judge.rules import forbidden_primitives, max_intermediate_size, no_unrolling
@@ -210,7 +210,7 @@ def test_the_corners_check_reports_an_accepted_solution_that_breaks_a_rule(clip)
     old = replace(clip, rules=tuple({**r, "bound": OLD_BOUND} if r["id"] == "max_intermediate_size"
                                     else r for r in clip.rules))
     report = check.ProblemReport(problem=clip.id, path="problems/per_example_clip.yaml")
-    corners.check_corners(report, old, subs, jobs=1)
+    corners_check.check_corners(report, old, subs, jobs=1)
     [found] = [c for c in report.checks if c.name == "corners"]
     errors = report.of(found)
     assert [Path(f.file).name for f in errors] == ["jacfwd_losses.py"]
@@ -218,3 +218,49 @@ def test_the_corners_check_reports_an_accepted_solution_that_breaks_a_rule(clip)
     assert "has 289 elements; at n = 1, d = 16 this problem allows 149" in errors[0].message
     assert found.summary.startswith("2 of 3 accepted solutions (the reference included) fit every rule "
                                     "at the 2 corners of d in [1, 16], with 1 <= n <= 64 as symbols")
+
+
+def test_a_refusal_on_a_hidden_case_is_shown_with_the_numbers_at_the_public_corners(clip):
+    """A hidden case's message stays a fixed text (its shapes could carry hidden data out); the
+    grade's message adds what the same rules find at the dims' ends, which are public."""
+    from judge.grade.verdicts import HIDDEN_MESSAGES
+
+    path = ROOT / "submissions" / "per_example_clip" / "accepted" / "jacfwd_losses.py"
+    old = replace(clip, rules=tuple({**r, "bound": OLD_BOUND} if r["id"] == "max_intermediate_size"
+                                    else r for r in clip.rules))
+    result = grading.grade(old, path, hints=False)
+    refused = [c for c in result.cases if c.reason != "ok"]
+    assert refused and all(c.visibility == "hidden" for c in refused)
+    assert {c.message for c in refused} == {HIDDEN_MESSAGES["intermediate_too_large"]}
+    assert result.message.startswith(f"{refused[0].label}: {HIDDEN_MESSAGES['intermediate_too_large']}; "
+                                     "at the extents this problem allows")
+    assert ("traced with n symbolic (d = 16): (17, 17) float32 from line 11 (made by "
+            "convert_element_type) has 289 elements; at n = 1, d = 16 this problem allows 149") in result.message
+
+
+def test_the_explanation_at_the_corners_carries_nothing_from_a_hidden_case(clip, tmp_path):
+    """An attack on the explanation: a value sized by the case's static clip_norm, built only
+    when clip_norm is not an example's. The hidden cases are refused, and nothing sized by
+    their clip_norm reaches a message: the corners are traced with the first example's values,
+    where the submission has nothing hidden to show."""
+    public = sorted({round(float(c.inputs["clip_norm"]), 6) for c in clip.examples})
+    source = ("import jax\nimport jax.numpy as jnp\n\n"
+              f"PUBLIC = {public!r}\n\n\n"
+              "def clipped_mean_grad(w, b, X, y, clip_norm):\n"
+              "    loss = lambda w, b, x, t: 0.5 * (x @ w + b - t) ** 2\n"
+              "    gw, gb = jax.vmap(jax.grad(loss, (0, 1)), (None, None, 0, 0))(w, b, X, y)\n"
+              "    f = 1.0 / jnp.maximum(1.0, jnp.sqrt(jnp.sum(gw ** 2, 1) + gb ** 2) / clip_norm)\n"
+              "    extra = 0.0\n"
+              "    if round(clip_norm, 6) not in PUBLIC:\n"
+              "        extra = jnp.sum(jnp.zeros((100 + int(round(clip_norm * 1000)), 8))) * 0\n"
+              "    return {'grad_w': jnp.mean(gw * f[:, None], 0) + extra, 'grad_b': jnp.mean(gb * f)}\n")
+    path = tmp_path / "leak.py"
+    path.write_text(source)
+    result = grading.grade(clip, path, hints=False, use_cache=False)
+    assert result.verdict is Verdict.RJ and result.reason == "intermediate_too_large", result.message
+    assert all(c.verdict is Verdict.AC for c in result.cases if c.visibility == "example")
+    hidden = {8 * (100 + int(round(float(c.inputs["clip_norm"]) * 1000))) for c in clip.hidden}
+    for message in [result.message] + [c.message for c in result.cases]:
+        for size in hidden:
+            assert f"{size:,}" not in message and str(size) not in message, message
+    assert "at the extents this problem allows" not in result.message  # nothing public to show
