@@ -264,3 +264,29 @@ def test_the_explanation_at_the_corners_carries_nothing_from_a_hidden_case(clip,
         for size in hidden:
             assert f"{size:,}" not in message and str(size) not in message, message
     assert "at the extents this problem allows" not in result.message  # nothing public to show
+
+
+def test_the_corners_check_replays_stored_traces_and_decides_again(clip, tmp_path):
+    """With `judge check`'s result cache, a solution's traces at the corners are stored once and
+    replayed after; the rules decide again on the replay (a changed bound is seen)."""
+    from judge.author import check, expectations
+    from judge.grade.result_cache import ResultCache
+
+    accepted = ROOT / "submissions" / "per_example_clip" / "accepted"
+    subs = {expectations.Submission(path=accepted / "jacfwd_losses.py", rel="accepted/jacfwd_losses.py",
+                                    folder="accepted", expectation=expectations.folder_expectation("accepted")): None}
+    stored = ResultCache(where=tmp_path, secret=b"test key")
+    # the same spec (its stored data), decided first under today's bound, then under the old one
+    old = replace(clip, rules=tuple({**r, "bound": OLD_BOUND} if r["id"] == "max_intermediate_size"
+                                    else r for r in clip.rules))
+    reports = []
+    for problem in (clip, old):
+        report = check.ProblemReport(problem=clip.id, path="problems/per_example_clip.yaml")
+        corners_check.check_corners(report, problem, subs, jobs=1, result_cache=stored)
+        reports.append(report)
+    assert stored.stored == 2 and stored.trace_hits == 2  # the reference and the submission
+    first, second = (r.checks[-1] for r in reports)
+    assert "traced by" not in first.summary and not reports[0].of(first)
+    assert second.summary.endswith("(2 traced by an earlier check)")
+    assert ["has 289 elements; at n = 1, d = 16 this problem allows 149" in f.message
+            for f in reports[1].of(second)] == [True]

@@ -319,7 +319,7 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
     strength.check_time_limit(report, problem, results, jobs)
     hint_check.check_hints(report, problem, results)
     rule_check.check_rules(report, problem, results)
-    corners.check_corners(report, problem, results, jobs, settings)
+    corners.check_corners(report, problem, results, jobs, settings, result_cache)
 
 
 def _gate_note(report, check, problem, path, what: str, level: str = INFO) -> None:

@@ -14,6 +14,7 @@ its lowest extent only, and said so.
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -24,7 +25,8 @@ from judge.problem.model import dim_ranges
 from judge.rules.base import dims_text
 
 
-def check_corners(report, problem, results: dict, jobs: int = 1, settings=None) -> None:
+def check_corners(report, problem, results: dict, jobs: int = 1, settings=None,
+                  result_cache=None) -> None:
     """``results``: Submission -> GradeResult of the package's known submissions. The reference
     and every submission expected to be accepted on every case are traced at each corner; an
     error for each one that breaks a rule at one (with the numbers a hidden case's refusal does
@@ -35,8 +37,11 @@ def check_corners(report, problem, results: dict, jobs: int = 1, settings=None) 
     check = report.add("corners")
     chosen = [Path(problem.reference)] + sorted(
         Path(sub.path) for sub in results if sub.expectation.permitted == {Verdict.AC})
+    started = time.monotonic()
+    hits = result_cache.trace_hits if result_cache is not None else 0
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [(path, pool.submit(first_breach, problem, path, settings)) for path in chosen]
+        futures = [(path, pool.submit(first_breach, problem, path, settings, None, result_cache))
+                   for path in chosen]
         for path, future in futures:
             try:
                 got = future.result()
@@ -59,3 +64,6 @@ def check_corners(report, problem, results: dict, jobs: int = 1, settings=None) 
     bad = len(report.of(check))
     check.summary = (f"{len(chosen) - bad} of {plural(len(chosen), 'accepted solution')} (the "
                      f"reference included) fit every rule {where}")
+    if result_cache is not None and result_cache.trace_hits > hits:
+        check.summary += f" ({result_cache.trace_hits - hits} traced by an earlier check)"
+    check.time_s = time.monotonic() - started

@@ -10,6 +10,7 @@ the program says what the same rules find at the corners (``grading``).
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from judge import rules
 from judge.grade import outcome, traces as tracing
 from judge.grade.request import build_request
 from judge.problem.model import bind_dims, dim_ranges, shapes_for
+from judge.run import settings as run_settings
 from judge.run.supervisor import run_worker
 
 
@@ -59,18 +61,28 @@ def planned(problem) -> list[tuple[dict, rules.AbstractTrace]]:
     return found
 
 
-def first_breach(problem, path, sandbox=None, name: str | None = None
+def first_breach(problem, path, sandbox=None, name: str | None = None, result_cache=None
                  ) -> tuple[dict, rules.Breach] | None:
     """``(corner, breach)`` for the first corner where the program of the file at ``path``
     breaks a rule, traced in a worker of its own (nothing runs); None when it fits at every
-    corner. ``name``: the file's name as messages show it (default: ``path``'s)."""
+    corner. ``name``: the file's name as messages show it (default: ``path``'s).
+    ``result_cache`` (`judge check`'s): a stored run of the same content is replayed, and a new
+    clean one stored; the rules decide again either way."""
     wanted = [tracing.Wanted("symbolic", trace, len(problem.cases) + k, None, ())
               for k, (_, trace) in enumerate(planned(problem))]
     if not wanted:
         return None
+    settings = run_settings.of(sandbox)
     request = tracing.request(problem, build_request(problem, path, []), wanted)
-    run = run_worker(request, startup_timeout=problem.limits["startup_s"],
-                     case_timeout=tracing.timeout(problem), sandbox=sandbox, limits=problem.limits)
+    content = Path(path).read_bytes() if result_cache is not None else b""
+    run = (result_cache.find_traces(problem, request, content, settings, tracing.timeout(problem))
+           if result_cache is not None else None)
+    if run is None:
+        run = run_worker(request, startup_timeout=problem.limits["startup_s"],
+                         case_timeout=tracing.timeout(problem), sandbox=settings,
+                         limits=problem.limits, record=result_cache is not None)
+        if result_cache is not None:
+            result_cache.store_traces(problem, request, content, settings, tracing.timeout(problem), run)
     describe = lambda error: outcome.error_text(error, name or path.name)  # noqa: E731
     for w, (corner, _) in zip(wanted, planned(problem)):
         got = tracing.evidence(w, run, describe)
