@@ -97,7 +97,8 @@ def first_breach(problem, path, sandbox=None, name: str | None = None, result_ca
 EXPLAINED = ("intermediate_too_large", "unrolled_loop", "forbidden_primitive", "missing_primitive")
 
 
-def explain(problem, results, path, sandbox=None, name: str | None = None) -> str:
+def explain(problem, results, path, sandbox=None, name: str | None = None,
+            result_cache=None) -> str:
     """For a grade whose first failing case is hidden and refused by a rule on the program
     (its message a fixed text): what the rules find at the corners, every extent and value
     there public, as a clause to add to the grade's message; "" when that is not so, or when no
@@ -106,7 +107,7 @@ def explain(problem, results, path, sandbox=None, name: str | None = None) -> st
     if first is None or first.visibility != "hidden" or first.reason not in EXPLAINED:
         return ""
     try:
-        found = first_breach(problem, path, sandbox, name)
+        found = first_breach(problem, path, sandbox, name, result_cache)
     except Exception:  # noqa: BLE001 - an explanation is a courtesy: the verdict stands without it
         outcome.LOG.exception("corners: tracing %s for problem %s failed", name or path, problem.id)
         return ""

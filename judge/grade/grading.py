@@ -132,7 +132,7 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                     for case in cases)
     verdict, reason, message = overall(results)
     # a hidden case's refusal is a fixed text: the same rules at the public corners say more
-    message += corners.explain(problem, results, path, settings, shown)
+    message += corners.explain(problem, results, path, settings, shown, result_cache)
     notes = ()
     if run.ready:
         notes = (f"worker: Python {run.ready.python}, JAX {run.ready.jax}",)
