@@ -52,8 +52,10 @@ def planned(problem) -> list[tuple[dict, rules.AbstractTrace]]:
     found = []
     for corner in corners(problem):
         shapes = shapes_for(params, {**bind_dims(params, base_shapes), **low, **corner}, base_shapes)
-        # only the shapes and dtypes of the traced arrays are read: empty stand-ins of them
-        inputs = {p.name: (np.empty(shapes[p.name], dtype=np.asarray(base[p.name]).dtype)
+        # only the shapes and dtypes of the traced arrays are read: stand-ins that hold one
+        # element whatever their shape (a broadcast view), so a wide range costs no memory
+        inputs = {p.name: (np.broadcast_to(np.zeros((), dtype=np.asarray(base[p.name]).dtype),
+                                           shapes[p.name])
                            if p.kind == "array" else base[p.name]) for p in params}
         trace = rules.symbolic_trace(problem, inputs)
         if trace is not None:
