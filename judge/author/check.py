@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from judge.grade import compare, grading
-from judge.author import expectations, hint_check, rule_check, scoring_check, strength
+from judge.author import corners, expectations, hint_check, rule_check, scoring_check, strength
 from judge.problem import layout, spec
 from judge import gate
 from judge.errors import JudgeError, SpecError
@@ -319,6 +319,7 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
     strength.check_time_limit(report, problem, results, jobs)
     hint_check.check_hints(report, problem, results)
     rule_check.check_rules(report, problem, results)
+    corners.check_corners(report, problem, results, jobs, settings, result_cache)
 
 
 def _gate_note(report, check, problem, path, what: str, level: str = INFO) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 from judge.run import cache
 from judge.run.settings import Settings, of as resolve_settings
 from judge import rules
-from judge.grade import compare, example_diff, outcome, traces
+from judge.grade import compare, corners, example_diff, outcome, traces
 from judge.grade import hints as hints_mod
 from judge.grade import intake, scoring
 from judge.grade.request import build_request
@@ -131,6 +131,8 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                                traces.related(problem, wanted, case, trace_run, describe, decided))
                     for case in cases)
     verdict, reason, message = overall(results)
+    # a hidden case's refusal is a fixed text: the same rules at the public corners say more
+    message += corners.explain(problem, results, path, settings, shown, result_cache)
     notes = ()
     if run.ready:
         notes = (f"worker: Python {run.ready.python}, JAX {run.ready.jax}",)

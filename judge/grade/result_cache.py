@@ -235,6 +235,7 @@ class ResultCache:
         self._lock = threading.Lock()
         self.hits = self.misses = self.stored = 0  # submissions' runs
         self.reference_hits = 0
+        self.trace_hits = 0  # trace runs at the corners of the dims
 
     # -- files --
 
@@ -380,6 +381,43 @@ class ResultCache:
             return False
         self._write(problem.id, basis("grade", problem, request, content, settings, timeouts),
                     entry)
+        return True
+
+    # -- a submission traced at the corners of the dims (``judge.grade.corners``) --
+
+    def find_traces(self, problem, request: dict, content: bytes, settings,
+                    trace_timeout: float) -> WorkerRun | None:
+        """The stored trace run of ``content`` on ``request`` (traces only), replayed; None on a
+        miss. Counted apart from the grades' runs (``trace_hits``)."""
+        key = basis("traces", problem, request, content, settings, {"trace": trace_timeout})
+        entry = self._read(problem.id, key)
+        run = None
+        if entry is not None:
+            try:
+                run = _with_lines(_replay(entry["run"], request, problem.limits))
+                if not clean(run, trace_timeout):
+                    run = None
+            except (protocol.ProtocolError, KeyError, TypeError, ValueError, AttributeError,
+                    IndexError) as exc:
+                LOG.info("result cache: a stored trace run of %s could not be replayed (%s)",
+                         problem.id, exc)
+                run = None
+        with self._lock:
+            self.trace_hits += run is not None
+        return run
+
+    def store_traces(self, problem, request: dict, content: bytes, settings, trace_timeout: float,
+                     run: WorkerRun) -> bool:
+        """Keep a trace run of ``content`` if it ended cleanly; True if stored."""
+        if not clean(run, trace_timeout):
+            return False
+        try:
+            entry = {"problem": problem.id, "kind": "traces", "run": _run_data(run)}
+        except (UnicodeDecodeError, TypeError, ValueError) as exc:
+            LOG.info("result cache: a trace run of %s not stored (%s)", problem.id, exc)
+            return False
+        self._write(problem.id, basis("traces", problem, request, content, settings,
+                                      {"trace": trace_timeout}), entry)
         return True
 
     # -- the reference's outputs --

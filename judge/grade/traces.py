@@ -78,6 +78,12 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
             "structure": False, "public_cases": 0, "report_ops": False, "cases": entries}
 
 
+def evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
+    """What the tracing worker ``run`` reported for ``w``: the trace as evidence for the rules,
+    or the breach its failure is (a trace that never ended, a dim read as a number, ...)."""
+    return _evidence(w, run, describe)
+
+
 def _evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
     report = run.cases.get(w.index) if run is not None else None
     if report is None:

@@ -64,3 +64,16 @@ class TraceEvidence:
 def number(n: int) -> str:
     """``16,777,216``: every count in a rule's message."""
     return f"{n:,}"
+
+
+def made(value) -> str:
+    """Where a value of a program summary came from, for a message: ``from line 7 (made by
+    iota)``, or ``made by iota`` where no line of the submission made it."""
+    line = getattr(value, "line", None)
+    return (f"from line {line} (made by {value.primitive})" if line is not None
+            else f"made by {value.primitive}")
+
+
+def dims_text(dims) -> str:
+    """``n = 1, d = 16``: dims and their extents, in the order given."""
+    return ", ".join(f"{k} = {v}" for k, v in dims.items())

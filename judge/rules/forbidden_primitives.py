@@ -30,7 +30,15 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     used = [(n, k) for n, k in used if k]
     if not used:
         return None
-    told = ", ".join(f"{n} ({k} equation{'s' if k > 1 else ''})" for n, k in used)
+    told = ", ".join(f"{n} ({k} equation{'s' if k > 1 else ''}{_first_line(trace.program, n)})"
+                     for n, k in used)
     return Breach("forbidden_primitive",
                   f"{trace.label}: the traced program uses {told}; this problem forbids "
                   f"{', '.join(rule['primitives'])}")
+
+
+def _first_line(program, name: str) -> str:
+    """``, first at line 9``: the first line of the submission that made an equation of the
+    primitive (under any of its names), where known."""
+    lines = [program.lines[n] for n in primitive_names.spellings(name) if n in program.lines]
+    return f", first at line {min(lines)}" if lines else ""

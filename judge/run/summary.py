@@ -22,6 +22,7 @@ class Value:
     shape: tuple[int, ...]
     dtype: str
     primitive: str           # the primitive that made it, or "constant"
+    line: int | None = None  # the line of the submission that made it, where known
 
     @property
     def size(self) -> int:
@@ -36,6 +37,7 @@ class SymbolicValue:
     shape: tuple[str, ...]
     dtype: str
     primitive: str
+    line: int | None = None  # the line of the submission that made it, where known
 
 
 @dataclass(frozen=True)
@@ -64,13 +66,17 @@ class Program:
     loops: tuple[Loop, ...] = ()     # traced with symbolic dims: every live scan and while loop
     #: the canonical walk's first equations: (primitive, each output's shape as text or None)
     sequence: tuple[tuple[str, tuple], ...] = ()
+    #: primitive name -> the first line of the submission that made one of its equations
+    lines: Mapping[str, int] = field(default_factory=dict)
+    #: (line, equations) for the submission's lines that made the most equations, most first
+    busiest: tuple[tuple[int, int], ...] = ()
 
 
 
 def program(raw, where: str) -> Program:
     msg = _object(raw, where)
     _keys(msg, where, ("equations", "primitives", "live", "largest"),
-          ("omitted", "shapes", "shapes_omitted", "carriers", "loops", "sequence"))
+          ("omitted", "shapes", "shapes_omitted", "carriers", "loops", "sequence", "lines", "busiest"))
     primitives, live = (_counts(msg[key], f"{where}.{key}") for key in ("primitives", "live"))
     largest = msg["largest"]
     if not isinstance(largest, list) or len(largest) > protocol.MAX_LARGEST:
@@ -79,13 +85,14 @@ def program(raw, where: str) -> Program:
     for i, item in enumerate(largest):
         here = f"{where}.largest[{i}]"
         item = _object(item, here)
-        _keys(item, here, ("shape", "dtype", "primitive"))
+        _keys(item, here, ("shape", "dtype", "primitive"), ("line",))
         shape = item["shape"]
         if not isinstance(shape, list) or len(shape) > protocol.MAX_SUMMARY_NDIM:
             _fail(f"{here}.shape", f"expected a list of at most {protocol.MAX_SUMMARY_NDIM} extents")
         values.append(Value(shape=tuple(_int(d, f"{here}.shape", 0, protocol.MAX_SUMMARY_COUNT) for d in shape),
                             dtype=_text(item["dtype"], f"{here}.dtype", protocol.MAX_NAME),
-                            primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME)))
+                            primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
+                            line=_line(item.get("line"), f"{here}.line")))
     values.sort(key=lambda v: -v.size)  # the judge orders them, whatever the worker sent
     symbolic = "shapes" in msg
     shapes = _symbolic_shapes(msg["shapes"], f"{where}.shapes") if symbolic else ()
@@ -100,7 +107,34 @@ def program(raw, where: str) -> Program:
                    shapes_omitted=_int(msg.get("shapes_omitted", 0), f"{where}.shapes_omitted"),
                    carriers=tuple(_text(c, f"{where}.carriers", protocol.MAX_NAME) for c in carriers),
                    loops=_loops(msg.get("loops", []), f"{where}.loops"),
-                   sequence=_sequence(msg.get("sequence", []), f"{where}.sequence"))
+                   sequence=_sequence(msg.get("sequence", []), f"{where}.sequence"),
+                   lines=MappingProxyType(_lines(msg.get("lines", {}), f"{where}.lines")),
+                   busiest=_busiest(msg.get("busiest", []), f"{where}.busiest"))
+
+
+def _line(raw, where: str) -> int | None:
+    """A line of the submission, or None."""
+    return None if raw is None else _int(raw, where, 1, protocol.MAX_SUMMARY_COUNT)
+
+
+def _lines(raw, where: str) -> dict:
+    lines = _object(raw, where)
+    if len(lines) > protocol.MAX_PRIMITIVE_NAMES:
+        _fail(where, f"more than {protocol.MAX_PRIMITIVE_NAMES} primitives")
+    return {_text(k, where, protocol.MAX_NAME): _int(v, where, 1, protocol.MAX_SUMMARY_COUNT)
+            for k, v in lines.items()}
+
+
+def _busiest(raw, where: str) -> tuple:
+    if not isinstance(raw, list) or len(raw) > protocol.MAX_BUSIEST:
+        _fail(where, f"expected a list of at most {protocol.MAX_BUSIEST} lines")
+    found = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, list) or len(item) != 2:
+            _fail(f"{where}[{i}]", "expected [line, equations]")
+        found.append((_int(item[0], f"{where}[{i}]", 1, protocol.MAX_SUMMARY_COUNT),
+                      _int(item[1], f"{where}[{i}]", 0, protocol.MAX_SUMMARY_COUNT)))
+    return tuple(found)
 
 
 def _extents(shape, where: str) -> tuple:
@@ -156,10 +190,11 @@ def _symbolic_shapes(raw, where: str) -> tuple:
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
         item = _object(item, here)
-        _keys(item, here, ("shape", "dtype", "primitive"))
+        _keys(item, here, ("shape", "dtype", "primitive"), ("line",))
         found.append(SymbolicValue(shape=_extents(item["shape"], f"{here}.shape"),
                                    dtype=_text(item["dtype"], f"{here}.dtype", protocol.MAX_NAME),
-                                   primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME)))
+                                   primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
+                                   line=_line(item.get("line"), f"{here}.line")))
     return tuple(found)
 
 

@@ -164,7 +164,7 @@ class CaseRunner:
                             exc, self.instrument.CONCRETIZATION_ERRORS):
                         raise
                     closed = jax.make_jaxpr(forward)(*specs)
-        return self.summarize(closed, symbolic=bool(made))
+        return self.summarize(closed, symbolic=bool(made), source=self.submission)
 
     def _derived(self, values: dict, directions: dict | None = None) -> tuple:
         """The output and the derivatives the judge takes (``derivative``) at ``values``: the
@@ -235,7 +235,8 @@ class CaseRunner:
                 value = _gradients(wrt, value)
             leaves = []
             probes[name] = self._fill(self._split(value, leaves), leaves)
-        return probes, self.instrument.walk_primitives(closed)["primitives"], self.summarize(closed)
+        return probes, self.instrument.walk_primitives(closed)["primitives"], \
+            self.summarize(closed, source=self.submission)
 
     def abstract(self, args: dict, shapes: dict, symbols: dict | None = None) -> dict:
         """Only the program summary, at ``shapes``: nothing runs."""
@@ -378,7 +379,8 @@ class CaseRunner:
                             probes["errors"][name] = describe_error(exc, "exception", self.submission)
                 result["trace"] = {**result["trace"], "primitives": sorted(seen)}
             if self.structure and "program" not in result:
-                result["program"] = (self.summarize(closed) if self.single_trace and not self.derivative
+                result["program"] = (self.summarize(closed, source=self.submission)
+                                     if self.single_trace and not self.derivative
                                      else self.program(args))
         except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
             result["error"] = self._error(exc)

@@ -9,8 +9,11 @@ is linear in the program's size however often a body is reused. The summary (its
     {"equations": 412,                       # every equation, each call of a body counted
      "primitives": {"dot_general": 6, ...},  # equations per primitive, counted the same way
      "live": {"dot_general": 5, ...},        # the same, over equations the outputs depend on
-     "largest": [{"shape": [4096, 4096], "dtype": "float32", "primitive": "dot_general"}, ...],
-     "omitted": 0}                           # primitives left out past MAX_PRIMITIVE_NAMES
+     "largest": [{"shape": [4096, 4096], "dtype": "float32", "primitive": "dot_general",
+                  "line": 7}, ...],
+     "omitted": 0,                           # primitives left out past MAX_PRIMITIVE_NAMES
+     "lines": {"while": 12, ...},            # each primitive's first line in the submission
+     "busiest": [[12, 380], ...]}            # the lines that made the most equations, and how many
 
 An equation is live when an output of its jaxpr that is needed depends on it. Inside a call
 (jit, checkpoint, custom_jvp/custom_vjp, composite) or a ``cond`` branch the needed outputs are
@@ -23,12 +26,18 @@ effect computes nothing the output depends on).
 ``largest`` holds the values with the most elements (equation outputs and constants), at most
 ``protocol.MAX_LARGEST``, largest first; the judge recomputes each one's size from its shape.
 
+``line`` (a value's, ``lines``, ``busiest``) is a line of the submission's file (``source``): the
+innermost frame of the equation's traceback in that file, so the line of the submission that
+called the JAX function which made it (``jax.jacfwd`` for its basis); null where no frame is the
+submission's (a constant, an equation of the judge's own derivative code). ``busiest`` lists at
+most ``protocol.MAX_BUSIEST`` lines, counted as ``equations`` is.
+
 A program traced with symbolic dims (``symbolic.py``) has no largest value to rank: its summary
 lists instead every distinct shape (with dtype and the first primitive that made it), each
 extent as text (``"d"``, ``"2*d + 1"``), at most ``protocol.MAX_SHAPES``, and says how many it
 left out (the judge refuses a summary that left any out)::
 
-     "shapes": [{"shape": ["4", "d"], "dtype": "float32", "primitive": "dot_general"}, ...],
+     "shapes": [{"shape": ["4", "d"], "dtype": "float32", "primitive": "dot_general", "line": 9}, ...],
      "shapes_omitted": 0,
      "carriers": ["custom_jvp_call", "pjit", "reduce"]   # primitives that hold a function
 
@@ -70,6 +79,23 @@ _CALLS = frozenset({"jit", "pjit", "closed_call", "core_call", "named_call", "ch
                     "remat2", "custom_jvp_call", "custom_vjp_call", "composite"})
 #: The same and ``cond``, whose branches' outputs are its outputs, one for one.
 _FOLLOWS = _CALLS | {"cond"}
+
+
+def _line(eqn, source: str | None) -> int | None:
+    """The line of ``source`` (the submission's file) in ``eqn``'s traceback, innermost first;
+    None when no frame is in that file."""
+    if source is None:
+        return None
+    try:
+        traceback = eqn.source_info.traceback
+        frames = traceback.frames if traceback is not None else ()
+        for frame in frames:
+            if frame.file_name == source:
+                line = int(frame.line_num)
+                return line if 1 <= line <= protocol.MAX_SUMMARY_COUNT else None
+    except Exception:  # noqa: BLE001 - a traceback of another form: no line
+        return None
+    return None
 
 
 def _value(aval, primitive: str):
@@ -141,60 +167,72 @@ def sequence(top) -> list:
     return found
 
 
-def summarize(closed, symbolic: bool = False) -> dict:
+def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict:
     """The summary of a ClosedJaxpr (or open Jaxpr) and everything nested in it; with
-    ``symbolic``, its distinct shapes as text rather than its largest values."""
+    ``symbolic``, its distinct shapes as text rather than its largest values. ``source``: the
+    submission's file, whose lines the summary names."""
     shapes: dict[tuple, dict] = {}
     carriers: set = set()
+    first_lines: dict[str, int] = {}    # primitive -> the first line of the submission using it
 
-    def note_shape(aval, primitive: str) -> None:
+    def note_shape(aval, primitive: str, line) -> None:
         if symbolic:
             entry = _shape_entry(aval, primitive)
             if entry is not None:
-                shapes.setdefault((tuple(entry["shape"]), entry["dtype"]), entry)
-    totals: dict[int, tuple] = {}       # id(jaxpr) -> (equations, primitives), once each
+                entry["line"] = line
+                known = shapes.setdefault((tuple(entry["shape"]), entry["dtype"]), entry)
+                if known["line"] is None and line is not None:  # the submission's own maker
+                    known.update(primitive=entry["primitive"], line=line)
+    totals: dict[int, tuple] = {}       # id(jaxpr) -> (equations, primitives, lines), once each
     lives: dict[tuple, dict] = {}       # (id(jaxpr), outputs needed) -> live primitives
     backward: dict = {}                 # the same key -> what _backward found
     keep: list = []                     # the jaxprs walked, so no id is reused meanwhile
     largest: dict[tuple, tuple[int, dict]] = {}
 
-    def note(found) -> None:
+    def note(found, line=None) -> None:
         if symbolic:
             return
         if found is not None:
+            found[1]["line"] = line
             key = (tuple(found[1]["shape"]), found[1]["dtype"])
-            if key not in largest or largest[key][1]["primitive"] == "constant":
+            if key not in largest or largest[key][1]["primitive"] == "constant" or (
+                    largest[key][1]["line"] is None and line is not None):
                 largest[key] = found
 
     def add(into: dict, counts: dict) -> None:
         for k, v in counts.items():
             into[k] = into.get(k, 0) + v
 
-    def walk(jaxpr) -> tuple[int, dict]:
+    def walk(jaxpr) -> tuple[int, dict, dict]:
         if id(jaxpr) in totals:
             return totals[id(jaxpr)]
         keep.append(jaxpr)
-        equations, primitives = 0, {}
+        equations, primitives, lines = 0, {}, {}
         for var in getattr(jaxpr, "constvars", ()):
             note(_value(var.aval, "constant"))
-            note_shape(var.aval, "constant")
+            note_shape(var.aval, "constant", None)
         for eqn in jaxpr.eqns:
             name = eqn.primitive.name
+            line = _line(eqn, source)
             equations += 1
             primitives[name] = primitives.get(name, 0) + 1
+            if line is not None:
+                lines[line] = lines.get(line, 0) + 1
+                first_lines.setdefault(name, line)
             if name == "sort" and len(eqn.invars) > 1:
                 carriers.add("sort")
             for var in eqn.outvars:
-                note(_value(getattr(var, "aval", None), name))
-                note_shape(getattr(var, "aval", None), name)
+                note(_value(getattr(var, "aval", None), name), line)
+                note_shape(getattr(var, "aval", None), name, line)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     carriers.add(name)
-                    n, counts = walk(sub)
+                    n, counts, more = walk(sub)
                     equations += n
                     add(primitives, counts)
-        totals[id(jaxpr)] = (equations, primitives)
-        return equations, primitives
+                    add(lines, more)
+        totals[id(jaxpr)] = (equations, primitives, lines)
+        return equations, primitives, lines
 
     loops: list = []
 
@@ -225,7 +263,7 @@ def summarize(closed, symbolic: bool = False) -> dict:
         return live
 
     top = closed.jaxpr if hasattr(closed, "jaxpr") and hasattr(closed.jaxpr, "eqns") else closed
-    equations, primitives = walk(top)
+    equations, primitives, lines = walk(top)
     live = live_walk(top, None)
     # largest first; on a tie a floating value (what a student computed) before an index array
     ranked = sorted(largest.values(), key=lambda item: (-item[0], "float" not in item[1]["dtype"]))
@@ -236,6 +274,9 @@ def summarize(closed, symbolic: bool = False) -> dict:
              "live": {k: min(live[k], cap) for k in names if k in live},
              "largest": [entry for _, entry in ranked],
              "omitted": len(primitives) - len(names),
+             "lines": {k: first_lines[k] for k in names if k in first_lines},
+             "busiest": [[line, min(n, cap)] for line, n in
+                         sorted(lines.items(), key=lambda item: (-item[1], item[0]))[:protocol.MAX_BUSIEST]],
              "sequence": sequence(top)}
     if symbolic:
         # the shapes with the most symbolic extents first, so that what is left out (refused

@@ -58,7 +58,8 @@ Channels
        "program": {"equations": 412, "primitives": {"dot_general": 6, ...},
                    "live": {"dot_general": 5, ...},
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
-                                "primitive": "dot_general"}, ...], "omitted": 0,
+                                "primitive": "dot_general", "line": 7 | null}, ...], "omitted": 0,
+                   "lines": {"while": 12, ...}, "busiest": [[12, 380], ...],
                    "sequence": [["dot_general", [["8"]]], ...]} | null}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
@@ -153,6 +154,8 @@ MAX_NAME = 100
 
 #: Values a program summary lists in ``largest``, and distinct primitives in ``primitives``.
 MAX_LARGEST = 4
+#: Lines of the submission a program summary lists in ``busiest`` (``program.py``).
+MAX_BUSIEST = 4
 MAX_PRIMITIVE_NAMES = 500
 #: Distinct shapes a summary of a program traced with symbolic dims lists (``program.py``).
 MAX_SHAPES = 256

@@ -1,0 +1,69 @@
+"""The corners check of `judge check`: every accepted solution fits the rules over the whole
+range of the spec's dims, not only at the extents the cases happen to use.
+
+The rules decide on the program traced with the spec's ``symbolic_dims`` as symbols, so a size
+bound is proved over their ranges; the dims left concrete (``m`` in hvp_tanh, ``d`` in
+per_example_clip) are seen only at the cases' extents. Here the reference and each submission
+expected to be accepted are traced, never run, at every corner of the concrete dims' box
+(``judge.grade.corners``: each dim at its lowest and its highest extent, the symbolic dims still
+symbols, the static values of the first example); the rules decide on each trace as they do for
+a case. The first corner where one breaks is an error, with the rule's message: the value, its
+line, its count and the bound at that corner. A concrete dim without an upper bound is taken at
+its lowest extent only, and said so.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from judge.author.findings import ERROR
+from judge.grade.corners import concrete_dims, corners, first_breach, planned
+from judge.grade.verdicts import Verdict, plural
+from judge.problem.model import dim_ranges
+from judge.rules.base import dims_text
+
+
+def check_corners(report, problem, results: dict, jobs: int = 1, settings=None,
+                  result_cache=None) -> None:
+    """``results``: Submission -> GradeResult of the package's known submissions. The reference
+    and every submission expected to be accepted on every case are traced at each corner; an
+    error for each one that breaks a rule at one (with the numbers a hidden case's refusal does
+    not show)."""
+    found = corners(problem)
+    if not planned(problem):
+        return
+    check = report.add("corners")
+    chosen = [Path(problem.reference)] + sorted(
+        Path(sub.path) for sub in results if sub.expectation.permitted == {Verdict.AC})
+    started = time.monotonic()
+    hits = result_cache.trace_hits if result_cache is not None else 0
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = [(path, pool.submit(first_breach, problem, path, settings, None, result_cache))
+                   for path in chosen]
+        for path, future in futures:
+            try:
+                got = future.result()
+            except Exception as exc:  # noqa: BLE001 - reported, the others still checked
+                report.find(check, ERROR, path, f"could not be traced at the corners: {exc}")
+                continue
+            if got is not None:
+                corner, breach = got
+                report.find(check, ERROR, path,
+                            f"breaks a rule at the corner {dims_text(corner) or '(no concrete dim)'} "
+                            f"of the spec's dims: [{breach.reason}] {breach.message}; if it is an "
+                            f"honest style, widen the rule (and say in the statement what fits)")
+    ranges = dim_ranges(problem.parameters)
+    symbols = ", ".join(f"{ranges[d][0]} <= {d} <= {ranges[d][1]}" if ranges[d][1] is not None
+                        else f"{d} >= {ranges[d][0]}" for d in problem.symbolic_dims)
+    where = (f"at the {plural(len(found), 'corner')} of "
+             + ", ".join(f"{d} in [{ranges[d][0]}, {ranges[d][1]}]" if ranges[d][1] is not None
+                         else f"{d} = {ranges[d][0]} (no upper bound)" for d in concrete_dims(problem))
+             + f", with {symbols} as symbols") if concrete_dims(problem) else f"with {symbols} as symbols"
+    bad = len(report.of(check))
+    check.summary = (f"{len(chosen) - bad} of {plural(len(chosen), 'accepted solution')} (the "
+                     f"reference included) fit every rule {where}")
+    if result_cache is not None and result_cache.trace_hits > hits:
+        check.summary += f" ({result_cache.trace_hits - hits} traced by an earlier check)"
+    check.time_s = time.monotonic() - started
