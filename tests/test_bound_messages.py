@@ -59,7 +59,7 @@ def test_the_bound_counts_the_jacfwd_basis_at_every_n_and_d(clip):
         for d in (1, 16):
             shapes = {"w": (d,), "b": (), "X": (n, d), "y": (n,)}
             assert max_intermediate_size.bound(rule, clip.parameters, shapes) >= (d + 1) ** 2 + n * n
-    assert "(d + 1) x (d + 1)" in clip.statement and "jax.jacfwd" in clip.statement
+    assert "(d + 1) \\times (d + 1)" in clip.statement and "jax.jacfwd" in clip.statement
 
 
 # --- messages: the value, its line, its count and the bound -----------------------------------
