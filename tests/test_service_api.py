@@ -422,3 +422,22 @@ def test_a_database_from_before_the_modes_is_read_and_listed(tmp_path):
     assert total == 1 and (row.mode, row.verdict, row.score) == ("submit", "AC", 100)
     new = store.add("me", "fake_quant_ste", "y", "examples")
     assert [r.id for r in store.list("me")[1]] == [new, "old"]
+
+
+# --- health: what the page and a monitor read -------------------------------------------------
+
+def test_health_needs_no_token_and_says_when_grading_is_unsandboxed(tmp_path):
+    with client(tmp_path / "a") as c:
+        assert c.get("/api/v1/health").json() == {"status": "ok", "sandbox": "bwrap"}
+        # a grader that says it grades without the sandbox (another machine's --sandbox none)
+        sub_id = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        c.app.state.queue.notify({"event": "start", "id": sub_id, "attempt": 1,
+                                  "grader": "elsewhere:1", "sandbox": "none"})
+        c.app.state.recorder.drain_events()
+        assert c.get("/api/v1/health").json()["sandbox"] == "none"
+    app = create_app(ServiceSettings(data=tmp_path / "b" / "data", tokens=(TOKEN,),
+                                     recorder=False, root=ROOT, sandbox="none"))
+    with TestClient(app) as c:
+        assert c.get("/api/v1/health").json() == {"status": "ok", "sandbox": "none"}
+        page = c.get("/").text
+        assert 'id="unsandboxed"' in page and "--sandbox none" in page

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from judge import cli
+from judge.run import sandbox
 from judge.service import main as service_main
 from tests.helpers import ROOT, judge
 
@@ -39,6 +40,32 @@ def test_a_queue_that_is_not_redis_is_refused(tmp_path, capsys):
     assert code == cli.EXIT_ERROR
     err = capsys.readouterr().err
     assert "--queue amqp://host/: a Redis URL is expected" in err and "internal error" not in err
+
+
+def test_the_service_will_not_start_without_its_sandbox_unless_told(tmp_path, monkeypatch,
+                                                                    capsys):
+    """Fail closed: where bwrap cannot start, neither the API nor a grader starts (no token
+    written, nothing served); ``auto`` is refused; only ``--sandbox none`` grades without it."""
+    pytest.importorskip("huey", reason="the service extra is not installed")
+    monkeypatch.setattr(sandbox, "BWRAP", "bwrap-is-not-installed-here")
+    monkeypatch.setattr(sandbox, "_probe_cache", {})
+    monkeypatch.delenv(sandbox.ENV_VAR, raising=False)
+    data = tmp_path / "d"
+    for extra in ([], ["--grader-only"]):
+        assert cli.main(["service", "--data", str(data), *extra]) == cli.EXIT_ERROR
+        err = capsys.readouterr().err
+        assert "will not start without its sandbox" in err and "not found" in err, err
+        assert "--sandbox none" in err
+    assert not (data / "tokens").exists()
+    assert cli.main(["service", "--data", str(data), "--sandbox", "auto"]) == cli.EXIT_ERROR
+    assert "does not take --sandbox auto" in capsys.readouterr().err
+    monkeypatch.setenv(sandbox.ENV_VAR, "auto")
+    assert cli.main(["service", "--data", str(data)]) == cli.EXIT_ERROR
+    assert "does not take --sandbox auto" in capsys.readouterr().err
+    monkeypatch.delenv(sandbox.ENV_VAR)
+    assert service_main.service_sandbox("none").sandbox == "none"  # told: it starts
+    # an API whose graders are all elsewhere does not probe: it only says their mode
+    assert service_main.service_sandbox(None, grades=False).sandbox == "bwrap"
 
 
 def test_judge_serve_is_judge_warm_under_its_former_name():
@@ -102,6 +129,8 @@ def test_the_service_logs_its_requests_and_a_last_line_when_stopped(tmp_path):
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.3)
         assert r.status_code == 200
+        health = httpx.get(f"http://127.0.0.1:{port}/api/v1/health", timeout=5)  # no token
+        assert health.json() == {"status": "ok", "sandbox": "bwrap"}
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=60)

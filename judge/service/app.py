@@ -14,7 +14,9 @@ Every route under ``/api/v1`` needs ``Authorization: Bearer <token>`` (401 other
 - ``GET /api/v1/submissions/{id}``: ``{"id", "problem", "mode", "status", "created", "source",
   "result"}``, ``result`` being the ``judge grade --format json`` report once done (hidden cases
   masked by that report); 404 for an id the token did not submit;
-- ``GET /api/v1/problems`` and ``GET /api/v1/problems/{id}`` (``judge.service.problems``).
+- ``GET /api/v1/problems`` and ``GET /api/v1/problems/{id}`` (``judge.service.problems``);
+- ``GET /api/v1/health``, the one route without a token: ``{"status", "sandbox"}``, ``sandbox``
+  being ``none`` when the service was told to grade without it or a grader said it does.
 ``GET /`` is the web page (``static/index.html``) and ``/static/...`` its files.
 
 Every error is ``{"error": MESSAGE}``. The source is stored and queued; nothing here parses,
@@ -74,6 +76,7 @@ class ServiceSettings:
     lease_s: float = LEASE_S
     recorder: bool = True               # record results and re-enqueue lost work (the API's job)
     root: Path | None = None            # the folder holding problems/ (default: found as usual)
+    sandbox: str = "bwrap"              # the graders' sandbox, as ``judge service`` resolved it
 
 
 class ApiError(Exception):
@@ -256,6 +259,11 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         if found is None:
             raise ApiError(404, f"no problem {problem_id!r}; GET /api/v1/problems lists them")
         return found
+
+    @app.get("/api/v1/health")
+    def health():
+        bare = settings.sandbox != "bwrap" or bool(recorder.unsandboxed)
+        return {"status": "ok", "sandbox": "none" if bare else "bwrap"}
 
     @app.get("/", include_in_schema=False)
     def index():

@@ -45,7 +45,10 @@ class Grader:
         from judge.run.settings import Settings
 
         self.name = f"{socket.gethostname()}:{os.getpid()}"
-        self.settings = Settings.resolve(sandbox)
+        # ``judge service`` passes settings it checked (``main.service_sandbox``); a mode given
+        # here is resolved failing closed: bwrap unless it says none
+        self.settings = (sandbox if isinstance(sandbox, Settings) else
+                         Settings.resolve(sandbox, default="bwrap").check())
         self.queue = q.open_queue(queue_url, data, grade=self.grade_task)
         self._problems: dict = {}
         self._lock = threading.Lock()
@@ -71,7 +74,8 @@ class Grader:
         log.info("grading %s: problem %s, %s, attempt %d", sub_id, problem_id, mode, attempt)
         started = time.monotonic()
         queue.put(q.beat_key(sub_id, attempt), 0)
-        queue.notify({"event": "start", "id": sub_id, "attempt": attempt, "grader": self.name})
+        queue.notify({"event": "start", "id": sub_id, "attempt": attempt, "grader": self.name,
+                      "sandbox": self.settings.sandbox})
         stop = threading.Event()
         beat = threading.Thread(target=self._beat, args=(sub_id, attempt, stop), daemon=True)
         beat.start()

@@ -9,7 +9,12 @@ grader process alone: on the same machine with the same ``--data``, or on anothe
 The data folder (the database, the SQLite queue, the token file) is by default the user's data
 directory (``default_data``), never the current folder: a checkout must not collect tokens and
 students' sources. A ``--data`` inside a git work tree is refused unless
-``--allow-data-in-git`` says so. Both processes log one line per request and per grading event
+``--allow-data-in-git`` says so.
+
+The service fails closed: it grades under the bwrap sandbox, and neither the API nor a grader
+starts where the sandbox cannot (``service_sandbox``) unless ``--sandbox none`` (or
+$JUDGE_SANDBOX=none) says to grade without it, which ``/api/v1/health`` and the page then show.
+``auto`` is refused here: a service that falls back unsandboxed is what failing closed forbids. Both processes log one line per request and per grading event
 on stderr, and the API a last line when it has stopped.
 """
 
@@ -82,6 +87,28 @@ def _die_with_parent() -> None:
         pass
 
 
+def service_sandbox(option: str | None, grades: bool = True):
+    """The sandbox settings of the service's graders: bwrap, unless ``option`` (else
+    $JUDGE_SANDBOX) says ``none``; JudgeError where bwrap cannot start or ``auto`` is asked.
+    ``grades``: False for an API without a grader of its own, which only says the mode."""
+    from judge.run import sandbox as sandboxing
+    from judge.run.settings import Settings
+
+    mode = sandboxing.requested_mode(option, "bwrap")
+    if mode == "auto":
+        raise JudgeError("judge service does not take --sandbox auto (nor $JUDGE_SANDBOX=auto): "
+                         "it grades under bwrap, or, where you say so, without a sandbox "
+                         "(--sandbox none)")
+    if not grades:
+        return Settings(mode)
+    settings = Settings.resolve(mode, default="bwrap")
+    if settings.error is not None:
+        raise JudgeError(f"judge service will not start without its sandbox ({settings.error}); "
+                         f"make bwrap work here, or pass --sandbox none to grade submissions "
+                         f"unsandboxed, which /api/v1/health and the page then show")
+    return settings
+
+
 def grader_command(args) -> list[str]:
     command = [sys.executable, "-m", "judge", "service", "--grader-only",
                "--data", str(args.data), "--workers", str(args.workers)]
@@ -90,7 +117,7 @@ def grader_command(args) -> list[str]:
     if args.queue:
         command += ["--queue", args.queue]
     if args.sandbox:
-        command += ["--sandbox", args.sandbox]
+        command += ["--sandbox", args.sandbox]  # the mode the API resolved (bwrap or none)
     return command
 
 
@@ -144,12 +171,15 @@ def main(args) -> int:
     check_data(args.data, args.allow_data_in_git)
     os.umask(0o077)  # the database and the queue hold every student's source: the owner's only
     args.data.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if args.grader_only and args.workers < 1:
+        raise JudgeError("--grader-only needs --workers 1 or more")
+    # refuses to start without a working sandbox (an API without graders: their mode, unprobed)
+    sandbox = service_sandbox(args.sandbox, grades=args.grader_only or args.workers > 0)
+    args.sandbox = sandbox.sandbox
     if args.grader_only:
         from judge.service.grader import Grader
 
-        if args.workers < 1:
-            raise JudgeError("--grader-only needs --workers 1 or more")
-        Grader(args.queue, args.data, args.sandbox).run(args.workers)
+        Grader(args.queue, args.data, sandbox).run(args.workers)
         return 0
 
     import uvicorn
@@ -161,13 +191,15 @@ def main(args) -> int:
     announce = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     auth.load(args.data, announce)  # the first token, written and printed at the first start
     limits = Limits(rate=args.rate_limit, max_pending=args.max_pending, max_queue=args.max_queue)
-    app = create_app(ServiceSettings(data=args.data, queue=args.queue, limits=limits))
+    app = create_app(ServiceSettings(data=args.data, queue=args.queue, limits=limits,
+                                     sandbox=sandbox.sandbox))
     grader = LocalGrader(grader_command(args)) if args.workers > 0 else None
     if grader:
         grader.start()
     announce(f"judge service: http://{args.host}:{args.port}/ (data in {args.data}, queue "
              f"{args.queue or 'SQLite in the data folder'}, {args.workers} local grading "
-             f"worker(s)); the token file is read again whenever it changes")
+             f"worker(s), sandbox {sandbox.sandbox}); the token file is read again whenever it "
+             f"changes")
     # uvicorn stops gracefully on SIGINT or SIGTERM, then raises the signal again with this
     # process's previous handler: ours ends the run here, so the grader is stopped and the
     # last line said, rather than the process ending inside uvicorn

@@ -12,7 +12,8 @@ The database (``judge.service.store``) says what must happen; the queue only car
   task, or a grader between taking the task and claiming it) is enqueued again; if it was
   claimed, it is treated as running, and its lease decides.
 ``recover`` runs that sweep once at start, so a restart on the same ``--data`` finishes every
-submission accepted before it.
+submission accepted before it. A grader's ``start`` notice also says its sandbox; the graders
+seen grading without one are kept in ``unsandboxed`` (``/api/v1/health`` shows them).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class Recorder:
         self.lease_s = lease_s
         self._beats: dict[tuple[str, int], object] = {}
         self._lost: set[tuple[str, int]] = set()  # found in no queue by the last sweep
+        self.unsandboxed: set[str] = set()  # graders whose start notice said sandbox none
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -101,6 +103,8 @@ class Recorder:
             if row is None:
                 continue
             if event.get("event") == "start" and isinstance(event.get("attempt"), int):
+                if event.get("sandbox") != "bwrap":
+                    self.unsandboxed.add(str(event.get("grader"))[:200])
                 self.store.start(row.id, event["attempt"], self.lease_s)
             elif event.get("event") == "done":
                 self.collect(row)
