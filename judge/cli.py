@@ -34,7 +34,7 @@ def cmd_grade(args) -> int:
     settings = _settings(args.sandbox, "bwrap")
     warm.prestart(settings)  # the worker imports JAX while the spec loads
     from judge.problem import spec
-    from judge.grade.grading import grade
+    from judge.grade.regrade import grade
     from judge.reports import FORMATS
     from judge.grade.verdicts import Verdict
 

@@ -2,6 +2,7 @@
 records each result once, gives up an attempt whose grader went silent and enqueues lost work
 again (judge.service.recorder, judge.service.store, judge.service.queue)."""
 
+import json
 import pickle
 import sqlite3
 
@@ -13,7 +14,7 @@ pytest.importorskip("huey", reason="the service extra is not installed "
 from huey.registry import Message  # noqa: E402
 
 from judge.service import queue as q  # noqa: E402
-from judge.service.recorder import Recorder  # noqa: E402
+from judge.service.recorder import MAX_ATTEMPTS, Recorder  # noqa: E402
 from judge.service.store import Store  # noqa: E402
 
 
@@ -124,6 +125,22 @@ def test_a_silent_grader_loses_its_attempt_and_the_next_one_is_enqueued(parts):
     finish(queue, sub_id, 1, "AC")
     recorder.drain_events()
     assert store.get(sub_id).status == "done" and outcomes(store, sub_id) == [(1, 1)]
+
+
+def test_a_submission_whose_every_grader_is_lost_is_recorded_ie_not_graded_forever(parts):
+    store, queue, recorder = parts
+    recorder.lease_s = 0.0
+    sub_id = submit(store, queue)
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        assert take(queue) == (sub_id, attempt)  # each grader dies silently mid-grade
+        recorder.drain_events()
+        recorder.poll_running()
+    row = store.get(sub_id)
+    assert (row.status, row.verdict, row.attempt) == ("done", "IE", MAX_ATTEMPTS)
+    report = json.loads(row.result)
+    assert (report["verdict"], report["reason"]) == ("IE", "grader_lost")
+    assert report["regraded"] == ["grader_lost"] * (MAX_ATTEMPTS - 1)
+    assert queue.pending() == set() and outcomes(store, sub_id) == [(MAX_ATTEMPTS, 1)]
 
 
 def test_a_heartbeat_keeps_the_attempt(parts):

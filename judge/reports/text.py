@@ -77,6 +77,10 @@ def render(result: GradeResult) -> str:
     lines.extend(scoring.text_lines(scoring.of(result)))
     if result.hint:
         lines.append(f"hint: {result.hint}")
+    if result.regraded:
+        lines.append(f"graded {len(result.regraded) + 1} times: the earlier attempts ended with an "
+                     f"internal error ({', '.join(result.regraded)}), the judge's fault, not the "
+                     f"submission's")
     if not result.source_gate:
         lines.append("source gate: off (the source was not checked before it ran)")
     return "\n".join(lines) + "\n"

@@ -4,7 +4,8 @@
 1. claims the attempt (``put_if_empty``: a second delivery of the same attempt does nothing),
 2. tells the API process it started (an ``events`` notice) and keeps a heartbeat while it grades,
 3. grades the source (every case, or with ``mode`` ``examples`` the public examples only, as
-   ``judge grade --examples-only``) through ``judge.grade.grading.grade``: the submission is written to a
+   ``judge grade --examples-only``) through ``judge.grade.regrade.grade`` (an internal error, such
+   as a worker killed from outside, graded again; only its repeat is IE): the submission is written to a
    private file by the same intake as ``judge grade`` (``intake.private_copy``), checked by the
    source gate (always on here) and run in the sandboxed worker with the problem's limits,
 4. stores the student-facing JSON report (``judge.reports.json_report``) under the attempt's
@@ -104,7 +105,7 @@ class Grader:
         the judge itself fails."""
         from judge.errors import JudgeError
         from judge.grade import intake
-        from judge.grade.grading import grade
+        from judge.grade.regrade import grade
         from judge.grade.verdicts import GradeResult, Verdict
         from judge.reports import json_report
 

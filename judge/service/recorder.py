@@ -7,7 +7,9 @@ The database (``judge.service.store``) says what must happen; the queue only car
   UPDATE, so a second result for the same submission (a late grader of an older attempt, a
   duplicate delivery) is logged in ``outcomes`` and never overwrites the first;
 - a ``running`` attempt whose lease passes without a heartbeat (its grader was killed, or its
-  machine lost) goes back to ``queued`` as the next attempt and is enqueued again;
+  machine lost) goes back to ``queued`` as the next attempt and is enqueued again, up to
+  ``MAX_ATTEMPTS`` attempts; when the last one is lost too, the submission is recorded ``IE
+  grader_lost`` (the judge's fault, never the student's verdict), rather than graded forever;
 - a ``queued`` submission whose task is in no queue (the API was killed between its row and its
   task, or a grader between taking the task and claiming it) is enqueued again; if it was
   claimed, it is treated as running, and its lease decides.
@@ -35,6 +37,8 @@ LEASE_S = 15.0
 #: queue is searched for lost tasks (seconds).
 POLL_S = 0.5
 SWEEP_S = 10.0
+#: Attempts of one submission whose graders may be lost before it is recorded IE grader_lost.
+MAX_ATTEMPTS = 3
 
 
 class Recorder:
@@ -121,7 +125,9 @@ class Recorder:
                 self.store.extend(row.id, row.attempt, self.lease_s)
             elif row.lease_until is not None and row.lease_until < time.time():
                 self._beats.pop(key, None)
-                if self.store.retry(row.id, row.attempt):
+                if row.attempt >= MAX_ATTEMPTS:
+                    self.give_up(row)
+                elif self.store.retry(row.id, row.attempt):
                     log.warning("submission %s: attempt %d lost its grader; grading it again",
                                 row.id, row.attempt)
                     self.queue.enqueue(row.id, row.attempt + 1, row.problem, row.source,
@@ -163,6 +169,22 @@ class Recorder:
             self._forget(row)
             return True
         return False
+
+    def give_up(self, row: Row) -> None:
+        """Record ``IE grader_lost`` for a submission whose last attempt lost its grader."""
+        from judge.grade.verdicts import GradeResult, Verdict
+        from judge.reports import json_report
+
+        result = GradeResult(
+            problem=row.problem, submission="submission.py", verdict=Verdict.IE,
+            reason="grader_lost", time_s=0.0, cases=(),
+            message=f"not graded: the grader of each of {row.attempt} attempts stopped answering "
+                    f"(the judge's fault, not the submission's)",
+            regraded=("grader_lost",) * (row.attempt - 1))
+        if self.store.record(row.id, row.attempt, "IE", json_report.render(result)):
+            log.error("submission %s: attempt %d lost its grader too, as did every earlier one; "
+                      "recorded IE grader_lost", row.id, row.attempt)
+        self._forget(self.store.get(row.id) or row)
 
     def _forget(self, row: Row) -> None:
         for attempt in range(1, row.attempt + 1):
