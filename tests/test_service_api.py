@@ -331,6 +331,34 @@ def test_a_token_added_to_the_file_is_accepted_without_a_restart(tmp_path, monke
         assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 200
 
 
+def test_the_token_files_mode_alone_decides_without_a_restart(tmp_path, monkeypatch):
+    """``chmod 644`` with nothing else changed refuses the file's tokens at the next request;
+    an edit while it is 0644 and then ``chmod 600`` (as the log advises) accepts the new
+    content, with no restart and no other change to the file."""
+    monkeypatch.delenv(auth.ENV_VAR, raising=False)
+    data = tmp_path / "data"
+    data.mkdir()
+    path = data / auth.FILE_NAME
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    os.write(fd, f"{TOKEN}\n".encode())
+    os.close(fd)
+    app = create_app(ServiceSettings(data=data, recorder=False, root=ROOT))
+    with TestClient(app) as c:
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 200
+        path.chmod(0o644)
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 401
+        path.chmod(0o600)
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 200
+        path.chmod(0o604)  # readable by others, whatever the group may do
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 401
+        with open(path, "a") as f:
+            f.write(OTHER + "\n")  # edited while refused: still nothing granted
+        assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 401
+        path.chmod(0o600)
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 200
+        assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 200
+
+
 def test_the_environment_token_stays_while_the_file_changes(tmp_path, monkeypatch):
     monkeypatch.setenv(auth.ENV_VAR, TOKEN)
     app = create_app(ServiceSettings(data=tmp_path / "data", recorder=False, root=ROOT))
