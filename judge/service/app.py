@@ -15,11 +15,14 @@ Every route under ``/api/v1`` needs ``Authorization: Bearer <token>`` (401 other
   "result"}``, ``result`` being the ``judge grade --format json`` report once done (hidden cases
   masked by that report); 404 for an id the token did not submit;
 - ``GET /api/v1/problems`` and ``GET /api/v1/problems/{id}`` (``judge.service.problems``);
-- ``GET /api/v1/health``, the one route without a token: ``{"status", "sandbox"}``, ``sandbox``
-  being ``none`` when the service was told to grade without it or a grader said it does.
+- ``GET /api/v1/health``, the one route without a token: ``{"status", "sandbox"}``, ``status``
+  being ``unavailable`` while the database or the queue fails, ``sandbox`` being ``none`` when
+  the service was told to grade without it or a grader said it does.
 ``GET /`` is the web page (``static/index.html``) and ``/static/...`` its files.
 
-Every error is ``{"error": MESSAGE}``. The source is stored and queued; nothing here parses,
+Every error is ``{"error": MESSAGE}``: while the database or the queue cannot be reached (a
+full disk, Redis down), 503 with ``Retry-After`` (``judge.service.outage``), the real error in the
+log once and then at a backed-off rate; any other failure 500. The source is stored and queued; nothing here parses,
 imports or runs it. Each request is logged as one line (method, path, status, milliseconds;
 never a header), as is the service's shutdown.
 """
@@ -44,6 +47,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from judge.gate import MAX_SOURCE_BYTES
 from judge.service import auth
 from judge.service.limits import Limits, RateLimiter
+from judge.service.outage import RETRY_AFTER_S, Outage, is_outage
 from judge.service.problems import catalogue as load_catalogue
 from judge.service.queue import open_queue
 from judge.service.recorder import LEASE_S, Recorder
@@ -118,10 +122,25 @@ def create_app(settings: ServiceSettings) -> FastAPI:
                   redoc_url=None, openapi_url=None)
     app.state.store, app.state.queue, app.state.recorder = store, queue, recorder
 
+    storage = Outage("the service's database or queue", log)
+
     @app.middleware("http")
     async def security_headers(request: Request, call_next):
         started = time.monotonic()
-        response = await call_next(request)
+        try:
+            response = await call_next(request)
+        except Exception as exc:  # noqa: BLE001 - answered as JSON, never a reset connection
+            if is_outage(exc):
+                storage.failed(exc, f"answering {request.method} {request.url.path}")
+                response = _error(503, "the service cannot reach its storage just now; nothing "
+                                       "was lost, try again shortly",
+                                  {"Retry-After": str(RETRY_AFTER_S)})
+            else:
+                log.exception("%s %s failed", request.method, request.url.path)
+                response = _error(500, "internal error; the service's log has the details")
+        else:
+            if response.status_code < 500:
+                storage.ok()
         response.headers.update(SECURITY_HEADERS)
         log.info("%s %s %d %.0f ms", request.method, request.url.path, response.status_code,
                  (time.monotonic() - started) * 1000)
@@ -201,8 +220,11 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         log.info("submission %s: problem %s, %s, queued", sub_id, problem, mode)
         try:
             queue.enqueue(sub_id, 1, problem, source, mode)
-        except Exception:  # noqa: BLE001 - stored, so the recorder enqueues it when it can
-            log.exception("enqueueing %s failed; the next sweep enqueues it", sub_id)
+        except Exception as exc:  # noqa: BLE001 - stored, so the recorder enqueues it when it can
+            if is_outage(exc):
+                storage.failed(exc, f"enqueueing {sub_id} (stored: the next sweep enqueues it)")
+            else:
+                log.exception("enqueueing %s failed; the next sweep enqueues it", sub_id)
         return {"id": sub_id, "mode": mode}
 
     def admit(who: str, problem: str, source: str, mode: str) -> str:
@@ -263,7 +285,8 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     @app.get("/api/v1/health")
     def health():
         bare = settings.sandbox != "bwrap" or bool(recorder.unsandboxed)
-        return {"status": "ok", "sandbox": "none" if bare else "bwrap"}
+        down = storage.down or recorder.outage.down
+        return {"status": "unavailable" if down else "ok", "sandbox": "none" if bare else "bwrap"}
 
     @app.get("/", include_in_schema=False)
     def index():

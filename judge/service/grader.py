@@ -27,6 +27,7 @@ import threading
 import time
 
 from judge.service import queue as q
+from judge.service.outage import Outage, QueueLogFilter, is_outage
 
 log = logging.getLogger("judge.service")
 
@@ -51,6 +52,7 @@ class Grader:
         self.settings = (sandbox if isinstance(sandbox, Settings) else
                          Settings.resolve(sandbox, default="bwrap").check())
         self.queue = q.open_queue(queue_url, data, grade=self.grade_task)
+        self.outage = Outage("the queue", log)  # logged once, then backed off, while it fails
         self._problems: dict = {}
         self._lock = threading.Lock()
 
@@ -72,6 +74,7 @@ class Grader:
         queue = self.queue
         if not queue.put_if_empty(q.claim_key(sub_id, attempt), self.name):
             return  # this attempt is another delivery's
+        self.outage.ok()  # a task read and claimed: the queue works
         log.info("grading %s: problem %s, %s, attempt %d", sub_id, problem_id, mode, attempt)
         started = time.monotonic()
         queue.put(q.beat_key(sub_id, attempt), 0)
@@ -96,8 +99,11 @@ class Grader:
             count += 1
             try:
                 self.queue.put(q.beat_key(sub_id, attempt), count)
-            except Exception:  # noqa: BLE001 - a missed beat only shortens the lease
-                log.exception("heartbeat of %s failed", sub_id)
+            except Exception as exc:  # noqa: BLE001 - a missed beat only shortens the lease
+                if not is_outage(exc):
+                    log.exception("heartbeat of %s failed", sub_id)
+                else:
+                    self.outage.failed(exc, f"keeping the heartbeat of {sub_id}")
 
     def grade(self, problem_id: str, source: str, examples_only: bool = False) -> tuple[str, str]:
         """(verdict, JSON report) of ``source`` on ``problem_id``, as ``judge grade --format
@@ -127,6 +133,8 @@ class Grader:
         from judge.run import warm
 
         warm.prestart(self.settings)  # the workers' JAX imports while the consumer starts
+        for handler in logging.getLogger().handlers:  # Huey's "Error reading from queue", tamed
+            handler.addFilter(QueueLogFilter(self.outage))
         consumer = self.queue.tasks.create_consumer(workers=workers, worker_type="thread",
                                                     periodic=False, initial_delay=0.05,
                                                     max_delay=0.5, backoff=1.5)

@@ -26,6 +26,7 @@ import threading
 import time
 
 from judge.service import queue as q
+from judge.service.outage import Outage, is_outage
 from judge.service.store import Row, Store
 
 log = logging.getLogger("judge.service")
@@ -49,6 +50,7 @@ class Recorder:
         self._beats: dict[tuple[str, int], object] = {}
         self._lost: set[tuple[str, int]] = set()  # found in no queue by the last sweep
         self.unsandboxed: set[str] = set()  # graders whose start notice said sandbox none
+        self.outage = Outage("the service's database or queue", log)  # as the loop finds them
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -75,9 +77,15 @@ class Recorder:
                 if now >= next_sweep:
                     self.sweep_queued()
                     next_sweep = now + SWEEP_S
-            except Exception:  # noqa: BLE001 - a queue that is down for a while: try again
-                log.exception("the service's bookkeeping failed; retrying")
+            except Exception as exc:  # noqa: BLE001 - a queue that is down for a while: try again
+                if is_outage(exc):
+                    self.outage.failed(exc, "recording results")  # once, then backed off
+                else:
+                    log.exception("the service's bookkeeping failed; retrying")
                 busy = False
+                self._stop.wait(1.0)  # at most once a second while it fails
+            else:
+                self.outage.ok()
             if not busy:
                 self._stop.wait(0.1)
 

@@ -194,7 +194,11 @@ class Store:
                                  "values (?, ?, ?, ?)", (sub_id, attempt, int(recorded), time.time()))
                 self._db.execute("commit")
             except BaseException:
-                self._db.execute("rollback")
+                if self._db.in_transaction:  # a failed COMMIT may have ended it already
+                    try:
+                        self._db.execute("rollback")
+                    except sqlite3.Error:
+                        pass  # the error raised is the one that made it fail, not this one
                 raise
         return recorded
 
