@@ -469,3 +469,40 @@ def test_health_needs_no_token_and_says_when_grading_is_unsandboxed(tmp_path):
         assert c.get("/api/v1/health").json() == {"status": "ok", "sandbox": "none"}
         page = c.get("/").text
         assert 'id="unsandboxed"' in page and "--sandbox none" in page
+
+
+# --- fairness: owners take turns ------------------------------------------------------------
+
+def _next_task(queue):
+    task = queue.tasks.dequeue()
+    return None if task is None else task.args[0]
+
+
+def test_a_burst_from_one_token_delays_anothers_single_submission_by_a_grading_or_two(tmp_path):
+    """A sends 40 at once; B then sends one: the graders take B's second or third, not 41st.
+    A's own stay in the order sent. Later, with A's burst half graded, B's next one again goes
+    ahead of A's remaining twenty."""
+    with client(tmp_path, rate=100) as c:
+        store, queue = c.app.state.store, c.app.state.queue
+        burst = [submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+                 for _ in range(40)]
+        single = submit(c, {"problem": "fake_quant_ste", "source": SOURCE},
+                        OTHER_AUTH).json()["id"]
+        order = []
+        for _ in range(3):  # three graders take a task each, and start it
+            order.append(_next_task(queue))
+            store.start(order[-1], 1, 60)
+        assert single in order, order
+        for sub_id in [s for s in burst if s in order]:
+            store.record(sub_id, 1, "AC", "{}")
+        while len(order) < 22:  # half of A's burst graded
+            order.append(_next_task(queue))
+            store.start(order[-1], 1, 60)
+            store.record(order[-1], 1, "AC", "{}")
+        assert [s for s in order if s != single] == burst[:21]  # A's in the order sent
+        late = submit(c, {"problem": "fake_quant_ste", "source": SOURCE},
+                      OTHER_AUTH).json()["id"]
+        following = [_next_task(queue) for _ in range(2)]
+        assert late in following, (following, late)
+        rest = [_next_task(queue) for _ in range(19)]
+        assert rest == [s for s in burst[21:] if s not in following] + [None]

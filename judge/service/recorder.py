@@ -139,7 +139,7 @@ class Recorder:
                     log.warning("submission %s: attempt %d lost its grader; grading it again",
                                 row.id, row.attempt)
                     self.queue.enqueue(row.id, row.attempt + 1, row.problem, row.source,
-                                       row.mode)
+                                       row.mode, row.turn)
 
     def sweep_queued(self, at_start: bool = False) -> None:
         """Enqueue again every queued submission whose current attempt is in no queue and not
@@ -155,7 +155,8 @@ class Recorder:
             if self.queue.peek(q.claim_key(row.id, row.attempt)) is not None:
                 self.store.start(row.id, row.attempt, self.lease_s)  # its lease decides
             elif at_start or (row.id, row.attempt) in self._lost:
-                self.queue.enqueue(row.id, row.attempt, row.problem, row.source, row.mode)
+                self.queue.enqueue(row.id, row.attempt, row.problem, row.source, row.mode,
+                                   row.turn)
             else:
                 lost.add((row.id, row.attempt))
         self._lost = lost
