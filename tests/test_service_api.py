@@ -506,3 +506,31 @@ def test_a_burst_from_one_token_delays_anothers_single_submission_by_a_grading_o
         assert late in following, (following, late)
         rest = [_next_task(queue) for _ in range(19)]
         assert rest == [s for s in burst[21:] if s not in following] + [None]
+
+
+def test_reads_count_against_a_tokens_request_rate_and_only_its_own(tmp_path):
+    with client(tmp_path, request_rate=5) as c:
+        for _ in range(5):
+            assert c.get("/api/v1/submissions", headers=AUTH).status_code == 200
+        r = c.get("/api/v1/problems", headers=AUTH)
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+        assert "5 requests a minute" in r.json()["error"]
+        assert c.get("/api/v1/submissions", headers=OTHER_AUTH).status_code == 200
+        assert c.get("/api/v1/health").status_code == 200  # no token, no limit
+
+
+def test_only_the_allowed_host_names_are_answered(tmp_path):
+    from judge.service.connections import default_hosts, host_allowed
+
+    app = create_app(ServiceSettings(data=tmp_path / "data", tokens=(TOKEN,), recorder=False,
+                                     root=ROOT, allowed_hosts=default_hosts("127.0.0.1")))
+    with TestClient(app) as c:
+        for host in ("localhost:8765", "127.0.0.1", "[::1]:8765"):
+            assert c.get("/api/v1/problems", headers={**AUTH, "Host": host}).status_code == 200
+        r = c.get("/api/v1/problems", headers={**AUTH, "Host": "attacker.example:8765"})
+        assert r.status_code == 400 and "--allowed-host" in r.json()["error"]
+        assert c.get("/", headers={"Host": "attacker.example"}).status_code == 400
+    assert default_hosts("0.0.0.0") == () and host_allowed("anything", ())
+    assert host_allowed("a.judge.example", ("*.judge.example",))
+    assert not host_allowed("judge.example.evil", ("*.judge.example",))
+    assert not host_allowed(None, ("localhost",))

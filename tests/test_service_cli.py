@@ -141,3 +141,54 @@ def test_the_service_logs_its_requests_and_a_last_line_when_stopped(tmp_path):
     assert token not in text
     # nothing in the current folder: all of it in the data folder
     assert sorted(p.name for p in tmp_path.iterdir()) == ["service.log", "xdg"]
+
+
+def test_half_open_connections_are_closed_and_open_ones_capped(tmp_path):
+    """uvicorn as ``judge service`` runs it: connections that send no whole request head are
+    closed after --header-timeout, and past --max-connections a request is answered 503 at
+    once; the service answers normally again afterwards, with no restart."""
+    pytest.importorskip("fastapi", reason="the service extra is not installed")
+    httpx = pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "JUDGE_SERVICE_TOKEN": "cli-token-0123456789abcdef",
+           "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    log = tmp_path / "service.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "judge", "service", "--port", str(port),
+                                 "--workers", "0", "--header-timeout", "2",
+                                 "--max-connections", "4"], cwd=ROOT, env=env, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    held = []
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                assert httpx.get(url + "/api/v1/health", timeout=5).status_code == 200
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.3)
+        for n in range(6):  # half-open: nothing, or part of a request head
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            if n % 2:
+                sock.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            held.append(sock)
+        time.sleep(0.3)
+        assert httpx.get(url + "/api/v1/health", timeout=5).status_code == 503  # past the cap
+        started = time.monotonic()
+        for sock in held:
+            assert sock.recv(1024) == b""  # closed by the server
+        assert time.monotonic() - started < 8
+        r = httpx.get(url + "/api/v1/health", timeout=5)
+        assert r.status_code == 200 and r.json()["sandbox"] == "bwrap"
+        r = httpx.get(url + "/api/v1/health", headers={"Host": "rebound.example"}, timeout=5)
+        assert r.status_code == 400  # a loopback service answers to loopback names only
+    finally:
+        for sock in held:
+            sock.close()
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=60)

@@ -6,7 +6,8 @@ database of submissions and results, the source of truth), ``queue`` (the Huey q
 serializer and the keys graders and the API share), ``grader`` (what a grader process does with
 one submission), ``recorder`` (the API process's loop that records results exactly once and
 re-enqueues lost work), ``outage`` (what a storage or queue outage is, and how it is answered
-and logged), ``problems`` (problems as JSON) and ``main`` (the command).
+and logged), ``connections`` (the HTTP server's bounds: header deadline, connection cap, Host
+names), ``problems`` (problems as JSON) and ``main`` (the command).
 
 No module here imports or runs a submission: a grader grades through
 ``judge.grade.grading.grade``, which runs it in the judge's sandboxed worker, exactly as

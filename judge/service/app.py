@@ -7,6 +7,8 @@ Every route under ``/api/v1`` needs ``Authorization: Bearer <token>`` (401 other
   object, 404 for an unknown problem, 413 for a source over the source gate's size limit
   (``judge.gate.MAX_SOURCE_BYTES``), 429 beyond the token's rate limit or the queue bounds
   (``judge.service.limits``);
+- every route with a token: 429 beyond the token's requests a minute (reads too), and every
+  route 400 for a Host header not in ``allowed_hosts`` (``judge.service.connections``);
 - ``GET /api/v1/submissions[?problem=ID&limit=N&offset=K]``: the token's own submissions,
   newest first, ``{"submissions": [{"id", "problem", "mode", "status", "verdict", "score",
   "max_score", "created", "finished"}], "total", "limit", "offset"}`` (``limit`` 1 to
@@ -46,6 +48,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from judge.gate import MAX_SOURCE_BYTES
 from judge.service import auth
+from judge.service.connections import host_allowed
 from judge.service.limits import Limits, RateLimiter
 from judge.service.outage import RETRY_AFTER_S, Outage, is_outage
 from judge.service.problems import catalogue as load_catalogue
@@ -81,6 +84,7 @@ class ServiceSettings:
     recorder: bool = True               # record results and re-enqueue lost work (the API's job)
     root: Path | None = None            # the folder holding problems/ (default: found as usual)
     sandbox: str = "bwrap"              # the graders' sandbox, as ``judge service`` resolved it
+    allowed_hosts: tuple[str, ...] = ()  # Host names answered (``connections``); empty: any
 
 
 class ApiError(Exception):
@@ -105,6 +109,7 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     queue = open_queue(settings.queue, data)
     catalogue = load_catalogue(settings.root)
     rate = RateLimiter(settings.limits.rate)
+    requests = RateLimiter(settings.limits.request_rate)
     recorder = Recorder(store, queue, settings.lease_s)
 
     @asynccontextmanager
@@ -127,6 +132,12 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     @app.middleware("http")
     async def security_headers(request: Request, call_next):
         started = time.monotonic()
+        if not host_allowed(request.headers.get("host"), settings.allowed_hosts):
+            response = _error(400, "this service does not answer to that Host name (its "
+                                   "operator lists the names it does with --allowed-host)")
+            response.headers.update(SECURITY_HEADERS)
+            log.info("%s %s 400 (Host not allowed)", request.method, request.url.path)
+            return response
         try:
             response = await call_next(request)
         except Exception as exc:  # noqa: BLE001 - answered as JSON, never a reset connection
@@ -164,6 +175,11 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         if who is None:
             raise ApiError(401, "a valid token is needed: send `Authorization: Bearer TOKEN`",
                            {"WWW-Authenticate": "Bearer"})
+        wait = requests.take(who)
+        if wait:
+            raise ApiError(429, f"this token may make {settings.limits.request_rate} requests a "
+                                f"minute; wait {wait:.1f} s",
+                           {"Retry-After": str(max(1, round(wait)))})
         return who
 
     async def body_json(request: Request):

@@ -14,7 +14,11 @@ students' sources. A ``--data`` inside a git work tree is refused unless
 The service fails closed: it grades under the bwrap sandbox, and neither the API nor a grader
 starts where the sandbox cannot (``service_sandbox``) unless ``--sandbox none`` (or
 $JUDGE_SANDBOX=none) says to grade without it, which ``/api/v1/health`` and the page then show.
-``auto`` is refused here: a service that falls back unsandboxed is what failing closed forbids. Both processes log one line per request and per grading event
+``auto`` is refused here: a service that falls back unsandboxed is what failing closed forbids.
+
+uvicorn serves the API with the bounds of ``judge.service.connections``: a deadline for each
+request's head (``--header-timeout``), a cap on connections (``--max-connections``) and the Host
+names answered (``--allowed-host``). Both processes log one line per request and per grading event
 on stderr, and the API a last line when it has stopped.
 """
 
@@ -190,9 +194,15 @@ def main(args) -> int:
 
     announce = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     auth.load(args.data, announce)  # the first token, written and printed at the first start
-    limits = Limits(rate=args.rate_limit, max_pending=args.max_pending, max_queue=args.max_queue)
+    from judge.service import connections
+
+    limits = Limits(rate=args.rate_limit, max_pending=args.max_pending, max_queue=args.max_queue,
+                    request_rate=args.request_rate)
+    hosts = tuple(args.allowed_host or connections.default_hosts(args.host))
+    if "*" in hosts:
+        hosts = ()
     app = create_app(ServiceSettings(data=args.data, queue=args.queue, limits=limits,
-                                     sandbox=sandbox.sandbox))
+                                     sandbox=sandbox.sandbox, allowed_hosts=hosts))
     grader = LocalGrader(grader_command(args)) if args.workers > 0 else None
     if grader:
         grader.start()
@@ -206,7 +216,10 @@ def main(args) -> int:
     signal.signal(signal.SIGTERM, _stopped_by)
     signal.signal(signal.SIGINT, _stopped_by)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                    http=connections.with_header_timeout(args.header_timeout),
+                    limit_concurrency=args.max_connections,
+                    timeout_keep_alive=connections.KEEP_ALIVE_S)
     except _Stopped:
         pass
     finally:
@@ -249,5 +262,19 @@ def add_parser(sub, add_sandbox, positive) -> None:
                     help="unfinished submissions per token (default 100)")
     sv.add_argument("--max-queue", type=positive, default=1000, metavar="N",
                     help="unfinished submissions in all (default 1000)")
-    add_sandbox(sv)
+    sv.add_argument("--request-rate", type=positive, default=600, metavar="N",
+                    help="requests a minute per token, reads included (default 600)")
+    sv.add_argument("--max-connections", type=positive, default=200, metavar="N",
+                    help="connections served at once; past them a request is answered 503 "
+                         "(default 200)")
+    sv.add_argument("--header-timeout", type=positive, default=10, metavar="SECONDS",
+                    help="a connection whose request line and headers take longer is closed "
+                         "(default 10)")
+    sv.add_argument("--allowed-host", action="append", metavar="NAME",
+                    help="a Host name the service answers to (repeat for more; *.example.org "
+                         "for its subdomains; * for any); default: localhost, 127.0.0.1 and ::1 "
+                         "when --host is a loopback address, else any")
+    add_sandbox(sv, "bwrap (the default, else $JUDGE_SANDBOX): the service will not start "
+                    "where it cannot; none grades without a sandbox, which /api/v1/health and "
+                    "the page then show (auto is refused)")
     sv.set_defaults(func=main)
