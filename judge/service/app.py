@@ -233,11 +233,11 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     def accept(who: str, problem: str, source: str, mode: str) -> dict:
         with admitting:
             sub_id = admit(who, problem, source, mode)
-        row = store.get(sub_id)
-        log.info("submission %s: problem %s, %s, queued (turn %d)", sub_id, problem, mode,
-                 row.turn)
-        try:
-            queue.enqueue(sub_id, 1, problem, source, mode, row.turn)
+        try:  # stored: whatever fails now, the answer is 202 and the recorder enqueues it
+            turn = store.get(sub_id).turn
+            log.info("submission %s: problem %s, %s, queued (turn %d)", sub_id, problem, mode,
+                     turn)
+            queue.enqueue(sub_id, 1, problem, source, mode, turn)
         except Exception as exc:  # noqa: BLE001 - stored, so the recorder enqueues it when it can
             if is_outage(exc):
                 storage.failed(exc, f"enqueueing {sub_id} (stored: the next sweep enqueues it)")
