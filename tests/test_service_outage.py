@@ -64,8 +64,14 @@ def test_a_database_that_cannot_be_written_is_503_said_once_and_recovers(tmp_pat
         lines = outage_lines(caplog)
         assert len(lines) == 1 and "database or disk is full" in lines[0], lines
         assert any(r.exc_info for r in caplog.records if "unavailable" in r.getMessage())
+        # reads still work meanwhile: not the end of the outage while writes keep failing
+        assert c.get("/api/v1/submissions", headers=AUTH).status_code == 200
+        assert_unavailable(c.post("/api/v1/submissions", json=BODY, headers=AUTH))
+        assert len(outage_lines(caplog)) == 1
         monkeypatch.setattr(store, "add", add)  # the disk has room again: no restart
         assert c.post("/api/v1/submissions", json=BODY, headers=AUTH).status_code == 202
+        assert c.get("/api/v1/health").json()["status"] == "unavailable"  # until QUIET_S
+        monkeypatch.setattr(outage, "QUIET_S", 0.0)
         assert c.get("/api/v1/health").json()["status"] == "ok"
         assert any("available again" in r.getMessage() for r in caplog.records)
         # a bug is 500, in JSON too, never a dropped connection
@@ -143,7 +149,8 @@ def test_a_failed_commit_raises_its_own_error_not_the_rollbacks(tmp_path):
     assert store.record(sub_id, 1, "AC", "{}")  # and it records once the disk has room
 
 
-def test_the_recorder_logs_a_queue_outage_once_then_says_it_is_back(tmp_path, caplog):
+def test_the_recorder_logs_a_queue_outage_once_then_says_it_is_back(tmp_path, caplog,
+                                                                    monkeypatch):
     from judge.service import queue as q
 
     caplog.set_level(logging.INFO, logger="judge.service")
@@ -159,6 +166,7 @@ def test_the_recorder_logs_a_queue_outage_once_then_says_it_is_back(tmp_path, ca
         return next_event()
 
     queue.next_event = unreachable
+    monkeypatch.setattr(outage, "QUIET_S", 0.5)
     recorder.start()
     try:
         time.sleep(3.5)
@@ -191,8 +199,32 @@ def test_an_outage_is_logged_at_a_backed_off_rate():
     # the first, then after 5, 10, 20, 40, 80, 160, 300 s...: a handful, not thousands
     assert 5 <= len(lines) <= 9, lines
     assert "No space left on device" in lines[0] and "not logged" in lines[1]
+    state.ok()  # a read that works between two failures: still down
+    assert state.down and "available again" not in lines[-1]
+    now[0] += outage.QUIET_S
     state.ok()
-    assert "available again after 600 s" in lines[-1]
+    assert "available again after 605 s" in lines[-1] and not state.down
     assert outage.is_outage(sqlite3.OperationalError("database is locked"))
     assert not outage.is_outage(sqlite3.IntegrityError("UNIQUE"))
     assert not outage.is_outage(ZeroDivisionError())
+
+
+def test_hueys_queue_errors_are_logged_once_then_backed_off():
+    lines = []
+
+    class Log:
+        def error(self, *args, **kwargs):
+            lines.append(args[0] % args[1:])
+
+    keep = outage.QueueLogFilter(outage.Outage("the queue", Log()))
+
+    def record(name, exc):
+        return logging.LogRecord(name, logging.ERROR, __file__, 1, "Error reading from queue",
+                                 (), (type(exc), exc, None) if exc else None)
+
+    refused = ConnectionRefusedError(111, "Connection refused")
+    assert [keep.filter(record("huey.consumer.Worker-1", refused)) for _ in range(50)] == [False] * 50
+    assert len(lines) == 1 and "Connection refused" in lines[0]
+    assert keep.filter(record("huey.consumer.Worker-1", KeyError("a bug")))  # not an outage
+    assert keep.filter(record("judge.service", refused))  # not Huey's
+    assert keep.filter(record("huey.consumer", None))

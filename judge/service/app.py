@@ -303,6 +303,7 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     @app.get("/api/v1/health")
     def health():
         bare = settings.sandbox != "bwrap" or bool(recorder.unsandboxed)
+        storage.ok()  # over, if nothing failed for a while
         down = storage.down or recorder.outage.down
         return {"status": "unavailable" if down else "ok", "sandbox": "none" if bare else "bwrap"}
 

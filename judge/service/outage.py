@@ -8,8 +8,9 @@ service must answer clearly and must not bury its log:
   connection and timeout errors), as opposed to a bug;
 - ``Outage``: one per thing that can be down. ``failed(exc)`` logs the real error the first
   time (with its traceback), then again only after a wait that doubles each time (up to
-  ``MOST_S``), saying how many failures it did not log; ``ok()`` logs, once, that it is back and
-  for how long it was not. The API answers 503 with ``Retry-After`` while it fails;
+  ``MOST_S``), saying how many failures it did not log; ``ok()``, once ``QUIET_S`` passed
+  without a failure, logs that it is back and for how long it was not. The API answers 503 with
+  ``Retry-After`` while it fails;
 - ``QueueLogFilter``: the same for Huey's consumer, which logs a traceback every time it cannot
   read the queue (every half second at most, in a grader).
 """
@@ -23,6 +24,9 @@ import time
 
 #: The first wait before an outage is logged again (seconds), doubled at each line, up to MOST_S.
 FIRST_S, MOST_S = 5.0, 300.0
+#: An outage is over once this long has passed without a failure and something worked (seconds):
+#: reads may work while writes fail (a full disk), and must not end it between two failures.
+QUIET_S = 5.0
 #: What the API's 503 answers put in Retry-After (seconds).
 RETRY_AFTER_S = 5
 
@@ -51,6 +55,7 @@ class Outage:
         self.what, self.log, self.clock = what, log, clock
         self.since: float | None = None   # when the current outage began (None: it is up)
         self._next = 0.0                  # when a failure may be logged again
+        self._last = 0.0                  # when the last failure was
         self._wait = FIRST_S
         self._failures = self._unsaid = 0
         self._lock = threading.Lock()
@@ -69,6 +74,7 @@ class Outage:
                 self.since, self._next, self._wait = now, now, FIRST_S
                 self._failures = self._unsaid = 0
             self._failures += 1
+            self._last = now
             if now < self._next:
                 self._unsaid += 1
                 return
@@ -86,13 +92,15 @@ class Outage:
                            "%s: %s", self.what, down_s, unsaid, where, type(exc).__name__, exc)
 
     def ok(self) -> None:
-        """It worked: if it was down, say once that it is back."""
+        """It worked: if it was down and has not failed for ``QUIET_S``, say once that it is
+        back."""
         if self.since is None:
             return
         with self._lock:
-            if self.since is None:
+            now = self.clock()
+            if self.since is None or now - self._last < QUIET_S:
                 return
-            down_s, failures = self.clock() - self.since, self._failures
+            down_s, failures = now - self.since, self._failures
             self.since = None
         self.log.warning("%s is available again after %.0f s (%d failure(s))", self.what,
                          down_s, failures)
