@@ -84,8 +84,8 @@ class Outage:
             down_s = now - self.since
         where = f" while {doing}" if doing else ""
         if first:
-            self.log.error("%s is unavailable%s: %s: %s; answering 503 and retrying, and saying "
-                           "so again at most every %.0f s, then less often", self.what, where,
+            self.log.error("%s is unavailable%s: %s: %s; retrying, and saying so again after "
+                           "%.0f s, then less and less often", self.what, where,
                            type(exc).__name__, exc, FIRST_S, exc_info=exc)
         else:
             self.log.error("%s is still unavailable after %.0f s (%d failure(s) not logged)%s: "
