@@ -117,6 +117,19 @@ def test_only_a_kill_the_judge_did_not_make_is_the_judges_fault(fq_problem, obse
     assert missing_case(case, _ended(**observed)).reason == reason
 
 
+def test_the_tracing_worker_killed_from_outside_is_the_judges_fault_too():
+    from types import SimpleNamespace
+
+    from judge.grade import traces
+
+    wanted = SimpleNamespace(index=0, trace=SimpleNamespace(name="wide", symbols=()))
+    killed = traces._evidence(wanted, _ended(signal=signal.SIGKILL), str)
+    assert killed.reason == "worker_killed"
+    stopped = traces._evidence(wanted, _ended(signal=signal.SIGKILL, stopped=True,
+                                              timed_out=True), str)
+    assert stopped.reason == "trace_time_limit"  # the judge's own clock stopped it
+
+
 # --- the policy, on stand-in grades ---------------------------------------------------------------
 
 def _result(verdict, reason="ok"):

@@ -74,6 +74,15 @@ def tasks_refused(run: WorkerRun, case, error: ErrorReport | None = None) -> boo
 EXTERNAL_SIGNALS = frozenset({signals.SIGKILL, signals.SIGTERM, signals.SIGHUP, signals.SIGINT})
 
 
+def killed_from_outside(run: WorkerRun) -> bool:
+    """Did a signal the judge did not send end this worker, past the judge's CPU time limit
+    (whose hard limit is a SIGKILL of the kernel's)?"""
+    if run.signal not in EXTERNAL_SIGNALS or run.stopped:
+        return False
+    return not (run.signal == signals.SIGKILL and run.cpu_s is not None
+                and run.cpu_s >= float(run.limits["cpu_s"]))
+
+
 def missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
     """No result for this case: decide why from how the worker ended.
 
@@ -134,7 +143,7 @@ def missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
     if run.lingered:
         return result(case, "exited_early", "the process closed its result channel before "
                                              "reporting this case (and was then stopped)")
-    if run.signal in EXTERNAL_SIGNALS and not run.stopped:
+    if killed_from_outside(run):
         return result(case, "worker_killed", f"the worker was killed by signal {run.signal}, "
                                               f"which the judge did not send (the host's "
                                               f"out-of-memory killer, or an administrator): the "
