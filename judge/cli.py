@@ -17,23 +17,24 @@ EXIT_OK, EXIT_VERDICT, EXIT_ERROR = 0, 1, 2
 SANDBOX_MODES = ("auto", "bwrap", "none")
 
 
-def _settings(option: str | None):
+def _settings(option: str | None, default: str = "auto"):
     """The command's ``judge.run.settings.Settings``, resolved once: the bwrap probe, and the
     warning when the runs will be unsandboxed. A sandbox that cannot be used is reported by the
-    first run, as always."""
+    first run, as always. ``default``: the mode without ``--sandbox`` and $JUDGE_SANDBOX
+    (``bwrap`` for the commands that grade others' code: they fail closed)."""
     from judge.run.settings import Settings
 
-    return Settings.resolve(option)
+    return Settings.resolve(option, default=default)
 
 
 def cmd_grade(args) -> int:
     from judge.run import warm
 
     warm.prestart_sandboxed(args.sandbox)  # the server imports JAX while bwrap is probed
-    settings = _settings(args.sandbox)
+    settings = _settings(args.sandbox, "bwrap")
     warm.prestart(settings)  # the worker imports JAX while the spec loads
     from judge.problem import spec
-    from judge.grade.grading import grade
+    from judge.grade.regrade import grade
     from judge.reports import FORMATS
     from judge.grade.verdicts import Verdict
 
@@ -191,7 +192,7 @@ def cmd_batch(args) -> int:
     from judge.reports.progress import Progress
 
     warm.prestart_sandboxed(args.sandbox)
-    settings = _settings(args.sandbox)
+    settings = _settings(args.sandbox, "bwrap").check()  # no sandbox: no batch, not N IEs
     warm.prestart(settings)
     problem = spec.load(args.problem)
     cache.for_workers()  # a cache folder that cannot be made stops the batch once, not per student
@@ -266,7 +267,15 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _add_sandbox(parser, text: str = "as for grade (default: $JUDGE_SANDBOX, else auto)") -> None:
+#: ``--sandbox``'s help where the command grades others' code and so fails closed.
+SANDBOX_STRICT = ("run submissions under bubblewrap (bwrap, the default, else $JUDGE_SANDBOX): "
+                  "where it cannot start, nothing is graded; none runs them without it, auto "
+                  "under bwrap when it works here and else without it (both with a warning)")
+
+
+def _add_sandbox(parser, text: str = "bwrap, none, or auto: bwrap when it works here, else "
+                                     "none with a warning (default: $JUDGE_SANDBOX, else "
+                                     "auto)") -> None:
     parser.add_argument("--sandbox", choices=SANDBOX_MODES, default=None, help=text)
 
 
@@ -291,8 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--examples-only", action="store_true", help="run only the public examples")
     g.add_argument("--format", choices=("text", "json", "gradescope", "junit"), default="text",
                    help="gradescope: a results.json for Gradescope's autograder; junit: JUnit XML")
-    _add_sandbox(g, "run the submission under bubblewrap (bwrap), without it (none), or "
-                    "under bwrap when it works here (auto; the default, or $JUDGE_SANDBOX)")
+    _add_sandbox(g, SANDBOX_STRICT)
     _add_source_gate(g)
     g.set_defaults(func=cmd_grade)
 
@@ -327,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--journal", type=Path, metavar="FILE",
                    help="the batch's journal (default: in the judge's cache folder, "
                         "<cache>/journals/, one per class folder, problem and report)")
-    _add_sandbox(b)
+    _add_sandbox(b, SANDBOX_STRICT)
     _add_source_gate(b)
     b.set_defaults(func=cmd_batch)
 
@@ -335,8 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
     for name, listed in (("warm", True), ("serve", False)):
         sv = sub.add_parser(name, **({"help": "keep warm workers running for other judge "
                                               "commands on this machine"} if listed else {}))
-        _add_sandbox(sv, "as for grade (default: $JUDGE_SANDBOX, else auto); commands use this "
-                         "server only with the same sandbox mode")
+        _add_sandbox(sv, "bwrap, none, or auto: bwrap when it works here, else none (default: "
+                         "$JUDGE_SANDBOX, else auto); commands use this server only with the "
+                         "same sandbox mode")
         sv.add_argument("--idle-timeout", type=_seconds, default=1800.0, metavar="SECONDS",
                         help="stop after this long without clients (default 1800; 0: never)")
         sv.set_defaults(func=cmd_warm)

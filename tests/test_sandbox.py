@@ -328,3 +328,32 @@ def test_private_tmp_does_not_hide_a_python_installed_under_tmp():
     assert tmpfs_at is not None
     binds = [i for i, arg in enumerate(argv) if arg == "--ro-bind"]
     assert all(i > tmpfs_at for i in binds)
+
+
+# --- failing closed: the commands that grade others' code -------------------------------------
+
+def _without_bwrap() -> dict:
+    """An environment where bwrap cannot be found and no sandbox mode is said."""
+    env = {k: v for k, v in os.environ.items() if k != sandbox.ENV_VAR}
+    env["PATH"] = os.path.dirname(sys.executable)
+    return env
+
+
+@pytest.mark.parametrize("command", ["grade", "batch"])
+def test_grade_and_batch_grade_nothing_without_the_sandbox_unless_told(command, tmp_path):
+    target = ACCEPTED
+    if command == "batch":
+        (tmp_path / "class").mkdir()
+        (tmp_path / "class" / "alice.py").write_text(ACCEPTED.read_text())
+        target = tmp_path / "class"
+    extra = ["--out", str(tmp_path / "report.json"), "--format", "json",
+             "--journal", str(tmp_path / "journal")] if command == "batch" else []
+    r = judge_cli(command, str(target), "-p", "fake_quant_ste", *extra, env=_without_bwrap())
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "bwrap sandbox cannot start" in r.stderr + r.stdout and "--sandbox none" in r.stderr + r.stdout
+    assert "sandbox disabled" not in r.stderr
+    assert not (tmp_path / "report.json").exists()  # the batch stopped before its first
+    r = judge_cli(command, str(target), "-p", "fake_quant_ste", "--sandbox", "none",
+                  *extra, env=_without_bwrap())  # said explicitly: graded, with the warning
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "sandbox disabled (--sandbox none)" in r.stderr

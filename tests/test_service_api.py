@@ -331,6 +331,34 @@ def test_a_token_added_to_the_file_is_accepted_without_a_restart(tmp_path, monke
         assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 200
 
 
+def test_the_token_files_mode_alone_decides_without_a_restart(tmp_path, monkeypatch):
+    """``chmod 644`` with nothing else changed refuses the file's tokens at the next request;
+    an edit while it is 0644 and then ``chmod 600`` (as the log advises) accepts the new
+    content, with no restart and no other change to the file."""
+    monkeypatch.delenv(auth.ENV_VAR, raising=False)
+    data = tmp_path / "data"
+    data.mkdir()
+    path = data / auth.FILE_NAME
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    os.write(fd, f"{TOKEN}\n".encode())
+    os.close(fd)
+    app = create_app(ServiceSettings(data=data, recorder=False, root=ROOT))
+    with TestClient(app) as c:
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 200
+        path.chmod(0o644)
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 401
+        path.chmod(0o600)
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 200
+        path.chmod(0o604)  # readable by others, whatever the group may do
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 401
+        with open(path, "a") as f:
+            f.write(OTHER + "\n")  # edited while refused: still nothing granted
+        assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 401
+        path.chmod(0o600)
+        assert c.get("/api/v1/problems", headers=AUTH).status_code == 200
+        assert c.get("/api/v1/problems", headers=OTHER_AUTH).status_code == 200
+
+
 def test_the_environment_token_stays_while_the_file_changes(tmp_path, monkeypatch):
     monkeypatch.setenv(auth.ENV_VAR, TOKEN)
     app = create_app(ServiceSettings(data=tmp_path / "data", recorder=False, root=ROOT))
@@ -560,3 +588,87 @@ def test_a_grader_refuses_inputs_from_the_queue_that_the_problem_does_not_admit(
     for inputs in (None, "[]", json.dumps({"example": 0, "inputs": {"x": [1.0] * 65}})):
         verdict, report = grader.grade_input("sign_ste", SIGN, inputs)
         assert verdict == "IE" and "not graded" in json.loads(report)["message"]
+
+
+# --- health: what the page and a monitor read -------------------------------------------------
+
+def test_health_needs_no_token_and_says_when_grading_is_unsandboxed(tmp_path):
+    with client(tmp_path / "a") as c:
+        assert c.get("/api/v1/health").json() == {"status": "ok", "sandbox": "bwrap"}
+        # a grader that says it grades without the sandbox (another machine's --sandbox none)
+        sub_id = submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+        c.app.state.queue.notify({"event": "start", "id": sub_id, "attempt": 1,
+                                  "grader": "elsewhere:1", "sandbox": "none"})
+        c.app.state.recorder.drain_events()
+        assert c.get("/api/v1/health").json()["sandbox"] == "none"
+    app = create_app(ServiceSettings(data=tmp_path / "b" / "data", tokens=(TOKEN,),
+                                     recorder=False, root=ROOT, sandbox="none"))
+    with TestClient(app) as c:
+        assert c.get("/api/v1/health").json() == {"status": "ok", "sandbox": "none"}
+        page = c.get("/").text
+        assert 'id="unsandboxed"' in page and "--sandbox none" in page
+
+
+# --- fairness: owners take turns ------------------------------------------------------------
+
+def _next_task(queue):
+    task = queue.tasks.dequeue()
+    return None if task is None else task.args[0]
+
+
+def test_a_burst_from_one_token_delays_anothers_single_submission_by_a_grading_or_two(tmp_path):
+    """A sends 40 at once; B then sends one: the graders take B's second or third, not 41st.
+    A's own stay in the order sent. Later, with A's burst half graded, B's next one again goes
+    ahead of A's remaining twenty."""
+    with client(tmp_path, rate=100) as c:
+        store, queue = c.app.state.store, c.app.state.queue
+        burst = [submit(c, {"problem": "fake_quant_ste", "source": SOURCE}).json()["id"]
+                 for _ in range(40)]
+        single = submit(c, {"problem": "fake_quant_ste", "source": SOURCE},
+                        OTHER_AUTH).json()["id"]
+        order = []
+        for _ in range(3):  # three graders take a task each, and start it
+            order.append(_next_task(queue))
+            store.start(order[-1], 1, 60)
+        assert single in order, order
+        for sub_id in [s for s in burst if s in order]:
+            store.record(sub_id, 1, "AC", "{}")
+        while len(order) < 22:  # half of A's burst graded
+            order.append(_next_task(queue))
+            store.start(order[-1], 1, 60)
+            store.record(order[-1], 1, "AC", "{}")
+        assert [s for s in order if s != single] == burst[:21]  # A's in the order sent
+        late = submit(c, {"problem": "fake_quant_ste", "source": SOURCE},
+                      OTHER_AUTH).json()["id"]
+        following = [_next_task(queue) for _ in range(2)]
+        assert late in following, (following, late)
+        rest = [_next_task(queue) for _ in range(19)]
+        assert rest == [s for s in burst[21:] if s not in following] + [None]
+
+
+def test_reads_count_against_a_tokens_request_rate_and_only_its_own(tmp_path):
+    with client(tmp_path, request_rate=5) as c:
+        for _ in range(5):
+            assert c.get("/api/v1/submissions", headers=AUTH).status_code == 200
+        r = c.get("/api/v1/problems", headers=AUTH)
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+        assert "5 requests a minute" in r.json()["error"]
+        assert c.get("/api/v1/submissions", headers=OTHER_AUTH).status_code == 200
+        assert c.get("/api/v1/health").status_code == 200  # no token, no limit
+
+
+def test_only_the_allowed_host_names_are_answered(tmp_path):
+    from judge.service.connections import default_hosts, host_allowed
+
+    app = create_app(ServiceSettings(data=tmp_path / "data", tokens=(TOKEN,), recorder=False,
+                                     root=ROOT, allowed_hosts=default_hosts("127.0.0.1")))
+    with TestClient(app) as c:
+        for host in ("localhost:8765", "127.0.0.1", "[::1]:8765"):
+            assert c.get("/api/v1/problems", headers={**AUTH, "Host": host}).status_code == 200
+        r = c.get("/api/v1/problems", headers={**AUTH, "Host": "attacker.example:8765"})
+        assert r.status_code == 400 and "--allowed-host" in r.json()["error"]
+        assert c.get("/", headers={"Host": "attacker.example"}).status_code == 400
+    assert default_hosts("0.0.0.0") == () and host_allowed("anything", ())
+    assert host_allowed("a.judge.example", ("*.judge.example",))
+    assert not host_allowed("judge.example.evil", ("*.judge.example",))
+    assert not host_allowed(None, ("localhost",))

@@ -857,3 +857,33 @@ def test_a_double_click_sends_one_submission(browser, service, size):
               "the history", service[2])
         time.sleep(1)  # a second request would have been listed by now
         assert len(_css(browser, "#history-rows tr")) == 2
+def test_the_page_warns_when_the_service_grades_without_its_sandbox(browser, service, tmp_path):
+    """Only a service told `--sandbox none` shows the warning, before anyone signs in."""
+    base, _, log = service
+    browser.get(base + "/")
+    time.sleep(1.0)  # the health answer had time to arrive
+    assert not _by_id(browser, "unsandboxed").is_displayed()
+    port = _free_port()
+    env = {**os.environ, "JUDGE_SERVICE_TOKEN": secrets.token_urlsafe(24)}
+    with open(tmp_path / "bare.log", "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "judge", "service", "--port", str(port), "--data",
+             str(tmp_path / "data"), "--workers", "0", "--sandbox", "none"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + START_S
+        while True:
+            assert proc.poll() is None, (tmp_path / "bare.log").read_text()
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, (tmp_path / "bare.log").read_text()
+                time.sleep(0.3)
+        browser.get(f"http://127.0.0.1:{port}/")
+        banner = _wait(browser, 30, lambda d: _by_id(d, "unsandboxed").is_displayed() and
+                       _by_id(d, "unsandboxed"), "the warning about the missing sandbox")
+        assert "--sandbox none" in banner.text
+    finally:
+        os.killpg(proc.pid, 15)
+        proc.wait(timeout=30)

@@ -163,6 +163,55 @@ def test_first_start_verdicts_and_masking_as_judge_grade(tmp_path):
     assert any("expected" in c for c in wrong["cases"] if c["visibility"] == "example")
 
 
+def _tree(pid: int) -> list[tuple[int, int, str]]:
+    """(depth, pid, command line) of ``pid`` and every process under it."""
+    children, commands = {}, {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                commands[int(entry.name)] = (entry / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    out, stack = [], [(0, pid)]
+    while stack:
+        depth, here = stack.pop()
+        out.append((depth, here, commands.get(here, "")))
+        stack.extend((depth + 1, child) for child in children.get(here, ()))
+    return out
+
+
+def test_a_worker_killed_from_outside_mid_grade_is_graded_again_not_charged(tmp_path):
+    """kill -9 of the innermost worker (a warm worker forked for this grade), as the host's
+    out-of-memory killer would: the submission is graded again and gets its own verdict, AC,
+    with the attempt that failed in its report; never RTE."""
+    with running(tmp_path / "data", "--workers", "1") as service:
+        deadline = time.monotonic() + 180
+        while True:  # the grader's warm server, idle: the depth its workers are forked under
+            servers = [d for d, _, cmd in _tree(service.proc.pid) if "judge.worker" in cmd]
+            if servers:
+                break
+            assert time.monotonic() < deadline, service.output()
+            time.sleep(0.2)
+        idle = max(servers)
+        sub_id = service.submit(FQ / "accepted" / "closure_vjp.py")
+        while True:  # the server's keeper and, under it, the worker
+            tree = _tree(service.proc.pid)
+            if max(tree)[0] >= idle + 2:
+                break
+            assert time.monotonic() < deadline, service.output()
+            time.sleep(0.01)
+        time.sleep(0.5)  # into its cases
+        depth, worker, _ = max(_tree(service.proc.pid))
+        assert depth >= idle + 2
+        os.kill(worker, signal.SIGKILL)
+        result = service.wait_done([sub_id])[sub_id]["result"]
+        assert "ended with an internal error (worker_killed" in service.output()
+    assert (result["verdict"], result["reason"]) == ("AC", "ok"), result
+    assert result["regraded"] == ["worker_killed"]
+
+
 def _mix(n: int) -> list[Path]:
     pool = (sorted((FQ / "accepted").glob("*.py")) + sorted((FQ / "wrong_answer").glob("*.py"))
             + sorted((FQ / "rejected").glob("*.py")))

@@ -2,6 +2,7 @@
 records each result once, gives up an attempt whose grader went silent and enqueues lost work
 again (judge.service.recorder, judge.service.store, judge.service.queue)."""
 
+import json
 import pickle
 import sqlite3
 
@@ -13,7 +14,7 @@ pytest.importorskip("huey", reason="the service extra is not installed "
 from huey.registry import Message  # noqa: E402
 
 from judge.service import queue as q  # noqa: E402
-from judge.service.recorder import Recorder  # noqa: E402
+from judge.service.recorder import MAX_ATTEMPTS, Recorder  # noqa: E402
 from judge.service.store import Store  # noqa: E402
 
 
@@ -126,6 +127,22 @@ def test_a_silent_grader_loses_its_attempt_and_the_next_one_is_enqueued(parts):
     assert store.get(sub_id).status == "done" and outcomes(store, sub_id) == [(1, 1)]
 
 
+def test_a_submission_whose_every_grader_is_lost_is_recorded_ie_not_graded_forever(parts):
+    store, queue, recorder = parts
+    recorder.lease_s = 0.0
+    sub_id = submit(store, queue)
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        assert take(queue) == (sub_id, attempt)  # each grader dies silently mid-grade
+        recorder.drain_events()
+        recorder.poll_running()
+    row = store.get(sub_id)
+    assert (row.status, row.verdict, row.attempt) == ("done", "IE", MAX_ATTEMPTS)
+    report = json.loads(row.result)
+    assert (report["verdict"], report["reason"]) == ("IE", "grader_lost")
+    assert report["regraded"] == ["grader_lost"] * (MAX_ATTEMPTS - 1)
+    assert queue.pending() == set() and outcomes(store, sub_id) == [(MAX_ATTEMPTS, 1)]
+
+
 def test_a_heartbeat_keeps_the_attempt(parts):
     store, queue, recorder = parts
     sub_id = submit(store, queue)
@@ -192,3 +209,55 @@ def test_a_malformed_result_in_the_store_is_not_recorded(parts):
     finish(queue, sub_id, 1, "AC")
     recorder.drain_events()
     assert store.get(sub_id).verdict == "AC"
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "redis"])
+def test_lower_turns_are_served_first_and_one_turn_in_the_order_sent(backend, tmp_path):
+    url = None
+    if backend == "redis":
+        url = _redis(tmp_path)
+    queue = q.open_queue(url, tmp_path)
+    for name, turn in [("a0", 0), ("a1", 1), ("a2", 2), ("b0", 0), ("c0", 0), ("b1", 1)]:
+        queue.enqueue(name, 1, "fake_quant_ste", "x", "submit", turn)
+    assert [queue.tasks.dequeue().args[0] for _ in range(6)] == ["a0", "b0", "c0", "a1", "b1",
+                                                                 "a2"]
+
+
+def _redis(tmp_path) -> str:
+    import os
+    import shutil
+    import socket
+    import subprocess
+    import time
+
+    server = shutil.which("redis-server")
+    if server is None:
+        if os.environ.get("JUDGE_REQUIRE_REDIS"):
+            pytest.fail("redis-server is not installed and $JUDGE_REQUIRE_REDIS is set")
+        pytest.skip("redis-server is not installed here; CI installs it")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(tmp_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _servers.append(proc)
+    deadline = time.monotonic() + 30
+    while True:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return f"redis://127.0.0.1:{port}/0"
+        assert time.monotonic() < deadline and proc.poll() is None, "redis-server did not start"
+        time.sleep(0.05)
+
+
+_servers: list = []
+
+
+@pytest.fixture(autouse=True)
+def _stop_redis():
+    yield
+    while _servers:
+        proc = _servers.pop()
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -1,6 +1,7 @@
 """Grading a whole class: every submission in a folder, in parallel, resumable.
 
-Each submission is graded by ``grading.grade`` in its own worker process, so one crash or time
+Each submission is graded by ``grading.grade`` (through ``regrade``: an internal error is
+graded again) in its own worker process, so one crash or time
 out never stops the others. A submission is taken in by ``judge.grade.intake``: the student's own
 regular file, read once without following a link, and graded from a private copy. A link, a
 FIFO, a device, a folder named ``*.py`` or an oversized file gets its own row, ``CE
@@ -36,7 +37,7 @@ from pathlib import Path
 from judge import gate
 from judge.errors import JudgeError
 from judge.grade import intake, lookalike, scoring
-from judge.grade.grading import grade
+from judge.grade.regrade import grade
 from judge.grade.journal import Journal, basis as grading_basis
 from judge.problem.model import Problem
 from judge.reports import batch_report, gradescope, json_report, text

@@ -6,6 +6,7 @@ process)."""
 from __future__ import annotations
 
 import logging
+import signal as signals
 
 from judge.grade import example_diff
 from judge.grade.verdicts import HIDDEN_MESSAGES, REASONS, CaseResult
@@ -64,6 +65,22 @@ def tasks_refused(run: WorkerRun, case, error: ErrorReport | None = None) -> boo
             return True
     return (error is not None and run.task_bound == "rlimit" and error.type == "RuntimeError"
             and "can't start new thread" in error.message)
+
+
+#: Signals that end a process from outside it (a program's own fault raises SIGSEGV, SIGABRT,
+#: SIGFPE, SIGBUS, SIGILL, SIGSYS...). One of these ending a worker that the judge did not stop,
+#: past every limit the judge sets (time, CPU time, memory, output, tasks), is the host's doing
+#: (its out-of-memory killer, an administrator's kill): ``worker_killed``, the judge's fault.
+EXTERNAL_SIGNALS = frozenset({signals.SIGKILL, signals.SIGTERM, signals.SIGHUP, signals.SIGINT})
+
+
+def killed_from_outside(run: WorkerRun) -> bool:
+    """Did a signal the judge did not send end this worker, past the judge's CPU time limit
+    (whose hard limit is a SIGKILL of the kernel's)?"""
+    if run.signal not in EXTERNAL_SIGNALS or run.stopped:
+        return False
+    return not (run.signal == signals.SIGKILL and run.cpu_s is not None
+                and run.cpu_s >= float(run.limits["cpu_s"]))
 
 
 def missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
@@ -126,6 +143,11 @@ def missing_case(case, run: WorkerRun, name: str | None = None) -> CaseResult:
     if run.lingered:
         return result(case, "exited_early", "the process closed its result channel before "
                                              "reporting this case (and was then stopped)")
+    if killed_from_outside(run):
+        return result(case, "worker_killed", f"the worker was killed by signal {run.signal}, "
+                                              f"which the judge did not send (the host's "
+                                              f"out-of-memory killer, or an administrator): the "
+                                              f"judge's fault, not the submission's")
     if run.signal is not None:
         return result(case, "killed_by_signal", f"the process was killed by signal {run.signal}")
     return result(case, "exited_early", f"the process exited (status {run.returncode}) before "

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from judge import rules
+from judge.grade import outcome
 from judge.worker import protocol
 
 
@@ -86,6 +87,10 @@ def evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
 
 def _evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
     report = run.cases.get(w.index) if run is not None else None
+    if report is None and run is not None and outcome.killed_from_outside(run):
+        return rules.Breach("worker_killed", f"the worker tracing the rules' programs was killed "
+                                             f"by signal {run.signal}, which the judge did not "
+                                             f"send: the judge's fault, not the submission's")
     if report is None:
         return rules.Breach("trace_time_limit", f"the rules could not be checked: the program "
                                                 f"{w.trace.name if w.trace.symbols else 'traced at ' + w.trace.name} "

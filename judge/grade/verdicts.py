@@ -83,6 +83,8 @@ REASONS = {
     # IE
     "worker_protocol": Verdict.IE, "worker_start": Verdict.IE,
     "judge_error": Verdict.IE,  # batch: the judge could not grade this submission
+    "worker_killed": Verdict.IE,  # a signal the judge did not send (the host's OOM killer, kill -9)
+    "grader_lost": Verdict.IE,  # the service: every attempt's grader stopped answering
 }
 
 
@@ -126,6 +128,8 @@ HIDDEN_MESSAGES = {
     "worker_protocol": "the worker broke the result protocol (the judge's fault)",
     "worker_start": "the worker could not start (the judge's fault)",
     "judge_error": "the judge could not grade this case",
+    "worker_killed": "the worker was killed from outside the judge (the judge's fault)",
+    "grader_lost": "the grader stopped answering (the judge's fault)",
 }
 
 
@@ -170,6 +174,9 @@ class GradeResult:
     notes: tuple[str, ...] = ()   # things the user should know that are not failures
     source_gate: bool = True      # False: graded with the source gate off (judge.gate)
     hint: str = ""                # the hint of a known mistake this submission makes (judge.grade.hints)
+    #: the reason code of each earlier attempt that ended IE and was graded again
+    #: (judge.grade.regrade); empty when this is the first grade
+    regraded: tuple[str, ...] = ()
     #: one fingerprint per example of its outputs (judge.grade.hints); not part of any report
     example_fingerprints: tuple = field(default=(), repr=False, compare=False)
     #: the points earned (``judge.grade.scoring.Score``), set by ``grading.grade``; None: not

@@ -38,6 +38,10 @@ that output shows a traced value (``JitTracer(...)``): why, and to use ``jax.deb
 
 ``hint`` (a string) is present only when the submission fails and its outputs on the examples
 equal those of a known mistake that carries a hint (``judge.grade.hints``).
+
+``regraded`` (a list of reason codes) is present only when earlier attempts ended with an
+internal error and the submission was graded again (``judge.grade.regrade``): the reason of each
+such attempt, in order; the report is the last attempt's.
 """
 
 from __future__ import annotations
@@ -87,6 +91,7 @@ def to_dict(result: GradeResult) -> dict:
         **_score(scoring.of(result)),
         **({"hint": result.hint} if result.hint else {}),
         **({"tracer_note": note} if (note := printed.tracer_note(result)) else {}),
+        **({"regraded": list(result.regraded)} if result.regraded else {}),
     }
 
 

@@ -88,6 +88,10 @@ def render(result: GradeResult) -> str:
         lines.append(f"hint: {result.hint}")
     if printed.tracer_note(result):
         lines.append(f"note: {printed.tracer_note(result)}")
+    if result.regraded:
+        lines.append(f"graded {len(result.regraded) + 1} times: the earlier attempts ended with an "
+                     f"internal error ({', '.join(result.regraded)}), the judge's fault, not the "
+                     f"submission's")
     if not result.source_gate:
         lines.append("source gate: off (the source was not checked before it ran)")
     return "\n".join(lines) + "\n"

@@ -5,7 +5,10 @@ which mode a command uses; ``judge.run.supervisor`` asks ``bwrap_argv`` for the 
 starts the worker inside bubblewrap, and ``rlimits`` for the resource limits the worker applies
 to itself before it imports anything of the submission's (see ``judge.worker.limits``).
 
-Modes (``--sandbox``, else the environment variable ``JUDGE_SANDBOX``, else ``auto``):
+Modes (``--sandbox``, else the environment variable ``JUDGE_SANDBOX``, else the command's
+default: ``bwrap`` for the commands that grade others' code, ``judge grade``, ``judge batch`` and
+``judge service``, which so never grade unsandboxed unless told; ``auto`` for the author's
+commands on their own files, ``judge check``, ``generate``, ``fill``, and for the library):
 
 * ``bwrap``: the worker runs under bubblewrap; if bwrap cannot start here, grading stops with a
   ``SandboxError`` naming the cause.
@@ -75,11 +78,11 @@ UNPROTECTED = ("the submission can read every file the judge can read (hidden ca
 
 # --- choosing a mode -------------------------------------------------------------------------
 
-def requested_mode(mode: str | None = None) -> str:
-    """The mode asked for: the argument, else $JUDGE_SANDBOX, else ``auto``."""
+def requested_mode(mode: str | None = None, default: str = "auto") -> str:
+    """The mode asked for: the argument, else $JUDGE_SANDBOX, else ``default``."""
     source = "--sandbox"
     if mode is None:
-        mode, source = os.environ.get(ENV_VAR) or "auto", ENV_VAR
+        mode, source = os.environ.get(ENV_VAR) or default, ENV_VAR
     mode = mode.strip().lower()
     if mode not in MODES:
         raise SandboxError(f"{source}: unknown sandbox mode {mode!r} "
@@ -87,17 +90,24 @@ def requested_mode(mode: str | None = None) -> str:
     return mode
 
 
-def resolve(mode: str | None = None, python: str = sys.executable, *, quiet: bool = False) -> str:
+def resolve(mode: str | None = None, python: str = sys.executable, *, quiet: bool = False,
+            default: str = "auto") -> str:
     """``"bwrap"`` or ``"none"`` for a command's runs (``judge.run.settings``). Warns on stderr
-    when unsandboxed (unless ``quiet``); raises SandboxError when bwrap is required but fails."""
+    when unsandboxed (unless ``quiet``); raises SandboxError when bwrap is required but fails
+    (``default``: the mode when neither ``mode`` nor $JUDGE_SANDBOX says one)."""
     say = (lambda text: None) if quiet else warn
-    mode = requested_mode(mode)
+    asked = mode if mode is not None else os.environ.get(ENV_VAR) or None
+    mode = requested_mode(mode, default)
     if mode == "none":
         say(f"sandbox disabled (--sandbox none): {UNPROTECTED}")
         return "none"
     problem = probe(python)
     if problem is None:
         return "bwrap"
+    if mode == "bwrap" and asked is None:
+        raise SandboxError(f"the bwrap sandbox cannot start ({problem}), and this command grades "
+                           f"nothing without it unless told to: install bubblewrap, or pass "
+                           f"--sandbox none to run the code unsandboxed ({UNPROTECTED})")
     if mode == "bwrap":
         raise SandboxError(f"--sandbox bwrap: the sandbox cannot start: {problem}")
     say(f"bwrap sandbox unavailable ({problem}); grading without it: {UNPROTECTED}")

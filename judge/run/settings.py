@@ -1,7 +1,7 @@
 """How a judge command runs its workers, decided once: the sandbox mode and the Python.
 
 ``Settings.resolve(option)`` turns ``--sandbox auto|bwrap|none`` (``None``: $JUDGE_SANDBOX, else
-``auto``; see ``judge.run.sandbox``) into the mode every run of the command uses. It probes
+the command's default, ``auto`` unless it says ``default="bwrap"``; see ``judge.run.sandbox``) into the mode every run of the command uses. It probes
 bubblewrap (once per process) and prints the warning about an unsandboxed judge once. The CLI
 builds one per command; the library entries (``grading.grade``, ``grading.reference_outputs``,
 ``batch.run_batch``, ``check.check_problem``, ``mutants_run.run``, ``serve.serve``) also take the
@@ -11,7 +11,8 @@ A requested sandbox that cannot be used (``--sandbox bwrap`` where bwrap cannot 
 mode in $JUDGE_SANDBOX) is not raised here: the reason is kept, and ``check`` raises it as
 ``SandboxError`` where it has always been raised, when a worker is about to run
 (``supervisor.run_worker``) or a server to start (``serve.serve``). So a submission the source gate
-refuses still gets its verdict, and ``judge batch`` records each submission it could not grade.
+refuses still gets its verdict; ``judge batch`` checks it before its first submission, so a class
+is not recorded as ungraded one student at a time.
 """
 
 from __future__ import annotations
@@ -30,11 +31,11 @@ class Settings:
 
     @classmethod
     def resolve(cls, option: str | None = None, python: str = sys.executable, *,
-                quiet: bool = False) -> "Settings":
+                quiet: bool = False, default: str = "auto") -> "Settings":
         """The settings for ``--sandbox option``; warns on stderr, once, when the runs will be
         unsandboxed (unless ``quiet``)."""
         try:
-            return cls(sandboxing.resolve(option, python, quiet=quiet), python)
+            return cls(sandboxing.resolve(option, python, quiet=quiet, default=default), python)
         except sandboxing.SandboxError as exc:
             return cls(None, python, str(exc))
 

@@ -73,6 +73,7 @@ class WorkerRun:
     tampered: str | None = None        # why the result channel is not trusted, if it is not
     output_exceeded: bool = False      # stdout + stderr passed the output limit (run killed)
     signal: int | None = None          # the signal that ended the worker, if one did
+    stopped: bool = False              # the judge itself stopped the worker before it ended
     cpu_s: float | None = None         # CPU time of the whole worker process tree
     task_bound: str | None = None      # how its tasks were bounded: "cgroup", "rlimit" or None
     tasks_exceeded_at: int | None = None  # cases reported before a refused task was first seen
@@ -205,7 +206,7 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
         run_deadline = time.monotonic() + float(run.limits["wall_s"])
 
         def output_exceeded():
-            run.output_exceeded = True
+            run.output_exceeded = run.stopped = True
             proc.kill()
 
         budget = _OutputBudget(int(run.limits["output_kb"]) * 1024, output_exceeded)
@@ -238,11 +239,13 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
             # its own and not the judge's kill; one still running is stopped.
             ending = run.done or run.channel_closed
             if not ending:
+                run.stopped = True
                 proc.kill()
             try:
                 run.cpu_s = proc.wait(timeout=5 if ending else 2)
             except subprocess.TimeoutExpired:
                 run.lingered = run.channel_closed and not run.done
+                run.stopped = True
                 proc.kill()
                 try:
                     run.cpu_s = proc.wait(timeout=30)

@@ -7,6 +7,8 @@ Every route under ``/api/v1`` needs ``Authorization: Bearer <token>`` (401 other
   object, 404 for an unknown problem, 413 for a source over the source gate's size limit
   (``judge.gate.MAX_SOURCE_BYTES``), 429 beyond the token's rate limit or the queue bounds
   (``judge.service.limits``);
+- every route with a token: 429 beyond the token's requests a minute (reads too), and every
+  route 400 for a Host header not in ``allowed_hosts`` (``judge.service.connections``);
 - ``GET /api/v1/submissions[?problem=ID&limit=N&offset=K]``: the token's own submissions,
   newest first, ``{"submissions": [{"id", "problem", "mode", "status", "verdict", "score",
   "max_score", "created", "finished"}], "total", "limit", "offset"}`` (``limit`` 1 to
@@ -29,9 +31,14 @@ Every route under ``/api/v1`` needs ``Authorization: Bearer <token>`` (401 other
   ``{"id", "mode": "input"}``, followed as any submission (its report also has ``reference``,
   the inputs and the reference's output); 400 for inputs the problem does not admit, naming the
   parameter and the rule, and the other refusals of a submission.
+- ``GET /api/v1/health``, the one route without a token: ``{"status", "sandbox"}``, ``status``
+  being ``unavailable`` while the database or the queue fails, ``sandbox`` being ``none`` when
+  the service was told to grade without it or a grader said it does.
 ``GET /`` is the web page (``static/index.html``) and ``/static/...`` its files.
 
-Every error is ``{"error": MESSAGE}``. The source is stored and queued; nothing here parses,
+Every error is ``{"error": MESSAGE}``: while the database or the queue cannot be reached (a
+full disk, Redis down), 503 with ``Retry-After`` (``judge.service.outage``), the real error in the
+log once and then at a backed-off rate; any other failure 500. The source is stored and queued; nothing here parses,
 imports or runs it. Each request is logged as one line (method, path, status, milliseconds;
 never a header), as is the service's shutdown.
 """
@@ -56,7 +63,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from judge.errors import JudgeError
 from judge.gate import MAX_SOURCE_BYTES
 from judge.service import auth, classlist, input_run
+from judge.service.connections import host_allowed
 from judge.service.limits import Limits, RateLimiter
+from judge.service.outage import RETRY_AFTER_S, Outage, is_outage
 from judge.service.problems import catalogue as load_catalogue
 from judge.service.queue import open_queue
 from judge.service.recorder import LEASE_S, Recorder
@@ -89,6 +98,8 @@ class ServiceSettings:
     lease_s: float = LEASE_S
     recorder: bool = True               # record results and re-enqueue lost work (the API's job)
     root: Path | None = None            # the folder holding problems/ (default: found as usual)
+    sandbox: str = "bwrap"              # the graders' sandbox, as ``judge service`` resolved it
+    allowed_hosts: tuple[str, ...] = ()  # Host names answered (``connections``); empty: any
 
 
 class ApiError(Exception):
@@ -113,6 +124,7 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     queue = open_queue(settings.queue, data)
     catalogue = load_catalogue(settings.root)
     rate = RateLimiter(settings.limits.rate)
+    requests = RateLimiter(settings.limits.request_rate)
     recorder = Recorder(store, queue, settings.lease_s)
 
     @asynccontextmanager
@@ -130,10 +142,31 @@ def create_app(settings: ServiceSettings) -> FastAPI:
                   redoc_url=None, openapi_url=None)
     app.state.store, app.state.queue, app.state.recorder = store, queue, recorder
 
+    storage = Outage("the service's database or queue", log)
+
     @app.middleware("http")
     async def security_headers(request: Request, call_next):
         started = time.monotonic()
-        response = await call_next(request)
+        if not host_allowed(request.headers.get("host"), settings.allowed_hosts):
+            response = _error(400, "this service does not answer to that Host name (its "
+                                   "operator lists the names it does with --allowed-host)")
+            response.headers.update(SECURITY_HEADERS)
+            log.info("%s %s 400 (Host not allowed)", request.method, request.url.path)
+            return response
+        try:
+            response = await call_next(request)
+        except Exception as exc:  # noqa: BLE001 - answered as JSON, never a reset connection
+            if is_outage(exc):
+                storage.failed(exc, f"answering {request.method} {request.url.path}")
+                response = _error(503, "the service cannot reach its storage just now; nothing "
+                                       "was lost, try again shortly",
+                                  {"Retry-After": str(RETRY_AFTER_S)})
+            else:
+                log.exception("%s %s failed", request.method, request.url.path)
+                response = _error(500, "internal error; the service's log has the details")
+        else:
+            if response.status_code < 500:
+                storage.ok()
         response.headers.update(SECURITY_HEADERS)
         log.info("%s %s %d %.0f ms", request.method, request.url.path, response.status_code,
                  (time.monotonic() - started) * 1000)
@@ -160,6 +193,11 @@ def create_app(settings: ServiceSettings) -> FastAPI:
         if who is None:
             raise ApiError(401, "a valid token is needed: send `Authorization: Bearer TOKEN`",
                            {"WWW-Authenticate": "Bearer"})
+        wait = requests.take(who)
+        if wait:
+            raise ApiError(429, f"this token may make {settings.limits.request_rate} requests a "
+                                f"minute; wait {wait:.1f} s",
+                           {"Retry-After": str(max(1, round(wait)))})
         return who
 
     async def body_json(request: Request):
@@ -213,11 +251,16 @@ def create_app(settings: ServiceSettings) -> FastAPI:
     def accept(who: str, problem: str, source: str, mode: str, inputs: str | None = None) -> dict:
         with admitting:
             sub_id = admit(who, problem, source, mode, inputs)
-        log.info("submission %s: problem %s, %s, queued", sub_id, problem, mode)
-        try:
-            queue.enqueue(sub_id, 1, problem, source, mode, inputs)
-        except Exception:  # noqa: BLE001 - stored, so the recorder enqueues it when it can
-            log.exception("enqueueing %s failed; the next sweep enqueues it", sub_id)
+        try:  # stored: whatever fails now, the answer is 202 and the recorder enqueues it
+            turn = store.get(sub_id).turn
+            log.info("submission %s: problem %s, %s, queued (turn %d)", sub_id, problem, mode,
+                     turn)
+            queue.enqueue(sub_id, 1, problem, source, mode, turn, inputs)
+        except Exception as exc:  # noqa: BLE001 - stored, so the recorder enqueues it when it can
+            if is_outage(exc):
+                storage.failed(exc, f"enqueueing {sub_id} (stored: the next sweep enqueues it)")
+            else:
+                log.exception("enqueueing %s failed; the next sweep enqueues it", sub_id)
         return {"id": sub_id, "mode": mode}
 
     def admit(who: str, problem: str, source: str, mode: str, inputs: str | None = None) -> str:
@@ -292,6 +335,13 @@ def create_app(settings: ServiceSettings) -> FastAPI:
             "Content-Disposition": f'attachment; filename="class-{problem_id}.csv"'})
 
     student_routes(app, store, catalogue, caller, body_json, accept)
+
+    @app.get("/api/v1/health")
+    def health():
+        bare = settings.sandbox != "bwrap" or bool(recorder.unsandboxed)
+        storage.ok()  # over, if nothing failed for a while
+        down = storage.down or recorder.outage.down
+        return {"status": "unavailable" if down else "ok", "sandbox": "none" if bare else "bwrap"}
 
     @app.get("/", include_in_schema=False)
     def index():

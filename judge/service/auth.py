@@ -6,9 +6,10 @@ a new random token to that file, readable by its owner only (0600), and prints i
 anyone else can read or write is refused: a token is the only key to the API.
 
 The file is read again, without a restart, whenever it changes (``Tokens`` looks at its
-modification time, size and inode at each request): a line added is accepted at once, a line
-removed is refused at once. A file that becomes invalid (open to others, a short token) grants
-nothing until it is fixed, and the log says why.
+modification and change times, size, inode and mode at each request): a line added is accepted
+at once, a line removed is refused at once. A file that becomes invalid (open to others, a short
+token) grants nothing until it is fixed, and the log says why; ``chmod 644`` alone refuses every
+token of the file at the next request, and ``chmod 600`` alone restores them.
 
 A submission belongs to the token that sent it; the database keeps the token's SHA-256, never
 the token. Tokens are compared in constant time.
@@ -101,7 +102,7 @@ class Tokens:
     def __init__(self, tokens: list[str], path: Path | None = None):
         self._fixed = entries(tokens)
         self._path = Path(path) if path is not None else None
-        self._seen: tuple | None = None   # the file's (mtime_ns, size, inode) when last read
+        self._seen: tuple | None = None   # the file's ``_identity`` when last read
         self._from_file: list[bytes] = []
         self._tokens = list(self._fixed)
         self._lock = threading.Lock()
@@ -117,7 +118,9 @@ class Tokens:
             return
         try:
             st = os.stat(self._path)
-            seen = (st.st_mtime_ns, st.st_size, st.st_ino)
+            # the mode and the change time too: chmod changes no content, yet decides whether
+            # the file grants anything
+            seen = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode)
         except FileNotFoundError:
             seen = None
         if seen == self._seen:

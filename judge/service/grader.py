@@ -5,7 +5,8 @@
 2. tells the API process it started (an ``events`` notice) and keeps a heartbeat while it grades,
 3. grades the source (every case, or with ``mode`` ``examples`` the public examples only, as
    ``judge grade --examples-only``, or with ``input`` one example on the student's own inputs,
-   ``judge.service.input_run``) through ``judge.grade.grading.grade``: the submission is written to a
+   ``judge.service.input_run``) through ``judge.grade.regrade.grade`` (an internal error, such
+   as a worker killed from outside, graded again; only its repeat is IE): the submission is written to a
    private file by the same intake as ``judge grade`` (``intake.private_copy``), checked by the
    source gate (always on here) and run in the sandboxed worker with the problem's limits,
 4. stores the student-facing JSON report (``judge.reports.json_report``) under the attempt's
@@ -28,6 +29,7 @@ import threading
 import time
 
 from judge.service import queue as q
+from judge.service.outage import Outage, QueueLogFilter, is_outage
 
 log = logging.getLogger("judge.service")
 
@@ -47,8 +49,12 @@ class Grader:
         from judge.run.settings import Settings
 
         self.name = f"{socket.gethostname()}:{os.getpid()}"
-        self.settings = Settings.resolve(sandbox)
+        # ``judge service`` passes settings it checked (``main.service_sandbox``); a mode given
+        # here is resolved failing closed: bwrap unless it says none
+        self.settings = (sandbox if isinstance(sandbox, Settings) else
+                         Settings.resolve(sandbox, default="bwrap").check())
         self.queue = q.open_queue(queue_url, data, grade=self.grade_task)
+        self.outage = Outage("the queue", log)  # logged once, then backed off, while it fails
         self._problems: dict = {}
         self._lock = threading.Lock()
 
@@ -70,10 +76,12 @@ class Grader:
         queue = self.queue
         if not queue.put_if_empty(q.claim_key(sub_id, attempt), self.name):
             return  # this attempt is another delivery's
+        self.outage.ok()  # a task read and claimed: the queue works
         log.info("grading %s: problem %s, %s, attempt %d", sub_id, problem_id, mode, attempt)
         started = time.monotonic()
         queue.put(q.beat_key(sub_id, attempt), 0)
-        queue.notify({"event": "start", "id": sub_id, "attempt": attempt, "grader": self.name})
+        queue.notify({"event": "start", "id": sub_id, "attempt": attempt, "grader": self.name,
+                      "sandbox": self.settings.sandbox})
         stop = threading.Event()
         beat = threading.Thread(target=self._beat, args=(sub_id, attempt, stop), daemon=True)
         beat.start()
@@ -96,8 +104,11 @@ class Grader:
             count += 1
             try:
                 self.queue.put(q.beat_key(sub_id, attempt), count)
-            except Exception:  # noqa: BLE001 - a missed beat only shortens the lease
-                log.exception("heartbeat of %s failed", sub_id)
+            except Exception as exc:  # noqa: BLE001 - a missed beat only shortens the lease
+                if not is_outage(exc):
+                    log.exception("heartbeat of %s failed", sub_id)
+                else:
+                    self.outage.failed(exc, f"keeping the heartbeat of {sub_id}")
 
     def grade(self, problem_id: str, source: str, examples_only: bool = False) -> tuple[str, str]:
         """(verdict, JSON report) of ``source`` on ``problem_id``, as ``judge grade --format
@@ -105,7 +116,7 @@ class Grader:
         the judge itself fails."""
         from judge.errors import JudgeError
         from judge.grade import intake
-        from judge.grade.grading import grade
+        from judge.grade.regrade import grade
         from judge.grade.verdicts import GradeResult, Verdict
         from judge.reports import json_report
 
@@ -155,6 +166,8 @@ class Grader:
         from judge.run import warm
 
         warm.prestart(self.settings)  # the workers' JAX imports while the consumer starts
+        for handler in logging.getLogger().handlers:  # Huey's "Error reading from queue", tamed
+            handler.addFilter(QueueLogFilter(self.outage))
         consumer = self.queue.tasks.create_consumer(workers=workers, worker_type="thread",
                                                     periodic=False, initial_delay=0.05,
                                                     max_delay=0.5, backoff=1.5)

@@ -1,7 +1,9 @@
 """Per-token limits, so that one client cannot starve the others: a rate limit on submissions
-(a token bucket: ``rate`` per minute, bursts of up to ``rate``), a bound on a token's unfinished
+(a token bucket: ``rate`` per minute, bursts of up to ``rate``), one on every request with the
+token, reads included (``request_rate``, likewise), a bound on a token's unfinished
 submissions (``max_pending``) and a bound on the whole queue (``max_queue``). Beyond any of them
-the API answers 429 with a ``Retry-After``."""
+the API answers 429 with a ``Retry-After``. (The queue itself serves the tokens in turns:
+``judge.service.store.Store.add``.)"""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ class Limits:
     rate: int = 60           # submissions per minute per token (and the largest burst)
     max_pending: int = 100   # queued or running submissions per token
     max_queue: int = 1000    # queued or running submissions in all
+    request_rate: int = 600  # requests per minute per token, reads included (and the burst)
 
 
 class RateLimiter:

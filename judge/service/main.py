@@ -9,7 +9,16 @@ grader process alone: on the same machine with the same ``--data``, or on anothe
 The data folder (the database, the SQLite queue, the token file) is by default the user's data
 directory (``default_data``), never the current folder: a checkout must not collect tokens and
 students' sources. A ``--data`` inside a git work tree is refused unless
-``--allow-data-in-git`` says so. Both processes log one line per request and per grading event
+``--allow-data-in-git`` says so.
+
+The service fails closed: it grades under the bwrap sandbox, and neither the API nor a grader
+starts where the sandbox cannot (``service_sandbox``) unless ``--sandbox none`` (or
+$JUDGE_SANDBOX=none) says to grade without it, which ``/api/v1/health`` and the page then show.
+``auto`` is refused here: a service that falls back unsandboxed is what failing closed forbids.
+
+uvicorn serves the API with the bounds of ``judge.service.connections``: a deadline for each
+request's head (``--header-timeout``), a cap on connections (``--max-connections``) and the Host
+names answered (``--allowed-host``). Both processes log one line per request and per grading event
 on stderr, and the API a last line when it has stopped. ``judge service tokens add|list|revoke``
 manages the token file (``judge.service.tokens``).
 """
@@ -83,6 +92,28 @@ def _die_with_parent() -> None:
         pass
 
 
+def service_sandbox(option: str | None, grades: bool = True):
+    """The sandbox settings of the service's graders: bwrap, unless ``option`` (else
+    $JUDGE_SANDBOX) says ``none``; JudgeError where bwrap cannot start or ``auto`` is asked.
+    ``grades``: False for an API without a grader of its own, which only says the mode."""
+    from judge.run import sandbox as sandboxing
+    from judge.run.settings import Settings
+
+    mode = sandboxing.requested_mode(option, "bwrap")
+    if mode == "auto":
+        raise JudgeError("judge service does not take --sandbox auto (nor $JUDGE_SANDBOX=auto): "
+                         "it grades under bwrap, or, where you say so, without a sandbox "
+                         "(--sandbox none)")
+    if not grades:
+        return Settings(mode)
+    settings = Settings.resolve(mode, default="bwrap")
+    if settings.error is not None:
+        raise JudgeError(f"judge service will not start without its sandbox ({settings.error}); "
+                         f"make bwrap work here, or pass --sandbox none to grade submissions "
+                         f"unsandboxed, which /api/v1/health and the page then show")
+    return settings
+
+
 def grader_command(args) -> list[str]:
     command = [sys.executable, "-m", "judge", "service", "--grader-only",
                "--data", str(args.data), "--workers", str(args.workers)]
@@ -91,7 +122,7 @@ def grader_command(args) -> list[str]:
     if args.queue:
         command += ["--queue", args.queue]
     if args.sandbox:
-        command += ["--sandbox", args.sandbox]
+        command += ["--sandbox", args.sandbox]  # the mode the API resolved (bwrap or none)
     return command
 
 
@@ -149,12 +180,15 @@ def main(args) -> int:
                         format="%(asctime)s judge service: %(message)s")
     logging.getLogger("judge.service").setLevel(logging.INFO)  # a line per request and grade
     args.data.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if args.grader_only and args.workers < 1:
+        raise JudgeError("--grader-only needs --workers 1 or more")
+    # refuses to start without a working sandbox (an API without graders: their mode, unprobed)
+    sandbox = service_sandbox(args.sandbox, grades=args.grader_only or args.workers > 0)
+    args.sandbox = sandbox.sandbox
     if args.grader_only:
         from judge.service.grader import Grader
 
-        if args.workers < 1:
-            raise JudgeError("--grader-only needs --workers 1 or more")
-        Grader(args.queue, args.data, args.sandbox).run(args.workers)
+        Grader(args.queue, args.data, sandbox).run(args.workers)
         return 0
 
     import uvicorn
@@ -165,21 +199,32 @@ def main(args) -> int:
 
     announce = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     auth.load(args.data, announce)  # the first token, written and printed at the first start
-    limits = Limits(rate=args.rate_limit, max_pending=args.max_pending, max_queue=args.max_queue)
-    app = create_app(ServiceSettings(data=args.data, queue=args.queue, limits=limits))
+    from judge.service import connections
+
+    limits = Limits(rate=args.rate_limit, max_pending=args.max_pending, max_queue=args.max_queue,
+                    request_rate=args.request_rate)
+    hosts = tuple(args.allowed_host or connections.default_hosts(args.host))
+    if "*" in hosts:
+        hosts = ()
+    app = create_app(ServiceSettings(data=args.data, queue=args.queue, limits=limits,
+                                     sandbox=sandbox.sandbox, allowed_hosts=hosts))
     grader = LocalGrader(grader_command(args)) if args.workers > 0 else None
     if grader:
         grader.start()
     announce(f"judge service: http://{args.host}:{args.port}/ (data in {args.data}, queue "
              f"{args.queue or 'SQLite in the data folder'}, {args.workers} local grading "
-             f"worker(s)); the token file is read again whenever it changes")
+             f"worker(s), sandbox {sandbox.sandbox}); the token file is read again whenever it "
+             f"changes")
     # uvicorn stops gracefully on SIGINT or SIGTERM, then raises the signal again with this
     # process's previous handler: ours ends the run here, so the grader is stopped and the
     # last line said, rather than the process ending inside uvicorn
     signal.signal(signal.SIGTERM, _stopped_by)
     signal.signal(signal.SIGINT, _stopped_by)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                    http=connections.with_header_timeout(args.header_timeout),
+                    limit_concurrency=args.max_connections,
+                    timeout_keep_alive=connections.KEEP_ALIVE_S)
     except _Stopped:
         pass
     finally:
@@ -222,7 +267,21 @@ def add_parser(sub, add_sandbox, positive) -> None:
                     help="unfinished submissions per token (default 100)")
     sv.add_argument("--max-queue", type=positive, default=1000, metavar="N",
                     help="unfinished submissions in all (default 1000)")
-    add_sandbox(sv)
+    sv.add_argument("--request-rate", type=positive, default=600, metavar="N",
+                    help="requests a minute per token, reads included (default 600)")
+    sv.add_argument("--max-connections", type=positive, default=200, metavar="N",
+                    help="connections served at once; past them a request is answered 503 "
+                         "(default 200)")
+    sv.add_argument("--header-timeout", type=positive, default=10, metavar="SECONDS",
+                    help="a connection whose request line and headers take longer is closed "
+                         "(default 10)")
+    sv.add_argument("--allowed-host", action="append", metavar="NAME",
+                    help="a Host name the service answers to (repeat for more; *.example.org "
+                         "for its subdomains; * for any); default: localhost, 127.0.0.1 and ::1 "
+                         "when --host is a loopback address, else any")
+    add_sandbox(sv, "bwrap (the default, else $JUDGE_SANDBOX): the service will not start "
+                    "where it cannot; none grades without a sandbox, which /api/v1/health and "
+                    "the page then show (auto is refused)")
     sv.set_defaults(func=main)
     from judge.service import tokens
 

@@ -11,6 +11,13 @@ started an attempt). Huey's key-value store holds, per attempt, the grader's cla
 once, ``put_if_empty``, so two deliveries of one attempt are graded once), its heartbeat and its
 result, until the API process has recorded it in its database (``judge.service.store``).
 
+Grading tasks are served by priority, highest first: ``-turn``, the submission's round
+(``judge.service.store.Store.add``), so owners take turns instead of one owner's burst holding
+everyone else back; within a round, first come, first served. On Redis the tasks are a sorted
+set (``PriorityRedisHuey``, Redis 5 or later) under the name ``judge-grading``; a queue left by an
+older judge under ``judge-tasks`` is not read, and the recorder enqueues its submissions again
+from the database.
+
 Everything crosses as JSON (``JsonSerializer``), never pickle: whoever can write to Redis must
 not be able to run code in the API process or a grader by what they write there.
 """
@@ -21,7 +28,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from huey import RedisHuey, SqliteHuey
+from huey import PriorityRedisHuey, RedisHuey, SqliteHuey
 from huey.registry import Message
 from huey.serializer import Serializer
 
@@ -72,9 +79,12 @@ class Queue:
     url: str | None  # None: SQLite in the data folder
 
     def enqueue(self, sub_id: str, attempt: int, problem: str, source: str,
-                mode: str = "submit", inputs: str | None = None) -> None:
-        extra = () if inputs is None else (inputs,)  # mode "input": the student's input, as JSON
-        self.tasks.enqueue(self.grade_task.s(sub_id, attempt, problem, source, mode, *extra))
+                mode: str = "submit", turn: int = 0, inputs: str | None = None) -> None:
+        """Queue one attempt; lower ``turn`` first (the store's round of the submission).
+        ``inputs``: with mode ``input``, the student's input, as JSON."""
+        extra = () if inputs is None else (inputs,)
+        self.tasks.enqueue(self.grade_task.s(sub_id, attempt, problem, source, mode, *extra,
+                                             priority=-turn))
 
     def pending(self) -> set[tuple[str, int]]:
         """(submission, attempt) of every grading task still waiting in the queue."""
@@ -113,7 +123,8 @@ def open_queue(url: str | None, data: Path, grade=None) -> Queue:
     if url:
         if not url.startswith(("redis://", "rediss://", "unix://")):
             raise JudgeError(f"--queue {url}: a Redis URL is expected (redis://HOST:PORT/DB)")
-        tasks = RedisHuey("judge-tasks", url=url, serializer=serializer, results=False)
+        tasks = PriorityRedisHuey("judge-grading", url=url, serializer=serializer,
+                                  results=False)
         events = RedisHuey("judge-events", url=url, serializer=serializer, results=False)
     else:
         path = str(Path(data) / "queue.db")

@@ -7,12 +7,15 @@ The database (``judge.service.store``) says what must happen; the queue only car
   UPDATE, so a second result for the same submission (a late grader of an older attempt, a
   duplicate delivery) is logged in ``outcomes`` and never overwrites the first;
 - a ``running`` attempt whose lease passes without a heartbeat (its grader was killed, or its
-  machine lost) goes back to ``queued`` as the next attempt and is enqueued again;
+  machine lost) goes back to ``queued`` as the next attempt and is enqueued again, up to
+  ``MAX_ATTEMPTS`` attempts; when the last one is lost too, the submission is recorded ``IE
+  grader_lost`` (the judge's fault, never the student's verdict), rather than graded forever;
 - a ``queued`` submission whose task is in no queue (the API was killed between its row and its
   task, or a grader between taking the task and claiming it) is enqueued again; if it was
   claimed, it is treated as running, and its lease decides.
 ``recover`` runs that sweep once at start, so a restart on the same ``--data`` finishes every
-submission accepted before it.
+submission accepted before it. A grader's ``start`` notice also says its sandbox; the graders
+seen grading without one are kept in ``unsandboxed`` (``/api/v1/health`` shows them).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import threading
 import time
 
 from judge.service import queue as q
+from judge.service.outage import Outage, is_outage
 from judge.service.store import Row, Store
 
 log = logging.getLogger("judge.service")
@@ -34,6 +38,8 @@ LEASE_S = 15.0
 #: queue is searched for lost tasks (seconds).
 POLL_S = 0.5
 SWEEP_S = 10.0
+#: Attempts of one submission whose graders may be lost before it is recorded IE grader_lost.
+MAX_ATTEMPTS = 3
 
 
 class Recorder:
@@ -43,6 +49,8 @@ class Recorder:
         self.lease_s = lease_s
         self._beats: dict[tuple[str, int], object] = {}
         self._lost: set[tuple[str, int]] = set()  # found in no queue by the last sweep
+        self.unsandboxed: set[str] = set()  # graders whose start notice said sandbox none
+        self.outage = Outage("the service's database or queue", log)  # as the loop finds them
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -69,9 +77,15 @@ class Recorder:
                 if now >= next_sweep:
                     self.sweep_queued()
                     next_sweep = now + SWEEP_S
-            except Exception:  # noqa: BLE001 - a queue that is down for a while: try again
-                log.exception("the service's bookkeeping failed; retrying")
+            except Exception as exc:  # noqa: BLE001 - a queue that is down for a while: try again
+                if is_outage(exc):
+                    self.outage.failed(exc, "recording results")  # once, then backed off
+                else:
+                    log.exception("the service's bookkeeping failed; retrying")
                 busy = False
+                self._stop.wait(1.0)  # at most once a second while it fails
+            else:
+                self.outage.ok()
             if not busy:
                 self._stop.wait(0.1)
 
@@ -101,6 +115,8 @@ class Recorder:
             if row is None:
                 continue
             if event.get("event") == "start" and isinstance(event.get("attempt"), int):
+                if event.get("sandbox") != "bwrap":
+                    self.unsandboxed.add(str(event.get("grader"))[:200])
                 self.store.start(row.id, event["attempt"], self.lease_s)
             elif event.get("event") == "done":
                 self.collect(row)
@@ -117,11 +133,13 @@ class Recorder:
                 self.store.extend(row.id, row.attempt, self.lease_s)
             elif row.lease_until is not None and row.lease_until < time.time():
                 self._beats.pop(key, None)
-                if self.store.retry(row.id, row.attempt):
+                if row.attempt >= MAX_ATTEMPTS:
+                    self.give_up(row)
+                elif self.store.retry(row.id, row.attempt):
                     log.warning("submission %s: attempt %d lost its grader; grading it again",
                                 row.id, row.attempt)
                     self.queue.enqueue(row.id, row.attempt + 1, row.problem, row.source,
-                                       row.mode, row.inputs)
+                                       row.mode, row.turn, row.inputs)
 
     def sweep_queued(self, at_start: bool = False) -> None:
         """Enqueue again every queued submission whose current attempt is in no queue and not
@@ -138,7 +156,7 @@ class Recorder:
                 self.store.start(row.id, row.attempt, self.lease_s)  # its lease decides
             elif at_start or (row.id, row.attempt) in self._lost:
                 self.queue.enqueue(row.id, row.attempt, row.problem, row.source, row.mode,
-                                   row.inputs)
+                                   row.turn, row.inputs)
             else:
                 lost.add((row.id, row.attempt))
         self._lost = lost
@@ -160,6 +178,22 @@ class Recorder:
             self._forget(row)
             return True
         return False
+
+    def give_up(self, row: Row) -> None:
+        """Record ``IE grader_lost`` for a submission whose last attempt lost its grader."""
+        from judge.grade.verdicts import GradeResult, Verdict
+        from judge.reports import json_report
+
+        result = GradeResult(
+            problem=row.problem, submission="submission.py", verdict=Verdict.IE,
+            reason="grader_lost", time_s=0.0, cases=(),
+            message=f"not graded: the grader of each of {row.attempt} attempts stopped answering "
+                    f"(the judge's fault, not the submission's)",
+            regraded=("grader_lost",) * (row.attempt - 1))
+        if self.store.record(row.id, row.attempt, "IE", json_report.render(result)):
+            log.error("submission %s: attempt %d lost its grader too, as did every earlier one; "
+                      "recorded IE grader_lost", row.id, row.attempt)
+        self._forget(self.store.get(row.id) or row)
 
     def _forget(self, row: Row) -> None:
         for attempt in range(1, row.attempt + 1):

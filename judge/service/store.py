@@ -37,11 +37,13 @@ create table if not exists submissions (
     finished real,
     verdict text,
     result text,                    -- the JSON report, once done
+    turn integer not null default 0, -- its owner's round: graded in increasing turns (``add``)
     inputs text                     -- mode 'input': {"example": N, "inputs": {...}} as JSON
 );
 create index if not exists submissions_status on submissions (status);
 create index if not exists submissions_owner_status on submissions (owner, status);
 create index if not exists submissions_owner_created on submissions (owner, created);
+create index if not exists submissions_status_turn on submissions (status, turn);
 create table if not exists outcomes (
     submission text not null,
     attempt integer not null,
@@ -71,11 +73,12 @@ class Row:
     mode: str = "submit"
     created: float = 0.0
     finished: float | None = None
+    turn: int = 0
     inputs: str | None = None       # mode "input": the example's number and the inputs, as JSON
 
 
 _COLUMNS = ("id, owner, problem, source, status, attempt, lease_until, verdict, result, mode, "
-            "created, finished, inputs")
+            "created, finished, turn, inputs")
 
 
 @dataclass(frozen=True)
@@ -103,13 +106,16 @@ class Store:
                                    isolation_level=None)
         self._db.execute("pragma journal_mode=wal")
         self._db.execute("pragma synchronous=full")  # a 202 means the row is on disk
-        self._db.executescript(SCHEMA)
         columns = {row[1] for row in self._db.execute("pragma table_info(submissions)")}
-        if "mode" not in columns:  # a database from before the examples-only runs
+        if columns and "mode" not in columns:  # a database from before the examples-only runs
             self._db.execute("alter table submissions add column mode text not null "
                              "default 'submit'")
-        if "inputs" not in columns:  # a database from before the runs on a student's input
+        if columns and "turn" not in columns:  # a database from before the rounds
+            self._db.execute("alter table submissions add column turn integer not null "
+                             "default 0")
+        if columns and "inputs" not in columns:  # a database from before the runs on a student's input
             self._db.execute("alter table submissions add column inputs text")
+        self._db.executescript(SCHEMA)
 
     def close(self) -> None:
         with self._lock:
@@ -121,15 +127,25 @@ class Store:
 
     def add(self, owner: str, problem: str, source: str, mode: str = "submit",
             inputs: str | None = None) -> str:
-        """A new queued submission; its id. ``inputs``: with mode ``input`` only."""
+        """A new queued submission; its id. ``inputs``: with mode ``input`` only. Its turn is
+        the round it is graded in, so that the owners take turns (the queue serves lower turns
+        first): one past its owner's last unfinished submission, and never before the round the
+        queue is at (the lowest turn still queued). So one owner's burst of 40 takes rounds 0
+        to 39, and another owner's single submission, sent later, joins the round being served:
+        it waits for about one grading per owner, not for the burst."""
         if mode not in ALL_MODES:
             raise ValueError(f"mode must be one of {ALL_MODES}, got {mode!r}")
         if (inputs is None) != (mode != "input"):
             raise ValueError("inputs go with the mode 'input', and only with it")
         sub_id = uuid.uuid4().hex
-        self._run("insert into submissions (id, owner, problem, source, status, created, mode, "
-                  "inputs) values (?, ?, ?, ?, 'queued', ?, ?, ?)",
-                  (sub_id, owner, problem, source, time.time(), mode, inputs))
+        with self._lock:
+            self._db.execute(
+                "insert into submissions (id, owner, problem, source, status, created, mode, "
+                "inputs, turn) values (?, ?, ?, ?, 'queued', ?, ?, ?, max("
+                "(select coalesce(max(turn) + 1, 0) from submissions where owner = ? and "
+                "status != 'done'), "
+                "(select coalesce(min(turn), 0) from submissions where status = 'queued')))",
+                (sub_id, owner, problem, source, time.time(), mode, inputs, owner))
         return sub_id
 
     def list(self, owner: str | None, problem: str | None = None, limit: int = 20,
@@ -220,7 +236,11 @@ class Store:
                                  "values (?, ?, ?, ?)", (sub_id, attempt, int(recorded), time.time()))
                 self._db.execute("commit")
             except BaseException:
-                self._db.execute("rollback")
+                if self._db.in_transaction:  # a failed COMMIT may have ended it already
+                    try:
+                        self._db.execute("rollback")
+                    except sqlite3.Error:
+                        pass  # the error raised is the one that made it fail, not this one
                 raise
         return recorded
 

@@ -690,6 +690,16 @@ function start() {
   window.addEventListener("beforeunload", saveDraft);
   if (sessionStorage.getItem(TOKEN_KEY)) useToken(sessionStorage.getItem(TOKEN_KEY));
   else showTokenState("", false);
+  showSandbox();
+}
+
+// A service told to grade without its sandbox (--sandbox none) says so on its page.
+async function showSandbox() {
+  try {
+    const response = await fetch("/api/v1/health", { cache: "no-store", credentials: "omit" });
+    const data = await response.json();
+    $("unsandboxed").hidden = !(data && data.sandbox === "none");
+  } catch (e) { /* no answer: the other requests say so */ }
 }
 
 document.addEventListener("DOMContentLoaded", start);
