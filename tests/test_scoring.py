@@ -351,4 +351,4 @@ def test_a_batch_records_each_submission_s_points(tmp_path):
     assert csv[2].startswith("ben,WA,wrong_value,2,3,30,100,")
     table = batch_report.render_text("double", records)
     assert " 30/100 " in table and "  0/100 " in table
-    assert json.loads(batch_report.render_json("double", records))["version"] == 3
+    assert json.loads(batch_report.render_json("double", records))["version"] == 4

@@ -584,7 +584,7 @@ def test_a_grader_refuses_inputs_from_the_queue_that_the_problem_does_not_admit(
     with nothing run."""
     from judge.service.grader import Grader
 
-    grader = Grader(None, tmp_path, sandbox="off")
+    grader = Grader(None, tmp_path, sandbox="none")
     for inputs in (None, "[]", json.dumps({"example": 0, "inputs": {"x": [1.0] * 65}})):
         verdict, report = grader.grade_input("sign_ste", SIGN, inputs)
         assert verdict == "IE" and "not graded" in json.loads(report)["message"]
