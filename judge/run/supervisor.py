@@ -263,16 +263,15 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
 
 def _cache_in_worker(mode: str, cache_dir: Path | None, writable: bool, workdir: str) -> str | None:
     """Where the worker finds the compilation cache: the read-only mount under bwrap, the cache
-    itself for a trusted run that fills it, else a private copy the worker may change."""
+    itself for a trusted run that fills it, else this process's read-only copy
+    (``cache.snapshot``)."""
     if not cache_dir:
         return None
     if mode == "bwrap":
         return sandboxing.CACHE_MOUNT
     if writable:
         return str(cache_dir)
-    copy = os.path.join(workdir, "xla-cache")
-    shutil.copytree(cache_dir, copy, ignore=shutil.ignore_patterns(".*"))
-    return copy
+    return str(cache.snapshot(cache_dir))
 
 
 class _FreshProcess:
