@@ -29,15 +29,24 @@ def bare_python(tmp_path_factory):
     except Exception as exc:  # noqa: BLE001 - any failure means no venv can be made here
         pytest.skip(f"a virtual environment cannot be created here: {exc}")
     python = str(folder / "bin" / "python")
-    found = subprocess.run([python, "-c", "import jax"], capture_output=True, text=True)
+    found = subprocess.run([python, "-I", "-c", "import jax"], capture_output=True, text=True)
     assert found.returncode != 0 and "No module named 'jax'" in found.stderr
     return python
 
 
+def _pythonpath(*first: str) -> str:
+    """``first``, then every folder this Python imports packages from (its site-packages and its
+    own PYTHONPATH: where JAX, PyYAML and jsonschema are), then the checkout."""
+    stdlib = {os.path.dirname(os.__file__), os.path.join(os.path.dirname(os.__file__), "lib-dynload")}
+    folders = [*first, JAX_FOLDER, *(p for p in sys.path if p and os.path.isdir(p) and p not in stdlib),
+               str(ROOT)]
+    return os.pathsep.join(dict.fromkeys(os.path.abspath(p) for p in folders))
+
+
 def _env(tmp_path, **extra) -> dict:
-    """An environment with JAX and the judge only on PYTHONPATH."""
+    """An environment with JAX, the judge's requirements and the judge only on PYTHONPATH."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "JUDGE_", "VIRTUAL_ENV"))}
-    return {**env, "PYTHONPATH": os.pathsep.join([JAX_FOLDER, str(ROOT)]),
+    return {**env, "PYTHONPATH": _pythonpath(),
             "JUDGE_CACHE_DIR": os.environ.get("JUDGE_CACHE_DIR") or str(tmp_path / "cache"), **extra}
 
 
@@ -109,7 +118,7 @@ def test_the_judge_says_so_once_instead_of_failing_every_case(bare_python, tmp_p
         "import judge.run.imports as i\ni.roots = lambda: ()\n")
     done = subprocess.run([bare_python, "-m", "judge", "grade", str(README_SUBMISSION),
                            "--problem", "fake_quant_ste", "--sandbox", "none"], cwd=tmp_path,
-                          env={**_env(tmp_path), "PYTHONPATH": os.pathsep.join([str(hook), JAX_FOLDER, str(ROOT)])},
+                          env={**_env(tmp_path), "PYTHONPATH": _pythonpath(str(hook))},
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-1000:])
     assert f"ml_dtypes in {JAX_FOLDER}" in done.stderr and "IE" not in done.stdout
