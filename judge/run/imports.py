@@ -148,6 +148,21 @@ def check(python: str = sys.executable) -> None:
         raise WorkerImportError(problem)
 
 
+def check_soon(python: str = sys.executable) -> None:
+    """Start ``check``'s question in the background, so that the command's first run finds the
+    answer ready rather than waiting for the workers' Python to start."""
+    def ask():
+        try:
+            check(python)
+        except WorkerImportError:
+            pass  # raised again, once per run, by the run that calls check
+
+    with _lock:
+        if python in _checked:
+            return
+    threading.Thread(target=ask, daemon=True).start()
+
+
 def _problem(python: str) -> str | None:
     judge = origins()
     folders: dict[str, list[str]] = {}
