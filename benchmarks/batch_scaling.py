@@ -70,13 +70,15 @@ def bare(problem: str, count: int, at_once: bool, env: dict) -> float:
     if at_once:
         procs = [subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                  for _ in range(count)]
-        failed = [p for p in procs if p.wait() != 0]
+        errors = [p.stderr.read() for p in procs]
+        codes = [p.wait() for p in procs]
     else:
-        failed = [p for p in (subprocess.run(argv, env=env, stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.PIPE) for _ in range(count))
-                  if p.returncode != 0]
-    if failed:
-        raise SystemExit(f"a bare run failed: {failed[0].stderr.read().decode()[-500:] if at_once else failed[0].stderr.decode()[-500:]}")
+        done = [subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                for _ in range(count)]
+        errors, codes = [d.stderr for d in done], [d.returncode for d in done]
+    for code, error in zip(codes, errors):
+        if code != 0:
+            raise SystemExit(f"a bare run failed: {error.decode(errors='replace')[-500:]}")
     return time.perf_counter() - started
 
 

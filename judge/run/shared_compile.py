@@ -207,8 +207,9 @@ class SharedCompiles:
             env = {**sandboxing.worker_env(home, staging, cache.JAX_SETTINGS),
                    "JUDGE_SHARED_CACHE": str(self.cache_dir), "JUDGE_COMPILE_IDLE": "1" if self.idle else "0"}
             parent = str(Path(__file__).resolve().parents[2])
+            boot = imports.bootstrap(parent, "judge.worker.op_compiler", "compile_main")
             self._proc = subprocess.Popen(
-                [self.python, "-I", "-B", "-c", imports.bootstrap(parent, "judge.worker.op_compiler", "compile_main")], stdin=subprocess.PIPE,
+                [self.python, "-I", "-B", "-c", boot], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=home, env=env,
                 start_new_session=True)
         except OSError:
