@@ -122,3 +122,20 @@ def test_the_judge_says_so_once_instead_of_failing_every_case(bare_python, tmp_p
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-1000:])
     assert f"ml_dtypes in {JAX_FOLDER}" in done.stderr and "IE" not in done.stdout
+
+
+def test_a_batch_whose_workers_cannot_import_jax_stops_at_once(bare_python, tmp_path):
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text("import judge.run.imports as i\ni.roots = lambda: ()\n")
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copyfile(README_SUBMISSION, folder / "ada.py")
+    done = subprocess.run([bare_python, "-m", "judge", "batch", str(folder), "-p", "fake_quant_ste",
+                           "--sandbox", "none", "--out", str(tmp_path / "r.json"), "--format", "json",
+                           "--journal", str(tmp_path / "journal")], cwd=tmp_path,
+                          env={**_env(tmp_path), "PYTHONPATH": _pythonpath(str(hook))},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-1000:])
+    assert f"ml_dtypes in {JAX_FOLDER}" in done.stderr
+    assert not (tmp_path / "r.json").exists()  # no report of IE rows
