@@ -1,12 +1,21 @@
-"""How `judge batch` scales with -j, side by side in one run.
+"""How `judge batch` scales with cores, against how the machine itself scales, in one run.
 
-    python benchmarks/batch_scaling.py [--class-size 24] [--jobs 1,2,4,auto] [--problem fake_quant_ste]
+    python benchmarks/batch_scaling.py [-n N] [--class-size 52] [--quick] [--problem fake_quant_ste]
 
-A class of the problem's bundled accepted, wrong_answer and rejected submissions, in turn, is
-graded once at each -j (sandbox on, warm workers, the judge's caches warmed first by one grade of
-each distinct file), and each run's wall time, throughput and speed-up over -j 1 are printed.
-`auto` is one job per core this process may use (`judge batch`'s default). Numbers depend on the
-machine: the script prints how many cores it may use. Run it on a quiet machine.
+Two measurements, side by side:
+
+* the judge: a class of the problem's bundled accepted, wrong_answer and rejected submissions,
+  in turn, graded by `judge batch -j 1` and by `judge batch -j N` (sandbox as `auto` gives it,
+  warm workers, the judge's caches warmed first by one grade of each distinct file);
+* the machine: N bare processes (`benchmarks/bare_run.py`: each imports JAX and runs the
+  problem's reference solution on its cases, no judge, on the CPU) one after another, then all
+  at once.
+
+Each speed-up is the one-at-a-time wall time over the N-at-once one; the last line is the
+judge's speed-up over the machine's, the share of the machine's parallelism the judge reaches
+(1.0: all of it). N defaults to the cores this process may use. `--quick` grades a class of
+8 and takes a minute or two on 2 cores. Run it on a quiet machine; it prints how many cores it
+may use.
 """
 
 from __future__ import annotations
@@ -53,36 +62,73 @@ def batch(problem: str, folder: Path, jobs: str, out: Path, env: dict) -> float:
     return wall
 
 
+def bare(problem: str, count: int, at_once: bool, env: dict) -> float:
+    """Wall seconds of ``count`` bare runs of the reference, one after another or all at once."""
+    argv = [sys.executable, str(ROOT / "benchmarks" / "bare_run.py"),
+            str(ROOT / "reference" / f"{problem}.py"), str(ROOT / "problems" / f"{problem}.yaml")]
+    started = time.perf_counter()
+    if at_once:
+        procs = [subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                 for _ in range(count)]
+        errors = [p.stderr.read() for p in procs]
+        codes = [p.wait() for p in procs]
+    else:
+        done = [subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                for _ in range(count)]
+        errors, codes = [d.stderr for d in done], [d.returncode for d in done]
+    for code, error in zip(codes, errors):
+        if code != 0:
+            raise SystemExit(f"a bare run failed: {error.decode(errors='replace')[-500:]}")
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--class-size", type=int, default=24)
-    parser.add_argument("--jobs", default="1,2,4,auto")
+    parser.add_argument("-n", "--jobs", type=int, default=usable_cores(),
+                        help="the -j and the number of bare processes at once (default: usable cores)")
+    parser.add_argument("--class-size", type=int, default=52)
+    parser.add_argument("--quick", action="store_true", help="a class of 8")
     parser.add_argument("--problem", default="fake_quant_ste")
+    parser.add_argument("--fresh", action="store_true",
+                        help="also grade the class with fresh workers (JUDGE_WARM=off)")
     args = parser.parse_args()
+    size, n = (8 if args.quick else args.class_size), args.jobs
     print(f"machine: {usable_cores()} usable cores ({os.cpu_count()} in all), "
-          f"Python {sys.version.split()[0]}")
+          f"Python {sys.version.split()[0]}; N = {n}")
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "JUDGE_CACHE_DIR": str(Path(tmp) / "cache")}
         for name in ("JUDGE_CACHE", "JUDGE_WARM", "JUDGE_SANDBOX", "JUDGE_SOURCE_GATE"):
             env.pop(name, None)
         folder = Path(tmp) / "class"
         folder.mkdir()
-        files = make_class(args.problem, folder, args.class_size)
+        files = make_class(args.problem, folder, size)
         warmup = Path(tmp) / "warmup"
         warmup.mkdir()
         for path in files:
             if not (warmup / path.name.split("_", 1)[1]).exists():
                 shutil.copyfile(path, warmup / path.name.split("_", 1)[1])
-        batch(args.problem, warmup, "auto", Path(tmp) / "warmup-run", env)  # caches: compiled programs, specs
-        n = len(files)
-        print(f"a class of {n} submissions of {args.problem} (accepted, wrong, rejected in turn)")
-        print(f"   {'-j':>6}  {'wall':>8}  {'subs/s':>7}  {'speed-up':>8}")
-        first = None
-        for jobs in args.jobs.split(","):
-            wall = batch(args.problem, folder, jobs, Path(tmp) / f"run-{jobs}", env)
-            first = first or wall
-            label = f"{jobs}={usable_cores()}" if jobs == "auto" else jobs
-            print(f"   {label:>6}  {wall:7.1f}s  {n / wall:7.2f}  {first / wall:7.2f}x")
+        batch(args.problem, warmup, str(n), Path(tmp) / "warmup-run", env)  # caches: compiled programs, specs
+        judge_1 = batch(args.problem, folder, "1", Path(tmp) / "run-1", env)
+        judge_n = batch(args.problem, folder, str(n), Path(tmp) / f"run-{n}", env)
+        if args.fresh:
+            fresh_env = {**env, "JUDGE_WARM": "off"}
+            fresh_1 = batch(args.problem, folder, "1", Path(tmp) / "fresh-1", fresh_env)
+            fresh_n = batch(args.problem, folder, str(n), Path(tmp) / f"fresh-{n}", fresh_env)
+        bare_env = {**env, "JAX_PLATFORMS": "cpu"}  # as the judge's workers: never the accelerator
+        bare(args.problem, 1, False, bare_env)  # the page cache: JAX's files read once
+        bare_1 = bare(args.problem, n, False, bare_env)
+        bare_n = bare(args.problem, n, True, bare_env)
+        judge_x, bare_x = judge_1 / judge_n, bare_1 / bare_n
+        print(f"the judge: a class of {size} submissions of {args.problem} "
+              f"(accepted, wrong, rejected in turn); bare: {n} runs of its reference")
+        print(f"   {'':<8}  {'one at a time':>14}  {f'{n} at once':>12}  {'speed-up':>8}")
+        print(f"   {'judge':<8}  {judge_1:13.1f}s  {judge_n:11.1f}s  {judge_x:7.2f}x"
+              f"   (-j 1 vs -j {n}; {size / judge_1:.2f} vs {size / judge_n:.2f} submissions/s)")
+        if args.fresh:
+            print(f"   {'fresh':<8}  {fresh_1:13.1f}s  {fresh_n:11.1f}s  {fresh_1 / fresh_n:7.2f}x"
+                  f"   (the judge with JUDGE_WARM=off: a fresh Python per submission)")
+        print(f"   {'bare':<8}  {bare_1:13.1f}s  {bare_n:11.1f}s  {bare_x:7.2f}x")
+        print(f"judge speed-up / bare speed-up: {judge_x / bare_x:.2f}")
 
 
 if __name__ == "__main__":

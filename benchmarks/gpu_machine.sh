@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # The judge on a machine with a GPU and jax[cuda] installed beside the project, for whoever has
 # one: which JAX and plugin are there, the README's grade command, `judge check` on every
-# problem, and `judge batch` over a class at several -j. Submissions run on the CPU there too
-# (the worker sets JAX_PLATFORMS=cpu; docs/install.md: "Which JAX, which machine").
+# problem, and `judge batch` over a class at -j 1 and at one job per core, beside bare
+# processes (benchmarks/batch_scaling.py). Submissions run on the CPU there too (the worker
+# sets JAX_PLATFORMS=cpu; docs/install.md: "Which JAX, which machine").
 #
-#     bash benchmarks/gpu_machine.sh [JOBS...]      # default: 1 4 8 16 auto
+#     bash benchmarks/gpu_machine.sh
 #
 # Run from anywhere; it works in the checkout. Every step's output goes to stdout; the exit
 # status is non-zero when a step failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
-jobs=${*:-1 4 8 16 auto}
 status=0
 step() { echo; echo "== $*"; "$@" || { echo "!! failed ($?): $*"; status=1; }; }
 
@@ -31,5 +31,5 @@ problems=$(ls problems/*.yaml | xargs -n1 basename | sed 's/\.yaml$//')
 start=$(date +%s)
 step "$python" -m judge check $problems -j auto
 echo "judge check of every problem: $(( $(date +%s) - start )) s"
-step "$python" benchmarks/batch_scaling.py --class-size 32 --jobs "$(echo $jobs | tr ' ' ',')"
+step "$python" benchmarks/batch_scaling.py --class-size 32
 exit $status

@@ -9,6 +9,10 @@ class SandboxError(JudgeError):
     """The requested sandbox cannot be used (exit status 2 from the CLI)."""
 
 
+class WorkerImportError(JudgeError):
+    """The workers' Python would not import the JAX and NumPy the judge found (exit status 2)."""
+
+
 def field_path(steps) -> str:
     """``hidden[2].input.x`` for the steps ``["hidden", 2, "input", "x"]``; ``(top level)`` for
     none."""

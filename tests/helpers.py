@@ -1,6 +1,7 @@
 """What many test files share: where the repository is, running the ``judge`` command, and
 splitting an exhaustive sweep between the default run and the ``slow`` group."""
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -13,6 +14,12 @@ _PARAM = type(pytest.param(None))  # what pytest.param returns
 
 #: The repository: problems/, submissions/, judge/ and tests/ are below it.
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pythonpath() -> str:
+    """PYTHONPATH for a child Python that runs this checkout: the checkout first, then the
+    folders this process's PYTHONPATH names (where JAX is, on a TPU VM or a cluster)."""
+    return os.pathsep.join([str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])
 
 
 def judge(*args: str, cwd: str | Path = ROOT, env: Mapping[str, str] | None = None,

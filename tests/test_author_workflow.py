@@ -19,7 +19,7 @@ from judge.grade import batch, example_diff
 from judge.grade.verdicts import GradeResult, Verdict
 from judge.problem import spec
 from judge.reports.show import constraints, render
-from tests.helpers import ROOT, judge
+from tests.helpers import ROOT, judge, pythonpath
 
 
 def _copy(tmp_path: Path, problem: str, generator: bool = False) -> Path:
@@ -32,7 +32,7 @@ def _copy(tmp_path: Path, problem: str, generator: bool = False) -> Path:
 
 
 def _env() -> dict:
-    return {**os.environ, "PYTHONPATH": str(ROOT)}
+    return {**os.environ, "PYTHONPATH": pythonpath()}
 
 
 # --- 1: judge show ---------------------------------------------------------------------------------

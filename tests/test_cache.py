@@ -1,6 +1,7 @@
 """The judge's compilation cache: filled once from the reference, read-only to submissions."""
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,20 @@ def test_a_submission_cannot_poison_the_cache(private_cache, fq_problem, mode):
     # and the next honest submission still gets correct answers from it
     assert grading.grade(fq_problem, ACCEPTED / "jit_static_args.py", examples_only=True,
                          sandbox=mode).verdict is Verdict.AC
+
+
+def test_unsandboxed_workers_share_one_read_only_copy_kept_up_to_date(tmp_path):
+    folder = tmp_path / "xla"
+    folder.mkdir()
+    (folder / "jit_a-cache").write_bytes(b"a")
+    (folder / ".lock").write_text("")  # the judge's own files stay behind
+    copy = cache.snapshot(folder)
+    assert sorted(p.name for p in copy.iterdir()) == ["jit_a-cache"]
+    assert cache.snapshot(folder) == copy  # one copy per process, not one per run
+    (folder / "jit_b-cache").write_bytes(b"b")
+    assert cache.snapshot(folder) == copy
+    assert {p.name: p.read_bytes() for p in copy.iterdir()} == {"jit_a-cache": b"a", "jit_b-cache": b"b"}
+    # read-only to a worker's JAX: no entry written, none changed
+    assert not os.access(copy, os.W_OK) or os.geteuid() == 0
+    assert all(p.stat().st_mode & 0o222 == 0 for p in copy.iterdir())
+    assert copy.stat().st_mode & 0o222 == 0

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.helpers import ROOT, sampled
+from tests.helpers import ROOT, pythonpath, sampled
 from tests.hostile import ADVERSARIAL
 
 from judge.grade import grading
@@ -292,7 +292,7 @@ def test_every_hostile_submission_gets_a_verdict_and_every_report(twice, tmp_pat
 # others, each a whole `judge grade` process, in the slow group.
 @pytest.mark.parametrize("fmt", sampled(sorted(FORMATS), key=lambda fmt: "one", ids=str))
 def test_cli_grade_writes_every_format(twice, tmp_path, fmt):
-    env = {**os.environ, "JUDGE_SOURCE_GATE": "off", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "JUDGE_SOURCE_GATE": "off", "PYTHONPATH": pythonpath()}
     r = subprocess.run([sys.executable, "-m", "judge", "grade", str(CHANNEL / "raise_surrogate.py"),
                         "--problem", str(twice.path), "--format", fmt],
                        capture_output=True, timeout=600, env=env, cwd=tmp_path)
@@ -304,7 +304,7 @@ def test_batch_of_hostile_submissions_in_every_format(twice, tmp_path):
     folder = tmp_path / "class"
     names = corpus(folder)
     (folder / "honest_too.py").write_text(REFERENCE)
-    env = {**os.environ, "JUDGE_SOURCE_GATE": "off", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "JUDGE_SOURCE_GATE": "off", "PYTHONPATH": pythonpath()}
     out = tmp_path / "report.csv"
 
     def batch(fmt, *more):

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, pythonpath
 
 PROGRAM = r"""
 import json, sys, threading
@@ -34,7 +34,7 @@ print(json.dumps({{"same_thread": same_thread, "other_thread": other[0] is not m
 
 
 def run(mode: str, cache: Path) -> dict:
-    env = {"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu",
+    env = {"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu", "PYTHONPATH": pythonpath(),
            "JAX_COMPILATION_CACHE_DIR": str(cache), "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
            "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "-1",
            "JAX_PERSISTENT_CACHE_ENABLE_XLA_CACHES": "none"}
@@ -78,7 +78,7 @@ print(json.dumps(found))
 
 def test_preload_searches_for_plugins_before_the_fork_and_creates_no_backend():
     done = subprocess.run([sys.executable, "-c", PRELOAD.format(root=str(ROOT))],
-                          env={"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu"},
+                          env={"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu", "PYTHONPATH": pythonpath()},
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     found = json.loads(done.stdout.splitlines()[-1])

@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, pythonpath
 
 BLOCK = re.compile(r"<!-- package file: (\S+) -->\n```\w*\n(.*?)```", re.S)
 
@@ -21,7 +21,7 @@ def test_the_docs_package_passes_judge_check(tmp_path):
         (tmp_path / rel).write_text(text)
     r = subprocess.run([sys.executable, "-m", "judge", "check", "double"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=600,
-                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+                       env={"PYTHONPATH": pythonpath(), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert r.returncode == 0, r.stdout + r.stderr
     assert "double: 0 errors" in r.stdout
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import textwrap
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, pythonpath
 
 SAMPLE = '''
 import pytest
@@ -47,7 +47,7 @@ def collected(folder, *args: str) -> set[str]:
                         "--rootdir", str(folder), "-p", "no:cacheprovider", "--collect-only", "-q", "-n", "0",
                         *args, str(folder / "test_sample.py")],
                        cwd=folder, capture_output=True, text=True, timeout=120,
-                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                       env={"PYTHONPATH": pythonpath(), "PATH": "/usr/bin:/bin"})
     assert r.returncode in (0, 5), r.stdout + r.stderr  # 5: nothing selected
     return {line.split("::", 1)[1] for line in r.stdout.splitlines() if "::" in line}
 
@@ -69,5 +69,5 @@ def test_a_sampled_param_keeps_its_own_marks(tmp_path):
                         "--rootdir", str(tmp_path), "-p", "no:cacheprovider", "-q", "-m", "slow",
                         "-k", "test_params", str(tmp_path / "test_sample.py")],
                        cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                       env={"PYTHONPATH": pythonpath(), "PATH": "/usr/bin:/bin"})
     assert "1 xfailed" in r.stdout, r.stdout + r.stderr

@@ -42,6 +42,7 @@ from judge.grade.journal import Journal, basis as grading_basis
 from judge.problem.model import Problem
 from judge.reports import batch_report, gradescope, json_report, text
 from judge.reports.progress import Progress
+from judge.run import imports
 from judge.run.settings import Settings, of as resolve_settings
 
 #: The judge-side log: what went wrong when a submission could not be graded.
@@ -246,8 +247,11 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
     set and a line per finished submission; ``secret``: the journal's key (default: the judge's,
     ``journal.key``); ``restart`` replaces the journal with a new one (every submission graded
     again). Raise JudgeError when ``resume`` meets a journal of another problem, graded
-    with the gate set the other way or in another sandbox, or not written by this judge."""
+    with the gate set the other way or in another sandbox, or not written by this judge, and
+    before grading anything when the workers would not import the judge's JAX
+    (``judge.run.imports``)."""
     settings = resolve_settings(sandbox)
+    imports.check(settings.python)  # workers that cannot import JAX: one error, not a row each
     gate_on, gate_source = gate.requested(source_gate)
     if not gate_on and source_gate is None:
         gate.warn_off(gate_source)

@@ -12,7 +12,7 @@ from judge import rules
 from judge.errors import JudgeError
 from judge.problem import layout
 from judge.problem.model import Problem
-from judge.rules.custom_vjp_grads import draw_factor
+from judge.rules.custom_vjp_grads import draw_factors
 from judge.worker import protocol
 
 CAPTURE_BYTES = 4096
@@ -71,5 +71,5 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "public_cases": sum(1 for c in cases if c.visibility == "example"),
         "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
                    "probe_args": protocol.encode_args(probe_args(problem, c)),
-                   "factor": draw_factor()} for c in cases],
+                   "factor": factor} for c, factor in zip(cases, draw_factors(len(cases)))],
     }

@@ -4,8 +4,9 @@ Most of a fresh worker's time goes into compiling small XLA computations, once p
 input shape. JAX can keep compiled executables on disk (``jax_compilation_cache_dir``). The judge
 keeps one such cache per JAX version and fills it only from trusted code: the problem's
 reference solution, run over the problem's cases (``judge.grade.grading.warm_cache``). Workers that run submissions get the
-cache read-only (a read-only bind mount under bubblewrap, a private copy otherwise), so a
-submission can use it but never write to it or poison it for the next one.
+cache read-only (a read-only bind mount under bubblewrap, otherwise ``snapshot``: a copy this
+process keeps in step with the cache, its files and folder read-only), so a submission can use
+it but not change the judge's cache, and its JAX writes nothing for the next one.
 
 Location: ``$JUDGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/jax-judge``, else ``~/.cache/jax-judge``.
 ``JUDGE_CACHE=off`` (or ``--no-cache``) turns it off.
@@ -15,9 +16,13 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import json
+import atexit
 import os
+import shutil
+import tempfile
 import threading
 from pathlib import Path
 
@@ -42,8 +47,11 @@ def enabled(flag: bool | None = None) -> bool:
     return os.environ.get("JUDGE_CACHE", "on").lower() not in ("off", "0", "no", "false")
 
 
+@functools.cache
 def jax_version() -> str:
-    """The installed JAX version, read from its metadata (the judge process never imports JAX)."""
+    """The installed JAX version, read from its metadata (the judge process never imports JAX)
+    once per process: reading it lists every folder of the path, and a batch asks per
+    submission, from every lane."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -130,3 +138,51 @@ def filling(problem):
 
 def mark_warm(problem) -> None:
     _marker(problem).touch()
+
+
+_snapshot_lock = threading.Lock()
+_snapshots: dict[str, tuple[Path, set[str]]] = {}
+
+
+def snapshot(folder: Path) -> Path:
+    """A copy of the cache ``folder`` for workers without the sandbox's read-only mount, made
+    once per process and brought up to date (the entries added since) on every call: its files
+    and the folder itself are read-only, so a worker's JAX writes nothing there. One copy for
+    every run of the process, rather than one per run: copying the cache for each submission
+    was most of what the judge process did per submission where file operations are slow
+    (gVisor), and it made ``judge batch`` wait on this one process."""
+    with _snapshot_lock:
+        if str(folder) not in _snapshots:
+            copy = Path(tempfile.mkdtemp(prefix="judge-xla-cache-"))
+            atexit.register(_remove, copy)
+            _snapshots[str(folder)] = (copy, set())
+        copy, copied = _snapshots[str(folder)]
+        try:
+            names = {e.name for e in os.scandir(folder) if not e.name.startswith(".") and e.is_file()}
+        except OSError:
+            names = set()
+        fresh = names - copied
+        if fresh:
+            copy.chmod(0o700)
+            try:
+                for name in sorted(fresh):
+                    temp = copy / f".{name}.part"
+                    try:
+                        shutil.copyfile(folder / name, temp)
+                    except OSError:  # removed meanwhile: copied next time, if it comes back
+                        temp.unlink(missing_ok=True)
+                        continue
+                    temp.chmod(0o444)
+                    os.replace(temp, copy / name)
+                    copied.add(name)
+            finally:
+                copy.chmod(0o555)
+        return copy
+
+
+def _remove(copy: Path) -> None:
+    try:
+        copy.chmod(0o700)
+    except OSError:
+        return
+    shutil.rmtree(copy, ignore_errors=True)

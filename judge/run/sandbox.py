@@ -20,7 +20,8 @@ commands on their own files, ``judge check``, ``generate``, ``fill``, and for th
 Inside the bwrap sandbox the worker has new user, PID (it is PID 1), network (only a loopback
 of its own: the host's network and loopback are unreachable), IPC, UTS and cgroup namespaces,
 its own session, and dies with the judge. It sees, read-only, only the Python installation
-(prefixes and site-packages, wherever JAX is), the system libraries, and ``judge/__init__.py``
+(prefixes and site-packages) and the folders the judge found JAX and NumPy in (PYTHONPATH's
+included; ``judge.run.imports``), the system libraries, and ``judge/__init__.py``
 plus ``judge/worker/`` under ``LIBDIR``; a private, size-capped tmpfs at ``WORKDIR`` (its working
 directory, holding a copy of the submission) and another at ``/tmp``; a fresh ``/proc`` and a
 minimal, read-only ``/dev``. It runs as uid/gid 65534 with no capabilities, cannot create user
@@ -31,7 +32,6 @@ threat model is in ``SECURITY.md``.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
 import shutil
@@ -42,6 +42,7 @@ import threading
 from pathlib import Path
 
 from judge.errors import SandboxError
+from judge.run import imports
 from judge.run.seccomp import seccomp_fd
 
 MODES = ("auto", "bwrap", "none")
@@ -58,8 +59,6 @@ LIBDIR = "/opt/judge-worker"
 SANDBOX_ID = 65534
 #: Size of each of the two private tmpfs mounts (WORKDIR and /tmp).
 TMPFS_BYTES = 64 * 1024 * 1024
-#: Modules whose location must be visible inside the sandbox.
-NEEDED_MODULES = ("jax", "jaxlib", "numpy", "ml_dtypes", "opt_einsum", "scipy")
 #: System library locations bound read-only (a symlink, as in merged-/usr layouts, is recreated).
 #: ``/usr/lib`` itself only where there are no multiarch folders (``/usr/lib/x86_64-linux-gnu``).
 SYSTEM_PATHS = ("/usr/lib64", "/usr/lib32", "/usr/libx32", "/lib", "/lib64", "/lib32", "/libx32",
@@ -208,19 +207,12 @@ def _is_within(path: Path, folder: Path) -> bool:
 
 
 def _python_roots(python: str) -> list[Path]:
-    """Folders holding the interpreter, its standard library and the packages the worker needs."""
+    """Folders holding the interpreter, its standard library and the packages the worker needs
+    (wherever the judge found them: ``judge.run.imports``)."""
     found: list[Path] = []
     for p in (sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix,
-              *site.getsitepackages(), os.path.dirname(os.path.realpath(python))):
+              *site.getsitepackages(), os.path.dirname(os.path.realpath(python)), *imports.roots()):
         found.append(Path(p))
-    for name in NEEDED_MODULES:
-        try:
-            spec = importlib.util.find_spec(name)  # locates without importing
-        except (ImportError, ValueError):
-            continue
-        if spec is not None and spec.origin and spec.origin not in ("built-in", "frozen"):
-            origin = Path(spec.origin)
-            found.append(origin.parent.parent if origin.name == "__init__.py" else origin.parent)
     roots: list[Path] = []
     for p in found:
         for candidate in (Path(os.path.abspath(p)), Path(os.path.realpath(p))):

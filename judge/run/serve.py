@@ -22,7 +22,7 @@ import threading
 import time
 from pathlib import Path
 
-from judge.run import cache, warm
+from judge.run import cache, imports, warm
 from judge.run.settings import Settings, of
 from judge.errors import JudgeError
 
@@ -86,6 +86,7 @@ def serve(sandbox: Settings | str | None = None, idle_timeout: float = 1800.0,
     serves (``SandboxError`` if the sandbox cannot be used)."""
     settings = of(sandbox).check()
     mode, python = settings.sandbox, settings.python
+    imports.check(python)
     cache_dir = cache.for_workers(use_cache)
     path = warm.socket_path(mode, python, cache_dir)
     if warm.connect(mode, python, cache_dir) is not None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from judge.run import sandbox as sandboxing
+from judge.run import imports, sandbox as sandboxing
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class Settings:
                 quiet: bool = False, default: str = "auto") -> "Settings":
         """The settings for ``--sandbox option``; warns on stderr, once, when the runs will be
         unsandboxed (unless ``quiet``)."""
+        imports.check_soon(python)
         try:
             return cls(sandboxing.resolve(option, python, quiet=quiet, default=default), python)
         except sandboxing.SandboxError as exc:

@@ -31,7 +31,7 @@ import threading
 import time
 from pathlib import Path
 
-from judge.run import cache, sandbox as sandboxing
+from judge.run import cache, imports, sandbox as sandboxing
 from judge.worker import op_compiler
 from judge.worker.shared_ops import (DTYPES, MAX_DEPTH, MAX_INPUTS, MAX_NODES, MAX_OPS,
                                      MAX_PARAMS, MAX_RANK)
@@ -45,8 +45,6 @@ MAX_PER_COMMAND = 4000
 
 _NAME = re.compile(r"[a-z][a-z0-9_-]{0,63}\Z")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
-_BOOT = ("import sys; sys.path.insert(0, {parent!r}); "
-         "from judge.worker.op_compiler import compile_main; compile_main()")
 
 
 class _Bad(Exception):
@@ -209,8 +207,9 @@ class SharedCompiles:
             env = {**sandboxing.worker_env(home, staging, cache.JAX_SETTINGS),
                    "JUDGE_SHARED_CACHE": str(self.cache_dir), "JUDGE_COMPILE_IDLE": "1" if self.idle else "0"}
             parent = str(Path(__file__).resolve().parents[2])
+            boot = imports.bootstrap(parent, "judge.worker.op_compiler", "compile_main")
             self._proc = subprocess.Popen(
-                [self.python, "-I", "-B", "-c", _BOOT.format(parent=parent)], stdin=subprocess.PIPE,
+                [self.python, "-I", "-B", "-c", boot], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=home, env=env,
                 start_new_session=True)
         except OSError:

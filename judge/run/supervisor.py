@@ -2,7 +2,8 @@
 
 The judge process never imports a submission. The worker (``judge.worker.main``) is forked
 from a warm server that has imported JAX already (``judge.run.warm``), or started in a fresh Python
-(``-I``: no user site, no PYTHONPATH); either way with a rebuilt environment, its own session
+(``-I``: no user site, no PYTHONPATH; the folders the judge found JAX and NumPy in are put on
+its path by ``judge.run.imports``); either way with a rebuilt environment, its own session
 (so the whole process tree can be killed) and a private working directory holding a copy of the
 submission; under ``--sandbox bwrap`` (``judge.run.sandbox``) that is inside bubblewrap. Where a
 pids cgroup can be made, the worker runs in one of its own that bounds its tasks (processes and
@@ -32,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.run import boundary, cache, collect, settings as run_settings, warm
+from judge.run import boundary, cache, collect, imports, settings as run_settings, warm
 from judge.run import sandbox as sandboxing
 from judge.run import seccomp
 from judge.run import tasks as tasks_bound
@@ -41,10 +42,6 @@ from judge.problem.model import DEFAULT_LIMITS
 from judge.worker import protocol
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
-BOOTSTRAP = (
-    "import sys; sys.path.insert(0, {parent!r}); "
-    "from judge.worker.main import main; main()"
-)
 STREAM_CAP = 64 * 1024
 
 
@@ -161,11 +158,14 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     The worker is forked from this setup's warm server (``judge.run.warm``) when there is one, else
     started as a fresh Python; trusted runs always get a fresh one.
     With ``record``, the run keeps every result line the collector accepted (``accepted``).
-    Raises ``sandbox.SandboxError`` if bwrap is required and cannot start.
+    Raises ``sandbox.SandboxError`` if bwrap is required and cannot start, and
+    ``WorkerImportError`` if the worker's Python would not import the judge's JAX and NumPy
+    (``judge.run.imports``).
     """
     # Trusted code writing the cache runs as the judge's own user, outside the sandbox.
     settings = run_settings.Settings() if cache_writable else run_settings.of(sandbox).check()
     mode, python = settings.sandbox, settings.python
+    imports.check(python)
     run = WorkerRun(sandbox=mode, limits={**DEFAULT_LIMITS, **(limits or {})},
                     nonce=secrets.token_hex(16), expected=boundary.Expected.of(request),
                     accepted=[] if record else None)
@@ -266,16 +266,15 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
 
 def _cache_in_worker(mode: str, cache_dir: Path | None, writable: bool, workdir: str) -> str | None:
     """Where the worker finds the compilation cache: the read-only mount under bwrap, the cache
-    itself for a trusted run that fills it, else a private copy the worker may change."""
+    itself for a trusted run that fills it, else this process's read-only copy
+    (``cache.snapshot``)."""
     if not cache_dir:
         return None
     if mode == "bwrap":
         return sandboxing.CACHE_MOUNT
     if writable:
         return str(cache_dir)
-    copy = os.path.join(workdir, "xla-cache")
-    shutil.copytree(cache_dir, copy, ignore=shutil.ignore_patterns(".*"))
-    return copy
+    return str(cache.snapshot(cache_dir))
 
 
 class _FreshProcess:
@@ -316,7 +315,7 @@ def _start_fresh(mode: str, python: str, original: Path, workdir: str, cache_dir
     if mode == "bwrap":
         child_fds.append(os.open(original, os.O_RDONLY | os.O_CLOEXEC))
         child_fds.append(seccomp.seccomp_fd())
-        worker = ["-I", "-B", "-c", BOOTSTRAP.format(parent=sandboxing.LIBDIR),
+        worker = ["-I", "-B", "-c", imports.bootstrap(sandboxing.LIBDIR, "judge.worker.main", "main"),
                   "--result-fd", str(write_fd)]
         argv = sandboxing.bwrap_argv(python, worker, submission_fd=child_fds[1],
                                      seccomp_fd=child_fds[2], hide=[original.parent],
@@ -324,7 +323,7 @@ def _start_fresh(mode: str, python: str, original: Path, workdir: str, cache_dir
         cwd = "/"
     else:
         shutil.copyfile(original, os.path.join(workdir, "submission.py"))
-        argv = [python, "-I", "-B", "-c", BOOTSTRAP.format(parent=PACKAGE_PARENT),
+        argv = [python, "-I", "-B", "-c", imports.bootstrap(PACKAGE_PARENT, "judge.worker.main", "main"),
                 "--result-fd", str(write_fd)]
         cwd = workdir
     if tasks is not None:

@@ -27,15 +27,11 @@ import tempfile
 import threading
 from pathlib import Path
 
-from judge.run import cache
+from judge.run import cache, imports
 from judge.run import sandbox as sandboxing
 from judge.run import seccomp
 from judge.run.settings import Settings
 
-SERVER_BOOTSTRAP = (
-    "import sys; sys.path.insert(0, {parent!r}); "
-    "from judge.worker.forkserver import main; main()"
-)
 #: How long a server may take to import JAX and report ready.
 START_TIMEOUT_S = 120.0
 #: Idle servers kept per process (each holds an imported JAX); busy ones are never stopped.
@@ -208,9 +204,9 @@ class WarmServer(Connection):
         super().__init__(ours)
         self.mode = mode
         try:
-            worker = ["-I", "-B", "-c", SERVER_BOOTSTRAP.format(
-                parent=sandboxing.LIBDIR if mode == "bwrap" else str(sandboxing.PACKAGE_PARENT)),
-                "--control-fd", str(theirs.fileno())]
+            worker = ["-I", "-B", "-c", imports.bootstrap(
+                sandboxing.LIBDIR if mode == "bwrap" else str(sandboxing.PACKAGE_PARENT),
+                "judge.worker.forkserver", "main"), "--control-fd", str(theirs.fileno())]
             if mode == "bwrap":
                 argv = sandboxing.bwrap_argv(
                     python, worker, seccomp_fd=None, allow_userns=True,
@@ -312,7 +308,7 @@ def server_for(mode: str, python: str, cache_dir: Path | None, *,
 def socket_path(mode: str, python: str, cache_dir: Path | None) -> Path:
     """Where a ``judge warm`` process for this setup listens. The name depends on the judge's
     own code too, so a server left running by an older version is never used."""
-    digest = hashlib.sha256(f"{mode}\0{python}\0{cache_dir}\0".encode())
+    digest = hashlib.sha256(f"{mode}\0{python}\0{cache_dir}\0{imports.roots()}\0".encode())
     for path in sorted((sandboxing.PACKAGE_DIR / "worker").glob("*.py")) + \
             [sandboxing.PACKAGE_DIR / "run" / "sandbox.py", Path(__file__)]:
         digest.update(path.read_bytes())
