@@ -130,6 +130,19 @@ def test_tampered_expected_value_names_case_and_entry(tmp_path):
     assert repr(stored["value"] + 0.5) in path.read_text().splitlines()[found[0].line - 1]
 
 
+def test_a_differing_float32_entry_is_shown_as_float32(tmp_path):
+    """A stored float32 entry and the reference's are printed in their own dtype's shortest
+    repr: 2.6, not the float64 2.5999999046325684 of the same float32."""
+    def tamper(data):
+        data["hidden"][1]["expected"]["values"][0] = 2.6
+
+    report = check_problem(make_package(tmp_path, mutate=tamper))
+    found = errors(report, "expected")
+    assert len(found) == 1, check_text.render(report)
+    assert "stored 2.6, the reference computes" in found[0].message
+    assert "2.5999999" not in found[0].message
+
+
 def test_a_stored_value_off_in_its_last_bits_is_a_note_not_an_error(tmp_path):
     """Another JAX release (or machine) computes some floats a few ulps apart: a stored output
     within the problem's tolerance (fake_quant_ste: 1e-6) is one note for the whole spec; a

@@ -30,6 +30,7 @@ from judge.grade.verdicts import GradeResult, Verdict, plural
 from judge.run import shared_compile
 from judge.run.settings import of as resolve_settings
 from judge.problem.model import case_label
+from judge.problem.casefile import short
 SCHEMA_SHOWN = "judge/schema/problem.schema.json"
 
 
@@ -423,8 +424,9 @@ def _difference(got, stored: np.ndarray, name: str, tolerance: dict):
     bad = np.argwhere(~exact)
     idx = tuple(int(i) for i in bad[0])
     where = ",".join(map(str, idx))
-    text = (f"{name}[{where}]: stored {stored[idx].item()!r}, the reference computes "
-            f"{got[idx].item()!r} ({len(bad)} of {stored.size} entries differ)")
+    # each entry in its own dtype's shortest repr: a float32 2.6 is 2.6, not 2.5999999046325684
+    text = (f"{name}[{where}]: stored {short(stored[idx])!r}, the reference computes "
+            f"{short(got[idx])!r} ({len(bad)} of {stored.size} entries differ)")
     if loose.all() and not signed_zero:
         return WARNING, text + "; only the sign of zero differs, which grading ignores here", idx
     if (tolerance.get("rtol") or tolerance.get("atol")) and compare.close_mask(
