@@ -57,7 +57,9 @@ def traces(rule: dict, problem) -> list[AbstractTrace]:
     base = problem.examples[0].inputs
     params = problem.parameters
     dims = bind_dims(params, {p.name: tuple(base[p.name].shape) for p in params if p.kind == "array"})
-    statics = {p.name: base[p.name] for p in params if not p.traced}
+    # a tree (traced) goes with the static values, as for a case (``rules.case_traces``): the
+    # worker traces it at its leaves' shapes
+    statics = {p.name: base[p.name] for p in params if not p.traced or p.kind == "tree"}
     found = []
     for size in _sizes(rule):
         shapes = shapes_for(params, {**dims, rule["dim"]: size},
@@ -65,7 +67,8 @@ def traces(rule: dict, problem) -> list[AbstractTrace]:
         found.append(AbstractTrace(name=f"{rule['dim']} = {size}",
                                    shapes=shapes,
                                    values=statics,
-                                   dtypes={p.name: str(base[p.name].dtype) for p in params if p.traced}))
+                                   dtypes={p.name: str(base[p.name].dtype) for p in params
+                                           if p.traced and p.kind == "array"}))
     return found
 
 

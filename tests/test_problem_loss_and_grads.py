@@ -1,0 +1,68 @@
+"""loss_and_grads: the spec loads with its rules, its cases keep the promises of the statement
+(labels in [0, k), entries in [-4, 4]) and cover the mistakes it warns about (logits past
+exp's range, n, d and k all different, classes no label names, one example, the largest
+batch), and a few known submissions get their verdict with the reason of the rule that
+refuses them (examples only). The problem's parameters are a tree, traced at each case's
+shapes: `no_unrolling` compares them with the program at another n, and traces the first
+example's at fixed extents, the tree at its leaves' shapes."""
+
+import numpy as np
+import pytest
+
+from tests.helpers import ROOT, grade_known
+from judge.grade import grading
+from judge.problem import spec
+
+
+@pytest.fixture(scope="module")
+def problem():
+    return spec.load(ROOT / "problems" / "loss_and_grads.yaml")
+
+
+def test_rules_and_dims(problem):
+    assert 20 <= len(problem.hidden) <= 40
+    assert [r["id"] for r in problem.rules] == ["no_unrolling", "forbidden_primitives",
+                                                "max_intermediate_size", "no_callbacks"]
+    assert not problem.symbolic_dims and not problem.probes
+
+
+def test_cases_keep_the_statement(problem):
+    seen = {"overflow": 0, "all_different": 0, "unused_class": 0, "n1": 0, "largest": 0,
+            "k1": 0, "zero_row": 0}
+    for case in problem.cases:
+        params, x, y = (case.inputs[n] for n in ("params", "x", "y"))
+        assert sorted(params) == ["b", "w"]
+        w, b = params["w"], params["b"]
+        n, d = x.shape
+        k = b.shape[0]
+        assert w.shape == (d, k) and y.shape == (n,) and y.dtype == np.int32
+        assert 1 <= n <= 32 and 1 <= d <= 16 and 1 <= k <= 16
+        assert ((0 <= y) & (y < k)).all()                     # the statement's [0, k)
+        assert max(np.abs(w).max(), np.abs(b).max(), np.abs(x).max()) <= 4
+        grad_w, grad_b = case.expected['grads["w"]'], case.expected['grads["b"]']
+        assert case.expected["loss"].shape == () and grad_w.shape == (d, k) and grad_b.shape == (k,)
+        assert np.isfinite(grad_w).all() and np.isfinite(case.expected["loss"])
+        logits = x.astype(np.float64) @ w + b
+        seen["overflow"] += bool(np.abs(logits).max() > 88.8)
+        seen["all_different"] += len({n, d, k}) == 3
+        seen["unused_class"] += len(set(y.tolist())) < k
+        seen["n1"] += n == 1
+        seen["largest"] += (n, d, k) == (32, 16, 16)
+        seen["k1"] += k == 1
+        seen["zero_row"] += bool((~x.any(axis=1)).any())
+    assert all(seen.values()), seen
+    assert len(problem.examples) == 2
+
+
+@pytest.mark.parametrize("folder, name, verdict, reason, words", [
+    ("accepted", "value_and_grad_one_hot", "AC", "ok", ""),
+    ("accepted", "by_hand", "AC", "ok", ""),
+    ("rejected", "python_loop_over_examples", "RJ", "unrolled_loop", "each index of n"),
+    ("rejected", "lax_map_per_example", "RJ", "forbidden_primitive", "scan"),
+    ("wrong_answer", "naive_logsumexp", "WA", "wrong_value", ""),
+    ("wrong_answer", "bias_not_differentiated", "WA", "wrong_value", 'grads["b"]'),
+])
+def test_known_submissions(problem, folder, name, verdict, reason, words):
+    result = grade_known(problem, folder, name)
+    assert (result.verdict.value, result.reason) == (verdict, reason), result.message
+    assert words in result.message
