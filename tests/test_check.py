@@ -316,3 +316,69 @@ def test_the_check_does_not_import_jax():
     code = ("import sys, judge.cli, judge.author.check, judge.author.strength, judge.reports.junit; "
             "assert 'jax' not in sys.modules, 'jax imported'")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+
+
+# -- rules: a warning silenced on purpose --------------------------------------------------------
+
+def _rules_findings(path):
+    """The rules check of `judge check` alone (no submission graded): its findings."""
+    from judge.author import rule_check
+    from judge.author.check import ProblemReport
+    from judge.problem import spec
+
+    report = ProblemReport(problem="p", path=str(path))
+    rule_check.check_rules(report, spec.load(path), {})
+    return [f for f in report.findings if f.check == "rules"]
+
+
+def _with_bound_rule(tmp_path, silence):
+    """loss_and_grads with its size bound's silence replaced (None: removed)."""
+    data = yaml.safe_load((ROOT / "problems" / "loss_and_grads.yaml").read_text())
+    rule = next(r for r in data["rules"] if r["id"] == "max_intermediate_size")
+    rule.pop("silence")
+    if silence is not None:
+        rule["silence"] = silence
+    path = tmp_path / "problems" / "loss_and_grads.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def test_a_silenced_rule_warning_is_a_note_with_its_reason():
+    """loss_and_grads silences the blind-spot warning of its size bound (no d x d value is
+    what it refuses): a note giving the reason, at the silence's line."""
+    path = ROOT / "problems" / "loss_and_grads.yaml"
+    (found,) = _rules_findings(path)
+    assert found.level == "info" and "[silenced (blind_spot): the bound is there for" in found.message
+    assert "blind_spot:" in path.read_text().splitlines()[found.line - 1]
+
+
+def test_without_its_silence_the_warning_is_back_at_the_rules_line(tmp_path):
+    path = _with_bound_rule(tmp_path, None)
+    (found,) = _rules_findings(path)
+    assert found.level == "warning" and "rule 2 (max_intermediate_size): at every case" in found.message
+    assert "id: max_intermediate_size" in path.read_text().splitlines()[found.line - 1]
+
+
+def test_a_silence_of_a_warning_not_given_is_a_warning(tmp_path):
+    """No rejected submission is graded here, so no rule can be unshown: that silence is stale."""
+    path = _with_bound_rule(tmp_path, {"blind_spot": "why", "unshown": "kept on purpose"})
+    found = {f.level: f for f in _rules_findings(path)}
+    assert "silence.unshown: the warning it silences is not given any more" in found["warning"].message
+    assert "unshown:" in path.read_text().splitlines()[found["warning"].line - 1]
+
+
+@pytest.mark.parametrize("silence, key, says", [
+    ({"unseen": "why"}, "rules[2].silence.unseen", "unknown key 'unseen'"),
+    ({"unshown": ""}, "rules[2].silence.unshown", "should be non-empty"),
+    ({}, "rules[2].silence", "should be non-empty"),
+])
+def test_a_bad_silence_names_the_file_line_and_key(tmp_path, silence, key, says):
+    from judge.errors import SpecError
+    from judge.problem import spec
+
+    path = _with_bound_rule(tmp_path, silence)
+    with pytest.raises(SpecError) as info:
+        spec.load(path)
+    text = str(info.value)
+    assert f"loss_and_grads.yaml: {key} (line " in text and says in text, text

@@ -153,6 +153,18 @@ def _unknown_keys(err) -> list[tuple[str, str]]:
     return out
 
 
+def _by_id(err) -> list:
+    """A ``oneOf`` error about a mapping with an ``id`` (a rule): the errors of the branch whose
+    ``id`` is that id, each named at its own key, where the branches share a key (``silence``)
+    and no one error stands out; any other error as it is."""
+    if err.validator == "oneOf" and isinstance(err.instance, dict) and "id" in err.instance:
+        for i, branch in enumerate(err.validator_value):
+            if branch.get("properties", {}).get("id", {}).get("const") == err.instance["id"]:
+                mine = [c for c in err.context if c.relative_schema_path and c.relative_schema_path[0] == i]
+                return mine or [err]
+    return [err]
+
+
 def schema_violations(data: dict, nodes=None, path="") -> list[SpecError]:
     """A SpecError for every schema violation, in document order. An unknown key is reported at
     its own line, with the closest valid key ("did you mean 'tolerance'?")."""
@@ -160,8 +172,8 @@ def schema_violations(data: dict, nodes=None, path="") -> list[SpecError]:
 
     validator = jsonschema.Draft202012Validator(schema())
     found = []
-    for err in validator.iter_errors(data):
-        best = jsonschema.exceptions.best_match([err])
+    for best in (jsonschema.exceptions.best_match([e]) for err in validator.iter_errors(data)
+                 for e in _by_id(err)):
         steps = list(best.absolute_path)
         if (best.validator == "additionalProperties" and best.validator_value is False
                 and isinstance(best.instance, dict)):
