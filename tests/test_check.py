@@ -382,3 +382,53 @@ def test_a_bad_silence_names_the_file_line_and_key(tmp_path, silence, key, says)
         spec.load(path)
     text = str(info.value)
     assert f"loss_and_grads.yaml: {key} (line " in text and says in text, text
+
+
+# -- a known gap on record ------------------------------------------------------------------------
+
+GAP = "the rules cannot see it yet"
+
+
+def test_a_known_gap_is_a_note_and_an_error_once_closed(tmp_path):
+    """A rejected/ file the judge accepts, recorded as a known gap, is a note (not an error, and
+    no case need catch it); a rejected/ file with a known gap that the judge does refuse is an
+    error: the gap is closed, and its entry must go."""
+    callback = ROOT / "submissions" / "fake_quant_ste" / "rejected" / "pure_callback.py"
+    honest = sorted((ROOT / "submissions" / "fake_quant_ste" / "accepted").glob("*.py"))[0]
+    path = make_package(tmp_path, subs={"rejected/open.py": honest, "rejected/closed.py": callback})
+    overrides = path.parent.parent / "submissions" / "fake_quant_ste" / "submissions.yaml"
+    overrides.write_text(f"rejected/open.py:\n  known_gap: {GAP}\n"
+                         f"rejected/closed.py:\n  known_gap: {GAP}\n")
+    report = check_problem(path)
+    found = {f.file.rsplit("/", 1)[-1]: f for f in report.findings
+             if f.check.startswith("verdict") and f.level in ("error", "info")}
+    assert found["open.py"].level == "info", check_text.render(report)
+    assert found["open.py"].message.startswith(f"known gap: {GAP} (got ")
+    assert "; folder rejected expects RJ on at least one case" in found["open.py"].message
+    assert found["closed.py"].level == "error"
+    assert "the known gap is closed: it gets RJ" in found["closed.py"].message
+    assert "remove its known_gap from submissions.yaml" in found["closed.py"].message
+    assert [f.file.rsplit("/", 1)[-1] for f in errors(report)] == ["closed.py"]
+    strength = [f for f in report.findings if f.check == "strength rejected/open.py"]
+    assert [(f.level, f.message) for f in strength] == [
+        ("info", f"no case catches it: a known gap ({GAP})")]
+    text = check_text.render(report)
+    assert "submissions get their expected verdicts (1 known gap)" in text
+    assert "wrong submissions are caught (1 known gap)" in text
+
+
+@pytest.mark.parametrize("entry, says", [
+    ("  known_gap: ''\n", "known_gap must be a non-empty string"),
+    ("  known_gap: [a, b]\n", "known_gap must be a non-empty string"),
+    ("  known_gaps: why\n", "must be a mapping with permitted, required, reason, hint and/or known_gap"),
+])
+def test_a_bad_known_gap_names_the_file_and_line(tmp_path, entry, says):
+    from judge.author import expectations
+
+    folder = tmp_path / "submissions" / "p"
+    (folder / "rejected").mkdir(parents=True)
+    (folder / "rejected" / "cheat.py").write_text("def f(x):\n    return x\n")
+    (folder / "submissions.yaml").write_text("# why\nrejected/cheat.py:\n" + entry)
+    _, issues = expectations.discover(folder)
+    assert [(p.name, line) for p, line, _ in issues] == [("submissions.yaml", 2)]
+    assert says in issues[0][2]

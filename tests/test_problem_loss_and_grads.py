@@ -66,3 +66,20 @@ def test_known_submissions(problem, folder, name, verdict, reason, words):
     result = grade_known(problem, folder, name)
     assert (result.verdict.value, result.reason) == (verdict, reason), result.message
     assert words in result.message
+
+
+def test_two_forward_passes_are_a_known_gap(problem):
+    """No rule tells the loss beside jax.grad from jax.value_and_grad: the package records it as
+    a known gap (graded AC, noted by `judge check`), and `judge generate --target` does not aim
+    at it."""
+    from judge.author import expectations, kills
+
+    known, issues = expectations.discover(ROOT / "submissions" / "loss_and_grads")
+    gap = next(s for s in known if s.rel == "rejected/two_forward_passes.py")
+    assert not issues and "one forward pass" in gap.expectation.gap
+    result = grade_known(problem, "rejected", "two_forward_passes")
+    assert result.verdict.value == "AC", result.message
+    why = expectations.unmet(gap.expectation, result, str)
+    assert expectations.gap_note(gap.expectation, result, why)[0] == "info"
+    assert "rejected/two_forward_passes.py" not in kills.must_be_caught(problem)
+    assert "rejected/pure_callback.py" in kills.must_be_caught(problem)

@@ -31,6 +31,7 @@ from judge.run import shared_compile
 from judge.run.settings import of as resolve_settings
 from judge.problem.model import case_label
 from judge.problem.casefile import short
+from judge.reports import check_text
 SCHEMA_SHOWN = "judge/schema/problem.schema.json"
 
 
@@ -302,7 +303,11 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
                            "student would get RJ forbidden_construct); graded with the gate "
                            "off, so the cases and rules behind it are checked")
             why = expectations.unmet(sub.expectation, result, loaded.label)
-            if why:
+            gap = expectations.gap_note(sub.expectation, result, why)
+            if gap:  # recorded in submissions.yaml: a note while it holds, an error once closed
+                report.find(check, ERROR if gap[0] == "error" else INFO, sub.path, gap[1])
+                check.summary = f"{check_text.GAP}; {check.summary}"
+            elif why:
                 report.find(check, ERROR, sub.path, why, details=result)
             elif sub.expectation.reasons:  # say which of the allowed reasons it got
                 got = ", ".join(expectations.matched_reasons(sub.expectation, result))
