@@ -6,10 +6,13 @@ refuses them (examples only). The problem's parameters are a tree, traced at eac
 shapes: `no_unrolling` compares them with the program at another n, and traces the first
 example's at fixed extents, the tree at its leaves' shapes."""
 
+import re
+
 import numpy as np
 import pytest
 
 from tests.helpers import ROOT, grade_known
+from judge.errors import SpecError
 from judge.grade import grading
 from judge.problem import spec
 
@@ -83,3 +86,45 @@ def test_two_forward_passes_are_a_known_gap(problem):
     assert expectations.gap_note(gap.expectation, result, why)[0] == "info"
     assert "rejected/two_forward_passes.py" not in kills.must_be_caught(problem)
     assert "rejected/pure_callback.py" in kills.must_be_caught(problem)
+
+
+# -- a dim named only in a tree's leaves ------------------------------------------------------------
+
+def _variant(tmp_path, change):
+    import yaml
+
+    data = yaml.safe_load((ROOT / "problems" / "loss_and_grads.yaml").read_text())
+    change(data)
+    path = tmp_path / "loss_and_grads.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def test_k_is_a_dim_of_the_leaves_with_a_range(problem):
+    """k appears only in params' leaves: dims gives it a range, and y's bound names it."""
+    w_leaf = dict(problem.parameter("params").leaves)["w"]
+    assert w_leaf.shape == ("d", "k") and ("k", 1, 16) in w_leaf.dim_bounds
+    assert problem.parameter("y").exclusive_maximum == "k"
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda d: d["examples"][0]["input"].__setitem__("y", [2, 0]), "not below 2 (k)"),
+    (lambda d: d["examples"][0]["input"]["params"].update(
+        w=[[0.0] * 17, [0.0] * 17], b=[0.0] * 17), "dimension 1 (k) is 17, allowed 1 to 16"),
+])
+def test_cases_are_checked_against_the_leaf_dim(tmp_path, change, says):
+    with pytest.raises(SpecError, match=re.escape(says)):
+        spec.load(_variant(tmp_path, change))
+
+
+@pytest.mark.parametrize("change, key", [
+    (lambda d: d["parameters"][2].__setitem__("exclusive_maximum", "kk"), "parameters[2].exclusive_maximum"),
+    (lambda d: d["parameters"][0]["leaves"]["b"].__setitem__("maximum", "q"),
+     "parameters[0].leaves.b.maximum"),
+    (lambda d: d["dims"].__setitem__("z", [1, 2]), "dims.z"),
+])
+def test_a_bound_or_range_naming_no_dim_names_the_file_line_and_key(tmp_path, change, key):
+    with pytest.raises(SpecError) as info:
+        spec.load(_variant(tmp_path, change))
+    text = str(info.value)
+    assert f"loss_and_grads.yaml: {key} (line " in text and "is not a dim name" in text, text

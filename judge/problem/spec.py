@@ -24,7 +24,7 @@ from judge import rules as rule_registry
 from judge.problem import signature
 from judge.problem.model import (DEFAULT_LIMITS, DEFAULT_TOLERANCE, PROBE_INPUTS, Case, OutputField,
                                  Parameter, Probe, ProbeShape, Problem, ScoreGroup, bind_dims,
-                                 dim_names, shapes_for)
+                                 dim_names, leaf_dim_names, shapes_for)
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "problem.schema.json"
 #: libyaml's loader where PyYAML was built with it (several times faster), else the pure one.
@@ -371,14 +371,27 @@ def _with_dims(params, bounds: dict, fail) -> tuple:
             fail(["parameters", i, "shape"], "only array parameters have a shape")
         if p.shape is not None and p.ndim and len(p.shape) not in p.ndim:
             fail(["parameters", i, "shape"], f"has {len(p.shape)} dimensions but ndim allows {list(p.ndim)}")
-    known = dim_names(params)
+    known = dim_names(params) | leaf_dim_names(params)
     for name, (low, high) in bounds.items():
         if name not in known:
             fail(["dims", name], f"{name!r} is not a dim name of any parameter's shape")
         if low > high:
             fail(["dims", name], f"the lowest extent {low} is above the highest {high}")
-    return tuple(replace(p, dim_bounds=tuple((d, *bounds[d]) for d in dict.fromkeys(p.shape or ())
-                                             if isinstance(d, str) and d in bounds))
+    for i, p in enumerate(params):  # a bound named by a dim: one the shapes have
+        specs = [([], p)] + [(["leaves", pattern], leaf) for pattern, leaf in p.leaves]
+        for steps, spec_ in specs:
+            for attr in ("minimum", "exclusive_minimum", "maximum", "exclusive_maximum"):
+                named = getattr(spec_, attr)
+                if isinstance(named, str) and named not in known:
+                    fail(["parameters", i, *steps, attr],
+                         f"{named!r} is not a dim name of any parameter's shape"
+                         + (f" (dims: {', '.join(sorted(known))})" if known else ""))
+
+    def bounded(p):
+        return replace(p, dim_bounds=tuple((d, *bounds[d]) for d in dict.fromkeys(p.shape or ())
+                                           if isinstance(d, str) and d in bounds))
+
+    return tuple(replace(bounded(p), leaves=tuple((pattern, bounded(leaf)) for pattern, leaf in p.leaves))
                  for p in params)
 
 
