@@ -105,6 +105,11 @@ def test_k_is_a_dim_of_the_leaves_with_a_range(problem):
     w_leaf = dict(problem.parameter("params").leaves)["w"]
     assert w_leaf.shape == ("d", "k") and ("k", 1, 16) in w_leaf.dim_bounds
     assert problem.parameter("y").exclusive_maximum == "k"
+    from judge.problem.model import dim_ranges
+    from judge.reports import show
+
+    assert dim_ranges(problem.parameters)["k"] == (1, 16)
+    assert "k from 1 to 16" in show.render(problem)
 
 
 @pytest.mark.parametrize("change, says", [

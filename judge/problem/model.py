@@ -254,12 +254,13 @@ def leaf_dim_names(parameters) -> set[str]:
 
 
 def dim_ranges(parameters) -> dict:
-    """name -> (lowest, highest or None) for every dim name; the spec's ``dims`` bounds, else
-    from 1 without an upper bound."""
-    found = {name: (1, None) for name in dim_names(parameters)}
+    """name -> (lowest, highest or None) for every dim name (a tree leaf's too); the spec's
+    ``dims`` bounds, else from 1 without an upper bound."""
+    found = {name: (1, None) for name in sorted(dim_names(parameters) | leaf_dim_names(parameters))}
     for p in parameters:
-        for name, low, high in p.dim_bounds:
-            found[name] = (max(1, low), high)
+        for spec in (p, *(leaf for _, leaf in p.leaves)):
+            for name, low, high in spec.dim_bounds:
+                found[name] = (max(1, low), high)
     return found
 
 
