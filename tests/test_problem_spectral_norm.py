@@ -62,6 +62,7 @@ def test_cases_keep_the_statement(problem):
     ("accepted", "custom_jvp_rule", "AC", "ok", ""),
     ("rejected", "token_scan_and_python_loop", "RJ", "unrolled_loop", "for each of the K steps"),
     ("rejected", "svd", "RJ", "forbidden_primitive", "svd"),
+    ("rejected", "unroll_when_k_is_small", "RJ", "missing_primitive", "scan or while"),
     ("wrong_answer", "through_the_steps", "WA", "wrong_vjp", ""),
     ("wrong_answer", "custom_vjp_only", "WA", "probe_failed", "jvp"),
 ])
