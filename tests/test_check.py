@@ -130,6 +130,19 @@ def test_tampered_expected_value_names_case_and_entry(tmp_path):
     assert repr(stored["value"] + 0.5) in path.read_text().splitlines()[found[0].line - 1]
 
 
+def test_a_differing_float32_entry_is_shown_as_float32(tmp_path):
+    """A stored float32 entry and the reference's are printed in their own dtype's shortest
+    repr: 2.6, not the float64 2.5999999046325684 of the same float32."""
+    def tamper(data):
+        data["hidden"][1]["expected"]["values"][0] = 2.6
+
+    report = check_problem(make_package(tmp_path, mutate=tamper))
+    found = errors(report, "expected")
+    assert len(found) == 1, check_text.render(report)
+    assert "stored 2.6, the reference computes" in found[0].message
+    assert "2.5999999" not in found[0].message
+
+
 def test_a_stored_value_off_in_its_last_bits_is_a_note_not_an_error(tmp_path):
     """Another JAX release (or machine) computes some floats a few ulps apart: a stored output
     within the problem's tolerance (fake_quant_ste: 1e-6) is one note for the whole spec; a
@@ -303,3 +316,119 @@ def test_the_check_does_not_import_jax():
     code = ("import sys, judge.cli, judge.author.check, judge.author.strength, judge.reports.junit; "
             "assert 'jax' not in sys.modules, 'jax imported'")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+
+
+# -- rules: a warning silenced on purpose --------------------------------------------------------
+
+def _rules_findings(path):
+    """The rules check of `judge check` alone (no submission graded): its findings."""
+    from judge.author import rule_check
+    from judge.author.check import ProblemReport
+    from judge.problem import spec
+
+    report = ProblemReport(problem="p", path=str(path))
+    rule_check.check_rules(report, spec.load(path), {})
+    return [f for f in report.findings if f.check == "rules"]
+
+
+def _with_bound_rule(tmp_path, silence):
+    """loss_and_grads with its size bound's silence replaced (None: removed)."""
+    data = yaml.safe_load((ROOT / "problems" / "loss_and_grads.yaml").read_text())
+    rule = next(r for r in data["rules"] if r["id"] == "max_intermediate_size")
+    rule.pop("silence")
+    if silence is not None:
+        rule["silence"] = silence
+    path = tmp_path / "problems" / "loss_and_grads.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def test_a_silenced_rule_warning_is_a_note_with_its_reason():
+    """loss_and_grads silences the blind-spot warning of its size bound (no d x d value is
+    what it refuses): a note giving the reason, at the silence's line."""
+    path = ROOT / "problems" / "loss_and_grads.yaml"
+    (found,) = _rules_findings(path)
+    assert found.level == "info" and "[silenced (blind_spot): the bound is there for" in found.message
+    assert "blind_spot:" in path.read_text().splitlines()[found.line - 1]
+
+
+def test_without_its_silence_the_warning_is_back_at_the_rules_line(tmp_path):
+    path = _with_bound_rule(tmp_path, None)
+    (found,) = _rules_findings(path)
+    assert found.level == "warning" and "rule 2 (max_intermediate_size): at every case" in found.message
+    assert "id: max_intermediate_size" in path.read_text().splitlines()[found.line - 1]
+
+
+def test_a_silence_of_a_warning_not_given_is_a_warning(tmp_path):
+    """No rejected submission is graded here, so no rule can be unshown: that silence is stale."""
+    path = _with_bound_rule(tmp_path, {"blind_spot": "why", "unshown": "kept on purpose"})
+    found = {f.level: f for f in _rules_findings(path)}
+    assert "silence.unshown: the warning it silences is not given any more" in found["warning"].message
+    assert "unshown:" in path.read_text().splitlines()[found["warning"].line - 1]
+
+
+@pytest.mark.parametrize("silence, key, says", [
+    ({"unseen": "why"}, "rules[2].silence.unseen", "unknown key 'unseen'"),
+    ({"unshown": ""}, "rules[2].silence.unshown", "should be non-empty"),
+    ({}, "rules[2].silence", "should be non-empty"),
+])
+def test_a_bad_silence_names_the_file_line_and_key(tmp_path, silence, key, says):
+    from judge.errors import SpecError
+    from judge.problem import spec
+
+    path = _with_bound_rule(tmp_path, silence)
+    with pytest.raises(SpecError) as info:
+        spec.load(path)
+    text = str(info.value)
+    assert f"loss_and_grads.yaml: {key} (line " in text and says in text, text
+
+
+# -- a known gap on record ------------------------------------------------------------------------
+
+GAP = "the rules cannot see it yet"
+
+
+def test_a_known_gap_is_a_note_and_an_error_once_closed(tmp_path):
+    """A rejected/ file the judge accepts, recorded as a known gap, is a note (not an error, and
+    no case need catch it); a rejected/ file with a known gap that the judge does refuse is an
+    error: the gap is closed, and its entry must go."""
+    callback = ROOT / "submissions" / "fake_quant_ste" / "rejected" / "pure_callback.py"
+    honest = sorted((ROOT / "submissions" / "fake_quant_ste" / "accepted").glob("*.py"))[0]
+    path = make_package(tmp_path, subs={"rejected/open.py": honest, "rejected/closed.py": callback})
+    overrides = path.parent.parent / "submissions" / "fake_quant_ste" / "submissions.yaml"
+    overrides.write_text(f"rejected/open.py:\n  known_gap: {GAP}\n"
+                         f"rejected/closed.py:\n  known_gap: {GAP}\n")
+    report = check_problem(path)
+    found = {f.file.rsplit("/", 1)[-1]: f for f in report.findings
+             if f.check.startswith("verdict") and f.level in ("error", "info")}
+    assert found["open.py"].level == "info", check_text.render(report)
+    assert found["open.py"].message.startswith(f"known gap: {GAP} (got ")
+    assert "; folder rejected expects RJ on at least one case" in found["open.py"].message
+    assert found["closed.py"].level == "error"
+    assert "the known gap is closed: it gets RJ" in found["closed.py"].message
+    assert "remove its known_gap from submissions.yaml" in found["closed.py"].message
+    assert [f.file.rsplit("/", 1)[-1] for f in errors(report)] == ["closed.py"]
+    strength = [f for f in report.findings if f.check == "strength rejected/open.py"]
+    assert [(f.level, f.message) for f in strength] == [
+        ("info", f"no case catches it: a known gap ({GAP})")]
+    text = check_text.render(report)
+    assert "submissions get their expected verdicts (1 known gap)" in text
+    assert "wrong submissions are caught (1 known gap)" in text
+
+
+@pytest.mark.parametrize("entry, says", [
+    ("  known_gap: ''\n", "known_gap must be a non-empty string"),
+    ("  known_gap: [a, b]\n", "known_gap must be a non-empty string"),
+    ("  known_gaps: why\n", "must be a mapping with permitted, required, reason, hint and/or known_gap"),
+])
+def test_a_bad_known_gap_names_the_file_and_line(tmp_path, entry, says):
+    from judge.author import expectations
+
+    folder = tmp_path / "submissions" / "p"
+    (folder / "rejected").mkdir(parents=True)
+    (folder / "rejected" / "cheat.py").write_text("def f(x):\n    return x\n")
+    (folder / "submissions.yaml").write_text("# why\nrejected/cheat.py:\n" + entry)
+    _, issues = expectations.discover(folder)
+    assert [(p.name, line) for p, line, _ in issues] == [("submissions.yaml", 2)]
+    assert says in issues[0][2]

@@ -1,6 +1,7 @@
 """`judge generate`: deterministic, valid, unambiguous cases, written atomically, that catch the
 known wrong submissions."""
 
+import dataclasses
 import os
 import re
 import shutil
@@ -127,6 +128,30 @@ def test_near_tie_is_rejected_naming_the_alternative(fq_problem):
     assert "values" in reasons["alt:reciprocal_f32"]
     assert generate.reason_label("alt:reciprocal_f32") == "differs from alternative reciprocal_f32"
     assert [k.expected["values"].tolist() for k in kept] == [[np.float32(0.6)], [0.0, -1.0]]
+
+
+def test_an_alternative_gets_the_probe_nested_as_the_spec_stores_it(root):
+    """clip_by_global_norm returns a tree and is differentiated with respect to it: an
+    alternative receives the cotangent as that tree under "cotangent", as a case's ``probe``
+    holds it (not as flat slot names), and a gradient it computes differently rejects the
+    candidate naming it."""
+    problem = spec.load(root / "problems" / "clip_by_global_norm.yaml")
+    module = generate.load_generator(problem)
+    seen = []
+
+    def halved(inputs, probe):
+        seen.append(probe)
+        return {"vjp": {"grads": {k: np.asarray(v) * np.float32(0.5)
+                                  for k, v in probe["cotangent"].items()}}}
+
+    module = dataclasses.replace(module, alternatives={"halved": halved})
+    grads = {"w": np.array([3.0, 4.0], np.float32), "b": np.array(0.0, np.float32)}
+    cot = {"w": np.array([1.0, -2.0], np.float32), "b": np.array(0.5, np.float32)}
+    cand = candidate(problem, module, {"grads": grads, "max_norm": 10.0}, {"cotangent": cot})
+    kept, rejected = generate.screen(problem, module, [cand])
+    assert sorted(seen[0]) == ["cotangent"] and sorted(seen[0]["cotangent"]) == ["b", "w"]
+    assert seen[0]["cotangent"]["w"].tolist() == [1.0, -2.0]
+    assert not kept and "alt:halved" in dict(rejected[0].reasons)
 
 
 def test_subnormal_sign_is_rejected(root):

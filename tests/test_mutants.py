@@ -5,6 +5,7 @@ the score is sensitive to the hidden cases (fewer cases, more survivors); the au
 jvp-of-grad reference, with the full Hessian and the unrolled loop killed by the rules."""
 
 import ast
+import re
 import json
 from pathlib import Path
 
@@ -19,14 +20,14 @@ from judge.grade.verdicts import CaseResult, GradeResult, Verdict
 
 
 def changes(source: str) -> dict[str, str]:
-    """{mutant id: the mutated source of the one changed line}."""
+    """{mutant position (kind-LlineCcol-variant): the mutated source of the one changed line}."""
     out = {}
     for m in mutants.generate(source):
         lines = [line.strip() for line in m.source.splitlines() if line.strip()]
         original = [line.strip() for line in ast.unparse(ast.parse(source)).splitlines()
                     if line.strip()]
         diff = [b for b in lines if b not in original]
-        out[m.id] = diff[-1] if diff else ""
+        out[m.position] = diff[-1] if diff else ""
     return out
 
 
@@ -105,7 +106,7 @@ def test_each_operator_makes_its_change(source, expected):
     ("def f(g, m):\n    y = g * m.astype(g.dtype)\n    return y\n", ("scale-",)),
 ])
 def test_operators_leave_alone(source, absent):
-    ids = [m.id for m in mutants.generate(source)]
+    ids = [m.position for m in mutants.generate(source)]
     assert not [i for i in ids if any(word in i for word in absent)], ids
 
 
@@ -130,7 +131,7 @@ def test_tie_rules_differ_from_round_only_at_ties():
 def test_new_operators_on_the_fake_quant_reference():
     """The mistakes a fake quantizer invites, each at its line of reference/fake_quant_ste.py."""
     source = (ROOT / "reference" / "fake_quant_ste.py").read_text()
-    by_id = {m.id: m for m in mutants.generate(source)}
+    by_id = {m.position: m for m in mutants.generate(source)}
     expected = {
         "round-L10C32-halfdown": "line 10: `jnp.round(v / scale)` -> `jnp.ceil(v / scale - 0.5)` "
                                  "(ties rounded down)",
@@ -188,6 +189,36 @@ def test_ids_are_stable_unique_and_every_mutant_compiles():
         assert m.source != source and f"line {m.line}:" in m.description
     assert {m.kind for m in first} >= {"compare", "arith", "round", "clip", "mask", "bwd", "bound",
                                        "dtype", "scale"}
+
+
+def test_ids_carry_no_line_and_survive_edits_elsewhere():
+    """An id names the kind, the enclosing function, a digest of the statement and expression
+    mutated, and the variant: lines added above, a comment, another function edited leave every
+    id as it was; editing the statement itself makes new ids for its mutants only."""
+    source = (ROOT / "reference" / "fake_quant_ste.py").read_text()
+    before = {m.position: m.id for m in mutants.generate(source)}
+    assert not [i for i in before.values() if re.search(r"-L\d+C\d+-", i)]
+    assert before["clip-L10C23-swap"].startswith("clip-quantize-") and \
+        before["clip-L10C23-swap"].endswith("-swap")
+    shifted = source.replace("import jax\n", "import jax\n# a comment\n\n\nUNUSED = 3\n", 1)
+    assert sorted(m.id for m in mutants.generate(shifted) if not m.id.startswith("const-module-")) \
+        == sorted(before.values())
+    edited = source.replace("r = v / scale", "r = v / scale  # the codes", 1)  # a comment only
+    assert {m.id for m in mutants.generate(edited)} == set(before.values())
+
+
+def test_an_edited_statement_gets_new_ids_and_the_rest_keep_theirs():
+    source = "def f(a, b):\n    c = a < b\n    return a + b\n"
+    before = {m.position: m.id for m in mutants.generate(source)}
+    after = {m.position: m.id for m in mutants.generate(source.replace("a < b", "a < 2 * b"))}
+    assert after["arith-L3C11-sub"] == before["arith-L3C11-sub"]
+    assert after["compare-L2C8-le"] != before["compare-L2C8-le"]
+
+
+def test_the_same_expression_twice_in_a_statement_gets_two_ids():
+    ids = [m.id for m in mutants.generate("def f(a):\n    return (a + 1) * (a + 1)\n")
+           if m.kind == "arith" and m.id.split("-")[-1] == "sub" or m.id.endswith("-sub-2")]
+    assert len(ids) == 2 and ids[1] == ids[0] + "-2", ids
 
 
 def test_equivalents_file(tmp_path):
@@ -258,7 +289,7 @@ def test_score_equivalents_and_json(fake_package):
         "stop_gradient-L4C4-insert: values are not differentiated\n"
         "gone-L9C9-x: an old mutant\n")
     report = mutants_run.run(fake_package, jobs=2)
-    status = {r.mutant.id: r.status for r in report.results}
+    status = {r.mutant.position: r.status for r in report.results}
     ties = ("halfup", "halfdown", "trunchalf", "halfaway")
     assert status == {"stop_gradient-L4C4-insert": "equivalent", "clip-L4C11-drop": "killed",
                       "clip-L4C11-swap": "killed", "round-L4C20-floor": "equivalent",
@@ -268,6 +299,10 @@ def test_score_equivalents_and_json(fake_package):
                       **{f"bound-L4C{c}-{v}": "killed" for c in (34, 38) for v in ("plus1", "minus1")}}
     assert report.score == 7 / 12                # 7 killed / (15 - 2 equivalent - 1 invalid)
     assert report.unknown_equivalents == ["gone-L9C9-x"]
+    # written by line and column, as ids once were: taken, and named with the id to write
+    stable = {m.position: m.id for m in (r.mutant for r in report.results)}
+    assert report.renamed == {p: stable[p] for p in ("round-L4C20-floor", "stop_gradient-L4C4-insert")}
+    assert stable["round-L4C20-floor"].startswith("round-p-") and stable["round-L4C20-floor"].endswith("-floor")
     data = json.loads(mutants_run.render_json(report))
     assert set(data) == {"problem", "score", "mutants"} and data["score"] == 7 / 12
     for entry in data["mutants"]:
@@ -277,6 +312,7 @@ def test_score_equivalents_and_json(fake_package):
     text = mutants_run.render_text(report)
     assert "SURVIVED" in text and "equivalent: the cases hold only integers" in text
     assert "mutation score 7/12 = 0.58" in text and "'gone-L9C9-x'" in text
+    assert f"names 'round-L4C20-floor' by its line: " in text and repr(stable["round-L4C20-floor"]) in text
 
 
 def test_check_adds_a_warning_per_survivor(fake_package):
@@ -285,7 +321,8 @@ def test_check_adds_a_warning_per_survivor(fake_package):
 
     check_mutants(report, fake_package, 1, lambda text: None)
     warnings = [f for f in report.findings if f.level == "warning"]
-    assert sorted(f.message.split()[1] for f in warnings) == [
+    where = {m.id: m.position for m in mutants.generate(fake_package.reference.read_text())}
+    assert sorted(where[f.message.split()[1]] for f in warnings) == [
         "round-L4C20-ceil", "round-L4C20-floor", "round-L4C20-halfaway", "round-L4C20-halfdown",
         "round-L4C20-halfup", "round-L4C20-trunchalf", "stop_gradient-L4C4-insert"]
     assert all("survived" in f.message and f.line == 4 for f in warnings)
@@ -324,7 +361,7 @@ def test_end_to_end_on_a_tiny_problem(tmp_path):
         (tmp_path / folder / name).write_text(text)
     problem = spec.load("snap", root=tmp_path)
     report = mutants_run.run(problem, jobs=2)
-    status = {r.mutant.id: r.status for r in report.results}
+    status = {r.mutant.position: r.status for r in report.results}
     assert status == {
         "stop_gradient-L5C4-insert": "equivalent",
         "where-L5C11-swap": "killed",
@@ -335,13 +372,13 @@ def test_end_to_end_on_a_tiny_problem(tmp_path):
         "round-L5C29-trunc": "survived",       # equal to floor on x >= 0
     }
     assert report.score == 4 / 6
-    killed = {r.mutant.id: r.killed_by for r in report.results}
+    killed = {r.mutant.position: r.killed_by for r in report.results}
     assert killed["round-L5C29-round"] == [1]   # only the hidden 1.7 rounds differently
     # `judge check --mutants` grades on the examples first: the same status for each mutant,
     # and one the examples kill is not graded on the hidden cases
     fast = mutants_run.run(problem, jobs=2, first_kill=True)
-    assert {r.mutant.id: r.status for r in fast.results} == status
-    first = {r.mutant.id: r.killed_by for r in fast.results}
+    assert {r.mutant.position: r.status for r in fast.results} == status
+    first = {r.mutant.position: r.killed_by for r in fast.results}
     assert first["round-L5C29-round"] == [1]
     assert first["round-L5C29-ceil"] == [0] and killed["round-L5C29-ceil"] == [0, 1]
 
@@ -388,8 +425,9 @@ def test_generate_targets_the_surviving_mutants(tmp_path):
     problem = spec.load(tmp_path / "problems" / "halve.yaml")
     outcome = generate_cmd.run(problem, 2, seed=1, target="mutants", jobs=2)
     # on even inputs, round, ceil and trunc of x / 2 equal floor: the examples leave them alive
-    assert outcome.matrix.submissions == ["round-L5C11-round", "round-L5C11-ceil",
-                                          "round-L5C11-trunc"]
+    ids = {m.position: m.id for m in mutants.generate(HALVE_FILES["reference/halve.py"])}
+    assert outcome.matrix.submissions == [ids["round-L5C11-round"], ids["round-L5C11-ceil"],
+                                          ids["round-L5C11-trunc"]]
     assert not outcome.matrix.uncaught()
     report = generate_cmd.render_report(outcome)
     assert "every surviving mutant of the reference is caught" in report
@@ -438,13 +476,13 @@ def test_fewer_cases_leave_more_mutants_alive(tmp_path):
             (root / rel).write_text(text)
         reports[name] = mutants_run.run(spec.load("rq", root=root), jobs=2)
     full, cut = reports["full"], reports["examples_only"]
-    assert [r.mutant.id for r in full.results] == [r.mutant.id for r in cut.results]
+    assert [r.mutant.position for r in full.results] == [r.mutant.position for r in cut.results]
     assert len(full.results) == 9 and full.count("equivalent") == 1 and full.count("invalid") == 0
     # floor, ceil, trunc, trunc(x + 0.5) (wrong at -2.6) and int8 codes (wrong dtype) die on the example
-    assert {r.mutant.id for r in cut.survivors} == {
+    assert {r.mutant.position for r in cut.survivors} == {
         "round-L5C11-halfup", "round-L5C11-halfdown", "round-L5C11-halfaway"}
     assert full.survivors == []
-    assert all(r.killed_by == [1] for r in full.results if r.mutant.id in
+    assert all(r.killed_by == [1] for r in full.results if r.mutant.position in
                {"round-L5C11-halfup", "round-L5C11-halfdown", "round-L5C11-halfaway"})
     assert (cut.score, full.score) == (5 / 8, 1.0)
 
@@ -561,7 +599,7 @@ def test_each_autodiff_operator_makes_its_change(source, expected):
     ("def f(a):\n    return 1 - a\n", ("term-",)),
 ])
 def test_autodiff_operators_leave_alone(source, absent):
-    ids = [m.id for m in mutants.generate(source)]
+    ids = [m.position for m in mutants.generate(source)]
     assert not [i for i in ids if any(i.startswith(word) for word in absent)], ids
 
 
@@ -570,7 +608,7 @@ def test_a_custom_rule_is_removed_with_its_rules():
               "def f_jvp(primals, tangents):\n    return primals[0], 2 * tangents[0]\n\n\n"
               "def g(x):\n    h = jax.custom_vjp(lambda v: v)\n    h.defvjp(lambda v: (v, None), "
               "lambda _, t: (3 * t,))\n    return f(x) + h(x)\n")
-    by_id = {m.id: m for m in mutants.generate(source)}
+    by_id = {m.position: m for m in mutants.generate(source)}
     assert by_id["custom_rule-L5C0-remove"].source == (
         "import jax\n\ndef f(x):\n    return x\n\ndef f_jvp(primals, tangents):\n"
         "    return (primals[0], 2 * tangents[0])\n\ndef g(x):\n    h = jax.custom_vjp(lambda v: v)\n"
@@ -632,7 +670,7 @@ def test_materialized_derivatives_compute_what_the_reference_does():
     exec(source, namespace)
     reference = namespace["f"](*args)
     built = [m for m in mutants.generate(source) if m.kind == "materialize"]
-    assert [m.id for m in built] == ["materialize-L9C9-hessian", "materialize-L10C18-jacobian",
+    assert [m.position for m in built] == ["materialize-L9C9-hessian", "materialize-L10C18-jacobian",
                                      "materialize-L11C12-jacobian"]
     for m in built:
         namespace = {}
@@ -705,25 +743,27 @@ def test_autodiff_mutants_of_a_jvp_of_grad_are_killed_by_the_rules(tmp_path, mon
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     generated = mutants.generate(BHVP)
-    before = [m.id for m in generated if m.kind not in mutants.mutants_ad_sites.KINDS]
+    before = [m.position for m in generated if m.kind not in mutants.mutants_ad_sites.KINDS]
     assert before == ["stop_gradient-L7C8-insert", "stop_gradient-L10C8-insert", "const-L10C48-to0",
                       "stop_gradient-L12C4-insert"]
-    assert [m.id for m in generated if m.kind in mutants.mutants_ad_sites.KINDS] == [
+    assert [m.position for m in generated if m.kind in mutants.mutants_ad_sites.KINDS] == [
         "transpose-L7C32-swap", "transpose-L7C32-tleft", "mode-L10C15-vjp",
         "materialize-L10C15-hessian", "seed-L10C42-ones", "seed-L10C42-zeros", "unroll-L12C11-vmap"]
     structural = ("materialize-L10C15-hessian", "unroll-L12C11-vmap")
     monkeypatch.setattr(mutants_run.mutants, "generate",
-                        lambda source: [m for m in generated if m.id in structural])
+                        lambda source: [m for m in generated if m.position in structural])
     graded = {}
     grade = mutants_run.grading.grade
 
+    position = {m.id: m.position for m in generated}
+
     def spy(problem, path, **kwargs):
-        graded[Path(path).parent.name] = result = grade(problem, path, **kwargs)
+        graded[position[Path(path).parent.name]] = result = grade(problem, path, **kwargs)
         return result
 
     monkeypatch.setattr(mutants_run.grading, "grade", spy)
     report = mutants_run.run(spec.load("bhvp", root=tmp_path), jobs=2)
-    assert {r.mutant.id: (r.status, r.killed_by) for r in report.results} == {
+    assert {r.mutant.position: (r.status, r.killed_by) for r in report.results} == {
         mutant_id: ("killed", [0, 1]) for mutant_id in structural}
     reasons = {mutant_id: {(c.verdict, c.reason) for c in result.cases}
                for mutant_id, result in graded.items()}

@@ -389,3 +389,73 @@ def test_a_rule_message_says_what_was_found_and_the_bound(track):
     assert "traced with d, m symbolic" in example.message and "(d, 1, d)" in example.message
     assert "d^2 elements" in example.message and "4 * size(W) + 8 * size(x)" in example.message
     assert "dot_general" in example.message and "at d = " in example.message
+
+
+# --- required_primitives: a choice of primitives, and a loop JAX emptied ----------------------
+
+FORWARDED_SCAN_AND_CUMSUM = '''
+import jax
+import jax.numpy as jnp
+
+
+def ema(x, decay):
+    # a scan whose step hands its carry back unchanged: JAX forwards the carry around it, and
+    # the closed form beside it computes the output
+    jax.lax.scan(lambda c, v: (c, None), jnp.float32(0), x)
+    t = jnp.arange(x.shape[0])
+    scaled = jnp.cumsum(x * decay ** (-t.astype(x.dtype)))
+    return ((1 - decay) * decay ** t.astype(x.dtype) * scaled).astype(x.dtype)
+'''
+
+
+@pytest.fixture(scope="module")
+def ema_choice(tmp_path_factory):
+    """ema_mini whose only rule asks for a scan or a while loop."""
+    data = {**_specs()["ema_mini"], "id": "ema_choice",
+            "rules": [{"id": "required_primitives", "primitives": [["scan", "while"]]}]}
+    path = tmp_path_factory.mktemp("choice") / "ema_choice.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return spec.load(path)
+
+
+def test_a_primitive_item_that_is_a_list_is_a_choice(ema_choice, track):
+    assert rules.describe(ema_choice.rules[0]).startswith("the traced program must use scan or while")
+    result = grading.grade(ema_choice, track / "subs" / "ema_mini" / "while_loop.py",
+                           use_cache=False, hints=False, source_gate=True)
+    assert result.verdict is Verdict.AC, [c.message for c in result.cases]
+
+
+def test_a_missing_choice_is_named_with_its_alternatives(ema_choice, tmp_path):
+    path = tmp_path / "closed_form.py"
+    path.write_text(FORWARDED_SCAN_AND_CUMSUM.replace("    jax.lax.scan(lambda c, v: (c, None), "
+                                                      "jnp.float32(0), x)\n", ""))
+    result = grading.grade(ema_choice, path, use_cache=False, hints=False, examples_only=True)
+    assert (result.verdict, result.reason) == (Verdict.RJ, "missing_primitive"), result.message
+    assert "no scan or while computes the output" in result.message
+    assert "empty loop" not in result.message
+
+
+def test_a_loop_jax_emptied_is_named_in_the_message(track, tmp_path):
+    path = tmp_path / "forwarded_scan.py"
+    path.write_text(FORWARDED_SCAN_AND_CUMSUM)
+    problem = spec.load(track / "problems" / "ema_mini.yaml")
+    result = grading.grade(problem, path, use_cache=False, hints=False, examples_only=True)
+    assert (result.verdict, result.reason) == (Verdict.RJ, "missing_primitive"), result.message
+    assert "the program has scan, but nothing the output needs comes out of it" in result.message
+    assert "JAX forwards around the loop" in result.message
+
+
+@pytest.mark.parametrize("primitives, key, says", [
+    ([["scan"]], "rules[0].primitives[0] ", "is too short"),
+    ([["scan", "scan"]], "rules[0].primitives[0] ", "non-unique"),
+    ([["Scan!", "while"]], "rules[0].primitives[0][0] ", "does not match"),
+])
+def test_a_bad_choice_names_the_file_line_and_key(tmp_path, primitives, key, says):
+    data = {**_specs()["ema_mini"], "id": "ema_bad",
+            "rules": [{"id": "required_primitives", "primitives": primitives}]}
+    path = tmp_path / "ema_bad.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    with pytest.raises(SpecError) as info:
+        spec.load(path)
+    text = str(info.value)
+    assert "ema_bad.yaml: " + key + "(line " in text and says in text, text

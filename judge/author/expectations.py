@@ -10,6 +10,13 @@ override either set for single files::
       required: [WA]
     rejected/full_hessian.py:
       reason: intermediate_too_large    # or a list: every required-verdict case has one of them
+    rejected/two_forward_passes.py:
+      known_gap: no rule tells two forward passes from one; the judge accepts it
+
+A ``known_gap`` records a submission the judge does not give what its folder says, on purpose:
+`judge check` reports the gap as a note instead of an error, and as an error once the judge
+does give the expected verdict (the gap is closed: remove the entry). The cases need not catch
+it, and ``judge generate --target`` does not aim at it.
 
 Problems found here are returned as ``(path, line, message)`` issues; ``package_check`` turns
 them into findings.
@@ -48,6 +55,8 @@ class Expectation:
     required: frozenset
     source: str            # "folder wrong_answer" or "submissions.yaml line 3"
     reasons: frozenset = frozenset()  # reason codes every required-verdict case must have
+    #: submissions.yaml's ``known_gap``: why the judge does not give this verdict yet, or None
+    gap: str | None = None
 
     def describe(self) -> str:
         names = lambda s: "/".join(v.value for v in Verdict if v in s)  # noqa: E731
@@ -120,7 +129,8 @@ def discover(folder: Path) -> tuple[list[Submission], list[Issue]]:
                            f"{rel}: reason {wrong[0]} is a {REASONS[wrong[0]].value} reason, but the "
                            f"required verdicts are {_names(required)}"))
             continue
-        subs.append(Submission(path, rel, parent, Expectation(permitted, required, source, reasons)))
+        subs.append(Submission(path, rel, parent, Expectation(permitted, required, source, reasons,
+                                                              entry.get("known_gap"))))
     return subs, issues
 
 
@@ -156,15 +166,19 @@ def read_overrides(path: Path, known: set[str], issues: list[Issue]) -> dict[str
             issues.append((path, line, f"{rel!r} names no submission file (expected a path like "
                                        f"wrong_answer/foo.py relative to {path.parent.name}/)"))
             continue
-        if not isinstance(entry, dict) or not entry or set(entry) - {"permitted", "required", "hint", "reason"}:
+        if not isinstance(entry, dict) or not entry or set(entry) - {"permitted", "required", "hint",
+                                                                      "reason", "known_gap"}:
             issues.append((path, line, f"{rel}: must be a mapping with permitted, required, "
-                                       f"reason and/or hint"))
+                                       f"reason, hint and/or known_gap"))
             continue
         parsed = {"line": line}
-        hint = entry.get("hint")
-        if "hint" in entry and (not isinstance(hint, str) or not hint.strip()):
-            issues.append((path, line, f"{rel}: hint must be a non-empty string"))
+        bad_text = [key for key in ("hint", "known_gap")
+                    if key in entry and (not isinstance(entry[key], str) or not entry[key].strip())]
+        if bad_text:
+            issues.append((path, line, f"{rel}: {bad_text[0]} must be a non-empty string"))
             continue
+        if "known_gap" in entry:
+            parsed["known_gap"] = " ".join(entry["known_gap"].split())
         if "reason" in entry:
             reasons = entry["reason"] if isinstance(entry["reason"], list) else [entry["reason"]]
             if not reasons or not all(isinstance(r, str) and r in REASONS for r in reasons):
@@ -173,7 +187,7 @@ def read_overrides(path: Path, known: set[str], issues: list[Issue]) -> dict[str
                 continue
             parsed["reason"] = frozenset(reasons)
         for key, value in entry.items():
-            if key in ("hint", "reason"):
+            if key in ("hint", "reason", "known_gap"):
                 continue
             if not isinstance(value, list) or not value or \
                     not all(isinstance(v, str) and v in NAMEABLE for v in value):
@@ -220,3 +234,16 @@ def unmet(expectation: Expectation, result: GradeResult, label) -> str | None:
                     f"expected the reason {'/'.join(sorted(expectation.reasons))} "
                     f"({expectation.source})")
     return None
+
+
+def gap_note(expectation: Expectation, result: GradeResult, why: str | None) -> tuple[str, str] | None:
+    """For a submission with a ``known_gap``: ("info", the gap as recorded and what it got) while
+    the judge does not meet its expectation, ("error", the gap is closed) once it does; None
+    for any other submission."""
+    if expectation.gap is None:
+        return None
+    if why:
+        return "info", (f"known gap: {expectation.gap} (got {case_counts(result)}; "
+                        f"{expectation.source} expects {expectation.describe()})")
+    return "error", (f"the known gap is closed: it gets {expectation.describe()} "
+                     f"({expectation.source}); remove its known_gap from {OVERRIDES_FILE}")

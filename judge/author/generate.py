@@ -6,7 +6,8 @@ A problem's generator is ``generators/<id>.py`` beside ``problems/<id>.yaml``. I
 * ``FAMILIES``: name -> ``draw(rng)`` returning ``{"input": {...}, "probe": {...} (problems
   with probes), "note": str, "exact": bool}``; ``rng`` is a ``numpy.random.Generator`` seeded
   from (seed, family, index), so a case is a pure function of those three numbers;
-* ``ALTERNATIVES``: name -> ``compute(inputs, probe)`` returning the output as a submission
+* ``ALTERNATIVES``: name -> ``compute(inputs, probe)`` (``probe`` the candidate's probe inputs
+  nested as the spec stores them, ``{}`` without probes) returning the output as a submission
   does (a dict of some or all fields; for an array output the array itself) by a legitimate
   alternative float computation, in NumPy; with probes, a dict of ``value`` and the probe
   results (``vjp``, ``jvp``), some or all of them (``as_fields``).
@@ -232,6 +233,15 @@ def as_fields(problem, got, where: str, inputs: dict | None = None) -> dict:
     raise JudgeError(f"{where}: returned {type(got).__name__}, not {wanted}")
 
 
+def _probe_as_stored(problem, cand) -> dict:
+    """A candidate's probe inputs as an alternative receives them: nested as the spec stores
+    them (``{"cotangent": c}``, the cotangent a tree for a tree or dict output;
+    ``{"tangent": {"W": t}}`` for ``wrt: [W]``), or ``{}`` for a problem without probes."""
+    if not cand.probe:
+        return {}
+    return layout.nest(layout.input_slots(problem, cand.inputs), cand.probe)
+
+
 def _compare(problem, module, got: dict, expected: dict, source: str, inputs: dict) -> str | None:
     """The first field (leaf, probe result) on which ``got`` is not acceptable against
     ``expected``, as text."""
@@ -272,9 +282,10 @@ def screen(problem, module: GeneratorModule, candidates: list[Candidate], progre
         diff = _compare(problem, module, jitted[i], expected, "the reference under jit", cand.inputs)
         if diff:
             reasons.append(("jit", diff))
+        probe = _probe_as_stored(problem, cand)
         for alt in sorted(module.alternatives):
             try:
-                got = module.alternatives[alt](cand.inputs, cand.probe)
+                got = module.alternatives[alt](cand.inputs, probe)
             except Exception as exc:  # noqa: BLE001 - author code
                 raise JudgeError(f"{module.path}: alternative {alt!r} raised on {cand.name}: "
                                  f"{type(exc).__name__}: {exc}") from None

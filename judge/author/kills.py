@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from judge.grade import grading
+from judge.author import expectations
 from judge.author.expectations import MUST_BE_CAUGHT
 from judge.grade.verdicts import Verdict
 
@@ -45,10 +46,13 @@ class KillMatrix:
 def must_be_caught(problem) -> dict[str, Path]:
     """relative path -> file, for every submission the cases must catch, in a fixed order."""
     folder = problem.path.parent.parent / "submissions" / problem.id
+    known, _ = expectations.discover(folder) if folder.is_dir() else ([], [])
+    gaps = {s.rel for s in known if s.expectation.gap is not None}  # not caught, on record
     found = {}
     for verdict_folder in MUST_BE_CAUGHT:
         for path in sorted((folder / verdict_folder).glob("*.py")):
-            found[f"{verdict_folder}/{path.name}"] = path
+            if f"{verdict_folder}/{path.name}" not in gaps:
+                found[f"{verdict_folder}/{path.name}"] = path
     return found
 
 

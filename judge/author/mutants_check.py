@@ -35,3 +35,6 @@ def check_mutants(report, problem, jobs: int, progress) -> None:
     for mutant_id in result.unknown_equivalents:
         report.find(check, WARNING, where, f"{mutant_id!r} is no mutant of the reference any more; "
                                            "remove it")
+    for old, new in result.renamed.items():
+        report.find(check, WARNING, where, f"{old!r} names a mutant by its line: "
+                                           f"{mutants_run.renamed_text(new)}")

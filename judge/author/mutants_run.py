@@ -55,6 +55,8 @@ class MutantsReport:
     unknown_equivalents: list[str] = field(default_factory=list)   # ids in mutants.yaml not generated
     time_s: float = 0.0
     labels: dict = field(default_factory=dict)   # case index -> "example 0", "hidden 3" (text)
+    #: ids in mutants.yaml written by line and column -> the mutant's id, to write instead
+    renamed: dict = field(default_factory=dict)
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)
@@ -71,6 +73,11 @@ class MutantsReport:
 
 def equivalents_path(problem: spec.Problem) -> Path:
     return problem.path.parent.parent / "submissions" / problem.id / EQUIVALENTS_FILE
+
+
+def renamed_text(new: str) -> str:
+    return (f"mutant ids no longer carry line numbers, so that an edit elsewhere keeps them; "
+            f"this one is {new!r}: rename it")
 
 
 def load_equivalents(path: Path) -> dict[str, str]:
@@ -124,6 +131,12 @@ def run(problem: spec.Problem, *, jobs: int = 1, sandbox=None, progress=None,
     except SyntaxError as exc:
         raise JudgeError(f"{ref}:{exc.lineno}: the reference does not parse: {exc.msg}") from None
     equivalents = load_equivalents(equivalents_path(problem))
+    # an id written by line and column, as ids once were (``compare-L17C18-gt``): taken as the
+    # mutant at that place, and reported with the id to write instead
+    by_position = {m.position: m.id for m in generated}
+    renamed = {old: by_position[old] for old in equivalents
+               if old in by_position and by_position[old] not in equivalents}
+    equivalents = {renamed.get(k, k): v for k, v in equivalents.items()}
     ids = {m.id for m in generated}
     results: dict[str, MutantResult] = {}
     with tempfile.TemporaryDirectory(prefix="judge-mutants-") as tmp:
@@ -168,7 +181,8 @@ def run(problem: spec.Problem, *, jobs: int = 1, sandbox=None, progress=None,
                 compiles.close()
     return MutantsReport(problem.id, _shown(ref), [results[m.id] for m in generated],
                          sorted(set(equivalents) - ids), time.monotonic() - started,
-                         {c.index: c.label for c in getattr(problem, "cases", ()) if hasattr(c, "label")})
+                         {c.index: c.label for c in getattr(problem, "cases", ()) if hasattr(c, "label")},
+                         renamed)
 
 
 def _shown(path: Path) -> str:
@@ -225,6 +239,8 @@ def render_text(report: MutantsReport) -> str:
     for mutant_id in report.unknown_equivalents:
         lines.append(f"  warning: {EQUIVALENTS_FILE} names {mutant_id!r}, which is no mutant of the "
                      f"reference any more")
+    for old, new in report.renamed.items():
+        lines.append(f"  warning: {EQUIVALENTS_FILE} names {old!r} by its line: {renamed_text(new)}")
     lines.append(f"{report.problem}: {score_text(report)} in {report.time_s:.1f}s")
     return "\n".join(lines) + "\n"
 

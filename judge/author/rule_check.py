@@ -7,6 +7,9 @@ no rule is blind on every case and probe shape.
 * A rule module may say where it cannot tell a cheat from an honest solution
   (``blind_spots(rule, problem, traces)``), for example a size bound that every case's and
   probe shape's d x d intermediate fits under; that is a warning too.
+* A rule's ``silence`` keeps one of these warnings for a rule kept on purpose: ``{unshown:
+  why}`` or ``{blind_spot: why}`` turns it into a note that gives the reason; a silence whose
+  warning is not given any more is a warning itself.
 * Each rule's symbolic evidence is stated (info): what the program traced with the spec's
   symbolic dims showed in the first known submission it refuses, for example "a (d, d) value
   (float32) from dot_general has d^2 elements, growing as d^2".
@@ -18,7 +21,9 @@ import numpy as np
 
 from judge import rules
 from judge.author.findings import INFO, WARNING
+from judge.errors import JudgeError
 from judge.grade.verdicts import plural
+from judge.problem import spec
 from judge.problem.model import dim_ranges
 
 
@@ -42,6 +47,27 @@ def _evidence(module, results: dict):
     return None
 
 
+def _lines(problem):
+    """``line(steps)``: the spec's line at those keys (None when the file cannot be read again)."""
+    try:
+        _, nodes = spec.read_yaml(problem.path)
+    except (JudgeError, OSError):
+        return lambda steps: None
+    return lambda steps: spec.line_of(nodes, steps)
+
+
+def _warn(report, check, problem, i: int, rule: dict, code: str, message: str, line) -> None:
+    """A warning about rule ``i``, or, where the rule's ``silence`` names its code, a note
+    saying it was silenced and why."""
+    said = f"rule {i} ({rule['id']}): {message}"
+    why = (rule.get("silence") or {}).get(code)
+    if why is None:
+        report.find(check, WARNING, problem.path, said, line(["rules", i]))
+    else:
+        report.find(check, INFO, problem.path, f"{said} [silenced ({code}): {why}]",
+                    line(["rules", i, "silence", code]))
+
+
 def check_rules(report, problem, results: dict) -> None:
     """``results``: Submission -> GradeResult of the package's known submissions."""
     if not problem.rules:
@@ -51,16 +77,24 @@ def check_rules(report, problem, results: dict) -> None:
     expected = {r for sub in results for r in sub.expectation.reasons}
     shown = any(sub.folder == "rejected" for sub in results)  # else the package shows no cheat at all
     shapes = _shapes(problem)
+    line = _lines(problem)
     for i, rule in enumerate(problem.rules):
         module = rules.RULES[rule["id"]]
+        fired = set()
         if shown and not set(module.REASONS) & (got | expected):
-            report.find(check, WARNING, problem.path,
-                        f"rule {i} ({rule['id']}): no known submission is refused by it; add a "
-                        f"rejected submission with `reason: {module.REASONS[0]}` in submissions.yaml "
-                        f"to show it catches a cheat")
+            fired.add("unshown")
+            _warn(report, check, problem, i, rule, "unshown",
+                  f"no known submission is refused by it; add a rejected submission with "
+                  f"`reason: {module.REASONS[0]}` in submissions.yaml to show it catches a cheat",
+                  line)
         blind = getattr(module, "blind_spots", None)
         for message in (blind(rule, problem, shapes) if blind else ()):
-            report.find(check, WARNING, problem.path, f"rule {i} ({rule['id']}): {message}")
+            fired.add("blind_spot")
+            _warn(report, check, problem, i, rule, "blind_spot", message, line)
+        for code in sorted(set(rule.get("silence") or {}) - fired):
+            report.find(check, WARNING, problem.path,
+                        f"rule {i} ({rule['id']}): silence.{code}: the warning it silences is not "
+                        f"given any more; remove it", line(["rules", i, "silence", code]))
         evidence = _evidence(module, results)
         if evidence and problem.symbolic_dims:
             report.find(check, INFO, evidence[0], f"rule {i} ({rule['id']}) refuses it: {evidence[1]}")

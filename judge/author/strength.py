@@ -12,6 +12,7 @@ from judge.author.expectations import MUST_BE_CAUGHT
 from judge.author.findings import ERROR, INFO, TIME_MARGIN, WARNING
 from judge.grade.verdicts import Verdict, plural
 from judge.problem.model import case_label
+from judge.reports.check_text import GAP
 
 MAX_LISTED = 6
 
@@ -38,6 +39,11 @@ def check_strength(report, problem, results: dict) -> None:
         caught = [c for c in result.cases if c.verdict is not Verdict.AC]
         by_example = [c for c in caught if c.visibility == "example"]
         by_hidden = [c for c in caught if c.visibility == "hidden"]
+        if not caught and sub.expectation.gap is not None:
+            report.find(check, INFO, sub.path, f"no case catches it: a known gap "
+                                               f"({sub.expectation.gap})")
+            check.summary = GAP
+            continue
         if not caught:
             report.find(check, ERROR, sub.path,
                         f"no case catches it: AC on all {len(result.cases)} cases; add a case on "

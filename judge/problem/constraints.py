@@ -212,6 +212,14 @@ def violations(params, values: dict) -> list[tuple[str, str]]:
     dims: dict = {}  # dim name -> (extent, the parameter that fixed it)
     bound_dims = bind_dims(params, {p.name: np.shape(values[p.name]) for p in params
                                     if p.kind == "array"})
+    for p in params:  # dims named only in a tree's leaves: the first leaf that names one
+        if p.kind == "tree" and isinstance(values[p.name], dict):
+            for path, leaf in tree_leaves(values[p.name]):
+                spec = leaf_spec(p, path)
+                if spec is not None and spec.shape is not None and len(spec.shape) == np.ndim(leaf):
+                    for name, extent in zip(spec.shape, np.shape(leaf)):
+                        if isinstance(name, str):
+                            bound_dims.setdefault(name, int(extent))
     for p in params:
         v = values[p.name]
         if p.kind == "array":

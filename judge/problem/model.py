@@ -247,13 +247,23 @@ def dim_names(parameters) -> set[str]:
     return {d for p in parameters for d in (p.shape or ()) if isinstance(d, str)}
 
 
+def leaf_dim_names(parameters) -> set[str]:
+    """Every dim name of the symbolic shapes of tree parameters' leaves (``leaves: {w: {shape:
+    [d, k]}}``): checked on every case and bounded by ``dims`` like an array's, and usable as an
+    array's bound (``exclusive_maximum: k``); not traced as symbols (a tree problem is traced
+    at its cases' shapes)."""
+    return {d for p in parameters if p.kind == "tree" for _, leaf in p.leaves
+            for d in (leaf.shape or ()) if isinstance(d, str)}
+
+
 def dim_ranges(parameters) -> dict:
-    """name -> (lowest, highest or None) for every dim name; the spec's ``dims`` bounds, else
-    from 1 without an upper bound."""
-    found = {name: (1, None) for name in dim_names(parameters)}
+    """name -> (lowest, highest or None) for every dim name (a tree leaf's too); the spec's
+    ``dims`` bounds, else from 1 without an upper bound."""
+    found = {name: (1, None) for name in sorted(dim_names(parameters) | leaf_dim_names(parameters))}
     for p in parameters:
-        for name, low, high in p.dim_bounds:
-            found[name] = (max(1, low), high)
+        for spec in (p, *(leaf for _, leaf in p.leaves)):
+            for name, low, high in spec.dim_bounds:
+                found[name] = (max(1, low), high)
     return found
 
 

@@ -24,7 +24,7 @@ from judge import rules as rule_registry
 from judge.problem import signature
 from judge.problem.model import (DEFAULT_LIMITS, DEFAULT_TOLERANCE, PROBE_INPUTS, Case, OutputField,
                                  Parameter, Probe, ProbeShape, Problem, ScoreGroup, bind_dims,
-                                 dim_names, shapes_for)
+                                 dim_names, leaf_dim_names, shapes_for)
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "problem.schema.json"
 #: libyaml's loader where PyYAML was built with it (several times faster), else the pure one.
@@ -153,6 +153,18 @@ def _unknown_keys(err) -> list[tuple[str, str]]:
     return out
 
 
+def _by_id(err) -> list:
+    """A ``oneOf`` error about a mapping with an ``id`` (a rule): the errors of the branch whose
+    ``id`` is that id, each named at its own key, where the branches share a key (``silence``)
+    and no one error stands out; any other error as it is."""
+    if err.validator == "oneOf" and isinstance(err.instance, dict) and "id" in err.instance:
+        for i, branch in enumerate(err.validator_value):
+            if branch.get("properties", {}).get("id", {}).get("const") == err.instance["id"]:
+                mine = [c for c in err.context if c.relative_schema_path and c.relative_schema_path[0] == i]
+                return mine or [err]
+    return [err]
+
+
 def schema_violations(data: dict, nodes=None, path="") -> list[SpecError]:
     """A SpecError for every schema violation, in document order. An unknown key is reported at
     its own line, with the closest valid key ("did you mean 'tolerance'?")."""
@@ -160,8 +172,8 @@ def schema_violations(data: dict, nodes=None, path="") -> list[SpecError]:
 
     validator = jsonschema.Draft202012Validator(schema())
     found = []
-    for err in validator.iter_errors(data):
-        best = jsonschema.exceptions.best_match([err])
+    for best in (jsonschema.exceptions.best_match([e]) for err in validator.iter_errors(data)
+                 for e in _by_id(err)):
         steps = list(best.absolute_path)
         if (best.validator == "additionalProperties" and best.validator_value is False
                 and isinstance(best.instance, dict)):
@@ -360,14 +372,27 @@ def _with_dims(params, bounds: dict, fail) -> tuple:
             fail(["parameters", i, "shape"], "only array parameters have a shape")
         if p.shape is not None and p.ndim and len(p.shape) not in p.ndim:
             fail(["parameters", i, "shape"], f"has {len(p.shape)} dimensions but ndim allows {list(p.ndim)}")
-    known = dim_names(params)
+    known = dim_names(params) | leaf_dim_names(params)
     for name, (low, high) in bounds.items():
         if name not in known:
             fail(["dims", name], f"{name!r} is not a dim name of any parameter's shape")
         if low > high:
             fail(["dims", name], f"the lowest extent {low} is above the highest {high}")
-    return tuple(replace(p, dim_bounds=tuple((d, *bounds[d]) for d in dict.fromkeys(p.shape or ())
-                                             if isinstance(d, str) and d in bounds))
+    for i, p in enumerate(params):  # a bound named by a dim: one the shapes have
+        specs = [([], p)] + [(["leaves", pattern], leaf) for pattern, leaf in p.leaves]
+        for steps, spec_ in specs:
+            for attr in ("minimum", "exclusive_minimum", "maximum", "exclusive_maximum"):
+                named = getattr(spec_, attr)
+                if isinstance(named, str) and named not in known:
+                    fail(["parameters", i, *steps, attr],
+                         f"{named!r} is not a dim name of any parameter's shape"
+                         + (f" (dims: {', '.join(sorted(known))})" if known else ""))
+
+    def bounded(p):
+        return replace(p, dim_bounds=tuple((d, *bounds[d]) for d in dict.fromkeys(p.shape or ())
+                                           if isinstance(d, str) and d in bounds))
+
+    return tuple(replace(bounded(p), leaves=tuple((pattern, bounded(leaf)) for pattern, leaf in p.leaves))
                  for p in params)
 
 

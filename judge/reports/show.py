@@ -123,8 +123,9 @@ def _dims(problem: Problem) -> list[str]:
     """``n from 1 to 64`` for each dim name the shapes use, in order of first use."""
     seen: dict = {}
     for p in problem.parameters:
-        for name, low, high in p.dim_bounds:
-            seen.setdefault(name, f"{name} from {low} to {high}")
+        for spec in (p, *(leaf for _, leaf in p.leaves)):  # a tree's leaves name dims too
+            for name, low, high in spec.dim_bounds:
+                seen.setdefault(name, f"{name} from {low} to {high}")
     for p in problem.parameters:
         for name in p.shape or ():
             if isinstance(name, str):

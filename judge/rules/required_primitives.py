@@ -3,7 +3,10 @@
 Reads the primitive counts of the traced program (nested jaxprs included) over the equations
 its outputs depend on (a ``lax.scan`` whose result is thrown away does not count), with the
 names a primitive has had across JAX versions (``primitive_names``). For example ``[scan]`` for
-an EMA written with ``lax.scan`` (``fori_loop`` with static bounds becomes a scan too).
+an EMA written with ``lax.scan`` (``fori_loop`` with static bounds becomes a scan too); an item
+that is a list is a choice, ``[[scan, while]]``: any of them. A missing primitive that the
+program holds but the output does not need is named in the message (JAX empties a loop whose
+step returns its carry unchanged).
 
 ``recurrence: T`` states a role rather than a name, read on the program traced with T as a
 symbol (``judge.worker.program.loop_summary``): a live scan of length T (or the while loop a
@@ -23,10 +26,20 @@ EVIDENCE = ("program",)
 REASONS = ("missing_primitive",)
 
 
+def _options(item) -> tuple[str, ...]:
+    """The names one item of ``primitives`` accepts: a name, or a list of alternatives
+    (``[scan, while]``: any of them)."""
+    return tuple(item) if isinstance(item, list) else (item,)
+
+
+def _said(item) -> str:
+    return " or ".join(_options(item))
+
+
 def describe(rule: dict) -> str:
     said = []
     if rule.get("primitives"):
-        said.append(f"the traced program must use {', '.join(rule['primitives'])}")
+        said.append(f"the traced program must use {', '.join(map(_said, rule['primitives']))}")
     if "recurrence" in rule:
         T = rule["recurrence"]
         said.append(f"the output must be computed by a recurrence over {T}: a lax.scan (or a "
@@ -96,9 +109,22 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
         # is a number: counted as that scan
         fori = sum(1 for lp in trace.program.loops if lp.primitive == "while" and lp.length != "?")
         live["scan"] = live.get("scan", 0) + fori
-    missing = [n for n in rule["primitives"] if not primitive_names.count(live, n)]
+    missing = [item for item in rule["primitives"]
+               if not any(primitive_names.count(live, n) for n in _options(item))]
     if not missing:
         return None
+    dead = [n for item in missing for n in _options(item)
+            if primitive_names.count(trace.program.primitives, n)]
     return Breach("missing_primitive",
-                  f"{trace.label}: no {' or '.join(missing)} computes the output; this problem "
-                  f"requires {', '.join(rule['primitives'])}")
+                  f"{trace.label}: no {', no '.join(map(_said, missing))} computes the output; "
+                  f"this problem requires {', '.join(map(_said, rule['primitives']))}"
+                  + (_dead_note(dead) if dead else ""))
+
+
+def _dead_note(names: list[str]) -> str:
+    """Why a primitive the program holds does not count: nothing the output needs comes out of
+    it. JAX itself empties a loop whose step returns its carry unchanged (the carry is
+    forwarded around the loop), so a loop the source has may compute nothing at all."""
+    return (f" (the program has {' and '.join(names)}, but nothing the output needs comes out of "
+            f"it: its results are thrown away, or its step returns its carry unchanged, which JAX "
+            f"forwards around the loop, leaving an empty loop that computes nothing)")

@@ -1,0 +1,11 @@
+import jax
+import jax.numpy as jnp
+
+
+def attend(q, k, v, mask):
+    scores = jnp.where(mask, q @ k.T / jnp.sqrt(jnp.float32(q.shape[-1])), -jnp.inf)
+    return jax.nn.softmax(scores, axis=-1) @ v
+
+
+def batched_attention(q, k, v, mask):
+    return jnp.stack([attend(q[i], k[i], v[i], mask[i]) for i in range(q.shape[0])])

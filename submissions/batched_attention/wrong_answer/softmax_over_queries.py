@@ -1,0 +1,11 @@
+import jax
+import jax.numpy as jnp
+
+
+def attend(q, k, v, mask):
+    scores = jnp.where(mask, q @ k.T / jnp.sqrt(jnp.float32(q.shape[-1])), -1e9)
+    return jax.nn.softmax(scores, axis=0) @ v
+
+
+def batched_attention(q, k, v, mask):
+    return jax.vmap(attend)(q, k, v, mask)

@@ -1,0 +1,13 @@
+import jax
+import jax.numpy as jnp
+
+
+def loss_fn(params, x, y):
+    logits = jnp.dot(x, params["w"]) + params["b"]
+    one_hot = jax.nn.one_hot(y, logits.shape[-1])
+    return -jnp.sum(one_hot * jax.nn.log_softmax(logits)) / x.shape[0]
+
+
+def loss_and_grads(params, x, y):
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    return {"loss": loss, "grads": grads}

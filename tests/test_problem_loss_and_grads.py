@@ -1,0 +1,135 @@
+"""loss_and_grads: the spec loads with its rules, its cases keep the promises of the statement
+(labels in [0, k), entries in [-4, 4]) and cover the mistakes it warns about (logits past
+exp's range, n, d and k all different, classes no label names, one example, the largest
+batch), and a few known submissions get their verdict with the reason of the rule that
+refuses them (examples only). The problem's parameters are a tree, traced at each case's
+shapes: `no_unrolling` compares them with the program at another n, and traces the first
+example's at fixed extents, the tree at its leaves' shapes."""
+
+import re
+
+import numpy as np
+import pytest
+
+from tests.helpers import ROOT, grade_known
+from judge.errors import SpecError
+from judge.grade import grading
+from judge.problem import spec
+
+
+@pytest.fixture(scope="module")
+def problem():
+    return spec.load(ROOT / "problems" / "loss_and_grads.yaml")
+
+
+def test_rules_and_dims(problem):
+    assert 20 <= len(problem.hidden) <= 40
+    assert [r["id"] for r in problem.rules] == ["no_unrolling", "forbidden_primitives",
+                                                "max_intermediate_size", "no_callbacks"]
+    assert not problem.symbolic_dims and not problem.probes
+
+
+def test_cases_keep_the_statement(problem):
+    seen = {"overflow": 0, "all_different": 0, "unused_class": 0, "n1": 0, "largest": 0,
+            "k1": 0, "zero_row": 0}
+    for case in problem.cases:
+        params, x, y = (case.inputs[n] for n in ("params", "x", "y"))
+        assert sorted(params) == ["b", "w"]
+        w, b = params["w"], params["b"]
+        n, d = x.shape
+        k = b.shape[0]
+        assert w.shape == (d, k) and y.shape == (n,) and y.dtype == np.int32
+        assert 1 <= n <= 32 and 1 <= d <= 16 and 1 <= k <= 16
+        assert ((0 <= y) & (y < k)).all()                     # the statement's [0, k)
+        assert max(np.abs(w).max(), np.abs(b).max(), np.abs(x).max()) <= 4
+        grad_w, grad_b = case.expected['grads["w"]'], case.expected['grads["b"]']
+        assert case.expected["loss"].shape == () and grad_w.shape == (d, k) and grad_b.shape == (k,)
+        assert np.isfinite(grad_w).all() and np.isfinite(case.expected["loss"])
+        logits = x.astype(np.float64) @ w + b
+        seen["overflow"] += bool(np.abs(logits).max() > 88.8)
+        seen["all_different"] += len({n, d, k}) == 3
+        seen["unused_class"] += len(set(y.tolist())) < k
+        seen["n1"] += n == 1
+        seen["largest"] += (n, d, k) == (32, 16, 16)
+        seen["k1"] += k == 1
+        seen["zero_row"] += bool((~x.any(axis=1)).any())
+    assert all(seen.values()), seen
+    assert len(problem.examples) == 2
+
+
+@pytest.mark.parametrize("folder, name, verdict, reason, words", [
+    ("accepted", "value_and_grad_one_hot", "AC", "ok", ""),
+    ("accepted", "by_hand", "AC", "ok", ""),
+    ("rejected", "python_loop_over_examples", "RJ", "unrolled_loop", "each index of n"),
+    ("rejected", "lax_map_per_example", "RJ", "forbidden_primitive", "scan"),
+    ("wrong_answer", "naive_logsumexp", "WA", "wrong_value", ""),
+    ("wrong_answer", "bias_not_differentiated", "WA", "wrong_value", 'grads["b"]'),
+])
+def test_known_submissions(problem, folder, name, verdict, reason, words):
+    result = grade_known(problem, folder, name)
+    assert (result.verdict.value, result.reason) == (verdict, reason), result.message
+    assert words in result.message
+
+
+def test_two_forward_passes_are_a_known_gap(problem):
+    """No rule tells the loss beside jax.grad from jax.value_and_grad: the package records it as
+    a known gap (graded AC, noted by `judge check`), and `judge generate --target` does not aim
+    at it."""
+    from judge.author import expectations, kills
+
+    known, issues = expectations.discover(ROOT / "submissions" / "loss_and_grads")
+    gap = next(s for s in known if s.rel == "rejected/two_forward_passes.py")
+    assert not issues and "one forward pass" in gap.expectation.gap
+    result = grade_known(problem, "rejected", "two_forward_passes")
+    assert result.verdict.value == "AC", result.message
+    why = expectations.unmet(gap.expectation, result, str)
+    assert expectations.gap_note(gap.expectation, result, why)[0] == "info"
+    assert "rejected/two_forward_passes.py" not in kills.must_be_caught(problem)
+    assert "rejected/pure_callback.py" in kills.must_be_caught(problem)
+
+
+# -- a dim named only in a tree's leaves ------------------------------------------------------------
+
+def _variant(tmp_path, change):
+    import yaml
+
+    data = yaml.safe_load((ROOT / "problems" / "loss_and_grads.yaml").read_text())
+    change(data)
+    path = tmp_path / "loss_and_grads.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def test_k_is_a_dim_of_the_leaves_with_a_range(problem):
+    """k appears only in params' leaves: dims gives it a range, and y's bound names it."""
+    w_leaf = dict(problem.parameter("params").leaves)["w"]
+    assert w_leaf.shape == ("d", "k") and ("k", 1, 16) in w_leaf.dim_bounds
+    assert problem.parameter("y").exclusive_maximum == "k"
+    from judge.problem.model import dim_ranges
+    from judge.reports import show
+
+    assert dim_ranges(problem.parameters)["k"] == (1, 16)
+    assert "k from 1 to 16" in show.render(problem)
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda d: d["examples"][0]["input"].__setitem__("y", [2, 0]), "not below 2 (k)"),
+    (lambda d: d["examples"][0]["input"]["params"].update(
+        w=[[0.0] * 17, [0.0] * 17], b=[0.0] * 17), "dimension 1 (k) is 17, allowed 1 to 16"),
+])
+def test_cases_are_checked_against_the_leaf_dim(tmp_path, change, says):
+    with pytest.raises(SpecError, match=re.escape(says)):
+        spec.load(_variant(tmp_path, change))
+
+
+@pytest.mark.parametrize("change, key", [
+    (lambda d: d["parameters"][2].__setitem__("exclusive_maximum", "kk"), "parameters[2].exclusive_maximum"),
+    (lambda d: d["parameters"][0]["leaves"]["b"].__setitem__("maximum", "q"),
+     "parameters[0].leaves.b.maximum"),
+    (lambda d: d["dims"].__setitem__("z", [1, 2]), "dims.z"),
+])
+def test_a_bound_or_range_naming_no_dim_names_the_file_line_and_key(tmp_path, change, key):
+    with pytest.raises(SpecError) as info:
+        spec.load(_variant(tmp_path, change))
+    text = str(info.value)
+    assert f"loss_and_grads.yaml: {key} (line " in text and "is not a dim name" in text, text
