@@ -770,4 +770,4 @@ def test_autodiff_mutants_of_a_jvp_of_grad_are_killed_by_the_rules(tmp_path, mon
     assert reasons == {"materialize-L10C15-hessian": {(Verdict.RJ, "intermediate_too_large")},
                        "unroll-L12C11-vmap": {(Verdict.RJ, "dim_read_as_number")}}
     # the program traced with n, m and d as symbols: the Hessian grows as d^2
-    assert "(n, d, 1, d)" in graded["materialize-L10C15-hessian"].message
+    assert "has d^2 elements" in graded["materialize-L10C15-hessian"].message
