@@ -1,6 +1,13 @@
 """The worker's case runner: ``CaseRunner`` traces and evaluates the submission's entry function
 on one case (its output, jaxpr, custom_vjp evidence and derivative probes, all as plain data,
 ``output_data``). Used by ``main``, in the process the submission shares.
+
+A case sent with ``symbolic`` (the spec's dims as symbols, ``protocol``) is not traced at its
+own shapes: the entry, with the judge's derivatives traced in (their cotangent and tangent as
+inputs), is traced once per distinct ``symbolic["key"]`` with those dims as symbols, and every
+case of that key is that one program made concrete at its dims (``symbolic.instantiate``) and
+evaluated. Its summary is what the rules read, and its values are what the case is graded on:
+the submission's Python never runs at a case's concrete shapes.
 """
 
 from __future__ import annotations
@@ -43,6 +50,8 @@ class CaseRunner:
         self.traced = [p["name"] for p in self.parameters if p["traced"]]
         self.submission = request["submission"]
         self.clearing_helps: bool | None = None  # unknown until a cache-cleared retry is tried
+        #: the programs traced with symbolic dims, by key (``Traced``, or the exception it raised)
+        self.traced_once: dict = {}
 
     def _split(self, value, leaves: list, depth: int = 0):
         """Output structure with arrays replaced by slots into ``leaves`` (``output_data.split``)."""
@@ -166,13 +175,15 @@ class CaseRunner:
                     closed = jax.make_jaxpr(forward)(*specs)
         return self.summarize(closed, symbolic=bool(made))
 
-    def _derived(self, values: dict, directions: dict | None = None) -> tuple:
+    def _derived(self, values: dict, directions: dict | None = None, derivative: dict | None = None
+                 ) -> tuple:
         """The output and the derivatives the judge takes (``derivative``) at ``values``: the
         cotangent and tangents all ones where only the program is wanted, or the case's own
         (``directions``: "cotangent" shaped like the output, "tangent" like the probes' ``wrt``,
         as ``probe`` takes them) where its values are."""
         jax = self.jax
-        wrt = self.derivative["wrt"]
+        derivative = derivative or self.derivative
+        wrt = derivative["wrt"]
         names = [wrt] if isinstance(wrt, str) else list(wrt)
 
         def of_wrt(*ws):
@@ -183,11 +194,11 @@ class CaseRunner:
 
         primals = [values[n] for n in names]
         out, derived = None, []
-        if "vjp" in self.derivative["names"]:
+        if "vjp" in derivative["names"]:
             out, pull = jax.vjp(of_wrt, *primals)
             derived.append(pull(jax.tree_util.tree_map(ones, out) if directions is None
                                 else output_data.like(out, directions["cotangent"])))
-        if "jvp" in self.derivative["names"]:
+        if "jvp" in derivative["names"]:
             if directions is None:
                 tangents = tuple(jax.tree_util.tree_map(ones, p) for p in primals)
             else:
@@ -328,7 +339,180 @@ class CaseRunner:
         evidence["cache_cleared"] = True
         return True
 
-    def run(self, args: dict, probe_args: dict | None = None, factor: float = 2.0) -> dict:
+    def _trace_symbolic(self, args: dict, spec: dict) -> "Traced":
+        """The entry traced once with ``spec``'s dims as symbols (``spec["shapes"]``: each traced
+        array parameter's extents, an int or a dim's name; ``spec["symbols"]``: dim -> [low,
+        high]), the probes' derivatives traced in with their cotangent and tangent as inputs.
+        A probe whose derivative cannot be traced is left out, with its error."""
+        jax, np = self.jax, self.np
+        made = symbolic.dims(jax, spec["symbols"])
+        specs = []
+        for name in self.traced:
+            if name in spec["shapes"]:
+                specs.append(jax.ShapeDtypeStruct(symbolic.shape(spec["shapes"][name], made),
+                                                  np.asarray(args[name]).dtype))
+            else:  # a tree, at its own leaves' shapes
+                specs.append(jax.tree_util.tree_map(
+                    lambda v: jax.ShapeDtypeStruct(np.shape(v), np.asarray(v).dtype), args[name]))
+        count = len(jax.tree_util.tree_leaves(specs))
+        holder: dict = {}
+
+        def forward(*values):
+            out = self._call(self._bind(args, values))
+            leaves: list = []
+            holder["skeleton"] = self._split(out, leaves)
+            holder["out_tree"] = jax.tree_util.tree_structure(out)
+            holder["out_leaves"] = [jax.ShapeDtypeStruct(jax.numpy.shape(v), jax.numpy.result_type(v))
+                                    for v in jax.tree_util.tree_leaves(out)]
+            return leaves
+
+        names = list(self.probes["names"]) if self.probes else []
+        errors: dict = {}
+        with symbolic.scan_length_shim():
+            closed = jax.make_jaxpr(forward)(*specs)
+            outputs = len(closed.jaxpr.outvars)
+            if names:
+                wrt = self.probes["wrt"]
+                wrt_names = [wrt] if isinstance(wrt, str) else list(wrt)
+                by_name = dict(zip(self.traced, specs))
+                tangent = by_name[wrt] if isinstance(wrt, str) else {n: by_name[n] for n in wrt_names}
+                tangent_leaves, tangent_tree = jax.tree_util.tree_flatten(tangent)
+                cotangent_leaves = list(holder["out_leaves"])
+
+                def with_derivatives(taken):
+                    def traced(*values):
+                        rest = list(values[len(self.traced):])
+                        directions = {}
+                        if "vjp" in taken:
+                            directions["cotangent"] = jax.tree_util.tree_unflatten(
+                                holder["out_tree"], rest[:len(cotangent_leaves)])
+                            rest = rest[len(cotangent_leaves):]
+                        if "jvp" in taken:
+                            directions["tangent"] = jax.tree_util.tree_unflatten(tangent_tree, rest)
+                        out, derived = self._derived(self._bind(args, values[:len(self.traced)]),
+                                                     directions, {"wrt": wrt, "names": taken})
+                        leaves: list = []
+                        holder["skeleton"] = self._split(out, leaves)
+                        flat, holder["derived_tree"] = jax.tree_util.tree_flatten(derived)
+                        return leaves + flat
+
+                    more = (cotangent_leaves if "vjp" in taken else []) + (
+                        tangent_leaves if "jvp" in taken else [])
+                    return jax.make_jaxpr(traced)(*specs, *more)
+
+                try:
+                    closed = with_derivatives(names)
+                except Exception as exc:  # noqa: BLE001 - a derivative the function does not have
+                    if symbolic.is_symbolic_error(jax, exc) or isinstance(
+                            exc, self.instrument.CONCRETIZATION_ERRORS):
+                        raise
+                    kept = []
+                    for name in names:  # which probe it is, each reported as its own
+                        try:
+                            with_derivatives([name])
+                            kept.append(name)
+                        except Exception as alone:  # noqa: BLE001 - that probe's to report
+                            if symbolic.is_symbolic_error(jax, alone) or isinstance(
+                                    alone, self.instrument.CONCRETIZATION_ERRORS):
+                                raise
+                            errors[name] = describe_error(alone, "exception", self.submission)
+                    closed = with_derivatives(kept) if kept else jax.make_jaxpr(forward)(*specs)
+                    names = kept
+                    if not kept:
+                        holder.pop("derived_tree", None)
+        return Traced(closed=closed, inputs=count, outputs=outputs, skeleton=holder["skeleton"],
+                      out_tree=holder["out_tree"], derived_tree=holder.get("derived_tree"),
+                      probes=names, errors=errors, shapes=dict(spec["shapes"]),
+                      primitives=self.instrument.walk_primitives(closed),
+                      program=self.summarize(closed, symbolic=True))
+
+    def _traced(self, args: dict, spec: dict) -> "Traced":
+        """The program traced with symbolic dims for ``spec``'s key, traced at its first case
+        (a tree's leaf shapes are part of the key); raises what that trace raised."""
+        trees = [(n, [tuple(self.np.shape(v)) for v in self.jax.tree_util.tree_leaves(args[n])])
+                 for n in self.traced if n not in spec["shapes"]]
+        key = repr((spec["key"], trees))
+        found = self.traced_once.get(key)
+        if found is None:
+            try:
+                found = self._trace_symbolic(args, spec)
+            except BaseException as exc:  # noqa: BLE001 - every case of the key reports it
+                found = exc
+            self.traced_once[key] = found
+        if isinstance(found, BaseException):
+            raise found
+        return found
+
+    def _run_symbolic(self, args: dict, probe_args: dict, spec: dict) -> dict:
+        """One case's values from the program traced with symbolic dims (``_traced``), made
+        concrete at the case's dims and evaluated."""
+        jax, np = self.jax, self.np
+        result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None}
+        try:
+            traced = self._traced(args, spec)
+        except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
+            result["error"] = self._error(exc)
+            if symbolic.is_symbolic_error(jax, exc):
+                result["error"]["kind"] = "symbolic"
+            return result
+        try:
+            dims = symbolic.case_dims(traced.shapes, {n: tuple(np.shape(args[n])) for n in traced.shapes})
+            if dims is None:
+                raise ValueError("the case's shapes are not those of the program traced for it")
+            concrete = traced.at(dims)
+            inputs = jax.tree_util.tree_leaves([args[n] for n in self.traced])
+            probes = {"errors": dict(traced.errors)} if self.probes else None
+            if traced.probes:
+                inputs += self._direction_leaves(traced, concrete, probe_args or {})
+            if self.compiled:  # the same program compiled whole by XLA (may fuse and reorder)
+                flat = list(jax.jit(symbolic.as_function(concrete))(*inputs))
+            else:
+                with np.errstate(all="ignore"):  # as in ``_evaluate``
+                    flat = self.evaluator.run(concrete.jaxpr, concrete.consts, *inputs, jit_inlined=True)
+            result["output"] = self._fill(traced.skeleton, flat[:traced.outputs])
+            if traced.probes:
+                derived = jax.tree_util.tree_unflatten(traced.derived_tree, list(flat[traced.outputs:]))
+                for name, value in zip(traced.probes, derived):
+                    if name == "vjp":
+                        value = _gradients(self.probes["wrt"], value)
+                    leaves: list = []
+                    probes[name] = self._fill(self._split(value, leaves), leaves)
+            result["probes"] = probes
+            result["trace"] = traced.primitives
+            result["evidence"] = {"custom_vjp_applied": 0, "backward_runs": 0}
+            if self.structure:
+                result["program"] = traced.program
+        except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
+            result = {"error": self._error(exc), "output": None, "trace": None, "evidence": None,
+                      "probes": None}
+        return result
+
+    def _direction_leaves(self, traced: "Traced", concrete, probe_args: dict) -> list:
+        """The case's cotangent and tangent as the traced program's inputs, in its order."""
+        jax = self.jax
+        avals = [v.aval for v in concrete.jaxpr.invars[traced.inputs:]]
+        leaves = []
+        if "vjp" in traced.probes:
+            template = jax.tree_util.tree_unflatten(traced.out_tree, [0] * traced.out_tree.num_leaves)
+            flat, tree = jax.tree_util.tree_flatten(output_data.like(template, probe_args["cotangent"]))
+            if tree != traced.out_tree:
+                raise ValueError(f"the cotangent {tree} does not have the output's structure {traced.out_tree}")
+            leaves += flat
+        if "jvp" in traced.probes:
+            wrt = self.probes["wrt"]
+            tangent = probe_args["tangent"]
+            leaves += jax.tree_util.tree_leaves(
+                tangent if isinstance(wrt, str) else {n: tangent[n] for n in wrt})
+        for leaf, aval in zip(leaves, avals):
+            if tuple(self.np.shape(leaf)) != tuple(aval.shape):
+                raise ValueError(f"a probe's direction has shape {tuple(self.np.shape(leaf))}, "
+                                 f"where the program takes {tuple(aval.shape)}")
+        return leaves
+
+    def run(self, args: dict, probe_args: dict | None = None, factor: float = 2.0,
+            symbolic_spec: dict | None = None) -> dict:
+        if symbolic_spec is not None and self.recorder is None:
+            return self._run_symbolic(args, probe_args or {}, symbolic_spec)
         result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None}
         rule, first = self.grad_rule, None
         try:
@@ -383,6 +567,28 @@ class CaseRunner:
         except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
             result["error"] = self._error(exc)
         return result
+
+
+class Traced:
+    """A program traced once with symbolic dims, and what running it at a case needs: how many
+    of its inputs are the parameters' leaves and of its outputs the output's, the output's
+    skeleton and tree, the derivatives' tree and names (the probes traced in), each left-out
+    probe's error, and each of its instances by dims (made once each)."""
+
+    def __init__(self, closed, inputs, outputs, skeleton, out_tree, derived_tree, probes, errors,
+                 shapes, primitives, program):
+        self.closed, self.inputs, self.outputs = closed, inputs, outputs
+        self.skeleton, self.out_tree, self.derived_tree = skeleton, out_tree, derived_tree
+        self.probes, self.errors, self.shapes = probes, errors, shapes
+        self.primitives, self.program = primitives, program
+        self._instances: dict = {}
+
+    def at(self, dims: dict):
+        key = tuple(sorted(dims.items()))
+        found = self._instances.get(key)
+        if found is None:
+            found = self._instances[key] = symbolic.instantiate(self.closed, dims)
+        return found
 
 
 #: The input each derivative probe takes from the case: the cotangent pulled back by ``jax.vjp``,
