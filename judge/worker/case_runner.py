@@ -339,7 +339,8 @@ class CaseRunner:
         evidence["cache_cleared"] = True
         return True
 
-    def _trace_symbolic(self, args: dict, spec: dict) -> "Traced":
+    def _trace_symbolic(self, args: dict, spec: dict, names: list | None = None,
+                        errors: dict | None = None) -> "Traced":
         """The entry traced once with ``spec``'s dims as symbols (``spec["shapes"]``: each traced
         array parameter's extents, an int or a dim's name; ``spec["symbols"]``: dim -> [low,
         high]), the probes' derivatives traced in with their cotangent and tangent as inputs.
@@ -366,8 +367,8 @@ class CaseRunner:
                                     for v in jax.tree_util.tree_leaves(out)]
             return leaves
 
-        names = list(self.probes["names"]) if self.probes else []
-        errors: dict = {}
+        names = list(self.probes["names"] if self.probes else []) if names is None else list(names)
+        errors = dict(errors or {})
         with symbolic.scan_length_shim():
             closed = jax.make_jaxpr(forward)(*specs)
             outputs = len(closed.jaxpr.outvars)
@@ -426,12 +427,16 @@ class CaseRunner:
                       primitives=self.instrument.walk_primitives(closed),
                       program=self.summarize(closed, symbolic=True))
 
-    def _traced(self, args: dict, spec: dict) -> "Traced":
-        """The program traced with symbolic dims for ``spec``'s key, traced at its first case
-        (a tree's leaf shapes are part of the key); raises what that trace raised."""
+    def _key(self, args: dict, spec: dict) -> str:
+        """The key of the program a case runs (a tree's leaf shapes are part of it)."""
         trees = [(n, [tuple(self.np.shape(v)) for v in self.jax.tree_util.tree_leaves(args[n])])
                  for n in self.traced if n not in spec["shapes"]]
-        key = repr((spec["key"], trees))
+        return repr((spec["key"], trees))
+
+    def _traced(self, args: dict, spec: dict) -> "Traced":
+        """The program traced with symbolic dims for ``spec``'s key, traced at its first case;
+        raises what that trace raised."""
+        key = self._key(args, spec)
         found = self.traced_once.get(key)
         if found is None:
             try:
@@ -443,10 +448,43 @@ class CaseRunner:
             raise found
         return found
 
+    def _evaluate_at(self, traced: "Traced", args: dict, probe_args: dict) -> tuple[list, dict]:
+        """The traced program's outputs at the case (made concrete at its dims), and the probes
+        whose direction does not fit it."""
+        jax, np = self.jax, self.np
+        dims = symbolic.case_dims(traced.shapes, {n: tuple(np.shape(args[n])) for n in traced.shapes})
+        if dims is None:
+            raise ValueError("the case's shapes are not those of the program traced for it")
+        concrete = traced.at(dims)
+        inputs = jax.tree_util.tree_leaves([args[n] for n in self.traced])
+        unfit: dict = {}
+        if traced.probes:
+            directions, unfit = self._direction_leaves(traced, concrete, probe_args)
+            inputs += directions
+        if self.compiled:  # the same program compiled whole by XLA (may fuse and reorder)
+            return list(jax.jit(symbolic.as_function(concrete))(*inputs)), unfit
+        with np.errstate(all="ignore"):  # as in ``_evaluate``
+            return self.evaluator.run(concrete.jaxpr, concrete.consts, *inputs, jit_inlined=True), unfit
+
+    def _without_failing_probes(self, args: dict, probe_args: dict, spec: dict, traced: "Traced"):
+        """The program run without the derivatives that fail when they run (a custom_vjp under
+        ``jax.jvp`` traces, and raises when evaluated): each probe's program is run on its own
+        at this case, and those that fail are left out, with their errors, for every later
+        case of the key too. Still traced with symbolic dims: nothing runs at the case's shapes."""
+        errors = dict(traced.errors)
+        for name in traced.probes:
+            try:
+                self._evaluate_at(self._trace_symbolic(args, spec, [name]), args, probe_args)
+            except Exception as exc:  # noqa: BLE001 - that probe's to report
+                errors[name] = describe_error(exc, "exception", self.submission)
+        kept = [n for n in traced.probes if n not in errors]
+        found = self.traced_once[self._key(args, spec)] = self._trace_symbolic(args, spec, kept, errors)
+        return found
+
     def _run_symbolic(self, args: dict, probe_args: dict, spec: dict) -> dict:
         """One case's values from the program traced with symbolic dims (``_traced``), made
         concrete at the case's dims and evaluated."""
-        jax, np = self.jax, self.np
+        jax = self.jax
         result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None}
         try:
             traced = self._traced(args, spec)
@@ -456,28 +494,25 @@ class CaseRunner:
                 result["error"]["kind"] = "symbolic"
             return result
         try:
-            dims = symbolic.case_dims(traced.shapes, {n: tuple(np.shape(args[n])) for n in traced.shapes})
-            if dims is None:
-                raise ValueError("the case's shapes are not those of the program traced for it")
-            concrete = traced.at(dims)
-            inputs = jax.tree_util.tree_leaves([args[n] for n in self.traced])
-            probes = {"errors": dict(traced.errors)} if self.probes else None
-            if traced.probes:
-                inputs += self._direction_leaves(traced, concrete, probe_args or {})
-            if self.compiled:  # the same program compiled whole by XLA (may fuse and reorder)
-                flat = list(jax.jit(symbolic.as_function(concrete))(*inputs))
-            else:
-                with np.errstate(all="ignore"):  # as in ``_evaluate``
-                    flat = self.evaluator.run(concrete.jaxpr, concrete.consts, *inputs, jit_inlined=True)
+            try:
+                flat, unfit = self._evaluate_at(traced, args, probe_args)
+            except Exception:  # noqa: BLE001 - a derivative that fails when it runs, maybe
+                if not traced.probes:
+                    raise
+                traced = self._without_failing_probes(args, probe_args, spec, traced)
+                flat, unfit = self._evaluate_at(traced, args, probe_args)
             result["output"] = self._fill(traced.skeleton, flat[:traced.outputs])
+            if self.probes:
+                probes = result["probes"] = {"errors": {**traced.errors, **unfit}}
             if traced.probes:
                 derived = jax.tree_util.tree_unflatten(traced.derived_tree, list(flat[traced.outputs:]))
                 for name, value in zip(traced.probes, derived):
+                    if name in probes["errors"]:
+                        continue
                     if name == "vjp":
                         value = _gradients(self.probes["wrt"], value)
                     leaves: list = []
                     probes[name] = self._fill(self._split(value, leaves), leaves)
-            result["probes"] = probes
             result["trace"] = traced.primitives
             result["evidence"] = {"custom_vjp_applied": 0, "backward_runs": 0}
             if self.structure:
@@ -487,27 +522,39 @@ class CaseRunner:
                       "probes": None}
         return result
 
-    def _direction_leaves(self, traced: "Traced", concrete, probe_args: dict) -> list:
-        """The case's cotangent and tangent as the traced program's inputs, in its order."""
-        jax = self.jax
+    def _direction_leaves(self, traced: "Traced", concrete, probe_args: dict) -> tuple[list, dict]:
+        """The case's cotangent and tangent as the traced program's inputs, in its order, and
+        the error of each probe whose direction does not fit the program (an output of the
+        wrong shape, say): that one is given zeros, so that the output is still computed, and
+        reports its error instead of a value."""
+        jax, np = self.jax, self.np
         avals = [v.aval for v in concrete.jaxpr.invars[traced.inputs:]]
-        leaves = []
+        parts, errors = [], {}
         if "vjp" in traced.probes:
             template = jax.tree_util.tree_unflatten(traced.out_tree, [0] * traced.out_tree.num_leaves)
-            flat, tree = jax.tree_util.tree_flatten(output_data.like(template, probe_args["cotangent"]))
-            if tree != traced.out_tree:
-                raise ValueError(f"the cotangent {tree} does not have the output's structure {traced.out_tree}")
-            leaves += flat
+            flat, tree = jax.tree_util.tree_flatten(output_data.like(template, probe_args.get("cotangent")))
+            parts.append(("vjp", flat if tree == traced.out_tree else None, traced.out_tree.num_leaves))
         if "jvp" in traced.probes:
-            wrt = self.probes["wrt"]
-            tangent = probe_args["tangent"]
-            leaves += jax.tree_util.tree_leaves(
-                tangent if isinstance(wrt, str) else {n: tangent[n] for n in wrt})
-        for leaf, aval in zip(leaves, avals):
-            if tuple(self.np.shape(leaf)) != tuple(aval.shape):
-                raise ValueError(f"a probe's direction has shape {tuple(self.np.shape(leaf))}, "
-                                 f"where the program takes {tuple(aval.shape)}")
-        return leaves
+            wrt, tangent = self.probes["wrt"], probe_args.get("tangent")
+            try:
+                flat = jax.tree_util.tree_leaves(tangent if isinstance(wrt, str) else {n: tangent[n] for n in wrt})
+            except Exception:  # noqa: BLE001 - not the parameters' structure
+                flat = None
+            parts.append(("jvp", flat, len(avals) - sum(p[2] for p in parts)))
+        leaves, start = [], 0
+        for name, flat, count in parts:
+            wanted = avals[start:start + count]
+            start += count
+            fits = flat is not None and len(flat) == count and all(
+                tuple(np.shape(leaf)) == tuple(aval.shape) for leaf, aval in zip(flat, wanted))
+            if not fits:
+                errors[name] = describe_error(ValueError(
+                    f"the case's {DIRECTIONS[name]} does not fit the program's "
+                    f"{'output' if name == 'vjp' else 'inputs'}: shapes "
+                    f"{[tuple(a.shape) for a in wanted]}"), "exception", self.submission)
+                flat = [np.zeros(aval.shape, aval.dtype) for aval in wanted]
+            leaves += flat
+        return leaves, errors
 
     def run(self, args: dict, probe_args: dict | None = None, factor: float = 2.0,
             symbolic_spec: dict | None = None) -> dict:

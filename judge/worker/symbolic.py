@@ -96,6 +96,8 @@ def _number(core, value, dims: dict) -> int:
 def _param(core, value, dims: dict, memo: dict):
     if _is_dim(core, value):
         return _number(core, value, dims)
+    if isinstance(value, core.AbstractValue):  # a callback's result shapes, say
+        return _aval(core, value, dims)
     if isinstance(value, core.ClosedJaxpr):
         return core.ClosedJaxpr(_instantiate_jaxpr(core, value.jaxpr, dims, memo), value.consts)
     if isinstance(value, core.Jaxpr):
