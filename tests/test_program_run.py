@@ -184,7 +184,8 @@ def _grade(pid, name, examples_only=False):
     return result, [f"{c.name}: {c.verdict.value} {c.reason}: {c.message}" for c in result.cases]
 
 
-HONEST = [("pairwise_sq_dists", "pairwise_shift_by_first_point"),
+HONEST = [("hvp_tanh", "hvp_zeros_when_concrete"),  # graded on what it computes with symbols
+          ("pairwise_sq_dists", "pairwise_shift_by_first_point"),
           ("pairwise_sq_dists", "pairwise_three_operand_einsum"),
           ("per_example_clip", "per_example_clip_vmap_axis_name"),
           ("ema_scan", "ema_scan_fori_unroll")]
@@ -214,14 +215,17 @@ def test_a_twin_is_graded_on_the_program_the_rules_read(pid, name, reasons):
     assert result.verdict in (Verdict.WA, Verdict.RJ) and result.reason in reasons, messages
 
 
-def test_a_branch_on_an_extent_of_one_reads_the_dim_as_a_number():
-    result, messages = _grade("masked_mean_xent", "masked_mean_xent_extent_one", examples_only=True)
-    assert (result.verdict, result.reason) == (Verdict.RJ, "dim_read_as_number"), messages
-    assert "the dim b" in result.cases[0].message, messages
+def test_a_case_of_extent_one_runs_the_program_of_every_other_case():
+    """A branch for b = 1 is decided on the symbol: the cases with one sequence run the batched
+    program (graded like any other; a wrong branch there would be WA, not skipped)."""
+    problem = spec.load(ROOT / "problems" / "masked_mean_xent.yaml")
+    assert any(c.inputs["logits"].shape[0] == 1 for c in problem.cases)
+    result, messages = _grade("masked_mean_xent", "masked_mean_xent_extent_one")
+    assert result.verdict is Verdict.AC, messages
 
 
 def test_len_of_a_symbolic_axis_says_to_write_its_shape():
     result, messages = _grade("ema_scan", "ema_scan_len_of_x", examples_only=True)
     assert (result.verdict, result.reason) == (Verdict.RJ, "dim_read_as_number"), messages
     text = result.cases[0].message
-    assert "the dim T" in text and "line 14" in text and "x.shape[0]" in text, messages
+    assert "the dim T" in text and "line 13" in text and "x.shape[0]" in text, messages

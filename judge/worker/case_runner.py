@@ -131,19 +131,16 @@ class CaseRunner:
         evidence = {"custom_vjp_applied": applied, "backward_runs": runs}
         return closed, output, scaled, skeleton, evidence
 
-    def program(self, args: dict, shapes: dict | None = None, symbols: dict | None = None) -> dict:
+    def program(self, args: dict, shapes: dict | None = None) -> dict:
         """The summary of the entry's program traced without running it, and without
         ``disable_jit`` (so scans, loops and jits stay what they are), at the case's shapes or
-        at ``shapes`` (name -> {"shape", "dtype"}) for the traced parameters. With ``symbols``
-        (dim name -> [low, high]), an extent that names one is that symbolic dim
-        (``symbolic``)."""
+        at ``shapes`` (name -> {"shape", "dtype"}) for the traced parameters."""
         jax, np = self.jax, self.np
-        made = symbolic.dims(jax, symbols) if symbols else {}
         specs = []
         for name in self.traced:
             if shapes is not None and name in shapes:
                 wanted = shapes[name]
-                specs.append(jax.ShapeDtypeStruct(symbolic.shape(wanted["shape"], made),
+                specs.append(jax.ShapeDtypeStruct(tuple(int(e) for e in wanted["shape"]),
                                                   protocol.dtype_named(wanted["dtype"])))
             else:  # an array, or a tree of them
                 specs.append(jax.tree_util.tree_map(
@@ -160,20 +157,18 @@ class CaseRunner:
             self._split(out, leaves)
             return leaves + jax.tree_util.tree_leaves(derived)
 
-        with symbolic.scan_length_shim() if made else contextlib.nullcontext():
-            if not self.derivative:
+        if not self.derivative:
+            closed = jax.make_jaxpr(forward)(*specs)
+        else:
+            try:
+                closed = jax.make_jaxpr(with_derivative)(*specs)
+            except Exception as exc:  # noqa: BLE001 - the function has no such derivative
+                # a value made concrete is the program's fault wherever it is; any other
+                # failure is the probe's to report (probe_failed)
+                if isinstance(exc, self.instrument.CONCRETIZATION_ERRORS):
+                    raise
                 closed = jax.make_jaxpr(forward)(*specs)
-            else:
-                try:
-                    closed = jax.make_jaxpr(with_derivative)(*specs)
-                except Exception as exc:  # noqa: BLE001 - the function has no such derivative
-                    # a dim read as a number or a value made concrete is the program's fault
-                    # wherever it is; any other failure is the probe's to report (probe_failed)
-                    if (made and symbolic.is_symbolic_error(jax, exc)) or isinstance(
-                            exc, self.instrument.CONCRETIZATION_ERRORS):
-                        raise
-                    closed = jax.make_jaxpr(forward)(*specs)
-        return self.summarize(closed, symbolic=bool(made))
+        return self.summarize(closed)
 
     def _derived(self, values: dict, directions: dict | None = None, derivative: dict | None = None
                  ) -> tuple:
@@ -248,16 +243,14 @@ class CaseRunner:
             probes[name] = self._fill(self._split(value, leaves), leaves)
         return probes, self.instrument.walk_primitives(closed)["primitives"], self.summarize(closed)
 
-    def abstract(self, args: dict, shapes: dict, symbols: dict | None = None) -> dict:
+    def abstract(self, args: dict, shapes: dict) -> dict:
         """Only the program summary, at ``shapes``: nothing runs."""
         result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None,
                   "program": None}
         try:
-            result["program"] = self.program(args, shapes, symbols)
+            result["program"] = self.program(args, shapes)
         except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
             result["error"] = self._error(exc)
-            if symbols and symbolic.is_symbolic_error(self.jax, exc):
-                result["error"]["kind"] = "symbolic"
         return result
 
     def _error(self, exc: BaseException) -> dict:

@@ -213,8 +213,7 @@ def main(argv: list[str] | None = None) -> None:
             started = clock()
             with capture(limit) as cap:
                 if case.get("abstract") is not None:  # trace only, at the judge's shapes
-                    result = runner.abstract(decode_args(case["args"]), case["abstract"],
-                                             case.get("symbols"))
+                    result = runner.abstract(decode_args(case["args"]), case["abstract"])
                 else:
                     result = runner.run(decode_args(case["args"]),
                                         decode_args(case.get("probe_args") or {}),

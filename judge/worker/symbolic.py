@@ -113,6 +113,10 @@ def _param(core, value, dims: dict, memo: dict):
 
 
 def _aval(core, aval, dims: dict):
+    inner = getattr(aval, "inner_aval", None)
+    if inner is not None:  # a ref (``jax.new_ref``): the array it holds
+        made = _aval(core, inner, dims)
+        return aval if made is inner else aval.update(inner_aval=made)
     shape = getattr(aval, "shape", None)
     if shape is None or not any(_is_dim(core, d) for d in shape):
         return aval

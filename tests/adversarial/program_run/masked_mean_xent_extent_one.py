@@ -1,8 +1,9 @@
-"""masked_mean_xent: a branch for a batch of one sequence (the cases where a symbolic extent is 1
-were once left out of a comparison). The extent is a symbol in the one program every case runs,
-so the branch reads it as a number.
+"""masked_mean_xent: another program for a batch of one sequence (the cases where a symbolic
+extent is 1 were once left out of a comparison of two programs). The branch is decided once, on
+the symbol b, which JAX never finds equal to 1: every case, b = 1 included, runs the batched
+program, which is honest, and the other branch never runs.
 
-Expected: RJ dim_read_as_number
+Expected: AC
 """
 
 import jax
