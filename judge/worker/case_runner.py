@@ -355,6 +355,7 @@ class CaseRunner:
             out = self._call(self._bind(args, values))
             leaves: list = []
             holder["skeleton"] = self._split(out, leaves)
+            holder["outputs"] = len(leaves)
             holder["out_tree"] = jax.tree_util.tree_structure(out)
             holder["out_leaves"] = [jax.ShapeDtypeStruct(jax.numpy.shape(v), jax.numpy.result_type(v))
                                     for v in jax.tree_util.tree_leaves(out)]
@@ -364,7 +365,6 @@ class CaseRunner:
         errors = dict(errors or {})
         with symbolic.scan_length_shim():
             closed = jax.make_jaxpr(forward)(*specs)
-            outputs = len(closed.jaxpr.outvars)
             if names:
                 wrt = self.probes["wrt"]
                 wrt_names = [wrt] if isinstance(wrt, str) else list(wrt)
@@ -387,6 +387,7 @@ class CaseRunner:
                                                      directions, {"wrt": wrt, "names": taken})
                         leaves: list = []
                         holder["skeleton"] = self._split(out, leaves)
+                        holder["outputs"] = len(leaves)
                         flat, holder["derived_tree"] = jax.tree_util.tree_flatten(derived)
                         return leaves + flat
 
@@ -414,7 +415,7 @@ class CaseRunner:
                     names = kept
                     if not kept:
                         holder.pop("derived_tree", None)
-        return Traced(closed=closed, inputs=count, outputs=outputs, skeleton=holder["skeleton"],
+        return Traced(closed=closed, inputs=count, outputs=holder["outputs"], skeleton=holder["skeleton"],
                       out_tree=holder["out_tree"], derived_tree=holder.get("derived_tree"),
                       probes=names, errors=errors, shapes=dict(spec["shapes"]),
                       primitives=self.instrument.walk_primitives(closed),
@@ -465,6 +466,8 @@ class CaseRunner:
         at this case, and those that fail are left out, with their errors, for every later
         case of the key too. Still traced with symbolic dims: nothing runs at the case's shapes."""
         errors = dict(traced.errors)
+        # the output's own program first: where it fails too, the case's error is its own
+        self._evaluate_at(self._trace_symbolic(args, spec, []), args, probe_args)
         for name in traced.probes:
             try:
                 self._evaluate_at(self._trace_symbolic(args, spec, [name]), args, probe_args)
