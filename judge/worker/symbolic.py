@@ -23,8 +23,12 @@ Decides nothing; every JAX internal it needs is named here and nowhere else.
 from __future__ import annotations
 
 import contextlib
+import types
 
 import numpy
+
+#: NumPy's names as they were when the worker loaded this module, before any submission.
+np = types.SimpleNamespace(**vars(numpy))
 
 #: characters a symbolic extent's text may hold on the channel ("2*d + 1", "floordiv(d, 2)")
 ALLOWED = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ +-*^(),")
@@ -143,7 +147,7 @@ def _instantiate_jaxpr(core, jaxpr, dims: dict, memo: dict):
     for eqn in jaxpr.eqns:
         if eqn.primitive.name == "dim_as_value":  # the dim's value, a number at these dims
             out = eqn.outvars[0]
-            made[out] = core.Literal(numpy.array(_number(core, eqn.params["dim"], dims), out.aval.dtype),
+            made[out] = core.Literal(np.array(_number(core, eqn.params["dim"], dims), out.aval.dtype),
                                      out.aval)
             continue
         params = {k: _param(core, v, dims, memo) for k, v in eqn.params.items()}
