@@ -270,12 +270,12 @@ REAL = [
     # scan over T's steps (and the levels read T as a number)
     ("ema_scan", "ema_scan_doubling_levels_in_scan", True, Verdict.RJ, {"missing_primitive", "dim_read_as_number"}, None),
     # honest when traced with symbols, a cheat when its dims are numbers (isinstance, int()):
-    # each case's own program is not the symbolic one at its dims
-    ("hvp_tanh", "hvp_detect_fit_hessian_padded", True, Verdict.RJ, {"depends_on_concreteness"}, None),
-    ("hvp_tanh", "hvp_try_int_hessian", True, Verdict.RJ, {"depends_on_concreteness"}, None),
-    ("per_example_clip", "clip_detect_head_loop", True, Verdict.RJ, {"depends_on_concreteness"}, None),
-    ("per_example_clip", "clip_detect_grad_in_reducer", True, Verdict.RJ, {"depends_on_concreteness"}, None),
-    ("ema_scan", "ema_detect_fit_no_scan_padded", True, Verdict.RJ, {"depends_on_concreteness"}, None),
+    # every case runs the program traced with symbols, so the cheat never runs
+    ("hvp_tanh", "hvp_detect_fit_hessian_padded", True, Verdict.AC, None, None),
+    ("hvp_tanh", "hvp_try_int_hessian", True, Verdict.AC, None, None),
+    ("per_example_clip", "clip_detect_head_loop", True, Verdict.AC, None, None),
+    ("per_example_clip", "clip_detect_grad_in_reducer", True, Verdict.AC, None, None),
+    ("ema_scan", "ema_detect_fit_no_scan_padded", True, Verdict.AC, None, None),
     # known holes (SECURITY.md, "What stays best effort")
     # padding the examples to a fixed 64 rows makes every shape concrete (a fixed loop of 8
     # batched chunks then traces): the 64-row buffer breaks the size bound at small n

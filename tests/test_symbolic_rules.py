@@ -219,24 +219,15 @@ TELLS = [("hvp_tanh", "hvp_tells_symbolic_from_concrete", "x", 0),
 
 
 @pytest.mark.parametrize("pid, name, param, axis", TELLS, ids=[t[1] for t in TELLS])
-def test_telling_the_symbolic_trace_apart_does_not_pass(pid, name, param, axis):
+def test_telling_the_symbolic_trace_apart_runs_the_symbolic_program(pid, name, param, axis):
     """A submission that computes honestly only when traced with symbols (an extent is an int
-    only at concrete shapes) runs another program at each case: the case's own program is not
-    the symbolic one instantiated at its dims, RJ ``depends_on_concreteness`` on every case whose
-    symbolic dim is at least 2 (below 2 JAX specializes some operations; no comparison there)."""
+    only at concrete shapes) is graded on that program at every case, extent 1 included: the
+    branch for concrete extents never runs (``tests/test_program_run.py``)."""
     problem = _problem(pid)
     result, messages = _grade(pid, name, examples_only=False)
-    assert (result.verdict, result.reason) == (Verdict.RJ, "depends_on_concreteness"), messages
-    extents = {c.name: c.inputs[param].shape[axis] for c in problem.cases}
-    for case in result.cases:
-        if extents[case.name] >= 2:
-            assert case.reason == "depends_on_concreteness", messages
-    shown = next(c for c in result.cases if c.reason == "depends_on_concreteness"
-                 and c.visibility != "hidden")
-    assert "equation " in shown.message and "at this case's shapes" in shown.message \
-        and "as a symbol" in shown.message, messages
-    hidden = [c for c in result.cases if c.reason == "depends_on_concreteness" and c.visibility == "hidden"]
-    assert all("equation" not in c.message for c in hidden), messages
+    assert result.verdict is Verdict.AC, messages
+    assert any(c.inputs[param].shape[axis] == 1 for c in problem.cases)
+    assert len(result.cases) == len(problem.cases)
 
 
 def test_an_hvp_through_an_m_by_m_matrix_is_accepted_at_m_16_d_1():
@@ -340,70 +331,3 @@ def test_specs_with_probe_shapes_still_load_and_default_to_every_dim_symbolic(tm
     assert problem.probe_shapes and set(problem.symbolic_dims) == {"m", "d"}
 
 
-# --- the concrete program is the symbolic one instantiated (judge.rules.instance) -----------
-
-def _fingerprints(fn, d):
-    from judge.run.summary import program as decode
-
-    made = symbolic.dims(jax, {"d": (1, 64)})
-    specs = [jax.ShapeDtypeStruct(s, jnp.float32) for s in ((3, made["d"]), (made["d"],), (made["d"],))]
-    with symbolic.scan_length_shim():
-        sym = program.summarize(jax.make_jaxpr(fn)(*specs), symbolic=True)
-    con = program.summarize(jax.make_jaxpr(fn)(*(jax.ShapeDtypeStruct(s, jnp.float32)
-                                                 for s in ((3, d), (d,), (d,)))))
-    return decode(sym, "symbolic"), decode(con, "concrete")
-
-
-def _instance_breach(fn, d):
-    from judge.rules import instance
-    from judge.rules.base import TraceEvidence
-
-    sym, con = _fingerprints(fn, d)
-    trace = TraceEvidence(label="symbolic", shapes={"W": (3, "d"), "x": ("d",), "v": ("d",)},
-                          program=sym, abstract=True, symbols={"d": (1, 64)})
-    return instance.check(trace, {"W": (3, d), "x": (d,), "v": (d,)}, con)
-
-
-def _honest_hvp(W, x, v):
-    f = lambda y: jnp.sum(jnp.tanh(W @ y))  # noqa: E731
-    return jax.jvp(jax.grad(f), (x,), (v,))[1]
-
-
-@pytest.mark.parametrize("d", [2, 5, 64])
-def test_an_honest_program_is_its_symbolic_one_instantiated(d):
-    assert _instance_breach(_honest_hvp, d) is None
-
-
-def test_a_program_that_tells_concrete_shapes_apart_is_named_at_its_first_difference():
-    import importlib.util
-
-    found = importlib.util.spec_from_file_location("tells", ATTACKS / "hvp_tells_symbolic_from_concrete.py")
-    module = importlib.util.module_from_spec(found)
-    found.loader.exec_module(module)
-    breach = _instance_breach(module.hvp, 5)
-    assert breach.reason == "depends_on_concreteness"
-    assert breach.message.startswith("equation 1: iota -> (5, 5) at this case's shapes")
-    assert "with d as a symbol" in breach.message and "at this case's shapes" in breach.message
-    assert _instance_breach(module.hvp, 1) is None  # extent 1: not compared
-
-
-def test_the_fingerprint_is_capped_and_a_longer_program_is_refused():
-    """A program longer than the list cannot be compared: padding past the list must not hide
-    a branch that only the concrete run takes, so it is a breach (fail closed)."""
-    def long(W, x, v):
-        for _ in range(protocol_max() + 10):
-            x = x + 1.0
-        return x
-
-    sym, con = _fingerprints(long, 4)
-    assert len(sym.sequence) == len(con.sequence) == protocol_max()
-    assert sym.equations == con.equations == protocol_max() + 10
-    breach = _instance_breach(long, 4)
-    assert breach is not None and breach.reason == "depends_on_concreteness"
-    assert f"{protocol_max() + 10:,} equations" in breach.message
-
-
-def protocol_max():
-    from judge.worker import protocol
-
-    return protocol.MAX_SEQUENCE

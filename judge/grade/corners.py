@@ -70,7 +70,7 @@ def first_breach(problem, path, sandbox=None, name: str | None = None, result_ca
     corner. ``name``: the file's name as messages show it (default: ``path``'s).
     ``result_cache`` (`judge check`'s): a stored run of the same content is replayed, and a new
     clean one stored; the rules decide again either way."""
-    wanted = [tracing.Wanted("symbolic", trace, len(problem.cases) + k, None, ())
+    wanted = [tracing.Wanted("symbolic", trace, len(problem.cases) + k, None)
               for k, (_, trace) in enumerate(planned(problem))]
     if not wanted:
         return None

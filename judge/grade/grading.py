@@ -126,9 +126,10 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
     shown = intake.shown(path.name)  # the student chose it: escaped, one-to-one
     describe = lambda error: _error_text(error, shown)  # noqa: E731
     program_breach = traces.program_breach(problem, wanted, trace_run, describe)
-    decided: dict = {}  # the rules' decision on each symbolic trace, shared by its cases
+    decided: dict = {}  # the rules' decision on each program traced with symbolic dims
     results = tuple(judge_case(problem, case, run, factors[case.index], shown, program_breach,
-                               traces.related(problem, wanted, case, trace_run, describe, decided))
+                               traces.related(problem, wanted, case, trace_run, describe),
+                               traces.symbolic(problem, case, run.cases.get(case.index), decided))
                     for case in cases)
     verdict, reason, message = overall(results)
     # a hidden case's refusal is a fixed text: the same rules at the public corners say more
@@ -213,10 +214,10 @@ LOG = outcome.LOG
 
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
                name: str | None = None, program_breach: rules.Breach | None = None,
-               related=None) -> CaseResult:
+               related=None, symbolic=None) -> CaseResult:
     """One case's verdict (``_judge_case``), a failing example's expected output shown in the
     shape a submission returns (``example_diff.as_returned``)."""
-    result = _judge_case(problem, case, run, factor, name, program_breach, related)
+    result = _judge_case(problem, case, run, factor, name, program_breach, related, symbolic)
     if not result.details:
         return result
     return replace(result, details=example_diff.as_returned(result.details, problem, case))
@@ -224,11 +225,12 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
 
 def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
                 name: str | None = None, program_breach: rules.Breach | None = None,
-                related=None) -> CaseResult:
+                related=None, symbolic=None) -> CaseResult:
     """One case's verdict; ``factor`` is what the case's backward rules were scaled by;
     ``name`` is the submission's file name, for messages; ``program_breach`` what the rules
-    found at the probe shapes and ``related`` the traces made beside this case, by rule
-    (``judge.grade.traces``). Reads only typed reports
+    found at the probe shapes, ``related`` the traces made beside this case, by rule, and
+    ``symbolic`` the program the case ran, traced with symbolic dims, or the rules' breach on
+    it (``judge.grade.traces``). Reads only typed reports
     (``judge.run.boundary``), never a raw message. Order: errors and limits, then the output's
     form (keys, shapes, dtypes), then the rules on this case's program, then the values and
     probes, then what the rules found at the probe shapes (so a wrong answer stays WA)."""
@@ -238,6 +240,11 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
     time_s = run.case_times.get(case.index)
     details = {"stdout": report.stdout, "stderr": report.stderr}
     error = report.error
+    if error is not None and error.kind == "symbolic":  # the program could not be traced at all
+        trace = rules.symbolic_trace(problem, case.inputs)
+        if trace is not None:
+            breach = traces.symbolic_failure(trace, error)
+            return _result(case, breach.reason, breach.message, time_s, details)
     if error is not None:
         if _tasks_refused(run, case, error):
             return _result(case, "task_limit", f"the submission tried to have more than "
@@ -272,16 +279,18 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
         details = {**details, "diff": example_diff.diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
     shapes = {p.name: tuple(np.shape(case.inputs[p.name])) for p in problem.parameters if p.kind == "array"}
-    # the rules decide first on the program traced with symbolic dims (``related``), then on the
-    # case's own program: a submission can tell a symbolic trace from a concrete one (the type
-    # of an extent) and take another branch when it runs, so what runs is checked as well
-    program = report.program
-    related = dict(related) if isinstance(related, dict) else related
-    symbolic = related.pop("symbolic", None) if isinstance(related, dict) else None
-    breach = related if isinstance(related, rules.Breach) else (
-        rules.check_instance(symbolic, shapes, program) or rules.check_case(problem, rules.TraceEvidence(
-            label="at this case's shapes", shapes=shapes, program=program, report=report,
-            output=output, factor=factor, related_by_rule=related or {})))
+    # the rules decide on the program the case ran: traced with symbolic dims (``symbolic``,
+    # decided once for every case that ran it), or at the case's own shapes
+    if isinstance(related, rules.Breach):
+        breach = related
+    elif isinstance(symbolic, rules.Breach):
+        breach = symbolic
+    elif symbolic is not None:  # decided already; what rules traced beside this case, if any
+        breach = rules.check_case(problem, replace(symbolic, related_by_rule=related)) if related else None
+    else:
+        breach = rules.check_case(problem, rules.TraceEvidence(
+            label="at this case's shapes", shapes=shapes, program=report.program, report=report,
+            output=output, factor=factor, related_by_rule=related or {}))
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)
     mismatch = compare.check_form_values(got, expected, kind, tolerances)

@@ -50,6 +50,21 @@ def probe_args(problem: Problem, case) -> dict:
     return layout.nest(layout.input_slots(problem, case.inputs), case.probe_inputs)
 
 
+def symbolic_spec(problem: Problem, case) -> dict | None:
+    """What the worker traces a case's program with (``judge.worker.case_runner``): the spec's
+    ``symbolic_dims`` as symbols, once per distinct ``key`` (the other dims and the static
+    values), the case's values computed by that program at its dims. None where no rule reads
+    a program, no dim is symbolic, or the custom_vjp rule measures each case's own trace."""
+    if problem.rule("custom_vjp_grads"):
+        return None
+    trace = rules.symbolic_trace(problem, case.inputs)
+    if trace is None:
+        return None
+    traced = [p.name for p in problem.parameters if p.traced and p.kind == "array"]
+    return {"key": rules.trace_key(trace), "shapes": {n: list(trace.shapes[n]) for n in traced},
+            "symbols": {k: list(v) for k, v in trace.symbols.items()}}
+
+
 def build_request(problem: Problem, submission: Path, cases) -> dict:
     grad_rule = problem.rule("custom_vjp_grads")
     return {
@@ -71,5 +86,7 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         "public_cases": sum(1 for c in cases if c.visibility == "example"),
         "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
                    "probe_args": protocol.encode_args(probe_args(problem, c)),
-                   "factor": factor} for c, factor in zip(cases, draw_factors(len(cases)))],
+                   "factor": factor,
+                   **({"symbolic": spec} if (spec := symbolic_spec(problem, c)) else {})}
+                  for c, factor in zip(cases, draw_factors(len(cases)))],
     }

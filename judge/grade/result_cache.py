@@ -184,7 +184,7 @@ def _replay(data: dict, request: dict, limits: dict) -> WorkerRun:
 
 
 def _wanted_data(wanted) -> list:
-    return [{"origin": w.origin, "index": w.index, "owner": w.owner, "owners": list(w.owners),
+    return [{"origin": w.origin, "index": w.index, "owner": w.owner,
              "trace": {"name": w.trace.name,
                        "shapes": {k: list(v) for k, v in w.trace.shapes.items()},
                        "values": protocol.encode_args(w.trace.values),
@@ -204,8 +204,7 @@ def _wanted(data: list) -> list:
                            symbols={k: tuple(v) for k, v in t["symbols"].items()})
         owner = item["owner"]
         found.append(Wanted(origin=item["origin"], trace=trace, index=int(item["index"]),
-                            owner=None if owner is None else int(owner),
-                            owners=tuple(int(i) for i in item["owners"])))
+                            owner=None if owner is None else int(owner)))
     return found
 
 

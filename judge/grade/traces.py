@@ -1,12 +1,14 @@
-"""The programs the rules want traced without running (``judge.rules``), the worker run that
-traces them, and what it reported as evidence for the grading module.
+"""The programs the rules read (``judge.rules``), the worker run that traces those nothing
+runs, and what was reported as evidence for the grading module.
 
-Four kinds, all sent as cases with ``abstract`` shapes (``protocol``): the program the rules
-decide on, traced with the spec's ``symbolic_dims`` as symbols, once per combination of the
-other dims and static values the cases use (``rules.symbolic_trace``); the spec's probe
-shapes; the traces a rule asks for once (``no_unrolling`` at explicit sizes); and the traces a
-rule asks for beside each case (``no_unrolling`` at another extent of a dim that is not
-symbolic, drawn at random). They
+The program the rules decide on is traced with the spec's ``symbolic_dims`` as symbols, once
+per combination of the other dims and static values the cases use (``rules.symbolic_trace``),
+by the cases' own worker, which computes every case of that combination by running that very
+program (``judge.worker.case_runner``): its summary comes back with each case, and the rules'
+decision on it is taken once (``symbolic``). Three more kinds are traced without running, sent
+as cases with ``abstract`` shapes (``protocol``): the spec's probe shapes; the traces a rule
+asks for once (``no_unrolling`` at explicit sizes); and the traces a rule asks for beside each
+case (``no_unrolling`` at another extent of a dim that is not symbolic, drawn at random). They
 are traced by a worker of their own, which never sees a case's values and keeps no memory of
 the cases' run: a submission cannot answer the judge's traces with what it saw in the cases (a
 loop padded to the extent of the case it just ran, say). The plan is made once per grade.
@@ -29,32 +31,21 @@ TRACE_TIMEOUT_S = 120
 
 @dataclass(frozen=True)
 class Wanted:
-    origin: object                 # "symbolic", "probe", or the index of the rule that asked
+    origin: object                 # "probe", "symbolic" (``judge.grade.corners``), or the index
+                                   # of the rule that asked
     trace: rules.AbstractTrace
     index: int                     # the worker's case index for it
     owner: int | None              # the case it was made for, or None
-    owners: tuple = ()             # a symbolic trace: every case it decides for
-
-
-def _key(trace) -> str:
-    return repr((sorted(trace.shapes.items()), sorted((k, repr(v)) for k, v in trace.values.items()),
-                 sorted(trace.dtypes.items())))
 
 
 def plan(problem, cases) -> list[Wanted]:
     """Every abstract trace for grading ``cases``; call once per grade (case traces may be
     drawn at random)."""
-    found = [(origin, trace, None, ()) for origin, trace in rules.abstract_traces(problem)]
-    symbolic: dict = {}
+    found = [(origin, trace, None) for origin, trace in rules.abstract_traces(problem)]
     for case in cases:
-        trace = rules.symbolic_trace(problem, case.inputs)
-        if trace is not None:
-            symbolic.setdefault(_key(trace), (trace, []))[1].append(case.index)
-        found += [(i, trace, case.index, ()) for i, trace in rules.case_traces(problem, case.inputs)]
-    found += [("symbolic", trace, None, tuple(owners)) for trace, owners in symbolic.values()]
+        found += [(i, trace, case.index) for i, trace in rules.case_traces(problem, case.inputs)]
     base = len(problem.cases)
-    return [Wanted(origin, trace, base + k, owner, owners)
-            for k, (origin, trace, owner, owners) in enumerate(found)]
+    return [Wanted(origin, trace, base + k, owner) for k, (origin, trace, owner) in enumerate(found)]
 
 
 def timeout(problem) -> float:
@@ -93,10 +84,10 @@ def _evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
                                              f"send: the judge's fault, not the submission's")
     if report is None:
         return rules.Breach("trace_time_limit", f"the rules could not be checked: the program "
-                                                f"{w.trace.name if w.trace.symbols else 'traced at ' + w.trace.name} "
+                                                f"traced at {w.trace.name} "
                                                 f"did not finish tracing (nothing of it runs)")
-    if w.trace.symbols and report.error is not None:
-        return _symbolic_failure(w, report.error, describe)
+    if w.trace.symbols and report.error is not None and report.error.kind == "symbolic":
+        return symbolic_failure(w.trace, report.error)
     if report.error is not None:
         return rules.Breach("probe_shape_failed", f"the rules could not be checked: tracing at "
                                                   f"{w.trace.name} failed: {describe(report.error)}")
@@ -109,28 +100,24 @@ def _first_line(text: str) -> str:
     return line[:200] + (" [...]" if len(line) > 200 else "")
 
 
-def _symbolic_failure(w: Wanted, error, describe) -> rules.Breach:
-    """Why the program could not be traced with symbolic dims, naming the dim and the line."""
-    symbols = list(w.trace.symbols)
+def symbolic_failure(trace: rules.AbstractTrace, error) -> rules.Breach:
+    """Why the program could not be traced with symbolic dims (``error`` of kind "symbolic"),
+    naming the dim and the line."""
+    symbols = list(trace.symbols)
     where = (f" at line {error.line}" if error.line else "") + (f": `{error.source.strip()}`" if error.source else "")
-    if error.kind == "symbolic":
-        text = error.message or ""
-        named = [d for d in symbols if re.search(rf"(?<![A-Za-z0-9_]){re.escape(d)}(?![A-Za-z0-9_])", text)]
-        dims = named or symbols
-        told = " or ".join(dims)
-        return rules.Breach("dim_read_as_number",
-                            f"your code reads the dim {told} as a number{where}; the rules are "
-                            f"decided on your program traced with {', '.join(symbols)} as a symbol "
-                            f"(any extent in its range), so no Python loop, branch, int(), "
-                            f"float(), len() or reshape may depend on {told}'s value: use "
-                            f"jax.vmap, lax.scan or array operations (a mean divides by "
-                            f"x.shape[0] or uses jnp.mean) ({error.type}: {_first_line(text)})")
-    if error.kind == "concretization":
-        return rules.Breach("traced_value_concretized",
-                            f"{w.trace.name}: a traced value was turned into a Python value or "
-                            f"NumPy array{where} ({error.type})")
-    return rules.Breach("symbolic_trace_failed", f"the rules could not be checked: the program "
-                                                 f"{w.trace.name} failed: {describe(error)}")
+    text = error.message or ""
+    named = [d for d in symbols if re.search(rf"(?<![A-Za-z0-9_]){re.escape(d)}(?![A-Za-z0-9_])", text)]
+    dims = named or symbols
+    told = " or ".join(dims)
+    length = ("; len(x) reads a symbolic extent as a number: write x.shape[0]"
+              if re.search(r"(?<![A-Za-z0-9_.])len\s*\(", error.source or "") else "")
+    return rules.Breach("dim_read_as_number",
+                        f"your code reads the dim {told} as a number{where}{length}; the rules "
+                        f"are decided on your program traced with {', '.join(symbols)} as a "
+                        f"symbol (any extent in its range), and every case runs that program, so "
+                        f"no Python loop, branch, int(), float(), len() or reshape may depend on "
+                        f"{told}'s value: use jax.vmap, lax.scan or array operations (a mean "
+                        f"divides by x.shape[0] or uses jnp.mean) ({error.type}: {_first_line(text)})")
 
 
 def program_breach(problem, wanted: list[Wanted], run, describe) -> rules.Breach | None:
@@ -139,7 +126,7 @@ def program_breach(problem, wanted: list[Wanted], run, describe) -> rules.Breach
     worker's; ``describe(error)`` words a worker error."""
     found = []
     for w in wanted:
-        if w.owner is None and w.origin != "symbolic":
+        if w.owner is None:
             got = _evidence(w, run, describe)
             if isinstance(got, rules.Breach):
                 return got
@@ -147,29 +134,31 @@ def program_breach(problem, wanted: list[Wanted], run, describe) -> rules.Breach
     return rules.check_abstract(problem, found) if found else None
 
 
-def related(problem, wanted: list[Wanted], case, run, describe, decided: dict | None = None
-            ) -> dict | rules.Breach:
-    """The traces made beside ``case``, by the index of the rule that asked for them, and the
-    program traced with symbolic dims for it under ``"symbolic"`` (the case's own program must
-    be that one instantiated, ``rules.check_instance``); or the rules' breach on it.
-    ``decided`` (one dict per grade) keeps the rules' decision on each symbolic trace, which
-    every case it was traced for shares."""
+def symbolic(problem, case, report, decided: dict) -> rules.TraceEvidence | rules.Breach | None:
+    """The program the case ran, traced with symbolic dims (its summary in the case's
+    ``report``), as the rules' evidence; or the rules' breach on it; None where the case was
+    not run that way or reported no program (an error, judged as such). ``decided`` (one dict
+    per grade) keeps the rules' decision on each program, which every case of its key shares."""
+    trace = rules.symbolic_trace(problem, case.inputs) if not problem.rule("custom_vjp_grads") else None
+    if trace is None or report is None or report.program is None:
+        return None
+    key = rules.trace_key(trace)
+    known = decided.get(key)
+    if known is None or known[0] != report.program:  # each program the worker reports is decided
+        got = rules.TraceEvidence(label=trace.name, shapes=trace.shapes, program=report.program,
+                                  report=report, abstract=True, symbols=trace.symbols)
+        known = decided[key] = (report.program, rules.check_symbolic(problem, got) or got)
+    return known[1]
+
+
+def related(problem, wanted: list[Wanted], case, run, describe) -> dict | rules.Breach:
+    """The traces made beside ``case``, by the index of the rule that asked for them; or the
+    rules' breach on one."""
     by_rule: dict = {}
-    decided = {} if decided is None else decided
-    for w in wanted:
-        if w.origin == "symbolic" and case.index in w.owners:
-            if w.index not in decided:
-                got = _evidence(w, run, describe)
-                decided[w.index] = got if isinstance(got, rules.Breach) else (
-                    rules.check_symbolic(problem, got) or got)
-            got = decided[w.index]
-            if isinstance(got, rules.Breach):
-                return got
-            by_rule["symbolic"] = got
     for w in wanted:
         if w.owner == case.index:
             got = _evidence(w, run, describe)
             if isinstance(got, rules.Breach):
                 return got
             by_rule.setdefault(w.origin, []).append(got)
-    return {k: v if k == "symbolic" else tuple(v) for k, v in by_rule.items()}
+    return {k: tuple(v) for k, v in by_rule.items()}

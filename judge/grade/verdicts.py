@@ -62,9 +62,7 @@ REASONS = {
     "probe_shape_failed": Verdict.RJ,  # the program could not be traced at a probe shape
     "opaque_computation": Verdict.RJ,  # the program calls code the rules cannot read
     "dim_read_as_number": Verdict.RJ,  # the program cannot be traced with its dims as symbols
-    "symbolic_trace_failed": Verdict.RJ,  # tracing with symbolic dims raised something else
     "function_primitive": Verdict.RJ,  # a primitive carrying a function the problem does not admit
-    "depends_on_concreteness": Verdict.RJ,  # the case's program is not the symbolic one at its dims
     # RTE
     "exception": Verdict.RTE, "import_exception": Verdict.RTE, "exit_called": Verdict.RTE,
     "exited_early": Verdict.RTE, "killed_by_signal": Verdict.RTE,
@@ -109,9 +107,7 @@ HIDDEN_MESSAGES = {
     "probe_shape_failed": "the program could not be traced at a probe shape",
     "opaque_computation": "the traced program calls code the judge cannot read",
     "dim_read_as_number": "the program reads a dim as a number, so it cannot be traced with symbolic dims",
-    "symbolic_trace_failed": "the program could not be traced with symbolic dims",
     "function_primitive": "the traced program uses a primitive carrying a function the problem does not admit",
-    "depends_on_concreteness": "the program run at this case's shapes is not the one traced with symbolic dims",
     "trace_time_limit": "the program did not finish tracing",
     "instrument_tampered": "the submission replaced functions the judge's instruments rely on",
     "channel_tampered": "the result channel was tampered with",

@@ -16,12 +16,12 @@ import pkgutil
 from dataclasses import replace
 
 from judge.problem.model import bind_dims, dim_ranges, shapes_for
-from judge.rules import carriers, instance, primitive_names
+from judge.rules import carriers, primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence
 
-_HELPERS = {"base", "expression", "primitive_names", "polynomial", "carriers", "instance"}
+_HELPERS = {"base", "expression", "primitive_names", "polynomial", "carriers"}
 #: what the registry itself may report, beside its rules' reasons
-REASONS = ("opaque_computation", "function_primitive", "depends_on_concreteness")
+REASONS = ("opaque_computation", "function_primitive")
 
 
 def _discover() -> dict:
@@ -93,6 +93,13 @@ def symbolic_trace(problem, inputs: dict) -> AbstractTrace | None:
                          symbols=symbols)
 
 
+def trace_key(trace: AbstractTrace) -> str:
+    """What tells two traces apart: their shapes, static values and dtypes (one program is
+    traced per key)."""
+    return repr((sorted(trace.shapes.items()), sorted((k, repr(v)) for k, v in trace.values.items()),
+                 sorted(trace.dtypes.items())))
+
+
 def check_symbolic(problem, trace: TraceEvidence) -> Breach | None:
     """The first rule the program traced with symbolic dims breaks: code the rules cannot
     read, a primitive carrying a function the problem does not admit, then each rule in the
@@ -104,12 +111,6 @@ def check_symbolic(problem, trace: TraceEvidence) -> Breach | None:
                                             f"must see every value")
     breach = carriers.check(problem, trace)
     return breach or check_case(problem, trace)
-
-
-def check_instance(symbolic: TraceEvidence | None, shapes, program) -> Breach | None:
-    """Is the case's own program (at ``shapes``) the symbolic one instantiated at its dims?
-    (``instance``: RJ ``depends_on_concreteness`` where it is not.)"""
-    return instance.check(symbolic, shapes, program)
 
 
 def case_traces(problem, inputs: dict) -> list[tuple[int, AbstractTrace]]:
@@ -188,4 +189,4 @@ def check_abstract(problem, traces: list[tuple[str | int, TraceEvidence]]) -> Br
 
 __all__ = ["RULES", "Breach", "TraceEvidence", "AbstractTrace", "describe", "validate",
            "needs_program", "abstract_traces", "case_traces", "check_case", "check_abstract",
-           "symbolic_trace", "check_symbolic", "check_instance"]
+           "symbolic_trace", "trace_key", "check_symbolic"]

@@ -64,8 +64,6 @@ class Program:
     carriers: tuple[str, ...] = ()   # primitives that hold a function (a jaxpr), multi-operand sort
     symbolic: bool = False           # traced with symbolic dims
     loops: tuple[Loop, ...] = ()     # traced with symbolic dims: every live scan and while loop
-    #: the canonical walk's first equations: (primitive, each output's shape as text or None)
-    sequence: tuple[tuple[str, tuple], ...] = ()
     #: primitive name -> the first line of the submission that made one of its equations
     lines: Mapping[str, int] = field(default_factory=dict)
     #: (line, equations) for the submission's lines that made the most equations, most first
@@ -76,7 +74,7 @@ class Program:
 def program(raw, where: str) -> Program:
     msg = _object(raw, where)
     _keys(msg, where, ("equations", "primitives", "live", "largest"),
-          ("omitted", "shapes", "shapes_omitted", "carriers", "loops", "sequence", "lines", "busiest"))
+          ("omitted", "shapes", "shapes_omitted", "carriers", "loops", "lines", "busiest"))
     primitives, live = (_counts(msg[key], f"{where}.{key}") for key in ("primitives", "live"))
     largest = msg["largest"]
     if not isinstance(largest, list) or len(largest) > protocol.MAX_LARGEST:
@@ -107,7 +105,6 @@ def program(raw, where: str) -> Program:
                    shapes_omitted=_int(msg.get("shapes_omitted", 0), f"{where}.shapes_omitted"),
                    carriers=tuple(_text(c, f"{where}.carriers", protocol.MAX_NAME) for c in carriers),
                    loops=_loops(msg.get("loops", []), f"{where}.loops"),
-                   sequence=_sequence(msg.get("sequence", []), f"{where}.sequence"),
                    lines=MappingProxyType(_lines(msg.get("lines", {}), f"{where}.lines")),
                    busiest=_busiest(msg.get("busiest", []), f"{where}.busiest"))
 
@@ -146,25 +143,6 @@ def _extents(shape, where: str) -> tuple:
     if any(not e or set(e) - symbolic.ALLOWED for e in extents):
         _fail(where, "an extent must be a number or a symbolic expression")
     return extents
-
-
-def _sequence(raw, where: str) -> tuple:
-    if not isinstance(raw, list) or len(raw) > protocol.MAX_SEQUENCE:
-        _fail(where, f"expected a list of at most {protocol.MAX_SEQUENCE} equations")
-    found = []
-    for i, item in enumerate(raw):
-        here = f"{where}[{i}]"
-        if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], list) \
-                or len(item[1]) > protocol.MAX_SEQUENCE_OUTPUTS:
-            _fail(here, "expected [primitive, [output shapes]]")
-        shapes = []
-        for shape in item[1]:
-            if shape is None:
-                shapes.append(None)
-                continue
-            shapes.append(_extents(shape, here))
-        found.append((_text(item[0], here, protocol.MAX_NAME), tuple(shapes)))
-    return tuple(found)
 
 
 def _loops(raw, where: str) -> tuple:

@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> None:
                 else:
                     result = runner.run(decode_args(case["args"]),
                                         decode_args(case.get("probe_args") or {}),
-                                        float(case.get("factor") or 2.0))
+                                        float(case.get("factor") or 2.0), case.get("symbolic"))
             elapsed = clock() - started
             if changed():
                 halt("instrument_tampered", case["index"], ", ".join(changed()))

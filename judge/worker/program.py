@@ -43,14 +43,6 @@ left out (the judge refuses a summary that left any out)::
 
 ``carriers`` names every primitive whose equation holds a jaxpr (a function the submission
 wrote, run by that primitive), and ``sort`` with more than one operand.
-
-Both kinds also carry ``sequence``, the program's fingerprint: for each equation in a canonical
-walk (each equation, then the jaxprs its parameters hold, parameters by name, every call of a
-body walked again), its primitive and its outputs' shapes, extents as text (``"d"`` where
-symbolic), at most ``protocol.MAX_SEQUENCE`` entries; ``equations`` is the walk's full length.
-The judge instantiates the symbolic one at a case's dims and compares it with the case's own::
-
-     "sequence": [["dot_general", [["d"]]], ["tanh", [["d"]]], ...]
 """
 
 from __future__ import annotations
@@ -137,34 +129,6 @@ def _shape_entry(aval, primitive: str):
         texts = [OVERLONG]
     return {"shape": texts, "dtype": str(getattr(aval, "dtype", "?"))[:protocol.MAX_NAME],
             "primitive": primitive[:protocol.MAX_NAME]}
-
-
-def sequence(top) -> list:
-    """The first ``protocol.MAX_SEQUENCE`` equations of the canonical walk of ``top`` (fewer when
-    their extents pass ``protocol.MAX_SEQUENCE_CHARS``): ``[primitive, [shape or None per
-    output]]``, each shape's extents as text."""
-    found: list = []
-    budget = [protocol.MAX_SEQUENCE_CHARS]
-
-    def walk(jaxpr) -> None:
-        for eqn in jaxpr.eqns:
-            if len(found) >= protocol.MAX_SEQUENCE or budget[0] < 0:
-                return
-            shapes = []
-            for var in eqn.outvars[:protocol.MAX_SEQUENCE_OUTPUTS]:
-                shape = getattr(getattr(var, "aval", None), "shape", None)
-                shapes.append(None if shape is None else
-                              [_symbolic.text(d)[:protocol.MAX_NAME] for d in shape][:protocol.MAX_SUMMARY_NDIM])
-            budget[0] -= len(eqn.primitive.name) + sum(len(e) + 4 for s in shapes for e in (s or ()))
-            if budget[0] < 0:
-                return
-            found.append([eqn.primitive.name[:protocol.MAX_NAME], shapes])
-            for key in sorted(eqn.params):
-                for sub in sub_jaxprs(eqn.params[key]):
-                    walk(sub)
-
-    walk(top)
-    return found
 
 
 def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict:
@@ -276,8 +240,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
              "omitted": len(primitives) - len(names),
              "lines": {k: first_lines[k] for k in names if k in first_lines},
              "busiest": [[line, min(n, cap)] for line, n in
-                         sorted(lines.items(), key=lambda item: (-item[1], item[0]))[:protocol.MAX_BUSIEST]],
-             "sequence": sequence(top)}
+                         sorted(lines.items(), key=lambda item: (-item[1], item[0]))[:protocol.MAX_BUSIEST]]}
     if symbolic:
         # the shapes with the most symbolic extents first, so that what is left out (refused
         # anyway) is the least telling

@@ -30,7 +30,9 @@ Channels
        "report_ops": false,     # list in "done" the operations that missed the compilation cache
        "more_cases": false,
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
-                  "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}, "factor": 4.0}, ...,
+                  "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}, "factor": 4.0,
+                  "symbolic": {"key": "...", "shapes": {"x": ["T", 3]},
+                               "symbols": {"T": [1, 4096]}}}, ...,    # optional
                  {"index": 70, "abstract": {"x": {"shape": [4096], "dtype": "float32"}},
                   "args": {"scale": 0.5, ...}}]}          # trace only, at these shapes
 
@@ -38,7 +40,11 @@ Channels
   shapes, without ``disable_jit``, so scans and jits stay what they are) and its message carries
   ``program``, the summary structural rules read (``program.py``). A case with ``abstract`` is
   only traced that way, never run: its message has ``program`` and nothing else but text and
-  ``error``.
+  ``error``. A case with ``symbolic`` is not traced at its own shapes: the entry is traced once
+  per ``key``, the dims named in ``shapes`` as symbols over ``symbols``' ranges and the probes'
+  derivatives traced in, and the case's output and probes are that program run at its dims
+  (``case_runner``); its ``program`` is that program's summary, and a dim read as a number
+  while tracing is an ERROR of kind "symbolic".
 
 * Results (worker -> judge): JSON lines on a dedicated pipe whose descriptor number is given on
   the worker's command line (``--result-fd N``). The submission's stdout and stderr are separate
@@ -58,9 +64,8 @@ Channels
        "program": {"equations": 412, "primitives": {"dot_general": 6, ...},
                    "live": {"dot_general": 5, ...},
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
-                                "primitive": "dot_general", "line": 7 | null}, ...], "omitted": 0,
-                   "lines": {"while": 12, ...}, "busiest": [[12, 380], ...],
-                   "sequence": [["dot_general", [["8"]]], ...]} | null}
+                               "primitive": "dot_general", "line": 7 | null}, ...], "omitted": 0,
+                   "lines": {"while": 12, ...}, "busiest": [[12, 380], ...]} | null}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
       {"type": "done"}
@@ -159,14 +164,6 @@ MAX_BUSIEST = 4
 MAX_PRIMITIVE_NAMES = 500
 #: Distinct shapes a summary of a program traced with symbolic dims lists (``program.py``).
 MAX_SHAPES = 256
-#: Equations a program summary lists in ``sequence`` (its canonical walk, ``program.py``):
-#: the judge compares a case's own program with the symbolic one instantiated at the case's dims
-#: over this many equations and the total count.
-MAX_SEQUENCE = 4096
-#: Characters of extents a ``sequence`` lists in all: it stops at the entry that passes them.
-MAX_SEQUENCE_CHARS = 256_000
-#: Outputs of one equation a ``sequence`` entry lists.
-MAX_SEQUENCE_OUTPUTS = 16
 #: Live loops a summary of a program traced with symbolic dims describes.
 MAX_LOOPS = 64
 

@@ -1,21 +1,34 @@
-"""Tracing with the spec's dims as symbols (JAX shape polymorphism), worker side.
+"""Tracing with the spec's dims as symbols (JAX shape polymorphism), and running that very
+program at a case's dims, worker side.
 
 The judge asks for a program traced with some dims as symbols (``jax.export.symbolic_shape``,
-constrained to the spec's ranges) and the others concrete; nothing runs. Here: the shapes
-built from the request, the exceptions that say the submission read a symbolic dim as a
-number (a Python loop or branch over it, ``int(n)``, a reshape into square-root blocks), and
-two shims for honest code JAX 0.10 cannot trace with symbolic shapes, in effect only while
-the judge traces: ``lax.scan(..., length=n)`` with ``xs=None`` calls ``int(length)``, so a
-symbolic ``length`` that equals every scanned operand's leading extent is kept as it is; and
-``jnp.squeeze(a)`` without an axis refuses any symbolic shape, so it squeezes the extents that
-are the constant 1 and keeps every symbolic one (the program for extents above 1; a case of
-extent 1 runs its own squeeze, and its values are judged as always).
+constrained to the spec's ranges) and the others concrete. Here: the shapes built from the
+request, the exceptions that say the submission read a symbolic dim as a number (a Python loop
+or branch over it, ``int(n)``, ``len(x)``, a reshape into square-root blocks), and shims for
+honest code JAX 0.10 cannot trace with symbolic shapes, in effect only while the judge traces:
+``lax.scan(..., length=n)`` with ``xs=None`` calls ``int(length)``, so a symbolic ``length``
+that equals every scanned operand's leading extent is kept as it is; ``jnp.squeeze(a)`` without
+an axis refuses any symbolic shape, so it squeezes the extents that are the constant 1 and keeps
+every symbolic one; ``lax.fori_loop(..., unroll=k)`` refuses bounds that are not numbers, so
+``unroll`` (a hint to the compiler, which changes no value) is dropped there; and
+``lax.pmean`` under ``jax.vmap(..., axis_name=...)`` divides by the axis size as a number, so a
+symbolic size is divided by as the value of its dim.
+
+``instantiate`` makes the traced program concrete at one case's dims: every shape and every
+parameter that names a symbolic extent evaluated there, and each ``dim_as_value`` replaced by
+its number. Nothing of the submission runs again: the case's values are the traced program's.
 Decides nothing; every JAX internal it needs is named here and nowhere else.
 """
 
 from __future__ import annotations
 
 import contextlib
+import types
+
+import numpy
+
+#: NumPy's names as they were when the worker loaded this module, before any submission.
+np = types.SimpleNamespace(**vars(numpy))
 
 #: characters a symbolic extent's text may hold on the channel ("2*d + 1", "floordiv(d, 2)")
 ALLOWED = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ +-*^(),")
@@ -49,6 +62,103 @@ def text(extent) -> str:
         return str(extent)
 
 
+def case_dims(symbolic_shapes: dict, shapes: dict) -> dict | None:
+    """name -> extent of each symbolic dim at a case whose traced parameters have ``shapes``
+    (name -> tuple of ints); None where the case's shapes are not an instance of
+    ``symbolic_shapes`` (name -> extents, an int or a dim's name)."""
+    dims: dict = {}
+    for name, extents in symbolic_shapes.items():
+        got = shapes.get(name)
+        if got is None or len(got) != len(extents):
+            return None
+        for extent, value in zip(extents, got):
+            if isinstance(extent, str):
+                if dims.setdefault(extent, int(value)) != int(value):
+                    return None
+            elif int(extent) != int(value):
+                return None
+    return dims
+
+
+def instantiate(closed, dims: dict):
+    """The closed program ``closed`` (traced with symbolic dims) at ``dims`` (name -> int): the
+    same equations, each shape and parameter concrete, ``dim_as_value`` a literal."""
+    from jax._src import core
+
+    made = _instantiate_jaxpr(core, closed.jaxpr, dims, {})
+    return core.ClosedJaxpr(made, closed.consts)
+
+
+def _is_dim(core, value) -> bool:
+    return not isinstance(value, int) and hasattr(value, "_evaluate") and core.is_symbolic_dim(value)
+
+
+def _number(core, value, dims: dict) -> int:
+    return int(value._evaluate(dims)) if _is_dim(core, value) else int(value)
+
+
+def _param(core, value, dims: dict, memo: dict):
+    if _is_dim(core, value):
+        return _number(core, value, dims)
+    if isinstance(value, core.AbstractValue):  # a callback's result shapes, say
+        return _aval(core, value, dims)
+    if isinstance(value, core.ClosedJaxpr):
+        return core.ClosedJaxpr(_instantiate_jaxpr(core, value.jaxpr, dims, memo), value.consts)
+    if isinstance(value, core.Jaxpr):
+        return _instantiate_jaxpr(core, value, dims, memo)
+    if isinstance(value, (tuple, list)):
+        items = [_param(core, item, dims, memo) for item in value]
+        if all(a is b for a, b in zip(items, value)):
+            return value
+        if isinstance(value, list):
+            return items
+        return value._make(items) if hasattr(value, "_make") else tuple(items)
+    return value
+
+
+def _aval(core, aval, dims: dict):
+    inner = getattr(aval, "inner_aval", None)
+    if inner is not None:  # a ref (``jax.new_ref``): the array it holds
+        made = _aval(core, inner, dims)
+        return aval if made is inner else aval.update(inner_aval=made)
+    shape = getattr(aval, "shape", None)
+    if shape is None or not any(_is_dim(core, d) for d in shape):
+        return aval
+    return aval.update(shape=tuple(_number(core, d, dims) for d in shape))
+
+
+def _instantiate_jaxpr(core, jaxpr, dims: dict, memo: dict):
+    known = memo.get(id(jaxpr))
+    if known is not None:
+        return known[1]
+    made: dict = {}
+
+    def var(v):
+        if isinstance(v, core.Literal):
+            return v
+        found = made.get(v)
+        if found is None:
+            found = made[v] = core.Var(_aval(core, v.aval, dims))
+        return found
+
+    constvars = [var(v) for v in jaxpr.constvars]
+    invars = [var(v) for v in jaxpr.invars]
+    eqns = []
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "dim_as_value":  # the dim's value, a number at these dims
+            out = eqn.outvars[0]
+            made[out] = core.Literal(np.array(_number(core, eqn.params["dim"], dims), out.aval.dtype),
+                                     out.aval)
+            continue
+        params = {k: _param(core, v, dims, memo) for k, v in eqn.params.items()}
+        eqns.append(core.new_jaxpr_eqn([var(v) for v in eqn.invars], [var(v) for v in eqn.outvars],
+                                       eqn.primitive, params, eqn.effects, eqn.source_info, eqn.ctx))
+    out = core.Jaxpr(constvars, invars, [var(v) for v in jaxpr.outvars], eqns, jaxpr.effects,
+                     jaxpr.debug_info)
+    memo[id(jaxpr)] = (jaxpr, out)  # the jaxpr kept: its id stays its own
+    return out
+
+
 def is_symbolic_error(jax, exc: BaseException) -> bool:
     """Did tracing fail because code read a symbolic dim as a number?"""
     inconclusive = getattr(jax.errors, "InconclusiveDimensionOperation", None)
@@ -68,7 +178,8 @@ def scan_length_shim():
     iterating over a symbolic axis is said to read it as a number, on every supported JAX."""
     with _iteration_named():
         with _scan_and_squeeze():
-            yield
+            with _fori_unroll(), _axis_size():
+                yield
 
 
 @contextlib.contextmanager
@@ -130,3 +241,76 @@ def _scan_and_squeeze():
     finally:
         loops._infer_scan_length = original
         lax_numpy._squeeze = squeeze
+
+
+@contextlib.contextmanager
+def _fori_unroll():
+    """``lax.fori_loop(..., unroll=k)`` with bounds that are not numbers: the loop without
+    ``unroll``, which only tells the compiler how many steps to put in one iteration. (The
+    public function calls the one it wraps through a closure cell, replaced here, so a
+    reference the submission took at import time is covered too.)"""
+    try:
+        import jax
+        from jax._src import core
+        from jax._src.lax.control_flow import loops
+        public = jax.lax.fori_loop
+        cells = [c for c in (public.__closure__ or ()) if callable(c.cell_contents)
+                 and getattr(c.cell_contents, "__name__", "") == "fori_loop"]
+        inner = cells[0].cell_contents if cells else loops.fori_loop
+    except Exception:  # noqa: BLE001 - another JAX: nothing to shim
+        yield
+        return
+    if not cells:
+        yield
+        return
+
+    def fori_loop(lower, upper, body_fun, init_val, *args, **kwargs):
+        symbolic = any(not core.is_constant_dim(b) if core.is_dim(b) else False
+                       for b in (lower, upper) if not isinstance(b, int))
+        if symbolic and kwargs.get("unroll") not in (None, False, 1):
+            kwargs = {**kwargs, "unroll": None}
+        return inner(lower, upper, body_fun, init_val, *args, **kwargs)
+
+    cells[0].cell_contents = fori_loop
+    try:
+        yield
+    finally:
+        cells[0].cell_contents = inner
+
+
+@contextlib.contextmanager
+def _axis_size():
+    """``lax.pmean`` over a ``vmap`` axis of symbolic size: the size as the value of its dim."""
+    try:
+        import math
+
+        from jax._src import core
+        from jax._src.lax import parallel
+        original = parallel._axis_size
+    except Exception:  # noqa: BLE001 - another JAX: nothing to shim
+        yield
+        return
+
+    def axis_size(axis_name, axis_index_groups=None, /):
+        if axis_index_groups is None:
+            names = axis_name if isinstance(axis_name, (tuple, list)) else (axis_name,)
+            try:
+                size = math.prod([core.get_axis_env().axis_size(n) for n in names])
+            except Exception:  # noqa: BLE001 - JAX's own answer
+                size = None
+            if size is not None and core.is_symbolic_dim(size):
+                return core.dimension_as_value(size)
+        return original(axis_name, axis_index_groups)
+
+    parallel._axis_size = axis_size
+    try:
+        yield
+    finally:
+        parallel._axis_size = original
+
+
+def as_function(closed):
+    """The closed program as a function of its inputs (for ``jax.jit``)."""
+    from jax._src import core
+
+    return core.jaxpr_as_fun(closed)

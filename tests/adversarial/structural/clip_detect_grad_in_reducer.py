@@ -2,7 +2,9 @@
 is computed by jax.grad inside the reducer of lax.reduce (the issue's carrier cheat); on the
 symbolic trace, an honest vmap. The carrier check (function_primitive) is only applied to the
 symbolic trace; the case's own program is checked with check_case, which has no carrier check.
-Intended: RJ function_primitive."""
+Intended: RJ function_primitive.
+Now: AC. Every case runs the program traced with symbolic dims, which takes the honest
+branch; the branch for concrete extents never runs, so it is never graded either."""
 import jax
 import jax.numpy as jnp
 

@@ -2,7 +2,9 @@
 processed by a Python loop (one jax.grad per example, rows padded to 10 and masked) and the
 rest by vmap; the equation count is the same at every n (so a re-trace at another n sees no
 growth) and below 400. Every case with n <= 10 is a pure per-example loop. On the symbolic
-trace: honest vmap. Intended: RJ (unrolled_loop / dim_read_as_number)."""
+trace: honest vmap. Intended: RJ (unrolled_loop / dim_read_as_number).
+Now: AC. Every case runs the program traced with symbolic dims, which takes the honest
+branch; the branch for concrete extents never runs, so it is never graded either."""
 import jax
 import jax.numpy as jnp
 

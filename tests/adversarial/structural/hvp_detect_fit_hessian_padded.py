@@ -3,7 +3,9 @@ symbolic trace: honest jvp-of-grad. On a concrete run (a case, or the judge's re
 case's program at another d): jax.hessian whenever d*d fits 4md + 8d + m*m there (every small
 case), jvp-of-grad otherwise, the jvp branch padded with 33 no-op adds so both branches have
 the same equation count (55 + 3, measured offline; constant in m and d), so a re-trace at
-another d sees no growth. Intended: RJ intermediate_too_large."""
+another d sees no growth. Intended: RJ intermediate_too_large.
+Now: AC. Every case runs the program traced with symbolic dims, which takes the honest
+branch; the branch for concrete extents never runs, so it is never graded either."""
 import jax
 import jax.numpy as jnp
 

@@ -1,6 +1,8 @@
 """CHEAT hvp_tanh: try: int(x.shape[0]) -> Hessian rows in a Python loop (d gradients);
 except (symbolic trace) -> honest jvp-of-grad.
-Intended: RJ (no_unrolling / intermediate_too_large / dim_read_as_number)."""
+Intended: RJ (no_unrolling / intermediate_too_large / dim_read_as_number).
+Now: AC. Every case runs the program traced with symbolic dims, which takes the honest
+branch; the branch for concrete extents never runs, so it is never graded either."""
 import jax
 import jax.numpy as jnp
 

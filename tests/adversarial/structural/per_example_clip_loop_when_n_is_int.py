@@ -3,7 +3,8 @@ n is a Python int only when the shapes are concrete. Traced with n as a symbol i
 vmap; at a case's own shapes it is a Python loop over the examples. The program a case runs is
 not the symbolic one instantiated at its n.
 
-Expected: RJ depends_on_concreteness (every case with n >= 2)
+Expected: AC. Every case runs the program traced with symbolic dims, which takes the honest
+branch; the branch for concrete extents never runs, so it is never graded either.
 """
 
 import jax

@@ -1,7 +1,7 @@
 """An attack: a custom_vjp whose backward rule builds the (n, m, d) difference only when the
 shapes are numbers, and raises when they are symbols, so that the program traced with symbolic
-dims holds no derivative at all. Each case's own program (at its shapes, with the derivative)
-then has equations the symbolic one lacks: depends_on_concreteness.
+dims holds no derivative at all. Every case runs that program: its VJP probe has no value
+(probe_failed), and the (n, m, d) difference never runs.
 """
 import jax
 import jax.numpy as jnp

@@ -1,5 +1,6 @@
-"""Loops over the batch in Python whenever b is a Python int (at run time), and takes the
-batched path only when the shape is symbolic (when the rules trace it)."""
+"""Loops over the batch in Python whenever b is a Python int, and takes the batched path when
+the shape is symbolic. Every case runs the program traced with b as a symbol, so the loop never
+runs: what is graded is the batched path, which is honest."""
 import jax
 import jax.numpy as jnp
 

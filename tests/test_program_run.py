@@ -1,0 +1,232 @@
+"""The program judged is the program run: where a problem's rules read a program traced with
+its ``symbolic_dims`` as symbols, every case's output and probe values come from running that
+very program at the case's dims (``judge.worker.symbolic.instantiate``, the case runner's
+``symbolic`` cases), and the submission's Python never runs at a case's concrete shapes. The
+twins that told the symbolic trace from the run are graded on what they run; honest code JAX
+specializes at concrete sizes is accepted (``tests/adversarial/program_run/``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from judge.grade import grading
+from judge.grade.verdicts import Verdict
+from judge.problem import spec
+from judge.worker import protocol, symbolic
+from judge.worker.case_runner import CaseRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = Path(__file__).resolve().parent / "adversarial" / "program_run"
+
+
+# --- one program, made concrete at each case's dims -------------------------------------------
+
+def _shift(X, Y):
+    c = X[0]
+    return jnp.sum((X - c) ** 2, 1)[:, None] + jnp.sum((Y - c) ** 2, 1)[None, :] - 2 * (X - c) @ (Y - c).T
+
+
+def _einsum3(X, Y):
+    return jnp.einsum("nd,d,md->nm", X, jnp.full((X.shape[1],), 2.0, X.dtype), Y) + jnp.mean(X)
+
+
+def _scan_custom_vjp(X, Y):
+    @jax.custom_vjp
+    def f(x):
+        return jnp.sin(x)
+
+    f.defvjp(lambda x: (jnp.sin(x), jnp.cos(x)), lambda c, g: (g * c,))
+    rows = jax.lax.scan(lambda carry, x: (carry + f(x).sum(), carry), 0.0, X)[1]
+    grads = jax.vmap(jax.grad(lambda x: jnp.tanh(x).sum()))(X)
+    return rows[:, None] + grads.sum(1)[:, None] + Y.sum(1)[None, :]
+
+
+def _pmean(X, Y):
+    centred = jax.vmap(lambda x: x - jax.lax.pmean(x, "i"), axis_name="i")(X)
+    return centred @ Y.T
+
+
+def _fori_unrolled(X, Y):
+    def body(i, carry):
+        return carry.at[i].set(carry[i - 1] * 0.5 + X[i].sum())
+    rows = jax.lax.fori_loop(1, X.shape[0], body, jnp.zeros(X.shape[0]), unroll=2)
+    return rows[:, None] + Y.sum(1)[None, :]
+
+
+PROGRAMS = {"shift_by_first_point": _shift, "three_operand_einsum": _einsum3,
+            "scan_custom_vjp_vmap_grad": _scan_custom_vjp, "vmap_axis_name_pmean": _pmean,
+            "fori_loop_unroll": _fori_unrolled}
+SHAPES = [(3, 4, 2), (5, 2, 3), (1, 1, 1), (7, 1, 5), (1, 6, 4)]
+
+
+def _request(probes=("vjp", "jvp")):
+    return {"parameters": [{"name": "X", "traced": True}, {"name": "Y", "traced": True}],
+            "submission": "/none.py", "structure": True,
+            "probes": {"wrt": ["X", "Y"], "names": list(probes)}}
+
+
+SPEC = {"key": "k", "shapes": {"X": ["n", "d"], "Y": ["m", "d"]},
+        "symbols": {"n": [1, 64], "m": [1, 64], "d": [1, 64]}}
+
+
+def _case(n, m, d, seed=0):
+    rng = np.random.default_rng(seed)
+    args = {"X": rng.standard_normal((n, d)).astype(np.float32),
+            "Y": rng.standard_normal((m, d)).astype(np.float32)}
+    probe_args = {"cotangent": rng.standard_normal((n, m)).astype(np.float32),
+                  "tangent": {"X": rng.standard_normal((n, d)).astype(np.float32),
+                              "Y": rng.standard_normal((m, d)).astype(np.float32)}}
+    return args, probe_args
+
+
+class _Seen:
+    """An entry function that records the extents of each call's first argument."""
+
+    def __init__(self, fn):
+        self.fn, self.shapes = fn, []
+
+    def __call__(self, X, Y):
+        self.shapes.append(tuple(X.shape))
+        return self.fn(X, Y)
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_every_case_runs_the_one_program_traced_with_symbols(name):
+    """The values at each case's dims (extent 1 included) are what JAX computes for the function
+    at those shapes, and the function was only ever called with symbolic extents, however many
+    cases ran."""
+    fn = _Seen(PROGRAMS[name])
+    # a custom_vjp has no forward mode; a fori_loop over a symbolic extent is a while loop,
+    # which has no reverse mode (ema_scan, which admits one, has no probes)
+    probes = {"scan_custom_vjp_vmap_grad": ("vjp",), "fori_loop_unroll": ("jvp",)}.get(name, ("vjp", "jvp"))
+    runner = CaseRunner(fn, _request(probes))
+    for n, m, d in SHAPES:
+        args, probe_args = _case(n, m, d)
+        result = runner.run(args, probe_args, symbolic_spec=SPEC)
+        assert result["error"] is None, result["error"]
+        assert result["program"]["shapes"], "the summary the rules read is the symbolic one"
+        out, pull = jax.vjp(PROGRAMS[name], args["X"], args["Y"])
+        want_vjp = pull(probe_args["cotangent"]) if "vjp" in probes else None
+        want_jvp = None if "custom_vjp" in name else jax.jvp(PROGRAMS[name], (args["X"], args["Y"]),
+                           (probe_args["tangent"]["X"], probe_args["tangent"]["Y"]))[1]
+        np.testing.assert_allclose(protocol.decode_value(result["output"]), out, rtol=2e-5, atol=2e-5)
+        if "vjp" in probes:
+            got_vjp = protocol.decode_value(result["probes"]["vjp"])
+            for key, want in zip(("X", "Y"), want_vjp):
+                np.testing.assert_allclose(got_vjp[key], want, rtol=2e-5, atol=2e-5)
+        if "jvp" in probes:
+            np.testing.assert_allclose(protocol.decode_value(result["probes"]["jvp"]), want_jvp,
+                                       rtol=2e-5, atol=2e-5)
+    assert fn.shapes and all(not isinstance(e, int) for shape in fn.shapes for e in shape), fn.shapes
+    assert len(fn.shapes) <= 3  # the output's trace, then one with the probes' derivatives
+
+
+def test_a_second_key_is_traced_once_more():
+    fn = _Seen(_shift)
+    runner = CaseRunner(fn, _request(("vjp",)))
+    for key in ("a", "a", "b", "a", "b"):
+        args, probe_args = _case(3, 2, 2)
+        assert runner.run(args, probe_args, symbolic_spec={**SPEC, "key": key})["error"] is None
+    assert len(fn.shapes) == 4  # twice per key
+
+
+def test_a_dim_read_as_a_number_is_reported_as_such_for_every_case():
+    def loop(X, Y):
+        return jnp.stack([jnp.sum(X[i]) for i in range(X.shape[0])])[:, None] + Y.sum(1)[None, :]
+
+    runner = CaseRunner(loop, _request(("vjp",)))
+    for n in (2, 3):
+        result = runner.run(*_case(n, 2, 2), symbolic_spec=SPEC)
+        assert result["error"]["kind"] == "symbolic" and result["output"] is None
+
+
+def test_a_probe_without_a_derivative_is_reported_and_the_rest_kept():
+    @jax.custom_vjp
+    def f(X, Y):
+        return jnp.sin(X) @ Y.T
+
+    f.defvjp(lambda X, Y: (f(X, Y), (X, Y)), lambda r, g: (g @ r[1] * jnp.cos(r[0]), g.T @ jnp.sin(r[0])))
+    result = CaseRunner(f, _request()).run(*_case(3, 2, 2), symbolic_spec=SPEC)
+    assert result["error"] is None and set(result["probes"]["errors"]) == {"jvp"}
+    assert set(protocol.decode_value(result["probes"]["vjp"])) == {"X", "Y"}
+
+
+def test_a_cotangent_that_does_not_fit_the_output_is_the_probe_s_error_not_the_case_s():
+    runner = CaseRunner(lambda X, Y: (X @ Y.T).T, _request(("vjp",)))
+    result = runner.run(*_case(3, 2, 2), symbolic_spec=SPEC)
+    assert result["error"] is None and result["output"] is not None
+    assert "vjp" in result["probes"]["errors"]
+
+
+def test_instantiate_binds_every_extent_and_dim_value():
+    made = symbolic.dims(jax, {"n": (1, 8), "d": (1, 8)})
+    closed = jax.make_jaxpr(lambda X: jnp.mean(X, axis=0) + jnp.arange(X.shape[0]).sum())(
+        jax.ShapeDtypeStruct((made["n"], made["d"]), jnp.float32))
+    concrete = symbolic.instantiate(closed, {"n": 4, "d": 3})
+    assert [tuple(v.aval.shape) for v in concrete.jaxpr.invars] == [(4, 3)]
+    assert all(e.primitive.name != "dim_as_value" for e in concrete.jaxpr.eqns)
+    X = np.arange(12, dtype=np.float32).reshape(4, 3)
+    got = jax.core.eval_jaxpr(concrete.jaxpr, concrete.consts, X)[0]
+    np.testing.assert_allclose(got, X.mean(0) + 6.0)
+
+
+# --- the track problems, graded ---------------------------------------------------------------
+
+def _grade(pid, name, examples_only=False, gate=False):
+    """Graded with the source gate off (the twins' layer is behind it), or on for honest code."""
+    problem = spec.load(ROOT / "problems" / f"{pid}.yaml")
+    result = grading.grade(problem, FILES / f"{name}.py", use_cache=True, hints=False,
+                           examples_only=examples_only, source_gate=gate)
+    return result, [f"{c.name}: {c.verdict.value} {c.reason}: {c.message}" for c in result.cases]
+
+
+HONEST = [("hvp_tanh", "hvp_zeros_when_concrete"),  # graded on what it computes with symbols
+          ("pairwise_sq_dists", "pairwise_shift_by_first_point"),
+          ("pairwise_sq_dists", "pairwise_three_operand_einsum"),
+          ("per_example_clip", "per_example_clip_vmap_axis_name"),
+          ("ema_scan", "ema_scan_fori_unroll")]
+
+
+@pytest.mark.parametrize("pid, name", HONEST, ids=[h[1] for h in HONEST])
+def test_honest_code_specialized_at_concrete_sizes_is_accepted(pid, name):
+    result, messages = _grade(pid, name, gate=True)
+    assert result.verdict is Verdict.AC, messages
+
+
+#: Twins: one program when the dims are symbols, another when they are numbers. Every case runs
+#: the first, so they are graded on its values (and its rules).
+TWINS = [("ema_scan", "ema_scan_twin_fixed_copies", {"wrong_value"}),
+         ("ema_scan", "ema_scan_numpy_closed_form_twin", {"wrong_value"}),
+         # its scan's carry never reaches the output: no recurrence, before any value
+         ("ema_scan", "ema_scan_scalar_loop_twin", {"missing_primitive"}),
+         ("pairwise_sq_dists", "pairwise_direct_difference_twin", {"wrong_value"}),
+         ("hvp_tanh", "hvp_hessian_twin", {"wrong_value"}),
+         ("per_example_clip", "per_example_clip_loop_twin", {"wrong_value"}),
+         ("masked_mean_xent", "masked_mean_xent_loop_twin", {"wrong_value"})]
+
+
+@pytest.mark.parametrize("pid, name, reasons", TWINS, ids=[t[1] for t in TWINS])
+def test_a_twin_is_graded_on_the_program_the_rules_read(pid, name, reasons):
+    result, messages = _grade(pid, name, examples_only=True)
+    assert result.verdict in (Verdict.WA, Verdict.RJ) and result.reason in reasons, messages
+
+
+def test_a_case_of_extent_one_runs_the_program_of_every_other_case():
+    """A branch for b = 1 is decided on the symbol: the cases with one sequence run the batched
+    program (graded like any other; a wrong branch there would be WA, not skipped)."""
+    problem = spec.load(ROOT / "problems" / "masked_mean_xent.yaml")
+    assert any(c.inputs["logits"].shape[0] == 1 for c in problem.cases)
+    result, messages = _grade("masked_mean_xent", "masked_mean_xent_extent_one")
+    assert result.verdict is Verdict.AC, messages
+
+
+def test_len_of_a_symbolic_axis_says_to_write_its_shape():
+    result, messages = _grade("ema_scan", "ema_scan_len_of_x", examples_only=True)
+    assert (result.verdict, result.reason) == (Verdict.RJ, "dim_read_as_number"), messages
+    text = result.cases[0].message
+    assert "the dim T" in text and "line 13" in text and "x.shape[0]" in text, messages
