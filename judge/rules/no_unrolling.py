@@ -12,6 +12,14 @@ the number of equations, nested bodies included. A Python loop or comprehension 
 examples adds equations for every example; ``jax.vmap`` and batched operations do not. Then
 "vmap, not a Python loop over examples" is a rule. (``lax.map`` and ``fori_loop`` do not grow
 either: forbid ``scan`` and ``while`` with ``forbidden_primitives`` to refuse them too.)
+
+Keyed on a static int ``parameter`` (a Python int K, the number of steps of an iteration)
+instead of a dim: the program is traced at two or more values of K (``sizes``, by default two
+in the parameter's range), every shape and other static value from the first example, and each
+case's program again at another K drawn at random in the range; the counts must agree, and at
+the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_loop``,
+``lax.scan``, ``lax.while_loop``) must compute the output, so that the K steps run in a loop
+rather than unrolled (``max_equations`` caps a Python loop padded to the largest K).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import secrets
 
 from judge.problem.model import bind_dims, dim_names, shapes_for
+from judge.rules import primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence, number
 
 ID = "no_unrolling"
@@ -27,16 +36,47 @@ EVIDENCE = ("program",)
 #: is what a Python loop over a symbolic dim gets
 REASONS = ("unrolled_loop", "dim_read_as_number")
 DEFAULT_SIZES = (3, 7)
+#: what runs the steps of a rule keyed on a parameter
+LOOPS = ("scan", "while")
 
 
 def describe(rule: dict) -> str:
     budget = (f", and has at most {rule['max_equations']} equations" if "max_equations" in rule
               else "")
+    if "parameter" in rule:
+        return (f"the traced program must not grow with {rule['parameter']}{budget}: its "
+                f"{rule['parameter']} steps run in a loop primitive (lax.fori_loop, lax.scan or "
+                f"lax.while_loop), not in a Python loop or comprehension")
     return (f"the traced program must not grow with {rule['dim']}{budget}: no Python loop, "
             f"comprehension or branch over it (use jax.vmap or batched operations)")
 
 
+def _range(p) -> tuple[int, int | None]:
+    """The values a static int parameter may take, as far as its bounds say."""
+    low = p.minimum if p.minimum is not None else (
+        p.exclusive_minimum + 1 if p.exclusive_minimum is not None else 0)
+    high = p.maximum if p.maximum is not None else (
+        p.exclusive_maximum - 1 if p.exclusive_maximum is not None else None)
+    return int(low), None if high is None else int(high)
+
+
 def validate(rule: dict, problem) -> list:
+    if "parameter" in rule:
+        if "dim" in rule:
+            return [("parameter", "give dim or parameter, not both")]
+        p = next((p for p in problem.parameters if p.name == rule["parameter"]), None)
+        if p is None or p.kind != "int" or p.traced:
+            ints = sorted(q.name for q in problem.parameters if q.kind == "int" and not q.traced)
+            return [("parameter", f"{rule['parameter']!r} is not a static int parameter"
+                                  + (f" (static ints: {', '.join(ints)})" if ints else ""))]
+        low, high = _range(p)
+        if high is None or high - low < 1:
+            return [("parameter", f"{p.name} needs a range of at least two values (minimum and "
+                                  f"maximum) to be traced at two of them")]
+        outside = [k for k in rule.get("sizes", ()) if not low <= k <= high]
+        if outside:
+            return [("sizes", f"{outside[0]} is outside {p.name}'s range {low} to {high}")]
+        return []
     if rule["dim"] not in dim_names(problem.parameters):
         known = sorted(dim_names(problem.parameters))
         return [("dim", f"{rule['dim']!r} is not a dim name of the parameters' shapes"
@@ -44,15 +84,36 @@ def validate(rule: dict, problem) -> list:
     return []
 
 
-def _sizes(rule: dict) -> tuple[int, ...]:
-    return tuple(rule.get("sizes") or DEFAULT_SIZES)
+def _sizes(rule: dict, problem=None) -> tuple[int, ...]:
+    if rule.get("sizes"):
+        return tuple(rule["sizes"])
+    if "parameter" in rule:
+        low, high = _range(problem.parameter(rule["parameter"]))
+        return tuple(sorted({min(max(k, low), high) for k in DEFAULT_SIZES})) \
+            if min(max(DEFAULT_SIZES[0], low), high) != min(max(DEFAULT_SIZES[1], low), high) \
+            else (low, high)
+    return DEFAULT_SIZES
+
+
+def _parameter_traces(rule: dict, problem) -> list[AbstractTrace]:
+    base = problem.examples[0].inputs
+    params = problem.parameters
+    shapes = {p.name: tuple(base[p.name].shape) for p in params if p.kind == "array"}
+    values = {p.name: base[p.name] for p in params if not p.traced or p.kind == "tree"}
+    dtypes = {p.name: str(base[p.name].dtype) for p in params if p.traced and p.kind == "array"}
+    return [AbstractTrace(name=f"{rule['parameter']} = {k}", shapes=shapes,
+                          values={**values, rule["parameter"]: k}, dtypes=dtypes)
+            for k in _sizes(rule, problem)]
 
 
 def traces(rule: dict, problem) -> list[AbstractTrace]:
     """The program at each of ``sizes``, other dims and static values from the first example
     (none while no example has loaded, as when ``judge fill`` computes the first outputs; none
     for a symbolic dim unless the spec gives ``sizes``)."""
-    if not problem.examples or (rule["dim"] in problem.symbolic_dims and "sizes" not in rule):
+    if problem.examples and "parameter" in rule:
+        return _parameter_traces(rule, problem)
+    if not problem.examples or "parameter" in rule or (
+            rule["dim"] in problem.symbolic_dims and "sizes" not in rule):
         return []
     base = problem.examples[0].inputs
     params = problem.parameters
@@ -76,12 +137,24 @@ def other_size(extent: int) -> int:
 
 
 def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[AbstractTrace]:
-    """The case's shapes with the dim at another extent: a program that loops over the dim
+    """The case's shapes with the dim at another extent (keyed on a parameter: the case's
+    program and one at another value of it, both traced abstractly): a program that loops over the dim
     only at some extents (say, every extent but the ones ``traces`` uses) is caught on the
     cases themselves. None for a case whose extent is 1: ordinary jnp code (a squeeze, a
     median) makes a program with an equation fewer on an axis of extent 1, so that case cannot
     be compared fairly."""
     params = problem.parameters
+    if "parameter" in rule:
+        low, high = _range(problem.parameter(rule["parameter"]))
+        own = int(values[rule["parameter"]])
+        others = [k for k in range(max(low, 1), high + 1) if k != own]
+        if not others:
+            return []
+        # both traced the same way (the case's own program is traced with its probes'
+        # directions, which can add an equation), so only the parameter differs
+        k = others[secrets.randbelow(len(others))]
+        return [AbstractTrace(name=f"{rule['parameter']} = {n}", shapes=shapes,
+                              values={**values, rule["parameter"]: n}) for n in (own, k)]
     dims = bind_dims(params, shapes)
     if dims.get(rule["dim"], 1) <= 1 or rule["dim"] in problem.symbolic_dims:
         return []
@@ -99,13 +172,25 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     if trace.program is None:
         return None
     budget = rule.get("max_equations")
+    key = rule.get("dim") or rule["parameter"]
+    cure = ("write the steps as the body of lax.fori_loop, lax.scan or lax.while_loop"
+            if "parameter" in rule else "batch it with jax.vmap or array operations")
     if budget is not None and trace.program.equations > budget:
         return Breach("unrolled_loop",
                       f"{trace.label}: the traced program has {number(trace.program.equations)} "
-                      f"equations, more than the {number(budget)} a batched solution needs; a "
-                      f"Python loop over {rule['dim']} makes that many: batch it with jax.vmap or "
-                      f"array operations")
+                      f"equations, more than the {number(budget)} "
+                      f"{'a loop' if 'parameter' in rule else 'a batched solution'} needs; a "
+                      f"Python loop over {key} makes that many: {cure}")
     if trace.abstract:
+        return None
+    if "parameter" in rule:
+        counted = [t for t in trace.related if t.program is not None]
+        if len({t.program.equations for t in counted}) > 1:
+            told = " and ".join(f"{number(t.program.equations)} at {t.label}" for t in counted)
+            return Breach("unrolled_loop",
+                          f"{trace.label}: the traced program has {told} equations: it repeats "
+                          f"work for each of the {key} steps, as a Python loop or comprehension "
+                          f"does; {cure}")
         return None
     for other in trace.related:
         if other.program is not None and other.program.equations != trace.program.equations:
@@ -119,6 +204,8 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
 
 def check_traces(rule: dict, traces: list[TraceEvidence], problem) -> Breach | None:
     counted = [(t.label, t.program.equations) for t in traces if t.program is not None]
+    if "parameter" in rule:
+        return _parameter_breach(rule, traces, counted)
     if len(counted) < 2 or len({n for _, n in counted}) == 1:
         return None
     told = ", ".join(f"{number(n)} at {label}" for label, n in counted)
@@ -126,3 +213,21 @@ def check_traces(rule: dict, traces: list[TraceEvidence], problem) -> Breach | N
                   f"the traced program grows with {rule['dim']} ({told} equations): it repeats "
                   f"work for each index of {rule['dim']}, as a Python loop or comprehension does; "
                   f"batch it with jax.vmap or array operations")
+
+
+def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) -> Breach | None:
+    """Across the traces at the rule's values of the parameter: the same count, and a loop
+    primitive computing the output in each."""
+    K = rule["parameter"]
+    if len(counted) >= 2 and len({n for _, n in counted}) > 1:
+        told = ", ".join(f"{number(n)} at {label}" for label, n in counted)
+        return Breach("unrolled_loop",
+                      f"the traced program grows with {K} ({told} equations): it repeats work for "
+                      f"each of the {K} steps, as a Python loop or comprehension does; write the "
+                      f"steps as the body of lax.fori_loop, lax.scan or lax.while_loop")
+    for t in traces:
+        if t.program is not None and not any(primitive_names.count(t.program.live, n) for n in LOOPS):
+            return Breach("unrolled_loop",
+                          f"{t.label}: no loop primitive ({', '.join(LOOPS)}) computes the output; "
+                          f"the {K} steps must run in lax.fori_loop, lax.scan or lax.while_loop")
+    return None

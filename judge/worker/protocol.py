@@ -164,6 +164,10 @@ MAX_SEQUENCE = 4096
 MAX_SEQUENCE_CHARS = 256_000
 #: Outputs of one equation a ``sequence`` entry lists.
 MAX_SEQUENCE_OUTPUTS = 16
+#: Distinct (primitive, operand dtypes, result dtypes) a program summary counts in ``typed``, and
+#: the dtypes of one side of an equation it lists.
+MAX_TYPED = 256
+MAX_TYPED_VALUES = 16
 #: Live loops a summary of a program traced with symbolic dims describes.
 MAX_LOOPS = 64
 
