@@ -9,7 +9,7 @@ case. Parsed with Python's ``ast`` and evaluated by walking the tree (never ``ev
 * ``+ - * / // % **`` and ``@`` (matrix product), unary ``-``, ``not``, ``and``, ``or``,
   comparisons (chains too);
 * functions: ``abs``, ``min``, ``max``, ``sum``, ``all``, ``any``, ``norm`` (the Euclidean
-  norm of every entry), ``size``, ``log2``, ``floor``, ``power_of_two`` (every entry is 2**k
+  norm of every entry), ``size``, ``dim(a, i)`` (the extent of axis i), ``log2``, ``floor``, ``power_of_two`` (every entry is 2**k
   for a whole k, negative k too).
 
 An array result holds when every entry is true: ``abs(W) <= 4`` bounds each entry. Values are
@@ -47,6 +47,7 @@ _FUNCTIONS = {
     "sum": (1, np.sum), "all": (1, np.all), "any": (1, np.any),
     "norm": (1, lambda a: np.sqrt(np.sum(np.square(np.asarray(a, np.float64))))),
     "size": (1, np.size), "power_of_two": (1, _power_of_two),
+    "dim": (2, lambda a, axis: np.shape(a)[axis]),
     "min": (None, lambda *a: np.min(a[0]) if len(a) == 1 else np.minimum.reduce(np.broadcast_arrays(*a))),
     "max": (None, lambda *a: np.max(a[0]) if len(a) == 1 else np.maximum.reduce(np.broadcast_arrays(*a))),
 }
