@@ -107,8 +107,7 @@ def _check(node, names: set, dims: set) -> None:
         children = node.values
     elif isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
         children = [node.left, *node.comparators]
-    elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
-            and type(node.slice.value) in (int, str):
+    elif isinstance(node, ast.Subscript) and _index(node.slice) is not None:
         children = [node.value]
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords \
             and node.func.id in _FUNCTIONS:
@@ -123,6 +122,16 @@ def _check(node, names: set, dims: set) -> None:
                              f"{', '.join(sorted(_FUNCTIONS))}")
     for child in children:
         _check(child, names, dims)
+
+
+def _index(node):
+    """The key of ``x[...]``: a whole number (``-1`` too) or a text, else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _index(node.operand)
+        return -inner if type(inner) is int else None
+    if isinstance(node, ast.Constant) and type(node.value) in (int, str):
+        return node.value
+    return None
 
 
 def _evaluate(node, values: dict, dims: dict):
@@ -157,7 +166,7 @@ def _evaluate(node, values: dict, dims: dict):
         return out
     if isinstance(node, ast.Subscript):
         inner = _evaluate(node.value, values, dims)
-        key = node.slice.value
+        key = _index(node.slice)
         if isinstance(inner, dict):
             inner = inner[key]
             return np.asarray(inner, np.float64) if not isinstance(inner, dict) else inner
