@@ -179,6 +179,6 @@ def test_on_a_case_the_two_values_must_give_as_many_equations():
     same = replace(case, related=(_counted(25, label="K = 5"), _counted(25, label="K = 40")))
     assert no_unrolling.check(rule, same, None) is None  # the case's own count is not compared
     grows = replace(case, related=(_counted(25, label="K = 5"), _counted(61, label="K = 40")))
-    assert "25 at K = 5 and 61 at K = 40" in no_unrolling.check(rule, grows, None).message
+    assert "grows with K, 25 equations at K = 5 and 61 at K = 40" in no_unrolling.check(rule, grows, None).message
     assert "more than the 100" in no_unrolling.check(rule, replace(case, program=_counted(101).program),
                                                      None).message

@@ -186,11 +186,13 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     if "parameter" in rule:
         counted = [t for t in trace.related if t.program is not None]
         if len({t.program.equations for t in counted}) > 1:
-            told = " and ".join(f"{number(t.program.equations)} at {t.label}" for t in counted)
+            first, *rest = counted
+            told = " and ".join([f"{number(first.program.equations)} equations at {first.label}"]
+                                + [f"{number(t.program.equations)} at {t.label}" for t in rest])
             return Breach("unrolled_loop",
-                          f"{trace.label}: the traced program has {told} equations: it repeats "
-                          f"work for each of the {key} steps, as a Python loop or comprehension "
-                          f"does; {cure}")
+                          f"{trace.label}: the traced program grows with {key}, {told}: it "
+                          f"repeats work for each of the {key} steps, as a Python loop or "
+                          f"comprehension does; {cure}")
         return None
     for other in trace.related:
         if other.program is not None and other.program.equations != trace.program.equations:
