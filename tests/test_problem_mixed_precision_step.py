@@ -98,3 +98,44 @@ def test_known_submissions(problem, folder, name, verdict, reason, words):
     result = grade_known(problem, folder, name)
     assert (result.verdict.value, result.reason) == (verdict, reason), result.message
     assert words in result.message
+
+
+#: The forward pass in float16 (its products and tanh are what the rule sees), the backward pass
+#: written by hand in float32 with elementwise products and sums (no dot_general), and float16's
+#: overflow imitated by comparing the scaled gradient with 65504. The rule on dtypes names
+#: primitives: a gradient spelled without dot_general or tanh escapes it. Kept so that a rule
+#: that tells a float16 gradient from this one will say so.
+HAND_WRITTEN_FLOAT32_BACKWARD = '''
+import jax
+import jax.numpy as jnp
+
+
+def mixed_precision_step(params, x, y, loss_scale, good_steps, lr, period):
+    f16, f32 = jnp.float16, jnp.float32
+    w, b, w2 = params["dense"]["w"], params["dense"]["b"], params["out"]["w"]
+    hid = jnp.tanh(x.astype(f16) @ w.astype(f16) + b.astype(f16))
+    pred = hid @ w2.astype(f16)
+    hid, pred = hid.astype(f32), pred.astype(f32)
+    dpred = 2 * (pred - y) / x.shape[0]
+    dz = dpred[:, None] * w2[None, :] * (1 - hid * hid)
+    g = [jnp.sum(x[:, :, None] * dz[:, None, :], axis=0), jnp.sum(dz, axis=0),
+         jnp.sum(hid * dpred[:, None], axis=0)]
+    finite = jnp.all(jnp.stack([jnp.all(jnp.abs(a * loss_scale) <= 65504.0) for a in g]))
+    new = [jnp.where(finite, p - lr * d, p) for p, d in zip((w, b, w2), g)]
+    grow = good_steps + 1 == period
+    return {"params": {"dense": {"w": new[0], "b": new[1]}, "out": {"w": new[2]}},
+            "loss_scale": jnp.where(finite, jnp.where(grow, 2 * loss_scale, loss_scale), loss_scale / 2),
+            "good_steps": jnp.where(finite & ~grow, good_steps + 1, 0).astype(jnp.int32),
+            "finite": finite}
+'''
+
+
+@pytest.mark.xfail(strict=True, reason="known hole: a float32 backward pass written without "
+                                       "dot_general or tanh is not seen by the rule on dtypes")
+def test_a_hand_written_float32_backward_pass_is_refused(problem, tmp_path):
+    from judge.grade import grading
+
+    path = tmp_path / "hand_written_float32_backward.py"
+    path.write_text(HAND_WRITTEN_FLOAT32_BACKWARD)
+    result = grading.grade(problem, path, examples_only=True, hints=False, source_gate=True)
+    assert result.verdict.value == "RJ", result.message
