@@ -147,12 +147,15 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[Abstrac
     if "parameter" in rule:
         low, high = _range(problem.parameter(rule["parameter"]))
         own = int(values[rule["parameter"]])
-        others = [k for k in range(max(low, 1), high + 1) if k != own]
-        if not others:
+        low = max(low, 1)
+        if high <= low:
             return []
-        # both traced the same way (the case's own program is traced with its probes'
-        # directions, which can add an equation), so only the parameter differs
-        k = others[secrets.randbelow(len(others))]
+        # another value drawn as an extent is (``other_size``), folded into the range; both
+        # traced the same way (the case's own program is traced with its probes' directions,
+        # which can add an equation), so that only the parameter differs
+        k = low + (other_size(own) - low) % (high - low + 1)
+        if k == own:
+            k = low if own != low else low + 1
         return [AbstractTrace(name=f"{rule['parameter']} = {n}", shapes=shapes,
                               values={**values, rule["parameter"]: n}) for n in (own, k)]
     dims = bind_dims(params, shapes)
