@@ -132,3 +132,12 @@ def test_generate_draws_again_rather_than_write_a_case_that_breaks_one(tmp_path)
     assert kept is not None and why == ()
     kept, why = generate.prepare(problem, module, "f", 1, 1, bad)
     assert kept is None and why == (("invalid", "breaks the constraint `k < size(x)` (k is below d)"),)
+
+
+def test_judge_show_states_the_constraints_with_the_signature(tmp_path):
+    from judge.reports import show
+
+    problem = _load(tmp_path, _with(constraints=[{"check": "k < size(x)", "says": "k is below d"},
+                                                 {"check": "k > 0"}]))
+    lines = show.signature(problem)
+    assert lines[-2:] == ["  every case: k < size(x) (k is below d)", "  every case: k > 0"]
