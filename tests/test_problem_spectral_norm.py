@@ -71,7 +71,7 @@ def test_cases_keep_the_norms_up_and_cover_the_statement(problem):
     ("accepted", "custom_jvp_rule", "AC", "ok", ""),
     ("rejected", "python_loop", "RJ", "unrolled_loop", "grows with K"),
     ("rejected", "python_loop_beside_scan", "RJ", "unrolled_loop", "grows with K"),
-    ("rejected", "padded_unroll", "RJ", "unrolled_loop", "more than the 200 a loop needs"),
+    ("rejected", "padded_unroll", "RJ", "unrolled_loop", "more than the 400 a loop needs"),
     ("rejected", "loop_except_at_3_and_7", "RJ", "unrolled_loop", "repeats work for each of the K steps"),
     ("rejected", "svd", "RJ", "forbidden_primitive", "svd"),
     ("wrong_answer", "through_the_loop", "WA", "wrong_vjp", ""),
