@@ -59,7 +59,9 @@ Channels
                    "live": {"dot_general": 5, ...},
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
                                 "primitive": "dot_general"}, ...], "omitted": 0,
-                   "sequence": [["dot_general", [["8"]]], ...]} | null}
+                   "sequence": [["dot_general", [["8"]]], ...],
+                   "typed": [["dot_general", ["float16", "float16"], ["float16"], 3], ...],
+                   "typed_omitted": 0} | null}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
       {"type": "done"}
