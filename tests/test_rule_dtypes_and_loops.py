@@ -182,3 +182,37 @@ def test_on_a_case_the_two_values_must_give_as_many_equations():
     assert "grows with K, 25 equations at K = 5 and 61 at K = 40" in no_unrolling.check(rule, grows, None).message
     assert "more than the 100" in no_unrolling.check(rule, replace(case, program=_counted(101).program),
                                                      None).message
+
+
+def _f32_inside_cond(w, x):
+    return jax.lax.cond(jnp.sum(x) > 0, lambda: _half_grad(w, x) + 0 * (x @ w).sum(),
+                        lambda: _half_grad(w, x))
+
+
+def _f32_inside_custom_jvp(w, x):
+    @jax.custom_jvp
+    def f(w):
+        return (x @ w).sum() * 0 + _half_grad(w, x)
+
+    f.defjvp(lambda primals, tangents: (f(*primals), tangents[0]))
+    return f(w)
+
+
+def _f32_inside_while(w, x):
+    return jax.lax.while_loop(lambda c: c[0] < 2, lambda c: (c[0] + 1, c[1] + (x @ w).sum() * 0),
+                              (0, _half_grad(w, x)))[1]
+
+
+def _f32_inside_jit(w, x):
+    return jax.jit(lambda w: _half_grad(w, x) + 0 * (x @ w).sum())(w)
+
+
+@pytest.mark.parametrize("fn", [_f32_inside_cond, _f32_inside_custom_jvp, _f32_inside_while,
+                                _f32_inside_jit], ids=lambda f: f.__name__)
+def test_a_float32_product_hidden_in_a_nested_body_is_seen(fn):
+    """Attacks: a float32 product the output depends on, inside a cond branch, a custom_jvp
+    function, a while body or a jit, beside an honest float16 gradient."""
+    typed = _typed(fn, W, X).typed
+    breach = primitive_dtypes.check(RULE, _trace(dict(typed)), None)
+    assert breach is not None and breach.reason == "wrong_precision"
+    assert "dot_general(float32, float32) -> float32" in breach.message
