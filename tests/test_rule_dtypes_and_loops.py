@@ -152,6 +152,10 @@ def test_a_loop_rule_keyed_on_a_parameter_traces_at_two_of_its_values(tmp_path):
     for _ in range(20):
         own, other = no_unrolling.case_traces(rule, problem, {"W": (1, 2), "x": (2,)}, {"K": 5, "k": 1.0})
         assert own.values["K"] == 5 and other.values["K"] != 5 and 1 <= other.values["K"] <= 64
+        # with the problem's symbolic dims as symbols: the one at K = 5 is the case's symbolic
+        # program, traced once (``judge.grade.traces.plan``)
+        assert own.shapes == other.shapes == {"W": ("m", "d"), "x": ("d",)}
+        assert own.symbols == other.symbols == {"m": (1, 4), "d": (1, 8)}
     assert "must not grow with K" in rules.describe(rule) and "lax.fori_loop" in rules.describe(rule)
 
 
@@ -216,3 +220,17 @@ def test_a_float32_product_hidden_in_a_nested_body_is_seen(fn):
     breach = primitive_dtypes.check(RULE, _trace(dict(typed)), None)
     assert breach is not None and breach.reason == "wrong_precision"
     assert "dot_general(float32, float32) -> float32" in breach.message
+
+
+def test_a_trace_asked_for_twice_is_traced_once(tmp_path):
+    from judge.grade import traces
+
+    problem = _load(tmp_path, _with_K(rules=[{"id": "no_unrolling", "parameter": "K"}]))
+    wanted = traces.plan(problem, problem.cases)
+    symbolic = [w for w in wanted if w.origin == "symbolic"]
+    beside = [w for w in wanted if w.origin == 0 and w.owner is not None]
+    assert len(symbolic) == 1 and len(beside) == 2
+    same = next(w for w in beside if w.trace.values["K"] == 3)
+    assert same.index == symbolic[0].index and len({w.index for w in wanted}) == len(wanted) - 1
+    request = traces.request(problem, {"probes": None}, wanted)
+    assert sorted(e["index"] for e in request["cases"]) == sorted({w.index for w in wanted})

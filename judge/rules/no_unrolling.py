@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import secrets
 
-from judge.problem.model import bind_dims, dim_names, shapes_for
+from judge.problem.model import bind_dims, dim_names, dim_ranges, shapes_for
 from judge.rules import primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence, number
 
@@ -156,8 +156,17 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[Abstrac
         k = low + (other_size(own) - low) % (high - low + 1)
         if k == own:
             k = low if own != low else low + 1
-        return [AbstractTrace(name=f"{rule['parameter']} = {n}", shapes=shapes,
-                              values={**values, rule["parameter"]: n}) for n in (own, k)]
+        symbols, traced_shapes = {}, shapes
+        if problem.symbolic_dims:
+            # with the case's symbolic dims as symbols: the one at the case's own value is the
+            # program the rules already traced for the case, and is traced once
+            ranges = dim_ranges(params)
+            symbols = {d: ranges[d] for d in problem.symbolic_dims}
+            traced_shapes = shapes_for(params, {**bind_dims(params, shapes), **{d: d for d in symbols}},
+                                       shapes)
+        return [AbstractTrace(name=f"{rule['parameter']} = {n}", shapes=traced_shapes,
+                              values={**values, rule["parameter"]: n}, symbols=symbols)
+                for n in (own, k)]
     dims = bind_dims(params, shapes)
     if dims.get(rule["dim"], 1) <= 1 or rule["dim"] in problem.symbolic_dims:
         return []
