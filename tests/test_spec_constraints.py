@@ -41,6 +41,7 @@ NAMES = ["W", "u0", "scale", "good", "period", "tree"]
     ("W @ u0", True),                        # every entry of (1, 3) is true
     ("W[5][0] > 0", False),                  # fails on this case: broken, not an error
     ('tree["missing"]["w"] > 0', False),
+    ("2 ** 10 ** 10 > d ** 5", True),   # float64: inf at once, never a huge int
     ("scale % 3 == 1 and 7 // 2 == 3 and 2 ** 10 == 1024 and -scale < 0 and 1 / 4 == 0.25", True),
 ])
 def test_condition_values(text, holds):

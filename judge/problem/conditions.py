@@ -46,8 +46,8 @@ _FUNCTIONS = {
     "abs": (1, np.abs), "log2": (1, np.log2), "floor": (1, np.floor),
     "sum": (1, np.sum), "all": (1, np.all), "any": (1, np.any),
     "norm": (1, lambda a: np.sqrt(np.sum(np.square(np.asarray(a, np.float64))))),
-    "size": (1, np.size), "power_of_two": (1, _power_of_two),
-    "dim": (2, lambda a, axis: np.shape(a)[axis]),
+    "size": (1, lambda a: np.float64(np.size(a))), "power_of_two": (1, _power_of_two),
+    "dim": (2, lambda a, axis: np.float64(np.shape(a)[int(axis)])),
     "min": (None, lambda *a: np.min(a[0]) if len(a) == 1 else np.minimum.reduce(np.broadcast_arrays(*a))),
     "max": (None, lambda *a: np.max(a[0]) if len(a) == 1 else np.maximum.reduce(np.broadcast_arrays(*a))),
 }
@@ -135,14 +135,15 @@ def _index(node):
 
 
 def _evaluate(node, values: dict, dims: dict):
+    # every number is a float64, so that no power of whole numbers can grow without bound
     if isinstance(node, ast.Constant):
-        return node.value
+        return node.value if isinstance(node.value, bool) else np.float64(node.value)
     if isinstance(node, ast.Name):
         if node.id in values:
             value = values[node.id]
             return value if isinstance(value, dict) else np.asarray(value, np.float64) \
                 if np.asarray(value).dtype.kind != "b" else np.asarray(value)
-        return dims[node.id]
+        return np.float64(dims[node.id])
     if isinstance(node, ast.BinOp):
         return _BINARY[type(node.op)](_evaluate(node.left, values, dims), _evaluate(node.right, values, dims))
     if isinstance(node, ast.UnaryOp):
