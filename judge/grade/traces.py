@@ -52,9 +52,12 @@ def plan(problem, cases) -> list[Wanted]:
             symbolic.setdefault(_key(trace), (trace, []))[1].append(case.index)
         found += [(i, trace, case.index, ()) for i, trace in rules.case_traces(problem, case.inputs)]
     found += [("symbolic", trace, None, tuple(owners)) for trace, owners in symbolic.values()]
-    base = len(problem.cases)
-    return [Wanted(origin, trace, base + k, owner, owners)
-            for k, (origin, trace, owner, owners) in enumerate(found)]
+    # the same program asked for twice (a rule's trace beside a case equal to the case's
+    # symbolic one, or to another case's) is traced once: both read one worker index
+    base, made = len(problem.cases), {}
+    return [Wanted(origin, trace, made.setdefault((_key(trace), tuple(sorted(trace.symbols.items()))),
+                                                  base + len(made)), owner, owners)
+            for origin, trace, owner, owners in found]
 
 
 def timeout(problem) -> float:
@@ -68,11 +71,14 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
         return None
     # a tree travels whole among the values: it is traced at its own leaves' shapes
     traced = [p.name for p in problem.parameters if p.traced and p.kind == "array"]
+    once: dict = {}
+    for w in wanted:  # each index once
+        once.setdefault(w.index, w)
     entries = [{"index": w.index, "args": protocol.encode_args(w.trace.values),
                 "abstract": {name: {"shape": list(w.trace.shapes[name]), "dtype": w.trace.dtypes[name]}
                              for name in traced},
                 **({"symbols": {k: list(v) for k, v in w.trace.symbols.items()}} if w.trace.symbols else {})}
-               for w in wanted]
+               for w in once.values()]
     # the derivatives the case's worker takes are traced into these programs too
     # nothing is evaluated there, so nothing is compiled to report (``report_ops``)
     return {**base, "grad_rule": None, "probes": None, "derivative": base.get("probes"),

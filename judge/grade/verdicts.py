@@ -65,6 +65,7 @@ REASONS = {
     "symbolic_trace_failed": Verdict.RJ,  # tracing with symbolic dims raised something else
     "function_primitive": Verdict.RJ,  # a primitive carrying a function the problem does not admit
     "depends_on_concreteness": Verdict.RJ,  # the case's program is not the symbolic one at its dims
+    "wrong_precision": Verdict.RJ,  # an operation computes in a dtype the problem forbids
     # RTE
     "exception": Verdict.RTE, "import_exception": Verdict.RTE, "exit_called": Verdict.RTE,
     "exited_early": Verdict.RTE, "killed_by_signal": Verdict.RTE,
@@ -112,6 +113,7 @@ HIDDEN_MESSAGES = {
     "symbolic_trace_failed": "the program could not be traced with symbolic dims",
     "function_primitive": "the traced program uses a primitive carrying a function the problem does not admit",
     "depends_on_concreteness": "the program run at this case's shapes is not the one traced with symbolic dims",
+    "wrong_precision": "an operation computing the output runs in a dtype the problem does not allow",
     "trace_time_limit": "the program did not finish tracing",
     "instrument_tampered": "the submission replaced functions the judge's instruments rely on",
     "channel_tampered": "the result channel was tampered with",

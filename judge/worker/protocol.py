@@ -60,7 +60,9 @@ Channels
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
                                 "primitive": "dot_general", "line": 7 | null}, ...], "omitted": 0,
                    "lines": {"while": 12, ...}, "busiest": [[12, 380], ...],
-                   "sequence": [["dot_general", [["8"]]], ...]} | null}
+                   "sequence": [["dot_general", [["8"]]], ...],
+                   "typed": [["dot_general", ["float16", "float16"], ["float16"], 3], ...],
+                   "typed_omitted": 0} | null}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
       {"type": "done"}
@@ -167,6 +169,10 @@ MAX_SEQUENCE = 4096
 MAX_SEQUENCE_CHARS = 256_000
 #: Outputs of one equation a ``sequence`` entry lists.
 MAX_SEQUENCE_OUTPUTS = 16
+#: Distinct (primitive, operand dtypes, result dtypes) a program summary counts in ``typed``, and
+#: the dtypes of one side of an equation it lists.
+MAX_TYPED = 256
+MAX_TYPED_VALUES = 16
 #: Live loops a summary of a program traced with symbolic dims describes.
 MAX_LOOPS = 64
 
