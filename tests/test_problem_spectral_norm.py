@@ -72,9 +72,9 @@ def test_cases_keep_the_statement(problem):
     ("accepted", "custom_jvp_rule", "AC", "ok", ""),
     ("accepted", "scan_over_steps", "AC", "ok", ""),
     ("rejected", "token_scan_and_python_loop", "RJ", "unrolled_loop", "for each of the K steps"),
-    ("rejected", "python_loop_beside_scan", "RJ", "unrolled_loop", "grows with K"),
+    ("rejected", "python_loop_beside_scan", "RJ", "missing_primitive", "nothing the output needs"),
     ("rejected", "padded_unroll", "RJ", "unrolled_loop", "more than the 400 a loop needs"),
-    ("rejected", "loop_except_at_3_and_7", "RJ", "unrolled_loop", "repeats work for each of the K steps"),
+    ("rejected", "loop_except_at_3_and_7", "RJ", "missing_primitive", "scan or while"),
     ("rejected", "svd", "RJ", "forbidden_primitive", "svd"),
     ("rejected", "unroll_when_k_is_small", "RJ", "missing_primitive", "scan or while"),
     ("wrong_answer", "through_the_steps", "WA", "wrong_vjp", ""),
@@ -106,6 +106,22 @@ def test_a_bad_parameter_rule_names_the_file_line_and_key(tmp_path, rule, key, s
         spec.load(_with_rule(tmp_path, rule))
     text = str(info.value)
     assert f"spectral_norm.yaml: {key} (line " in text and says in text, text
+
+
+@pytest.mark.parametrize("name, words", [
+    ("python_loop_beside_scan", "grows with K"),
+    ("unroll_when_k_is_small", "lax.fori_loop, lax.scan or lax.while_loop"),
+])
+def test_no_unrolling_alone_refuses_a_python_loop_beside_a_scan(tmp_path, name, words):
+    """Without required_primitives, the loop rule keyed on K still refuses the steps run in
+    Python: beside a scan whose result is thrown away, and without any loop at small K."""
+    data = yaml.safe_load((ROOT / "problems" / "spectral_norm.yaml").read_text())
+    data["rules"] = [r for r in data["rules"] if r["id"] != "required_primitives"]
+    path = tmp_path / "spectral_norm.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    result = grade_known(spec.load(path), "rejected", name)
+    assert (result.verdict.value, result.reason) == ("RJ", "unrolled_loop"), result.message
+    assert words in result.message
 
 
 #: An honest solution whose last product is one three-operand einsum: JAX picks the contraction
