@@ -1,5 +1,6 @@
 """spectral_norm: the spec loads with its rules, its cases keep the statement's promises (both
-norms of every step above 1e-2, entries in [-4, 4], K in [1, 64]) and cover what it warns
+norms of every step above 1e-2, entries in [-4, 4], K in [1, 64], W^T u0 away from zero as its
+constraint says) and cover what it warns
 about (an iteration stopped before it converged, one step, a row or a column), known
 submissions get their verdict with the reason of the rule that refuses them (examples only),
 and `no_unrolling` keyed on the static int K: a Python loop over range(K) grows with K, a
@@ -31,6 +32,14 @@ def _power(W, u, K):
     return u, v, smallest
 
 
+def test_the_interface_others_grade_against(problem):
+    assert [(p.name, p.kind, p.traced) for p in problem.parameters] == [
+        ("W", "array", True), ("u0", "array", True), ("K", "int", False)]
+    assert problem.parameter("K").minimum == 1 and problem.parameter("K").maximum == 64
+    assert [(p.name, p.input) for p in problem.probes] == [("vjp", "cotangent"), ("jvp", "tangent")]
+    assert {p.wrt for p in problem.probes} == {("W",)}
+
+
 def test_rules(problem):
     assert 20 <= len(problem.hidden) <= 40
     assert [r["id"] for r in problem.rules] == ["no_unrolling", "required_primitives",
@@ -46,6 +55,7 @@ def test_cases_keep_the_statement(problem):
         assert u0.shape == (m,) and 1 <= K <= 64 and max(np.abs(W).max(), np.abs(u0).max()) <= 4
         u, v, smallest = _power(W.astype(np.float64), u0.astype(np.float64), K)
         assert smallest > 1e-2, case.label                    # the statement's promise
+        assert np.linalg.norm(u0 @ W) >= 0.05 * max(1, np.linalg.norm(u0)), case.label
         sigma = u @ W @ v
         assert abs(case.expected["value"] - sigma) <= 1e-4 * abs(sigma) + 1e-5
         top = np.linalg.svd(W.astype(np.float64), compute_uv=False)[0]
@@ -60,7 +70,11 @@ def test_cases_keep_the_statement(problem):
     ("accepted", "fori_stop_gradient_after", "AC", "ok", ""),
     ("accepted", "while_loop_counter", "AC", "ok", ""),
     ("accepted", "custom_jvp_rule", "AC", "ok", ""),
+    ("accepted", "scan_over_steps", "AC", "ok", ""),
     ("rejected", "token_scan_and_python_loop", "RJ", "unrolled_loop", "for each of the K steps"),
+    ("rejected", "python_loop_beside_scan", "RJ", "missing_primitive", "nothing the output needs"),
+    ("rejected", "padded_unroll", "RJ", "unrolled_loop", "more than the 400 a loop needs"),
+    ("rejected", "loop_except_at_3_and_7", "RJ", "missing_primitive", "scan or while"),
     ("rejected", "svd", "RJ", "forbidden_primitive", "svd"),
     ("rejected", "unroll_when_k_is_small", "RJ", "missing_primitive", "scan or while"),
     ("wrong_answer", "through_the_steps", "WA", "wrong_vjp", ""),
@@ -85,7 +99,7 @@ def _with_rule(tmp_path, rule):
     ({"id": "no_unrolling", "parameter": "K", "dim": "m"}, "rules[0].id", "give `dim`"),
     ({"id": "no_unrolling"}, "rules[0].id", "give `dim`"),
     ({"id": "no_unrolling", "parameter": "K", "sizes": [3, 80]}, "rules[0].sizes",
-     "80 is outside K's range (minimum 1, maximum 64)"),
+     "80 is outside K's range 1 to 64"),
 ])
 def test_a_bad_parameter_rule_names_the_file_line_and_key(tmp_path, rule, key, says):
     with pytest.raises(SpecError) as info:
@@ -94,10 +108,26 @@ def test_a_bad_parameter_rule_names_the_file_line_and_key(tmp_path, rule, key, s
     assert f"spectral_norm.yaml: {key} (line " in text and says in text, text
 
 
+@pytest.mark.parametrize("name, words", [
+    ("python_loop_beside_scan", "grows with K"),
+    ("unroll_when_k_is_small", "lax.fori_loop, lax.scan or lax.while_loop"),
+])
+def test_no_unrolling_alone_refuses_a_python_loop_beside_a_scan(tmp_path, name, words):
+    """Without required_primitives, the loop rule keyed on K still refuses the steps run in
+    Python: beside a scan whose result is thrown away, and without any loop at small K."""
+    data = yaml.safe_load((ROOT / "problems" / "spectral_norm.yaml").read_text())
+    data["rules"] = [r for r in data["rules"] if r["id"] != "required_primitives"]
+    path = tmp_path / "spectral_norm.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    result = grade_known(spec.load(path), "rejected", name)
+    assert (result.verdict.value, result.reason) == ("RJ", "unrolled_loop"), result.message
+    assert words in result.message
+
+
 #: An honest solution whose last product is one three-operand einsum: JAX picks the contraction
-#: order from the operands' sizes (opt_einsum), so at a case's concrete shapes it contracts
-#: W with v first and with m and n symbolic u with W first. The case's program then has a
-#: dot_general the symbolic one lacks, and the judge refuses it as depends_on_concreteness.
+#: order from the operands' sizes (opt_einsum), which differ between concrete and symbolic
+#: shapes. Every case runs the one program the rules read, so the order chosen there is the
+#: order every case computes, and the solution is accepted.
 EINSUM_SIGMA = '''
 import jax
 import jax.numpy as jnp
@@ -118,9 +148,6 @@ def spectral_norm(W, u0, K):
 '''
 
 
-@pytest.mark.xfail(strict=True, reason="known hole: a contraction order chosen from concrete "
-                                       "sizes differs from the symbolic program's, and an honest "
-                                       "three-operand einsum is refused")
 def test_a_three_operand_einsum_is_accepted(problem, tmp_path):
     from judge.grade import grading
 

@@ -58,7 +58,7 @@ def _case(problem: spec.Problem, path: Path, nodes, key: str, i: int, raw: dict,
     the probed parameter) and no expected output."""
     steps = [key, i]
     try:
-        inputs = constraints.check_inputs(problem.parameters, raw["input"])
+        inputs = constraints.check_inputs(problem.parameters, raw["input"], problem.conditions)
         probe = {}
         if problem.probes:
             needed = sorted(p.input for p in problem.probes)

@@ -171,13 +171,13 @@ def prepare(problem, module: GeneratorModule, family: str, attempt: int, seed: i
         inputs = _typed(problem, raw["input"])
     except (TypeError, ValueError) as exc:
         raise JudgeError(f"{where} returned an input of the wrong kind: {exc}") from None
-    found = constraints.violations(problem.parameters, inputs)
+    found = constraints.violations(problem.parameters, inputs, problem.conditions)
     if found:
-        return None, (("invalid", "; ".join(f"{p}: {m}" for p, m in found)),)
+        return None, (("invalid", "; ".join(m if p is None else f"{p}: {m}" for p, m in found)),)
     defaults = {p.name: p.dtypes[0] for p in problem.parameters if p.kind == "array"}
     text = casefile.format_input(inputs, defaults)
     try:
-        back = constraints.check_inputs(problem.parameters, yaml.safe_load(text))
+        back = constraints.check_inputs(problem.parameters, yaml.safe_load(text), problem.conditions)
     except constraints.CaseDataError as exc:
         return None, (("invalid", f"{'.'.join(map(str, exc.steps))}: {exc}"),)
     if not all(_same(inputs[n], back[n]) for n in names):

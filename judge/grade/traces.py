@@ -38,14 +38,23 @@ class Wanted:
     owner: int | None              # the case it was made for, or None
 
 
+def _key(trace) -> str:
+    return repr((sorted(trace.shapes.items()), sorted((k, repr(v)) for k, v in trace.values.items()),
+                 sorted(trace.dtypes.items())))
+
+
 def plan(problem, cases) -> list[Wanted]:
     """Every abstract trace for grading ``cases``; call once per grade (case traces may be
     drawn at random)."""
     found = [(origin, trace, None) for origin, trace in rules.abstract_traces(problem)]
     for case in cases:
         found += [(i, trace, case.index) for i, trace in rules.case_traces(problem, case.inputs)]
-    base = len(problem.cases)
-    return [Wanted(origin, trace, base + k, owner) for k, (origin, trace, owner) in enumerate(found)]
+    # the same program asked for twice (a rule's trace beside one case equal to its trace beside
+    # another) is traced once: both read one worker index
+    base, made = len(problem.cases), {}
+    return [Wanted(origin, trace, made.setdefault((_key(trace), tuple(sorted(trace.symbols.items()))),
+                                                  base + len(made)), owner)
+            for origin, trace, owner in found]
 
 
 def timeout(problem) -> float:
@@ -59,11 +68,14 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
         return None
     # a tree travels whole among the values: it is traced at its own leaves' shapes
     traced = [p.name for p in problem.parameters if p.traced and p.kind == "array"]
+    once: dict = {}
+    for w in wanted:  # each index once
+        once.setdefault(w.index, w)
     entries = [{"index": w.index, "args": protocol.encode_args(w.trace.values),
                 "abstract": {name: {"shape": list(w.trace.shapes[name]), "dtype": w.trace.dtypes[name]}
                              for name in traced},
                 **({"symbols": {k: list(v) for k, v in w.trace.symbols.items()}} if w.trace.symbols else {})}
-               for w in wanted]
+               for w in once.values()]
     # the derivatives the case's worker takes are traced into these programs too
     # nothing is evaluated there, so nothing is compiled to report (``report_ops``)
     return {**base, "grad_rule": None, "probes": None, "derivative": base.get("probes"),

@@ -44,15 +44,16 @@ def _as_array(value, dtype: np.dtype, steps: list) -> np.ndarray:
         return arr.astype(dtype)
 
 
-def check_inputs(params, raw: dict) -> dict:
-    """Typed inputs for one case; raise CaseDataError naming the parameter on any violation."""
-    values, broken = input_violations(params, raw)
+def check_inputs(params, raw: dict, conditions=()) -> dict:
+    """Typed inputs for one case; raise CaseDataError naming the parameter on any violation
+    (``conditions``: the spec's ``constraints``, ``judge.problem.conditions``)."""
+    values, broken = input_violations(params, raw, conditions)
     if broken:
         raise broken[0]
     return values
 
 
-def input_violations(params, raw: dict) -> tuple[dict, list[CaseDataError]]:
+def input_violations(params, raw: dict, conditions=()) -> tuple[dict, list[CaseDataError]]:
     """Typed inputs for one case and a CaseDataError for every constraint they break (in the
     order of ``violations``). Raise CaseDataError at the first value that cannot be typed."""
     if not isinstance(raw, dict):
@@ -86,8 +87,8 @@ def input_violations(params, raw: dict) -> tuple[dict, list[CaseDataError]]:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise CaseDataError(steps, f"must be an integer, got {type(value).__name__}")
             values[p.name] = int(value)
-    return values, [CaseDataError(["input", name], message)
-                    for name, message in violations(params, values)]
+    return values, [CaseDataError(["input"] if name is None else ["input", name], message)
+                    for name, message in violations(params, values, conditions)]
 
 
 def leaf_spec(p, path: tuple):
@@ -206,8 +207,10 @@ def _shapes_text(pairs) -> str:
     return "{" + shown + (", ..." if len(pairs) > 6 else "") + "}"
 
 
-def violations(params, values: dict) -> list[tuple[str, str]]:
-    """Every (parameter, message) constraint violation of typed inputs."""
+def violations(params, values: dict, conditions=()) -> list[tuple[str | None, str]]:
+    """Every (parameter, message) constraint violation of typed inputs; then (None, message)
+    for each of the spec's ``constraints`` (``conditions``) they break, checked only on inputs
+    that meet every parameter's own."""
     found = []
     dims: dict = {}  # dim name -> (extent, the parameter that fixed it)
     bound_dims = bind_dims(params, {p.name: np.shape(values[p.name]) for p in params
@@ -240,6 +243,11 @@ def violations(params, values: dict) -> list[tuple[str, str]]:
             if p.greater_than and not v > values[p.greater_than]:
                 found.append((p.name, f"{v} must be greater than {p.greater_than} "
                                       f"({values[p.greater_than]})"))
+    if conditions and not found:
+        from judge.problem import conditions as _conditions
+
+        extents = {name: extent for name, (extent, _) in dims.items()}
+        found.extend((None, m) for m in _conditions.broken(conditions, values, extents))
     return found
 
 

@@ -184,6 +184,9 @@ class Problem:
     #: The spec's ``scoring`` groups, in order (a case belongs to the first that matches it);
     #: empty: each case is worth one point.
     scoring: tuple[ScoreGroup, ...] = ()
+    #: The spec's ``constraints`` between inputs, checked on every case
+    #: (``judge.problem.conditions``).
+    conditions: tuple = ()
 
     @property
     def examples(self) -> tuple[Case, ...]:

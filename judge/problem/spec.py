@@ -267,6 +267,7 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
     signature.check_fields(fields, out["kind"], params, fail)
     probes = signature.probes(data, out["kind"], params, base_tol, fail)
 
+    conditions = _conditions(data.get("constraints") or [], params, fail)
     # the signature alone, for reading the cases' outputs (``judge.problem.layout``)
     shell = Problem(id=data["id"], title="", statement="", entry_point="", parameters=params,
                     output_kind=out["kind"], fields=fields, rules=(), probes=probes, limits={},
@@ -276,7 +277,7 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
         for i, raw in enumerate(data.get(key) or []):
             steps = [key, i]
             try:
-                inputs, broken = input_violations(params, raw["input"])
+                inputs, broken = input_violations(params, raw["input"], conditions)
                 if broken:
                     if not collect:
                         raise broken[0]
@@ -305,7 +306,7 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
         difficulty=data.get("difficulty"), tags=tuple(data.get("tags") or ()),
         hints=tuple(data.get("hints") or ()), related=tuple(data.get("related") or ()),
         editorial=data.get("editorial") or "",
-        scoring=_scoring(data.get("scoring"), fail))
+        scoring=_scoring(data.get("scoring"), fail), conditions=conditions)
     known = dim_names(params)
     wanted = data.get("symbolic_dims")
     if any(p.kind == "tree" for p in params):
@@ -325,6 +326,20 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
     problem = replace(problem, probe_shapes=tuple(
         _probe_shape(raw, i, problem, fail) for i, raw in enumerate(data.get("probe_shapes") or [])))
     return (problem, errors) if collect else problem
+
+
+def _conditions(raw: list, params, fail) -> tuple:
+    """The ``constraints`` entries, parsed; a bad expression is an error at its ``check``."""
+    from judge.problem import conditions
+
+    names = [p.name for p in params]
+    found = []
+    for i, entry in enumerate(raw):
+        try:
+            found.append(conditions.parse(entry["check"], entry.get("says", ""), names, dim_names(params)))
+        except conditions.ConditionError as exc:
+            fail(["constraints", i, "check"], str(exc))
+    return tuple(found)
 
 
 def _scoring(raw, fail) -> tuple[ScoreGroup, ...]:

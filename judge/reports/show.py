@@ -197,7 +197,8 @@ def _limits(problem: Problem) -> list[str]:
 
 def signature(problem: Problem) -> list[str]:
     """The signature section: the call, each parameter with its kind, dtype, shape, whether it
-    is traced, its description and constraints, then the dims' bounds."""
+    is traced, its description and constraints, then the dims' bounds and the constraints
+    between inputs."""
     params = ", ".join(p.name for p in problem.parameters)
     out = [f"  {problem.entry_point}({params})"]
     descriptions = [raw.get("description") for raw in problem.raw.get("parameters") or ()]
@@ -215,6 +216,8 @@ def signature(problem: Problem) -> list[str]:
     dims = _dims(problem)
     if dims:
         out.append("  dims: " + ", ".join(dims))
+    for c in getattr(problem, "conditions", ()):
+        out.append(f"  every case: {c.text}" + (f" ({c.says})" if c.says else ""))
     return out
 
 

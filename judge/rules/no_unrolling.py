@@ -13,17 +13,21 @@ examples adds equations for every example; ``jax.vmap`` and batched operations d
 "vmap, not a Python loop over examples" is a rule. (``lax.map`` and ``fori_loop`` do not grow
 either: forbid ``scan`` and ``while`` with ``forbidden_primitives`` to refuse them too.)
 
-``parameter: K`` keys the rule on a static int parameter instead of a dim (a number of
-iterations): the program is traced at each of ``sizes`` of K and, beside each case, at another
-value of K in the parameter's range, and must have as many equations at each. A Python loop
-over ``range(K)`` grows; a ``fori_loop`` or ``scan`` over K steps does not.
+Keyed on a static int ``parameter`` (a Python int K, the number of steps of an iteration)
+instead of a dim: the program is traced at two or more values of K (``sizes``, by default two
+in the parameter's range), every shape and other static value from the first example, and each
+case's program again at another K drawn at random in the range; the counts must agree, and at
+the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_loop``,
+``lax.scan``, ``lax.while_loop``) must compute the output, so that the K steps run in a loop
+rather than unrolled (``max_equations`` caps a Python loop padded to the largest K).
 """
 
 from __future__ import annotations
 
 import secrets
 
-from judge.problem.model import bind_dims, dim_names, shapes_for
+from judge.problem.model import bind_dims, dim_names, dim_ranges, shapes_for
+from judge.rules import primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence, number
 
 ID = "no_unrolling"
@@ -32,38 +36,46 @@ EVIDENCE = ("program",)
 #: is what a Python loop over a symbolic dim gets
 REASONS = ("unrolled_loop", "dim_read_as_number")
 DEFAULT_SIZES = (3, 7)
+#: what runs the steps of a rule keyed on a parameter
+LOOPS = ("scan", "while")
 
 
 def describe(rule: dict) -> str:
     budget = (f", and has at most {rule['max_equations']} equations" if "max_equations" in rule
               else "")
     if "parameter" in rule:
-        return (f"the traced program must not grow with {rule['parameter']}{budget}: no Python "
-                f"loop over range({rule['parameter']}) (run its steps in a jax.lax.fori_loop, "
-                f"scan or while_loop)")
+        return (f"the traced program must not grow with {rule['parameter']}{budget}: its "
+                f"{rule['parameter']} steps run in a loop primitive (lax.fori_loop, lax.scan or "
+                f"lax.while_loop), not in a Python loop or comprehension")
     return (f"the traced program must not grow with {rule['dim']}{budget}: no Python loop, "
             f"comprehension or branch over it (use jax.vmap or batched operations)")
 
 
-def _name(rule: dict) -> str:
-    """What the program must not grow with: the dim, or the static parameter."""
-    return rule.get("parameter") or rule["dim"]
+def _range(p) -> tuple[int, int | None]:
+    """The values a static int parameter may take, as far as its bounds say."""
+    low = p.minimum if p.minimum is not None else (
+        p.exclusive_minimum + 1 if p.exclusive_minimum is not None else 0)
+    high = p.maximum if p.maximum is not None else (
+        p.exclusive_maximum - 1 if p.exclusive_maximum is not None else None)
+    return int(low), None if high is None else int(high)
 
 
 def validate(rule: dict, problem) -> list:
     if ("dim" in rule) == ("parameter" in rule):
         return [("id", "give `dim` (a dim name) or `parameter` (a static int parameter), one of them")]
     if "parameter" in rule:
-        name = rule["parameter"]
-        p = next((p for p in problem.parameters if p.name == name), None)
+        p = next((p for p in problem.parameters if p.name == rule["parameter"]), None)
         if p is None or p.kind != "int" or p.traced:
-            ints = [q.name for q in problem.parameters if q.kind == "int" and not q.traced]
-            return [("parameter", f"{name!r} is not a static int parameter (kind: int, traced: "
-                                  f"false)" + (f"; the spec has {', '.join(ints)}" if ints else ""))]
-        outside = [n for n in _sizes(rule) if not _in_range(p, n)]
+            ints = sorted(q.name for q in problem.parameters if q.kind == "int" and not q.traced)
+            return [("parameter", f"{rule['parameter']!r} is not a static int parameter (kind: int, "
+                                  f"traced: false)" + (f"; static ints: {', '.join(ints)}" if ints else ""))]
+        low, high = _range(p)
+        if high is None or high - low < 1:
+            return [("parameter", f"{p.name} needs a range of at least two values (minimum and "
+                                  f"maximum) to be traced at two of them")]
+        outside = [k for k in rule.get("sizes", ()) if not low <= k <= high]
         if outside:
-            return [("sizes", f"{outside[0]} is outside {name}'s range ({_range_text(p)}): give "
-                              f"sizes it allows")]
+            return [("sizes", f"{outside[0]} is outside {p.name}'s range {low} to {high}")]
         return []
     if rule["dim"] not in dim_names(problem.parameters):
         known = sorted(dim_names(problem.parameters))
@@ -72,34 +84,39 @@ def validate(rule: dict, problem) -> list:
     return []
 
 
-def _in_range(p, n: int) -> bool:
-    return ((p.minimum is None or n >= p.minimum) and (p.maximum is None or n <= p.maximum)
-            and (p.exclusive_minimum is None or n > p.exclusive_minimum)
-            and (p.exclusive_maximum is None or n < p.exclusive_maximum))
+def _sizes(rule: dict, problem=None) -> tuple[int, ...]:
+    if rule.get("sizes"):
+        return tuple(rule["sizes"])
+    if "parameter" in rule:
+        low, high = _range(problem.parameter(rule["parameter"]))
+        return tuple(sorted({min(max(k, low), high) for k in DEFAULT_SIZES})) \
+            if min(max(DEFAULT_SIZES[0], low), high) != min(max(DEFAULT_SIZES[1], low), high) \
+            else (low, high)
+    return DEFAULT_SIZES
 
 
-def _range_text(p) -> str:
-    low = p.minimum if p.minimum is not None else (
-        f"> {p.exclusive_minimum}" if p.exclusive_minimum is not None else "any")
-    high = p.maximum if p.maximum is not None else (
-        f"< {p.exclusive_maximum}" if p.exclusive_maximum is not None else "any")
-    return f"minimum {low}, maximum {high}"
-
-
-def _sizes(rule: dict) -> tuple[int, ...]:
-    return tuple(rule.get("sizes") or DEFAULT_SIZES)
+def _parameter_traces(rule: dict, problem) -> list[AbstractTrace]:
+    base = problem.examples[0].inputs
+    params = problem.parameters
+    shapes = {p.name: tuple(base[p.name].shape) for p in params if p.kind == "array"}
+    values = {p.name: base[p.name] for p in params if not p.traced or p.kind == "tree"}
+    dtypes = {p.name: str(base[p.name].dtype) for p in params if p.traced and p.kind == "array"}
+    return [AbstractTrace(name=f"{rule['parameter']} = {k}", shapes=shapes,
+                          values={**values, rule["parameter"]: k}, dtypes=dtypes)
+            for k in _sizes(rule, problem)]
 
 
 def traces(rule: dict, problem) -> list[AbstractTrace]:
     """The program at each of ``sizes``, other dims and static values from the first example
     (none while no example has loaded, as when ``judge fill`` computes the first outputs; none
     for a symbolic dim unless the spec gives ``sizes``)."""
-    if not problem.examples or (rule.get("dim") in problem.symbolic_dims and "sizes" not in rule):
+    if problem.examples and "parameter" in rule:
+        return _parameter_traces(rule, problem)
+    if not problem.examples or "parameter" in rule or (
+            rule["dim"] in problem.symbolic_dims and "sizes" not in rule):
         return []
     base = problem.examples[0].inputs
     params = problem.parameters
-    if "parameter" in rule:
-        return [_at_value(problem, base, rule["parameter"], size) for size in _sizes(rule)]
     dims = bind_dims(params, {p.name: tuple(base[p.name].shape) for p in params if p.kind == "array"})
     # a tree (traced) goes with the static values, as for a case (``rules.case_traces``): the
     # worker traces it at its leaves' shapes
@@ -116,33 +133,6 @@ def traces(rule: dict, problem) -> list[AbstractTrace]:
     return found
 
 
-def _at_value(problem, inputs: dict, name: str, value: int) -> AbstractTrace:
-    """The program at ``inputs``' shapes, dtypes and static values, the static int parameter
-    ``name`` at ``value``."""
-    params = problem.parameters
-    values = {p.name: inputs[p.name] for p in params if not p.traced or p.kind == "tree"}
-    return AbstractTrace(name=f"{name} = {value}",
-                         shapes={p.name: tuple(inputs[p.name].shape) for p in params if p.kind == "array"},
-                         values={**values, name: int(value)},
-                         dtypes={p.name: str(inputs[p.name].dtype) for p in params
-                                 if p.traced and p.kind == "array"})
-
-
-def other_value(p, value: int) -> int | None:
-    """Another value of the static int parameter ``p`` than the case's, drawn at random in its
-    range (above the case's where it can be), so that a submission cannot tell it in advance;
-    None when the range holds no other."""
-    high = p.maximum if p.maximum is not None else (
-        p.exclusive_maximum - 1 if p.exclusive_maximum is not None else value + 16)
-    low = p.minimum if p.minimum is not None else (
-        p.exclusive_minimum + 1 if p.exclusive_minimum is not None else 0)
-    if high > value:
-        return value + 1 + secrets.randbelow(high - value)
-    if low < value:
-        return low + secrets.randbelow(value - low)
-    return None
-
-
 def other_size(extent: int) -> int:
     """The extent a case's program is traced at again to see whether it grows: drawn at random
     above the case's own (so never 1), so that a submission cannot tell it in advance."""
@@ -150,22 +140,36 @@ def other_size(extent: int) -> int:
 
 
 def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[AbstractTrace]:
-    """The case's shapes with the dim at another extent: a program that loops over the dim
+    """The case's shapes with the dim at another extent (keyed on a parameter: the case's
+    program and one at another value of it, both traced abstractly): a program that loops over the dim
     only at some extents (say, every extent but the ones ``traces`` uses) is caught on the
     cases themselves. None for a case whose extent is 1: ordinary jnp code (a squeeze, a
     median) makes a program with an equation fewer on an axis of extent 1, so that case cannot
     be compared fairly."""
     params = problem.parameters
     if "parameter" in rule:
-        # the case's value and another, both traced alike: the case's own program also holds
-        # the probes at its cotangent and tangent, so it is not compared with these
-        p = problem.parameter(rule["parameter"])
-        value = int(values[p.name])
-        other = other_value(p, value)
-        if other is None:
+        low, high = _range(problem.parameter(rule["parameter"]))
+        own = int(values[rule["parameter"]])
+        low = max(low, 1)
+        if high <= low:
             return []
-        return [AbstractTrace(name=f"{p.name} = {n}", shapes=shapes, values={**values, p.name: n})
-                for n in (value, other)]  # the registry gives the dtypes
+        # another value drawn as an extent is (``other_size``), folded into the range; both
+        # traced the same way (the case's own program is traced with its probes' directions,
+        # which can add an equation), so that only the parameter differs
+        k = low + (other_size(own) - low) % (high - low + 1)
+        if k == own:
+            k = low if own != low else low + 1
+        symbols, traced_shapes = {}, shapes
+        if problem.symbolic_dims:
+            # with the case's symbolic dims as symbols: the one at the case's own value is the
+            # program the rules already traced for the case, and is traced once
+            ranges = dim_ranges(params)
+            symbols = {d: ranges[d] for d in problem.symbolic_dims}
+            traced_shapes = shapes_for(params, {**bind_dims(params, shapes), **{d: d for d in symbols}},
+                                       shapes)
+        return [AbstractTrace(name=f"{rule['parameter']} = {n}", shapes=traced_shapes,
+                              values={**values, rule["parameter"]: n}, symbols=symbols)
+                for n in (own, k)]
     dims = bind_dims(params, shapes)
     if dims.get(rule["dim"], 1) <= 1 or rule["dim"] in problem.symbolic_dims:
         return []
@@ -183,36 +187,50 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     if trace.program is None:
         return None
     budget = rule.get("max_equations")
+    key = rule.get("dim") or rule["parameter"]
+    cure = ("write the steps as the body of lax.fori_loop, lax.scan or lax.while_loop"
+            if "parameter" in rule else "batch it with jax.vmap or array operations")
     if budget is not None and trace.program.equations > budget:
         return Breach("unrolled_loop",
                       f"{trace.label}: the traced program has {number(trace.program.equations)} "
-                      f"equations, more than the {number(budget)} " + _budget_words(rule, trace.program))
+                      f"equations, more than the {number(budget)} "
+                      f"{'a loop' if 'parameter' in rule else 'a batched solution'} "
+                      f"needs{_busiest(trace.program)}; a Python loop over {key} makes that many: "
+                      f"{cure}")
     if trace.abstract:
         return None
     if "parameter" in rule:
-        counted = [(o.label, o.program.equations) for o in trace.related if o.program is not None]
-        if len({n for _, n in counted}) > 1:
-            told = " and ".join(f"{number(n)} equations at {label}" for label, n in counted)
-            return Breach("unrolled_loop", f"{trace.label}: the traced program has {told}: "
-                                           + _growth_words(rule))
+        counted = [t for t in trace.related if t.program is not None]
+        if len({t.program.equations for t in counted}) > 1:
+            first, *rest = counted
+            told = " and ".join([f"{number(first.program.equations)} equations at {first.label}"]
+                                + [f"{number(t.program.equations)} at {t.label}" for t in rest])
+            return Breach("unrolled_loop",
+                          f"{trace.label}: the traced program grows with {key}, {told}: it "
+                          f"repeats work for each of the {key} steps, as a Python loop or "
+                          f"comprehension does; {cure}")
         return None
     for other in trace.related:
         if other.program is not None and other.program.equations != trace.program.equations:
             return Breach("unrolled_loop",
                           f"{trace.label} the traced program has {number(trace.program.equations)} "
-                          f"equations, and {number(other.program.equations)} at {other.label}: "
-                          + _growth_words(rule))
+                          f"equations, and {number(other.program.equations)} at {other.label}: it "
+                          f"repeats work for each index of {rule['dim']}, as a Python loop or "
+                          f"comprehension does; batch it with jax.vmap or array operations")
     return None
 
 
 def check_traces(rule: dict, traces: list[TraceEvidence], problem) -> Breach | None:
     counted = [(t.label, t.program.equations) for t in traces if t.program is not None]
+    if "parameter" in rule:
+        return _parameter_breach(rule, traces, counted)
     if len(counted) < 2 or len({n for _, n in counted}) == 1:
         return None
     told = ", ".join(f"{number(n)} at {label}" for label, n in counted)
     return Breach("unrolled_loop",
-                  f"the traced program grows with {_name(rule)} ({told} equations): "
-                  + _growth_words(rule))
+                  f"the traced program grows with {rule['dim']} ({told} equations): it repeats "
+                  f"work for each index of {rule['dim']}, as a Python loop or comprehension does; "
+                  f"batch it with jax.vmap or array operations")
 
 
 def _busiest(program) -> str:
@@ -223,17 +241,19 @@ def _busiest(program) -> str:
     return f"; line {line} makes {number(made)} of them"
 
 
-def _growth_words(rule: dict) -> str:
-    if "parameter" in rule:
-        return (f"it repeats work for each of the {rule['parameter']} steps, as a Python loop "
-                f"does; run the steps in a jax.lax.fori_loop, scan or while_loop")
-    return (f"it repeats work for each index of {rule['dim']}, as a Python loop or comprehension "
-            f"does; batch it with jax.vmap or array operations")
-
-
-def _budget_words(rule: dict, program) -> str:
-    if "parameter" in rule:
-        return (f"a solution needs{_busiest(program)}; a Python loop over range({rule['parameter']}) "
-                f"makes that many: run the steps in a jax.lax.fori_loop, scan or while_loop")
-    return (f"a batched solution needs{_busiest(program)}; a Python loop over {rule['dim']} makes "
-            f"that many: batch it with jax.vmap or array operations")
+def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) -> Breach | None:
+    """Across the traces at the rule's values of the parameter: the same count, and a loop
+    primitive computing the output in each."""
+    K = rule["parameter"]
+    if len(counted) >= 2 and len({n for _, n in counted}) > 1:
+        told = ", ".join(f"{number(n)} at {label}" for label, n in counted)
+        return Breach("unrolled_loop",
+                      f"the traced program grows with {K} ({told} equations): it repeats work for "
+                      f"each of the {K} steps, as a Python loop or comprehension does; write the "
+                      f"steps as the body of lax.fori_loop, lax.scan or lax.while_loop")
+    for t in traces:
+        if t.program is not None and not any(primitive_names.count(t.program.live, n) for n in LOOPS):
+            return Breach("unrolled_loop",
+                          f"{t.label}: no loop primitive ({', '.join(LOOPS)}) computes the output; "
+                          f"the {K} steps must run in lax.fori_loop, lax.scan or lax.while_loop")
+    return None

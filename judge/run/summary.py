@@ -68,13 +68,16 @@ class Program:
     lines: Mapping[str, int] = field(default_factory=dict)
     #: (line, equations) for the submission's lines that made the most equations, most first
     busiest: tuple[tuple[int, int], ...] = ()
-
+    #: live equations by primitive and dtypes: (primitive, operand dtypes, result dtypes) -> count
+    typed: Mapping[tuple, int] = field(default_factory=dict)
+    typed_omitted: int = 0           # distinct (primitive, dtypes) left out of ``typed``
 
 
 def program(raw, where: str) -> Program:
     msg = _object(raw, where)
     _keys(msg, where, ("equations", "primitives", "live", "largest"),
-          ("omitted", "shapes", "shapes_omitted", "carriers", "loops", "lines", "busiest"))
+          ("omitted", "shapes", "shapes_omitted", "carriers", "loops", "lines", "busiest",
+           "typed", "typed_omitted"))
     primitives, live = (_counts(msg[key], f"{where}.{key}") for key in ("primitives", "live"))
     largest = msg["largest"]
     if not isinstance(largest, list) or len(largest) > protocol.MAX_LARGEST:
@@ -106,7 +109,9 @@ def program(raw, where: str) -> Program:
                    carriers=tuple(_text(c, f"{where}.carriers", protocol.MAX_NAME) for c in carriers),
                    loops=_loops(msg.get("loops", []), f"{where}.loops"),
                    lines=MappingProxyType(_lines(msg.get("lines", {}), f"{where}.lines")),
-                   busiest=_busiest(msg.get("busiest", []), f"{where}.busiest"))
+                   busiest=_busiest(msg.get("busiest", []), f"{where}.busiest"),
+                   typed=MappingProxyType(_typed(msg.get("typed", []), f"{where}.typed")),
+                   typed_omitted=_int(msg.get("typed_omitted", 0), f"{where}.typed_omitted"))
 
 
 def _line(raw, where: str) -> int | None:
@@ -132,6 +137,26 @@ def _busiest(raw, where: str) -> tuple:
         found.append((_int(item[0], f"{where}[{i}]", 1, protocol.MAX_SUMMARY_COUNT),
                       _int(item[1], f"{where}[{i}]", 0, protocol.MAX_SUMMARY_COUNT)))
     return tuple(found)
+
+
+def _typed(raw, where: str) -> dict:
+    """``typed``: [primitive, [operand dtypes], [result dtypes], count] entries, each
+    (primitive, dtypes) once."""
+    if not isinstance(raw, list) or len(raw) > protocol.MAX_TYPED:
+        _fail(where, f"expected a list of at most {protocol.MAX_TYPED} entries")
+    found: dict = {}
+    for i, item in enumerate(raw):
+        here = f"{where}[{i}]"
+        if not isinstance(item, list) or len(item) != 4 or not all(
+                isinstance(side, list) and len(side) <= protocol.MAX_TYPED_VALUES for side in item[1:3]):
+            _fail(here, "expected [primitive, [operand dtypes], [result dtypes], count]")
+        key = (_text(item[0], here, protocol.MAX_NAME),
+               tuple(_text(d, here, protocol.MAX_NAME) for d in item[1]),
+               tuple(_text(d, here, protocol.MAX_NAME) for d in item[2]))
+        if key in found:
+            _fail(here, "the same primitive and dtypes twice")
+        found[key] = _int(item[3], here, 1, protocol.MAX_SUMMARY_COUNT)
+    return found
 
 
 def _extents(shape, where: str) -> tuple:

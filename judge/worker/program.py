@@ -13,7 +13,15 @@ is linear in the program's size however often a body is reused. The summary (its
                   "line": 7}, ...],
      "omitted": 0,                           # primitives left out past MAX_PRIMITIVE_NAMES
      "lines": {"while": 12, ...},            # each primitive's first line in the submission
-     "busiest": [[12, 380], ...]}            # the lines that made the most equations, and how many
+     "busiest": [[12, 380], ...],            # the lines that made the most equations, and how many
+     "typed": [["dot_general", ["float16", "float16"], ["float16"], 3], ...],
+     "typed_omitted": 0}
+
+``typed`` counts the live equations by primitive and dtypes: each distinct (primitive, its
+operands' dtypes, its results' dtypes) with how many live equations have them (every call of a
+body counted), at most ``protocol.MAX_TYPED`` entries, each dtype list cut at
+``protocol.MAX_TYPED_VALUES``; ``typed_omitted`` says how many entries were left out (rules
+that read dtypes refuse a summary that left any out).
 
 An equation is live when an output of its jaxpr that is needed depends on it. Inside a call
 (jit, checkpoint, custom_jvp/custom_vjp, composite) or a ``cond`` branch the needed outputs are
@@ -210,6 +218,8 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
             eqn = jaxpr.eqns[i]
             name = eqn.primitive.name
             live[name] = live.get(name, 0) + 1
+            typed = (name, _dtypes(eqn.invars), _dtypes(eqn.outvars))  # a tuple key: see below
+            live[typed] = live.get(typed, 0) + 1
             if symbolic and name in ("scan", "while") and len(loops) < protocol.MAX_LOOPS:
                 if producers is None:
                     producers = {id(v): e for e in jaxpr.eqns for v in e.outvars}
@@ -228,7 +238,9 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
 
     top = closed.jaxpr if hasattr(closed, "jaxpr") and hasattr(closed.jaxpr, "eqns") else closed
     equations, primitives, lines = walk(top)
-    live = live_walk(top, None)
+    both = live_walk(top, None)
+    live = {k: v for k, v in both.items() if isinstance(k, str)}
+    typed = sorted(((k, v) for k, v in both.items() if not isinstance(k, str)), key=lambda kv: (-kv[1], kv[0]))
     # largest first; on a tie a floating value (what a student computed) before an index array
     ranked = sorted(largest.values(), key=lambda item: (-item[0], "float" not in item[1]["dtype"]))
     ranked = ranked[:protocol.MAX_LARGEST]
@@ -240,7 +252,10 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
              "omitted": len(primitives) - len(names),
              "lines": {k: first_lines[k] for k in names if k in first_lines},
              "busiest": [[line, min(n, cap)] for line, n in
-                         sorted(lines.items(), key=lambda item: (-item[1], item[0]))[:protocol.MAX_BUSIEST]]}
+                         sorted(lines.items(), key=lambda item: (-item[1], item[0]))[:protocol.MAX_BUSIEST]],
+             "typed": [[k[0][:protocol.MAX_NAME], list(k[1]), list(k[2]), min(v, cap)]
+                       for k, v in typed[:protocol.MAX_TYPED]],
+             "typed_omitted": max(0, len(typed) - protocol.MAX_TYPED)}
     if symbolic:
         # the shapes with the most symbolic extents first, so that what is left out (refused
         # anyway) is the least telling
@@ -252,6 +267,17 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
         found["carriers"] = sorted(c[:protocol.MAX_NAME] for c in carriers)[:protocol.MAX_PRIMITIVE_NAMES]
         found["loops"] = loops
     return found
+
+
+def _dtypes(variables) -> tuple:
+    """The dtypes of an equation's operands or results, in order, as text (at most
+    ``protocol.MAX_TYPED_VALUES``; a value without a dtype, such as a token, is left out)."""
+    found = []
+    for var in variables:
+        dtype = getattr(getattr(var, "aval", None), "dtype", None)
+        if dtype is not None:
+            found.append(str(dtype)[:protocol.MAX_NAME])
+    return tuple(found[:protocol.MAX_TYPED_VALUES])
 
 
 def _liveness(jaxpr, wanted, cache: dict | None = None) -> dict[int, tuple[bool, ...]]:

@@ -65,7 +65,9 @@ Channels
                    "live": {"dot_general": 5, ...},
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
                                "primitive": "dot_general", "line": 7 | null}, ...], "omitted": 0,
-                   "lines": {"while": 12, ...}, "busiest": [[12, 380], ...]} | null}
+                   "lines": {"while": 12, ...}, "busiest": [[12, 380], ...],
+                   "typed": [["dot_general", ["float16", "float16"], ["float16"], 3], ...],
+                   "typed_omitted": 0} | null}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
       {"type": "done"}
@@ -164,6 +166,10 @@ MAX_BUSIEST = 4
 MAX_PRIMITIVE_NAMES = 500
 #: Distinct shapes a summary of a program traced with symbolic dims lists (``program.py``).
 MAX_SHAPES = 256
+#: Distinct (primitive, operand dtypes, result dtypes) a program summary counts in ``typed``, and
+#: the dtypes of one side of an equation it lists.
+MAX_TYPED = 256
+MAX_TYPED_VALUES = 16
 #: Live loops a summary of a program traced with symbolic dims describes.
 MAX_LOOPS = 64
 

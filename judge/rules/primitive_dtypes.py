@@ -1,0 +1,103 @@
+"""Rule ``primitive_dtypes``: which dtypes named primitives compute in, on the path to the output.
+
+Reads ``typed`` of the traced program's summary (``judge.worker.program``): every live equation
+(one the outputs depend on, nested bodies included) counted by its primitive, its operands'
+dtypes and its results' dtypes. Each entry of the rule names primitives and dtypes, and which
+side of an equation it looks at (``of``: ``operands``, ``results`` or ``either``, the default);
+an equation matches when it is one of the primitives and a value on that side has one of the
+dtypes.
+
+* ``require``: at least ``at_least`` (default 1) live equations match each entry. "The
+  gradient's matrix products run in float16": ``{primitives: [dot_general], dtypes: [float16],
+  at_least: 2}``.
+* ``forbid``: no live equation matches any entry. ``{primitives: [dot_general], dtypes:
+  [float32, float64, bfloat16]}`` refuses a float32 program that imitates float16 overflow by
+  comparing its gradient with 65504, and a bfloat16 one.
+
+An equation whose result is thrown away is not live and counts for neither. A summary that had
+to leave dtypes out (more distinct (primitive, dtypes) than it lists) is refused: what was left
+out could be what a ``forbid`` entry names.
+"""
+
+from __future__ import annotations
+
+from judge.rules import primitive_names
+from judge.rules.base import Breach, TraceEvidence, number
+
+ID = "primitive_dtypes"
+EVIDENCE = ("program",)
+REASONS = ("wrong_precision",)
+SIDES = {"operands": "operands", "results": "results", "either": "operands or results"}
+
+
+def _said(entry: dict) -> str:
+    side = SIDES[entry.get("of", "either")]
+    return (f"{' or '.join(entry['primitives'])} with {side} in {' or '.join(entry['dtypes'])}")
+
+
+def describe(rule: dict) -> str:
+    said = []
+    for entry in rule.get("require", ()):
+        least = entry.get("at_least", 1)
+        said.append(f"at least {least} {_said(entry)} must compute the output")
+    for entry in rule.get("forbid", ()):
+        said.append(f"no {_said(entry)} may compute the output")
+    return "; ".join(said)
+
+
+def validate(rule: dict, problem) -> list:
+    if not rule.get("require") and not rule.get("forbid"):
+        return [("id", "give require, forbid, or both")]
+    return []
+
+
+def matches(entry: dict, typed) -> int:
+    """How many live equations of ``typed`` ((primitive, operand dtypes, result dtypes) ->
+    count) match ``entry``."""
+    names = {s for p in entry["primitives"] for s in primitive_names.spellings(p)}
+    wanted = set(entry["dtypes"])
+    side = entry.get("of", "either")
+    found = 0
+    for (primitive, operands, results), n in typed.items():
+        if primitive not in names:
+            continue
+        seen = (set(operands) if side != "results" else set()) | \
+               (set(results) if side != "operands" else set())
+        if seen & wanted:
+            found += n
+    return found
+
+
+def _seen(entry: dict, typed) -> str:
+    """What the program's equations of the entry's primitives compute in, for a message."""
+    names = {s for p in entry["primitives"] for s in primitive_names.spellings(p)}
+    told = sorted({f"{p}({', '.join(ops)}) -> {', '.join(res)}" for (p, ops, res) in typed if p in names})
+    return ("; it has " + "; ".join(told[:6]) + (" ..." if len(told) > 6 else "")) if told else \
+        f"; it has no live {' or '.join(entry['primitives'])}"
+
+
+def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
+    program = trace.program
+    if program is None:
+        return None
+    if program.typed_omitted:
+        return Breach("wrong_precision",
+                      f"{trace.label}: the traced program has more distinct operations and dtypes "
+                      f"than the judge can list ({number(program.typed_omitted)} left out); this "
+                      f"problem's rule on dtypes must see them all")
+    for entry in rule.get("forbid", ()):
+        found = matches(entry, program.typed)
+        if found:
+            return Breach("wrong_precision",
+                          f"{trace.label}: {number(found)} equation{'s' if found > 1 else ''} "
+                          f"computing the output {'are' if found > 1 else 'is'} {_said(entry)}, which "
+                          f"this problem forbids{_seen(entry, program.typed)}")
+    for entry in rule.get("require", ()):
+        least = entry.get("at_least", 1)
+        found = matches(entry, program.typed)
+        if found < least:
+            return Breach("wrong_precision",
+                          f"{trace.label}: {number(found)} equation{'' if found == 1 else 's'} "
+                          f"computing the output {'is' if found == 1 else 'are'} {_said(entry)}, "
+                          f"this problem requires at least {number(least)}{_seen(entry, program.typed)}")
+    return None

@@ -1,0 +1,236 @@
+"""Rules that read dtypes (``primitive_dtypes``), ``no_unrolling`` keyed on a static int
+parameter, and the spec keys that state them: the worker's summary of live equations by
+dtype, the rule's decisions on summaries, its spec errors, and the traces a rule keyed on a
+parameter asks for. End to end, the problems that use them have their own test files
+(tests/test_problem_spectral_norm.py, tests/test_problem_mixed_precision_step.py)."""
+
+from types import MappingProxyType
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+from judge import rules
+from judge.errors import SpecError
+from judge.rules import no_unrolling, primitive_dtypes
+from judge.worker.protocol import ProtocolError
+from judge.run.summary import program as decode
+from judge.worker import program
+from tests.test_rule_vocabulary import _load, _with
+
+
+def _typed(fn, *args):
+    return decode(program.summarize(jax.make_jaxpr(fn)(*args)), "program")
+
+
+def _half_grad(w, x):
+    w16, x16 = w.astype(jnp.float16), x.astype(jnp.float16)
+    return jax.grad(lambda w: jnp.sum(jnp.tanh(x16 @ w)))(w16).astype(jnp.float32)
+
+
+W, X = jnp.ones((3, 2)), jnp.ones((4, 3))
+
+
+def test_the_summary_counts_live_equations_by_dtype():
+    typed = _typed(_half_grad, W, X).typed
+    dots = {k: n for k, n in typed.items() if k[0] == "dot_general"}
+    assert dots and all(k[1] == ("float16", "float16") and k[2] == ("float16",) for k in dots)
+    assert sum(dots.values()) == 2  # the forward product and W's gradient; x's is not needed
+    # a float32 product whose result is thrown away is not live
+    dead = _typed(lambda w, x: (x @ w, _half_grad(w, x))[1], W, X).typed
+    assert not any(k[0] == "dot_general" and "float32" in k[1] for k in dead)
+    # inside a loop body, counted once per equation of the body
+    looped = _typed(lambda w, x: jax.lax.fori_loop(0, 3, lambda i, a: a + _half_grad(w, x), w), W, X).typed
+    assert any(k[0] == "dot_general" and k[1] == ("float16", "float16") for k in looped)
+
+
+@pytest.mark.parametrize("raw, says", [
+    ([["dot_general", ["float16"], ["float16"], 0]], "an integer from 1"),
+    ([["dot_general", "float16", ["float16"], 1]], "expected [primitive"),
+    ([["dot_general", ["float16"], ["float16"], 1]] * 2, "twice"),
+    ([["dot_general", ["float16"] * 17, ["float16"], 1]], "expected [primitive"),
+])
+def test_a_forged_dtype_summary_is_refused(raw, says):
+    summary = program.summarize(jax.make_jaxpr(lambda w: w * 2)(W))
+    summary["typed"] = raw
+    with pytest.raises(ProtocolError, match=says.replace("[", r"\[")):
+        decode(summary, "program")
+
+
+def _trace(typed, omitted=0):
+    from judge.run.boundary import Program
+    return rules.TraceEvidence(label="this case", shapes={}, program=Program(
+        equations=1, primitives={}, largest=(), typed=MappingProxyType(typed), typed_omitted=omitted))
+
+
+HALF = {"primitives": ["dot_general"], "dtypes": ["float16"], "of": "operands", "at_least": 2}
+WIDE = {"primitives": ["dot_general", "tanh"], "dtypes": ["float32", "bfloat16"]}
+RULE = {"id": "primitive_dtypes", "require": [HALF], "forbid": [WIDE]}
+F16_DOT = ("dot_general", ("float16", "float16"), ("float16",))
+
+
+@pytest.mark.parametrize("typed, omitted, reason, words", [
+    ({F16_DOT: 3}, 0, None, ""),
+    ({F16_DOT: 1}, 0, "wrong_precision", "1 equation computing the output is dot_general"),
+    ({F16_DOT: 3, ("dot_general", ("float32", "float32"), ("float32",)): 1}, 0, "wrong_precision",
+     "this problem forbids"),
+    # float16 operands, a float32 result (preferred_element_type): forbidden on the result side
+    ({F16_DOT: 3, ("dot_general", ("float16", "float16"), ("float32",)): 1}, 0, "wrong_precision",
+     "dot_general(float16, float16) -> float32"),
+    ({F16_DOT: 3, ("tanh", ("bfloat16",), ("bfloat16",)): 2}, 0, "wrong_precision", "2 equations"),
+    ({F16_DOT: 3}, 4, "wrong_precision", "4 left out"),
+    ({}, 0, "wrong_precision", "it has no live dot_general"),
+])
+def test_primitive_dtypes_decides_on_the_live_equations(typed, omitted, reason, words):
+    breach = primitive_dtypes.check(RULE, _trace(typed, omitted), None)
+    assert (breach and breach.reason) == reason
+    assert words in (breach.message if breach else "")
+
+
+def test_primitive_dtypes_reads_the_names_a_primitive_had():
+    rule = {"id": "primitive_dtypes", "forbid": [{"primitives": ["jit"], "dtypes": ["float32"]}]}
+    breach = primitive_dtypes.check(rule, _trace({("pjit", ("float32",), ("float32",)): 1}), None)
+    assert breach is not None and breach.reason == "wrong_precision"
+
+
+def test_primitive_dtypes_is_described_for_the_statement():
+    text = rules.describe(RULE)
+    assert "at least 2 dot_general with operands in float16" in text
+    assert "no dot_general or tanh with operands or results in float32 or bfloat16" in text
+
+
+# --- spec keys ---------------------------------------------------------------------------------
+
+STATIC_K = {"name": "K", "kind": "int", "traced": False, "minimum": 1, "maximum": 64}
+
+
+def _with_K(**changes):
+    data = _with(**changes)
+    data["parameters"].append(dict(STATIC_K))
+    data["examples"][0]["input"]["K"] = 3
+    return data
+
+
+@pytest.mark.parametrize("changes, where, says", [
+    ({"rules": [{"id": "primitive_dtypes"}]}, ["rules", 0, "id"], "give require, forbid"),
+    ({"rules": [{"id": "primitive_dtypes", "forbid": [{"primitives": ["dot_general"], "dtypes": ["f16"]}]}]},
+     ["rules", 0], ""),
+    ({"rules": [{"id": "primitive_dtypes", "forbid": [{"primitives": ["dot_general"], "dtypes": ["float16"],
+                                                       "at_least": 2}]}]},
+     ["rules", 0], ""),
+    ({"rules": [{"id": "no_unrolling", "parameter": "k"}]}, ["rules", 0, "parameter"],
+     "not a static int parameter"),
+    ({"rules": [{"id": "no_unrolling", "parameter": "W"}]}, ["rules", 0, "parameter"],
+     "static ints: K"),
+    ({"rules": [{"id": "no_unrolling", "parameter": "K", "dim": "d"}]}, ["rules", 0], ""),
+    ({"rules": [{"id": "no_unrolling", "parameter": "K", "sizes": [3, 99]}]}, ["rules", 0, "sizes"],
+     "99 is outside K's range 1 to 64"),
+])
+def test_spec_errors_name_the_file_line_and_key(tmp_path, changes, where, says):
+    with pytest.raises(SpecError, match=says) as info:
+        _load(tmp_path, _with_K(**changes))
+    error = info.value
+    assert list(error.steps[:len(where)]) == where
+    assert error.path.endswith("mini.yaml") and error.line is not None
+    assert f"(line {error.line})" in str(error)
+
+
+def test_a_parameter_without_a_range_cannot_key_a_loop_rule(tmp_path):
+    data = _with_K(rules=[{"id": "no_unrolling", "parameter": "K"}])
+    del data["parameters"][-1]["maximum"]
+    with pytest.raises(SpecError, match="range of at least two values"):
+        _load(tmp_path, data)
+
+
+def test_a_loop_rule_keyed_on_a_parameter_traces_at_two_of_its_values(tmp_path):
+    problem = _load(tmp_path, _with_K(rules=[{"id": "no_unrolling", "parameter": "K", "max_equations": 90}]))
+    rule = problem.rules[0]
+    found = no_unrolling.traces(rule, problem)
+    assert [t.values["K"] for t in found] == [3, 7]
+    assert all(t.shapes == {"W": (1, 2), "x": (2,)} and t.values["k"] == 1.0 for t in found)
+    # beside a case: the case's own K and another one in the range, traced the same way
+    for _ in range(20):
+        own, other = no_unrolling.case_traces(rule, problem, {"W": (1, 2), "x": (2,)}, {"K": 5, "k": 1.0})
+        assert own.values["K"] == 5 and other.values["K"] != 5 and 1 <= other.values["K"] <= 64
+        # with the problem's symbolic dims as symbols: the one at K = 5 is the case's symbolic
+        # program, traced once (``judge.grade.traces.plan``)
+        assert own.shapes == other.shapes == {"W": ("m", "d"), "x": ("d",)}
+        assert own.symbols == other.symbols == {"m": (1, 4), "d": (1, 8)}
+    assert "must not grow with K" in rules.describe(rule) and "lax.fori_loop" in rules.describe(rule)
+
+
+def _counted(n, loops=True, label="K = 3"):
+    from judge.run.boundary import Program
+    live = {"scan": 1} if loops else {"mul": 3}
+    return rules.TraceEvidence(label=label, shapes={}, program=Program(
+        equations=n, primitives=dict(live), largest=(), live=live), abstract=True)
+
+
+@pytest.mark.parametrize("traces, words", [
+    ([_counted(21), _counted(21, label="K = 7")], None),
+    ([_counted(21), _counted(45, label="K = 7")], "grows with K (21 at K = 3, 45 at K = 7 equations)"),
+    ([_counted(21, loops=False), _counted(21, loops=False, label="K = 7")], "no loop primitive"),
+])
+def test_across_values_of_the_parameter(traces, words):
+    breach = no_unrolling.check_traces({"id": "no_unrolling", "parameter": "K"}, traces, None)
+    assert (breach.message if breach else None) == words or words in breach.message
+
+
+def test_on_a_case_the_two_values_must_give_as_many_equations():
+    rule = {"id": "no_unrolling", "parameter": "K", "max_equations": 100}
+    from dataclasses import replace
+    case = replace(_counted(30, label="at this case's shapes"), abstract=False)
+    same = replace(case, related=(_counted(25, label="K = 5"), _counted(25, label="K = 40")))
+    assert no_unrolling.check(rule, same, None) is None  # the case's own count is not compared
+    grows = replace(case, related=(_counted(25, label="K = 5"), _counted(61, label="K = 40")))
+    assert "grows with K, 25 equations at K = 5 and 61 at K = 40" in no_unrolling.check(rule, grows, None).message
+    assert "more than the 100" in no_unrolling.check(rule, replace(case, program=_counted(101).program),
+                                                     None).message
+
+
+def _f32_inside_cond(w, x):
+    return jax.lax.cond(jnp.sum(x) > 0, lambda: _half_grad(w, x) + 0 * (x @ w).sum(),
+                        lambda: _half_grad(w, x))
+
+
+def _f32_inside_custom_jvp(w, x):
+    @jax.custom_jvp
+    def f(w):
+        return (x @ w).sum() * 0 + _half_grad(w, x)
+
+    f.defjvp(lambda primals, tangents: (f(*primals), tangents[0]))
+    return f(w)
+
+
+def _f32_inside_while(w, x):
+    return jax.lax.while_loop(lambda c: c[0] < 2, lambda c: (c[0] + 1, c[1] + (x @ w).sum() * 0),
+                              (0, _half_grad(w, x)))[1]
+
+
+def _f32_inside_jit(w, x):
+    return jax.jit(lambda w: _half_grad(w, x) + 0 * (x @ w).sum())(w)
+
+
+@pytest.mark.parametrize("fn", [_f32_inside_cond, _f32_inside_custom_jvp, _f32_inside_while,
+                                _f32_inside_jit], ids=lambda f: f.__name__)
+def test_a_float32_product_hidden_in_a_nested_body_is_seen(fn):
+    """Attacks: a float32 product the output depends on, inside a cond branch, a custom_jvp
+    function, a while body or a jit, beside an honest float16 gradient."""
+    typed = _typed(fn, W, X).typed
+    breach = primitive_dtypes.check(RULE, _trace(dict(typed)), None)
+    assert breach is not None and breach.reason == "wrong_precision"
+    assert "dot_general(float32, float32) -> float32" in breach.message
+
+
+def test_a_trace_asked_for_twice_is_traced_once(tmp_path):
+    from judge.grade import traces
+
+    problem = _load(tmp_path, _with_K(rules=[{"id": "no_unrolling", "parameter": "K"}]))
+    wanted = traces.plan(problem, problem.cases)
+    symbolic = [w for w in wanted if w.origin == "symbolic"]
+    beside = [w for w in wanted if w.origin == 0 and w.owner is not None]
+    assert len(symbolic) == 1 and len(beside) == 2
+    same = next(w for w in beside if w.trace.values["K"] == 3)
+    assert same.index == symbolic[0].index and len({w.index for w in wanted}) == len(wanted) - 1
+    request = traces.request(problem, {"probes": None}, wanted)
+    assert sorted(e["index"] for e in request["cases"]) == sorted({w.index for w in wanted})
