@@ -46,9 +46,14 @@ def innermost(pid: int) -> int:
 
 
 @pytest.fixture
-def kill_workers(monkeypatch):
+def kill_workers(monkeypatch, fq_problem):
     """Kills the innermost worker process with SIGKILL once it has reported its first case, in
-    the first ``times`` runs (the fixture's value sets it); the number of kills is kept."""
+    the first ``times`` runs (the fixture's value sets it); the number of kills is kept. The
+    compilation cache is filled from the reference first, so that only the submission's own
+    workers are killed (a fresh cache is filled by a worker of the reference's)."""
+    from judge.grade import grading
+
+    grading.warm_cache(fq_problem)
     monkeypatch.setenv("JUDGE_WARM", "off")  # fresh workers, whose process the test can see
     state = {"times": 1, "killed": 0, "pid": None}
     start_fresh, collect_run = supervisor._start_fresh, collect.collect
