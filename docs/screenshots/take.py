@@ -4,8 +4,8 @@
 
 Starts `judge service` from this checkout on a free port, with a data folder and a token of its
 own (both thrown away), then, through chromedriver: a wide window that submits a wrong answer
-to fake_quant_ste (``wide-wrong-answer.png``), and a 420-pixel-wide one that submits a
-solution breaking a rule (``phone-rule-broken.png``). Where ImageMagick's ``convert`` works,
+to fake_quant_ste (``wide-wrong-answer.png``), and a 420-pixel-wide one that submits, from its
+Code pane, a solution breaking a rule (``phone-rule-broken.png``). Where ImageMagick's ``convert`` works,
 each PNG is then reduced to 64 colours, which makes it smaller; otherwise it is kept as taken.
 """
 
@@ -79,6 +79,8 @@ def _shoot(base: str, token: str, name: str, width: int, height: int, source: Pa
         Select(driver.find_element(By.ID, "problem")).select_by_value("fake_quant_ste")
         wait.until(lambda d: "custom_vjp" in d.find_element(By.ID, "statement").text)
         driver.execute_script("window.judgeEditor.setValue(arguments[0])", source.read_text())
+        if width < 1000:  # a narrow screen shows one pane at a time: the code and its result
+            driver.find_element(By.ID, "tab-code").click()
         driver.find_element(By.ID, "submit").click()
         wait.until(lambda d: d.find_element(By.ID, "status").text == "done")
         time.sleep(0.5)
