@@ -1,3 +1,6 @@
+"""Loops over the batch in Python whenever b is a Python int, and maps attend with jax.vmap
+when the shape is symbolic. Every case runs the program traced with b as a symbol, so the loop
+never runs: what is graded is the vmap path, which is honest."""
 import jax
 import jax.numpy as jnp
 
