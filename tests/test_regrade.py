@@ -81,7 +81,9 @@ def kill_workers(monkeypatch, fq_problem):
 
 
 def test_a_worker_killed_from_outside_is_graded_again_and_accepted(fq_problem, kill_workers):
-    result = regrade.grade(fq_problem, ACCEPTED, examples_only=True)
+    # every case: the hidden ones are held back until the examples are reported, so the kill
+    # at the first report always finds the worker with cases still to run
+    result = regrade.grade(fq_problem, ACCEPTED)
     assert kill_workers["killed"] == 1
     assert result.verdict is Verdict.AC, (result.reason, result.message)
     assert result.regraded == ("worker_killed",)
@@ -91,7 +93,7 @@ def test_a_worker_killed_from_outside_is_graded_again_and_accepted(fq_problem, k
 
 def test_a_repeated_kill_is_an_internal_error_never_a_run_time_error(fq_problem, kill_workers):
     kill_workers["times"] = 10
-    result = regrade.grade(fq_problem, ACCEPTED, examples_only=True)
+    result = regrade.grade(fq_problem, ACCEPTED)
     assert kill_workers["killed"] == 2  # the first kill and its repeat; no third grade
     assert (result.verdict, result.reason) == (Verdict.IE, "worker_killed")
     assert result.regraded == ("worker_killed",)

@@ -4,6 +4,7 @@ dtype, the rule's decisions on summaries, its spec errors, and the traces a rule
 parameter asks for. End to end, the problems that use them have their own test files
 (tests/test_problem_spectral_norm.py, tests/test_problem_mixed_precision_step.py)."""
 
+import dataclasses
 from types import MappingProxyType
 
 import jax
@@ -223,14 +224,22 @@ def test_a_float32_product_hidden_in_a_nested_body_is_seen(fn):
 
 
 def test_a_trace_asked_for_twice_is_traced_once(tmp_path):
+    """Two cases with the same shapes and the same K ask for the same trace at that K beside
+    them (the other K is drawn for each): the tracing worker traces it once, and both cases
+    read its report."""
     from judge.grade import traces
 
     problem = _load(tmp_path, _with_K(rules=[{"id": "no_unrolling", "parameter": "K"}]))
-    wanted = traces.plan(problem, problem.cases)
-    symbolic = [w for w in wanted if w.origin == "symbolic"]
-    beside = [w for w in wanted if w.origin == 0 and w.owner is not None]
-    assert len(symbolic) == 1 and len(beside) == 2
-    same = next(w for w in beside if w.trace.values["K"] == 3)
-    assert same.index == symbolic[0].index and len({w.index for w in wanted}) == len(wanted) - 1
+    case = problem.cases[0]
+    twin = dataclasses.replace(case, index=case.index + 1)
+    wanted = traces.plan(problem, [case, twin])
+    first = sorted(w.index for w in wanted if w.owner == case.index)
+    second = sorted(w.index for w in wanted if w.owner == twin.index)
+    at_own = [w.index for w in wanted if w.owner is not None and w.trace.values["K"] == case.inputs["K"]]
+    assert len(first) == len(second) == 2 and len(set(at_own)) == 1  # one program, traced once
+    by_index: dict = {}
+    for w in wanted:  # one index, one program
+        by_index.setdefault(w.index, set()).add(traces._key(w.trace))
+    assert all(len(keys) == 1 for keys in by_index.values()) and len(by_index) < len(wanted)
     request = traces.request(problem, {"probes": None}, wanted)
-    assert sorted(e["index"] for e in request["cases"]) == sorted({w.index for w in wanted})
+    assert sorted(e["index"] for e in request["cases"]) == sorted(by_index)
