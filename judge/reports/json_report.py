@@ -103,17 +103,17 @@ def _score(s: scoring.Score) -> dict:
                         "cases": [c.index for c in g.cases]} for g in s.groups]}
 
 
-def _finite(value):
+def finite(value):
     """``value`` with NaN and the infinities as the strings "NaN", "Infinity" and "-Infinity":
     JSON has no literal for them, and strict parsers refuse Python's."""
     if isinstance(value, float) and not math.isfinite(value):
         return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
+        return {k: finite(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
+        return [finite(v) for v in value]
     return value
 
 
 def render(result: GradeResult) -> str:
-    return json.dumps(_finite(to_dict(result)), indent=2, allow_nan=False) + "\n"
+    return json.dumps(finite(to_dict(result)), indent=2, allow_nan=False) + "\n"

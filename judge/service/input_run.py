@@ -19,7 +19,6 @@ Nothing here runs the submission or the reference in this process.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import replace
 
 import numpy as np
@@ -86,17 +85,7 @@ def grade(problem: Problem, submission, case_: Case, settings) -> dict:
     report = json.loads(json_report.render(result))
     expected = example_diff.as_returned({"expected": example_diff.plain(dict(filled.expected))},
                                         problem, filled)["expected"]
-    report["reference"] = _finite({"inputs": example_diff.plain(dict(filled.inputs)),
-                                   "expected": expected})
+    report["reference"] = json_report.finite({"inputs": example_diff.plain(dict(filled.inputs)),
+                                              "expected": expected})
     return report
 
-
-def _finite(value):
-    """NaN and the infinities as the JSON report writes them ("NaN", "Infinity", "-Infinity")."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
-    return value

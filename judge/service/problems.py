@@ -11,7 +11,6 @@ shows it only after an accepted submission."""
 from __future__ import annotations
 
 import functools
-import math
 from pathlib import Path
 
 import numpy as np
@@ -21,16 +20,8 @@ from judge.errors import JudgeError
 from judge.problem import spec
 from judge.problem.model import Problem
 from judge.reports import show
+from judge.reports.json_report import finite
 
-
-def _finite(value):
-    """``value`` with NaN and the infinities as "NaN", "Infinity" and "-Infinity", as the JSON
-    report writes them (strict JSON has no literal for them)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    return value
 
 
 def _plain(value):
@@ -42,12 +33,12 @@ def _plain(value):
     if isinstance(value, np.ndarray):
         if value.dtype.kind == "f" and value.dtype.itemsize < 8:  # 0.3, not 0.30000001192092896
             value = np.array([float(str(x)) for x in value.ravel()]).reshape(value.shape)
-            return {"value": _finite(value.tolist()), "dtype": dtype, "shape": list(value.shape)}
-        return {"value": _finite(value.tolist()), "dtype": str(value.dtype),
+            return {"value": finite(value.tolist()), "dtype": dtype, "shape": list(value.shape)}
+        return {"value": finite(value.tolist()), "dtype": str(value.dtype),
                 "shape": list(value.shape)}
     if isinstance(value, np.generic):
-        return _finite(value.item())
-    return _finite(value)
+        return finite(value.item())
+    return finite(value)
 
 
 def summary(problem: Problem) -> dict:
