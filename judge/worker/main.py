@@ -22,6 +22,7 @@ import time
 
 from . import protocol
 from .case_runner import CaseRunner
+from .traced_once import TraceOnce
 from .output_data import describe_error
 from .channel import open_channel
 
@@ -155,7 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     frozen_attributes, getattr_ = custody.frozen_attributes, getattr
     decode_args = protocol.decode_args
     classify, clock, end = limits.classify, time.perf_counter, os._exit
-    tampered = instrument.guard(CaseRunner, Capture, custody.Measures, Evaluator,
+    tampered = instrument.guard(CaseRunner, TraceOnce, Capture, custody.Measures, Evaluator,
                                 *([recorder.tracked] if recorder else []),
                                 *([type(op_log)] if op_log is not None else []))
     # the evaluator and its op log are called while a program is evaluated: an attribute of
