@@ -1,7 +1,7 @@
 """The worker's case runner (``judge.worker.case_runner``), run here on functions of the test's
-own: where the rules read the case's program and the problem has probes, the probes' values come
-from that program (traced once with the case's cotangent and tangent as inputs), and they, the
-output and the program the rules compare are what the separate traces give.
+own: a case's output and its probes' values come from one program, the entry traced once per
+static signature with the case's cotangent and tangent as inputs, and they are what JAX's own
+``jax.vjp`` and ``jax.jvp`` of the function give.
 
 Nothing here runs a submission: the functions are the tests'."""
 
@@ -66,37 +66,26 @@ def _case(seed=0, n=5, m=4, d=3):
     return args, {"cotangent": rng.standard_normal((n, m)).astype(np.float32)}
 
 
-def _run(fn, merged: bool, request=None, case=None):
+def _run(fn, request=None, case=None):
     runner = CaseRunner(fn, request or _request(["X", "Y"], ["X", "Y"]))
-    if not merged:
-        runner._probes_in_program = lambda *a: None  # the separate traces
     args, probe_args = case or _case()
     return runner.run(args, probe_args)
 
 
-#: Primitives that only move or relabel data: the separate trace makes its cotangent with them.
-PLUMBING = frozenset({"slice", "dynamic_slice", "squeeze", "gather", "broadcast_in_dim", "reshape",
-                      "convert_element_type", "concatenate"})
-
-
-def _compared(program):
-    """The program's primitives and their counts, but for plumbing."""
-    return {p: n for p, n in program["primitives"].items() if p not in PLUMBING}
-
-
 @pytest.mark.parametrize("style", sorted(STYLES))
-def test_the_probes_read_from_the_program_agree_with_their_own_traces(style):
+def test_the_probes_read_from_the_program_are_jax_s_own(style):
     fn = STYLES[style]
-    one, other = _run(fn, merged=True), _run(fn, merged=False)
-    assert one["error"] is None and other["error"] is None
-    assert one["output"] == other["output"]  # the same trace of the output, evaluated alike
-    got, want = (protocol.decode_value(r["probes"]["vjp"]) for r in (one, other))
-    assert set(got) == set(want) == {"X", "Y"}
-    for name in got:
-        np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-5)
-    # the program the rules read is the same, but for the ones the separate trace made as its
-    # cotangent (plumbing)
-    assert _compared(one["program"]) == _compared(other["program"])
+    one = _run(fn)
+    assert one["error"] is None
+    args, probe_args = _case()
+    out, pull = jax.vjp(fn, args["X"], args["Y"])
+    np.testing.assert_allclose(protocol.decode_value(one["output"]), out, rtol=1e-5, atol=1e-5)
+    got = protocol.decode_value(one["probes"]["vjp"])
+    assert set(got) == {"X", "Y"}
+    for name, want in zip(("X", "Y"), pull(probe_args["cotangent"])):
+        np.testing.assert_allclose(got[name], want, rtol=1e-5, atol=1e-5)
+    # the rules read the program the values came from: its primitives are the summary's
+    assert set(one["program"]["primitives"]) == set(one["trace"]["primitives"])
 
 
 def test_a_callback_only_the_backward_rule_makes_is_among_the_primitives():
@@ -110,24 +99,27 @@ def test_a_callback_only_the_backward_rule_makes_is_among_the_primitives():
 
     f.defvjp(lambda x: (x * 2.0, None), bwd)
     x = np.arange(3, dtype=np.float32)
-    for merged in (True, False):
-        result = _run(f, merged=merged, request=_request(["x"], "x"),
-                      case=({"x": x}, {"cotangent": np.ones(3, np.float32)}))
-        assert result["error"] is None
-        assert "pure_callback" in result["trace"]["primitives"]
-        np.testing.assert_array_equal(protocol.decode_value(result["probes"]["vjp"]), np.full(3, 2.0))
+    result = _run(f, request=_request(["x"], "x"), case=({"x": x}, {"cotangent": np.ones(3, np.float32)}))
+    assert result["error"] is None
+    assert "pure_callback" in result["trace"]["primitives"]
+    np.testing.assert_array_equal(protocol.decode_value(result["probes"]["vjp"]), np.full(3, 2.0))
 
 
-def test_one_trace_serves_the_probes_and_the_program():
-    merged, separate = _Counted(_expansion), _Counted(_expansion)
-    _run(merged, merged=True)
-    _run(separate, merged=False)
-    assert (merged.calls, separate.calls) == (2, 3)  # the output's trace, then one more
+def test_one_trace_serves_the_probes_and_the_program_for_every_case_of_a_signature():
+    counted = _Counted(_expansion)
+    runner = CaseRunner(counted, _request(["X", "Y"], ["X", "Y"]))
+    for seed in range(4):  # one signature
+        assert runner.run(*_case(seed))["error"] is None
+    assert counted.calls == 2  # the output's trace, then one with the vjp traced in
+    assert runner.run(*_case(0, n=6))["error"] is None  # another signature: traced once more
+    assert counted.calls == 4
 
 
-def test_the_output_is_the_plain_call_not_the_forward_rule():
-    """A custom_vjp whose forward rule returns another value than its function: the output
-    judged is what calling the function returns."""
+def test_the_output_is_the_one_program_s_even_where_a_forward_rule_differs():
+    """A custom_vjp whose forward rule returns another value than its function: with the
+    judge's vjp traced in, the output judged is that one program's primal output, which JAX
+    takes from the forward rule; there is no second, plain trace for it to come from. Without
+    probes it is the function's own."""
     @jax.custom_vjp
     def f(x):
         return x * 2.0
@@ -141,15 +133,18 @@ def test_the_output_is_the_plain_call_not_the_forward_rule():
     f.defvjp(fwd, bwd)
     x = np.arange(4, dtype=np.float32)
     request = _request(["x"], "x")
-    result = _run(f, merged=True, request=request, case=({"x": x}, {"cotangent": np.ones(4, np.float32)}))
+    result = _run(f, request=request, case=({"x": x}, {"cotangent": np.ones(4, np.float32)}))
     assert result["error"] is None
-    np.testing.assert_array_equal(protocol.decode_value(result["output"]), x * 2.0)
+    np.testing.assert_array_equal(protocol.decode_value(result["output"]), x * 3.0)
     np.testing.assert_array_equal(protocol.decode_value(result["probes"]["vjp"]), np.full(4, 2.0))
+    plain = _run(f, request={**request, "probes": None}, case=({"x": x}, {}))
+    np.testing.assert_array_equal(protocol.decode_value(plain["output"]), x * 2.0)
 
 
-def test_a_probe_that_fails_is_reported_by_name_as_before():
-    """No forward-mode rule (a custom_vjp under jvp): the one program cannot be traced, so each
-    probe is traced on its own and the jvp's failure is reported, the vjp's value kept."""
+def test_a_probe_that_fails_is_reported_by_name():
+    """No forward-mode rule (a custom_vjp under jvp): the one program cannot be traced with
+    both, so each probe is tried on its own and the jvp's failure is reported, the vjp's value
+    kept."""
     @jax.custom_vjp
     def f(x):
         return jnp.sin(x)
@@ -158,10 +153,9 @@ def test_a_probe_that_fails_is_reported_by_name_as_before():
     x = np.linspace(0, 1, 4, dtype=np.float32)
     request = _request(["x"], "x", probes=("vjp", "jvp"))
     case = ({"x": x}, {"cotangent": np.ones(4, np.float32), "tangent": np.ones(4, np.float32)})
-    one, other = (_run(f, merged=m, request=request, case=case) for m in (True, False))
+    one = _run(f, request=request, case=case)
     assert one["error"] is None and set(one["probes"]["errors"]) == {"jvp"}
-    assert one["probes"] == other["probes"]
-    assert one["program"] == other["program"]
+    np.testing.assert_allclose(protocol.decode_value(one["probes"]["vjp"]), np.cos(x), rtol=1e-6)
 
 
 def test_both_probes_from_one_program():
@@ -169,12 +163,13 @@ def test_both_probes_from_one_program():
     request = _request(["x"], "x", probes=("vjp", "jvp"))
     case = ({"x": x}, {"cotangent": np.full(6, 0.5, np.float32), "tangent": np.full(6, 2.0, np.float32)})
     counted = _Counted(lambda x: jnp.tanh(x) * x)
-    one = _run(counted, merged=True, request=request, case=case)
+    one = _run(counted, request=request, case=case)
     assert counted.calls == 3  # the output's trace, then the vjp's and the jvp's in one program
-    other = _run(lambda x: jnp.tanh(x) * x, merged=False, request=request, case=case)
+    fn = lambda v: jnp.tanh(v) * v  # noqa: E731
+    want = {"vjp": jax.vjp(fn, x)[1](case[1]["cotangent"])[0],
+            "jvp": jax.jvp(fn, (x,), (case[1]["tangent"],))[1]}
     for name in ("vjp", "jvp"):
-        np.testing.assert_allclose(protocol.decode_value(one["probes"][name]),
-                                   protocol.decode_value(other["probes"][name]), rtol=1e-6)
+        np.testing.assert_allclose(protocol.decode_value(one["probes"][name]), want[name], rtol=1e-6)
 
 
 def test_a_jitted_call_is_evaluated_operation_by_operation_when_asked():

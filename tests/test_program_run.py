@@ -230,3 +230,68 @@ def test_len_of_a_symbolic_axis_says_to_write_its_shape():
     assert (result.verdict, result.reason) == (Verdict.RJ, "dim_read_as_number"), messages
     text = result.cases[0].message
     assert "the dim T" in text and "line 13" in text and "x.shape[0]" in text, messages
+
+
+# --- every problem: one program per static signature ------------------------------------------
+
+def _tree_request():
+    return {"parameters": [{"name": "tree", "traced": True}, {"name": "scale", "traced": False}],
+            "submission": "/none.py", "structure": False, "probes": {"wrt": ["tree"], "names": ["vjp"]}}
+
+
+def test_a_case_without_symbolic_dims_runs_the_program_of_its_static_signature():
+    """No symbolic spec: a case is keyed by its shapes, its trees' structures and its static
+    values exactly; the entry is traced once per key (its output, then with the vjp traced in),
+    and every case of the key gets that program's values, however many cases run."""
+    calls = []
+
+    def entry(tree, scale):
+        calls.append((sorted(tree), float(scale)))
+        return jax.tree_util.tree_map(lambda a: jnp.tanh(a) * scale, tree)
+
+    runner = CaseRunner(entry, _tree_request())
+    rng = np.random.default_rng(0)
+    cases = [({"a": (3,)}, 0.5), ({"a": (3,)}, 0.5), ({"a": (3,)}, 2.0), ({"b": (3,)}, 0.5),
+             ({"a": (3,)}, np.float32(0.5)), ({"a": (3,)}, 0.5), ({"a": (4,)}, 0.5)]
+    for shapes, scale in cases:
+        tree = {k: rng.standard_normal(s).astype(np.float32) for k, s in shapes.items()}
+        cotangent = {k: rng.standard_normal(s).astype(np.float32) for k, s in shapes.items()}
+        result = runner.run({"tree": tree, "scale": scale}, {"cotangent": cotangent})
+        assert result["error"] is None, result["error"]
+        out, pull = jax.vjp(lambda t: jax.tree_util.tree_map(lambda a: jnp.tanh(a) * scale, t), tree)
+        got = protocol.decode_value(result["output"])
+        for k in shapes:
+            np.testing.assert_allclose(got[k], out[k], rtol=1e-6)
+            np.testing.assert_allclose(protocol.decode_value(result["probes"]["vjp"])["tree"][k],
+                                       pull(cotangent)[0][k], rtol=1e-6)
+    # five signatures: (a3, 0.5), (a3, 2.0), (b3, 0.5), (a3, float32 0.5), (a4, 0.5); two calls each
+    assert len(calls) == 10, calls
+
+
+def test_python_runs_once_per_static_signature_when_graded(tmp_path):
+    """Graded end to end: the submission's Python ran once per static signature of the cases
+    (it appends a line to a file the test reads), not once per case, and every case is
+    accepted."""
+    problem = spec.load(ROOT / "problems" / "warmup_cosine.yaml")
+    log = tmp_path / "calls.txt"
+    source = (FILES / "warmup_cosine_says_when_called.py").read_text()
+    submission = tmp_path / "warmup_cosine_says_when_called.py"
+    submission.write_text(source.replace("print(", f"open({str(log)!r}, 'a').write(").replace(
+        '}")', '}\\n")'))
+    result = grading.grade(problem, submission, use_cache=True, hints=False, source_gate=False,
+                           sandbox="none")
+    assert result.verdict is Verdict.AC, [f"{c.name}: {c.reason}: {c.message}" for c in result.cases]
+    signatures = {tuple(repr(c.inputs[n]) for n in ("base_lr", "warmup_steps", "total_steps"))
+                  for c in problem.cases}
+    lines = log.read_text().splitlines()
+    assert len(lines) == len(signatures) < len(problem.cases), lines
+    assert len(set(lines)) == len(lines)  # each signature traced once
+
+
+def test_a_call_counter_is_graded_on_the_program_each_signature_traced():
+    """Honest on its first call only: the cases of the first signature ran (and the rules read)
+    the honest program; every other signature's program is the one refused."""
+    result, messages = _grade("mixed_precision_step", "mixed_precision_honest_first_call")
+    assert (result.verdict, result.reason) == (Verdict.RJ, "wrong_precision"), messages
+    verdicts = [c.verdict for c in result.cases]
+    assert verdicts[0] is Verdict.AC and Verdict.RJ in verdicts[1:], messages

@@ -51,10 +51,11 @@ def probe_args(problem: Problem, case) -> dict:
 
 
 def symbolic_spec(problem: Problem, case) -> dict | None:
-    """What the worker traces a case's program with (``judge.worker.case_runner``): the spec's
+    """What the worker traces a case's program with (``judge.worker.traced_once``): the spec's
     ``symbolic_dims`` as symbols, once per distinct ``key`` (the other dims and the static
     values), the case's values computed by that program at its dims. None where no rule reads
-    a program, no dim is symbolic, or the custom_vjp rule measures each case's own trace."""
+    a program, no dim is symbolic, or the custom_vjp rule (decided on each case's evidence)
+    applies: the worker then traces the program once per static signature of the cases."""
     if problem.rule("custom_vjp_grads"):
         return None
     trace = rules.symbolic_trace(problem, case.inputs)

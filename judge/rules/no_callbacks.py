@@ -1,7 +1,7 @@
 """Rule ``no_callbacks``: no pure_callback, io_callback or debug callback in the program.
 
-Reads the primitives of the traced program: the case's own trace (the one its values come
-from) and, where structural rules asked for it, the program traced without ``disable_jit``.
+Reads the primitives of the traced program: the one program the case ran (the one its values
+come from, traced once for every case of its key) and the traces rules asked for beside it.
 """
 
 from __future__ import annotations

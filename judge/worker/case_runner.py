@@ -31,9 +31,7 @@ class CaseRunner(traced_once.TraceOnce):
 
             evaluator = Evaluator(jax, uses_numpy=request.get("evaluator") != "jax")
         self.evaluator = evaluator  # evaluates each traced program (NumPy where exact, else JAX)
-        self.structure = bool(request.get("structure"))  # also trace each case without running it
-        #: no instrument to re-run: one trace, without disable_jit, gives both values and program
-        self.single_trace = self.structure and recorder is None
+        self.structure = bool(request.get("structure"))  # also report each program's summary
         self.entry = entry
         self.parameters = request["parameters"]
         self.grad_rule = request.get("grad_rule")
@@ -58,58 +56,6 @@ class CaseRunner(traced_once.TraceOnce):
         """The skeleton from ``_split`` with each slot's array encoded (``output_data.fill``)."""
         return output_data.fill(self.np, skeleton, values)
 
-    def _evaluate(self, fn, inputs: list, factor: float | None = None, fresh: bool = True):
-        """make_jaxpr of ``fn`` with ``inputs`` abstract, then evaluate that jaxpr on them.
-
-        With the custom_vjp instrument installed, the jaxpr has one more input, the factor that
-        marks what backward rules return: the output is evaluated with it at 1, and, when
-        ``factor`` is given, again at ``factor`` (the scaled output; None otherwise). Runs under
-        ``disable_jit`` so that a jit-wrapped submission is traced afresh each time (its rules
-        run again) instead of being served from JAX's trace cache; without ``fresh`` (no
-        instrument, structural rules) it is traced as it is, so the program the rules read is
-        the very one whose values are judged. Either way a jitted call is evaluated operation
-        by operation (``Evaluator.run``'s ``jit_inlined``), as disable_jit runs it: what the
-        cases share with the reference and with each other is then single operations, which
-        the compilation cache holds, rather than a program of the submission's own per shape.
-        """
-        jax, np, recorder = self.jax, self.np, self.recorder
-        holder = {}
-        # NumPy's floating-point errors ignored while the program is evaluated: an error mode set
-        # by the submission ("call", "log") would run its code there, on conversions that the
-        # NumPy evaluator and JAX make a different number of times. (NumPy's attributes are
-        # watched; functools, which a submission may import, is not: no functools.partial here.)
-        def quiet():
-            return np.errstate(all="ignore")
-
-        def traced(*values):
-            if recorder is not None:
-                recorder.begin(values[-1])
-                values = values[:-1]
-            leaves: list = []
-            holder["skeleton"] = self._split(fn(*values), leaves)
-            return leaves
-
-        inputs = list(inputs) + ([np.float32(1.0)] if recorder is not None else [])
-        leaves = jax.tree_util.tree_leaves(inputs)  # a tree parameter is one input per leaf
-        try:
-            with jax.disable_jit() if fresh else contextlib.nullcontext():
-                closed = jax.make_jaxpr(traced)(*inputs)
-            if self.compiled:  # the same computation compiled whole by XLA (may fuse and reorder)
-                flat = jax.jit(traced)(*inputs)
-            else:
-                with quiet():  # a jitted call operation by operation, as under disable_jit
-                    flat = self.evaluator.run(closed.jaxpr, closed.consts, *leaves, jit_inlined=True)
-        finally:
-            if recorder is not None:
-                recorder.stop()
-        scaled = None
-        if factor is not None and recorder is not None:
-            with quiet():
-                moved = self.evaluator.run(closed.jaxpr, closed.consts, *leaves[:-1], np.float32(factor),
-                                           jit_inlined=True)
-            scaled = self._fill(holder["skeleton"], moved)
-        return closed, self._fill(holder["skeleton"], flat), scaled, holder["skeleton"]
-
     def _bind(self, args: dict, traced_values) -> dict:
         values = dict(args)
         values.update(zip(self.traced, traced_values))
@@ -117,16 +63,6 @@ class CaseRunner(traced_once.TraceOnce):
 
     def _call(self, values: dict):
         return self.entry(*[values[p["name"]] for p in self.parameters])
-
-    def trace(self, args: dict, factor: float | None = None):
-        """The entry's output on one case (and with its backward rules scaled by ``factor``),
-        its jaxpr, and what the custom_vjp instrument saw."""
-        closed, output, scaled, skeleton = self._evaluate(
-            lambda *t: self._call(self._bind(args, t)), [args[name] for name in self.traced], factor,
-            fresh=not self.single_trace)
-        applied, runs = self.recorder.counts() if self.recorder else (0, 0)
-        evidence = {"custom_vjp_applied": applied, "backward_runs": runs}
-        return closed, output, scaled, skeleton, evidence
 
     def program(self, args: dict, shapes: dict | None = None, symbols: dict | None = None) -> dict:
         """The summary of the entry's program traced without running it, and without
@@ -205,48 +141,6 @@ class CaseRunner(traced_once.TraceOnce):
             derived.append(pushed)
         return out, derived
 
-    def _probes_in_program(self, args: dict, probe_args: dict) -> tuple | None:
-        """The probes' derivatives and the case's program from one trace: the program the rules
-        read (``program``: the output and the derivatives, traced as they are) traced with the
-        case's cotangent and tangent as inputs in place of ones, and evaluated. Returns (the
-        probes as ``run`` reports them, the primitives of that program, its summary), or None
-        where that program cannot be traced or evaluated: then the probes and the program are
-        each traced on their own, which reports the failure where it belongs."""
-        jax, np = self.jax, self.np
-        wrt = self.probes["wrt"]
-        try:
-            named = traced_once.DIRECTIONS
-            directions = {named[n]: probe_args[named[n]] for n in self.probes["names"]}
-            holder = {}
-
-            def with_derivative(*values):
-                count = len(self.traced)
-                out, derived = self._derived(self._bind(args, values[:count]),
-                                             dict(zip(directions, values[count:])))
-                leaves: list = []
-                self._split(out, leaves)
-                flat, holder["tree"] = jax.tree_util.tree_flatten(derived)
-                holder["outputs"] = len(leaves)
-                return leaves + flat
-
-            inputs = [args[n] for n in self.traced] + list(directions.values())
-            closed = jax.make_jaxpr(with_derivative)(*inputs)
-            with np.errstate(all="ignore"):  # as in ``_evaluate``
-                # operation by operation, as the probes' own traces (under disable_jit) ran
-                flat = self.evaluator.run(closed.jaxpr, closed.consts, *jax.tree_util.tree_leaves(inputs),
-                                          jit_inlined=True)
-            derived = jax.tree_util.tree_unflatten(holder["tree"], list(flat[holder["outputs"]:]))
-        except Exception:  # noqa: BLE001 - the separate traces report it
-            return None
-        probes: dict = {"errors": {}}
-        for name, value in zip(self.probes["names"], derived):
-            if name == "vjp":
-                value = traced_once.gradients(wrt, value)
-            leaves = []
-            probes[name] = self._fill(self._split(value, leaves), leaves)
-        return probes, self.instrument.walk_primitives(closed)["primitives"], \
-            self.summarize(closed, source=self.submission)
-
     def abstract(self, args: dict, shapes: dict, symbols: dict | None = None) -> dict:
         """Only the program summary, at ``shapes`` (with ``symbols``, some extents symbolic):
         nothing runs."""
@@ -267,8 +161,10 @@ class CaseRunner(traced_once.TraceOnce):
                 else "exit" if isinstance(exc, SystemExit) else "exception")
         return describe_error(exc, kind, self.submission)
 
-    def _flow(self, closed, skeleton, args: dict) -> dict:
-        """Does the case's cotangent reach the rule's field outside every backward rule?"""
+    def _flow(self, closed, skeleton, args: dict, made: dict) -> dict:
+        """Does the case's cotangent reach the rule's field outside every backward rule?
+        ``closed`` is a program whose last input is the factor, ``made`` the instrument's
+        markers in it."""
         name = self.grad_rule["field"]
         source = self.grad_rule.get("cotangent")
         positions, start = {}, 0  # each traced parameter's inputs of the trace (a tree has several)
@@ -285,38 +181,9 @@ class CaseRunner(traced_once.TraceOnce):
         for item in output_data.nested(skeleton):
             if item.get("kind") == "array":
                 sinks.append(item["slot"])
-        factor = start  # the factor is the trace's last input
-        made = self.recorder.made() if self.recorder else set()
+        factor = len(closed.jaxpr.invars) - 1  # the factor is the trace's last input
         return self.provenance.trace_flow(closed, self.marker, sources, sinks, primals, factor,
                                           made=made, plumbed=bool(self.grad_rule.get("plumbed")))
-
-    def probe(self, name: str, args: dict, probe_args: dict) -> tuple:
-        """A derivative of the entry with respect to its ``wrt`` parameters, computed by the
-        judge: ``jax.vjp`` pulling back the case's cotangent (shaped like the output), or
-        ``jax.jvp`` pushing its tangent. ``wrt`` a name: that parameter's gradient, and its
-        tangent; a list: the gradients by name, and a tangent for each. Returns the result and
-        the primitives of the derivative's program."""
-        jax, wrt = self.jax, self.probes["wrt"]
-        names = [wrt] if isinstance(wrt, str) else list(wrt)
-
-        def derivative(*traced_values):
-            values = self._bind(args, traced_values[:-1])
-            direction = traced_values[-1]
-
-            def of_wrt(*ws):
-                return self._call({**values, **dict(zip(names, ws))})
-
-            primals = [values[n] for n in names]
-            if name == "vjp":
-                out, pull = jax.vjp(of_wrt, *primals)
-                return traced_once.gradients(wrt, pull(output_data.like(out, direction)))
-            return jax.jvp(of_wrt, tuple(primals), traced_once.tangents(wrt, direction))[1]
-
-        direction = probe_args[traced_once.DIRECTIONS[name]]
-        closed, output = self._evaluate(derivative, [args[n] for n in self.traced] + [direction])[:2]
-        # what the derivative ran counts as the program's too: a callback hidden in a backward
-        # or forward-mode rule runs only there
-        return output, self.instrument.walk_primitives(closed)["primitives"]
 
     def _rule_followed(self, output: dict, scaled: dict, factor: float) -> bool:
         """Did scaling the backward rules' output scale the rule's field by a power of the
@@ -341,61 +208,8 @@ class CaseRunner(traced_once.TraceOnce):
 
     def run(self, args: dict, probe_args: dict | None = None, factor: float = 2.0,
             symbolic_spec: dict | None = None) -> dict:
-        if symbolic_spec is not None and self.recorder is None:
-            return self._run_symbolic(args, probe_args or {}, symbolic_spec)
-        result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None}
-        rule, first = self.grad_rule, None
-        try:
-            closed, output, scaled, skeleton, evidence = self.trace(args, factor if rule else None)
-            ran = evidence["backward_runs"] and evidence["custom_vjp_applied"]
-            if rule and not (ran and self._rule_followed(output, scaled, factor)):
-                # A rule may have been skipped because JAX served a cached trace (lax control
-                # flow caches its bodies); measure again from clean caches before reporting.
-                cleared = self._fresh(evidence)
-                if cleared:
-                    first = closed
-                    closed, output, scaled, skeleton, again = self.trace(args, factor)
-                    evidence.update(again)
-                    self.clearing_helps = bool(evidence["backward_runs"] and evidence["custom_vjp_applied"]
-                                               and self._rule_followed(output, scaled, factor))
-            result["output"] = output
-            result["trace"] = self.instrument.walk_primitives(closed)
-            if first is not None:  # what the first trace used counts too (a callback, say)
-                seen = self.instrument.walk_primitives(first)
-                result["trace"] = {
-                    "primitives": sorted(set(result["trace"]["primitives"]) | set(seen["primitives"])),
-                    "custom_vjp_calls": result["trace"]["custom_vjp_calls"]}
-            if rule:
-                evidence["scaled"] = scaled
-                evidence["provenance"] = self._flow(closed, skeleton, args)
-                evidence["instrument_intact"] = self.recorder.intact()
-            result["evidence"] = evidence
-            if self.probes:
-                seen = set(result["trace"]["primitives"])
-                # the program the rules read takes the probes' derivatives already: where the
-                # values are judged from the program as traced, it gives the probes' values too
-                merged = (self._probes_in_program(args, probe_args or {})
-                          if self.single_trace and self.derivative == self.probes and not self.compiled
-                          else None)
-                if merged is not None:
-                    result["probes"], used, result["program"] = merged
-                    seen.update(used)
-                else:
-                    probes = result["probes"] = {"errors": {}}
-                    for name in self.probes["names"]:
-                        try:
-                            probes[name], used = self.probe(name, args, probe_args or {})
-                            seen.update(used)
-                        except self.instrument.CONCRETIZATION_ERRORS:
-                            raise
-                        except Exception as exc:  # noqa: BLE001 - e.g. no forward-mode rule
-                            probes["errors"][name] = describe_error(exc, "exception", self.submission)
-                result["trace"] = {**result["trace"], "primitives": sorted(seen)}
-            if self.structure and "program" not in result:
-                result["program"] = (self.summarize(closed, source=self.submission)
-                                     if self.single_trace and not self.derivative
-                                     else self.program(args))
-        except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
-            result["error"] = self._error(exc)
-        return result
-
+        """One case's result, from the program traced once for its key (``traced_once``): the
+        key of ``symbolic_spec`` (dims as symbols), or without one the case's static signature
+        (``_signature``: its shapes, static values and dtypes, traced at those shapes)."""
+        spec = symbolic_spec if symbolic_spec is not None else self._signature(args)
+        return self._run_symbolic(args, probe_args or {}, spec, factor)

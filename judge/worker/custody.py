@@ -6,7 +6,9 @@ the process (frames, the garbage collector, closures): the source gate refuses t
 gate, the aim is that no single overwritten object flips a verdict:
 
 * ``Measures`` is what the case runner computes provenance with. Its ``trace_flow`` takes the
-  instrument's marker and record from here, whatever its caller passes, and keeps a copy of
+  instrument's marker and record from here, whatever its caller passes, measures each program
+  once (the first time it is asked, right after that program's trace, while the record is that
+  trace's) and gives every later case of the program the same result, and keeps a copy of
   every result it gives, so that ``check_flow`` can tell whether the provenance a case reports
   is the one measured: a replaced provenance module, or a runner method shadowed on the
   instance, even if put back before the case ends, reports one that was not.
@@ -36,13 +38,23 @@ def measures(recorder, marker: str, provenance, plumbed: bool = False):
     provenance in a case's evidence is not the one measured for it (None if it is), replaces it
     by the copy kept here, and forgets the case's measurements."""
     flows: list = []
+    programs: dict = {}  # (id of the program, the measure's arguments) -> (program, its result)
     trace_flow, first_unscaled, made = provenance.trace_flow, provenance.first_unscaled, recorder.made
     intact, dict_, len_, isinstance_ = recorder.intact, dict, len, isinstance
+    id_, tuple_ = id, tuple
 
     def measured(closed, _marker, sources, sinks, primals, factor, made=None, plumbed=None):
-        # the request's plumbed, as the marker, whatever the caller passes
-        found = trace_flow(closed, marker, sources, sinks, primals, factor, made=recorded(),
-                           **({"plumbed": True} if wanted_plumbed else {}))
+        # a program is measured once, when first asked, right after its trace (the instrument's
+        # markers are then its own; a later trace replaces them), and kept with its result:
+        # every case that runs it reports that result
+        key = (id_(closed), tuple_(sources), tuple_(sinks), tuple_(primals), factor)
+        kept = programs.get(key)
+        if kept is not None and kept[0] is closed:
+            found = dict_(kept[1])
+        else:  # the request's plumbed, as the marker, whatever the caller passes
+            found = trace_flow(closed, marker, sources, sinks, primals, factor, made=recorded(),
+                               **({"plumbed": True} if wanted_plumbed else {}))
+            programs[key] = (closed, dict_(found))
         flows.append(dict_(found))
         return found
 

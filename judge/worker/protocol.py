@@ -36,15 +36,16 @@ Channels
                  {"index": 70, "abstract": {"x": {"shape": [4096], "dtype": "float32"}},
                   "args": {"scale": 0.5, ...}}]}          # trace only, at these shapes
 
-  With ``structure``, each case is also traced abstractly (``jax.make_jaxpr`` of the entry on
-  shapes, without ``disable_jit``, so scans and jits stay what they are) and its message carries
-  ``program``, the summary structural rules read (``program.py``). A case with ``abstract`` is
-  only traced that way, never run: its message has ``program`` and nothing else but text and
-  ``error``. A case with ``symbolic`` is not traced at its own shapes: the entry is traced once
-  per ``key``, the dims named in ``shapes`` as symbols over ``symbols``' ranges and the probes'
-  derivatives traced in, and the case's output and probes are that program run at its dims
-  (``case_runner``); its ``program`` is that program's summary, and a dim read as a number
-  while tracing is an ERROR of kind "symbolic".
+  Every case that runs is run from a program traced once (``traced_once``): the entry with the
+  probes' derivatives traced in (and, with ``grad_rule``, the factor as one more input), traced
+  once per key and evaluated at each case of the key. A case with ``symbolic`` names its key:
+  the dims named in ``shapes`` are symbols over ``symbols``' ranges, the case runs that program
+  made concrete at its dims, and a dim read as a number while tracing is an ERROR of kind
+  "symbolic". A case without it is keyed by its static signature (its shapes, static values
+  and dtypes) and traced at its own shapes. With ``structure``, the message carries
+  ``program``, the summary of that one program (``program.py``), which structural rules read.
+  A case with ``abstract`` is only traced (``jax.make_jaxpr`` on shapes), never run: its
+  message has ``program`` and nothing else but text and ``error``.
 
 * Results (worker -> judge): JSON lines on a dedicated pipe whose descriptor number is given on
   the worker's command line (``--result-fd N``). The submission's stdout and stderr are separate

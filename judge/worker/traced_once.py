@@ -2,18 +2,36 @@
 submission's entry once per key and evaluates that one program at every case of the key), and
 ``Traced``, a program so traced with what running it at a case needs.
 
-A case sent with ``symbolic`` (``protocol``) is not traced at its own shapes: the entry, with the
-judge's derivatives traced in (their cotangent and tangent as inputs), is traced once per
-distinct key with the spec's dims as symbols (``_trace_symbolic``), and every case of that key
-is that one program made concrete at its dims (``symbolic.instantiate``) and evaluated
-(``_evaluate_at``). Its summary is what the rules read, and its values are what the case is
-graded on: the submission's Python never runs at a case's concrete shapes.
+Every case that runs goes this way; no case's values come from another trace. The entry, with
+the judge's derivatives traced in (their cotangent and tangent as inputs), is traced once per
+key (``_trace_symbolic``) and every case of the key is that one program evaluated
+(``_evaluate_at``): its summary is what the rules read, and its values are what the case is
+graded on. The key is either
+* the one a case sent with ``symbolic`` names (``protocol``): the spec's dims are symbols, and
+  each case runs the program made concrete at its dims (``symbolic.instantiate``), so the
+  submission's Python never runs at a case's concrete shapes; or
+* the case's static signature (``_signature``): its arrays' shapes and dtypes, its trees'
+  structures and leaves, its static values exactly. The program is traced at those shapes.
+The submission's Python runs only while a key is traced: once for the output, and once more
+inside each derivative traced in.
+
+With the custom_vjp instrument (``instrument``, rule ``custom_vjp_grads``) the factor its
+markers scale by is one more input of the program, last, and the program is traced under
+``disable_jit`` (``_make_jaxpr``; so is every program whose structure no rule reads). Each
+case's output is the program evaluated with the factor at 1, and its scaled output the same
+program evaluated with the case's own random factor; the instrument's counts are those of the
+program's trace, and its provenance is measured on that program once (``_measured``;
+``custody`` keeps the result for every later case of the key).
+Where the rule looks unfollowed, the key is traced once more from cleared caches.
 
 Used by ``case_runner`` (``CaseRunner`` is a ``TraceOnce``), in the process the submission
-shares; decides nothing, every failure is data.
+shares; decides nothing, every failure is data. The programs are kept in that process: a
+submission that reflects on the process could reach them (``SECURITY.md``).
 """
 
 from __future__ import annotations
+
+import contextlib
 
 from . import output_data, symbolic
 from .output_data import describe_error
@@ -30,7 +48,7 @@ class TraceOnce:
         high]), the probes' derivatives traced in with their cotangent and tangent as inputs.
         A probe whose derivative cannot be traced is left out, with its error."""
         jax, np = self.jax, self.np
-        made = symbolic.dims(jax, spec["symbols"])
+        made = symbolic.dims(jax, spec["symbols"]) if spec["symbols"] else {}
         specs = []
         for name in self.traced:
             if name in spec["shapes"]:
@@ -54,8 +72,8 @@ class TraceOnce:
 
         names = list(self.probes["names"] if self.probes else []) if names is None else list(names)
         errors = dict(errors or {})
-        with symbolic.scan_length_shim():
-            closed = jax.make_jaxpr(forward)(*specs)
+        with symbolic.scan_length_shim() if made else contextlib.nullcontext():
+            closed = self._make_jaxpr(forward, specs)
             if names:
                 wrt = self.probes["wrt"]
                 wrt_names = [wrt] if isinstance(wrt, str) else list(wrt)
@@ -84,7 +102,7 @@ class TraceOnce:
 
                     more = (cotangent_leaves if "vjp" in taken else []) + (
                         tangent_leaves if "jvp" in taken else [])
-                    return jax.make_jaxpr(traced)(*specs, *more)
+                    return self._make_jaxpr(traced, [*specs, *more])
 
                 try:
                     closed = with_derivatives(names)
@@ -102,15 +120,60 @@ class TraceOnce:
                                     alone, self.instrument.CONCRETIZATION_ERRORS):
                                 raise
                             errors[name] = describe_error(alone, "exception", self.submission)
-                    closed = with_derivatives(kept) if kept else jax.make_jaxpr(forward)(*specs)
+                    closed = with_derivatives(kept) if kept else self._make_jaxpr(forward, specs)
                     names = kept
                     if not kept:
                         holder.pop("derived_tree", None)
-        return Traced(closed=closed, inputs=count, outputs=holder["outputs"], skeleton=holder["skeleton"],
-                      out_tree=holder["out_tree"], derived_tree=holder.get("derived_tree"),
-                      probes=names, errors=errors, shapes=dict(spec["shapes"]),
-                      primitives=self.instrument.walk_primitives(closed),
-                      program=self.summarize(closed, symbolic=True, source=self.submission))
+        found = Traced(closed=closed, inputs=count, outputs=holder["outputs"], skeleton=holder["skeleton"],
+                       out_tree=holder["out_tree"], derived_tree=holder.get("derived_tree"),
+                       probes=names, errors=errors, shapes=dict(spec["shapes"]),
+                       primitives=self.instrument.walk_primitives(closed),
+                       program=self.summarize(closed, symbolic=bool(made), source=self.submission))
+        if self.recorder is not None:  # what the instrument saw while this program was traced
+            found.marked, found.counts, found.made = True, self.recorder.counts(), self.recorder.made()
+        return found
+
+    def _make_jaxpr(self, fn, specs: list):
+        """``make_jaxpr`` of ``fn`` at ``specs``. With the custom_vjp instrument installed, the
+        program has one more input, last: the factor its markers scale by (``instrument``).
+        Where no rule reads the program's structure, or the instrument must see every rule
+        run, it is traced under ``disable_jit``, as eager JAX runs it: a jitted function's
+        rules run in this trace instead of being served from JAX's trace cache, and its
+        static arguments are not made static (a traced value there is read as a concrete
+        one). Where rules read the structure, jits and scans stay what they are."""
+        jax, recorder = self.jax, self.recorder
+        eager = jax.disable_jit() if recorder is not None or not self.structure else contextlib.nullcontext()
+        if recorder is None:
+            with eager:
+                return jax.make_jaxpr(fn)(*specs)
+
+        def marked(*values):
+            recorder.begin(values[-1])
+            return fn(*values[:-1])
+
+        try:
+            with eager:
+                return jax.make_jaxpr(marked)(*specs, jax.ShapeDtypeStruct((), self.np.float32))
+        finally:
+            recorder.stop()
+
+    def _signature(self, args: dict) -> dict:
+        """The key of a case sent without symbolic dims: its static signature, that is each
+        traced array's shape and dtype, each tree's structure and its leaves' shapes and dtypes,
+        and each static value exactly (its type, dtype and bytes). No symbols: the program is
+        traced at these shapes, once, and every case of the signature runs it."""
+        jax, np = self.jax, self.np
+        parts, shapes = [], {}
+        for parameter in self.parameters:
+            name, value = parameter["name"], args[parameter["name"]]
+            if not parameter["traced"]:
+                parts.append((name, static_value(np, value)))
+                continue
+            leaves, tree = jax.tree_util.tree_flatten(value)
+            parts.append((name, str(tree), [(tuple(np.shape(v)), str(np.asarray(v).dtype)) for v in leaves]))
+            if len(leaves) == 1 and leaves[0] is value:  # an array, not a tree
+                shapes[name] = [int(e) for e in np.shape(value)]
+        return {"key": repr(parts), "shapes": shapes, "symbols": {}}
 
     def _key(self, args: dict, spec: dict) -> str:
         """The key of the program a case runs (a tree's leaf shapes are part of it)."""
@@ -133,9 +196,11 @@ class TraceOnce:
             raise found
         return found
 
-    def _evaluate_at(self, traced: "Traced", args: dict, probe_args: dict) -> tuple[list, dict]:
+    def _evaluate_at(self, traced: "Traced", args: dict, probe_args: dict, factor: float = 1.0
+                     ) -> tuple[list, dict]:
         """The traced program's outputs at the case (made concrete at its dims), and the probes
-        whose direction does not fit it."""
+        whose direction does not fit it; with the custom_vjp instrument, the backward rules'
+        results scaled by ``factor`` (1: the output itself)."""
         jax, np = self.jax, self.np
         dims = symbolic.case_dims(traced.shapes, {n: tuple(np.shape(args[n])) for n in traced.shapes})
         if dims is None:
@@ -146,9 +211,14 @@ class TraceOnce:
         if traced.probes:
             directions, unfit = self._direction_leaves(traced, concrete, probe_args)
             inputs += directions
+        if traced.marked:
+            inputs.append(np.float32(factor))
         if self.compiled:  # the same program compiled whole by XLA (may fuse and reorder)
             return list(jax.jit(symbolic.as_function(concrete))(*inputs)), unfit
-        with np.errstate(all="ignore"):  # as in ``_evaluate``
+        # NumPy's floating-point errors ignored while the program is evaluated: an error mode set
+        # by the submission ("call", "log") would run its code there, on conversions that the
+        # NumPy evaluator and JAX make a different number of times
+        with np.errstate(all="ignore"):
             return self.evaluator.run(concrete.jaxpr, concrete.consts, *inputs, jit_inlined=True), unfit
 
     def _without_failing_probes(self, args: dict, probe_args: dict, spec: dict, traced: "Traced"):
@@ -168,13 +238,19 @@ class TraceOnce:
         found = self.traced_once[self._key(args, spec)] = self._trace_symbolic(args, spec, kept, errors)
         return found
 
-    def _run_symbolic(self, args: dict, probe_args: dict, spec: dict) -> dict:
-        """One case's values from the program traced with symbolic dims (``_traced``), made
-        concrete at the case's dims and evaluated."""
+    def _run_symbolic(self, args: dict, probe_args: dict, spec: dict, factor: float = 2.0) -> dict:
+        """One case's values from the program traced once for its key (``_traced``: with
+        symbolic dims, or at its static signature's shapes), made concrete at the case's dims
+        and evaluated; with the custom_vjp instrument, its evidence too (``_measured``,
+        ``factor`` the case's)."""
         jax = self.jax
         result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None}
         try:
             traced = self._traced(args, spec)
+            if traced.marked and not traced.flowed and self.recorder.made() != traced.made:
+                # another program was traced since, and this one's provenance is not measured
+                # yet: traced again, so that the instrument's markers are this program's
+                traced = self.traced_once[self._key(args, spec)] = self._trace_symbolic(args, spec)
         except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
             result["error"] = self._error(exc)
             if symbolic.is_symbolic_error(jax, exc):
@@ -188,6 +264,10 @@ class TraceOnce:
                     raise
                 traced = self._without_failing_probes(args, probe_args, spec, traced)
                 flat, unfit = self._evaluate_at(traced, args, probe_args)
+            evidence = {"custom_vjp_applied": 0, "backward_runs": 0}
+            if traced.marked:
+                traced, flat, unfit, evidence = self._measured(traced, flat, unfit, args, probe_args,
+                                                               spec, factor)
             result["output"] = self._fill(traced.skeleton, flat[:traced.outputs])
             if self.probes:
                 probes = result["probes"] = {"errors": {**traced.errors, **unfit}}
@@ -201,7 +281,7 @@ class TraceOnce:
                     leaves: list = []
                     probes[name] = self._fill(self._split(value, leaves), leaves)
             result["trace"] = traced.primitives
-            result["evidence"] = {"custom_vjp_applied": 0, "backward_runs": 0}
+            result["evidence"] = evidence
             if self.structure:
                 result["program"] = traced.program
         except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
@@ -209,13 +289,51 @@ class TraceOnce:
                       "probes": None}
         return result
 
+    def _measured(self, traced: "Traced", flat: list, unfit: dict, args: dict, probe_args: dict,
+                  spec: dict, factor: float) -> tuple:
+        """The custom_vjp instrument's evidence on one case (``custom_vjp_grads``): what it
+        counted while the program was traced; the output with every backward rule's result
+        scaled by the case's ``factor`` (the one program evaluated again with that input); and
+        the provenance of the rule's field over the program. Where the rule looks unfollowed,
+        the key is traced once more from cleared caches (JAX may have served a cached trace in
+        which no rule ran; ``_fresh``), and what the first trace used counts too. Returns the
+        program, its outputs and unfit probes (those of the new trace where there is one) and
+        the evidence."""
+        evidence: dict = {}
+
+        def scaled(program, outputs):
+            applied, runs = program.counts
+            evidence.update(custom_vjp_applied=applied, backward_runs=runs)
+            moved = self._evaluate_at(program, args, probe_args, factor)[0]
+            got = self._fill(program.skeleton, moved[:program.outputs])
+            output = self._fill(program.skeleton, outputs[:program.outputs])
+            return got, bool(runs and applied and self._rule_followed(output, got, factor))
+
+        moved, followed = scaled(traced, flat)
+        if not followed and not traced.retried and self._fresh(evidence):
+            first = traced.primitives
+            traced = self._trace_symbolic(args, spec, traced.probes, traced.errors)
+            traced.retried = True
+            traced.primitives = {**traced.primitives, "primitives": sorted(
+                set(traced.primitives["primitives"]) | set(first["primitives"]))}
+            self.traced_once[self._key(args, spec)] = traced
+            flat, unfit = self._evaluate_at(traced, args, probe_args)
+            moved, followed = scaled(traced, flat)
+            self.clearing_helps = followed
+        evidence["scaled"] = moved
+        evidence["provenance"] = self._flow(traced.closed, traced.skeleton, args, traced.made)
+        traced.flowed = True
+        evidence["instrument_intact"] = self.recorder.intact()
+        return traced, flat, unfit, evidence
+
     def _direction_leaves(self, traced: "Traced", concrete, probe_args: dict) -> tuple[list, dict]:
         """The case's cotangent and tangent as the traced program's inputs, in its order, and
         the error of each probe whose direction does not fit the program (an output of the
         wrong shape, say): that one is given zeros, so that the output is still computed, and
         reports its error instead of a value."""
         jax, np = self.jax, self.np
-        avals = [v.aval for v in concrete.jaxpr.invars[traced.inputs:]]
+        invars = concrete.jaxpr.invars[:-1] if traced.marked else concrete.jaxpr.invars
+        avals = [v.aval for v in invars[traced.inputs:]]
         parts, errors = [], {}
         if "vjp" in traced.probes:
             template = jax.tree_util.tree_unflatten(traced.out_tree, [0] * traced.out_tree.num_leaves)
@@ -257,8 +375,14 @@ class Traced:
         self.probes, self.errors, self.shapes = probes, errors, shapes
         self.primitives, self.program = primitives, program
         self._instances: dict = {}
+        #: with the custom_vjp instrument: the factor is the last input; what the instrument
+        #: counted and marked while it was traced; whether a trace from cleared caches was tried
+        self.marked, self.counts, self.made, self.retried = False, (0, 0), {}, False
+        self.flowed = False  # its provenance measured (``custody`` keeps it from then on)
 
     def at(self, dims: dict):
+        if not dims:  # traced at the case's own shapes: nothing to make concrete
+            return self.closed
         key = tuple(sorted(dims.items()))
         found = self._instances.get(key)
         if found is None:
@@ -269,6 +393,18 @@ class Traced:
 #: The input each derivative probe takes from the case: the cotangent pulled back by ``jax.vjp``,
 #: the tangent pushed by ``jax.jvp``.
 DIRECTIONS = {"vjp": "cotangent", "jvp": "tangent"}
+
+
+def static_value(np, value) -> tuple:
+    """A static (not traced) value exactly, for a signature: its type, and its dtype, shape and
+    bytes where it is numeric, else its ``repr``."""
+    try:
+        array = np.asarray(value)
+        if array.dtype != object:
+            return (type(value).__name__, str(array.dtype), array.shape, array.tobytes().hex())
+    except Exception:  # noqa: BLE001 - not an array: told apart by its text
+        pass
+    return (type(value).__name__, repr(value))
 
 
 def gradients(wrt, grads):
