@@ -220,3 +220,36 @@ def test_a_provenance_that_was_not_measured_is_seen():
     measures.trace_flow(None, "rmark", [1], [0], [0], 2)
     assert check_flow({"provenance": {**found, "reached": False, "rules": 5}}) is not None
     assert check_flow({"scaled": None}) is None                     # no rule measured, none reported
+
+
+def test_a_program_is_measured_once_with_the_record_of_its_own_trace():
+    """A program's provenance is measured the first time it is asked for, right after its
+    trace, and every later case of the program gets that result, though another program's
+    trace has replaced the instrument's record since; another program is measured afresh, and
+    a case that reports what it did not measure once is still seen."""
+    from judge.worker import custody
+
+    own = {1: ("out", 1, 0)}
+    records = [own]
+
+    class Provenance:
+        @staticmethod
+        def trace_flow(closed, marker, sources, sinks, primals, factor, made=None):
+            return {"reached": made != own, "used": True, "rules": 1, "opaque": 0}
+
+        first_unscaled = staticmethod(lambda *a: None)
+
+    recorder = instrument.Recorder(None, None, None, None, lambda: True, lambda: records[-1])
+    measures, check_flow = custody.measures(recorder, "rmark", Provenance)
+    program, other = object(), object()
+    first = measures.trace_flow(program, "rmark", [1], [0], [0], 2)
+    assert first["reached"] is False and check_flow({"provenance": dict(first)}) is None
+    records.append({7: ("out", 1, 0)})  # another program traced since
+    again = measures.trace_flow(program, "rmark", [1], [0], [0], 2)
+    assert again == first and check_flow({"provenance": dict(again)}) is None
+    fresh = measures.trace_flow(other, "rmark", [1], [0], [0], 2)
+    assert fresh["reached"] is True  # measured with the record it has now
+    assert check_flow({"provenance": dict(fresh)}) is None
+    measures.trace_flow(program, "rmark", [1], [0], [0], 2)
+    measures.trace_flow(program, "rmark", [1], [0], [0], 2)
+    assert check_flow({"provenance": dict(first)}) is not None  # measured twice in one case

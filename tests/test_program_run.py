@@ -295,3 +295,72 @@ def test_a_call_counter_is_graded_on_the_program_each_signature_traced():
     assert (result.verdict, result.reason) == (Verdict.RJ, "wrong_precision"), messages
     verdicts = [c.verdict for c in result.cases]
     assert verdicts[0] is Verdict.AC and Verdict.RJ in verdicts[1:], messages
+
+
+_INTERLEAVED = r'''
+import json
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from judge.worker import custody, instrument, protocol, provenance
+
+recorder = instrument.install("rtestmarker")
+measures, check_flow = custody.measures(recorder, "rtestmarker", provenance)
+from judge.worker.case_runner import CaseRunner
+
+calls = []
+
+
+def entry(x, scale, cotangent):
+    calls.append(scale)
+
+    @jax.custom_vjp
+    def quant(v):
+        return jnp.round(v / scale) * scale
+
+    quant.defvjp(lambda v: (jnp.round(v / scale) * scale, None), lambda _, g: (g,))
+    values, pull = jax.vjp(quant, x)
+    return {"values": values, "grads": pull(cotangent)[0]}
+
+
+request = {"parameters": [{"name": "x", "traced": True}, {"name": "scale", "traced": False},
+                          {"name": "cotangent", "traced": True}],
+           "submission": "/none.py", "grad_rule": {"field": "grads", "cotangent": "cotangent"}}
+runner = CaseRunner(entry, request, recorder, "rtestmarker")
+runner.provenance = measures
+found = []
+for n, scale, factor in [(3, 0.5, 2.0), (4, 0.25, 4.0), (3, 0.5, 8.0), (4, 0.25, 16.0), (3, 0.5, 4.0)]:
+    x, c = np.linspace(-1, 1, n, dtype=np.float32), np.arange(1, n + 1, dtype=np.float32)
+    result = runner.run({"x": x, "scale": scale, "cotangent": c}, {}, factor)
+    evidence = result["evidence"]
+    found.append({"error": result["error"], "unmeasured": check_flow(evidence),
+                  "provenance": evidence["provenance"],
+                  "counts": [evidence["custom_vjp_applied"], evidence["backward_runs"]],
+                  "grads": protocol.decode_value(result["output"])["grads"].tolist(),
+                  "scaled": protocol.decode_value(evidence["scaled"])["grads"].tolist(),
+                  "want": c.tolist(), "factor": factor})
+print(json.dumps({"cases": found, "calls": calls}))
+'''
+
+
+def test_the_custom_vjp_evidence_of_a_program_holds_for_every_case_of_its_signature():
+    """With the instrument installed (in a process of its own), two static signatures in turn:
+    each is traced once, every case's gradients come from the backward rule, scaled by that
+    case's own factor, and the dataflow measured right after a program's trace is the one its
+    later cases report, though the other signature was traced in between."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _INTERLEAVED], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["calls"] == [0.5, 0.25]
+    for case in got["cases"]:
+        assert case["error"] is None and case["unmeasured"] is None, case
+        assert case["counts"] == [1, 1] and case["provenance"]["reached"] is False, case
+        assert case["grads"] == case["want"]
+        assert case["scaled"] == [case["factor"] * g for g in case["want"]]
