@@ -53,16 +53,27 @@ def probe_args(problem: Problem, case) -> dict:
 def symbolic_spec(problem: Problem, case) -> dict | None:
     """What the worker traces a case's program with (``judge.worker.case_runner``): the spec's
     ``symbolic_dims`` as symbols, once per distinct ``key`` (the other dims and the static
-    values), the case's values computed by that program at its dims. None where no rule reads
-    a program, no dim is symbolic, or the custom_vjp rule measures each case's own trace."""
+    values), the case's values computed by that program at its dims; a tree's ``shapes`` its
+    leaves' extents, nested as it is. None where no rule reads a program, no dim is symbolic,
+    or the custom_vjp rule measures each case's own trace."""
     if problem.rule("custom_vjp_grads"):
         return None
     trace = rules.symbolic_trace(problem, case.inputs)
     if trace is None:
         return None
     traced = [p.name for p in problem.parameters if p.traced and p.kind == "array"]
-    return {"key": rules.trace_key(trace), "shapes": {n: list(trace.shapes[n]) for n in traced},
+    return {"key": rules.trace_key(trace),
+            "shapes": {**{n: list(trace.shapes[n]) for n in traced},
+                       **{n: extents_data(tree) for n, tree in trace.trees.items()}},
             "symbols": {k: list(v) for k, v in trace.symbols.items()}}
+
+
+def extents_data(tree):
+    """A tree's leaves' extents as the worker takes them (``judge.worker.symbolic``): nested
+    dicts as the tree, each leaf a list of ints and dim names."""
+    if isinstance(tree, dict):
+        return {key: extents_data(item) for key, item in tree.items()}
+    return list(tree)
 
 
 def build_request(problem: Problem, submission: Path, cases) -> dict:

@@ -137,17 +137,11 @@ class CaseRunner:
         at ``shapes`` (name -> {"shape", "dtype"}) for the traced parameters. With ``symbols``
         (dim name -> [low, high]), an extent that names one is that symbolic dim (the corners
         of ``judge check`` and of a hidden refusal's explanation trace this way)."""
-        jax, np = self.jax, self.np
+        jax = self.jax
         made = symbolic.dims(jax, symbols) if symbols else {}
-        specs = []
-        for name in self.traced:
-            if shapes is not None and name in shapes:
-                wanted = shapes[name]
-                specs.append(jax.ShapeDtypeStruct(symbolic.shape(wanted["shape"], made),
-                                                  protocol.dtype_named(wanted["dtype"])))
-            else:  # an array, or a tree of them
-                specs.append(jax.tree_util.tree_map(
-                    lambda v: jax.ShapeDtypeStruct(np.shape(v), np.asarray(v).dtype), args[name]))
+        wanted = {name: (shapes or {}).get(name) or {} for name in self.traced}
+        specs = [symbolic.struct(jax, wanted[n].get("shape"), made, args.get(n), wanted[n].get("dtype"))
+                 for n in self.traced]  # at the judge's shapes, else an array's or a tree's own
 
         def forward(*values):
             leaves: list = []
@@ -344,19 +338,13 @@ class CaseRunner:
     def _trace_symbolic(self, args: dict, spec: dict, names: list | None = None,
                         errors: dict | None = None) -> "Traced":
         """The entry traced once with ``spec``'s dims as symbols (``spec["shapes"]``: each traced
-        array parameter's extents, an int or a dim's name; ``spec["symbols"]``: dim -> [low,
-        high]), the probes' derivatives traced in with their cotangent and tangent as inputs.
+        parameter's extents, an int or a dim's name, a tree's nested as it is; ``spec["symbols"]``:
+        dim -> [low, high]), the probes' derivatives traced in with their cotangent and tangent as inputs.
         A probe whose derivative cannot be traced is left out, with its error."""
-        jax, np = self.jax, self.np
+        jax = self.jax
         made = symbolic.dims(jax, spec["symbols"])
-        specs = []
-        for name in self.traced:
-            if name in spec["shapes"]:
-                specs.append(jax.ShapeDtypeStruct(symbolic.shape(spec["shapes"][name], made),
-                                                  np.asarray(args[name]).dtype))
-            else:  # a tree, at its own leaves' shapes
-                specs.append(jax.tree_util.tree_map(
-                    lambda v: jax.ShapeDtypeStruct(np.shape(v), np.asarray(v).dtype), args[name]))
+        # an array's or a tree's leaves' extents (a tree not given: at its own leaves' shapes)
+        specs = [symbolic.struct(jax, spec["shapes"].get(n), made, args[n]) for n in self.traced]
         count = len(jax.tree_util.tree_leaves(specs))
         holder: dict = {}
 
@@ -455,7 +443,7 @@ class CaseRunner:
         """The traced program's outputs at the case (made concrete at its dims), and the probes
         whose direction does not fit it."""
         jax, np = self.jax, self.np
-        dims = symbolic.case_dims(traced.shapes, {n: tuple(np.shape(args[n])) for n in traced.shapes})
+        dims = symbolic.case_dims(traced.shapes, {n: symbolic.shapes_of(args[n]) for n in traced.shapes})
         if dims is None:
             raise ValueError("the case's shapes are not those of the program traced for it")
         concrete = traced.at(dims)

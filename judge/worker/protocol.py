@@ -44,7 +44,10 @@ Channels
   per ``key``, the dims named in ``shapes`` as symbols over ``symbols``' ranges and the probes'
   derivatives traced in, and the case's output and probes are that program run at its dims
   (``case_runner``); its ``program`` is that program's summary, and a dim read as a number
-  while tracing is an ERROR of kind "symbolic".
+  while tracing is an ERROR of kind "symbolic". A tree parameter's ``shapes`` (and an
+  ``abstract`` tree's ``shape`` and ``dtype``) are nested as the tree, each leaf a list of
+  extents (``{"params": {"w": ["d", "k"], "b": ["k"]}}``); a tree not named there is traced at
+  its own leaves' shapes.
 
 * Results (worker -> judge): JSON lines on a dedicated pipe whose descriptor number is given on
   the worker's command line (``--result-fd N``). The submission's stdout and stderr are separate
