@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from judge import rules
 from judge.grade import outcome
-from judge.grade.request import extents_data
+from judge.grade.plan import CasePlan, extents_data
 from judge.worker import protocol
 
 
@@ -149,15 +149,15 @@ def program_breach(problem, wanted: list[Wanted], run, describe) -> rules.Breach
     return rules.check_abstract(problem, found) if found else None
 
 
-def symbolic(problem, case, report, decided: dict) -> rules.TraceEvidence | rules.Breach | None:
-    """The program the case ran, traced with symbolic dims (its summary in the case's
-    ``report``), as the rules' evidence; or the rules' breach on it; None where the case was
-    not run that way or reported no program (an error, judged as such). ``decided`` (one dict
-    per grade) keeps the rules' decision on each program, which every case of its key shares."""
-    trace = rules.symbolic_trace(problem, case.inputs) if not problem.rule("custom_vjp_grads") else None
+def symbolic(problem, planned: CasePlan, report, decided: dict) -> rules.TraceEvidence | rules.Breach | None:
+    """The program the case (``planned``: ``judge.grade.plan``) ran, traced with symbolic dims
+    (its summary in the case's ``report``), as the rules' evidence; or the rules' breach on it;
+    None where the case was not run that way or reported no program (an error, judged as
+    such). ``decided`` (one dict per grade) keeps the rules' decision on each program, which
+    every case of its key shares."""
+    trace, key = planned.trace, planned.key
     if trace is None or report is None or report.program is None:
         return None
-    key = rules.trace_key(trace)
     known = decided.get(key)
     if known is None or known[0] != report.program:  # each program the worker reports is decided
         got = rules.TraceEvidence(label=trace.name, shapes=trace.shapes, program=report.program,
