@@ -215,6 +215,19 @@ def test_a_tree_s_leaves_are_traced_with_their_dims_as_symbols():
     assert len(seen) <= 3  # the output's trace, then one with the derivative
 
 
+def test_a_tree_traced_without_running_takes_its_leaves_extents_and_dtypes():
+    """A trace the rules ask for (the corners, a rule's trace beside a case) gives a tree's
+    leaves as extents and dtypes nested as the tree: no value of it travels."""
+    request = {"parameters": [{"name": "params", "traced": True}, {"name": "x", "traced": True}],
+               "submission": "/none.py", "structure": False}
+    shapes = {"params": {"shape": {"w": ["d", "k"], "b": ["k"]}, "dtype": {"w": "float32", "b": "float32"}},
+              "x": {"shape": ["n", "d"], "dtype": "float32"}}
+    result = CaseRunner(_softmax_loss, request).abstract({}, shapes, TREE_SPEC["symbols"])
+    assert result["error"] is None, result["error"]
+    extents = {e for value in result["program"]["shapes"] for e in value["shape"]}
+    assert {"n", "k"} <= extents, extents
+
+
 def test_a_case_whose_tree_does_not_fit_the_traced_program_is_refused():
     """Leaves of other keys, or a leaf whose extent disagrees with a dim the others bind, are not
     an instance of the program traced for the key: the case fails, nothing runs at its shapes."""

@@ -141,8 +141,9 @@ def case_traces(problem, inputs: dict) -> list[tuple[int, AbstractTrace]]:
     found = []
     for i, rule in enumerate(problem.rules):
         more = getattr(RULES[rule["id"]], "case_traces", None)
-        if more is not None:
-            found.extend((i, replace(t, dtypes=dtypes)) for t in more(rule, problem, shapes, values))
+        if more is not None:  # a tree traced from its leaves' extents: their dtypes, nested alike
+            found.extend((i, replace(t, dtypes={**dtypes, **{n: _leaf_dtypes(inputs[n]) for n in t.trees}}))
+                         for t in more(rule, problem, shapes, values))
     return found
 
 
