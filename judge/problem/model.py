@@ -276,7 +276,7 @@ def dim_ranges(parameters) -> dict:
 
 def bind_dims(parameters, shapes: dict, trees: dict | None = None) -> dict:
     """Each dim name's extent in ``shapes`` (parameter -> shape tuple), then in ``trees`` (tree
-    parameter -> its leaves' shapes, nested as the tree: ``tree_extents``); the first parameter
+    parameter -> its leaves' shapes, nested as the tree: ``tree_shapes``); the first parameter
     that names a dim decides it (``constraints`` checks that the others agree). An extent that
     is a symbol's name (a trace with symbolic dims) stays that name."""
     dims: dict = {}
