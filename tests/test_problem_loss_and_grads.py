@@ -2,9 +2,9 @@
 (labels in [0, k), entries in [-4, 4]) and cover the mistakes it warns about (logits past
 exp's range, n, d and k all different, classes no label names, one example, the largest
 batch), and a few known submissions get their verdict with the reason of the rule that
-refuses them (examples only). The problem's parameters are a tree, traced at each case's
-shapes: `no_unrolling` compares them with the program at another n, and traces the first
-example's at fixed extents, the tree at its leaves' shapes."""
+refuses them (examples only). The problem's parameters are a tree whose leaves name the dims
+d and k: the rules' program is traced with n, d and k as symbols, the tree's leaves too, so a
+Python loop over the examples cannot be traced at all."""
 
 import re
 
@@ -26,7 +26,7 @@ def test_rules_and_dims(problem):
     assert 20 <= len(problem.hidden) <= 40
     assert [r["id"] for r in problem.rules] == ["no_unrolling", "forbidden_primitives",
                                                 "max_intermediate_size", "no_callbacks"]
-    assert not problem.symbolic_dims and not problem.probes
+    assert problem.symbolic_dims == ("d", "k", "n") and not problem.probes
 
 
 def test_cases_keep_the_statement(problem):
@@ -60,7 +60,7 @@ def test_cases_keep_the_statement(problem):
 @pytest.mark.parametrize("folder, name, verdict, reason, words", [
     ("accepted", "value_and_grad_one_hot", "AC", "ok", ""),
     ("accepted", "by_hand", "AC", "ok", ""),
-    ("rejected", "python_loop_over_examples", "RJ", "unrolled_loop", "each index of n"),
+    ("rejected", "python_loop_over_examples", "RJ", "dim_read_as_number", "`for i in range(n):`"),
     ("rejected", "lax_map_per_example", "RJ", "forbidden_primitive", "scan"),
     ("wrong_answer", "naive_logsumexp", "WA", "wrong_value", ""),
     ("wrong_answer", "bias_not_differentiated", "WA", "wrong_value", 'grads["b"]'),
@@ -133,3 +133,34 @@ def test_a_bound_or_range_naming_no_dim_names_the_file_line_and_key(tmp_path, ch
         spec.load(_variant(tmp_path, change))
     text = str(info.value)
     assert f"loss_and_grads.yaml: {key} (line " in text and "is not a dim name" in text, text
+
+
+# -- the tree's leaves traced with their dims as symbols ---------------------------------------------
+
+def test_symbolic_dims_may_name_a_dim_of_the_leaves(tmp_path):
+    """The dims default to every dim of the shapes, the leaves' included; ``symbolic_dims`` may
+    keep some concrete, k (named only in the leaves) among those it names."""
+    problem = spec.load(_variant(tmp_path, lambda d: d.__setitem__("symbolic_dims", ["k"])))
+    assert problem.symbolic_dims == ("k",)
+    from judge import rules
+
+    trace = rules.symbolic_trace(problem, problem.cases[0].inputs)
+    assert trace.trees == {"params": {"w": (2, "k"), "b": ("k",)}} and trace.shapes["x"] == (2, 2)
+    assert "(d = 2, n = 2)" in trace.name
+
+
+@pytest.mark.parametrize("change, key, says", [
+    (lambda d: d.__setitem__("symbolic_dims", ["n", "h"]), "symbolic_dims[1]",
+     "'h' is not a dim name of the parameters' shapes or of a tree's leaves (dims: d, k, n)"),
+    (lambda d: d["parameters"][0]["leaves"]["w"].__setitem__("ndim", [1]), "parameters[0].leaves.w.shape",
+     "has 2 dimensions but ndim allows [1]"),
+    (lambda d: d["parameters"][0].__setitem__("shape", ["d", "k"]), "parameters[0].shape",
+     "only array parameters have a shape (a tree's leaves have theirs, under leaves)"),
+    (lambda d: d.__setitem__("probe_shapes", [{"name": "wide", "dims": {"n": 4}}]), "probe_shapes",
+     "a problem with tree parameters has no probe_shapes"),
+])
+def test_a_bad_key_of_the_tree_s_dims_names_the_file_line_and_key(tmp_path, change, key, says):
+    with pytest.raises(SpecError) as info:
+        spec.load(_variant(tmp_path, change))
+    text = str(info.value)
+    assert f"loss_and_grads.yaml: {key} (line " in text and says in text, text

@@ -35,6 +35,10 @@ def test_the_interface_others_grade_against(problem):
     assert [c.text for c in problem.conditions][:2] == ["power_of_two(loss_scale)", "good_steps < period"]
     assert [r["id"] for r in problem.rules] == ["primitive_dtypes", "no_callbacks"]
     assert not problem.probes and 20 <= len(problem.hidden) <= 40
+    # the leaves name d and h: the rules' program is traced with them (and n) as symbols
+    leaves = dict(problem.parameter("params").leaves)
+    assert [leaves[k].shape for k in ("dense/w", "dense/b", "out/w")] == [("d", "h"), ("h",), ("h",)]
+    assert problem.symbolic_dims == ("d", "h", "n")
 
 
 def test_cases_meet_the_constraints_and_overflow_only_in_float16(problem):

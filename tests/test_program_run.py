@@ -175,6 +175,85 @@ def test_instantiate_binds_every_extent_and_dim_value():
     np.testing.assert_allclose(got, X.mean(0) + 6.0)
 
 
+# --- a tree's leaves carry their dims as symbols ---------------------------------------------
+
+TREE_SPEC = {"key": "t", "shapes": {"params": {"w": ["d", "k"], "b": ["k"]}, "x": ["n", "d"]},
+             "symbols": {"n": [1, 32], "d": [1, 16], "k": [1, 16]}}
+
+
+def _softmax_loss(params, x):
+    return jnp.mean(jax.nn.logsumexp(x @ params["w"] + params["b"], axis=1))
+
+
+def test_a_tree_s_leaves_are_traced_with_their_dims_as_symbols():
+    """The tree's leaves take the request's nested extents: the function only ever sees symbolic
+    extents, one program serves cases of every (n, d, k), and each case's output and gradient
+    with respect to the tree are what JAX computes at its shapes."""
+    seen = []
+
+    def entry(params, x):
+        seen.append((tuple(params["w"].shape), tuple(params["b"].shape), tuple(x.shape)))
+        return _softmax_loss(params, x)
+
+    request = {"parameters": [{"name": "params", "traced": True}, {"name": "x", "traced": True}],
+               "submission": "/none.py", "structure": True, "probes": {"wrt": "params", "names": ["vjp"]}}
+    runner = CaseRunner(entry, request)
+    rng = np.random.default_rng(0)
+    for n, d, k in [(3, 4, 2), (1, 1, 1), (5, 2, 7)]:
+        params = {"w": rng.standard_normal((d, k)).astype(np.float32),
+                  "b": rng.standard_normal(k).astype(np.float32)}
+        x = rng.standard_normal((n, d)).astype(np.float32)
+        result = runner.run({"params": params, "x": x}, {"cotangent": np.float32(1.5)},
+                            symbolic_spec=TREE_SPEC)
+        assert result["error"] is None, result["error"]
+        value, grads = jax.value_and_grad(_softmax_loss)(params, x)
+        np.testing.assert_allclose(protocol.decode_value(result["output"]), value, rtol=2e-5)
+        got = protocol.decode_value(result["probes"]["vjp"])
+        for key in ("w", "b"):
+            np.testing.assert_allclose(got[key], 1.5 * grads[key], rtol=2e-5, atol=2e-6)
+    assert seen and all(not isinstance(e, int) for shapes in seen for shape in shapes for e in shape), seen
+    assert len(seen) <= 3  # the output's trace, then one with the derivative
+
+
+def test_a_tree_traced_without_running_takes_its_leaves_extents_and_dtypes():
+    """A trace the rules ask for (the corners, a rule's trace beside a case) gives a tree's
+    leaves as extents and dtypes nested as the tree: no value of it travels."""
+    request = {"parameters": [{"name": "params", "traced": True}, {"name": "x", "traced": True}],
+               "submission": "/none.py", "structure": False}
+    shapes = {"params": {"shape": {"w": ["d", "k"], "b": ["k"]}, "dtype": {"w": "float32", "b": "float32"}},
+              "x": {"shape": ["n", "d"], "dtype": "float32"}}
+    result = CaseRunner(_softmax_loss, request).abstract({}, shapes, TREE_SPEC["symbols"])
+    assert result["error"] is None, result["error"]
+    extents = {e for value in result["program"]["shapes"] for e in value["shape"]}
+    assert {"n", "k"} <= extents, extents
+
+
+def test_a_case_whose_tree_does_not_fit_the_traced_program_is_refused():
+    """Leaves of other keys, or a leaf whose extent disagrees with a dim the others bind, are not
+    an instance of the program traced for the key: the case fails, nothing runs at its shapes."""
+    assert symbolic.case_dims(TREE_SPEC["shapes"], {"params": {"w": (2, 3), "b": (3,)}, "x": (4, 2)}) == \
+        {"d": 2, "k": 3, "n": 4}
+    for params in ({"w": (2, 3), "b": (4,)}, {"w": (2, 3)}, {"w": (2, 3), "b": (3,), "c": (1,)},
+                   {"w": {"v": (2, 3)}, "b": (3,)}):
+        assert symbolic.case_dims(TREE_SPEC["shapes"], {"params": params, "x": (4, 2)}) is None, params
+    assert symbolic.shapes_of({"a": {"b": np.zeros((2, 1))}, "c": np.float32(1)}) == {"a": {"b": (2, 1)}, "c": ()}
+
+
+def test_a_tree_problem_sends_its_leaves_extents_with_the_dims_named():
+    """loss_and_grads' leaves name d and k: the request gives the tree's extents nested as the
+    tree, and one key serves cases of every extent; mixed_precision_step's name d and h."""
+    from judge.grade import request
+
+    problem = spec.load(ROOT / "problems" / "loss_and_grads.yaml")
+    specs = [request.symbolic_spec(problem, c) for c in problem.cases]
+    assert specs[0]["shapes"] == {"x": ["n", "d"], "y": ["n"], "params": {"w": ["d", "k"], "b": ["k"]}}
+    assert specs[0]["symbols"] == {"d": [1, 16], "k": [1, 16], "n": [1, 32]}
+    assert len({s["key"] for s in specs}) == 1
+    problem = spec.load(ROOT / "problems" / "mixed_precision_step.yaml")
+    made = request.symbolic_spec(problem, problem.cases[0])
+    assert made["shapes"]["params"] == {"dense": {"w": ["d", "h"], "b": ["h"]}, "out": {"w": ["h"]}}
+
+
 # --- the track problems, graded ---------------------------------------------------------------
 
 def _grade(pid, name, examples_only=False, gate=False):
@@ -207,7 +286,9 @@ TWINS = [("ema_scan", "ema_scan_twin_fixed_copies", {"wrong_value"}),
          ("pairwise_sq_dists", "pairwise_direct_difference_twin", {"wrong_value"}),
          ("hvp_tanh", "hvp_hessian_twin", {"wrong_value"}),
          ("per_example_clip", "per_example_clip_loop_twin", {"wrong_value"}),
-         ("masked_mean_xent", "masked_mean_xent_loop_twin", {"wrong_value"})]
+         ("masked_mean_xent", "masked_mean_xent_loop_twin", {"wrong_value"}),
+         # k is named only in the tree's leaves, which are symbols too
+         ("loss_and_grads", "loss_and_grads_class_loop_twin", {"wrong_value"})]
 
 
 @pytest.mark.parametrize("pid, name, reasons", TWINS, ids=[t[1] for t in TWINS])
@@ -364,3 +445,9 @@ def test_the_custom_vjp_evidence_of_a_program_holds_for_every_case_of_its_signat
         assert case["counts"] == [1, 1] and case["provenance"]["reached"] is False, case
         assert case["grads"] == case["want"]
         assert case["scaled"] == [case["factor"] * g for g in case["want"]]
+
+
+def test_a_loop_over_a_dim_named_only_in_a_tree_s_leaves_reads_it_as_a_number():
+    result, messages = _grade("loss_and_grads", "loss_and_grads_loop_over_classes", examples_only=True)
+    assert (result.verdict, result.reason) == (Verdict.RJ, "dim_read_as_number"), messages
+    assert "range(p[\"b\"].shape[0])" in result.cases[0].message, messages

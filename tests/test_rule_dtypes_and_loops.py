@@ -243,3 +243,31 @@ def test_a_trace_asked_for_twice_is_traced_once(tmp_path):
     assert all(len(keys) == 1 for keys in by_index.values()) and len(by_index) < len(wanted)
     request = traces.request(problem, {"probes": None}, wanted)
     assert sorted(e["index"] for e in request["cases"]) == sorted(by_index)
+
+
+def test_beside_a_case_a_tree_s_leaves_hold_the_symbolic_dims_too():
+    """loss_and_grads with a static K and a loop rule keyed on it: the traces at the case's K
+    and at another are traced with the case's symbolic dims, the tree's leaves included (from
+    their extents and dtypes, not their values), as the case's own program is."""
+    from judge.grade import traces
+    from judge.problem import spec
+    from judge.problem.model import Parameter
+    from tests.helpers import ROOT
+
+    base = spec.load(ROOT / "problems" / "loss_and_grads.yaml")
+    K = Parameter(name="K", kind="int", traced=False, minimum=1, maximum=64)
+    problem = dataclasses.replace(
+        base, parameters=base.parameters + (K,), rules=({"id": "no_unrolling", "parameter": "K"},),
+        cases=tuple(dataclasses.replace(c, inputs={**c.inputs, "K": 5}) for c in base.cases))
+    case = problem.cases[0]
+    found = [t for _, t in rules.case_traces(problem, case.inputs)]
+    assert [t.values["K"] for t in found][0] == 5 and len(found) == 2
+    for t in found:
+        assert t.trees == {"params": {"w": ("d", "k"), "b": ("k",)}} and "params" not in t.values
+        assert t.shapes["x"] == ("n", "d") and t.dtypes["params"] == {"w": "float32", "b": "float32"}
+    own = rules.symbolic_trace(problem, case.inputs)
+    assert (own.shapes, own.trees, own.symbols) == (found[0].shapes, found[0].trees, found[0].symbols)
+    wanted = [w for w in traces.plan(problem, [case]) if w.owner == case.index]
+    entry = traces.request(problem, {"probes": None}, wanted)["cases"][0]
+    assert entry["abstract"]["params"] == {"shape": {"w": ["d", "k"], "b": ["k"]},
+                                           "dtype": {"w": "float32", "b": "float32"}}

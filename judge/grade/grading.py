@@ -20,7 +20,7 @@ import numpy as np
 from judge.run import cache
 from judge.run.settings import Settings, of as resolve_settings
 from judge import rules
-from judge.grade import compare, corners, example_diff, outcome, traces
+from judge.grade import compare, corners, example_diff, outcome, plan, traces
 from judge.grade import hints as hints_mod
 from judge.grade import intake, scoring
 from judge.grade.request import build_request
@@ -111,7 +111,8 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
         return GradeResult(problem=problem.id, submission=escape(str(submission)), verdict=verdict,
                            reason=reason, message=message, time_s=time.monotonic() - started,
                            cases=results)
-    request = build_request(problem, path, cases)
+    planned = plan.resolve(problem, cases)  # what grading needs of each case, resolved once
+    request = build_request(problem, path, cases, planned)
     cache_dir = _cache_for(problem, use_cache)
     if compiles is not None and cache_dir is not None:
         request["report_ops"] = True
@@ -129,7 +130,8 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
     decided: dict = {}  # the rules' decision on each program traced with symbolic dims
     results = tuple(judge_case(problem, case, run, factors[case.index], shown, program_breach,
                                traces.related(problem, wanted, case, trace_run, describe),
-                               traces.symbolic(problem, case, run.cases.get(case.index), decided))
+                               traces.symbolic(problem, planned.of(case), run.cases.get(case.index),
+                                               decided), planned.of(case))
                     for case in cases)
     verdict, reason, message = overall(results)
     # a hidden case's refusal is a fixed text: the same rules at the public corners say more
@@ -214,18 +216,20 @@ LOG = outcome.LOG
 
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
                name: str | None = None, program_breach: rules.Breach | None = None,
-               related=None, symbolic=None) -> CaseResult:
+               related=None, symbolic=None, planned: plan.CasePlan | None = None) -> CaseResult:
     """One case's verdict (``_judge_case``), a failing example's expected output shown in the
-    shape a submission returns (``example_diff.as_returned``)."""
-    result = _judge_case(problem, case, run, factor, name, program_breach, related, symbolic)
+    shape a submission returns (``example_diff.as_returned``). ``planned``: the case as the
+    grade's plan resolved it (``judge.grade.plan``; resolved here when not given)."""
+    planned = planned or plan.case_plan(problem, case)
+    result = _judge_case(problem, case, run, factor, name, program_breach, related, symbolic, planned)
     if not result.details:
         return result
     return replace(result, details=example_diff.as_returned(result.details, problem, case))
 
 
-def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
-                name: str | None = None, program_breach: rules.Breach | None = None,
-                related=None, symbolic=None) -> CaseResult:
+def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None,
+                name: str | None, program_breach: rules.Breach | None,
+                related, symbolic, planned: plan.CasePlan) -> CaseResult:
     """One case's verdict; ``factor`` is what the case's backward rules were scaled by;
     ``name`` is the submission's file name, for messages; ``program_breach`` what the rules
     found at the probe shapes, ``related`` the traces made beside this case, by rule, and
@@ -241,9 +245,8 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
     details = {"stdout": report.stdout, "stderr": report.stderr}
     error = report.error
     if error is not None and error.kind == "symbolic":  # the program could not be traced at all
-        trace = rules.symbolic_trace(problem, case.inputs)
-        if trace is not None:
-            breach = traces.symbolic_failure(trace, error)
+        if planned.trace is not None:
+            breach = traces.symbolic_failure(planned.trace, error)
             return _result(case, breach.reason, breach.message, time_s, details)
     if error is not None:
         if _tasks_refused(run, case, error):
@@ -267,7 +270,7 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
     if malformed is not None:
         return _result(case, "wrong_type", f"the output cannot be judged: it has "
                                             f"{protocol.Malformed.TEXT[malformed.why]}", time_s, details)
-    slots = layout.output_slots(problem, case.inputs)
+    slots = planned.outputs
     tolerances = {s.key: s.tolerance for s in slots}
     expected = {s.key: case.expected[s.key] for s in slots}
     got, kind, mismatch = output, problem.output_kind, None
@@ -298,7 +301,7 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = N
         details = {**details, "diff": example_diff.diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
     for probe in problem.probes:
-        failed = _check_probe(problem, probe, case, report.probes, name)
+        failed = _check_probe(planned, probe, report.probes, name)
         if failed:
             reason, message, got, mismatch = failed
             if mismatch:
@@ -329,19 +332,21 @@ def _output_leaves(problem: Problem, output, slots) -> tuple[dict, compare.Misma
     return compare.leaves_of(output, slots, "output" if problem.output_kind == "tree" else None)
 
 
-def _probe_leaves(problem: Problem, case, probe, got) -> tuple[list, dict, compare.Mismatch | None]:
+def _probe_leaves(planned: plan.CasePlan, probe, got) -> tuple[list, dict, compare.Mismatch | None]:
     """A probe's result as the case's keys: (its slots, its values by key, a Mismatch when its
     nesting is not the slots'). The first model's one array is its one value, whatever it is."""
-    slots = layout.probe_slots(problem, case.inputs, probe)
+    slots = planned.probes[probe.name]
     if len(slots) == 1 and slots[0].returned == ():
         return slots, {slots[0].key: got}, None
     flat, mismatch = compare.leaves_of(got, slots, probe.name)
     return slots, flat, mismatch
 
 
-def _check_probe(problem: Problem, probe, case, reported: Probes | None,
+def _check_probe(planned: plan.CasePlan, probe, reported: Probes | None,
                  name: str | None = None) -> tuple | None:
-    """(reason, message, got, mismatch) when a derivative probe fails, else None."""
+    """(reason, message, got, mismatch) when a derivative probe of the case ``planned`` fails,
+    else None."""
+    case = planned.case
     label = probe.name.upper()
     what = f"{label} probe (jax.{probe.name} with respect to {probe.wrt_text})"
     if reported is None:
@@ -350,7 +355,7 @@ def _check_probe(problem: Problem, probe, case, reported: Probes | None,
         return ("probe_failed", f"the {what} raised "
                 f"{_error_text(reported.errors[probe.name], name)}", None, None)
     got = reported.values.get(probe.name)
-    slots, flat, mismatch = _probe_leaves(problem, case, probe, got)
+    slots, flat, mismatch = _probe_leaves(planned, probe, got)
     if mismatch:
         return (f"wrong_{probe.name}", f"{what}: {mismatch.message}", None, None)
     if not isinstance(flat[slots[0].key], np.ndarray):  # the first model's one array
@@ -379,7 +384,8 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
     ref = problem.reference
     if not ref.is_file():
         raise JudgeError(f"{ref}: reference solution not found (problem {problem.id})")
-    request = build_request(problem, ref, cases)
+    planned = plan.resolve(problem, cases)
+    request = build_request(problem, ref, cases, planned)
     request["compiled"] = compiled
     if fill_cache:  # every operation bound by JAX, so the cache holds what any of them compiles to
         request["evaluator"] = "jax"
@@ -392,7 +398,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
         report = run.cases.get(case.index)
         where = f"{ref}: the reference failed on {case.label} ({case.name})"
         if report is None:
-            failed = judge_case(problem, case, run)
+            failed = judge_case(problem, case, run, planned=planned.of(case))
             raise JudgeError(f"{where}: {failed.verdict.value} {failed.message}")
         if report.error is not None:
             raise JudgeError(f"{where}: {_error_text(report.error, ref.name)}")
@@ -401,7 +407,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
         if malformed is not None or (problem.output_kind != "array") != isinstance(output, dict):
             raise JudgeError(f"{where}: it returned {output!r}, not a {problem.output_kind}")
         if layout.nested(problem):
-            found, mismatch = _output_leaves(problem, output, layout.output_slots(problem, case.inputs))
+            found, mismatch = _output_leaves(problem, output, planned.of(case).outputs)
             if mismatch:
                 raise JudgeError(f"{where}: {mismatch.message}")
             outputs[case.index] = found
@@ -413,7 +419,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
                 raise JudgeError(f"{ref}: the reference's {probe.name.upper()} probe failed on "
                                  f"{case.label} ({case.name})" +
                                  (f": {_error_text(probes.errors[probe.name])}" if probes else ""))
-            _, found, mismatch = _probe_leaves(problem, case, probe, probes.values.get(probe.name))
+            _, found, mismatch = _probe_leaves(planned.of(case), probe, probes.values.get(probe.name))
             if mismatch:
                 raise JudgeError(f"{where}: its {probe.name.upper()} probe: {mismatch.message}")
             outputs[case.index].update(found)

@@ -10,7 +10,7 @@ import numpy as np
 
 from judge import rules
 from judge.errors import JudgeError
-from judge.problem import layout
+from judge.grade import plan
 from judge.problem.model import Problem
 from judge.rules.custom_vjp_grads import draw_factors
 from judge.worker import protocol
@@ -45,29 +45,24 @@ def evaluator() -> str:
 def probe_args(problem: Problem, case) -> dict:
     """The case's probe inputs as the worker takes them: ``cotangent`` shaped like the output
     (a tree for a tree output), ``tangent`` like the parameter(s) differentiated."""
-    if not case.probe_inputs:
-        return {}
-    return layout.nest(layout.input_slots(problem, case.inputs), case.probe_inputs)
+    return plan.case_plan(problem, case).probe_args
 
 
 def symbolic_spec(problem: Problem, case) -> dict | None:
     """What the worker traces a case's program with (``judge.worker.traced_once``): the spec's
     ``symbolic_dims`` as symbols, once per distinct ``key`` (the other dims and the static
-    values), the case's values computed by that program at its dims. None where no rule reads
-    a program, no dim is symbolic, or the custom_vjp rule (decided on each case's evidence)
-    applies: the worker then traces the program once per static signature of the cases."""
-    if problem.rule("custom_vjp_grads"):
-        return None
-    trace = rules.symbolic_trace(problem, case.inputs)
-    if trace is None:
-        return None
-    traced = [p.name for p in problem.parameters if p.traced and p.kind == "array"]
-    return {"key": rules.trace_key(trace), "shapes": {n: list(trace.shapes[n]) for n in traced},
-            "symbols": {k: list(v) for k, v in trace.symbols.items()}}
+    values), the case's values computed by that program at its dims; a tree's ``shapes`` its
+    leaves' extents, nested as it is. None where no rule reads a program, no dim is symbolic,
+    or the custom_vjp rule (decided on each case's evidence) applies (``judge.grade.plan``):
+    the worker then traces the program once per static signature of the cases."""
+    return plan.case_plan(problem, case).symbolic
 
 
-def build_request(problem: Problem, submission: Path, cases) -> dict:
+def build_request(problem: Problem, submission: Path, cases, planned: plan.Plan | None = None) -> dict:
+    """The request for ``cases``, each as ``planned`` resolved it (``judge.grade.plan``; made
+    here when not given)."""
     grad_rule = problem.rule("custom_vjp_grads")
+    planned = planned or plan.resolve(problem, cases)
     return {
         "protocol": protocol.PROTOCOL,
         "submission": str(submission),
@@ -86,8 +81,8 @@ def build_request(problem: Problem, submission: Path, cases) -> dict:
         # examples come first; the supervisor holds the rest back until they are reported
         "public_cases": sum(1 for c in cases if c.visibility == "example"),
         "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
-                   "probe_args": protocol.encode_args(probe_args(problem, c)),
+                   "probe_args": protocol.encode_args(planned.of(c).probe_args),
                    "factor": factor,
-                   **({"symbolic": spec} if (spec := symbolic_spec(problem, c)) else {})}
+                   **({"symbolic": dict(spec)} if (spec := planned.of(c).symbolic) else {})}
                   for c, factor in zip(cases, draw_factors(len(cases)))],
     }

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from judge import rules
 from judge.grade import outcome
+from judge.grade.plan import CasePlan, extents_data
 from judge.worker import protocol
 
 
@@ -39,8 +40,7 @@ class Wanted:
 
 
 def _key(trace) -> str:
-    return repr((sorted(trace.shapes.items()), sorted((k, repr(v)) for k, v in trace.values.items()),
-                 sorted(trace.dtypes.items())))
+    return rules.trace_key(trace)
 
 
 def plan(problem, cases) -> list[Wanted]:
@@ -66,14 +66,17 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
     cases, instrument or probes, holding only shapes and static values."""
     if not wanted:
         return None
-    # a tree travels whole among the values: it is traced at its own leaves' shapes
+    # a tree travels whole among the values, traced at its own leaves' shapes, unless the
+    # trace gives its leaves' extents (``trees``: with symbolic dims), nested as the tree
     traced = [p.name for p in problem.parameters if p.traced and p.kind == "array"]
     once: dict = {}
     for w in wanted:  # each index once
         once.setdefault(w.index, w)
     entries = [{"index": w.index, "args": protocol.encode_args(w.trace.values),
-                "abstract": {name: {"shape": list(w.trace.shapes[name]), "dtype": w.trace.dtypes[name]}
-                             for name in traced},
+                "abstract": {**{name: {"shape": list(w.trace.shapes[name]), "dtype": w.trace.dtypes[name]}
+                                for name in traced},
+                             **{name: {"shape": extents_data(tree), "dtype": w.trace.dtypes[name]}
+                                for name, tree in w.trace.trees.items()}},
                 **({"symbols": {k: list(v) for k, v in w.trace.symbols.items()}} if w.trace.symbols else {})}
                for w in once.values()]
     # the derivatives the case's worker takes are traced into these programs too
@@ -146,15 +149,15 @@ def program_breach(problem, wanted: list[Wanted], run, describe) -> rules.Breach
     return rules.check_abstract(problem, found) if found else None
 
 
-def symbolic(problem, case, report, decided: dict) -> rules.TraceEvidence | rules.Breach | None:
-    """The program the case ran, traced with symbolic dims (its summary in the case's
-    ``report``), as the rules' evidence; or the rules' breach on it; None where the case was
-    not run that way or reported no program (an error, judged as such). ``decided`` (one dict
-    per grade) keeps the rules' decision on each program, which every case of its key shares."""
-    trace = rules.symbolic_trace(problem, case.inputs) if not problem.rule("custom_vjp_grads") else None
+def symbolic(problem, planned: CasePlan, report, decided: dict) -> rules.TraceEvidence | rules.Breach | None:
+    """The program the case (``planned``: ``judge.grade.plan``) ran, traced with symbolic dims
+    (its summary in the case's ``report``), as the rules' evidence; or the rules' breach on it;
+    None where the case was not run that way or reported no program (an error, judged as
+    such). ``decided`` (one dict per grade) keeps the rules' decision on each program, which
+    every case of its key shares."""
+    trace, key = planned.trace, planned.key
     if trace is None or report is None or report.program is None:
         return None
-    key = rules.trace_key(trace)
     known = decided.get(key)
     if known is None or known[0] != report.program:  # each program the worker reports is decided
         got = rules.TraceEvidence(label=trace.name, shapes=trace.shapes, program=report.program,

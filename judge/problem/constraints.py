@@ -8,10 +8,8 @@ import math
 
 import numpy as np
 
-from fnmatch import fnmatchcase
-
 from judge.problem import layout
-from judge.problem.model import bind_dims, leaf_name, np_dtype, tree_leaves
+from judge.problem.model import bind_dims, leaf_name, leaf_spec, np_dtype, tree_leaves
 
 #: The longest key a tree's mapping may have (the worker's channel carries no longer one).
 MAX_KEY = 100
@@ -89,13 +87,6 @@ def input_violations(params, raw: dict, conditions=()) -> tuple[dict, list[CaseD
             values[p.name] = int(value)
     return values, [CaseDataError(["input"] if name is None else ["input", name], message)
                     for name, message in violations(params, values, conditions)]
-
-
-def leaf_spec(p, path: tuple):
-    """The spec of the tree ``p``'s leaf at ``path``: the first of its ``leaves`` patterns that
-    matches the path's keys joined by ``/``; None when none does."""
-    text = "/".join(map(str, path))
-    return next((leaf for pattern, leaf in p.leaves if fnmatchcase(text, pattern)), None)
 
 
 def _as_tree(p, value, steps: list, path: tuple) -> dict:

@@ -8,6 +8,7 @@ A leaf: it imports nothing else from the judge, so the loader (``spec``), the ca
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import numpy as np
@@ -91,6 +92,10 @@ class ProbeShape:
     #: dims traced as symbols: name -> (lowest, highest or None); a shape's extent that names
     #: one of them is that symbol (``judge.worker.symbolic``)
     symbols: dict = field(default_factory=dict)
+    #: every tree parameter traced with its leaves' shapes given here (``tree_extents``): name ->
+    #: the tree's extents, nested as the tree, each leaf a tuple of ints and dim names; its
+    #: ``dtypes`` entry nested alike. A tree not here is traced at its own leaves (in ``values``).
+    trees: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -252,9 +257,8 @@ def dim_names(parameters) -> set[str]:
 
 def leaf_dim_names(parameters) -> set[str]:
     """Every dim name of the symbolic shapes of tree parameters' leaves (``leaves: {w: {shape:
-    [d, k]}}``): checked on every case and bounded by ``dims`` like an array's, and usable as an
-    array's bound (``exclusive_maximum: k``); not traced as symbols (a tree problem is traced
-    at its cases' shapes)."""
+    [d, k]}}``): checked on every case and bounded by ``dims`` like an array's, usable as an
+    array's bound (``exclusive_maximum: k``), and traced as a symbol like an array's dim."""
     return {d for p in parameters if p.kind == "tree" for _, leaf in p.leaves
             for d in (leaf.shape or ()) if isinstance(d, str)}
 
@@ -270,19 +274,57 @@ def dim_ranges(parameters) -> dict:
     return found
 
 
-def bind_dims(parameters, shapes: dict) -> dict:
-    """Each dim name's extent in ``shapes`` (parameter -> shape tuple); the first parameter
+def bind_dims(parameters, shapes: dict, trees: dict | None = None) -> dict:
+    """Each dim name's extent in ``shapes`` (parameter -> shape tuple), then in ``trees`` (tree
+    parameter -> its leaves' shapes, nested as the tree: ``tree_shapes``); the first parameter
     that names a dim decides it (``constraints`` checks that the others agree). An extent that
     is a symbol's name (a trace with symbolic dims) stays that name."""
     dims: dict = {}
+    named = [(p.shape, shapes.get(p.name)) for p in parameters]
     for p in parameters:
-        shape = shapes.get(p.name)
-        if p.shape is None or shape is None or len(shape) != len(p.shape):
+        if p.kind == "tree" and trees and isinstance(trees.get(p.name), dict):
+            named += [(_leaf_shape(p, path), shape) for path, shape in tree_leaves(trees[p.name])]
+    for symbolic, shape in named:
+        if symbolic is None or shape is None or len(shape) != len(symbolic):
             continue
-        for name, extent in zip(p.shape, shape):
+        for name, extent in zip(symbolic, shape):
             if isinstance(name, str):
                 dims.setdefault(name, extent if isinstance(extent, str) else int(extent))
     return dims
+
+
+def leaf_spec(p: Parameter, path: tuple) -> Parameter | None:
+    """The spec of the tree ``p``'s leaf at ``path``: the first of its ``leaves`` patterns that
+    matches the path's keys joined by ``/``; None when none does."""
+    text = "/".join(map(str, path))
+    return next((leaf for pattern, leaf in p.leaves if fnmatchcase(text, pattern)), None)
+
+
+def _leaf_shape(p: Parameter, path: tuple) -> tuple | None:
+    spec = leaf_spec(p, path)
+    return None if spec is None else spec.shape
+
+
+def tree_shapes(tree) -> dict:
+    """A tree's leaves' shapes, nested as the tree (a leaf's shape a tuple of ints)."""
+    if not isinstance(tree, dict):
+        return tuple(int(e) for e in np.shape(tree))
+    return {key: tree_shapes(item) for key, item in tree.items()}
+
+
+def tree_extents(p: Parameter, tree, dims: dict) -> dict:
+    """The leaves' shapes of the tree ``p`` (a value, or its shapes: ``tree_shapes``) nested
+    as it is, each leaf whose spec has a symbolic ``shape`` given in ``dims`` (name -> an
+    extent, or a symbol's name); a leaf without one keeps its own shape."""
+    def extents(item, path):
+        if isinstance(item, dict):
+            return {key: extents(value, path + (key,)) for key, value in item.items()}
+        own = tuple(item) if isinstance(item, tuple) else tuple(int(e) for e in np.shape(item))
+        symbolic = _leaf_shape(p, path)
+        if symbolic is None or len(symbolic) != len(own):
+            return own
+        return tuple(dims.get(d, e) if isinstance(d, str) else d for d, e in zip(symbolic, own))
+    return extents(tree, ())
 
 
 def shapes_for(parameters, dims: dict, base: dict | None = None) -> dict:

@@ -307,18 +307,17 @@ def build(data: dict, path: Path, nodes=None, collect: bool = False):
         hints=tuple(data.get("hints") or ()), related=tuple(data.get("related") or ()),
         editorial=data.get("editorial") or "",
         scoring=_scoring(data.get("scoring"), fail), conditions=conditions)
-    known = dim_names(params)
+    known = dim_names(params) | leaf_dim_names(params)
     wanted = data.get("symbolic_dims")
-    if any(p.kind == "tree" for p in params):
-        if wanted or data.get("probe_shapes"):
-            fail(["symbolic_dims" if wanted else "probe_shapes"],
-                 "a problem with tree parameters is traced at its cases' shapes only: no "
-                 "symbolic_dims or probe_shapes")
-        known, wanted = set(), []
-    for name in wanted or ():
+    if any(p.kind == "tree" for p in params) and data.get("probe_shapes"):
+        fail(["probe_shapes"], "a problem with tree parameters has no probe_shapes: its rules "
+                               "read its cases' programs, traced with its dims as symbols "
+                               "(symbolic_dims)")
+    for i, name in enumerate(wanted or ()):
         if name not in known:
-            fail(["symbolic_dims"], f"{name!r} is not a dim name of the parameters' shapes"
-                                    + (f" (dims: {', '.join(sorted(known))})" if known else ""))
+            fail(["symbolic_dims", i], f"{name!r} is not a dim name of the parameters' shapes "
+                                       f"or of a tree's leaves"
+                                       + (f" (dims: {', '.join(sorted(known))})" if known else ""))
     problem = replace(problem, symbolic_dims=tuple(sorted(known if wanted is None else wanted)),
                       function_primitives=tuple(data.get("function_primitives") or ()))
     for i, key, message in rule_registry.validate(rules, problem):
@@ -384,9 +383,12 @@ def _with_dims(params, bounds: dict, fail) -> tuple:
     them; a symbolic shape on a scalar, or a bound on an unknown dim, is an error."""
     for i, p in enumerate(params):
         if p.shape is not None and p.kind != "array":
-            fail(["parameters", i, "shape"], "only array parameters have a shape")
-        if p.shape is not None and p.ndim and len(p.shape) not in p.ndim:
-            fail(["parameters", i, "shape"], f"has {len(p.shape)} dimensions but ndim allows {list(p.ndim)}")
+            fail(["parameters", i, "shape"], "only array parameters have a shape"
+                 + (" (a tree's leaves have theirs, under leaves)" if p.kind == "tree" else ""))
+        for steps, spec_ in [([], p)] + [(["leaves", pattern], leaf) for pattern, leaf in p.leaves]:
+            if spec_.shape is not None and spec_.ndim and len(spec_.shape) not in spec_.ndim:
+                fail(["parameters", i, *steps, "shape"],
+                     f"has {len(spec_.shape)} dimensions but ndim allows {list(spec_.ndim)}")
     known = dim_names(params) | leaf_dim_names(params)
     for name, (low, high) in bounds.items():
         if name not in known:

@@ -15,7 +15,7 @@ import importlib
 import pkgutil
 from dataclasses import replace
 
-from judge.problem.model import bind_dims, dim_ranges, shapes_for
+from judge.problem.model import bind_dims, dim_ranges, shapes_for, tree_extents, tree_shapes
 from judge.rules import carriers, primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence
 
@@ -75,29 +75,44 @@ def symbolic_trace(problem, inputs: dict) -> AbstractTrace | None:
     """The program the rules decide on for a case with these inputs: traced without running,
     the spec's ``symbolic_dims`` as symbols over their ranges, the other dims and the static
     values the case's own (so a submission that branches on them is judged on the branch its
-    cases take). None when no rule reads a program or no dim is symbolic."""
+    cases take); a tree's leaves with their dims too (``trees``). None when no rule reads a
+    program or no dim is symbolic."""
     if not needs_program(problem.rules) or not problem.symbolic_dims:
         return None
     params = problem.parameters
     shapes = {p.name: tuple(inputs[p.name].shape) for p in params if p.kind == "array"}
-    dims = bind_dims(params, shapes)
+    trees = {p.name: tree_shapes(inputs[p.name]) for p in params if p.kind == "tree" and p.traced}
+    dims = bind_dims(params, shapes, trees)
     ranges = dim_ranges(params)
     symbols = {d: ranges[d] for d in problem.symbolic_dims}
-    symbolic = shapes_for(params, {**dims, **{d: d for d in symbols}}, shapes)
+    named = {**dims, **{d: d for d in symbols}}
+    symbolic = shapes_for(params, named, shapes)
     concrete = sorted((k, v) for k, v in dims.items() if k not in symbols)
     name = (f"traced with {', '.join(symbols)} symbolic"
             + (f" ({', '.join(f'{k} = {v}' for k, v in concrete)})" if concrete else ""))
+    dtypes = {p.name: str(inputs[p.name].dtype) for p in params if p.traced and p.kind == "array"}
+    # a tree's leaves take the dims' symbols (or the extents the arrays bind) where their
+    # spec names them, each leaf's dtype nested alike
+    dtypes.update({name: _leaf_dtypes(inputs[name]) for name in trees})
     return AbstractTrace(name=name, shapes=symbolic,
                          values={p.name: inputs[p.name] for p in params if not p.traced},
-                         dtypes={p.name: str(inputs[p.name].dtype) for p in params if p.traced},
-                         symbols=symbols)
+                         dtypes=dtypes, symbols=symbols,
+                         trees={p.name: tree_extents(p, trees[p.name], named)
+                                for p in params if p.name in trees})
+
+
+def _leaf_dtypes(tree):
+    if not isinstance(tree, dict):
+        return str(tree.dtype)
+    return {key: _leaf_dtypes(item) for key, item in tree.items()}
 
 
 def trace_key(trace: AbstractTrace) -> str:
-    """What tells two traces apart: their shapes, static values and dtypes (one program is
-    traced per key)."""
-    return repr((sorted(trace.shapes.items()), sorted((k, repr(v)) for k, v in trace.values.items()),
-                 sorted(trace.dtypes.items())))
+    """What tells two traces apart: their shapes (a tree's leaves' too), static values and
+    dtypes (one program is traced per key)."""
+    key = (sorted(trace.shapes.items()), sorted((k, repr(v)) for k, v in trace.values.items()),
+           sorted(trace.dtypes.items()))
+    return repr(key + (sorted(trace.trees.items()),) if trace.trees else key)
 
 
 def check_symbolic(problem, trace: TraceEvidence) -> Breach | None:
@@ -126,8 +141,9 @@ def case_traces(problem, inputs: dict) -> list[tuple[int, AbstractTrace]]:
     found = []
     for i, rule in enumerate(problem.rules):
         more = getattr(RULES[rule["id"]], "case_traces", None)
-        if more is not None:
-            found.extend((i, replace(t, dtypes=dtypes)) for t in more(rule, problem, shapes, values))
+        if more is not None:  # a tree traced from its leaves' extents: their dtypes, nested alike
+            found.extend((i, replace(t, dtypes={**dtypes, **{n: _leaf_dtypes(inputs[n]) for n in t.trees}}))
+                         for t in more(rule, problem, shapes, values))
     return found
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import secrets
 
-from judge.problem.model import bind_dims, dim_names, dim_ranges, shapes_for
+from judge.problem.model import bind_dims, dim_names, dim_ranges, shapes_for, tree_extents, tree_shapes
 from judge.rules import primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence, number
 
@@ -159,16 +159,20 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[Abstrac
         k = low + (other_size(own) - low) % (high - low + 1)
         if k == own:
             k = low if own != low else low + 1
-        symbols, traced_shapes = {}, shapes
+        symbols, traced_shapes, trees = {}, shapes, {}
         if problem.symbolic_dims:
             # with the case's symbolic dims as symbols: the one at the case's own value is the
-            # program the rules already traced for the case, and is traced once
+            # program the rules already traced for the case, and is traced once; a tree's
+            # leaves hold them too (``rules.symbolic_trace``), traced from their extents
             ranges = dim_ranges(params)
             symbols = {d: ranges[d] for d in problem.symbolic_dims}
-            traced_shapes = shapes_for(params, {**bind_dims(params, shapes), **{d: d for d in symbols}},
-                                       shapes)
+            leaves = {p.name: tree_shapes(values[p.name]) for p in params if p.kind == "tree" and p.traced}
+            named = {**bind_dims(params, shapes, leaves), **{d: d for d in symbols}}
+            traced_shapes = shapes_for(params, named, shapes)
+            trees = {p.name: tree_extents(p, leaves[p.name], named) for p in params if p.name in leaves}
+            values = {name: v for name, v in values.items() if name not in trees}
         return [AbstractTrace(name=f"{rule['parameter']} = {n}", shapes=traced_shapes,
-                              values={**values, rule["parameter"]: n}, symbols=symbols)
+                              values={**values, rule["parameter"]: n}, symbols=symbols, trees=trees)
                 for n in (own, k)]
     dims = bind_dims(params, shapes)
     if dims.get(rule["dim"], 1) <= 1 or rule["dim"] in problem.symbolic_dims:

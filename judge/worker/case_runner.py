@@ -70,17 +70,11 @@ class CaseRunner(traced_once.TraceOnce):
         at ``shapes`` (name -> {"shape", "dtype"}) for the traced parameters. With ``symbols``
         (dim name -> [low, high]), an extent that names one is that symbolic dim (the corners
         of ``judge check`` and of a hidden refusal's explanation trace this way)."""
-        jax, np = self.jax, self.np
+        jax = self.jax
         made = symbolic.dims(jax, symbols) if symbols else {}
-        specs = []
-        for name in self.traced:
-            if shapes is not None and name in shapes:
-                wanted = shapes[name]
-                specs.append(jax.ShapeDtypeStruct(symbolic.shape(wanted["shape"], made),
-                                                  protocol.dtype_named(wanted["dtype"])))
-            else:  # an array, or a tree of them
-                specs.append(jax.tree_util.tree_map(
-                    lambda v: jax.ShapeDtypeStruct(np.shape(v), np.asarray(v).dtype), args[name]))
+        wanted = {name: (shapes or {}).get(name) or {} for name in self.traced}
+        specs = [symbolic.struct(jax, wanted[n].get("shape"), made, args.get(n), wanted[n].get("dtype"))
+                 for n in self.traced]  # at the judge's shapes, else an array's or a tree's own
 
         def forward(*values):
             leaves: list = []

@@ -46,6 +46,9 @@ Channels
   ``program``, the summary of that one program (``program.py``), which structural rules read.
   A case with ``abstract`` is only traced (``jax.make_jaxpr`` on shapes), never run: its
   message has ``program`` and nothing else but text and ``error``.
+  A tree parameter's ``shapes`` (and an ``abstract`` tree's ``shape`` and ``dtype``) are nested
+  as the tree, each leaf a list of extents (``{"params": {"w": ["d", "k"], "b": ["k"]}}``); a
+  tree not named there is traced at its own leaves' shapes.
 
 * Results (worker -> judge): JSON lines on a dedicated pipe whose descriptor number is given on
   the worker's command line (``--result-fd N``). The submission's stdout and stderr are separate

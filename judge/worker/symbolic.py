@@ -27,6 +27,8 @@ import types
 
 import numpy
 
+from . import protocol
+
 #: NumPy's names as they were when the worker loaded this module, before any submission.
 np = types.SimpleNamespace(**vars(numpy))
 
@@ -54,6 +56,27 @@ def shape(extents, symbols: dict) -> tuple:
     return tuple(symbols[e] if isinstance(e, str) else int(e) for e in extents)
 
 
+def struct(jax, extents, symbols: dict, like=None, dtype=None):
+    """What a traced parameter is traced as (``jax.ShapeDtypeStruct``, or a tree of them):
+    ``extents`` an array's (a list of ints and symbols' names, ``shape``) or a tree's (nested
+    dicts as the tree, each leaf such a list), in the dtype named by ``dtype`` (nested alike
+    for a tree) or else in ``like``'s (the case's value); None: ``like`` at its own shapes."""
+    if extents is None:
+        return jax.tree_util.tree_map(lambda v: jax.ShapeDtypeStruct(np.shape(v), np.asarray(v).dtype), like)
+    if isinstance(extents, dict):
+        return {key: struct(jax, item, symbols, None if like is None else like[key],
+                            None if dtype is None else dtype[key]) for key, item in extents.items()}
+    made = protocol.dtype_named(dtype) if dtype is not None else np.asarray(like).dtype
+    return jax.ShapeDtypeStruct(shape(extents, symbols), made)
+
+
+def shapes_of(value):
+    """A case's value's shape, or a tree's leaves' shapes nested as the tree."""
+    if isinstance(value, dict):
+        return {key: shapes_of(item) for key, item in value.items()}
+    return tuple(int(e) for e in np.shape(value))
+
+
 def text(extent) -> str:
     """An extent as the channel carries it: its decimal or its symbolic expression."""
     try:
@@ -64,20 +87,30 @@ def text(extent) -> str:
 
 def case_dims(symbolic_shapes: dict, shapes: dict) -> dict | None:
     """name -> extent of each symbolic dim at a case whose traced parameters have ``shapes``
-    (name -> tuple of ints); None where the case's shapes are not an instance of
-    ``symbolic_shapes`` (name -> extents, an int or a dim's name)."""
+    (name -> tuple of ints, or a tree's nested as it is: ``shapes_of``); None where the
+    case's shapes are not an instance of ``symbolic_shapes`` (name -> extents, an int or a
+    dim's name; a tree's nested alike)."""
     dims: dict = {}
     for name, extents in symbolic_shapes.items():
-        got = shapes.get(name)
-        if got is None or len(got) != len(extents):
+        if not _bind(extents, shapes.get(name), dims):
             return None
-        for extent, value in zip(extents, got):
-            if isinstance(extent, str):
-                if dims.setdefault(extent, int(value)) != int(value):
-                    return None
-            elif int(extent) != int(value):
-                return None
     return dims
+
+
+def _bind(extents, got, dims: dict) -> bool:
+    """Do ``got`` (a shape, or a tree's) fit ``extents``? Learns each dim's extent in ``dims``."""
+    if isinstance(extents, dict):
+        return (isinstance(got, dict) and set(got) == set(extents)
+                and all(_bind(item, got[key], dims) for key, item in extents.items()))
+    if got is None or isinstance(got, dict) or len(got) != len(extents):
+        return False
+    for extent, value in zip(extents, got):
+        if isinstance(extent, str):
+            if dims.setdefault(extent, int(value)) != int(value):
+                return False
+        elif int(extent) != int(value):
+            return False
+    return True
 
 
 def instantiate(closed, dims: dict):

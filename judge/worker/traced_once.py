@@ -44,19 +44,13 @@ class TraceOnce:
     def _trace_symbolic(self, args: dict, spec: dict, names: list | None = None,
                         errors: dict | None = None) -> "Traced":
         """The entry traced once with ``spec``'s dims as symbols (``spec["shapes"]``: each traced
-        array parameter's extents, an int or a dim's name; ``spec["symbols"]``: dim -> [low,
-        high]), the probes' derivatives traced in with their cotangent and tangent as inputs.
+        parameter's extents, an int or a dim's name, a tree's nested as it is; ``spec["symbols"]``:
+        dim -> [low, high]), the probes' derivatives traced in with their cotangent and tangent as inputs.
         A probe whose derivative cannot be traced is left out, with its error."""
-        jax, np = self.jax, self.np
+        jax = self.jax
         made = symbolic.dims(jax, spec["symbols"]) if spec["symbols"] else {}
-        specs = []
-        for name in self.traced:
-            if name in spec["shapes"]:
-                specs.append(jax.ShapeDtypeStruct(symbolic.shape(spec["shapes"][name], made),
-                                                  np.asarray(args[name]).dtype))
-            else:  # a tree, at its own leaves' shapes
-                specs.append(jax.tree_util.tree_map(
-                    lambda v: jax.ShapeDtypeStruct(np.shape(v), np.asarray(v).dtype), args[name]))
+        # an array's or a tree's leaves' extents (a tree not given: at its own leaves' shapes)
+        specs = [symbolic.struct(jax, spec["shapes"].get(n), made, args[n]) for n in self.traced]
         count = len(jax.tree_util.tree_leaves(specs))
         holder: dict = {}
 
@@ -203,7 +197,7 @@ class TraceOnce:
         whose direction does not fit it; with the custom_vjp instrument, the backward rules'
         results scaled by ``factor`` (1: the output itself)."""
         jax, np = self.jax, self.np
-        dims = symbolic.case_dims(traced.shapes, {n: tuple(np.shape(args[n])) for n in traced.shapes})
+        dims = symbolic.case_dims(traced.shapes, {n: symbolic.shapes_of(args[n]) for n in traced.shapes})
         if dims is None:
             raise ValueError("the case's shapes are not those of the program traced for it")
         concrete = traced.at(dims)
