@@ -25,7 +25,7 @@ def test_rules_and_dims(xent):
 
 def test_cases_cover_the_statement(xent):
     seen = {"ragged": 0, "no_padding": 0, "overflow": 0, "underflow": 0, "far_below": 0,
-            "huge_padding": 0, "b1": 0, "t1": 0, "length_after_end": 0}
+            "huge_padding": 0, "b1": 0, "b1_padded": 0, "t1": 0, "length_after_end": 0}
     for case in xent.cases:
         z, y, n = (case.inputs[k] for k in ("logits", "labels", "lengths"))
         b, t, c = z.shape
@@ -44,6 +44,8 @@ def test_cases_cover_the_statement(xent):
         seen["far_below"] += bool((rows.max(axis=-1) - target > 104).any())
         seen["huge_padding"] += bool((np.abs(z[~valid]) >= 1000).any())
         seen["b1"] += b == 1
+        # a program for one sequence that forgets the mask is graded on a case that tells
+        seen["b1_padded"] += b == 1 and bool((n < t).any())
         seen["t1"] += t == 1
         seen["length_after_end"] += bool((n < t).any())
         assert np.abs(rows).max(initial=0) <= 200          # the statement's promise
