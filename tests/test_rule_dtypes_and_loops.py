@@ -139,6 +139,27 @@ def test_primitive_dtypes_counts_only_equations_of_enough_data_operands(typed, r
         assert "with 1 data operand" not in breach.message  # only what the entry forbids
 
 
+ONE_PASS = {"id": "primitive_dtypes", "require": [
+    {"primitives": ["dot_general"], "dtypes": ["float32"], "of": "operands", "data": 2,
+     "at_least": 0, "at_most": 2, "says": "x @ w once, and its gradient"}]}
+F32_DOT = ("dot_general", ("float32", "float32"), ("float32",))
+
+
+@pytest.mark.parametrize("typed, reason", [
+    ({F32_DOT + (2,): 2}, None),
+    ({F32_DOT + (2,): 2, F32_DOT + (1,): 1, F32_DOT + (0,): 1}, None),  # a one-hot's products
+    ({}, None),                                                        # at_least 0
+    ({F32_DOT + (2,): 3}, "repeated_computation"),
+])
+def test_at_most_caps_the_matching_equations_with_its_own_reason(typed, reason):
+    breach = primitive_dtypes.check(ONE_PASS, _trace(typed), None)
+    assert (breach and breach.reason) == reason
+    if breach:
+        assert "3 equations" in breach.message and "allows at most 2" in breach.message
+        assert breach.message.endswith("(x @ w once, and its gradient)")
+    assert rules.describe(ONE_PASS).startswith("at most 2 dot_general with operands in float32")
+
+
 def test_primitive_dtypes_is_described_for_the_statement():
     text = rules.describe(RULE)
     assert "at least 2 dot_general with operands in float16" in text
@@ -166,6 +187,9 @@ def _with_K(**changes):
     ({"rules": [{"id": "primitive_dtypes", "forbid": [{"primitives": ["dot_general"], "dtypes": ["float16"],
                                                        "at_least": 2}]}]},
      ["rules", 0], ""),
+    ({"rules": [{"id": "primitive_dtypes", "require": [{"primitives": ["dot_general"], "dtypes": ["float32"],
+                                                        "at_least": 3, "at_most": 2}]}]},
+     ["rules", 0, "require"], "entry 0: at_most 2 is below at_least"),
     ({"rules": [{"id": "no_unrolling", "parameter": "k"}]}, ["rules", 0, "parameter"],
      "not a static int parameter"),
     ({"rules": [{"id": "no_unrolling", "parameter": "W"}]}, ["rules", 0, "parameter"],

@@ -12,7 +12,10 @@ of shape ``()``, ``x * dz`` has two, ``lr * g`` and ``g / loss_scale`` one.
 
 * ``require``: at least ``at_least`` (default 1) live equations match each entry. "The
   gradient's matrix products run in float16": ``{primitives: [dot_general], dtypes: [float16],
-  at_least: 2}``.
+  at_least: 2}``. With ``at_most``, no more than that many may match (reason
+  ``repeated_computation``): "one forward pass" on a linear classifier is ``{primitives:
+  [dot_general], dtypes: [float32], of: operands, data: 2, at_least: 0, at_most: 2}``, ``x @ w``
+  and its gradient, where the loss computed beside ``jax.grad`` multiplies ``x @ w`` twice.
 * ``forbid``: no live equation matches any entry. ``{primitives: [dot_general], dtypes:
   [float32, float64, bfloat16]}`` refuses a float32 program that imitates float16 overflow by
   comparing its gradient with 65504, and a bfloat16 one. ``{primitives: [mul, div], dtypes:
@@ -32,7 +35,7 @@ from judge.rules.base import Breach, TraceEvidence, number
 
 ID = "primitive_dtypes"
 EVIDENCE = ("program",)
-REASONS = ("wrong_precision",)
+REASONS = ("wrong_precision", "repeated_computation")
 SIDES = {"operands": "operands", "results": "results", "either": "operands or results"}
 
 
@@ -48,8 +51,13 @@ def _said(entry: dict) -> str:
 def describe(rule: dict) -> str:
     said = []
     for entry in rule.get("require", ()):
-        least = entry.get("at_least", 1)
-        said.append(f"at least {least} {_said(entry)} must compute the output")
+        least, most = entry.get("at_least", 1), entry.get("at_most")
+        if most is None:
+            said.append(f"at least {least} {_said(entry)} must compute the output")
+        elif least:
+            said.append(f"from {least} to {most} {_said(entry)} must compute the output")
+        else:
+            said.append(f"at most {most} {_said(entry)} may compute the output")
     for entry in rule.get("forbid", ()):
         said.append(f"no {_said(entry)} may compute the output")
     return "; ".join(said)
@@ -58,6 +66,10 @@ def describe(rule: dict) -> str:
 def validate(rule: dict, problem) -> list:
     if not rule.get("require") and not rule.get("forbid"):
         return [("id", "give require, forbid, or both")]
+    for i, entry in enumerate(rule.get("require", ())):
+        if entry.get("at_most") is not None and entry["at_most"] < entry.get("at_least", 1):
+            return [("require", f"entry {i}: at_most {entry['at_most']} is below at_least "
+                                f"({entry.get('at_least', 1)})")]
     return []
 
 
@@ -111,6 +123,13 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     for entry in rule.get("require", ()):
         least = entry.get("at_least", 1)
         found = matches(entry, program.typed)
+        most = entry.get("at_most")
+        if most is not None and found > most:
+            return Breach("repeated_computation",
+                          f"{trace.label}: {number(found)} equations computing the output are "
+                          f"{_said(entry)}, this problem allows at most {number(most)}"
+                          f"{_seen(entry, program.typed, matching=True)}"
+                          + (f" ({entry['says']})" if entry.get("says") else ""))
         if found < least:
             return Breach("wrong_precision",
                           f"{trace.label}: {number(found)} equation{'' if found == 1 else 's'} "
