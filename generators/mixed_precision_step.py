@@ -16,7 +16,12 @@ Whether the float16 backward pass overflows is decided in float64 with a wide ma
 is kept only if every partial sum of the scaled backward pass stays below 65504 / 4 (it
 cannot overflow, however float16 rounds) or some scaled gradient entry is above 4 * 65504 (it
 must). The overflow family draws steps where float16 overflows and float32 (whose largest
-value is 3.4e38) does not: a float32 program imitating float16 gets them wrong.
+value is 3.4e38) does not: a float32 program imitating float16 gets them wrong. The
+overflow_inside family draws steps where the backward pass overflows inside (the scaled
+derivative of the loss by pred, which every float16 autodiff of the loss makes, is past
+4 * 65504) while no entry of the scaled gradient comes near 65504: a program that imitates
+float16 by comparing the scaled gradient with 65504, or takes the gradient of the unscaled
+loss, applies a step float16 skips.
 
 This module is loaded into the judge process: it may import only NumPy and pure standard-library
 modules, never JAX.
@@ -72,12 +77,30 @@ def backward(inputs):
     return {"dense": {"w": dW, "b": db}, "out": {"w": dw2}}, reach * s
 
 
+def inside(inputs):
+    """The largest magnitude of the scaled derivative of the loss by pred, 2 r scale / n: a
+    float16 value of every autodiff of the scaled loss, whatever order it multiplies in."""
+    h16 = lambda a: np.asarray(a, F16).astype(np.float64)  # noqa: E731
+    p = inputs["params"]
+    x = h16(inputs["x"])
+    hid = np.tanh(x @ h16(p["dense"]["w"]) + h16(p["dense"]["b"]))
+    r = hid @ h16(p["out"]["w"]) - h16(inputs["y"])
+    return float(np.abs(2 * r / x.shape[0]).max()) * float(inputs["loss_scale"])
+
+
+def _top(inputs):
+    """The largest magnitude of the scaled gradient."""
+    grads, _ = backward(inputs)
+    leaves = (grads["dense"]["w"], grads["dense"]["b"], grads["out"]["w"])
+    return max(np.abs(g).max() for g in leaves) * float(inputs["loss_scale"])
+
+
 def overflows(inputs):
     """True (it must overflow), False (it cannot), or None (too close to tell)."""
     grads, reach = backward(inputs)
     s = float(inputs["loss_scale"])
     top = max(np.abs(g).max() for g in (grads["dense"]["w"], grads["dense"]["b"], grads["out"]["w"]))
-    if top * s > MARGIN * LIMIT:
+    if top * s > MARGIN * LIMIT or inside(inputs) > MARGIN * LIMIT:
         return True
     if reach < LIMIT / MARGIN:
         return False
@@ -117,6 +140,19 @@ def overflow_about_to_grow(rng):
                  "overflow when the scale was about to double: halved, good_steps 0")
 
 
+def overflow_inside(rng):
+    """Small weights and inputs (hid near 0, a small out weight) and a large target: the scaled
+    derivative by pred overflows, the scaled gradient stays far below 65504."""
+    for _ in range(200):
+        n, d, h = int(rng.integers(1, 3)), int(rng.integers(1, 3)), int(rng.integers(1, 4))
+        case = _draw(rng, n=n, d=d, h=h, scale=float(2.0 ** int(rng.integers(14, 16))), spread=0.005)
+        case["x"] = _round(rng.uniform(-1, 1, (n, d)), 4)
+        case["y"] = _round(rng.choice([-1, 1], n) * rng.uniform(6, 8, n), 8)
+        if inside(case) > MARGIN * LIMIT and _top(case) < LIMIT / MARGIN:
+            break
+    return _case(case, "overflows inside the backward pass, not in the gradient: skipped")
+
+
 def period_one(rng):
     return _case(_draw(rng, scale=float(2.0 ** int(rng.integers(0, 6))), period=1, good=0),
                  "period 1: every finite step doubles the scale")
@@ -148,7 +184,7 @@ def _kept(draw, want):
 
 FAMILIES = {f.__name__: _kept(f, want) for f, want in (
     (steady, False), (grows, False), (overflow, True), (overflow_about_to_grow, True),
-    (period_one, False), (smallest, None), (big_batch, False))}
+    (overflow_inside, True), (period_one, False), (smallest, None), (big_batch, False))}
 
 
 def exact(inputs, probe):

@@ -45,11 +45,38 @@ def test_the_summary_counts_live_equations_by_dtype():
     assert any(k[0] == "dot_general" and k[1] == ("float16", "float16") for k in looped)
 
 
+def test_the_summary_counts_operands_computed_from_input_arrays():
+    """An operand is data when it is computed from an input of at least one dimension, not
+    through a bool: a product with a number, a value of shape () or a constant has one data
+    operand, a product of two values computed from the arrays two, even entry by entry, inside
+    a jit, a cond or a loop."""
+    def muls(fn, *args):
+        typed = _typed(fn, *args).typed
+        return sorted(k[3] for k, n in typed.items() for _ in range(n) if k[0] in ("mul", "div"))
+
+    g, s, x, dz = jnp.ones((3, 2)), jnp.float32(4.0), jnp.ones((4, 3)), jnp.ones((4, 2))
+    assert muls(lambda g, s: 0.1 * g / s, g, s) == [1, 1]
+    assert muls(lambda g, s: g * jnp.broadcast_to(s, g.shape), g, s) == [1]
+    assert muls(lambda g, s: g * jnp.full(g.shape, 2.0) * (s * s), g, s) == [0, 1, 1]
+    assert muls(lambda x, dz: x[:, :, None] * dz[:, None, :], x, dz) == [2]
+    assert muls(lambda x, dz: x[1, 2] * dz[0, 1], x, dz) == [2]  # one entry at a time
+    assert muls(lambda g, s: g * g, g, s) == [2]
+    assert muls(lambda x, dz: jax.jit(lambda a, b: a.sum() * b)(x, dz), x, dz) == [2]
+    assert muls(lambda x, dz: jax.jit(lambda a, b: 2.0 * b)(x, dz), x, dz) == [1]
+    assert muls(lambda g, s: jax.lax.cond(s > 0, lambda a, b: a * b, lambda a, b: b, s, g), g, s) == [1]
+    assert muls(lambda g, s: jax.lax.fori_loop(0, 3, lambda i, c: c * g, g), g, s) == [2]
+    # a bool is a decision, not data: the scale chosen by it is not computed from the arrays
+    assert muls(lambda g, s: jnp.where(jnp.isfinite(g).all(), s, s / 2) * jnp.where(g.sum() > 0, 2.0, 1.0),
+                g, s) == [0, 0]
+
+
 @pytest.mark.parametrize("raw, says", [
-    ([["dot_general", ["float16"], ["float16"], 0]], "an integer from 1"),
-    ([["dot_general", "float16", ["float16"], 1]], "expected [primitive"),
-    ([["dot_general", ["float16"], ["float16"], 1]] * 2, "twice"),
-    ([["dot_general", ["float16"] * 17, ["float16"], 1]], "expected [primitive"),
+    ([["dot_general", ["float16"], ["float16"], 0, 1]], "an integer from 1"),
+    ([["dot_general", "float16", ["float16"], 1, 1]], "expected [primitive"),
+    ([["dot_general", ["float16"], ["float16"], 1, 1]] * 2, "twice"),
+    ([["dot_general", ["float16"] * 17, ["float16"], 1, 1]], "expected [primitive"),
+    ([["dot_general", ["float16"], ["float16"], 1]], "data operands]"),
+    ([["dot_general", ["float16"], ["float16"], 1, 17]], "an integer from 0 to 16"),
 ])
 def test_a_forged_dtype_summary_is_refused(raw, says):
     summary = program.summarize(jax.make_jaxpr(lambda w: w * 2)(W))
@@ -67,18 +94,18 @@ def _trace(typed, omitted=0):
 HALF = {"primitives": ["dot_general"], "dtypes": ["float16"], "of": "operands", "at_least": 2}
 WIDE = {"primitives": ["dot_general", "tanh"], "dtypes": ["float32", "bfloat16"]}
 RULE = {"id": "primitive_dtypes", "require": [HALF], "forbid": [WIDE]}
-F16_DOT = ("dot_general", ("float16", "float16"), ("float16",))
+F16_DOT = ("dot_general", ("float16", "float16"), ("float16",), 2)
 
 
 @pytest.mark.parametrize("typed, omitted, reason, words", [
     ({F16_DOT: 3}, 0, None, ""),
     ({F16_DOT: 1}, 0, "wrong_precision", "1 equation computing the output is dot_general"),
-    ({F16_DOT: 3, ("dot_general", ("float32", "float32"), ("float32",)): 1}, 0, "wrong_precision",
+    ({F16_DOT: 3, ("dot_general", ("float32", "float32"), ("float32",), 2): 1}, 0, "wrong_precision",
      "this problem forbids"),
     # float16 operands, a float32 result (preferred_element_type): forbidden on the result side
-    ({F16_DOT: 3, ("dot_general", ("float16", "float16"), ("float32",)): 1}, 0, "wrong_precision",
+    ({F16_DOT: 3, ("dot_general", ("float16", "float16"), ("float32",), 2): 1}, 0, "wrong_precision",
      "dot_general(float16, float16) -> float32"),
-    ({F16_DOT: 3, ("tanh", ("bfloat16",), ("bfloat16",)): 2}, 0, "wrong_precision", "2 equations"),
+    ({F16_DOT: 3, ("tanh", ("bfloat16",), ("bfloat16",), 1): 2}, 0, "wrong_precision", "2 equations"),
     ({F16_DOT: 3}, 4, "wrong_precision", "4 left out"),
     ({}, 0, "wrong_precision", "it has no live dot_general"),
 ])
@@ -90,14 +117,55 @@ def test_primitive_dtypes_decides_on_the_live_equations(typed, omitted, reason, 
 
 def test_primitive_dtypes_reads_the_names_a_primitive_had():
     rule = {"id": "primitive_dtypes", "forbid": [{"primitives": ["jit"], "dtypes": ["float32"]}]}
-    breach = primitive_dtypes.check(rule, _trace({("pjit", ("float32",), ("float32",)): 1}), None)
+    breach = primitive_dtypes.check(rule, _trace({("pjit", ("float32",), ("float32",), 1): 1}), None)
     assert breach is not None and breach.reason == "wrong_precision"
+
+
+PRODUCTS = {"id": "primitive_dtypes", "forbid": [
+    {"primitives": ["mul", "div"], "dtypes": ["float32"], "of": "operands", "data": 2}]}
+F32_MUL = ("mul", ("float32", "float32"), ("float32",))
+
+
+@pytest.mark.parametrize("typed, reason", [
+    ({F32_MUL + (1,): 3, F32_MUL + (0,): 1}, None),               # lr * g, loss_scale * 2
+    ({F32_MUL + (1,): 3, F32_MUL + (2,): 1}, "wrong_precision"),  # x * dz
+    ({("mul", ("float16", "float16"), ("float16",), 2): 4}, None),
+])
+def test_primitive_dtypes_counts_only_equations_of_enough_data_operands(typed, reason):
+    breach = primitive_dtypes.check(PRODUCTS, _trace(typed), None)
+    assert (breach and breach.reason) == reason
+    if breach:
+        assert "mul(float32, float32) -> float32 with 2 data operands" in breach.message
+        assert "with 1 data operand" not in breach.message  # only what the entry forbids
+
+
+ONE_PASS = {"id": "primitive_dtypes", "require": [
+    {"primitives": ["dot_general"], "dtypes": ["float32"], "of": "operands", "data": 2,
+     "at_least": 0, "at_most": 2, "says": "x @ w once, and its gradient"}]}
+F32_DOT = ("dot_general", ("float32", "float32"), ("float32",))
+
+
+@pytest.mark.parametrize("typed, reason", [
+    ({F32_DOT + (2,): 2}, None),
+    ({F32_DOT + (2,): 2, F32_DOT + (1,): 1, F32_DOT + (0,): 1}, None),  # a one-hot's products
+    ({}, None),                                                        # at_least 0
+    ({F32_DOT + (2,): 3}, "repeated_computation"),
+])
+def test_at_most_caps_the_matching_equations_with_its_own_reason(typed, reason):
+    breach = primitive_dtypes.check(ONE_PASS, _trace(typed), None)
+    assert (breach and breach.reason) == reason
+    if breach:
+        assert "3 equations" in breach.message and "allows at most 2" in breach.message
+        assert breach.message.endswith("(x @ w once, and its gradient)")
+    assert rules.describe(ONE_PASS).startswith("at most 2 dot_general with operands in float32")
 
 
 def test_primitive_dtypes_is_described_for_the_statement():
     text = rules.describe(RULE)
     assert "at least 2 dot_general with operands in float16" in text
     assert "no dot_general or tanh with operands or results in float32 or bfloat16" in text
+    assert ("no mul or div with operands in float32 and at least 2 operands computed from the input "
+            "arrays") in rules.describe(PRODUCTS)
 
 
 # --- spec keys ---------------------------------------------------------------------------------
@@ -119,6 +187,9 @@ def _with_K(**changes):
     ({"rules": [{"id": "primitive_dtypes", "forbid": [{"primitives": ["dot_general"], "dtypes": ["float16"],
                                                        "at_least": 2}]}]},
      ["rules", 0], ""),
+    ({"rules": [{"id": "primitive_dtypes", "require": [{"primitives": ["dot_general"], "dtypes": ["float32"],
+                                                        "at_least": 3, "at_most": 2}]}]},
+     ["rules", 0, "require"], "entry 0: at_most 2 is below at_least"),
     ({"rules": [{"id": "no_unrolling", "parameter": "k"}]}, ["rules", 0, "parameter"],
      "not a static int parameter"),
     ({"rules": [{"id": "no_unrolling", "parameter": "W"}]}, ["rules", 0, "parameter"],

@@ -64,6 +64,7 @@ REASONS = {
     "dim_read_as_number": Verdict.RJ,  # the program cannot be traced with its dims as symbols
     "function_primitive": Verdict.RJ,  # a primitive carrying a function the problem does not admit
     "wrong_precision": Verdict.RJ,  # an operation computes in a dtype the problem forbids
+    "repeated_computation": Verdict.RJ,  # more of an operation than the problem allows
     # RTE
     "exception": Verdict.RTE, "import_exception": Verdict.RTE, "exit_called": Verdict.RTE,
     "exited_early": Verdict.RTE, "killed_by_signal": Verdict.RTE,
@@ -110,6 +111,7 @@ HIDDEN_MESSAGES = {
     "dim_read_as_number": "the program reads a dim as a number, so it cannot be traced with symbolic dims",
     "function_primitive": "the traced program uses a primitive carrying a function the problem does not admit",
     "wrong_precision": "an operation computing the output runs in a dtype the problem does not allow",
+    "repeated_computation": "the output needs more of an operation than the problem allows (work done twice)",
     "trace_time_limit": "the program did not finish tracing",
     "instrument_tampered": "the submission replaced functions the judge's instruments rely on",
     "channel_tampered": "the result channel was tampered with",

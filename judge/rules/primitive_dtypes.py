@@ -5,14 +5,23 @@ Reads ``typed`` of the traced program's summary (``judge.worker.program``): ever
 dtypes and its results' dtypes. Each entry of the rule names primitives and dtypes, and which
 side of an equation it looks at (``of``: ``operands``, ``results`` or ``either``, the default);
 an equation matches when it is one of the primitives and a value on that side has one of the
-dtypes.
+dtypes. With ``data: N`` it must also have at least N data operands: values computed from the
+program's input arrays (inputs of at least one dimension), not from scalars, constants and
+literals alone, nor through a bool such as ``finite`` (``judge.worker.program``). With ``x`` and ``params`` arrays and ``loss_scale``
+of shape ``()``, ``x * dz`` has two, ``lr * g`` and ``g / loss_scale`` one.
 
 * ``require``: at least ``at_least`` (default 1) live equations match each entry. "The
   gradient's matrix products run in float16": ``{primitives: [dot_general], dtypes: [float16],
-  at_least: 2}``.
+  at_least: 2}``. With ``at_most``, no more than that many may match (reason
+  ``repeated_computation``): "one forward pass" on a linear classifier is ``{primitives:
+  [dot_general], dtypes: [float32], of: operands, data: 2, at_least: 0, at_most: 2}``, ``x @ w``
+  and its gradient, where the loss computed beside ``jax.grad`` multiplies ``x @ w`` twice.
 * ``forbid``: no live equation matches any entry. ``{primitives: [dot_general], dtypes:
   [float32, float64, bfloat16]}`` refuses a float32 program that imitates float16 overflow by
-  comparing its gradient with 65504, and a bfloat16 one.
+  comparing its gradient with 65504, and a bfloat16 one. ``{primitives: [mul, div], dtypes:
+  [float32], of: operands, data: 2}`` refuses a float32 gradient written by hand with
+  elementwise products and sums in place of matrix products (even one scalar at a time), while a
+  float32 unscale and update (``p - lr * g / loss_scale``: one data operand each) pass.
 
 An equation whose result is thrown away is not live and counts for neither. A summary that had
 to leave dtypes out (more distinct (primitive, dtypes) than it lists) is refused: what was left
@@ -26,20 +35,29 @@ from judge.rules.base import Breach, TraceEvidence, number
 
 ID = "primitive_dtypes"
 EVIDENCE = ("program",)
-REASONS = ("wrong_precision",)
+REASONS = ("wrong_precision", "repeated_computation")
 SIDES = {"operands": "operands", "results": "results", "either": "operands or results"}
 
 
 def _said(entry: dict) -> str:
     side = SIDES[entry.get("of", "either")]
-    return (f"{' or '.join(entry['primitives'])} with {side} in {' or '.join(entry['dtypes'])}")
+    data = entry.get("data")
+    of_data = "" if not data else \
+        f" and {'an operand' if data == 1 else f'at least {data} operands'} computed from the input arrays"
+    return (f"{' or '.join(entry['primitives'])} with {side} in {' or '.join(entry['dtypes'])}"
+            f"{of_data}")
 
 
 def describe(rule: dict) -> str:
     said = []
     for entry in rule.get("require", ()):
-        least = entry.get("at_least", 1)
-        said.append(f"at least {least} {_said(entry)} must compute the output")
+        least, most = entry.get("at_least", 1), entry.get("at_most")
+        if most is None:
+            said.append(f"at least {least} {_said(entry)} must compute the output")
+        elif least:
+            said.append(f"from {least} to {most} {_said(entry)} must compute the output")
+        else:
+            said.append(f"at most {most} {_said(entry)} may compute the output")
     for entry in rule.get("forbid", ()):
         said.append(f"no {_said(entry)} may compute the output")
     return "; ".join(said)
@@ -48,18 +66,23 @@ def describe(rule: dict) -> str:
 def validate(rule: dict, problem) -> list:
     if not rule.get("require") and not rule.get("forbid"):
         return [("id", "give require, forbid, or both")]
+    for i, entry in enumerate(rule.get("require", ())):
+        if entry.get("at_most") is not None and entry["at_most"] < entry.get("at_least", 1):
+            return [("require", f"entry {i}: at_most {entry['at_most']} is below at_least "
+                                f"({entry.get('at_least', 1)})")]
     return []
 
 
 def matches(entry: dict, typed) -> int:
-    """How many live equations of ``typed`` ((primitive, operand dtypes, result dtypes) ->
-    count) match ``entry``."""
+    """How many live equations of ``typed`` ((primitive, operand dtypes, result dtypes, data
+    operands) -> count) match ``entry``."""
     names = {s for p in entry["primitives"] for s in primitive_names.spellings(p)}
     wanted = set(entry["dtypes"])
     side = entry.get("of", "either")
+    least = entry.get("data", 0)
     found = 0
-    for (primitive, operands, results), n in typed.items():
-        if primitive not in names:
+    for (primitive, operands, results, data), n in typed.items():
+        if primitive not in names or data < least:
             continue
         seen = (set(operands) if side != "results" else set()) | \
                (set(results) if side != "operands" else set())
@@ -68,10 +91,15 @@ def matches(entry: dict, typed) -> int:
     return found
 
 
-def _seen(entry: dict, typed) -> str:
-    """What the program's equations of the entry's primitives compute in, for a message."""
+def _seen(entry: dict, typed, matching: bool = False) -> str:
+    """What the program's equations of the entry's primitives compute in, for a message; with
+    ``matching``, only those the entry matches."""
     names = {s for p in entry["primitives"] for s in primitive_names.spellings(p)}
-    told = sorted({f"{p}({', '.join(ops)}) -> {', '.join(res)}" for (p, ops, res) in typed if p in names})
+    counted = "data" in entry
+    told = sorted({f"{p}({', '.join(ops)}) -> {', '.join(res)}"
+                   + (f" with {n} data operand{'' if n == 1 else 's'}" if counted else "")
+                   for (p, ops, res, n), count in typed.items() if p in names
+                   and (not matching or matches(entry, {(p, ops, res, n): count}))})
     return ("; it has " + "; ".join(told[:6]) + (" ..." if len(told) > 6 else "")) if told else \
         f"; it has no live {' or '.join(entry['primitives'])}"
 
@@ -91,10 +119,17 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
             return Breach("wrong_precision",
                           f"{trace.label}: {number(found)} equation{'s' if found > 1 else ''} "
                           f"computing the output {'are' if found > 1 else 'is'} {_said(entry)}, which "
-                          f"this problem forbids{_seen(entry, program.typed)}")
+                          f"this problem forbids{_seen(entry, program.typed, matching=True)}")
     for entry in rule.get("require", ()):
         least = entry.get("at_least", 1)
         found = matches(entry, program.typed)
+        most = entry.get("at_most")
+        if most is not None and found > most:
+            return Breach("repeated_computation",
+                          f"{trace.label}: {number(found)} equations computing the output are "
+                          f"{_said(entry)}, this problem allows at most {number(most)}"
+                          f"{_seen(entry, program.typed, matching=True)}"
+                          + (f" ({entry['says']})" if entry.get("says") else ""))
         if found < least:
             return Breach("wrong_precision",
                           f"{trace.label}: {number(found)} equation{'' if found == 1 else 's'} "

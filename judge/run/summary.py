@@ -68,7 +68,8 @@ class Program:
     lines: Mapping[str, int] = field(default_factory=dict)
     #: (line, equations) for the submission's lines that made the most equations, most first
     busiest: tuple[tuple[int, int], ...] = ()
-    #: live equations by primitive and dtypes: (primitive, operand dtypes, result dtypes) -> count
+    #: live equations by primitive and dtypes: (primitive, operand dtypes, result dtypes, data
+    #: operands) -> count
     typed: Mapping[tuple, int] = field(default_factory=dict)
     typed_omitted: int = 0           # distinct (primitive, dtypes) left out of ``typed``
 
@@ -140,21 +141,22 @@ def _busiest(raw, where: str) -> tuple:
 
 
 def _typed(raw, where: str) -> dict:
-    """``typed``: [primitive, [operand dtypes], [result dtypes], count] entries, each
-    (primitive, dtypes) once."""
+    """``typed``: [primitive, [operand dtypes], [result dtypes], count, data operands]
+    entries, each (primitive, dtypes, data operands) once."""
     if not isinstance(raw, list) or len(raw) > protocol.MAX_TYPED:
         _fail(where, f"expected a list of at most {protocol.MAX_TYPED} entries")
     found: dict = {}
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
-        if not isinstance(item, list) or len(item) != 4 or not all(
+        if not isinstance(item, list) or len(item) != 5 or not all(
                 isinstance(side, list) and len(side) <= protocol.MAX_TYPED_VALUES for side in item[1:3]):
-            _fail(here, "expected [primitive, [operand dtypes], [result dtypes], count]")
+            _fail(here, "expected [primitive, [operand dtypes], [result dtypes], count, data operands]")
         key = (_text(item[0], here, protocol.MAX_NAME),
                tuple(_text(d, here, protocol.MAX_NAME) for d in item[1]),
-               tuple(_text(d, here, protocol.MAX_NAME) for d in item[2]))
+               tuple(_text(d, here, protocol.MAX_NAME) for d in item[2]),
+               _int(item[4], here, 0, protocol.MAX_TYPED_VALUES))
         if key in found:
-            _fail(here, "the same primitive and dtypes twice")
+            _fail(here, "the same primitive, dtypes and data operands twice")
         found[key] = _int(item[3], here, 1, protocol.MAX_SUMMARY_COUNT)
     return found
 

@@ -14,14 +14,21 @@ is linear in the program's size however often a body is reused. The summary (its
      "omitted": 0,                           # primitives left out past MAX_PRIMITIVE_NAMES
      "lines": {"while": 12, ...},            # each primitive's first line in the submission
      "busiest": [[12, 380], ...],            # the lines that made the most equations, and how many
-     "typed": [["dot_general", ["float16", "float16"], ["float16"], 3], ...],
+     "typed": [["dot_general", ["float16", "float16"], ["float16"], 3, 2], ...],
      "typed_omitted": 0}
 
 ``typed`` counts the live equations by primitive and dtypes: each distinct (primitive, its
-operands' dtypes, its results' dtypes) with how many live equations have them (every call of a
-body counted), at most ``protocol.MAX_TYPED`` entries, each dtype list cut at
-``protocol.MAX_TYPED_VALUES``; ``typed_omitted`` says how many entries were left out (rules
-that read dtypes refuse a summary that left any out).
+operands' dtypes, its results' dtypes, how many of its operands are data) with how many live
+equations have them (every call of a body counted), at most ``protocol.MAX_TYPED`` entries,
+each dtype list cut at ``protocol.MAX_TYPED_VALUES``; ``typed_omitted`` says how many entries
+were left out (rules that read dtypes refuse a summary that left any out). An operand is data
+when it is computed from an input array: an input of the program with at least one dimension
+(not one of shape ``()``, a constant or a literal), through any equation, nested bodies
+included, but not through a bool: a comparison (``finite``, ``x > 0``) is a decision, not a
+quantity, and what is selected by it from other values is data only as they are. With ``x``
+and ``params`` arrays and ``loss_scale`` of shape ``()``, ``lr * g`` and ``g / loss_scale``
+have one data operand, ``x * dz`` two, and so has ``x[i, k] * dz[i, k]``;
+``where(finite, loss_scale, loss_scale / 2) * 2.0`` has none.
 
 An equation is live when an output of its jaxpr that is needed depends on it. Inside a call
 (jit, checkpoint, custom_jvp/custom_vjp, composite) or a ``cond`` branch the needed outputs are
@@ -158,6 +165,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
     totals: dict[int, tuple] = {}       # id(jaxpr) -> (equations, primitives, lines), once each
     lives: dict[tuple, dict] = {}       # (id(jaxpr), outputs needed) -> live primitives
     backward: dict = {}                 # the same key -> what _backward found
+    datas: dict = {}                    # (id(jaxpr), which inputs are data) -> what _data found
     keep: list = []                     # the jaxprs walked, so no id is reused meanwhile
     largest: dict[tuple, tuple[int, dict]] = {}
 
@@ -208,17 +216,19 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
 
     loops: list = []
 
-    def live_walk(jaxpr, wanted) -> dict:
-        key = (id(jaxpr), wanted)
+    def live_walk(jaxpr, wanted, data: tuple) -> dict:
+        key = (id(jaxpr), wanted, data)
         if key in lives:
             return lives[key]
         live: dict = {}
         producers = None
+        found = _data(jaxpr, data, datas)[0]
         for i, mask in _liveness(jaxpr, wanted, backward).items():
             eqn = jaxpr.eqns[i]
             name = eqn.primitive.name
             live[name] = live.get(name, 0) + 1
-            typed = (name, _dtypes(eqn.invars), _dtypes(eqn.outvars))  # a tuple key: see below
+            typed = (name, _dtypes(eqn.invars), _dtypes(eqn.outvars),  # a tuple key: see below
+                     min(sum(id(v) in found for v in eqn.invars), protocol.MAX_TYPED_VALUES))
             live[typed] = live.get(typed, 0) + 1
             if symbolic and name in ("scan", "while") and len(loops) < protocol.MAX_LOOPS:
                 if producers is None:
@@ -229,16 +239,18 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
                     found = {"primitive": name, "length": "?", "recurrent": False}
                 if found is not None:
                     loops.append(found)
+            inner = _inner_data(eqn, found)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     follows = name in _FOLLOWS and len(sub.outvars) == len(mask)
-                    add(live, live_walk(sub, mask if follows else None))
+                    add(live, live_walk(sub, mask if follows else None, inner(sub)))
         lives[key] = live
         return live
 
     top = closed.jaxpr if hasattr(closed, "jaxpr") and hasattr(closed.jaxpr, "eqns") else closed
     equations, primitives, lines = walk(top)
-    both = live_walk(top, None)
+    both = live_walk(top, None, tuple(len(getattr(getattr(v, "aval", None), "shape", ())) > 0
+                                      for v in top.invars))
     live = {k: v for k, v in both.items() if isinstance(k, str)}
     typed = sorted(((k, v) for k, v in both.items() if not isinstance(k, str)), key=lambda kv: (-kv[1], kv[0]))
     # largest first; on a tie a floating value (what a student computed) before an index array
@@ -253,7 +265,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
              "lines": {k: first_lines[k] for k in names if k in first_lines},
              "busiest": [[line, min(n, cap)] for line, n in
                          sorted(lines.items(), key=lambda item: (-item[1], item[0]))[:protocol.MAX_BUSIEST]],
-             "typed": [[k[0][:protocol.MAX_NAME], list(k[1]), list(k[2]), min(v, cap)]
+             "typed": [[k[0][:protocol.MAX_NAME], list(k[1]), list(k[2]), min(v, cap), k[3]]
                        for k, v in typed[:protocol.MAX_TYPED]],
              "typed_omitted": max(0, len(typed) - protocol.MAX_TYPED)}
     if symbolic:
@@ -267,6 +279,52 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
         found["carriers"] = sorted(c[:protocol.MAX_NAME] for c in carriers)[:protocol.MAX_PRIMITIVE_NAMES]
         found["loops"] = loops
     return found
+
+
+def _inner_data(eqn, found: set):
+    """``sub -> which inputs of sub are data``, for the jaxprs ``eqn`` holds: a call's or a
+    branch's inputs are its operands one for one (a ``cond``'s after its index); in any other
+    body (a loop, whose carries come back round) every input is data when any operand is."""
+    flags = tuple(id(v) in found for v in eqn.invars)
+    name = eqn.primitive.name
+
+    def inner(sub) -> tuple:
+        count = len(sub.invars)
+        if name in _CALLS and count == len(flags):
+            return flags
+        if name == "cond" and count == len(flags) - 1:
+            return flags[1:]
+        return (any(flags),) * count
+    return inner
+
+
+def _quantity(var) -> bool:
+    """Can ``var`` be data? A bool is a decision (``finite``, ``x > 0``), not a quantity."""
+    return str(getattr(getattr(var, "aval", None), "dtype", "bool")) != "bool"
+
+
+def _data(jaxpr, data: tuple, cache: dict) -> tuple:
+    """(the ids of the values of ``jaxpr`` computed from its inputs flagged in ``data``, which of
+    its outputs are). A call's or a branch's outputs are data as its body's are; any other
+    equation's (a loop's included) when any of its operands is; a bool never is."""
+    key = (id(jaxpr), data)
+    if key in cache:
+        return cache[key]
+    found = {id(v) for v, flag in zip(jaxpr.invars, data) if flag and _quantity(v)}
+    for eqn in jaxpr.eqns:
+        name = eqn.primitive.name
+        if not any(id(v) in found for v in eqn.invars):
+            continue
+        subs = [s for p in eqn.params.values() for s in sub_jaxprs(p)]
+        if name in _FOLLOWS and subs and all(len(s.outvars) == len(eqn.outvars) for s in subs):
+            inner = _inner_data(eqn, found)
+            outs = [_data(s, inner(s), cache)[1] for s in subs]
+            found.update(id(v) for i, v in enumerate(eqn.outvars) if any(o[i] for o in outs) and _quantity(v))
+        else:
+            found.update(id(v) for v in eqn.outvars if _quantity(v))
+    result = (found, tuple(id(v) in found for v in jaxpr.outvars))
+    cache[key] = result
+    return result
 
 
 def _dtypes(variables) -> tuple:

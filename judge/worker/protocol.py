@@ -70,7 +70,7 @@ Channels
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
                                "primitive": "dot_general", "line": 7 | null}, ...], "omitted": 0,
                    "lines": {"while": 12, ...}, "busiest": [[12, 380], ...],
-                   "typed": [["dot_general", ["float16", "float16"], ["float16"], 3], ...],
+                   "typed": [["dot_general", ["float16", "float16"], ["float16"], 3, 2], ...],
                    "typed_omitted": 0} | null}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
