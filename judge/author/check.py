@@ -27,7 +27,7 @@ from judge import gate
 from judge.errors import JudgeError, SpecError
 from judge.author.findings import ERROR, INFO, WARNING
 from judge.grade.verdicts import GradeResult, Verdict, plural
-from judge.run import shared_compile
+from judge.run import cache, shared_compile
 from judge.run.settings import of as resolve_settings
 from judge.problem.model import case_label
 from judge.problem.casefile import short
@@ -338,8 +338,11 @@ def _gate_note(report, check, problem, path, what: str, level: str = INFO) -> No
 def _reference_outputs(problem, settings, result_cache=None) -> dict:
     """The reference's outputs on every case: stored ones from ``result_cache`` when the
     reference, the cases' inputs, the sandbox, the judge and JAX are unchanged, else a run
-    (``grading.reference_outputs``), stored for next time."""
+    (``grading.reference_outputs``), stored for next time. A run waits for the compilation
+    cache's warm-up from the reference (``grading.warm_cache``, which the first submission's
+    grade asks for too), so it reads what that compiled instead of compiling it again beside it."""
     if result_cache is None:
+        _warm(problem)
         return grading.reference_outputs(problem, sandbox=settings)
     from judge.grade.request import build_request
     from judge.run.settings import of as settings_of
@@ -348,9 +351,16 @@ def _reference_outputs(problem, settings, result_cache=None) -> dict:
     request = build_request(problem, problem.reference, problem.cases)
     outputs = result_cache.find_reference(problem, request, settings, {})
     if outputs is None:
+        _warm(problem)
         outputs = grading.reference_outputs(problem, sandbox=settings)
         result_cache.store_reference(problem, request, settings, {}, outputs)
     return outputs
+
+
+def _warm(problem) -> None:
+    """Fill the compilation cache from the reference, unless the cache is off or filled."""
+    if cache.enabled():
+        grading.warm_cache(problem)
 
 
 def _timed_grade(problem, sub, progress, source_gate: bool = True, settings=None,
