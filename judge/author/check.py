@@ -266,6 +266,8 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
         report.find(found, ERROR, file, message, line)
     found.summary = f"{plural(len(subs), 'submission')} found"
 
+    # Every run reads the compilation cache the reference fills: filled first, on every core
+    _warm(problem, jobs)
     pool = ThreadPoolExecutor(max_workers=jobs)
     compiles = shared_compile.start()  # what one submission compiled, the next one loads
     try:
@@ -357,10 +359,11 @@ def _reference_outputs(problem, settings, result_cache=None) -> dict:
     return outputs
 
 
-def _warm(problem) -> None:
-    """Fill the compilation cache from the reference, unless the cache is off or filled."""
+def _warm(problem, jobs: int = 1) -> None:
+    """Fill the compilation cache from the reference, unless the cache is off or filled:
+    ``jobs`` reference runs at a time, each on a share of the cases."""
     if cache.enabled():
-        grading.warm_cache(problem)
+        grading.warm_cache(problem, parts=jobs)
 
 
 def _timed_grade(problem, sub, progress, source_gate: bool = True, settings=None,

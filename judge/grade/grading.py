@@ -189,17 +189,26 @@ def _cache_for(problem: Problem, use_cache: bool | None) -> Path | None:
     return cache.available(use_cache)
 
 
-def warm_cache(problem: Problem) -> bool:
+def warm_cache(problem: Problem, parts: int = 1) -> bool:
     """Fill the compilation cache from the problem's reference solution, once per version of
     the spec and the reference. Returns True if it ran. A failing reference leaves no marker and
-    is not an error here (``judge check`` reports it); grading then runs without a warm cache."""
+    is not an error here (``judge check`` reports it); grading then runs without a warm cache.
+    ``parts``: that many reference runs at a time, each on every ``parts``-th case (`judge
+    check` uses its cores: every submission waits for the fill, and compiling is serial)."""
     if cache.is_warm(problem):
         return False
     with cache.filling(problem) as needed:
         if not needed:
             return False
+        groups = [problem.cases[i::parts] for i in range(max(1, min(parts, len(problem.cases))))]
         try:
-            reference_outputs(problem, fill_cache=True)
+            if len(groups) == 1:
+                reference_outputs(problem, fill_cache=True)
+            else:
+                with ThreadPoolExecutor(max_workers=len(groups)) as pool:
+                    for done in [pool.submit(reference_outputs, problem, group, fill_cache=True)
+                                 for group in groups]:
+                        done.result()
         except JudgeError:
             return False
         cache.mark_warm(problem)
