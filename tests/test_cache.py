@@ -64,6 +64,26 @@ def test_a_fill_in_parts_runs_every_case_once_at_a_time(private_cache, fq_proble
     assert cache.is_warm(fq_problem) is not fails
 
 
+@pytest.mark.parametrize("bind_all, evaluator", [(True, "jax"), (False, "numpy")])
+def test_a_fill_binds_every_operation_or_what_the_workers_bind(fq_problem, monkeypatch,
+                                                               bind_all, evaluator):
+    """A grade's fill binds every operation with JAX; `judge check`'s (``bind_all=False``) only
+    what the workers' evaluator binds, so it compiles no operation NumPy computes for them."""
+    from judge.errors import JudgeError
+
+    sent = []
+
+    def run_worker(request, **kw):
+        sent.append((request["evaluator"], kw["cache_writable"]))
+        raise JudgeError("stop here")
+
+    monkeypatch.delenv("JUDGE_EVALUATOR", raising=False)
+    monkeypatch.setattr(grading, "run_worker", run_worker)
+    with pytest.raises(JudgeError, match="stop here"):
+        grading.reference_outputs(fq_problem, fill_cache=True, bind_all=bind_all)
+    assert sent == [(evaluator, True)]
+
+
 def test_cache_can_be_turned_off(private_cache, fq_problem, monkeypatch):
     monkeypatch.setenv("JUDGE_CACHE", "off")
     grading.grade(fq_problem, ACCEPTED / "closure_vjp.py", examples_only=True)

@@ -446,7 +446,7 @@ def test_the_reference_run_waits_for_the_cache_warm_up(monkeypatch, fq_problem, 
 
     calls = []
     monkeypatch.setenv("JUDGE_CACHE", cache)
-    monkeypatch.setattr(grading, "warm_cache", lambda problem, parts=1: calls.append("fill") or True)
+    monkeypatch.setattr(grading, "warm_cache", lambda problem, parts=1, bind_all=True: calls.append("fill") or True)
     monkeypatch.setattr(grading, "reference_outputs",
                         lambda problem, **kw: calls.append("outputs") or {})
     assert check._reference_outputs(fq_problem, None) == {}

@@ -361,9 +361,10 @@ def _reference_outputs(problem, settings, result_cache=None) -> dict:
 
 def _warm(problem, jobs: int = 1) -> None:
     """Fill the compilation cache from the reference, unless the cache is off or filled:
-    ``jobs`` reference runs at a time, each on a share of the cases."""
+    ``jobs`` reference runs at a time, each on a share of the cases, binding with JAX what the
+    check's workers bind (the operations the NumPy evaluator computes are not compiled)."""
     if cache.enabled():
-        grading.warm_cache(problem, parts=jobs)
+        grading.warm_cache(problem, parts=jobs, bind_all=False)
 
 
 def _timed_grade(problem, sub, progress, source_gate: bool = True, settings=None,
