@@ -37,6 +37,53 @@ def test_first_grade_warms_the_cache_once(private_cache, fq_problem):
     assert grading.warm_cache(fq_problem) is False  # nothing to do the second time
 
 
+@pytest.mark.parametrize("fails", [False, True])
+def test_a_fill_in_parts_runs_every_case_once_at_a_time(private_cache, fq_problem, monkeypatch,
+                                                        fails):
+    """``warm_cache(parts=2)`` (what `judge check -j 2` does): two reference runs at the same
+    time, on shares of the cases that together are every case once; the cache is marked warm
+    only when both succeed."""
+    import threading
+
+    from judge.errors import JudgeError
+
+    shares, both_running = [], threading.Barrier(2, timeout=30)
+
+    def reference_outputs(problem, cases=None, *, fill_cache=False, **kw):
+        assert fill_cache
+        shares.append([c.index for c in cases])
+        both_running.wait()  # each waits for the other: they run at the same time
+        if fails and len(shares) == 2:
+            raise JudgeError("the reference failed")
+        return {}
+
+    monkeypatch.setattr(grading, "reference_outputs", reference_outputs)
+    assert grading.warm_cache(fq_problem, parts=2) is not fails
+    assert len(shares) == 2 and all(shares)
+    assert sorted(i for share in shares for i in share) == [c.index for c in fq_problem.cases]
+    assert cache.is_warm(fq_problem) is not fails
+
+
+@pytest.mark.parametrize("bind_all, evaluator", [(True, "jax"), (False, "numpy")])
+def test_a_fill_binds_every_operation_or_what_the_workers_bind(fq_problem, monkeypatch,
+                                                               bind_all, evaluator):
+    """A grade's fill binds every operation with JAX; `judge check`'s (``bind_all=False``) only
+    what the workers' evaluator binds, so it compiles no operation NumPy computes for them."""
+    from judge.errors import JudgeError
+
+    sent = []
+
+    def run_worker(request, **kw):
+        sent.append((request["evaluator"], kw["cache_writable"]))
+        raise JudgeError("stop here")
+
+    monkeypatch.delenv("JUDGE_EVALUATOR", raising=False)
+    monkeypatch.setattr(grading, "run_worker", run_worker)
+    with pytest.raises(JudgeError, match="stop here"):
+        grading.reference_outputs(fq_problem, fill_cache=True, bind_all=bind_all)
+    assert sent == [(evaluator, True)]
+
+
 def test_cache_can_be_turned_off(private_cache, fq_problem, monkeypatch):
     monkeypatch.setenv("JUDGE_CACHE", "off")
     grading.grade(fq_problem, ACCEPTED / "closure_vjp.py", examples_only=True)

@@ -445,3 +445,22 @@ def test_a_bad_known_gap_names_the_file_and_line(tmp_path, entry, says):
     _, issues = expectations.discover(folder)
     assert [(p.name, line) for p, line, _ in issues] == [("submissions.yaml", 2)]
     assert says in issues[0][2]
+
+
+# -- the reference's runs ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cache", ["on", "off"])
+def test_the_reference_run_waits_for_the_cache_warm_up(monkeypatch, fq_problem, cache):
+    """The expected outputs' run of the reference starts once the compilation cache is filled
+    from the reference (so it reads what that compiled), not beside the fill; with the cache
+    off there is no fill to wait for."""
+    from judge.author import check
+    from judge.grade import grading
+
+    calls = []
+    monkeypatch.setenv("JUDGE_CACHE", cache)
+    monkeypatch.setattr(grading, "warm_cache", lambda problem, parts=1, bind_all=True: calls.append("fill") or True)
+    monkeypatch.setattr(grading, "reference_outputs",
+                        lambda problem, **kw: calls.append("outputs") or {})
+    assert check._reference_outputs(fq_problem, None) == {}
+    assert calls == (["fill", "outputs"] if cache == "on" else ["outputs"])

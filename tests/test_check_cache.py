@@ -298,3 +298,28 @@ def test_watch_checks_only_the_problem_whose_files_changed(tmp_path):
     watch.watch(specs, checked.append, say=said.append, interval=0.1, settle=0.05, rounds=10)
     assert checked == [specs[1]]
     assert any("new.py changed; checking two again" in line for line in said), said
+
+
+def test_traces_with_a_tree_among_their_values_are_stored_and_told_apart():
+    """loss_and_grads's rules trace beside each case with its tree of parameters among the
+    values: a plan read back from JSON is the one planned (so its runs are stored and a warm
+    check replays them), and a plan whose tree differs in one entry is not."""
+    import dataclasses
+    import json
+
+    import numpy as np
+
+    from judge.grade import traces
+    from judge.problem import spec
+
+    problem = spec.load(ROOT / "problems" / "loss_and_grads.yaml")
+    planned = traces.plan(problem, problem.cases)
+    back = result_cache._wanted(json.loads(json.dumps(result_cache._wanted_data(planned))))
+    assert result_cache._same_wanted(back, planned)
+    first = back[0]
+    name, tree = next((k, v) for k, v in first.trace.values.items() if isinstance(v, dict))
+    leaf = next(k for k, v in tree.items() if isinstance(v, np.ndarray) and v.size)
+    changed = {**tree, leaf: tree[leaf] + np.float32(1)}
+    other = dataclasses.replace(first, trace=dataclasses.replace(
+        first.trace, values={**first.trace.values, name: changed}))
+    assert not result_cache._same_wanted([other, *back[1:]], planned)

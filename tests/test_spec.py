@@ -103,6 +103,27 @@ def test_yaml_syntax_error_names_file_and_line(tmp_path):
         spec.load(path)
 
 
+@pytest.mark.parametrize("name", ["fake_quant_ste", "batched_attention", "mixed_precision_step"])
+def test_a_spec_parsed_once_gives_the_data_and_lines_of_two_parses(name):
+    """read_yaml builds the data from the node tree it keeps for line numbers (one parse, not
+    two): the same data as yaml.load, the same lines as yaml.compose."""
+    path = ROOT / "problems" / f"{name}.yaml"
+    text = path.read_text()
+    data, nodes = spec.read_yaml(path)
+    assert data == yaml.load(text, Loader=spec.YAML_LOADER)
+    composed = yaml.compose(text, Loader=spec.YAML_LOADER)
+    for steps in (["id"], ["rules", 0], ["hidden", len(data["hidden"]) - 1, "input"]):
+        assert spec.line_of(nodes, steps) == spec.line_of(composed, steps) is not None
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "- a list\n"])
+def test_a_spec_that_is_no_mapping_names_the_file(tmp_path, text):
+    path = tmp_path / "empty.yaml"
+    path.write_text(text)
+    with pytest.raises(SpecError, match=r"empty\.yaml: the spec must be a YAML mapping"):
+        spec.read_yaml(path)
+
+
 def test_unknown_problem_lists_known_ones():
     with pytest.raises(JudgeError, match="fake_quant_ste"):
         spec.load("no_such_problem", root=ROOT)

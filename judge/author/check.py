@@ -27,7 +27,7 @@ from judge import gate
 from judge.errors import JudgeError, SpecError
 from judge.author.findings import ERROR, INFO, WARNING
 from judge.grade.verdicts import GradeResult, Verdict, plural
-from judge.run import shared_compile
+from judge.run import cache, shared_compile
 from judge.run.settings import of as resolve_settings
 from judge.problem.model import case_label
 from judge.problem.casefile import short
@@ -266,6 +266,8 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
         report.find(found, ERROR, file, message, line)
     found.summary = f"{plural(len(subs), 'submission')} found"
 
+    # Every run reads the compilation cache the reference fills: filled first, on every core
+    _warm(problem, jobs)
     pool = ThreadPoolExecutor(max_workers=jobs)
     compiles = shared_compile.start()  # what one submission compiled, the next one loads
     try:
@@ -338,8 +340,11 @@ def _gate_note(report, check, problem, path, what: str, level: str = INFO) -> No
 def _reference_outputs(problem, settings, result_cache=None) -> dict:
     """The reference's outputs on every case: stored ones from ``result_cache`` when the
     reference, the cases' inputs, the sandbox, the judge and JAX are unchanged, else a run
-    (``grading.reference_outputs``), stored for next time."""
+    (``grading.reference_outputs``), stored for next time. A run waits for the compilation
+    cache's warm-up from the reference (``grading.warm_cache``, which the first submission's
+    grade asks for too), so it reads what that compiled instead of compiling it again beside it."""
     if result_cache is None:
+        _warm(problem)
         return grading.reference_outputs(problem, sandbox=settings)
     from judge.grade.request import build_request
     from judge.run.settings import of as settings_of
@@ -348,9 +353,18 @@ def _reference_outputs(problem, settings, result_cache=None) -> dict:
     request = build_request(problem, problem.reference, problem.cases)
     outputs = result_cache.find_reference(problem, request, settings, {})
     if outputs is None:
+        _warm(problem)
         outputs = grading.reference_outputs(problem, sandbox=settings)
         result_cache.store_reference(problem, request, settings, {}, outputs)
     return outputs
+
+
+def _warm(problem, jobs: int = 1) -> None:
+    """Fill the compilation cache from the reference, unless the cache is off or filled:
+    ``jobs`` reference runs at a time, each on a share of the cases, binding with JAX what the
+    check's workers bind (the operations the NumPy evaluator computes are not compiled)."""
+    if cache.enabled():
+        grading.warm_cache(problem, parts=jobs, bind_all=False)
 
 
 def _timed_grade(problem, sub, progress, source_gate: bool = True, settings=None,

@@ -48,12 +48,18 @@ def _evidence(module, results: dict):
 
 
 def _lines(problem):
-    """``line(steps)``: the spec's line at those keys (None when the file cannot be read again)."""
-    try:
-        _, nodes = spec.read_yaml(problem.path)
-    except (JudgeError, OSError):
-        return lambda steps: None
-    return lambda steps: spec.line_of(nodes, steps)
+    """``line(steps)``: the spec's line at those keys (None when the file cannot be read again).
+    The spec is read again only when a line is asked for (a large spec takes seconds)."""
+    nodes = []
+
+    def line(steps):
+        if not nodes:
+            try:
+                nodes.append(spec.read_yaml(problem.path)[1])
+            except (JudgeError, OSError):
+                nodes.append(None)
+        return spec.line_of(nodes[0], steps) if nodes[0] is not None else None
+    return line
 
 
 def _warn(report, check, problem, i: int, rule: dict, code: str, message: str, line) -> None:

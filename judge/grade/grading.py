@@ -191,17 +191,28 @@ def _cache_for(problem: Problem, use_cache: bool | None) -> Path | None:
     return cache.available(use_cache)
 
 
-def warm_cache(problem: Problem) -> bool:
+def warm_cache(problem: Problem, parts: int = 1, bind_all: bool = True) -> bool:
     """Fill the compilation cache from the problem's reference solution, once per version of
     the spec and the reference. Returns True if it ran. A failing reference leaves no marker and
-    is not an error here (``judge check`` reports it); grading then runs without a warm cache."""
+    is not an error here (``judge check`` reports it); grading then runs without a warm cache.
+    ``parts``: that many reference runs at a time, each on every ``parts``-th case (`judge
+    check` uses its cores: every submission waits for the fill, and compiling is serial).
+    ``bind_all``: the reference binds every operation with JAX (see ``reference_outputs``);
+    without it, only those the workers' evaluator binds ($JUDGE_EVALUATOR)."""
     if cache.is_warm(problem):
         return False
     with cache.filling(problem) as needed:
         if not needed:
             return False
+        groups = [problem.cases[i::parts] for i in range(max(1, min(parts, len(problem.cases))))]
         try:
-            reference_outputs(problem, fill_cache=True)
+            if len(groups) == 1:
+                reference_outputs(problem, fill_cache=True, bind_all=bind_all)
+            else:
+                with ThreadPoolExecutor(max_workers=len(groups)) as pool:
+                    for done in [pool.submit(reference_outputs, problem, group, fill_cache=True,
+                                             bind_all=bind_all) for group in groups]:
+                        done.result()
         except JudgeError:
             return False
         cache.mark_warm(problem)
@@ -371,14 +382,15 @@ def _check_probe(planned: plan.CasePlan, probe, reported: Probes | None,
 
 def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
                       sandbox: Settings | str | None = None,
-                      fill_cache: bool = False) -> dict[int, dict]:
+                      fill_cache: bool = False, bind_all: bool = True) -> dict[int, dict]:
     """Run the problem's reference solution on ``cases`` (default: all) in a worker and return
     each case's output fields (and probe results) as arrays. With ``compiled``, the worker
     evaluates each case under ``jax.jit`` instead of op by op, which lets XLA rewrite the
     arithmetic (division by a constant becomes multiplication by its reciprocal, for one).
     With ``fill_cache`` the run writes the judge's compilation cache (see ``judge.run.cache``),
     binding every operation with JAX (the NumPy evaluator still leaves some to JAX, at a NaN or
-    a subnormal).
+    a subnormal); with ``bind_all`` false, only those the workers' evaluator binds (what most
+    grades read; a compile for the others, at a NaN, is left to the worker that meets it).
     Raise JudgeError naming the reference if it fails."""
     cases = problem.cases if cases is None else cases
     ref = problem.reference
@@ -387,7 +399,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
     planned = plan.resolve(problem, cases)
     request = build_request(problem, ref, cases, planned)
     request["compiled"] = compiled
-    if fill_cache:  # every operation bound by JAX, so the cache holds what any of them compiles to
+    if fill_cache and bind_all:  # every operation bound by JAX: the cache holds what any compiles to
         request["evaluator"] = "jax"
     request["message_bytes"] = protocol.MAX_MESSAGE_BYTES  # trusted; expected outputs may be missing
     run = run_worker(request, startup_timeout=problem.limits["startup_s"],

@@ -213,7 +213,11 @@ def _same_wanted(a: list, b: list) -> bool:
     carry exactly makes them differ: such a plan is not stored)?"""
     try:
         return bool(a == b)
-    except (TypeError, ValueError):  # an array among the values: no plain answer
+    except (TypeError, ValueError):  # an array among the values (a tree's leaves): compared as
+        pass                         # the worker gets them, bytes, dtype and shape
+    try:
+        return _wanted_data(a) == _wanted_data(b)
+    except (TypeError, ValueError):
         return False
 
 

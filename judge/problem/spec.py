@@ -115,8 +115,12 @@ def read_yaml(path: Path, text: str | None = None) -> tuple[dict, object]:
     composed node tree (for line numbers)."""
     text = read_text(path) if text is None else text
     try:
-        data = yaml.load(text, Loader=YAML_LOADER)
-        nodes = yaml.compose(text, Loader=YAML_LOADER)
+        loader = YAML_LOADER(text)  # parsed once: the data is constructed from the node tree
+        try:
+            nodes = loader.get_single_node()
+            data = loader.construct_document(nodes) if nodes is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
