@@ -18,6 +18,10 @@ returned lists its look-alikes (``similar_to``). Entries are keyed by their exac
 class folder, and shown with an escape that keeps different names different
 (``intake.shown``).
 
+With ``remote`` (``judge batch --queue``), the submissions are graded by the service's graders
+instead of local workers (``judge.service.class_queue``); the journal, resume and records are the
+same.
+
 A row is named after its entry in the class folder (``row_names``): ``alice.py`` is ``alice``,
 the folder ``bob/`` is ``bob``. Two entries that would get the same name (``alice.py`` and a
 folder ``alice/``) are both shown by their full entry (``alice.py``, ``alice/``), never merged.
@@ -198,7 +202,8 @@ def ungraded(problem: Problem) -> dict:
 
 
 def _start(entry: Entry, folder: Path, problem: Problem, settings: Settings,
-           source_gate: bool, shared: set[str] = frozenset()) -> tuple[dict, intake.Submission | None]:
+           source_gate: bool, shared: set[str] = frozenset()
+           ) -> tuple[dict, intake.Submission | None]:
     """The start of ``entry``'s record (its name, file, digest and look-alike ``fingerprint``,
     ``shared`` being the problem's own code) and the submission to grade; or, for an entry that
     cannot be graded, its whole ``CE`` record and None."""
