@@ -367,3 +367,17 @@ def test_a_grader_skips_the_tasks_of_a_batch_that_has_ended(tmp_path, redis_url)
                          inputs=inputs)
     grader.queue.tasks.execute(grader.queue.tasks.dequeue())
     assert grader.queue.peek(q.claim_key("class-x", 1)) is None  # never claimed nor graded
+
+
+def test_the_services_own_submissions_are_served_before_a_class(tmp_path, klass, redis_url,
+                                                                problem):
+    """An API on the same Redis: a student's submission, even of a late round, is taken before
+    the class's waiting submissions."""
+    thread, outcome, _ = _run_batch_in_thread(problem, klass, tmp_path, redis_url, timeout=2)
+    _next_task(redis_url)
+    queue = q.open_queue(redis_url, Path("."))
+    queue.enqueue("student-1", 1, "fake_quant_ste", "x = 1", turn=50)
+    assert queue.tasks.dequeue().args[0] == "student-1"
+    assert queue.tasks.dequeue().args[0].startswith("class-")
+    thread.join(timeout=60)
+    assert "still outstanding" in outcome["error"]
