@@ -167,18 +167,19 @@ def answer(grader, problem_id: str, source: str, task: dict) -> dict:
     try:
         problem = grader.problem(problem_id)
     except JudgeError as exc:
-        return {"refused": None, "why": str(exc)[:500]}
+        return {"refused": None, "why": str(exc)[:500], "grader": grader.name}
     parts = grader.basis_parts(problem)
     if parts != task["expect"]:
-        return {"refused": parts}
+        return {"refused": parts, "grader": grader.name}
     data = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else b""
     submission = intake.Submission(name=task["name"], data=data, label=task["label"])
     if len(data) > intake.MAX_BYTES:
-        return {"refused": parts, "why": f"a source of more than {intake.MAX_BYTES} bytes"}
+        return {"refused": parts, "why": f"a source of more than {intake.MAX_BYTES} bytes",
+                "grader": grader.name}
     result = grader.result(problem_id, submission)
     return {"verdict": result.verdict.value, "report": json_report.render(result),
             "feedback": text.render(result), "gradescope": gradescope.to_dict(result),
-            "basis": parts}
+            "basis": parts, "grader": grader.name}
 
 
 # -- the batch's side -----------------------------------------------------------------------
@@ -382,11 +383,14 @@ class Remote:
         now = time.monotonic()
         for sub_id, item in outstanding.items():
             found = [a for a in range(1, MAX_ATTEMPTS + 1) if q.claim_key(sub_id, a) in claims]
+            queued = [a for s, a in waiting if s == sub_id and isinstance(a, int)]
             if found:
                 item.attempt = max(found)
                 item.grader = str(claims[q.claim_key(sub_id, item.attempt)])[:200]
                 item.lease_until = now + self.lease
-            elif (sub_id, 1) not in waiting:
+            elif queued:
+                item.attempt = min(max(queued), MAX_ATTEMPTS)
+            else:
                 self._enqueue(sub_id, item, problem_id, batch, expect)
 
     def _waiting(self, batch: str) -> set:
@@ -445,7 +449,8 @@ class Remote:
                   batch: str) -> dict | None:
         """The record of a stored answer; None (the submission graded again) when it is not a
         grader's answer; JudgeError when a grader grades with another problem package."""
-        who = item.grader or "a grader"
+        said = stored.get("grader") if isinstance(stored, dict) else None
+        who = str(said if isinstance(said, str) else item.grader or "(unnamed)")[:200]
         if isinstance(stored, dict) and "refused" in stored:
             why = stored.get("why") if isinstance(stored.get("why"), str) else ""
             raise JudgeError(

@@ -50,6 +50,7 @@ class Grader:
     loaded (each spec once)."""
 
     def __init__(self, queue_url: str | None, data, sandbox=None):
+        from judge.grade.journal import judge_code
         from judge.run.settings import Settings
 
         self.name = f"{socket.gethostname()}:{os.getpid()}"
@@ -60,7 +61,7 @@ class Grader:
         self.queue = q.open_queue(queue_url, data, grade=self.grade_task)
         self.outage = Outage("the queue", log)  # logged once, then backed off, while it fails
         self._problems: dict = {}
-        self._code: str | None = None  # a digest of the judge's code (journal.judge_code)
+        self._code = judge_code()  # the code this process loaded, as a class's batch compares it
         self._lock = threading.Lock()
 
     def problem(self, problem_id: str):
@@ -164,11 +165,8 @@ class Grader:
     def basis_parts(self, problem) -> dict:
         """What this grader's grades of ``problem`` depend on (``journal.basis_parts``), which a
         class's batch must share (``judge.service.class_queue``)."""
-        from judge.grade.journal import basis_parts, judge_code
+        from judge.grade.journal import basis_parts
 
-        with self._lock:
-            if self._code is None:
-                self._code = judge_code()
         return basis_parts(problem, {"source_gate": True, "sandbox": self.settings.sandbox},
                            code=self._code)
 
