@@ -42,8 +42,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture()
-def redis_url(tmp_path):
+@contextlib.contextmanager
+def redis_server(folder: Path):
+    """A redis-server of its own on a free port: (its URL, its process)."""
     server = shutil.which("redis-server")
     if server is None:
         if os.environ.get("JUDGE_REQUIRE_REDIS"):  # CI installs it: a missing one is a failure
@@ -51,7 +52,7 @@ def redis_url(tmp_path):
         pytest.skip("redis-server is not installed here (apt-get install redis-server)")
     port = _free_port()
     proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(tmp_path)],
+                             "--appendonly", "no", "--dir", str(folder)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
@@ -61,10 +62,16 @@ def redis_url(tmp_path):
                     break
             assert time.monotonic() < deadline and proc.poll() is None, "redis-server did not start"
             time.sleep(0.1)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield f"redis://127.0.0.1:{port}/0", proc
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+@pytest.fixture()
+def redis_url(tmp_path):
+    with redis_server(tmp_path) as (url, _):
+        yield url
 
 
 @pytest.fixture()
@@ -381,3 +388,14 @@ def test_the_services_own_submissions_are_served_before_a_class(tmp_path, klass,
     assert queue.tasks.dequeue().args[0].startswith("class-")
     thread.join(timeout=60)
     assert "still outstanding" in outcome["error"]
+
+
+def test_redis_lost_mid_class_is_waited_for_then_a_clear_error(tmp_path, klass, problem):
+    with redis_server(tmp_path) as (url, proc):
+        thread, outcome, said = _run_batch_in_thread(problem, klass, tmp_path, url, timeout=3)
+        _next_task(url)
+        proc.kill()
+        thread.join(timeout=60)
+    assert any(f"lost Redis at {url}" in text for text in said)
+    assert f"--queue {url}: Redis has not answered for 3 s" in outcome["error"]
+    assert "4 submission(s) still outstanding: alice, bob, carol, dave" in outcome["error"]
