@@ -93,10 +93,21 @@ def _env() -> dict:
 
 
 def _grader(redis_url: str, data: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "judge", "service", "--grader-only",
-                             "--queue", redis_url, "--workers", "1", "--data", str(data)],
-                            cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    data.mkdir(parents=True)
+    with open(data / "stderr", "wb") as log:
+        return subprocess.Popen([sys.executable, "-m", "judge", "service", "--grader-only",
+                                 "--queue", redis_url, "--workers", "1", "--data", str(data)],
+                                cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL, stderr=log,
+                                start_new_session=True)
+
+
+def _consuming(grader: subprocess.Popen, data: Path) -> None:
+    """Wait until ``grader`` takes tasks (it says so on stderr)."""
+    deadline = time.monotonic() + 300
+    while "worker(s) on redis://" not in (data / "stderr").read_text(errors="replace"):
+        assert time.monotonic() < deadline and grader.poll() is None, \
+            (data / "stderr").read_text(errors="replace")
+        time.sleep(0.1)
 
 
 def _batch(folder: Path, out: Path, *args: str, wait: bool = True):
@@ -152,6 +163,7 @@ def test_a_class_over_two_graders_is_graded_as_a_local_batch_and_a_killed_grader
     of the same class, and a second run with --resume grades nothing again."""
     graders = [_grader(redis_url, tmp_path / "g0"), _grader(redis_url, tmp_path / "g1")]
     try:
+        _consuming(graders[0], tmp_path / "g0")  # so it takes one of the first two tasks
         run = _batch(klass, tmp_path / "queued.json", "--queue", redis_url, wait=False)
         victim = f"{socket.gethostname()}:{graders[0].pid}"
         deadline = time.monotonic() + 600
