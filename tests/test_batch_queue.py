@@ -147,6 +147,16 @@ def _feedback(folder: Path) -> dict:
     return {p.name: re.sub(r"\d+\.\d+s", "T", p.read_text()) for p in sorted(folder.iterdir())}
 
 
+def _journal(path: Path) -> dict:
+    """The journal's records by entry, without their signatures and times (in the student's
+    feedback and results.json too)."""
+    records = {}
+    for line in path.read_text().splitlines()[1:]:
+        record = {k: v for k, v in json.loads(line).items() if k not in ("mac", "time_s")}
+        records[record["key"]] = re.sub(r"\d+\.\d+", "T", json.dumps(record, sort_keys=True))
+    return records
+
+
 def _stop(procs) -> None:
     for proc in procs:
         with contextlib.suppress(ProcessLookupError):
@@ -189,6 +199,8 @@ def test_a_class_over_two_graders_is_graded_as_a_local_batch_and_a_killed_grader
     (tmp_path / "local.json").write_text(batch_report.render_json(problem.id, local))
     handout.write_feedback(tmp_path / "local.feedback", problem.id, local)
     assert got == _results(tmp_path / "local.json")
+    # the same journal: the same records, basis, feedback and Gradescope results.json
+    assert _journal(tmp_path / "queued.json.journal") == _journal(tmp_path / "local.journal")
     assert _feedback(tmp_path / "queued.json.feedback") == _feedback(tmp_path / "local.feedback")
     # the file's own name reaches the student's report, as in a local batch
     assert "carol.py" in (tmp_path / "queued.json.feedback" / "carol.txt").read_text()
