@@ -450,18 +450,19 @@ class Remote:
         """The record of a stored answer; None (the submission graded again) when it is not a
         grader's answer; JudgeError when a grader grades with another problem package."""
         said = stored.get("grader") if isinstance(stored, dict) else None
-        who = str(said if isinstance(said, str) else item.grader or "(unnamed)")[:200]
+        name = said if isinstance(said, str) else item.grader
+        who = f"grader {name[:200]}" if name else "a grader"
         if isinstance(stored, dict) and "refused" in stored:
             why = stored.get("why") if isinstance(stored.get("why"), str) else ""
             raise JudgeError(
-                f"grader {who} on {self.shown} does not grade {problem.id} as this batch does "
+                f"{who} on {self.shown} does not grade {problem.id} as this batch does "
                 f"({why or _differences(expect, stored.get('refused'))}): its results are "
                 f"refused. Give every grader on this queue the same checkout of the judge and "
                 f"its problems/ (or stop that one), then run the batch again with --resume; "
                 f"{_outstanding({sub_id: item})}")
         if isinstance(stored, dict) and stored.get("basis") != expect:
             raise JudgeError(
-                f"grader {who} on {self.shown} graded {item.base['submission']} with another "
+                f"{who} on {self.shown} graded {item.base['submission']} with another "
                 f"problem package ({_differences(expect, stored.get('basis'))}): its results are "
                 f"refused. Give every grader on this queue the same checkout of the judge and "
                 f"its problems/, then run the batch again with --resume")
