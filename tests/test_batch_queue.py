@@ -247,11 +247,19 @@ def test_a_batch_killed_mid_class_resumes_with_what_the_graders_finished(
     ("redis:///0", "no host"),
     ("redis://host:6379/zero", "the database 'zero' is not a number"),
     ("127.0.0.1:6379", "scheme"),
+    ("redis://host:/0", "no port after the colon"),
 ])
 def test_a_malformed_queue_url_is_a_clear_error(url, why):
     with pytest.raises(JudgeError, match="not a Redis URL") as info:
         class_queue.check_url(url)
     assert why in str(info.value) and "redis://HOST:PORT/DB" in str(info.value)
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:6379/0", "redis://[::1]:6379/2",
+                                 "redis://[::1]/0", "rediss://:pw@queue-host:6380",
+                                 "unix:///run/redis.sock?db=1"])
+def test_the_redis_urls_of_the_service_are_taken(url):
+    assert class_queue.check_url(url) == url
 
 
 def test_redis_that_cannot_be_reached_is_one_clear_error_without_the_password(klass, tmp_path):

@@ -90,7 +90,7 @@ def check_url(url: str) -> str:
         if parts.scheme in ("redis", "rediss"):
             if not parts.hostname:
                 why = "no host"
-            elif parts.port is None and ":" in parts.netloc.rsplit("@", 1)[-1].strip("[]"):
+            elif parts.port is None and parts.netloc.endswith(":"):
                 why = "no port after the colon"
             elif parts.path not in ("", "/") and not parts.path[1:].isdigit():
                 why = f"the database {parts.path[1:]!r} is not a number"
