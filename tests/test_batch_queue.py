@@ -305,9 +305,9 @@ def _in_process_grader(redis_url: str, tmp_path: Path, problem=None) -> Grader:
     return grader
 
 
-def _run_batch_in_thread(problem, klass, tmp_path, url, timeout=30.0):
+def _run_batch_in_thread(problem, klass, tmp_path, url, timeout=30.0, lease=class_queue.LEASE_S):
     said: list[str] = []
-    remote = class_queue.Remote(url, timeout=timeout, say=said.append)
+    remote = class_queue.Remote(url, timeout=timeout, lease=lease, say=said.append)
     outcome: dict = {}
 
     def run():
@@ -431,3 +431,30 @@ def test_redis_lost_mid_class_is_waited_for_then_a_clear_error(tmp_path, klass, 
     assert any(f"lost Redis at {url}" in text for text in said)
     assert f"--queue {url}: Redis has not answered for 3 s" in outcome["error"]
     assert "4 submission(s) still outstanding: alice, bob, carol, dave" in outcome["error"]
+
+
+def test_a_submission_whose_every_grader_is_lost_is_ie_grader_lost_and_graded_again_on_resume(
+        tmp_path, klass, redis_url, problem):
+    """Graders that claim a submission and die (no heartbeat) three times: the row is IE
+    grader_lost (the judge's fault), and --resume sends it again."""
+    thread, outcome, said = _run_batch_in_thread(problem, klass, tmp_path, redis_url, lease=0.5)
+    tasks = _store(redis_url)
+    claimed = 0
+    while thread.is_alive():
+        task = tasks.dequeue()
+        if task is not None:
+            assert tasks.put_if_empty(q.claim_key(task.args[0], task.args[1]), f"lost{claimed}")
+            claimed += 1
+        time.sleep(0.02)
+    thread.join()
+    assert claimed == 3 * len(CLASS)
+    records = outcome["records"]
+    assert {(r["verdict"], r["reason"]) for r in records} == {("IE", "grader_lost")}
+    assert "each of 3 attempts stopped answering" in records[0]["message"]
+    assert any("grader lost0 stopped answering" in text for text in said)
+    how = {"source_gate": True, "sandbox": "none"}
+    journal = journal_mod.Journal(tmp_path / "j.jsonl", problem.id, True, how,
+                                  journal_mod.basis(problem, how), secret=SECRET)
+    assert set(journal.records) == set(CLASS)
+    assert all(not journal.reusable(r["key"], r["sha256"]) for r in records)  # graded again
+    journal.close()
