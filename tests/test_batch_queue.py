@@ -458,3 +458,22 @@ def test_a_submission_whose_every_grader_is_lost_is_ie_grader_lost_and_graded_ag
     assert set(journal.records) == set(CLASS)
     assert all(not journal.reusable(r["key"], r["sha256"]) for r in records)  # graded again
     journal.close()
+
+
+def test_a_batch_stopped_with_ctrl_c_takes_its_submissions_back(tmp_path, klass, redis_url):
+    run = _batch(klass, tmp_path / "r.json", "--queue", redis_url, wait=False)
+    _next_task(redis_url)
+    time.sleep(0.5)
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode != 0 and "Traceback" not in err
+    tasks = _store(redis_url)
+    assert not [k for k in tasks.storage.conn.hkeys(tasks.storage.result_key)
+                if k.decode().startswith("class:")]
+    grader = _in_process_grader(redis_url, tmp_path)
+    left = len(tasks.pending())
+    assert left == len(CLASS)
+    for _ in range(left):  # each left in the queue is skipped, never claimed nor graded
+        task = grader.queue.tasks.dequeue()
+        grader.queue.tasks.execute(task)
+        assert grader.queue.peek(q.claim_key(task.args[0], task.args[1])) is None
