@@ -13,9 +13,9 @@ and label (what the reports call it), and what the batch's grades depend on
 the source gate and the sandbox). A grader checks every field (``job``) and grades only when
 its own ``basis_parts`` are the same; otherwise it answers ``{"refused": its parts}`` without
 grading. Its answer (``answer``) is plain JSON: the verdict, the JSON report, the text report
-(``feedback``), Gradescope's ``results.json`` and its basis. The batch checks that answer again
-(``_fields``): a result that is not a grader's, or that another problem package graded, is
-never recorded. A grader is a judge process: the verdict is its judge's, never a worker's.
+(``feedback``), Gradescope's ``results.json``, its basis and its name. The batch checks that
+answer again (``_fields``): a result that is not a grader's, or that another problem package
+graded, is never recorded. A grader is a judge process: the verdict is its judge's, never a worker's.
 
 **Nothing lost.** A grader claims a task before grading it and keeps a heartbeat
 (``judge.service.grader``); the batch gives a claimed submission up after ``LEASE_S`` without a
@@ -24,10 +24,11 @@ recorded ``IE grader_lost`` (graded again by ``--resume``). A task that left the
 being claimed is enqueued again. Each submission's id is a digest of the journal's id, its entry
 and its content, so a batch resumed after it was killed collects what the graders finished
 meanwhile. While a batch runs, its key ``class:<batch>`` is set; a grader skips a task whose
-batch has ended (the key is removed on the way out, with the batch's claims and results).
+batch has ended (the key is removed on the way out, with the batch's claims and results). The
+class's tasks are served after the service's own submissions (``TURN``).
 
-**Bounds.** Redis that cannot be reached, no sign of any grader (a claim, a heartbeat, a result)
-for ``timeout`` seconds, and a grader with another problem package each stop the batch with an
+**Bounds.** Redis that cannot be reached, no sign of any grader (a claim, a heartbeat, a result,
+the queue shrinking) for ``timeout`` seconds, and a grader with another problem package each stop the batch with an
 error that says what to do, and which submissions are still outstanding; everything graded so
 far is in the journal.
 """
