@@ -191,11 +191,19 @@ def cmd_batch(args) -> int:
     from judge.reports import batch_report, handout
     from judge.reports.progress import Progress
 
-    warm.prestart_sandboxed(args.sandbox)
-    settings = _settings(args.sandbox, "bwrap").check()  # no sandbox: no batch, not N IEs
-    warm.prestart(settings)
-    problem = spec.load(args.problem)
-    cache.for_workers()  # a cache folder that cannot be made stops the batch once, not per student
+    remote = None
+    if args.queue is not None:  # the service's graders grade; nothing runs here
+        from judge.service.class_queue import Remote, sandbox_asked
+
+        settings = sandbox_asked(args.sandbox)
+        problem = spec.load(args.problem)
+        remote = Remote(args.queue, timeout=args.queue_timeout)
+    else:
+        warm.prestart_sandboxed(args.sandbox)
+        settings = _settings(args.sandbox, "bwrap").check()  # no sandbox: no batch, not N IEs
+        warm.prestart(settings)
+        problem = spec.load(args.problem)
+        cache.for_workers()  # a cache folder that cannot be made stops the batch once
     out = args.out or Path(f"batch-{problem.id}" + {"text": ".txt", "gradescope": "-gradescope"}
                            .get(args.format, f".{args.format}"))
     journal = _journal_path(args, problem.id, out)
@@ -204,7 +212,7 @@ def cmd_batch(args) -> int:
             _outside_class(args.folder, folder, "a folder of results")
     records = run_batch(problem, args.folder, journal, jobs=args.jobs, resume=args.resume,
                         restart=args.restart, sandbox=settings, progress=Progress(),
-                        source_gate=_source_gate(args))
+                        source_gate=_source_gate(args), remote=remote)
     if args.format == "gradescope":
         handout.write_gradescope(out, records)
     else:
@@ -335,6 +343,14 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--journal", type=Path, metavar="FILE",
                    help="the batch's journal (default: in the judge's cache folder, "
                         "<cache>/journals/, one per class folder, problem and report)")
+    b.add_argument("--queue", metavar="URL", default=None,
+                   help="redis://HOST:PORT/DB: hand the submissions to the service's graders "
+                        "(judge service --grader-only --queue URL, on any machine with the same "
+                        "problems) instead of grading here; -j then has no effect, and --sandbox "
+                        "says the graders' sandbox (bwrap unless none)")
+    b.add_argument("--queue-timeout", type=_seconds, default=300, metavar="SECONDS",
+                   help="with --queue: stop, saying which submissions are outstanding, when no "
+                        "grader has answered for this long (default 300)")
     _add_sandbox(b, SANDBOX_STRICT)
     _add_source_gate(b)
     b.set_defaults(func=cmd_batch)

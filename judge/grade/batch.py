@@ -18,6 +18,10 @@ returned lists its look-alikes (``similar_to``). Entries are keyed by their exac
 class folder, and shown with an escape that keeps different names different
 (``intake.shown``).
 
+With ``remote`` (``judge batch --queue``), the submissions are graded by the service's graders
+instead of local workers (``judge.service.class_queue``); the journal, resume and records are the
+same.
+
 A row is named after its entry in the class folder (``row_names``): ``alice.py`` is ``alice``,
 the folder ``bob/`` is ``bob``. Two entries that would get the same name (``alice.py`` and a
 folder ``alice/``) are both shown by their full entry (``alice.py``, ``alice/``), never merged.
@@ -25,6 +29,7 @@ folder ``alice/``) are both shown by their full entry (``alice.py``, ``alice/``)
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import stat
@@ -190,35 +195,53 @@ def _take(folder: Path, entry: Entry) -> intake.Submission | str:
         return str(exc)
 
 
+def ungraded(problem: Problem) -> dict:
+    """The graded fields of a record whose submission was not graded: no case passed."""
+    return {"time_s": 0.0, "passed": 0, "total": len(problem.cases), "score": 0,
+            "max_score": scoring.maximum(problem), "groups": [], "hint": ""}
+
+
+def _start(entry: Entry, folder: Path, problem: Problem, settings: Settings,
+           source_gate: bool, shared: set[str] = frozenset()
+           ) -> tuple[dict, intake.Submission | None]:
+    """The start of ``entry``'s record (its name, file, digest and look-alike ``fingerprint``,
+    ``shared`` being the problem's own code) and the submission to grade; or, for an entry that
+    cannot be graded, its whole ``CE`` record and None."""
+    base = {"key": entry.key, "submission": entry.name, "sha256": "", "fingerprint": None,
+            "file": intake.shown("/".join(entry.parts)) if entry.parts else None,
+            "source_gate": source_gate, "sandbox": settings.sandbox}
+    if entry.parts is None:
+        return {**base, "verdict": "CE", "reason": entry.reason, "message": entry.problem_note,
+                **ungraded(problem)}, None
+    taken = _take(folder, entry)
+    if isinstance(taken, str):
+        return {**base, "verdict": "CE", "reason": BAD, "message": taken, **ungraded(problem)}, None
+    base["sha256"] = taken.sha256
+    base["fingerprint"] = lookalike.fingerprint(taken.data, problem.entry_point, shared)
+    return base, taken
+
+
 def _record(entry: Entry, folder: Path, problem: Problem, settings: Settings,
             source_gate: bool, shared: set[str] = frozenset()) -> dict:
     """The journal's record of grading ``entry``: the batch report's fields
     (``batch_report.from_report``), the submission's ``fingerprint`` (``judge.grade.lookalike``,
     ``shared`` being the problem's own code), and what ``judge grade`` shows the student:
     ``feedback`` (the text report) and ``gradescope`` (its ``results.json``)."""
-    base = {"key": entry.key, "submission": entry.name, "sha256": "", "fingerprint": None,
-            "file": intake.shown("/".join(entry.parts)) if entry.parts else None,
-            "source_gate": source_gate, "sandbox": settings.sandbox}
-    none = {"time_s": 0.0, "passed": 0, "total": len(problem.cases), "score": 0,
-            "max_score": scoring.maximum(problem), "groups": [], "hint": ""}
-    if entry.parts is None:
-        return {**base, "verdict": "CE", "reason": entry.reason, "message": entry.problem_note, **none}
-    taken = _take(folder, entry)
-    if isinstance(taken, str):
-        return {**base, "verdict": "CE", "reason": BAD, "message": taken, **none}
-    base["sha256"] = taken.sha256
-    base["fingerprint"] = lookalike.fingerprint(taken.data, problem.entry_point, shared)
+    base, taken = _start(entry, folder, problem, settings, source_gate, shared)
+    if taken is None:
+        return base
     try:
         result = grade(problem, taken, source_gate=source_gate, sandbox=settings)
     except JudgeError as exc:
-        return {**base, "verdict": "IE", "reason": "judge_error", "message": str(exc), **none}
+        return {**base, "verdict": "IE", "reason": "judge_error", "message": str(exc),
+                **ungraded(problem)}
     except Exception as exc:  # noqa: BLE001 - one submission's failure never stops the batch
         # The text of an unexpected error is not a report's: it could quote anything. It goes
         # to the judge-side log, with its traceback.
         LOG.exception("judge batch: grading %s failed", entry.name)
         return {**base, "verdict": "IE", "reason": "judge_error",
                 "message": f"internal error ({type(exc).__name__}) while grading this submission",
-                **none}
+                **ungraded(problem)}
     return {**base, **batch_report.from_report(json_report.to_dict(result)),
             "feedback": text.render(result), "gradescope": gradescope.to_dict(result)}
 
@@ -239,7 +262,7 @@ def _finished(progress: Progress, tally: Counter, record: dict) -> None:
 def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int = 1,
               resume: bool = False, sandbox: Settings | str | None = None,
               progress: Progress | None = None, source_gate: bool | None = None,
-              secret: bytes | None = None, restart: bool = False) -> list[dict]:
+              secret: bytes | None = None, restart: bool = False, remote=None) -> list[dict]:
     """Grade every submission in ``folder``; return one record per entry, in name order.
     ``sandbox``: the command's ``judge.run.settings.Settings``, or a ``--sandbox`` value, resolved
     once here; ``source_gate`` as for ``grading.grade``, resolved once here too (one warning when
@@ -249,10 +272,20 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
     again). Raise JudgeError when ``resume`` meets a journal of another problem, graded
     with the gate set the other way or in another sandbox, or not written by this judge, and
     before grading anything when the workers would not import the judge's JAX
-    (``judge.run.imports``)."""
+    (``judge.run.imports``).
+
+    ``remote``: grade elsewhere instead of in local workers (``judge.service.class_queue``: the
+    service's graders, over Redis); its ``grade(problem, journal_id, how, [(record, submission),
+    ...])`` yields each finished record. The journal, resume and reports are the same; the
+    source gate must be on, as the graders always grade with it."""
     settings = resolve_settings(sandbox)
-    imports.check(settings.python)  # workers that cannot import JAX: one error, not a row each
     gate_on, gate_source = gate.requested(source_gate)
+    if remote is not None:
+        if not gate_on:
+            raise JudgeError("--queue: the service's graders always grade with the source gate "
+                             "on; leave out --source-gate off (and $JUDGE_SOURCE_GATE=off)")
+    else:
+        imports.check(settings.python)  # workers that cannot import JAX: one error, not a row each
     if not gate_on and source_gate is None:
         gate.warn_off(gate_source)
     entries = collect(folder, problem.entry_point)
@@ -269,15 +302,25 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
         if progress is not None:
             progress.total = len(todo)
         tally: Counter = Counter()
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            shared = lookalike.starter(problem)
-            futures = [pool.submit(_record, entry, folder, problem, settings, gate_on, shared)
-                       for entry in todo]
-            for future in as_completed(futures):
-                record = future.result()
+        shared = lookalike.starter(problem)
+        if remote is not None:
+            started = [_start(entry, folder, problem, settings, gate_on, shared) for entry in todo]
+            sent = [(base, taken) for base, taken in started if taken is not None]
+            done = itertools.chain((base for base, taken in started if taken is None),
+                                   remote.grade(problem, journal.id, how, sent))
+            for record in done:
                 journal.add(record)
                 if progress is not None:
                     _finished(progress, tally, record)
+        else:
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                futures = [pool.submit(_record, entry, folder, problem, settings, gate_on, shared)
+                           for entry in todo]
+                for future in as_completed(futures):
+                    record = future.result()
+                    journal.add(record)
+                    if progress is not None:
+                        _finished(progress, tally, record)
     finally:
         journal.close()
     # named as this batch names its rows, whatever name an older journal recorded

@@ -69,12 +69,20 @@ def judge_code() -> str:
     return digest.hexdigest()
 
 
+def basis_parts(problem, how: dict, code: str | None = None) -> dict:
+    """What a grade of ``problem`` depends on besides the submission, part by part: digests of
+    the spec and the reference, the judge's version and a digest of its code (``code``: that
+    digest when known already), and ``how``. A batch over the service's graders compares them
+    with each grader's (``judge.service.class_queue``)."""
+    return {"spec": hashlib.sha256(Path(problem.path).read_bytes()).hexdigest(),
+            "reference": hashlib.sha256(Path(problem.reference).read_bytes()).hexdigest()
+            if Path(problem.reference).is_file() else "",
+            "judge": __version__, "code": judge_code() if code is None else code, **how}
+
+
 def basis(problem, how: dict) -> str:
     """A digest of everything a grade of ``problem`` depends on besides the submission."""
-    parts = {"spec": hashlib.sha256(Path(problem.path).read_bytes()).hexdigest(),
-             "reference": hashlib.sha256(Path(problem.reference).read_bytes()).hexdigest()
-             if Path(problem.reference).is_file() else "",
-             "judge": __version__, "code": judge_code(), **how}
+    parts = basis_parts(problem, how)
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 

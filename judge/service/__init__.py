@@ -7,8 +7,9 @@ serializer and the keys graders and the API share), ``grader`` (what a grader pr
 one submission), ``recorder`` (the API process's loop that records results exactly once and
 re-enqueues lost work), ``outage`` (what a storage or queue outage is, and how it is answered
 and logged), ``connections`` (the HTTP server's bounds: header deadline, connection cap, Host
-names), ``problems`` (problems as JSON), ``input_run`` (a run on a student's own input: the
-case, and its grading beside the reference's output) and ``main`` (the command).
+names), ``class_queue`` (``judge batch --queue``: a class graded by the graders over Redis),
+``problems`` (problems as JSON), ``input_run`` (a run on a student's own input: the case, and
+its grading beside the reference's output) and ``main`` (the command).
 
 No module here imports or runs a submission: a grader grades through
 ``judge.grade.grading.grade``, which runs it in the judge's sandboxed worker, exactly as

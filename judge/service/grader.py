@@ -12,6 +12,10 @@
 4. stores the student-facing JSON report (``judge.reports.json_report``) under the attempt's
    result key, where the API process reads it and records it once.
 
+A task of mode ``batch`` is a submission of a class that ``judge batch --queue`` hands out
+(``judge.service.class_queue``): graded the same way, under the file name the batch gives, only
+when this grader's problem package is the batch's, with no notice to the API process.
+
 A grader never touches the API's database, so it can run on another machine against Redis
 (``judge service --grader-only --queue redis://...``); it needs the same problems/ (the same
 checkout of the judge) as the API.
@@ -28,7 +32,7 @@ import sys
 import threading
 import time
 
-from judge.service import queue as q
+from judge.service import class_queue, queue as q
 from judge.service.outage import Outage, QueueLogFilter, is_outage
 
 log = logging.getLogger("judge.service")
@@ -46,6 +50,7 @@ class Grader:
     loaded (each spec once)."""
 
     def __init__(self, queue_url: str | None, data, sandbox=None):
+        from judge.grade.journal import judge_code
         from judge.run.settings import Settings
 
         self.name = f"{socket.gethostname()}:{os.getpid()}"
@@ -56,6 +61,7 @@ class Grader:
         self.queue = q.open_queue(queue_url, data, grade=self.grade_task)
         self.outage = Outage("the queue", log)  # logged once, then backed off, while it fails
         self._problems: dict = {}
+        self._code = judge_code()  # the code this process loaded, as a class's batch compares it
         self._lock = threading.Lock()
 
     def problem(self, problem_id: str):
@@ -74,29 +80,45 @@ class Grader:
     def grade_task(self, sub_id: str, attempt: int, problem_id: str, source: str,
                    mode: str = "submit", inputs: str | None = None):
         queue = self.queue
+        task = None
+        if mode == class_queue.MODE:  # a submission of a class (judge batch --queue)
+            task = class_queue.job(inputs)
+            if task is None or queue.peek(class_queue.alive_key(task["batch"])) is None:
+                return  # not a class's task, or its batch has ended
         if not queue.put_if_empty(q.claim_key(sub_id, attempt), self.name):
             return  # this attempt is another delivery's
         self.outage.ok()  # a task read and claimed: the queue works
         log.info("grading %s: problem %s, %s, attempt %d", sub_id, problem_id, mode, attempt)
         started = time.monotonic()
         queue.put(q.beat_key(sub_id, attempt), 0)
-        queue.notify({"event": "start", "id": sub_id, "attempt": attempt, "grader": self.name,
-                      "sandbox": self.settings.sandbox})
+        if task is None:  # the API process follows its own submissions; a batch reads the keys
+            queue.notify({"event": "start", "id": sub_id, "attempt": attempt,
+                          "grader": self.name, "sandbox": self.settings.sandbox})
         stop = threading.Event()
         beat = threading.Thread(target=self._beat, args=(sub_id, attempt, stop), daemon=True)
         beat.start()
         try:
-            if mode == "input":
+            if task is not None:
+                stored = class_queue.answer(self, problem_id, source, task)
+                verdict = stored.get("verdict", "refused (another problem package)")
+            elif mode == "input":
                 verdict, report = self.grade_input(problem_id, source, inputs)
             else:
                 verdict, report = self.grade(problem_id, source, examples_only=mode == "examples")
             log.info("graded %s: problem %s, %s, verdict %s in %.1f s", sub_id, problem_id, mode,
                      verdict, time.monotonic() - started)
-            queue.put(q.result_key(sub_id, attempt), {"verdict": verdict, "report": report})
+            if task is None:
+                queue.put(q.result_key(sub_id, attempt), {"verdict": verdict, "report": report})
+            elif queue.peek(class_queue.alive_key(task["batch"])) is not None:
+                queue.put(q.result_key(sub_id, attempt), stored)
         finally:
             stop.set()
             beat.join()
-        queue.notify({"event": "done", "id": sub_id, "attempt": attempt})
+        if task is None:
+            queue.notify({"event": "done", "id": sub_id, "attempt": attempt})
+        elif queue.peek(class_queue.alive_key(task["batch"])) is None:  # ended meanwhile
+            for key in (q.claim_key, q.beat_key, q.result_key):
+                queue.delete(key(sub_id, attempt))
 
     def _beat(self, sub_id: str, attempt: int, stop: threading.Event) -> None:
         count = 0
@@ -114,24 +136,39 @@ class Grader:
         """(verdict, JSON report) of ``source`` on ``problem_id``, as ``judge grade --format
         json`` gives them (with ``examples_only``: as ``--examples-only`` does); an IE report if
         the judge itself fails."""
-        from judge.errors import JudgeError
         from judge.grade import intake
-        from judge.grade.regrade import grade
-        from judge.grade.verdicts import GradeResult, Verdict
         from judge.reports import json_report
 
+        submission = intake.Submission(name=SUBMISSION_NAME, data=source.encode(),
+                                       label=SUBMISSION_NAME)
+        result = self.result(problem_id, submission, examples_only)
+        return result.verdict.value, json_report.render(result)
+
+    def result(self, problem_id: str, submission, examples_only: bool = False):
+        """The ``GradeResult`` of ``submission`` (``intake.Submission``) on ``problem_id``; an
+        IE result if the judge itself fails."""
+        from judge.errors import JudgeError
+        from judge.grade.regrade import grade
+        from judge.grade.verdicts import GradeResult, Verdict
+
         try:
-            submission = intake.Submission(name=SUBMISSION_NAME, data=source.encode(),
-                                           label=SUBMISSION_NAME)
-            result = grade(self.problem(problem_id), submission, sandbox=self.settings,
-                           source_gate=True, examples_only=examples_only)
+            return grade(self.problem(problem_id), submission, sandbox=self.settings,
+                         source_gate=True, examples_only=examples_only)
         except Exception as exc:  # noqa: BLE001 - the judge's fault: IE, recorded like any verdict
             log.exception("grading a submission to %s failed", problem_id)
             message = (f"not graded: {exc}" if isinstance(exc, JudgeError) else
                        f"internal error ({type(exc).__name__}); the service's log has the details")
-            result = GradeResult(problem=problem_id, submission=SUBMISSION_NAME, verdict=Verdict.IE,
-                                 reason="judge_error", message=message, time_s=0.0, cases=())
-        return result.verdict.value, json_report.render(result)
+            return GradeResult(problem=problem_id, submission=str(submission),
+                               verdict=Verdict.IE, reason="judge_error", message=message,
+                               time_s=0.0, cases=())
+
+    def basis_parts(self, problem) -> dict:
+        """What this grader's grades of ``problem`` depend on (``journal.basis_parts``), which a
+        class's batch must share (``judge.service.class_queue``)."""
+        from judge.grade.journal import basis_parts
+
+        return basis_parts(problem, {"source_gate": True, "sandbox": self.settings.sandbox},
+                           code=self._code)
 
     def grade_input(self, problem_id: str, source: str, inputs: str | None) -> tuple[str, str]:
         """(verdict, JSON report) of ``source`` on the student's own input (``inputs``: JSON

@@ -35,6 +35,8 @@ from huey.serializer import Serializer
 from judge.errors import JudgeError
 
 TASK_NAME = "judge.service.grade"
+#: The name of the grading tasks' queue on Redis.
+GRADING_QUEUE = "judge-grading"
 
 
 class JsonSerializer(Serializer):
@@ -123,7 +125,7 @@ def open_queue(url: str | None, data: Path, grade=None) -> Queue:
     if url:
         if not url.startswith(("redis://", "rediss://", "unix://")):
             raise JudgeError(f"--queue {url}: a Redis URL is expected (redis://HOST:PORT/DB)")
-        tasks = PriorityRedisHuey("judge-grading", url=url, serializer=serializer,
+        tasks = PriorityRedisHuey(GRADING_QUEUE, url=url, serializer=serializer,
                                   results=False)
         events = RedisHuey("judge-events", url=url, serializer=serializer, results=False)
     else:
