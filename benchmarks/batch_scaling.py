@@ -53,7 +53,8 @@ def batch(problem: str, folder: Path, jobs: str, out: Path, env: dict) -> float:
     out.mkdir()
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "judge", "batch", str(folder), "-p", problem,
-                           "-j", jobs, "--format", "json", "--out", str(out / "report.json"),
+                           "-j", jobs, "--sandbox", "auto", "--format", "json",
+                           "--out", str(out / "report.json"),
                            "--journal", str(out / "journal")],
                           cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - started

@@ -1,6 +1,6 @@
 """How fast the judge grades, side by side with the baselines, in one run.
 
-    python benchmarks/grading_speed.py [--runs 3] [--class-size 40]
+    python benchmarks/grading_speed.py [--runs 3] [--class-size 40] [--sandbox auto]
 
 1. One accepted submission graded cold: a fresh `judge grade` process (sandbox on, the judge's
    compilation cache already warm), once on its own (it starts its own warm worker server,
@@ -17,7 +17,9 @@
 Every judge command here uses a cache folder of its own (JUDGE_CACHE_DIR), warmed first, so a
 `judge warm` of someone else's on the same machine is never used. Numbers depend on the
 machine; the script prints how many cores it had. Run it on a quiet machine: other work on the
-same cores shows up directly in every figure.
+same cores shows up directly in every figure. ``--sandbox`` is passed to every judge command
+(default: theirs, bwrap; ``auto`` where bubblewrap is missing, as on a TPU VM); a judge command
+that fails stops the script.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ def judge(args: list[str], env: dict) -> tuple[float, float, float]:
             got = json.loads(Path(stats.name).read_text())
         except ValueError:
             raise SystemExit(f"judge {' '.join(args)} did not finish") from None
+    if got.get("code") not in (0, 1):  # 1: a verdict other than AC; anything else: no grading
+        raise SystemExit(f"judge {' '.join(args)} failed (exit status {got.get('code')})")
     return wall, got["judge"], got["workers"]
 
 
@@ -76,21 +80,25 @@ def inner(stats: str, argv: list[str]) -> None:
     supervisor.run_worker = counted  # before the grading module takes its own reference
     from judge import cli
 
+    code = None
     try:
         code = cli.main(argv)
     finally:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         Path(stats).write_text(json.dumps({"judge": usage.ru_utime + usage.ru_stime,
-                                           "workers": workers[0]}))
+                                           "workers": workers[0], "code": code}))
     raise SystemExit(code)
 
 
 def bare(submission: Path, timeout: float | None = None) -> tuple[float, float]:
-    """benchmarks/bare_run.py on ``submission`` in a fresh process: (wall, CPU) seconds."""
+    """benchmarks/bare_run.py on ``submission`` in a fresh process: (wall, CPU) seconds. On the
+    CPU, as the judge's workers run: on a TPU VM a process that opens the chip spends about 15 s
+    doing so."""
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "bare_run.py"),
                              str(submission), str(SPEC)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+                            stderr=subprocess.DEVNULL, start_new_session=True,
+                            env={**os.environ, "JAX_PLATFORMS": "cpu"})  # as the judge's workers
     stop = threading.Timer(timeout, os.killpg, (proc.pid, signal.SIGKILL)) if timeout else None
     if stop:
         stop.start()
@@ -102,9 +110,9 @@ def bare(submission: Path, timeout: float | None = None) -> tuple[float, float]:
 
 
 @contextlib.contextmanager
-def served(env: dict):
+def served(env: dict, sandbox: list[str]):
     """A `judge warm` process for the default setup, for the duration of the block."""
-    proc = subprocess.Popen([sys.executable, "-m", "judge", "warm", "--idle-timeout", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "judge", "warm", "--idle-timeout", "0", *sandbox],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     try:
@@ -148,20 +156,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--class-size", type=int, default=40)
+    parser.add_argument("--sandbox", help="passed to every judge command (default: theirs)")
     args = parser.parse_args()
+    sandbox = ["--sandbox", args.sandbox] if args.sandbox else []
     accepted = SUBS / "accepted" / "closure_vjp.py"
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "JUDGE_CACHE_DIR": str(Path(tmp) / "cache")}
         for name in ("JUDGE_CACHE", "JUDGE_WARM", "JUDGE_SANDBOX", "JUDGE_SOURCE_GATE"):
             env.pop(name, None)
-        grade = ["grade", str(accepted), "-p", "fake_quant_ste"]
+        grade = ["grade", str(accepted), "-p", "fake_quant_ste", *sandbox]
         # what earlier grades of the problem have done: fill the compilation cache, and the
         # known submissions' fingerprints that a failing grade compares with (hints)
         judge(grade, env)
-        judge(["grade", str(SUBS / "wrong_answer" / "strict_mask.py"), "-p", "fake_quant_ste"], env)
+        judge(["grade", str(SUBS / "wrong_answer" / "strict_mask.py"), "-p", "fake_quant_ste", *sandbox], env)
         cold, warm, plain = [], [], []
-        with served(env):
+        with served(env, sandbox):
             for _ in range(args.runs):
                 warm.append(judge(grade, env))
         for _ in range(args.runs):
@@ -185,7 +195,7 @@ def main() -> None:
         bare_cpu = sum(bare(path, timeout=CASE_LIMIT_S)[1] for path in files)
         sequential = time.perf_counter() - started
         batch, judge_cpu, worker_cpu = judge(
-            ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2",
+            ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2", *sandbox,
              "--out", str(Path(tmp) / "report.txt"), "--journal", str(Path(tmp) / "journal")], env)
     n = len(files)
     print(f"\n2. a class of {n} submissions (1 loops forever)")

@@ -1,7 +1,10 @@
-"""What many test files share: where the repository is, running the ``judge`` command, and
-splitting an exhaustive sweep between the default run and the ``slow`` group."""
+"""What many test files share: where the repository is, running the ``judge`` command,
+splitting an exhaustive sweep between the default run and the ``slow`` group, and skipping a
+test that needs a TCP socket where the machine opens none."""
 
+import functools
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -20,6 +23,34 @@ def pythonpath() -> str:
     """PYTHONPATH for a child Python that runs this checkout: the checkout first, then the
     folders this process's PYTHONPATH names (where JAX is, on a TPU VM or a cluster)."""
     return os.pathsep.join([str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])
+
+
+@functools.cache
+def _tcp_refused() -> str | None:
+    """Why this machine opens no TCP socket on the loopback (some sandboxed VMs, gVisor's
+    Cloud TPU runtime among them, refuse every internet socket), or None when it does."""
+    try:
+        socket.create_server(("127.0.0.1", 0)).close()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
+def skip_without_tcp() -> None:
+    """Skip the calling test where no TCP socket can be opened on 127.0.0.1 (tried, not
+    assumed from the machine's name); everywhere else, including CI, it runs."""
+    why = _tcp_refused()
+    if why is not None:
+        pytest.skip(f"this machine opens no TCP socket on 127.0.0.1 ({why}), and the test needs one")
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 (the test is skipped where there are none:
+    ``skip_without_tcp``)."""
+    skip_without_tcp()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def judge(*args: str, cwd: str | Path = ROOT, env: Mapping[str, str] | None = None,

@@ -823,11 +823,12 @@ def test_the_environment_turns_the_gate_off_with_a_warning(fq_problem, tmp_path,
     monkeypatch.setenv(gate.ENV_VAR, "off")
     with pytest.raises(WorkerCalled):
         grading.grade(fq_problem, path, examples_only=True)
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "source gate disabled (JUDGE_SOURCE_GATE=off)" in err
+    # one line about the gate (a machine without bubblewrap adds its own warning)
+    said = [line for line in capsys.readouterr().err.splitlines() if "source gate" in line]
+    assert len(said) == 1 and "source gate disabled (JUDGE_SOURCE_GATE=off)" in said[0]
     with pytest.raises(WorkerCalled):  # an explicit False is quiet
         grading.grade(fq_problem, path, examples_only=True, source_gate=False)
-    assert capsys.readouterr().err == ""
+    assert "source gate" not in capsys.readouterr().err
     # the argument wins over the environment
     result = grading.grade(fq_problem, path, examples_only=True, source_gate=True)
     assert result.reason == "forbidden_construct"
@@ -880,7 +881,7 @@ def test_cli_refuses_with_json_and_reports_the_gate(tmp_path):
     assert (report["verdict"], report["reason"]) == ("RJ", "forbidden_construct")
     assert report["source_gate"] is True and report["version"] == 6
     assert report["score"] == 0 and report["zeroed_by"]["verdict"] == "RJ"  # a rule failure: 0
-    assert "warning" not in r.stderr
+    assert "source gate" not in r.stderr  # (where bubblewrap is missing, its own warning shows)
 
 
 def test_cli_switch_option_environment_and_warning(tmp_path):
@@ -889,7 +890,7 @@ def test_cli_switch_option_environment_and_warning(tmp_path):
     path = str(write(tmp_path, GATED))
     r = judge("grade", path, "-p", "fake_quant_ste", "--examples-only", "--format", "json",
               "--source-gate", "on", env_extra={gate.ENV_VAR: "off"})
-    assert json.loads(r.stdout)["reason"] == "forbidden_construct" and "warning" not in r.stderr
+    assert json.loads(r.stdout)["reason"] == "forbidden_construct" and "source gate" not in r.stderr
     r = judge("grade", path, "-p", "fake_quant_ste", "--examples-only", "--format", "json",
               env_extra={gate.ENV_VAR: "off"})
     report = json.loads(r.stdout)

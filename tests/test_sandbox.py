@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.helpers import ROOT, judge as judge_cli
+from tests.helpers import ROOT, judge as judge_cli, skip_without_tcp
 from tests.hostile import ADVERSARIAL, hostile, needs_bwrap
 
 from judge.grade import grading
@@ -100,6 +100,7 @@ class Listener:
     """A TCP listener on the judge's 127.0.0.1 recording what each connection sends."""
 
     def __init__(self):
+        skip_without_tcp()
         self.sock = socket.create_server(("127.0.0.1", 0))
         self.sock.settimeout(0.2)
         self.port = self.sock.getsockname()[1]

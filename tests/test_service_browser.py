@@ -19,7 +19,6 @@ import os
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -30,7 +29,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, free_port
 
 pytestmark = pytest.mark.slow
 
@@ -71,9 +70,7 @@ if _why is not None and not REQUIRED:
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_port()  # skips the test where no TCP socket can be opened
 
 
 @pytest.fixture(scope="module", autouse=True)

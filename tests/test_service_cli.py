@@ -15,7 +15,7 @@ import pytest
 from judge import cli
 from judge.run import sandbox
 from judge.service import main as service_main
-from tests.helpers import ROOT, judge
+from tests.helpers import ROOT, free_port, judge
 
 
 def test_without_the_service_extra_it_says_what_to_install(tmp_path, monkeypatch, capsys):
@@ -111,9 +111,7 @@ def test_a_data_folder_inside_a_git_work_tree_is_refused_unless_asked(tmp_path, 
 def test_the_service_logs_its_requests_and_a_last_line_when_stopped(tmp_path):
     pytest.importorskip("fastapi", reason="the service extra is not installed")
     httpx = pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     token = "cli-token-0123456789abcdef"
     env = {**os.environ, "JUDGE_SERVICE_TOKEN": token, "XDG_DATA_HOME": str(tmp_path / "xdg"),
            # started elsewhere than the checkout, and still this checkout's judge
@@ -155,9 +153,7 @@ def test_half_open_connections_are_closed_and_open_ones_capped(tmp_path):
     once; the service answers normally again afterwards, with no restart."""
     pytest.importorskip("fastapi", reason="the service extra is not installed")
     httpx = pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     env = {**os.environ, "JUDGE_SERVICE_TOKEN": "cli-token-0123456789abcdef",
            "XDG_DATA_HOME": str(tmp_path / "xdg")}
     log = tmp_path / "service.log"

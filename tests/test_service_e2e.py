@@ -22,6 +22,7 @@ pytest.importorskip("fastapi", reason="the service extra is not installed "
                                       "(pip install -e '.[service]')")
 httpx = pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
 
+from tests import helpers  # noqa: E402
 from tests.helpers import ROOT, judge  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -35,9 +36,7 @@ HIDDEN_KEYS = {"index", "number", "visibility", "verdict", "reason", "message", 
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return helpers.free_port()  # skips the test where no TCP socket can be opened
 
 
 class Service:

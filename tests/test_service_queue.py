@@ -235,9 +235,9 @@ def _redis(tmp_path) -> str:
         if os.environ.get("JUDGE_REQUIRE_REDIS"):
             pytest.fail("redis-server is not installed and $JUDGE_REQUIRE_REDIS is set")
         pytest.skip("redis-server is not installed here; CI installs it")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    from tests.helpers import free_port
+
+    port = free_port()  # skips the test where no TCP socket can be opened
     proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                              "--appendonly", "no", "--dir", str(tmp_path)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
