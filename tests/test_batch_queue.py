@@ -23,7 +23,7 @@ from judge.errors import JudgeError  # noqa: E402
 from judge.grade import batch, journal as journal_mod  # noqa: E402
 from judge.problem import spec  # noqa: E402
 from judge.run.settings import Settings  # noqa: E402
-from judge.service import class_queue, queue as q  # noqa: E402
+from judge.service import class_queue, class_task, queue as q  # noqa: E402
 from judge.service.grader import Grader  # noqa: E402
 from tests.helpers import ROOT, judge, pythonpath  # noqa: E402
 
@@ -393,16 +393,16 @@ def test_a_result_that_is_no_graders_is_never_decoded_nor_recorded(tmp_path, kla
 ])
 def test_a_grader_takes_only_a_well_formed_class_task(change):
     task = {"batch": "0" * 24, "name": "alice.py", "label": "alice.py", "expect": {"spec": "s"}}
-    assert class_queue.job(json.dumps(task)) == task
-    assert class_queue.job(json.dumps({**task, **change})) is None
-    assert class_queue.job("not json") is None and class_queue.job(None) is None
+    assert class_task.job(json.dumps(task)) == task
+    assert class_task.job(json.dumps({**task, **change})) is None
+    assert class_task.job("not json") is None and class_task.job(None) is None
 
 
 def test_a_grader_skips_the_tasks_of_a_batch_that_has_ended(tmp_path, redis_url):
     grader = _in_process_grader(redis_url, tmp_path)
     inputs = json.dumps({"batch": "a" * 24, "name": "alice.py", "label": "alice.py",
                          "expect": {}})
-    grader.queue.enqueue("class-x", 1, "fake_quant_ste", "print(1)", class_queue.MODE,
+    grader.queue.enqueue("class-x", 1, "fake_quant_ste", "print(1)", class_task.MODE,
                          inputs=inputs)
     grader.queue.tasks.execute(grader.queue.tasks.dequeue())
     assert grader.queue.peek(q.claim_key("class-x", 1)) is None  # never claimed nor graded

@@ -9,7 +9,7 @@ program holds but the output does not need is named in the message (JAX empties 
 step returns its carry unchanged).
 
 ``recurrence: T`` states a role rather than a name, read on the program traced with T as a
-symbol (``judge.worker.program.loop_summary``): a live scan of length T (or the while loop a
+symbol (``judge.worker.loops.loop_summary``): a live scan of length T (or the while loop a
 ``fori_loop`` over ``range(T)`` becomes with a symbolic bound) whose floating carry at step t+1
 is computed from its carry at step t and from data, and reaches the output (the final carry, a
 scanned output, or a ref the output reads). A scan over zero rows, without a carry, or that

@@ -3,7 +3,8 @@
 The batch hands each submission to the graders that ``judge service --grader-only --queue URL``
 runs on any machine with the same problems, and writes its journal and reports as a local batch
 does (``judge.grade.batch``: the batch takes the records ``Remote.grade`` yields). Both sides
-live here: the batch's ``Remote`` and the grader's ``answer``.
+live in ``judge.service.class_task`` (what a task and an answer hold, and the grader's
+``answer``); this module is the batch's side, ``Remote``.
 
 **What crosses Redis.** A grading task of the service's queue (``judge.service.queue``), mode
 ``batch``: the problem id, the source (its bytes as text, undecodable ones kept as surrogates)
@@ -14,7 +15,7 @@ the source gate and the sandbox). A grader checks every field (``job``) and grad
 its own ``basis_parts`` are the same; otherwise it answers ``{"refused": its parts}`` without
 grading. Its answer (``answer``) is plain JSON: the verdict, the JSON report, the text report
 (``feedback``), Gradescope's ``results.json``, its basis and its name. The batch checks that
-answer again (``_fields``): a result that is not a grader's, or that another problem package
+answer again (``class_task.fields``): a result that is not a grader's, or that another problem package
 graded, is never recorded. A grader is a judge process: the verdict is its judge's, never a worker's.
 
 **Nothing lost.** A grader claims a task before grading it and keeps a heartbeat
@@ -38,7 +39,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import re
 import sys
 import time
 from pathlib import Path
@@ -46,8 +46,9 @@ from urllib.parse import urlsplit
 
 from judge.errors import JudgeError
 from judge.service import queue as q
+from judge.service import class_task
+from judge.service.class_task import MODE, alive_key
 
-MODE = "batch"
 #: A claimed submission without a heartbeat for this long goes back to the queue (seconds).
 LEASE_S = 15.0
 #: Attempts of one submission whose graders may be lost before it is recorded IE grader_lost.
@@ -62,13 +63,7 @@ TIMEOUT_S = 300.0
 #: serves lower turns first): students submitting to an API on the same Redis are not held
 #: back by a class of a thousand.
 TURN = 1 << 30
-BATCH_ID = re.compile(r"[0-9a-f]{24}")
-#: The longest a label may be (the path of a file in a student's folder).
-MAX_LABEL = 4096
 
-
-def alive_key(batch: str) -> str:
-    return f"class:{batch}"
 
 
 def shown_url(url: str) -> str:
@@ -133,56 +128,6 @@ def _with_timeouts(url: str) -> str:
     return url
 
 
-# -- the grader's side ----------------------------------------------------------------------
-
-def job(inputs) -> dict | None:
-    """The batch's part of a task (``inputs``), checked field by field: anyone who reaches Redis
-    can write a task. None when it is not one."""
-    try:
-        data = json.loads(inputs) if isinstance(inputs, str) else None
-    except ValueError:
-        return None
-    if not isinstance(data, dict) or set(data) != {"batch", "name", "label", "expect"}:
-        return None
-    name, label, expect = data["name"], data["label"], data["expect"]
-    if not (isinstance(data["batch"], str) and BATCH_ID.fullmatch(data["batch"])):
-        return None
-    if not (isinstance(name, str) and 0 < len(name) <= 255 and "/" not in name
-            and "\0" not in name and name not in (".", "..")):
-        return None
-    if not (isinstance(label, str) and len(label) <= MAX_LABEL and "\0" not in label):
-        return None
-    if not (isinstance(expect, dict) and all(isinstance(k, str) and
-                                             isinstance(v, (str, bool, type(None)))
-                                             for k, v in expect.items())):
-        return None
-    return data
-
-
-def answer(grader, problem_id: str, source: str, task: dict) -> dict:
-    """What a grader stores for one submission of a class (``task``: ``job``'s): its grade, or
-    ``{"refused": ...}`` when its problem package is not the batch's (nothing is graded)."""
-    from judge.grade import intake
-    from judge.reports import gradescope, json_report, text
-
-    try:
-        problem = grader.problem(problem_id)
-    except JudgeError as exc:
-        return {"refused": None, "why": str(exc)[:500], "grader": grader.name}
-    parts = grader.basis_parts(problem)
-    if parts != task["expect"]:
-        return {"refused": parts, "grader": grader.name}
-    data = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else b""
-    submission = intake.Submission(name=task["name"], data=data, label=task["label"])
-    if len(data) > intake.MAX_BYTES:
-        return {"refused": parts, "why": f"a source of more than {intake.MAX_BYTES} bytes",
-                "grader": grader.name}
-    result = grader.result(problem_id, submission)
-    return {"verdict": result.verdict.value, "report": json_report.render(result),
-            "feedback": text.render(result), "gradescope": gradescope.to_dict(result),
-            "basis": parts, "grader": grader.name}
-
-
 # -- the batch's side -----------------------------------------------------------------------
 
 _WHAT = {"spec": "its problem spec differs", "reference": "its reference solution differs",
@@ -204,38 +149,6 @@ def _differences(mine: dict, theirs) -> str:
                 what += f" ({theirs.get(key)}; this batch runs {mine.get(key)})"
             said.append(what)
     return "; ".join(said)
-
-
-def _fields(stored, problem_id: str) -> dict:
-    """The graded fields of a record, from a grader's answer (``answer``), every part checked;
-    ValueError saying why it is not one."""
-    from judge.grade.verdicts import Verdict
-    from judge.reports import batch_report
-
-    if not isinstance(stored, dict):
-        raise ValueError("not an object")
-    verdict, report, feedback, results = (stored.get(k) for k in
-                                          ("verdict", "report", "feedback", "gradescope"))
-    if verdict not in {v.value for v in Verdict}:
-        raise ValueError("no verdict of the judge")
-    if not (isinstance(report, str) and isinstance(feedback, str) and isinstance(results, dict)):
-        raise ValueError("no report, feedback or results.json")
-    data = json.loads(report)
-    if not isinstance(data, dict) or data.get("verdict") != verdict \
-            or data.get("problem") != problem_id:
-        raise ValueError("a report of another verdict or problem")
-    try:
-        fields = batch_report.from_report(data)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise ValueError(f"a report without {exc}") from None
-    for key in ("reason", "message"):
-        if not isinstance(fields[key], str):
-            raise ValueError(f"a report whose {key} is not text")
-    for key in ("score", "max_score"):
-        if fields[key] is not None and (isinstance(fields[key], bool)
-                                        or not isinstance(fields[key], (int, float))):
-            raise ValueError(f"a report whose {key} is not a number")
-    return {**fields, "feedback": feedback, "gradescope": results}
 
 
 @dataclasses.dataclass
@@ -468,7 +381,7 @@ class Remote:
                 f"refused. Give every grader on this queue the same checkout of the judge and "
                 f"its problems/, then run the batch again with --resume")
         try:
-            fields = _fields(stored, problem.id)
+            fields = class_task.fields(stored, problem.id)
         except ValueError as exc:
             if item.attempt >= MAX_ATTEMPTS:
                 raise JudgeError(f"the results on {self.shown} for {item.base['submission']} are "

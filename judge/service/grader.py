@@ -32,7 +32,7 @@ import sys
 import threading
 import time
 
-from judge.service import class_queue, queue as q
+from judge.service import class_task, queue as q
 from judge.service.outage import Outage, QueueLogFilter, is_outage
 
 log = logging.getLogger("judge.service")
@@ -81,9 +81,9 @@ class Grader:
                    mode: str = "submit", inputs: str | None = None):
         queue = self.queue
         task = None
-        if mode == class_queue.MODE:  # a submission of a class (judge batch --queue)
-            task = class_queue.job(inputs)
-            if task is None or queue.peek(class_queue.alive_key(task["batch"])) is None:
+        if mode == class_task.MODE:  # a submission of a class (judge batch --queue)
+            task = class_task.job(inputs)
+            if task is None or queue.peek(class_task.alive_key(task["batch"])) is None:
                 return  # not a class's task, or its batch has ended
         if not queue.put_if_empty(q.claim_key(sub_id, attempt), self.name):
             return  # this attempt is another delivery's
@@ -99,7 +99,7 @@ class Grader:
         beat.start()
         try:
             if task is not None:
-                stored = class_queue.answer(self, problem_id, source, task)
+                stored = class_task.answer(self, problem_id, source, task)
                 verdict = stored.get("verdict", "refused (another problem package)")
             elif mode == "input":
                 verdict, report = self.grade_input(problem_id, source, inputs)
@@ -109,14 +109,14 @@ class Grader:
                      verdict, time.monotonic() - started)
             if task is None:
                 queue.put(q.result_key(sub_id, attempt), {"verdict": verdict, "report": report})
-            elif queue.peek(class_queue.alive_key(task["batch"])) is not None:
+            elif queue.peek(class_task.alive_key(task["batch"])) is not None:
                 queue.put(q.result_key(sub_id, attempt), stored)
         finally:
             stop.set()
             beat.join()
         if task is None:
             queue.notify({"event": "done", "id": sub_id, "attempt": attempt})
-        elif queue.peek(class_queue.alive_key(task["batch"])) is None:  # ended meanwhile
+        elif queue.peek(class_task.alive_key(task["batch"])) is None:  # ended meanwhile
             for key in (q.claim_key, q.beat_key, q.result_key):
                 queue.delete(key(sub_id, attempt))
 

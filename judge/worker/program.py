@@ -63,9 +63,9 @@ wrote, run by that primitive), and ``sort`` with more than one operand.
 from __future__ import annotations
 
 import math
-import numbers
 
-from . import jaxapi as _jaxapi, protocol, symbolic as _symbolic
+from . import protocol, symbolic as _symbolic
+from .loops import is_ref, loop_summary
 
 
 def sub_jaxprs(value):
@@ -356,14 +356,14 @@ def _backward(jaxpr, wanted, cache: dict):
     outs = jaxpr.outvars if wanted is None else [v for v, w in zip(jaxpr.outvars, wanted) if w]
     needed = {id(v) for v in outs}
     # a ref handed in is memory outside: what is written into it is needed
-    needed.update(id(v) for v in jaxpr.invars if _is_ref(v))
+    needed.update(id(v) for v in jaxpr.invars if is_ref(v))
     live: dict[int, tuple[bool, ...]] = {}
     for i in range(len(jaxpr.eqns) - 1, -1, -1):
         eqn = jaxpr.eqns[i]
         mask = tuple(id(v) in needed for v in eqn.outvars)
         # an equation that writes into a ref something later reads is live (a loop filling a
         # buffer made with jax.new_ref), whatever it returns
-        writes = any(_is_ref(v) and id(v) in needed for v in eqn.invars)
+        writes = any(is_ref(v) and id(v) in needed for v in eqn.invars)
         if any(mask) or writes:
             if writes:
                 mask = tuple(True for _ in eqn.outvars)
@@ -392,121 +392,3 @@ def _inputs_needed(eqn, mask: tuple[bool, ...], cache: dict) -> list:
         needed = _backward(body, mask, cache)[1]
         used = [u or id(v) in needed for u, v in zip(used, body.invars)]
     return invars[:len(invars) - len(operands)] + [v for v, u in zip(operands, used) if u]
-
-
-def _is_ref(var) -> bool:
-    """Is ``var`` a mutable ref (``jax.new_ref``)?"""
-    aval = getattr(var, "aval", None)
-    return aval is not None and (type(aval).__name__ == "AbstractRef" or hasattr(aval, "inner_aval"))
-
-
-def _inexact(var) -> bool:
-    return "float" in str(getattr(getattr(var, "aval", None), "dtype", "")) or \
-        "complex" in str(getattr(getattr(var, "aval", None), "dtype", ""))
-
-
-def _dependencies(body) -> tuple[dict, dict]:
-    """For each variable of ``body``, the positions of the body's inputs it depends on; and for
-    each ref input, the positions of the inputs of what is written into it. A nested body
-    counts as depending on all its inputs."""
-    deps = {id(v): {i} for i, v in enumerate(body.invars)}
-    written: dict = {}
-    for eqn in body.eqns:
-        found = set()
-        for v in eqn.invars:
-            found |= deps.get(id(v), set())
-        for v in eqn.invars:
-            if _is_ref(v) and id(v) in deps:
-                written.setdefault(id(v), set()).update(found)
-        for v in eqn.outvars:
-            deps[id(v)] = set(found)
-    return deps, written
-
-
-def loop_summary(eqn, mask, producers: dict) -> dict | None:
-    """What one live scan or while loop does: its length (a dim's text, a number, or ``"?"``)
-    and whether it is a recurrence: a floating carry whose next value is computed (not
-    copied) from the carries and from data (the scanned rows or the loop's constants), and
-    that reaches what the caller needs (the final carry, a scanned output, or a ref written)."""
-    name = eqn.primitive.name
-    params = eqn.params
-    if name == "scan":
-        body = params["jaxpr"].jaxpr
-        consts, ncarry = _jaxapi.scan_layout(params, len(eqn.invars))
-        length = _symbolic.text(params["length"])
-        carry_in = list(range(consts, consts + ncarry))
-        data = set(range(consts)) | set(range(consts + ncarry, len(body.invars)))
-        outs = list(body.outvars)
-        counters: set = set()
-    elif name == "while":
-        body = params["body_jaxpr"].jaxpr
-        consts = params["body_nconsts"]
-        ncarry = len(body.invars) - consts
-        carry_in = list(range(consts, consts + ncarry))
-        data = set(range(consts))
-        outs = list(body.outvars)
-        length, counters = _while_length(eqn, producers)
-        counters = {consts + k for k in counters}
-    else:
-        return None
-    deps, written = _dependencies(body)
-    carry_vars = {id(body.invars[i]) for i in carry_in}
-    recurrent = set()
-    for k, out in enumerate(outs[:ncarry]):
-        position = carry_in[k]
-        if position in counters or not _inexact(out) or id(out) in carry_vars:
-            continue  # a counter, an integer carry, or a carry copied as it is
-        got = deps.get(id(out), set())
-        if got & set(carry_in) and got & data:
-            recurrent.add(position)
-    reaches = False
-    for k, out in enumerate(outs):
-        needed = k >= len(mask) or mask[k]
-        if not needed:
-            continue
-        if k < ncarry and carry_in[k] in recurrent:
-            reaches = True
-        elif k >= ncarry and deps.get(id(out), set()) & recurrent:
-            reaches = True
-    for ref, got in written.items():
-        if got & recurrent:
-            reaches = True
-    return {"primitive": name, "length": length[:protocol.MAX_NAME],
-            "recurrent": bool(recurrent) and reaches}
-
-
-def _while_length(eqn, producers: dict) -> tuple[str, set]:
-    """A ``fori_loop`` with a symbolic bound is a while loop: ``i < n`` in its condition, ``i``
-    a carry starting at a literal k >= 0 and growing by one each step, ``n`` carried unchanged
-    and made by ``dim_as_value`` of a dim. The length's text (``T``, or ``T - k`` for
-    ``fori_loop(k, T, ...)``) and the carries ``{i, n}``; else ``"?"`` and no counter. A
-    ``while_loop`` of the submission's own (its bound a constant of the condition) is not
-    one: a problem that admits it names ``while`` among its primitives."""
-    params = eqn.params
-    cond, body = params["cond_jaxpr"].jaxpr, params["body_jaxpr"].jaxpr
-    cc, bc = params["cond_nconsts"], params["body_nconsts"]
-    if len(cond.eqns) != 1 or cond.eqns[0].primitive.name != "lt":
-        return "?", set()
-    position = {id(v): i for i, v in enumerate(cond.invars)}
-    a, b = (position.get(id(v), -1) - cc for v in cond.eqns[0].invars)
-    if min(a, b) < 0 or body.outvars[b] is not body.invars[bc + b]:
-        return "?", set()
-    start = eqn.invars[cc + bc + a]
-    step = _producer(body, body.outvars[a])
-    if not isinstance(getattr(start, "val", None), numbers.Integral) or int(start.val) < 0 \
-            or step is None or step.primitive.name != "add" \
-            or not any(v is body.invars[bc + a] for v in step.invars) \
-            or not any(getattr(v, "val", None) == 1 for v in step.invars):
-        return "?", set()
-    made = producers.get(id(eqn.invars[cc + bc + b]))
-    while made is not None and made.primitive.name == "convert_element_type":
-        made = producers.get(id(made.invars[0]))
-    if made is None or made.primitive.name != "dim_as_value":
-        return "?", set()
-    dim, k = _symbolic.text(made.params.get("dim")), int(start.val)
-    return (dim if k == 0 else f"{dim} - {k}"), {a, b}
-
-
-def _producer(jaxpr, var):
-    """The equation of ``jaxpr`` that makes ``var``, or None."""
-    return next((e for e in jaxpr.eqns if any(o is var for o in e.outvars)), None)
