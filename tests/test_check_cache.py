@@ -300,10 +300,10 @@ def test_watch_checks_only_the_problem_whose_files_changed(tmp_path):
     assert any("new.py changed; checking two again" in line for line in said), said
 
 
-def test_traces_with_a_tree_among_their_values_are_stored_and_told_apart():
-    """loss_and_grads's rules trace beside each case with its tree of parameters among the
-    values: a plan read back from JSON is the one planned (so its runs are stored and a warm
-    check replays them), and a plan whose tree differs in one entry is not."""
+def test_traces_with_a_tree_among_their_values_are_stored_and_told_apart(tmp_path):
+    """loss_and_grads with no symbolic dims: its rules trace beside each case with its tree of
+    parameters among the values. A plan read back from JSON is the one planned (so its runs are
+    stored and a warm check replays them), and a plan whose tree differs in one entry is not."""
     import dataclasses
     import json
 
@@ -312,8 +312,11 @@ def test_traces_with_a_tree_among_their_values_are_stored_and_told_apart():
     from judge.grade import traces
     from judge.problem import spec
 
-    problem = spec.load(ROOT / "problems" / "loss_and_grads.yaml")
+    variant = tmp_path / "loss_and_grads.yaml"
+    variant.write_text((ROOT / "problems" / "loss_and_grads.yaml").read_text() + "\nsymbolic_dims: []\n")
+    problem = spec.load(variant)
     planned = traces.plan(problem, problem.cases)
+    assert planned, "no trace beside the cases: the test would prove nothing"
     back = result_cache._wanted(json.loads(json.dumps(result_cache._wanted_data(planned))))
     assert result_cache._same_wanted(back, planned)
     first = back[0]

@@ -89,8 +89,8 @@ def _record(monkeypatch, evaluator: str) -> list:
     runs, lines = [], {}
     build, run_worker, decode = grading.build_request, supervisor.run_worker, boundary.decode
 
-    def fixed_request(problem, submission, cases):
-        request = build(problem, submission, cases)
+    def fixed_request(problem, submission, cases, *rest, **named):
+        request = build(problem, submission, cases, *rest, **named)
         assert request["evaluator"] == evaluator
         for case in request["cases"]:
             case["factor"] = _factor(case["index"])

@@ -234,11 +234,11 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
                 if producers is None:
                     producers = {id(v): e for e in jaxpr.eqns for v in e.outvars}
                 try:
-                    found = loop_summary(eqn, mask, producers)
+                    loop = loop_summary(eqn, mask, producers)
                 except Exception:  # noqa: BLE001 - a loop of another form: no recurrence seen
-                    found = {"primitive": name, "length": "?", "recurrent": False}
-                if found is not None:
-                    loops.append(found)
+                    loop = {"primitive": name, "length": "?", "recurrent": False}
+                if loop is not None:
+                    loops.append(loop)
             inner = _inner_data(eqn, found)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):

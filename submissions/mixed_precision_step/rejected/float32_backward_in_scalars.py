@@ -1,11 +1,12 @@
 """mixed_precision_step, cheat: the forward pass in float16, the backward pass by hand in float32
-one scalar at a time (Python loops over the examples and the units: every product has at most
-one operand with a dimension), float16's overflow imitated by comparing with 65504. Hundreds of
-equations at the largest shapes.
+one scalar at a time (loops over the examples and the units: every product has at most one
+operand with a dimension), float16's overflow imitated by comparing with 65504. A Python loop
+over n would read the dim n as a number; lax.fori_loop takes the same steps in the program.
 
 Expected: RJ wrong_precision
 """
 import jax.numpy as jnp
+from jax import lax
 
 
 def mixed_precision_step(params, x, y, loss_scale, good_steps, lr, period):
@@ -14,16 +15,23 @@ def mixed_precision_step(params, x, y, loss_scale, good_steps, lr, period):
     hid = jnp.tanh(x.astype(f16) @ w.astype(f16) + b.astype(f16))
     pred = (hid @ w2.astype(f16)).astype(f32)
     hid = hid.astype(f32)
-    n, d = x.shape
+    n = x.shape[0]
     h = w2.shape[0]
-    gw, gb, g2 = jnp.zeros_like(w), jnp.zeros_like(b), jnp.zeros_like(w2)
-    for i in range(n):
+
+    def example(i, grads):
+        gw, gb, g2 = grads
         dp = 2.0 * (pred[i] - y[i]) / n                    # a scalar
         g2 = g2 + dp * hid[i]                              # scalar times a row
-        for k in range(h):
+
+        def unit(k, inner):
+            gw, gb = inner
             dz = dp * w2[k] * (1.0 - hid[i, k] * hid[i, k])  # scalars only
-            gb = gb.at[k].add(dz)
-            gw = gw.at[:, k].add(dz * x[i])                # scalar times a row
+            return gw.at[:, k].add(dz * x[i]), gb.at[k].add(dz)   # scalar times a row
+
+        gw, gb = lax.fori_loop(0, h, unit, (gw, gb))
+        return gw, gb, g2
+
+    gw, gb, g2 = lax.fori_loop(0, n, example, (jnp.zeros_like(w), jnp.zeros_like(b), jnp.zeros_like(w2)))
     g = [gw, gb, g2]
     finite = jnp.all(jnp.stack([jnp.all(jnp.abs(a * loss_scale) <= 65504.0) for a in g]))
     new = [jnp.where(finite, p - lr * a, p) for p, a in zip((w, b, w2), g)]
