@@ -93,6 +93,17 @@ def split(jax, np, value, leaves: list, depth: int = 0):
         del leaves[start:]
         return {"kind": "malformed", "why": "too_many"}
 
+def malformed(skeleton) -> bool:
+    """Does the skeleton from ``split`` hold a malformed node (it is at most
+    ``protocol.MAX_DEPTH`` deep: ``split`` stops there)?"""
+    kind = skeleton.get("kind")
+    if kind == "malformed":
+        return True
+    items = skeleton.get("items") if kind in ("dict", "list", "tuple") else None
+    values = items.values() if isinstance(items, dict) else (items or ())
+    return any(malformed(item) for item in values)
+
+
 def fill(np, skeleton, values):
     """The skeleton from ``_split`` with each slot's array encoded (an array of a dtype the
     channel does not carry becomes an "other")."""

@@ -59,15 +59,25 @@ class TraceOnce:
             leaves: list = []
             holder["skeleton"] = self._split(out, leaves)
             holder["outputs"] = len(leaves)
-            holder["out_tree"] = jax.tree_util.tree_structure(out)
+            # an output the judge reports as malformed (too deep, cyclic) is never handed to
+            # JAX's tree functions, which recurse without a bound: its leaves stand for it
+            holder["malformed"] = output_data.malformed(holder["skeleton"])
+            shown = leaves if holder["malformed"] else out
+            holder["out_tree"] = jax.tree_util.tree_structure(shown)
             holder["out_leaves"] = [jax.ShapeDtypeStruct(jax.numpy.shape(v), jax.numpy.result_type(v))
-                                    for v in jax.tree_util.tree_leaves(out)]
+                                    for v in jax.tree_util.tree_leaves(shown)]
             return leaves
 
         names = list(self.probes["names"] if self.probes else []) if names is None else list(names)
         errors = dict(errors or {})
         with symbolic.scan_length_shim() if made else contextlib.nullcontext():
             closed = self._make_jaxpr(forward, specs)
+            if names and holder["malformed"]:  # no derivative of an output JAX cannot walk
+                for name in names:
+                    errors[name] = describe_error(ValueError(
+                        "the output is not a tree of arrays the judge can take apart"),
+                        "exception", self.submission)
+                names = []
             if names:
                 wrt = self.probes["wrt"]
                 wrt_names = [wrt] if isinstance(wrt, str) else list(wrt)
