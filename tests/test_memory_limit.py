@@ -20,6 +20,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from judge.run import imports
 from tests.helpers import ROOT
 from tests.hostile import ADVERSARIAL, needs_bwrap
 
@@ -51,7 +52,8 @@ def plugin_python(tmp_path_factory) -> str:
     python = venv / "bin" / "python"
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                              capture_output=True, text=True, check=True).stdout.strip()
-    ours = [p for p in dict.fromkeys([*site.getsitepackages(), sysconfig.get_path("purelib")])
+    # and the folders the judge found JAX in (PYTHONPATH on a TPU VM), as its workers get them
+    ours = [p for p in dict.fromkeys([*site.getsitepackages(), sysconfig.get_path("purelib"), *imports.roots()])
             if Path(p).is_dir()]
     (Path(purelib) / "parent_environment.pth").write_text(
         "".join(f"import site; site.addsitedir({p!r})\n" for p in ours))
@@ -146,7 +148,7 @@ def test_the_cap_is_the_runtime_plus_the_allowance():
     """In a child process: the cap lands at what was mapped plus the allowance, an allocation
     within it succeeds and one past it fails with MemoryError."""
     code = textwrap.dedent(f"""\
-        import sys; sys.path.insert(0, {str(ROOT)!r})
+        import sys; sys.path[:0] = [{str(ROOT)!r}, *{list(imports.roots())!r}]
         import resource, jax, numpy as np
         from judge.worker import limits
         runtime = limits.limit_memory(256 << 20, jax)

@@ -251,10 +251,14 @@ def test_the_compiling_process_takes_only_idle_time(tmp_path):
     def priority():
         return os.getpriority(os.PRIO_PROCESS, pid), os.sched_getscheduler(pid)
 
-    # The process lowers its own priority as it starts: wait until it has.
-    while priority() != (19, os.SCHED_IDLE) and time.monotonic() < deadline:
+    # The process lowers its own priority as it starts: wait until it has. Where the kernel
+    # has no idle scheduling class (gVisor refuses it), the lowest nice value is what is left.
+    idle = subprocess.run([sys.executable, "-c", "import os; os.sched_setscheduler(0, os.SCHED_IDLE, "
+                           "os.sched_param(0))"], capture_output=True).returncode == 0
+    wanted = (19, os.SCHED_IDLE if idle else os.SCHED_OTHER)
+    while priority() != wanted and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert priority() == (19, os.SCHED_IDLE)
+    assert priority() == wanted
     compiles.close(wait_s=240)
     assert compiles.compiled == 1
 
