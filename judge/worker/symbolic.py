@@ -201,6 +201,10 @@ def is_symbolic_error(jax, exc: BaseException) -> bool:
         said = str(exc)
     except BaseException:  # noqa: BLE001
         return False
+    if type(exc).__name__ == "UnexpectedDimVar":  # a dim made a constant (ensure_compile_time_eval)
+        return True
+    if isinstance(exc, NotImplementedError) and "non-constant size" in said:  # associative_scan
+        return True
     return isinstance(exc, (TypeError, ValueError)) and ("_DimExpr" in said or "symbolic dim" in said.lower())
 
 

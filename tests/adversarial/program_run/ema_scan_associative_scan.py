@@ -5,10 +5,6 @@ with T symbolic.
 
 Problem: ema_scan
 Expected: RJ dim_read_as_number
-Open: RTE exception: JAX raises NotImplementedError ("associative scan over axis of non-constant
-  size: T") while tracing with T symbolic, which judge.worker.symbolic.is_symbolic_error does not
-  count as reading a dim as a number (it knows InconclusiveDimensionOperation and TypeError or
-  ValueError naming _DimExpr)
 """
 
 import jax

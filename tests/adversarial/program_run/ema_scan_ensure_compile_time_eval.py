@@ -4,10 +4,6 @@ nothing can be computed at T's value: code that cannot be traced with T symbolic
 
 Problem: ema_scan
 Expected: RJ dim_read_as_number
-Open: RTE exception: under ensure_compile_time_eval, jnp.arange(T) raises JAX's UnexpectedDimVar
-  ("Encountered dimension variable 'T' that is not appearing in the shapes of the function
-  arguments"), which judge.worker.symbolic.is_symbolic_error does not count as reading a dim as a
-  number
 """
 
 import jax
