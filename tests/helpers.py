@@ -1,12 +1,15 @@
 """What many test files share: where the repository is, running the ``judge`` command,
 splitting an exhaustive sweep between the default run and the ``slow`` group, and skipping a
-test that needs a TCP socket where the machine opens none."""
+test that needs a TCP socket where the machine opens none, and a Redis server of a test's own."""
 
+import contextlib
 import functools
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -51,6 +54,33 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def redis_server(folder: Path):
+    """A redis-server of its own on a free port, keeping its files in ``folder``: (its URL,
+    its process). Skipped where none is installed, unless $JUDGE_REQUIRE_REDIS (CI) is set."""
+    server = shutil.which("redis-server")
+    if server is None:
+        if os.environ.get("JUDGE_REQUIRE_REDIS"):  # CI installs it: a missing one is a failure
+            pytest.fail("redis-server is not installed and $JUDGE_REQUIRE_REDIS is set")
+        pytest.skip("redis-server is not installed here (apt-get install redis-server); CI installs it")
+    port = free_port()
+    proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline and proc.poll() is None, "redis-server did not start"
+            time.sleep(0.1)
+        yield f"redis://127.0.0.1:{port}/0", proc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def judge(*args: str, cwd: str | Path = ROOT, env: Mapping[str, str] | None = None,

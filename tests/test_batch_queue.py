@@ -25,7 +25,7 @@ from judge.problem import spec  # noqa: E402
 from judge.run.settings import Settings  # noqa: E402
 from judge.service import class_queue, class_task, queue as q  # noqa: E402
 from judge.service.grader import Grader  # noqa: E402
-from tests.helpers import ROOT, judge, pythonpath  # noqa: E402
+from tests.helpers import ROOT, free_port, judge, pythonpath, redis_server  # noqa: E402
 
 FQ = ROOT / "submissions" / "fake_quant_ste"
 SECRET = b"k" * 32
@@ -34,38 +34,6 @@ CLASS = {"alice.py": ("accepted/closure_vjp.py", "AC"),
          "bob.py": ("wrong_answer/flattened_output.py", "WA"),
          "carol.py": ("rejected/numpy_conversion.py", "RJ"),
          "dave.py": ("compile_error/syntax_error.py", "CE")}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def redis_server(folder: Path):
-    """A redis-server of its own on a free port: (its URL, its process)."""
-    server = shutil.which("redis-server")
-    if server is None:
-        if os.environ.get("JUDGE_REQUIRE_REDIS"):  # CI installs it: a missing one is a failure
-            pytest.fail("redis-server is not installed and $JUDGE_REQUIRE_REDIS is set")
-        pytest.skip("redis-server is not installed here (apt-get install redis-server)")
-    port = _free_port()
-    proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(folder)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline and proc.poll() is None, "redis-server did not start"
-            time.sleep(0.1)
-        yield f"redis://127.0.0.1:{port}/0", proc
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 @pytest.fixture()
@@ -263,7 +231,7 @@ def test_the_redis_urls_of_the_service_are_taken(url):
 
 
 def test_redis_that_cannot_be_reached_is_one_clear_error_without_the_password(klass, tmp_path):
-    port = _free_port()  # nothing listens there
+    port = free_port()  # nothing listens there
     done = judge("batch", str(klass), "-p", "fake_quant_ste", "--out", str(tmp_path / "r.txt"),
                  "--queue", f"redis://:hunter2@127.0.0.1:{port}/0", env=_env())
     assert done.returncode != 0

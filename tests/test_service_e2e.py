@@ -5,9 +5,7 @@ once across a SIGKILL of the whole service and a restart, and graders taking wor
 import contextlib
 import json
 import os
-import shutil
 import signal
-import socket
 import sqlite3
 import stat
 import subprocess
@@ -23,7 +21,7 @@ pytest.importorskip("fastapi", reason="the service extra is not installed "
 httpx = pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
 
 from tests import helpers  # noqa: E402
-from tests.helpers import ROOT, judge  # noqa: E402
+from tests.helpers import ROOT, judge, redis_server  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -271,28 +269,8 @@ def test_forty_submissions_are_graded_once_across_a_sigkill_and_a_restart(tmp_pa
 
 @pytest.fixture()
 def redis_url(tmp_path):
-    server = shutil.which("redis-server")
-    if server is None:
-        if os.environ.get("JUDGE_REQUIRE_REDIS"):  # CI installs it: a missing one is a failure
-            pytest.fail("redis-server is not installed and $JUDGE_REQUIRE_REDIS is set")
-        pytest.skip("redis-server is not installed here (apt-get install redis-server); "
-                    "CI installs it")
-    port = free_port()
-    proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(tmp_path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline and proc.poll() is None, "redis-server did not start"
-            time.sleep(0.1)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    with redis_server(tmp_path) as (url, _):
+        yield url
 
 
 def _grader(redis_url: str, data: Path) -> subprocess.Popen:
