@@ -297,13 +297,16 @@ def test_a_twin_is_graded_on_the_program_the_rules_read(pid, name, reasons):
     assert result.verdict in (Verdict.WA, Verdict.RJ) and result.reason in reasons, messages
 
 
-def test_a_case_of_extent_one_runs_the_program_of_every_other_case():
-    """A branch for b = 1 is decided on the symbol: the cases with one sequence run the batched
-    program (graded like any other; a wrong branch there would be WA, not skipped)."""
+def test_a_python_branch_on_a_dim_being_one_reads_it_as_a_number():
+    """``if b == 1`` with b a symbol: JAX would answer False and run the other branch on every
+    case, b = 1 included, the special case silently never. The judge says that the code reads b
+    as a number, as it does for ``b >= 2``, and names the line; a branch taken as data
+    (``lax.cond``) is graded on what it computes at each case (the ``*_cond_*`` attacks)."""
     problem = spec.load(ROOT / "problems" / "masked_mean_xent.yaml")
     assert any(c.inputs["logits"].shape[0] == 1 for c in problem.cases)
-    result, messages = _grade("masked_mean_xent", "masked_mean_xent_extent_one")
-    assert result.verdict is Verdict.AC, messages
+    result, messages = _grade("masked_mean_xent", "masked_mean_xent_extent_one", examples_only=True)
+    assert (result.verdict, result.reason) == (Verdict.RJ, "dim_read_as_number"), messages
+    assert "if logits.shape[0] == 1:" in result.cases[0].message, messages
 
 
 def test_len_of_a_symbolic_axis_says_to_write_its_shape():

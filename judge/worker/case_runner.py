@@ -87,7 +87,7 @@ class CaseRunner(traced_once.TraceOnce):
             self._split(out, leaves)
             return leaves + jax.tree_util.tree_leaves(derived)
 
-        with symbolic.scan_length_shim() if made else contextlib.nullcontext():
+        with symbolic.scan_length_shim(self.submission) if made else contextlib.nullcontext():
             if not self.derivative:
                 closed = jax.make_jaxpr(forward)(*specs)
             else:

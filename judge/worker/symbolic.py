@@ -23,6 +23,7 @@ Decides nothing; every JAX internal it needs is named here and nowhere else.
 from __future__ import annotations
 
 import contextlib
+import sys
 import types
 
 import numpy
@@ -209,14 +210,66 @@ def is_symbolic_error(jax, exc: BaseException) -> bool:
 
 
 @contextlib.contextmanager
-def scan_length_shim():
+def scan_length_shim(source: str | None = None):
     """While the judge traces with symbols: ``lax.scan`` accepts a symbolic ``length`` equal to
     the scanned operands' extent, ``jnp.squeeze`` without an axis keeps symbolic extents, and
-    iterating over a symbolic axis is said to read it as a number, on every supported JAX."""
-    with _iteration_named():
+    iterating over a symbolic axis, or comparing a symbolic dim for equality in the code of the
+    file ``source`` where the ranges do not decide it, is said to read it as a number, on every
+    supported JAX."""
+    with _iteration_named(), _equality_named(source):
         with _scan_and_squeeze():
             with _fori_unroll(), _axis_size():
                 yield
+
+
+@contextlib.contextmanager
+def _equality_named(source: str | None):
+    """``T == 1`` on a symbolic T that the ranges do not decide: JAX answers False (its
+    ``__eq__`` cannot raise: hashing uses it), so ``if T == 1`` silently takes one branch for
+    every extent (and a recursion stopped by it never ends) where ``T >= 2`` raises. In the
+    submission's own code (a comparison written in ``source``) it is said as ``>=`` says it:
+    reading the dim as a number. JAX's own comparisons are left as they are."""
+    try:
+        from jax._src import core
+        from jax._src.export import shape_poly
+        dim = shape_poly._DimExpr
+        eq, ne = dim.__dict__["__eq__"], dim.__dict__["__ne__"]
+        inconclusive = shape_poly.InconclusiveDimensionOperation
+    except Exception:  # noqa: BLE001 - another JAX: nothing to shim
+        yield
+        return
+    if source is None:
+        yield
+        return
+
+    def check(self, other, op: str):
+        if sys._getframe(2).f_code.co_filename != source:
+            return
+        if isinstance(other, dim) and self.scope is not other.scope:
+            return
+        if not isinstance(other, dim) and not core.is_constant_dim(other):
+            return
+        try:
+            undecided = core.is_symbolic_dim(self - other)
+        except Exception:  # noqa: BLE001 - not a difference JAX can form: its own answer
+            return
+        if undecided:
+            raise inconclusive(f"the comparison '{self} {op} {other}' is not decided by the ranges "
+                               f"of the dims: it depends on their values")
+
+    def eq_named(self, other):
+        check(self, other, "==")
+        return eq(self, other)
+
+    def ne_named(self, other):
+        check(self, other, "!=")
+        return ne(self, other)
+
+    dim.__eq__, dim.__ne__ = eq_named, ne_named
+    try:
+        yield
+    finally:
+        dim.__eq__, dim.__ne__ = eq, ne
 
 
 @contextlib.contextmanager

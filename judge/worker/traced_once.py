@@ -70,7 +70,7 @@ class TraceOnce:
 
         names = list(self.probes["names"] if self.probes else []) if names is None else list(names)
         errors = dict(errors or {})
-        with symbolic.scan_length_shim() if made else contextlib.nullcontext():
+        with symbolic.scan_length_shim(self.submission) if made else contextlib.nullcontext():
             closed = self._make_jaxpr(forward, specs)
             if names and holder["malformed"]:  # no derivative of an output JAX cannot walk
                 for name in names:

@@ -5,9 +5,6 @@ never be traced, which is reading T as a number, not a time limit.
 
 Problem: ema_scan
 Expected: RJ dim_read_as_number
-Open: TLE time_limit: JAX answers T == 1 on a symbolic T with False (a comparison the ranges do
-  not decide), so the symbolic trace in judge.worker.traced_once splits the halves forever (two
-  calls per level) until the case's 20 s limit kills the worker; nothing reports that T was read
 """
 
 import jax

@@ -1,9 +1,10 @@
 """masked_mean_xent: another program for a batch of one sequence (the cases where a symbolic
-extent is 1 were once left out of a comparison of two programs). The branch is decided once, on
-the symbol b, which JAX never finds equal to 1: every case, b = 1 included, runs the batched
-program, which is honest, and the other branch never runs.
+extent is 1 were once left out of a comparison of two programs). The branch reads b's value:
+with b a symbol, JAX would answer ``b == 1`` with False and run the batched program on every
+case, the special case silently never; the judge says instead that the code reads b as a
+number, as it does for ``b >= 2``, naming the line.
 
-Expected: AC
+Expected: RJ dim_read_as_number
 """
 
 import jax
