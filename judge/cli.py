@@ -184,67 +184,10 @@ def _jobs(text: str) -> int:
 
 
 def cmd_batch(args) -> int:
-    from judge import atomic
-    from judge.problem import spec
-    from judge.run import cache, warm
-    from judge.grade.batch import run_batch
-    from judge.reports import batch_report, handout
-    from judge.reports.progress import Progress
+    from judge.grade import batch_cmd
 
-    remote = None
-    if args.queue is not None:  # the service's graders grade; nothing runs here
-        from judge.service.class_queue import Remote, sandbox_asked
-
-        settings = sandbox_asked(args.sandbox)
-        problem = spec.load(args.problem)
-        remote = Remote(args.queue, timeout=args.queue_timeout)
-    else:
-        warm.prestart_sandboxed(args.sandbox)
-        settings = _settings(args.sandbox, "bwrap").check()  # no sandbox: no batch, not N IEs
-        warm.prestart(settings)
-        problem = spec.load(args.problem)
-        cache.for_workers()  # a cache folder that cannot be made stops the batch once
-    out = args.out or Path(f"batch-{problem.id}" + {"text": ".txt", "gradescope": "-gradescope"}
-                           .get(args.format, f".{args.format}"))
-    journal = _journal_path(args, problem.id, out)
-    for folder in (args.feedback, out if args.format == "gradescope" else None):
-        if folder is not None:
-            _outside_class(args.folder, folder, "a folder of results")
-    records = run_batch(problem, args.folder, journal, jobs=args.jobs, resume=args.resume,
-                        restart=args.restart, sandbox=settings, progress=Progress(),
-                        source_gate=_source_gate(args), remote=remote)
-    if args.format == "gradescope":
-        handout.write_gradescope(out, records)
-    else:
-        atomic.write_text(out, batch_report.FORMATS[args.format](problem.id, records))
-    if args.feedback is not None:
-        handout.write_feedback(args.feedback, problem.id, records)
-        print(f"feedback: {args.feedback} (a file per student)", file=sys.stderr)
-    sys.stdout.write(batch_report.render_text(problem.id, records))
-    print(f"report: {out} (journal: {journal})", file=sys.stderr)
-    internal = sum(r["verdict"] == "IE" for r in records)
-    if internal:
-        print(f"judge: {internal} submission(s) could not be graded (IE)", file=sys.stderr)
-    return EXIT_ERROR if internal else EXIT_OK
-
-
-def _journal_path(args, problem_id: str, out: Path) -> Path:
-    """``--journal``, else the judge's own place for this class, problem and report; never in
-    the class folder, where a student could have put one."""
-    from judge.grade import journal
-
-    path = args.journal or journal.default_path(args.folder, problem_id, out)
-    _outside_class(args.folder, path, "a batch journal", ", or leave out --journal")
-    return path
-
-
-def _outside_class(folder: Path, path: Path, what: str, advice: str = "") -> None:
-    """Refuse ``path`` inside the class folder: a student could have put it there, and what the
-    batch writes there would be graded as a student's next time."""
-    folder = folder.resolve()
-    if path.resolve() == folder or folder in path.resolve().parents:
-        raise JudgeError(f"{path}: {what} inside the class folder {folder} could be a "
-                         f"student's; name one elsewhere{advice}")
+    code = batch_cmd.run(args, lambda: _settings(args.sandbox, "bwrap"), lambda: _source_gate(args))
+    return EXIT_ERROR if code else EXIT_OK
 
 
 def _interrupt(*_):

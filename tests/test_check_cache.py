@@ -317,12 +317,12 @@ def test_traces_with_a_tree_among_their_values_are_stored_and_told_apart(tmp_pat
     problem = spec.load(variant)
     planned = traces.plan(problem, problem.cases)
     assert planned, "no trace beside the cases: the test would prove nothing"
-    back = result_cache._wanted(json.loads(json.dumps(result_cache._wanted_data(planned))))
-    assert result_cache._same_wanted(back, planned)
+    back = traces.wanted_from(json.loads(json.dumps(traces.wanted_data(planned))))
+    assert traces.same_wanted(back, planned)
     first = back[0]
     name, tree = next((k, v) for k, v in first.trace.values.items() if isinstance(v, dict))
     leaf = next(k for k, v in tree.items() if isinstance(v, np.ndarray) and v.size)
     changed = {**tree, leaf: tree[leaf] + np.float32(1)}
     other = dataclasses.replace(first, trace=dataclasses.replace(
         first.trace, values={**first.trace.values, name: changed}))
-    assert not result_cache._same_wanted([other, *back[1:]], planned)
+    assert not traces.same_wanted([other, *back[1:]], planned)

@@ -21,11 +21,12 @@ from pathlib import Path
 import numpy as np
 
 from judge.grade import compare, grading
-from judge.author import corners, expectations, hint_check, rule_check, scoring_check, strength
+from judge.author import (corners, expectations, hint_check, related_check, rule_check, scoring_check,
+                          strength)
 from judge.problem import layout, spec
 from judge import gate
 from judge.errors import JudgeError, SpecError
-from judge.author.findings import ERROR, INFO, WARNING
+from judge.author.findings import ERROR, INFO, WARNING, shown
 from judge.grade.verdicts import GradeResult, Verdict, plural
 from judge.run import cache, shared_compile
 from judge.run.settings import of as resolve_settings
@@ -93,14 +94,6 @@ class ProblemReport:
         self.findings.append(Finding(check.name, level, shown(file), message, line, details))
 
 
-def shown(path) -> str:
-    path = Path(path)
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 def problem_paths(names: list[str]) -> list[Path]:
     """Spec files for ids or paths; all of ``problems/`` when none is named. Raise JudgeError."""
     if names:
@@ -140,7 +133,7 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
             report.add(name).skipped = "the spec could not be loaded"
     else:
         report.problem = loaded.problem.id
-        _check_related(report, loaded)
+        related_check.check_related(report, loaded)
         scoring_check.check_scoring(report, loaded)
         _run(report, loaded, max(1, jobs), progress or (lambda text: None), source_gate,
              resolve_settings(sandbox), result_cache)
@@ -220,34 +213,6 @@ def _spec_and_cases(report: ProblemReport, path: Path) -> Loaded | None:
         cases.summary = f"{total - len(valid)} of {total} cases are invalid and left out of the runs"
     cases.time_s = time.monotonic() - t0
     return Loaded(problem, nodes)
-
-
-def _check_related(report: ProblemReport, loaded: Loaded) -> None:
-    """The spec's ``related`` ids name other problems, found in ``spec.problem_folders`` (the
-    spec's own folder, ``$JUDGE_PROBLEM_PATH``, the repository's and the bundled problems): a
-    warning at the line of each one found nowhere, or that names the problem itself."""
-    problem = loaded.problem
-    if not problem.related:
-        return
-    check = report.add("related")
-    folders = spec.problem_folders(problem.path)
-    where = set()
-    for i, rid in enumerate(problem.related):
-        line = spec.line_of(loaded.nodes, ["related", i])
-        home = next((f for f in folders if (f / f"{rid}.yaml").is_file()), None)
-        if rid == problem.id:
-            report.find(check, WARNING, problem.path, f"related[{i}]: {rid!r} is this problem "
-                                                      "itself", line)
-        elif home is None:
-            report.find(check, WARNING, problem.path, f"related[{i}]: no problem {rid!r} (no "
-                                                      f"{rid}.yaml in {', '.join(map(shown, folders))}; "
-                                                      f"${spec.PROBLEM_PATH_ENV} adds folders)", line)
-        else:
-            where.add(shown(home))
-    bad = len(report.of(check))
-    total = plural(len(problem.related), 'related problem')
-    check.summary = (f"{len(problem.related) - bad} of {total} found" if bad else
-                     f"{total}, all in {', '.join(sorted(where))}")
 
 
 # -- runs: reference and submissions ------------------------------------------------------------

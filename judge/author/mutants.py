@@ -46,10 +46,9 @@ from __future__ import annotations
 
 import ast
 import copy
-import hashlib
 from dataclasses import dataclass
 
-from judge.author import mutants_ad_rewrite, mutants_ad_sites
+from judge.author import mutant_ids, mutants_ad_rewrite, mutants_ad_sites
 from judge.gate import parsing
 from judge.author.mutants_ad_rewrite import expr as _expr
 
@@ -384,49 +383,12 @@ def _import_position(tree: ast.Module) -> int:
     return i
 
 
-def _places(tree: ast.Module) -> dict[int, tuple[str, ast.AST]]:
-    """Each node's position in ``ast.walk`` order -> (the innermost function around it, or
-    ``module``; the innermost statement around it, or the node itself)."""
-    position = {id(n): i for i, n in enumerate(ast.walk(tree))}
-    places: dict[int, tuple[str, ast.AST]] = {}
-
-    def visit(node, scope: str, statement) -> None:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            places[position[id(node)]] = (scope, node)  # its decorators and itself: the outer scope
-            for child in node.decorator_list:
-                visit(child, scope, node)
-            scope = node.name
-            for child in ast.iter_child_nodes(node):
-                if child not in node.decorator_list:
-                    visit(child, scope, child if isinstance(child, ast.stmt) else node)
-            return
-        here = node if isinstance(node, ast.stmt) and not isinstance(node, ast.ClassDef) else statement
-        places[position[id(node)]] = (scope, here if here is not None else node)
-        for child in ast.iter_child_nodes(node):
-            visit(child, scope, here)
-
-    visit(tree, "module", None)
-    return places
-
-
-def _stable_id(site: _Site, tree: ast.Module, places: dict) -> str:
-    """``kind-function-digest-variant``: the digest is of the statement and the expression
-    mutated (a statement's own text, not its lines), so an edit elsewhere in the file leaves
-    the id as it was, and an edit of that statement makes a new one."""
-    scope, statement = places[site.position]
-    node = next(n for i, n in enumerate(ast.walk(tree)) if i == site.position)
-    text = ast.unparse(statement if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
-                       else node) + "\0" + ast.unparse(node)
-    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:6]
-    return f"{site.kind}-{scope}-{digest}-{site.variant}"
-
-
 def generate(source: str) -> list[Mutant]:
     """Every mutant of ``source`` (raise SyntaxError if it does not parse), in source order."""
     tree = parsing.parse(source)
     mutants, seen = [], {}
     sources = {ast.unparse(tree) + "\n"}
-    places = _places(tree)
+    places = mutant_ids.places(tree)
     for site in _sites(tree):
         clone = copy.deepcopy(tree)
         target = next(n for i, n in enumerate(ast.walk(clone)) if i == site.position)
@@ -446,7 +408,7 @@ def generate(source: str) -> list[Mutant]:
         if site.kind in mutants_ad_sites.KINDS and text in sources:
             continue            # the same file as the reference or as another mutant
         sources.add(text)
-        base = _stable_id(site, tree, places)
+        base = mutant_ids.stable_id(site.kind, site.variant, site.position, tree, places)
         seen[base] = seen.get(base, 0) + 1  # the same expression twice in one statement
         mutant_id = base if seen[base] == 1 else f"{base}-{seen[base]}"
         words = VARIANT_WORDS.get((site.kind, site.variant), KIND_WORDS[site.kind])

@@ -48,10 +48,11 @@ from pathlib import Path
 import numpy as np
 
 from judge import __version__
+from judge.grade import traces
 from judge.run import boundary, cache, collect
 from judge.run import sandbox as sandboxing
 from judge.run.supervisor import WorkerRun
-from judge.problem.model import DEFAULT_LIMITS, ProbeShape
+from judge.problem.model import DEFAULT_LIMITS
 from judge.worker import protocol
 
 LOG = logging.getLogger("judge.grade.result_cache")
@@ -181,44 +182,6 @@ def _replay(data: dict, request: dict, limits: dict) -> WorkerRun:
     run.wall_s = float(data["wall_s"])
     run.cpu_s = None if data["cpu_s"] is None else float(data["cpu_s"])
     return run
-
-
-def _wanted_data(wanted) -> list:
-    return [{"origin": w.origin, "index": w.index, "owner": w.owner,
-             "trace": {"name": w.trace.name,
-                       "shapes": {k: list(v) for k, v in w.trace.shapes.items()},
-                       "values": protocol.encode_args(w.trace.values),
-                       "dtypes": dict(w.trace.dtypes),
-                       "symbols": {k: list(v) for k, v in w.trace.symbols.items()}}}
-            for w in wanted]
-
-
-def _wanted(data: list) -> list:
-    from judge.grade.traces import Wanted
-
-    found = []
-    for item in data:
-        t = item["trace"]
-        trace = ProbeShape(name=str(t["name"]), shapes={k: tuple(v) for k, v in t["shapes"].items()},
-                           values=protocol.decode_args(t["values"]), dtypes=dict(t["dtypes"]),
-                           symbols={k: tuple(v) for k, v in t["symbols"].items()})
-        owner = item["owner"]
-        found.append(Wanted(origin=item["origin"], trace=trace, index=int(item["index"]),
-                            owner=None if owner is None else int(owner)))
-    return found
-
-
-def _same_wanted(a: list, b: list) -> bool:
-    """Are the traces read back from JSON the very ones planned (a shape or value JSON cannot
-    carry exactly makes them differ: such a plan is not stored)?"""
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):  # an array among the values (a tree's leaves): compared as
-        pass                         # the worker gets them, bytes, dtype and shape
-    try:
-        return _wanted_data(a) == _wanted_data(b)
-    except (TypeError, ValueError):
-        return False
 
 
 @dataclasses.dataclass
@@ -353,7 +316,7 @@ class ResultCache:
         run = _replay(entry["run"], request, problem.limits)
         if not clean(_with_lines(run), timeouts["case_timeout"]):
             raise ValueError("a stored run that is not clean")
-        wanted = _wanted(entry["wanted"])
+        wanted = traces.wanted_from(entry["wanted"])
         trace_run = None
         if wanted:
             tracing = traces.request(problem, request, wanted)
@@ -374,10 +337,10 @@ class ResultCache:
         try:
             entry = {"problem": problem.id, "kind": "grade",
                      "factors": {str(c["index"]): c["factor"] for c in request["cases"]},
-                     "wanted": _wanted_data(wanted),
+                     "wanted": traces.wanted_data(wanted),
                      "run": _run_data(run),
                      "trace": _run_data(trace_run) if trace_run is not None else None}
-            if not _same_wanted(_wanted(entry["wanted"]), wanted):
+            if not traces.same_wanted(traces.wanted_from(entry["wanted"]), wanted):
                 return False  # a trace that JSON cannot carry exactly: not stored
         except (UnicodeDecodeError, TypeError, ValueError, protocol.ProtocolError) as exc:
             LOG.info("result cache: runs of %s not stored (%s)", problem.id, exc)

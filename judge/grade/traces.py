@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from judge import rules
 from judge.grade import outcome
 from judge.grade.plan import CasePlan, extents_data
+from judge.problem.model import ProbeShape
 from judge.worker import protocol
 
 
@@ -177,3 +178,41 @@ def related(problem, wanted: list[Wanted], case, run, describe) -> dict | rules.
                 return got
             by_rule.setdefault(w.origin, []).append(got)
     return {k: tuple(v) for k, v in by_rule.items()}
+
+
+def wanted_data(wanted) -> list:
+    """The traces a run was planned with, as JSON (``judge.grade.result_cache`` stores them)."""
+    return [{"origin": w.origin, "index": w.index, "owner": w.owner,
+             "trace": {"name": w.trace.name,
+                       "shapes": {k: list(v) for k, v in w.trace.shapes.items()},
+                       "values": protocol.encode_args(w.trace.values),
+                       "dtypes": dict(w.trace.dtypes),
+                       "symbols": {k: list(v) for k, v in w.trace.symbols.items()}}}
+            for w in wanted]
+
+
+def wanted_from(data: list) -> list:
+    """``wanted_data``'s JSON read back."""
+    found = []
+    for item in data:
+        t = item["trace"]
+        trace = ProbeShape(name=str(t["name"]), shapes={k: tuple(v) for k, v in t["shapes"].items()},
+                           values=protocol.decode_args(t["values"]), dtypes=dict(t["dtypes"]),
+                           symbols={k: tuple(v) for k, v in t["symbols"].items()})
+        owner = item["owner"]
+        found.append(Wanted(origin=item["origin"], trace=trace, index=int(item["index"]),
+                            owner=None if owner is None else int(owner)))
+    return found
+
+
+def same_wanted(a: list, b: list) -> bool:
+    """Are the traces read back from JSON the very ones planned (a shape or value JSON cannot
+    carry exactly makes them differ: such a plan is not stored)?"""
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # an array among the values (a tree's leaves): compared as
+        pass                         # the worker gets them, bytes, dtype and shape
+    try:
+        return wanted_data(a) == wanted_data(b)
+    except (TypeError, ValueError):
+        return False

@@ -14,10 +14,11 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from judge.errors import JudgeError, SpecError
 from judge.problem.constraints import CaseDataError, input_violations, parse_outputs
+# the spec's text and its lines, as the author commands also read them (spec.read_yaml, spec.line_of)
+from judge.problem.yaml_text import YAML_LOADER, key_line, line_of, read_text, read_yaml  # noqa: F401
 from dataclasses import replace
 
 from judge import rules as rule_registry
@@ -27,8 +28,6 @@ from judge.problem.model import (DEFAULT_LIMITS, DEFAULT_TOLERANCE, PROBE_INPUTS
                                  dim_names, leaf_dim_names, shapes_for)
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "problem.schema.json"
-#: libyaml's loader where PyYAML was built with it (several times faster), else the pure one.
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 @lru_cache(maxsize=1)
 def schema() -> dict:
     return json.loads(SCHEMA_PATH.read_text())
@@ -83,64 +82,6 @@ def resolve(id_or_path: str, root: Path | None = None) -> Path:
     return path
 
 
-def _child(node, step):
-    """The YAML node under ``node`` at one key or list index, or None."""
-    if isinstance(node, yaml.MappingNode):
-        return next((v for k, v in node.value if k.value == step), None)
-    if isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
-        return node.value[step]
-    return None
-
-
-def line_of(node, path) -> int | None:
-    """The 1-based line of the YAML node at ``path`` (keys and list indices), as far as it goes."""
-    line = node.start_mark.line + 1 if node is not None else None
-    for step in path:
-        node = _child(node, step)
-        if node is None:
-            break
-        line = node.start_mark.line + 1
-    return line
-
-
-def read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError(path, problem=f"cannot read: {exc.strerror or exc}") from None
-
-
-def read_yaml(path: Path, text: str | None = None) -> tuple[dict, object]:
-    """Parse a spec file (``text``, its content when read already); return the data and the
-    composed node tree (for line numbers)."""
-    text = read_text(path) if text is None else text
-    try:
-        loader = YAML_LOADER(text)  # parsed once: the data is constructed from the node tree
-        try:
-            nodes = loader.get_single_node()
-            data = loader.construct_document(nodes) if nodes is not None else None
-        finally:
-            loader.dispose()
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        raise SpecError(path, None, mark.line + 1 if mark else None,
-                        f"YAML syntax error: {where}{getattr(exc, 'problem', exc)}") from None
-    if not isinstance(data, dict):
-        raise SpecError(path, problem="the spec must be a YAML mapping")
-    return data, nodes
-
-
-def _key_line(node, path, key) -> int | None:
-    """The 1-based line of the key ``key`` of the mapping at ``path`` (not of its value, which
-    may start on a later line)."""
-    for step in path:
-        node = _child(node, step)
-    if isinstance(node, yaml.MappingNode):
-        return next((k.start_mark.line + 1 for k, _ in node.value if k.value == key), None)
-    return None
-
-
 def _unknown_keys(err) -> list[tuple[str, str]]:
     """(key, message) for each key an ``additionalProperties: false`` schema refuses, with the
     closest allowed key as a suggestion."""
@@ -183,7 +124,7 @@ def schema_violations(data: dict, nodes=None, path="") -> list[SpecError]:
                 and isinstance(best.instance, dict)):
             unknown = _unknown_keys(best)
             for key, message in unknown:
-                line = _key_line(nodes, steps, key) if nodes is not None else None
+                line = key_line(nodes, steps, key) if nodes is not None else None
                 found.append(SpecError(path, steps + [key], line or line_of(nodes, steps), message))
             if unknown:
                 continue
