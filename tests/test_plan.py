@@ -50,7 +50,7 @@ def test_the_request_walks_the_plan(loss_and_grads):
     assert [c["symbolic"] for c in made["cases"]] == [dict(planned.of(c).symbolic) for c in cases]
     assert made["cases"][0]["symbolic"]["shapes"]["params"] == {"w": ["d", "k"], "b": ["k"]}
     assert len({planned.of(c).key for c in cases}) == 1
-    assert request.symbolic_spec(loss_and_grads, cases[0]) == planned.of(cases[0]).symbolic
+    assert plan.case_plan(loss_and_grads, cases[0]).symbolic == planned.of(cases[0]).symbolic
 
 
 def test_a_case_the_plan_was_not_made_with_is_resolved_on_its_own(pairwise):

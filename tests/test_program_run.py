@@ -242,15 +242,15 @@ def test_a_case_whose_tree_does_not_fit_the_traced_program_is_refused():
 def test_a_tree_problem_sends_its_leaves_extents_with_the_dims_named():
     """loss_and_grads' leaves name d and k: the request gives the tree's extents nested as the
     tree, and one key serves cases of every extent; mixed_precision_step's name d and h."""
-    from judge.grade import request
+    from judge.grade import plan
 
     problem = spec.load(ROOT / "problems" / "loss_and_grads.yaml")
-    specs = [request.symbolic_spec(problem, c) for c in problem.cases]
+    specs = [plan.case_plan(problem, c).symbolic for c in problem.cases]
     assert specs[0]["shapes"] == {"x": ["n", "d"], "y": ["n"], "params": {"w": ["d", "k"], "b": ["k"]}}
     assert specs[0]["symbols"] == {"d": [1, 16], "k": [1, 16], "n": [1, 32]}
     assert len({s["key"] for s in specs}) == 1
     problem = spec.load(ROOT / "problems" / "mixed_precision_step.yaml")
-    made = request.symbolic_spec(problem, problem.cases[0])
+    made = plan.case_plan(problem, problem.cases[0]).symbolic
     assert made["shapes"]["params"] == {"dense": {"w": ["d", "h"], "b": ["h"]}, "out": {"w": ["h"]}}
 
 

@@ -42,22 +42,6 @@ def evaluator() -> str:
     return chosen
 
 
-def probe_args(problem: Problem, case) -> dict:
-    """The case's probe inputs as the worker takes them: ``cotangent`` shaped like the output
-    (a tree for a tree output), ``tangent`` like the parameter(s) differentiated."""
-    return plan.case_plan(problem, case).probe_args
-
-
-def symbolic_spec(problem: Problem, case) -> dict | None:
-    """What the worker traces a case's program with (``judge.worker.traced_once``): the spec's
-    ``symbolic_dims`` as symbols, once per distinct ``key`` (the other dims and the static
-    values), the case's values computed by that program at its dims; a tree's ``shapes`` its
-    leaves' extents, nested as it is. None where no rule reads a program, no dim is symbolic,
-    or the custom_vjp rule (decided on each case's evidence) applies (``judge.grade.plan``):
-    the worker then traces the program once per static signature of the cases."""
-    return plan.case_plan(problem, case).symbolic
-
-
 def build_request(problem: Problem, submission: Path, cases, planned: plan.Plan | None = None) -> dict:
     """The request for ``cases``, each as ``planned`` resolved it (``judge.grade.plan``; made
     here when not given)."""
