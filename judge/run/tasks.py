@@ -1,12 +1,18 @@
 """The task bound of a worker run: a pids cgroup per run, so the kernel refuses a worker's new
 process or thread beyond the problem's ``limits.tasks``; where no cgroup can be made, an
 ``RLIMIT_NPROC`` for the worker instead (see SECURITY.md). Judge side only.
+
+A pids hierarchy that can be written is not always one that is enforced: gVisor, for one, lets a
+process make groups and write ``pids.max`` there, and then starts every task asked for. So the
+first group is tried before any run relies on it (``unenforced``): a process in a group of
+one task must be refused a second. Where it is not, no run gets a group, and ``unbounded`` says why.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -58,7 +64,8 @@ class TaskGroup:
                 pids = []
             for pid in pids:
                 try:
-                    os.kill(int(pid), 9)
+                    if int(pid) > 0:  # never 0 or below: that would be the judge's own group
+                        os.kill(int(pid), 9)
                 except (ProcessLookupError, PermissionError, ValueError):
                     pass
             try:
@@ -124,11 +131,62 @@ def _task_parent() -> Path | None:
                     control = parent / "cgroup.subtree_control"
                     if control.exists() and "pids" not in control.read_text().split():
                         control.write_text("+pids")  # cgroup v2: enable pids for the runs
-                    _groups["parent"] = parent
                     atexit.register(_remove_parent, parent)
                 except OSError as exc:
                     _groups["why"] = f"cannot make a pids cgroup under {base}: {exc.strerror}"
+                else:
+                    _groups["why"] = unenforced(parent)
+                    if _groups["why"] is None:
+                        _groups["parent"] = parent
+                    else:
+                        _remove_parent(parent)
         return _groups["parent"]
+
+
+#: The probe: joins the group (status 4 if it cannot), then starts one more task (status 3 if
+#: that was let through, 0 if refused).
+_PROBE = """
+import os, sys
+try:
+    with open(sys.argv[1], "w") as procs:
+        procs.write("0")
+except OSError:
+    sys.exit(4)
+try:
+    pid = os.fork()
+except OSError:
+    sys.exit(0)
+if pid == 0:
+    os._exit(0)
+os.waitpid(pid, 0)
+sys.exit(3)
+"""
+
+
+def unenforced(parent: Path) -> str | None:
+    """Why a pids cgroup made under ``parent`` would not hold a worker's tasks, or None when it
+    does: a group with ``pids.max`` 1 is made there, and a process that joins it must be
+    refused the process it then starts."""
+    try:
+        (parent / "probe").mkdir(exist_ok=True)
+        probe = TaskGroup(parent / "probe", 1)
+    except OSError as exc:
+        return f"cannot make a pids cgroup under {parent}: {exc.strerror or exc}"
+    try:
+        done = subprocess.run([sys.executable, "-I", "-S", "-c", _PROBE,
+                               str(probe.path / "cgroup.procs")],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=30)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"cannot try a pids cgroup under {parent}: {exc}"
+    finally:
+        probe.close()
+    if done.returncode == 3:
+        return (f"the pids cgroups under {parent} do not refuse a task beyond pids.max "
+                f"(as under gVisor)")
+    if done.returncode != 0:
+        return f"cannot join a pids cgroup under {parent} (status {done.returncode})"
+    return None
 
 
 def _remove_parent(parent: Path) -> None:
@@ -150,6 +208,27 @@ def _remove_stale(base: Path) -> None:
             except OSError:
                 pass
         _remove_parent(parent)
+
+
+def prepare_soon() -> None:
+    """Make (and try) this process's folder of task groups in the background, so that the
+    command's first run does not wait for it."""
+    if sys.platform.startswith("linux"):
+        threading.Thread(target=_task_parent, daemon=True).start()
+
+
+def unbounded(mode: str) -> str | None:
+    """Why nothing bounds a worker's tasks here in sandbox ``mode``, or None when a pids cgroup
+    or ``RLIMIT_NPROC`` does (``bound_tasks``)."""
+    if sys.platform.startswith("linux") and _task_parent() is not None:
+        return None
+    if mode == "bwrap" and os.geteuid() != 0:
+        return None
+    why = _groups["why"] or "pids cgroups are Linux's"
+    if os.geteuid() == 0:
+        return f"{why}; and the judge runs as root, which RLIMIT_NPROC does not bind"
+    return (f"{why}; and without the bwrap sandbox RLIMIT_NPROC would count every process of "
+            f"the judge's user, not the worker's")
 
 
 def bound_tasks(limit: int, mode: str) -> tuple[TaskGroup | None, dict[str, list[int]]]:

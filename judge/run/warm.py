@@ -27,7 +27,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from judge.run import cache, imports
+from judge.run import cache, imports, tasks
 from judge.run import sandbox as sandboxing
 from judge.run import seccomp
 from judge.run.settings import Settings
@@ -382,6 +382,7 @@ def prestart(settings: Settings, use_cache: bool | None = None) -> None:
         except Exception:  # noqa: BLE001 - the run that follows starts or reports it
             pass
 
+    tasks.prepare_soon()
     if enabled() and settings.error is None:
         threading.Thread(target=start, daemon=True).start()
 
