@@ -48,7 +48,7 @@ def hinted(problem) -> list[Hinted]:
     folder = problem.path.parent.parent / "submissions" / problem.id
     path = folder / OVERRIDES_FILE
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+        data = _parsed(path) if path.is_file() else None
     except (OSError, yaml.YAMLError):
         return []
     out = []
@@ -57,6 +57,26 @@ def hinted(problem) -> list[Hinted]:
         if isinstance(hint, str) and hint.strip() and (folder / str(rel)).is_file():
             out.append(Hinted(str(rel), folder / str(rel), " ".join(hint.split())))
     return out
+
+
+_yaml_seen: dict[str, tuple] = {}
+
+
+def _parsed(path: Path):
+    """``path`` parsed as YAML, parsed again only when its size or modification time changed
+    (a batch asks once per failing submission)."""
+    import yaml
+
+    seen = path.stat()
+    key = (seen.st_mtime_ns, seen.st_size, seen.st_ino)
+    with _lock:
+        known = _yaml_seen.get(str(path))
+    if known is not None and known[0] == key:
+        return known[1]
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    with _lock:
+        _yaml_seen[str(path)] = (key, data)
+    return data
 
 
 def _canonical(value):
