@@ -7,7 +7,6 @@ the worker (``judge.run.supervisor``), and turns each reported case into a ``Cas
 
 from __future__ import annotations
 
-import logging
 import os
 import stat
 import time
@@ -20,7 +19,7 @@ import numpy as np
 from judge.run import cache
 from judge.run.settings import Settings, of as resolve_settings
 from judge import rules
-from judge.grade import compare, corners, example_diff, outcome, plan, traces
+from judge.grade import compare, corners, example_diff, plan, traces
 from judge.grade import hints as hints_mod
 from judge.grade import intake, scoring
 from judge.grade.request import build_request
@@ -30,6 +29,9 @@ from judge.errors import JudgeError
 from judge.run.supervisor import WorkerRun, run_worker
 from judge.problem.model import Problem
 from judge.grade.verdicts import CaseResult, GradeResult, Verdict, overall
+# a case's result, worded (``judge.grade.outcome``)
+from judge.grade.outcome import (LOG, error_text as _error_text, missing_case as _missing_case,
+                                 result as _result, tasks_refused as _tasks_refused)
 from judge.worker import protocol
 
 def check_submission_path(submission: str | Path | intake.Submission) -> intake.Submission:
@@ -216,12 +218,6 @@ def warm_cache(problem: Problem, parts: int = 1, bind_all: bool = True) -> bool:
             return False
         cache.mark_warm(problem)
     return True
-
-
-# A case's result, worded (``judge.grade.outcome``): kept under their old names here too.
-_result, _error_text, _tasks_refused, _missing_case = (outcome.result, outcome.error_text,
-                                                       outcome.tasks_refused, outcome.missing_case)
-LOG = outcome.LOG
 
 
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,

@@ -4,15 +4,14 @@ programs they read (``judge.rules``) a single time, and every stage after it (th
 request, the rules' traces and their worker, the verdicts, a failing example's report) reads
 the ``Plan`` instead of going back to the model or the rules for every case.
 
-A ``Plan`` is plain data: the problem's dims and their ranges, its symbolic dims and the
-traced array parameters; for each case a ``CasePlan`` (where each value of its output and of
-its probes' results sits, its ``layout.Slot``s; its input shapes; whether its output holds
-trees; its probe inputs as the worker takes them; the program the rules decide on for it,
-traced with the symbolic dims, with its key, which the cases of one program share, and the
-``symbolic`` entry the worker traces it with); and the programs the rules want traced without
-running (``Wanted``: the spec's probe shapes, a rule's own sizes and the traces beside each
-case, each under the index of the tracing worker's case that traces it). Decides nothing, runs
-nothing.
+A ``Plan`` is plain data: the problem's dims and their ranges, and its symbolic dims; for
+each case a ``CasePlan`` (where each value of its output and of its probes' results sits, its
+``layout.Slot``s; its input shapes; whether its output holds trees; its probe inputs as the
+worker takes them; the program the rules decide on for it, traced with the symbolic dims, with
+its key, which the cases of one program share, and the ``symbolic`` entry the worker traces it
+with); and the programs the rules want traced without running (``Wanted``: the spec's probe
+shapes, a rule's own sizes and the traces beside each case, each under the index of the
+tracing worker's case that traces it). Decides nothing, runs nothing.
 """
 
 from __future__ import annotations
@@ -60,7 +59,6 @@ class Plan:
     problem: Problem
     ranges: Mapping[str, tuple]     # every dim -> (lowest, highest or None)
     symbols: Mapping[str, tuple]    # each symbolic dim -> its range
-    traced: tuple[str, ...]         # the traced array parameters, in the spec's order
     cases: Mapping[int, CasePlan]   # by case index
     #: the programs the rules want traced without running (none when no rule reads one)
     wanted: tuple[Wanted, ...] = ()
@@ -87,12 +85,12 @@ def resolve(problem: Problem, cases, *, traces: bool = True) -> Plan:
     ranges = dim_ranges(problem.parameters)
     return Plan(problem=problem, ranges=ranges,
                 symbols={d: ranges[d] for d in problem.symbolic_dims if d in ranges},
-                traced=traced_arrays(problem),
                 cases={c.index: case_plan(problem, c) for c in cases},
                 wanted=wanted(problem, cases) if traces else ())
 
 
 def traced_arrays(problem: Problem) -> tuple[str, ...]:
+    """The traced array parameters, in the spec's order."""
     return tuple(p.name for p in problem.parameters if p.traced and p.kind == "array")
 
 

@@ -11,7 +11,9 @@ asks for once (``no_unrolling`` at explicit sizes); and the traces a rule asks f
 case (``no_unrolling`` at another extent of a dim that is not symbolic, drawn at random). They
 are traced by a worker of their own, which never sees a case's values and keeps no memory of
 the cases' run: a submission cannot answer the judge's traces with what it saw in the cases (a
-loop padded to the extent of the case it just ran, say). The plan is made once per grade.
+loop padded to the extent of the case it just ran, say). Which traces the rules want, and the
+tracing worker's index for each, is resolved once per grade with the rest of the plan
+(``judge.grade.plan``, ``Wanted``); here they are sent, and read back as evidence.
 """
 
 from __future__ import annotations
