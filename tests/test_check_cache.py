@@ -171,7 +171,7 @@ def test_a_damaged_stored_file_is_a_miss(cold, warm, workers, damage):
 @pytest.fixture(scope="module")
 def unrolling_problem(tmp_path_factory):
     """per_example_clip with n not symbolic: its no_unrolling rule then traces each case again
-    at an extent of n drawn at random (``traces.plan``), which a replay must reuse."""
+    at an extent of n drawn at random (``judge.grade.plan``), which a replay must reuse."""
     from judge.problem import spec
 
     root = tmp_path_factory.mktemp("unrolling")
@@ -309,13 +309,13 @@ def test_traces_with_a_tree_among_their_values_are_stored_and_told_apart(tmp_pat
 
     import numpy as np
 
-    from judge.grade import traces
+    from judge.grade import plan, traces
     from judge.problem import spec
 
     variant = tmp_path / "loss_and_grads.yaml"
     variant.write_text((ROOT / "problems" / "loss_and_grads.yaml").read_text() + "\nsymbolic_dims: []\n")
     problem = spec.load(variant)
-    planned = traces.plan(problem, problem.cases)
+    planned = plan.resolve(problem, problem.cases).wanted
     assert planned, "no trace beside the cases: the test would prove nothing"
     back = traces.wanted_from(json.loads(json.dumps(traces.wanted_data(planned))))
     assert traces.same_wanted(back, planned)

@@ -78,3 +78,93 @@ def test_a_grade_resolves_each_case_s_program_once(pairwise, monkeypatch):
                            hints=False, use_cache=False)  # no reference run to fill a cache
     assert result.verdict is Verdict.AC, [c.message for c in result.cases]
     assert len(calls) == len(pairwise.examples)
+
+
+@pytest.fixture(scope="module")
+def clip_unrolling(tmp_path_factory):
+    """per_example_clip with n left concrete: its loop rule wants each case traced again beside
+    it, at an extent of n drawn at random."""
+    import shutil
+
+    import yaml
+
+    root = tmp_path_factory.mktemp("clip")
+    data = yaml.safe_load((ROOT / "problems" / "per_example_clip.yaml").read_text())
+    data["symbolic_dims"] = ["d"]
+    for key in ("related", "scoring"):
+        data.pop(key, None)
+    (root / "problems").mkdir()
+    (root / "reference").mkdir()
+    (root / "problems" / "per_example_clip.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    shutil.copy(ROOT / "reference" / "per_example_clip.py", root / "reference")
+    return spec.load(root / "problems" / "per_example_clip.yaml")
+
+
+def test_the_traces_the_rules_want_are_part_of_the_plan(clip_unrolling):
+    """The plan holds every program the rules want traced without running: the ones made once
+    (``once``) and the ones beside each case (``beside``), each under one tracing index per
+    distinct program, numbered after the problem's cases."""
+    cases = clip_unrolling.cases
+    planned = plan.resolve(clip_unrolling, cases)
+    assert planned.wanted, "no trace wanted: the test would prove nothing"
+    assert isinstance(planned.wanted, tuple)
+    assert list(planned.once) + [w for c in cases for w in planned.beside(c)] == list(planned.wanted)
+    assert all(planned.beside(c) for c in cases if c.inputs["X"].shape[0] > 1)  # n is concrete
+    assert all(w.owner is None for w in planned.once)
+    assert min(w.index for w in planned.wanted) == len(clip_unrolling.cases)
+    by_index: dict = {}
+    for w in planned.wanted:
+        by_index.setdefault(w.index, set()).add(rules.trace_key(w.trace))
+    assert all(len(keys) == 1 for keys in by_index.values())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        planned.wanted = ()
+
+
+def test_a_grade_asks_the_rules_for_their_traces_once(clip_unrolling, monkeypatch):
+    """Grading walks the plan: the rules are asked which programs they want traced once per
+    grade (once for the whole program, once beside each case), and the grade still decides."""
+    calls = {"once": 0, "beside": 0}
+    real_once, real_beside = rules.abstract_traces, rules.case_traces
+
+    def once(problem):
+        calls["once"] += 1
+        return real_once(problem)
+
+    def beside(problem, inputs):
+        calls["beside"] += 1
+        return real_beside(problem, inputs)
+
+    monkeypatch.setattr(rules, "abstract_traces", once)
+    monkeypatch.setattr(rules, "case_traces", beside)
+    result = grading.grade(clip_unrolling, ROOT / "submissions" / "per_example_clip" / "rejected" / "python_loop.py",
+                           examples_only=True, hints=False, use_cache=False, source_gate=False)
+    assert result.verdict is Verdict.RJ, [c.message for c in result.cases]
+    assert calls == {"once": 1, "beside": len(clip_unrolling.examples)}
+
+
+def test_the_request_and_the_reference_plan_no_traces(clip_unrolling, monkeypatch):
+    """What only the worker's request or the reference's values need is planned without the
+    rules' traces (nothing is drawn at random for them)."""
+    def refused(*args):
+        raise AssertionError("the rules' traces were planned for a request")
+
+    monkeypatch.setattr(rules, "abstract_traces", refused)
+    monkeypatch.setattr(rules, "case_traces", refused)
+    cases = clip_unrolling.examples
+    assert plan.resolve(clip_unrolling, cases, traces=False).wanted == ()
+    made = request.build_request(clip_unrolling, ROOT / "reference" / "per_example_clip.py", cases)
+    assert [c["index"] for c in made["cases"]] == [c.index for c in cases]
+
+
+def test_a_failing_example_s_report_reads_the_plan(loss_and_grads):
+    """A failing example's expected output and probe inputs, nested as the submission returns
+    them, are read from the case's plan and are what the problem model gives."""
+    from judge.grade import example_diff
+
+    case = loss_and_grads.examples[0]
+    planned = plan.case_plan(loss_and_grads, case)
+    details = {"expected": {}, "probe": {}, "diff": {"expected": {}}}
+    from_plan = example_diff.as_returned(details, loss_and_grads, planned=planned)
+    assert from_plan == example_diff.as_returned(details, loss_and_grads, case)
+    assert from_plan["probe"] == example_diff.plain(dict(planned.probe_args))
+    assert set(from_plan["expected"]) == {s.returned[0] for s in planned.outputs}

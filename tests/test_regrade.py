@@ -130,10 +130,10 @@ def test_the_tracing_worker_killed_from_outside_is_the_judges_fault_too():
     from judge.grade import traces
 
     wanted = SimpleNamespace(index=0, trace=SimpleNamespace(name="wide", symbols=()))
-    killed = traces._evidence(wanted, _ended(signal=signal.SIGKILL), str)
+    killed = traces.evidence(wanted, _ended(signal=signal.SIGKILL), str)
     assert killed.reason == "worker_killed"
-    stopped = traces._evidence(wanted, _ended(signal=signal.SIGKILL, stopped=True,
-                                              timed_out=True), str)
+    stopped = traces.evidence(wanted, _ended(signal=signal.SIGKILL, stopped=True,
+                                             timed_out=True), str)
     assert stopped.reason == "trace_time_limit"  # the judge's own clock stopped it
 
 

@@ -225,7 +225,7 @@ def test_a_loop_rule_keyed_on_a_parameter_traces_at_two_of_its_values(tmp_path):
         own, other = no_unrolling.case_traces(rule, problem, {"W": (1, 2), "x": (2,)}, {"K": 5, "k": 1.0})
         assert own.values["K"] == 5 and other.values["K"] != 5 and 1 <= other.values["K"] <= 64
         # with the problem's symbolic dims as symbols: the one at K = 5 is the case's symbolic
-        # program, traced once (``judge.grade.traces.plan``)
+        # program, traced once (``judge.grade.plan.wanted``)
         assert own.shapes == other.shapes == {"W": ("m", "d"), "x": ("d",)}
         assert own.symbols == other.symbols == {"m": (1, 4), "d": (1, 8)}
     assert "must not grow with K" in rules.describe(rule) and "lax.fori_loop" in rules.describe(rule)
@@ -298,19 +298,19 @@ def test_a_trace_asked_for_twice_is_traced_once(tmp_path):
     """Two cases with the same shapes and the same K ask for the same trace at that K beside
     them (the other K is drawn for each): the tracing worker traces it once, and both cases
     read its report."""
-    from judge.grade import traces
+    from judge.grade import plan, traces
 
     problem = _load(tmp_path, _with_K(rules=[{"id": "no_unrolling", "parameter": "K"}]))
     case = problem.cases[0]
     twin = dataclasses.replace(case, index=case.index + 1)
-    wanted = traces.plan(problem, [case, twin])
+    wanted = plan.resolve(problem, [case, twin]).wanted
     first = sorted(w.index for w in wanted if w.owner == case.index)
     second = sorted(w.index for w in wanted if w.owner == twin.index)
     at_own = [w.index for w in wanted if w.owner is not None and w.trace.values["K"] == case.inputs["K"]]
     assert len(first) == len(second) == 2 and len(set(at_own)) == 1  # one program, traced once
     by_index: dict = {}
     for w in wanted:  # one index, one program
-        by_index.setdefault(w.index, set()).add(traces._key(w.trace))
+        by_index.setdefault(w.index, set()).add(rules.trace_key(w.trace))
     assert all(len(keys) == 1 for keys in by_index.values()) and len(by_index) < len(wanted)
     request = traces.request(problem, {"probes": None}, wanted)
     assert sorted(e["index"] for e in request["cases"]) == sorted(by_index)
@@ -320,7 +320,7 @@ def test_beside_a_case_a_tree_s_leaves_hold_the_symbolic_dims_too():
     """loss_and_grads with a static K and a loop rule keyed on it: the traces at the case's K
     and at another are traced with the case's symbolic dims, the tree's leaves included (from
     their extents and dtypes, not their values), as the case's own program is."""
-    from judge.grade import traces
+    from judge.grade import plan, traces
     from judge.problem import spec
     from judge.problem.model import Parameter
     from tests.helpers import ROOT
@@ -338,7 +338,7 @@ def test_beside_a_case_a_tree_s_leaves_hold_the_symbolic_dims_too():
         assert t.shapes["x"] == ("n", "d") and t.dtypes["params"] == {"w": "float32", "b": "float32"}
     own = rules.symbolic_trace(problem, case.inputs)
     assert (own.shapes, own.trees, own.symbols) == (found[0].shapes, found[0].trees, found[0].symbols)
-    wanted = [w for w in traces.plan(problem, [case]) if w.owner == case.index]
+    wanted = plan.resolve(problem, [case]).beside(case)
     entry = traces.request(problem, {"probes": None}, wanted)["cases"][0]
     assert entry["abstract"]["params"] == {"shape": {"w": ["d", "k"], "b": ["k"]},
                                            "dtype": {"w": "float32", "b": "float32"}}

@@ -16,6 +16,7 @@ import numpy as np
 
 from judge import rules
 from judge.grade import outcome, traces as tracing
+from judge.grade.plan import Wanted
 from judge.grade.request import build_request
 from judge.problem.model import bind_dims, dim_ranges, shapes_for
 from judge.run import settings as run_settings
@@ -63,15 +64,17 @@ def planned(problem) -> list[tuple[dict, rules.AbstractTrace]]:
     return found
 
 
-def first_breach(problem, path, sandbox=None, name: str | None = None, result_cache=None
-                 ) -> tuple[dict, rules.Breach] | None:
+def first_breach(problem, path, sandbox=None, name: str | None = None, result_cache=None,
+                 at: list | None = None) -> tuple[dict, rules.Breach] | None:
     """``(corner, breach)`` for the first corner where the program of the file at ``path``
     breaks a rule, traced in a worker of its own (nothing runs); None when it fits at every
     corner. ``name``: the file's name as messages show it (default: ``path``'s).
     ``result_cache`` (`judge check`'s): a stored run of the same content is replayed, and a new
-    clean one stored; the rules decide again either way."""
-    wanted = [tracing.Wanted("symbolic", trace, len(problem.cases) + k, None)
-              for k, (_, trace) in enumerate(planned(problem))]
+    clean one stored; the rules decide again either way. ``at``: the corners' traces
+    (``planned``), when already made for this problem."""
+    at = planned(problem) if at is None else at
+    wanted = [Wanted("symbolic", trace, len(problem.cases) + k, None)
+              for k, (_, trace) in enumerate(at)]
     if not wanted:
         return None
     settings = run_settings.of(sandbox)
@@ -86,7 +89,7 @@ def first_breach(problem, path, sandbox=None, name: str | None = None, result_ca
         if result_cache is not None:
             result_cache.store_traces(problem, request, content, settings, tracing.timeout(problem), run)
     describe = lambda error: outcome.error_text(error, name or path.name)  # noqa: E731
-    for w, (corner, _) in zip(wanted, planned(problem)):
+    for w, (corner, _) in zip(wanted, at):
         got = tracing.evidence(w, run, describe)
         breach = got if isinstance(got, rules.Breach) else rules.check_symbolic(problem, got)
         if breach is not None:

@@ -43,18 +43,24 @@ def plain(value, budget: list | None = None):
     return repr(value)
 
 
-def as_returned(details: dict, problem, case=None) -> dict:
+def as_returned(details: dict, problem, case=None, planned=None) -> dict:
     """A failing example's ``details`` with ``expected`` in the shape a submission returns, as
     ``got`` is: the array itself for an ``array`` output (not ``{"value": ...}``), the dict of
-    fields for a ``dict`` output. A probe's diff compares ``{"vjp": ...}`` with ``{"vjp": ...}``."""
+    fields for a ``dict`` output. A probe's diff compares ``{"vjp": ...}`` with ``{"vjp": ...}``.
+    ``planned``: the case as a grade's plan resolved it (``judge.grade.plan.CasePlan``), whose
+    slots and nested probe inputs are read instead of resolved again."""
+    if planned is not None:
+        case = planned.case
     if case is not None and "probe" in details and case.probe_inputs:  # nested, as the spec has it
-        details = {**details, "probe": plain(layout.nest(layout.input_slots(problem, case.inputs),
-                                                         dict(case.probe_inputs)))}
+        nested = (planned.probe_args if planned is not None
+                  else layout.nest(layout.input_slots(problem, case.inputs), dict(case.probe_inputs)))
+        details = {**details, "probe": plain(nested)}
     if problem.output_kind != "array":
         if case is None or not layout.nested(problem):
             return details
         # trees: the expected output nested as the submission returns it, beside what it returned
-        slots = [replace(s, path=s.returned) for s in layout.output_slots(problem, case.inputs)]
+        slots = [replace(s, path=s.returned) for s in (planned.outputs if planned is not None
+                                                       else layout.output_slots(problem, case.inputs))]
         shown = layout.nest(slots, dict(case.expected))
         out = dict(details)
         if "expected" in out:

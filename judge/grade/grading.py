@@ -7,7 +7,6 @@ the worker (``judge.run.supervisor``), and turns each reported case into a ``Cas
 
 from __future__ import annotations
 
-import logging
 import os
 import stat
 import time
@@ -20,7 +19,7 @@ import numpy as np
 from judge.run import cache
 from judge.run.settings import Settings, of as resolve_settings
 from judge import rules
-from judge.grade import compare, corners, example_diff, outcome, plan, traces
+from judge.grade import compare, corners, example_diff, plan, traces
 from judge.grade import hints as hints_mod
 from judge.grade import intake, scoring
 from judge.grade.request import build_request
@@ -28,9 +27,11 @@ from judge import gate
 from judge.run.boundary import ErrorReport, Probes, escape
 from judge.errors import JudgeError
 from judge.run.supervisor import WorkerRun, run_worker
-from judge.problem import layout
 from judge.problem.model import Problem
 from judge.grade.verdicts import CaseResult, GradeResult, Verdict, overall
+# a case's result, worded (``judge.grade.outcome``)
+from judge.grade.outcome import (LOG, error_text as _error_text, missing_case as _missing_case,
+                                 result as _result, tasks_refused as _tasks_refused)
 from judge.worker import protocol
 
 def check_submission_path(submission: str | Path | intake.Submission) -> intake.Submission:
@@ -119,17 +120,17 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
     settings = resolve_settings(sandbox)  # after the gate and the cache: where the run begins
     timeouts = {"startup_timeout": problem.limits["startup_s"],
                 "case_timeout": time_per_case_s or problem.limits["time_per_case_s"]}
-    request, wanted, run, trace_run = _runs(problem, path, cases, request, timeouts, settings,
-                                            cache_dir, result_cache)
+    request, planned, run, trace_run = _runs(problem, path, planned, request, timeouts, settings,
+                                             cache_dir, result_cache)
     if request.get("report_ops"):
         compiles.offer(run.ops)
     factors = {c["index"]: c["factor"] for c in request["cases"]}
     shown = intake.shown(path.name)  # the student chose it: escaped, one-to-one
     describe = lambda error: _error_text(error, shown)  # noqa: E731
-    program_breach = traces.program_breach(problem, wanted, trace_run, describe)
+    program_breach = traces.program_breach(planned, trace_run, describe)
     decided: dict = {}  # the rules' decision on each program traced with symbolic dims
     results = tuple(judge_case(problem, case, run, factors[case.index], shown, program_breach,
-                               traces.related(problem, wanted, case, trace_run, describe),
+                               traces.related(planned, case, trace_run, describe),
                                traces.symbolic(problem, planned.of(case), run.cases.get(case.index),
                                                decided), planned.of(case))
                     for case in cases)
@@ -147,19 +148,19 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                        example_fingerprints=fingerprints)
 
 
-def _runs(problem: Problem, path: Path, cases, request: dict, timeouts: dict, settings: Settings,
-          cache_dir: Path | None, stored=None):
-    """The submission's worker runs: (request as sent, the traces planned, the main run, the
+def _runs(problem: Problem, path: Path, planned: plan.Plan, request: dict, timeouts: dict,
+          settings: Settings, cache_dir: Path | None, stored=None):
+    """The submission's worker runs: (request as sent, the plan they ran, the main run, the
     trace run or None). With ``stored`` (``judge.grade.result_cache.ResultCache``), runs stored
-    for the same request, content, sandbox, judge and JAX are replayed instead, and new clean
-    runs are stored."""
+    for the same request, content, sandbox, judge and JAX are replayed instead (the plan then
+    holds the traces planned when they were stored), and new clean runs are stored."""
     content = path.read_bytes() if stored is not None else b""
     if stored is not None:
         found = stored.find(problem, request, content, settings, timeouts,
                              traces.timeout(problem))
         if found is not None:
-            return found.request, found.wanted, found.run, found.trace_run
-    wanted = traces.plan(problem, cases)
+            return found.request, replace(planned, wanted=tuple(found.wanted)), found.run, found.trace_run
+    wanted = planned.wanted
     record = {"record": True} if stored is not None else {}  # the lines, to store them
     with ThreadPoolExecutor(max_workers=1) as pool:  # the rules' traces, in a worker of their own
         tracing = traces.request(problem, request, wanted)
@@ -173,7 +174,7 @@ def _runs(problem: Problem, path: Path, cases, request: dict, timeouts: dict, se
     if stored is not None:
         stored.store(problem, request, content, settings, timeouts, wanted, run, trace_run,
                      traces.timeout(problem))
-    return request, wanted, run, trace_run
+    return request, planned, run, trace_run
 
 
 def _hint(problem: Problem, fingerprints: tuple, sandbox: Settings) -> str:
@@ -219,12 +220,6 @@ def warm_cache(problem: Problem, parts: int = 1, bind_all: bool = True) -> bool:
     return True
 
 
-# A case's result, worded (``judge.grade.outcome``): kept under their old names here too.
-_result, _error_text, _tasks_refused, _missing_case = (outcome.result, outcome.error_text,
-                                                       outcome.tasks_refused, outcome.missing_case)
-LOG = outcome.LOG
-
-
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
                name: str | None = None, program_breach: rules.Breach | None = None,
                related=None, symbolic=None, planned: plan.CasePlan | None = None) -> CaseResult:
@@ -235,7 +230,7 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
     result = _judge_case(problem, case, run, factor, name, program_breach, related, symbolic, planned)
     if not result.details:
         return result
-    return replace(result, details=example_diff.as_returned(result.details, problem, case))
+    return replace(result, details=example_diff.as_returned(result.details, problem, planned=planned))
 
 
 def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None,
@@ -285,14 +280,13 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None,
     tolerances = {s.key: s.tolerance for s in slots}
     expected = {s.key: case.expected[s.key] for s in slots}
     got, kind, mismatch = output, problem.output_kind, None
-    if layout.nested(problem):  # trees: their leaves by path (``params["w"]``), as one dict
+    if planned.nested:  # trees: their leaves by path (``params["w"]``), as one dict
         got, mismatch = _output_leaves(problem, output, slots)
         kind = "dict"
     mismatch = mismatch or compare.check_form(got, expected, kind)
     if mismatch:
         details = {**details, "diff": example_diff.diff(case, output, mismatch)}
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
-    shapes = {p.name: tuple(np.shape(case.inputs[p.name])) for p in problem.parameters if p.kind == "array"}
     # the rules decide on the program the case ran: traced with symbolic dims (``symbolic``,
     # decided once for every case that ran it), or at the case's own shapes
     if isinstance(related, rules.Breach):
@@ -303,7 +297,7 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None,
         breach = rules.check_case(problem, replace(symbolic, related_by_rule=related)) if related else None
     else:
         breach = rules.check_case(problem, rules.TraceEvidence(
-            label="at this case's shapes", shapes=shapes, program=report.program, report=report,
+            label="at this case's shapes", shapes=planned.shapes, program=report.program, report=report,
             output=output, factor=factor, related_by_rule=related or {}))
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)
@@ -396,7 +390,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
     ref = problem.reference
     if not ref.is_file():
         raise JudgeError(f"{ref}: reference solution not found (problem {problem.id})")
-    planned = plan.resolve(problem, cases)
+    planned = plan.resolve(problem, cases, traces=False)  # its values only: no rule decides
     request = build_request(problem, ref, cases, planned)
     request["compiled"] = compiled
     if fill_cache and bind_all:  # every operation bound by JAX: the cache holds what any compiles to
@@ -418,7 +412,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
         malformed = protocol.find_malformed(output)
         if malformed is not None or (problem.output_kind != "array") != isinstance(output, dict):
             raise JudgeError(f"{where}: it returned {output!r}, not a {problem.output_kind}")
-        if layout.nested(problem):
+        if planned.of(case).nested:
             found, mismatch = _output_leaves(problem, output, planned.of(case).outputs)
             if mismatch:
                 raise JudgeError(f"{where}: {mismatch.message}")

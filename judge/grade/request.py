@@ -44,9 +44,9 @@ def evaluator() -> str:
 
 def build_request(problem: Problem, submission: Path, cases, planned: plan.Plan | None = None) -> dict:
     """The request for ``cases``, each as ``planned`` resolved it (``judge.grade.plan``; made
-    here when not given)."""
+    here when not given, without the rules' traces, which the request does not carry)."""
     grad_rule = problem.rule("custom_vjp_grads")
-    planned = planned or plan.resolve(problem, cases)
+    planned = planned or plan.resolve(problem, cases, traces=False)
     return {
         "protocol": protocol.PROTOCOL,
         "submission": str(submission),

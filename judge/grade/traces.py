@@ -11,17 +11,18 @@ asks for once (``no_unrolling`` at explicit sizes); and the traces a rule asks f
 case (``no_unrolling`` at another extent of a dim that is not symbolic, drawn at random). They
 are traced by a worker of their own, which never sees a case's values and keeps no memory of
 the cases' run: a submission cannot answer the judge's traces with what it saw in the cases (a
-loop padded to the extent of the case it just ran, say). The plan is made once per grade.
+loop padded to the extent of the case it just ran, say). Which traces the rules want, and the
+tracing worker's index for each, is resolved once per grade with the rest of the plan
+(``judge.grade.plan``, ``Wanted``); here they are sent, and read back as evidence.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from judge import rules
 from judge.grade import outcome
-from judge.grade.plan import CasePlan, extents_data
+from judge.grade.plan import CasePlan, Plan, Wanted, extents_data, traced_arrays
 from judge.problem.model import ProbeShape
 from judge.worker import protocol
 
@@ -29,33 +30,6 @@ from judge.worker import protocol
 #: A trace's wall clock only stops one that never ends: at least this, or three times a
 #: case's limit. It decides no rule: a trace stopped by it is TLE ``trace_time_limit``.
 TRACE_TIMEOUT_S = 120
-
-
-@dataclass(frozen=True)
-class Wanted:
-    origin: object                 # "probe", "symbolic" (``judge.grade.corners``), or the index
-                                   # of the rule that asked
-    trace: rules.AbstractTrace
-    index: int                     # the worker's case index for it
-    owner: int | None              # the case it was made for, or None
-
-
-def _key(trace) -> str:
-    return rules.trace_key(trace)
-
-
-def plan(problem, cases) -> list[Wanted]:
-    """Every abstract trace for grading ``cases``; call once per grade (case traces may be
-    drawn at random)."""
-    found = [(origin, trace, None) for origin, trace in rules.abstract_traces(problem)]
-    for case in cases:
-        found += [(i, trace, case.index) for i, trace in rules.case_traces(problem, case.inputs)]
-    # the same program asked for twice (a rule's trace beside one case equal to its trace beside
-    # another) is traced once: both read one worker index
-    base, made = len(problem.cases), {}
-    return [Wanted(origin, trace, made.setdefault((_key(trace), tuple(sorted(trace.symbols.items()))),
-                                                  base + len(made)), owner)
-            for origin, trace, owner in found]
 
 
 def timeout(problem) -> float:
@@ -69,7 +43,7 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
         return None
     # a tree travels whole among the values, traced at its own leaves' shapes, unless the
     # trace gives its leaves' extents (``trees``: with symbolic dims), nested as the tree
-    traced = [p.name for p in problem.parameters if p.traced and p.kind == "array"]
+    traced = traced_arrays(problem)
     once: dict = {}
     for w in wanted:  # each index once
         once.setdefault(w.index, w)
@@ -89,10 +63,6 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
 def evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
     """What the tracing worker ``run`` reported for ``w``: the trace as evidence for the rules,
     or the breach its failure is (a trace that never ended, a dim read as a number, ...)."""
-    return _evidence(w, run, describe)
-
-
-def _evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
     report = run.cases.get(w.index) if run is not None else None
     if report is None and run is not None and outcome.killed_from_outside(run):
         return rules.Breach("worker_killed", f"the worker tracing the rules' programs was killed "
@@ -136,18 +106,17 @@ def symbolic_failure(trace: rules.AbstractTrace, error) -> rules.Breach:
                         f"divides by x.shape[0] or uses jnp.mean) ({error.type}: {_first_line(text)})")
 
 
-def program_breach(problem, wanted: list[Wanted], run, describe) -> rules.Breach | None:
-    """The rules' verdict on the traces made once (probe shapes, a rule's own sizes): a breach
-    there is the program's, so it applies to every case that ran cleanly. ``run``: the tracing
-    worker's; ``describe(error)`` words a worker error."""
+def program_breach(planned: Plan, run, describe) -> rules.Breach | None:
+    """The rules' verdict on the traces made once (probe shapes, a rule's own sizes: the plan's
+    ``once``): a breach there is the program's, so it applies to every case that ran cleanly.
+    ``run``: the tracing worker's; ``describe(error)`` words a worker error."""
     found = []
-    for w in wanted:
-        if w.owner is None:
-            got = _evidence(w, run, describe)
-            if isinstance(got, rules.Breach):
-                return got
-            found.append((w.origin, got))
-    return rules.check_abstract(problem, found) if found else None
+    for w in planned.once:
+        got = evidence(w, run, describe)
+        if isinstance(got, rules.Breach):
+            return got
+        found.append((w.origin, got))
+    return rules.check_abstract(planned.problem, found) if found else None
 
 
 def symbolic(problem, planned: CasePlan, report, decided: dict) -> rules.TraceEvidence | rules.Breach | None:
@@ -167,16 +136,15 @@ def symbolic(problem, planned: CasePlan, report, decided: dict) -> rules.TraceEv
     return known[1]
 
 
-def related(problem, wanted: list[Wanted], case, run, describe) -> dict | rules.Breach:
-    """The traces made beside ``case``, by the index of the rule that asked for them; or the
-    rules' breach on one."""
+def related(planned: Plan, case, run, describe) -> dict | rules.Breach:
+    """The traces made beside ``case`` (the plan's ``beside``), by the index of the rule that
+    asked for them; or the rules' breach on one."""
     by_rule: dict = {}
-    for w in wanted:
-        if w.owner == case.index:
-            got = _evidence(w, run, describe)
-            if isinstance(got, rules.Breach):
-                return got
-            by_rule.setdefault(w.origin, []).append(got)
+    for w in planned.beside(case):
+        got = evidence(w, run, describe)
+        if isinstance(got, rules.Breach):
+            return got
+        by_rule.setdefault(w.origin, []).append(got)
     return {k: tuple(v) for k, v in by_rule.items()}
 
 
@@ -209,7 +177,7 @@ def same_wanted(a: list, b: list) -> bool:
     """Are the traces read back from JSON the very ones planned (a shape or value JSON cannot
     carry exactly makes them differ: such a plan is not stored)?"""
     try:
-        return bool(a == b)
+        return bool(list(a) == list(b))
     except (TypeError, ValueError):  # an array among the values (a tree's leaves): compared as
         pass                         # the worker gets them, bytes, dtype and shape
     try:
