@@ -1,10 +1,12 @@
 """What many test files share: where the repository is, running the ``judge`` command,
-splitting an exhaustive sweep between the default run and the ``slow`` group, and skipping a
-test that needs a TCP socket where the machine opens none, and a Redis server of a test's own."""
+splitting an exhaustive sweep between the default run and the ``slow`` group, skipping a
+test that needs a TCP socket where the machine opens none, a Redis server of a test's own,
+and reading and grading a folder of documented attack files (``tests/adversarial/...``)."""
 
 import contextlib
 import functools
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -121,3 +123,68 @@ def sampled(values: Iterable, key: Callable[[Any], Hashable | list],
         seen.update(kinds)
         params.append(pytest.param(*value.values, marks=marks, id=value.id))
     return params
+
+
+# --- a folder of documented attack files ---------------------------------------------------------
+
+#: a field's value runs on over the lines below it that are indented by two spaces
+_FIELD = re.compile(r"^(Problem|Expected|Open|Cases):[ \t]*(.+(?:\n  .+)*)$", re.M)
+
+
+def corpus_fields(path: Path) -> dict:
+    """The fields of an attack file's docstring: ``Problem`` (the problem's id), ``Expected``
+    (``VERDICT [reason]``), ``Open`` (a hole still open: its grade is a strict expected failure)
+    and ``Cases`` (``all``: graded on every case, else on the examples alone)."""
+    return {k: " ".join(v.split()) for k, v in _FIELD.findall(path.read_text())}
+
+
+def corpus_files(folder: Path) -> list[Path]:
+    """The attack files of ``folder``: those whose docstring names a problem."""
+    return [p for p in sorted(folder.glob("*.py")) if "Problem" in corpus_fields(p)]
+
+
+def corpus_params(paths: Iterable[Path], kind: Callable[[Path], Hashable | list] | None = None) -> list:
+    """The files as pytest params, a file with an ``Open:`` line a strict expected failure, split
+    by ``sampled``: the first file of each kind (by default, of each expected verdict) runs in the
+    default run, the others under ``slow``."""
+    values = []
+    for path in paths:
+        open_hole = corpus_fields(path).get("Open")
+        marks = [pytest.mark.xfail(strict=True, reason=open_hole)] if open_hole else []
+        values.append(pytest.param(path, marks=marks, id=path.stem))
+    kind = kind or (lambda path: corpus_fields(path)["Expected"].split()[0])
+    return sampled(values, key=kind)
+
+
+def grade_corpus_file(path: Path, sandbox: str):
+    """Grade one attack file as a student's submission would be (source gate on, the result cache
+    used), on every case when its docstring says ``Cases: all`` and else on the examples, and
+    check the verdict and reason its docstring expects."""
+    from judge.grade import grading
+    from judge.grade.verdicts import Verdict
+    from judge.problem import spec
+
+    fields = corpus_fields(path)
+    expected = fields["Expected"].split()
+    problem = spec.load(ROOT / "problems" / f"{fields['Problem']}.yaml")
+    result = grading.grade(problem, path, examples_only=fields.get("Cases") != "all", hints=False,
+                           sandbox=sandbox, source_gate=True, use_cache=True)
+    messages = [f"{c.name}: {c.verdict.value} {c.reason}: {c.message[:300]}" for c in result.cases]
+    assert result.verdict is Verdict(expected[0]), messages
+    if len(expected) > 1:
+        assert result.reason == expected[1], messages
+
+
+def check_corpus_documented(paths: list[Path]) -> None:
+    """Every attack file names a problem that exists, one expected verdict with at most one
+    reason, and ``Cases: all`` or nothing."""
+    from judge.grade.verdicts import Verdict
+
+    assert paths
+    for path in paths:
+        fields = corpus_fields(path)
+        assert "Expected" in fields, path.name
+        verdict, *reason = fields["Expected"].split()
+        assert Verdict(verdict) and len(reason) <= 1, path.name
+        assert (ROOT / "problems" / f"{fields['Problem']}.yaml").is_file(), path.name
+        assert fields.get("Cases", "all") == "all", path.name

@@ -15,65 +15,29 @@ symbolic dims, the program whose summary the rules read is still another trace t
 whose values are graded.
 """
 
-import re
 from pathlib import Path
 
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from judge.grade import grading
-from judge.grade.verdicts import Verdict
-from judge.problem import spec
 from judge.run import sandbox
 from judge.worker import protocol
 from judge.worker.case_runner import CaseRunner
-from tests.helpers import ROOT, sampled
+from tests.helpers import check_corpus_documented, corpus_files, corpus_params, grade_corpus_file
 
 FOLDER = Path(__file__).resolve().parent / "adversarial" / "program_run"
-#: a field's value runs on over the lines below it that are indented by two spaces
-_FIELD = re.compile(r"^(Problem|Expected|Open|Cases):[ \t]*(.+(?:\n  .+)*)$", re.M)
 SANDBOX = "bwrap" if sandbox.probe() is None else "none"
+ATTACKS = corpus_files(FOLDER)
 
 
-def _fields(path: Path) -> dict:
-    return {k: " ".join(v.split()) for k, v in _FIELD.findall(path.read_text())}
-
-
-ATTACKS = [p for p in sorted(FOLDER.glob("*.py")) if "Problem" in _fields(p)]
-
-
-def _params():
-    values = []
-    for path in ATTACKS:
-        open_hole = _fields(path).get("Open")
-        marks = [pytest.mark.xfail(strict=True, reason=open_hole)] if open_hole else []
-        values.append(pytest.param(path, marks=marks, id=path.stem))
-    return sampled(values, key=lambda path: _fields(path)["Expected"].split()[0])
-
-
-@pytest.mark.parametrize("path", _params())
+@pytest.mark.parametrize("path", corpus_params(ATTACKS))
 def test_attack_gets_its_verdict(path):
-    fields = _fields(path)
-    expected = fields["Expected"].split()
-    problem = spec.load(ROOT / "problems" / f"{fields['Problem']}.yaml")
-    result = grading.grade(problem, path, examples_only=fields.get("Cases") != "all", hints=False,
-                           sandbox=SANDBOX, source_gate=True, use_cache=True)
-    messages = [f"{c.name}: {c.verdict.value} {c.reason}: {c.message[:300]}" for c in result.cases]
-    assert result.verdict is Verdict(expected[0]), messages
-    if len(expected) > 1:
-        assert result.reason == expected[1], messages
+    grade_corpus_file(path, SANDBOX)
 
 
 def test_corpus_is_documented():
-    assert ATTACKS
-    for path in ATTACKS:
-        fields = _fields(path)
-        assert "Expected" in fields, path.name
-        verdict, *reason = fields["Expected"].split()
-        assert Verdict(verdict) and len(reason) <= 1, path.name
-        assert (ROOT / "problems" / f"{fields['Problem']}.yaml").is_file(), path.name
-        assert fields.get("Cases", "all") == "all", path.name
+    check_corpus_documented(ATTACKS)
 
 
 # --- a case traced at its own shapes: the values' program and the rules' program ---------------

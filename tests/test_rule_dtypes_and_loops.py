@@ -121,6 +121,23 @@ def test_primitive_dtypes_reads_the_names_a_primitive_had():
     assert breach is not None and breach.reason == "wrong_precision"
 
 
+
+def test_a_rule_may_name_any_dtype_a_traced_value_can_have(tmp_path):
+    """A float16 backward pass can be imitated in a type no parameter has (complex64, or an
+    integer type as fixed point): the summary names it, a rule may name it and refuses it, and
+    a parameter still cannot have it."""
+    typed = _typed(lambda a: a @ a, jnp.ones((2, 2), jnp.complex64)).typed
+    assert any(k[0] == "dot_general" and k[1] == ("complex64", "complex64") for k in typed)
+    rule = {"id": "primitive_dtypes", "forbid": [{"primitives": ["dot_general"],
+                                                  "dtypes": ["complex64", "int8", "uint32"]}]}
+    _load(tmp_path, _with_K(rules=[rule]))
+    breach = primitive_dtypes.check(rule, _trace(typed), None)
+    assert breach is not None and breach.reason == "wrong_precision"
+    data = _with_K()
+    data["parameters"][0]["dtype"] = "complex64"
+    with pytest.raises(SpecError, match="complex64"):
+        _load(tmp_path, data)
+
 PRODUCTS = {"id": "primitive_dtypes", "forbid": [
     {"primitives": ["mul", "div"], "dtypes": ["float32"], "of": "operands", "data": 2}]}
 F32_MUL = ("mul", ("float32", "float32"), ("float32",))

@@ -77,11 +77,17 @@ def test_reading_a_symbolic_dim_as_a_number_is_told_apart():
     x = jax.ShapeDtypeStruct((made["d"],), jnp.float32)
     for fn in (lambda y: [y[i] for i in range(y.shape[0])][0],
                lambda y: y if y.shape[0] < 12 else -y,
-               lambda y: y.reshape(int(y.shape[0] ** 0.5), -1)):
+               lambda y: y.reshape(int(y.shape[0] ** 0.5), -1),
+               lambda y: y[y.shape[0] - 1],        # an index that is a dim: JAX refuses it
+               lambda y: jnp.stack([y, y])[:, 0] + y[:2][y.shape[0] // 4]):
         with pytest.raises(Exception) as caught:
             jax.make_jaxpr(fn)(x)
         assert symbolic.is_symbolic_error(jax, caught.value)
     assert not symbolic.is_symbolic_error(jax, ValueError("something else"))
+    for wrong in (lambda y: y[1.5], lambda y: y["first"]):   # a mistake at any shape
+        with pytest.raises(Exception) as caught:
+            jax.make_jaxpr(wrong)(x)
+        assert not symbolic.is_symbolic_error(jax, caught.value), caught.value
 
 
 def _ema_scan(x, decay=0.9):

@@ -23,6 +23,7 @@ Decides nothing; every JAX internal it needs is named here and nowhere else.
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 import types
 
@@ -206,7 +207,15 @@ def is_symbolic_error(jax, exc: BaseException) -> bool:
         return True
     if isinstance(exc, NotImplementedError) and "non-constant size" in said:  # associative_scan
         return True
+    if isinstance(exc, IndexError):  # a[d]: an integer index that is a symbolic dim
+        return _INDEXED_BY_DIM.search(said.strip()) is not None
     return isinstance(exc, (TypeError, ValueError)) and ("_DimExpr" in said or "symbolic dim" in said.lower())
+
+
+#: how JAX refuses an index that is a symbolic dim (or an expression of dims, ``d - 1``):
+#: "... are valid indices. Got d"; a number, a traced value or None is another mistake
+_INDEXED_BY_DIM = re.compile(r"valid indices\. Got (?!Traced|None|True|False)"
+                             r"(?=[^\n]*[A-Za-z_])[A-Za-z0-9_ ,+\-*/()]+$")
 
 
 @contextlib.contextmanager
