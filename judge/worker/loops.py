@@ -43,7 +43,9 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
     """What one live scan or while loop does: its length (a dim's text, a number, or ``"?"``)
     and whether it is a recurrence: a floating carry whose next value is computed (not
     copied) from the carries and from data (the scanned rows or the loop's constants), and
-    that reaches what the caller needs (the final carry, a scanned output, or a ref written)."""
+    that reaches what the caller needs (the final carry, a scanned output, or a ref written).
+    ``carries``: the positions, among the body's inputs, of the recurrent carries (for
+    ``reach``; not part of the summary sent)."""
     name = eqn.primitive.name
     params = eqn.params
     if name == "scan":
@@ -88,7 +90,7 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
         if got & recurrent:
             reaches = True
     return {"primitive": name, "length": length[:protocol.MAX_NAME],
-            "recurrent": bool(recurrent) and reaches}
+            "recurrent": bool(recurrent) and reaches, "carries": sorted(recurrent)}
 
 
 def _while_length(eqn, producers: dict) -> tuple[str, set]:

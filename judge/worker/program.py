@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import math
 
-from . import protocol, symbolic as _symbolic
+from . import protocol, reach, symbolic as _symbolic
 from .loops import is_ref, loop_summary
 
 
@@ -146,10 +146,13 @@ def _shape_entry(aval, primitive: str):
             "primitive": primitive[:protocol.MAX_NAME]}
 
 
-def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict:
+def summarize(closed, symbolic: bool = False, source: str | None = None,
+              symbols: dict | None = None, outputs: int | None = None) -> dict:
     """The summary of a ClosedJaxpr (or open Jaxpr) and everything nested in it; with
     ``symbolic``, its distinct shapes as text rather than its largest values. ``source``: the
-    submission's file, whose lines the summary names."""
+    submission's file, whose lines the summary names. With ``symbols`` (dim -> [low, high]),
+    each recurrent loop's reach over the first ``outputs`` outputs (all where None) is
+    measured (``reach``)."""
     shapes: dict[tuple, dict] = {}
     carriers: set = set()
     first_lines: dict[str, int] = {}    # primitive -> the first line of the submission using it
@@ -215,6 +218,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
         return equations, primitives, lines
 
     loops: list = []
+    loop_eqns: list = []
 
     def live_walk(jaxpr, wanted, data: tuple) -> dict:
         key = (id(jaxpr), wanted, data)
@@ -239,6 +243,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
                     loop = {"primitive": name, "length": "?", "recurrent": False}
                 if loop is not None:
                     loops.append(loop)
+                    loop_eqns.append(eqn)
             inner = _inner_data(eqn, found)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
@@ -277,8 +282,33 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
         found["shapes"] = listed[:protocol.MAX_SHAPES]
         found["shapes_omitted"] = max(0, len(listed) - protocol.MAX_SHAPES)
         found["carriers"] = sorted(c[:protocol.MAX_NAME] for c in carriers)[:protocol.MAX_PRIMITIVE_NAMES]
+        if symbols is not None and hasattr(closed, "consts"):
+            _reaches(closed, loops, loop_eqns, symbols, outputs)
+        for loop in loops:
+            loop.pop("carries", None)
         found["loops"] = loops
     return found
+
+
+def _reaches(closed, loops: list, eqns: list, symbols: dict, outputs: int | None) -> None:
+    """Each recurrent loop's ``reach`` (``reach.measure``) on ``closed`` made concrete at the
+    measurement's extents; ``None`` where it cannot be measured."""
+    concrete = None
+    for loop, eqn in zip(loops, eqns):
+        if not loop["recurrent"]:
+            continue
+        loop["reach"] = None
+        path = reach.path_to(closed.jaxpr, eqn)
+        if path is None:
+            continue
+        try:
+            at = reach.extents(symbols)
+            if concrete is None:
+                concrete = _symbolic.instantiate(closed, at)
+            loop["reach"] = reach.measure(concrete, path, set(loop["carries"]),
+                                          len(closed.jaxpr.outvars) if outputs is None else outputs, at)
+        except Exception:  # noqa: BLE001 - a program the measurement cannot run: not measured
+            loop["reach"] = None
 
 
 def _inner_data(eqn, found: set):

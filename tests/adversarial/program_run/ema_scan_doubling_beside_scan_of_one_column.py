@@ -5,11 +5,6 @@ carry reaches the output; every other column is the closed form's.
 
 Problem: ema_scan
 Expected: RJ
-Open: AC: required_primitives' recurrence asks for a scan of length T whose carry reaches the
-  output, and this one does, through one column; the rules read the program array by array, so
-  which elements of the output a scan computes is not decided (a rule on the carry's size is no
-  fix: a full carry of which one column is used passes it), and the doubling steps (pad, slice,
-  multiply, add) are no primitive the problem forbids
 """
 
 import jax
