@@ -102,22 +102,30 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
     args = [_sample(rng, v.aval) for v in closed.jaxpr.invars]
     layout: list = []  # (carry index, offset, size) of each recurrent floating carry
     width = [0]
-    counted: list = []  # the loop's count of steps, as the run computes it
+    #: what the loop's run gives out: its count of steps, and which of its floating results
+    #: are NaN (before the NaN put into a result)
+    counted: list = []
+
+    def nan_at(value, index):
+        hit = jnp.arange(jnp.size(value)).reshape(jnp.shape(value)) == index
+        return jnp.where(hit, jnp.asarray(jnp.nan, value.dtype), value)
 
     def perturb(carries, t, k):
-        found = []
-        for i, c in enumerate(carries):
-            spot = next((s for s in layout if s[0] == i), None)
-            if spot is None:
-                found.append(c)
-                continue
-            _, offset, size = spot
-            at = k - (t * width[0] + offset)
-            hit = jnp.arange(size).reshape(jnp.shape(c)) == at
-            found.append(jnp.where(hit, jnp.asarray(jnp.nan, c.dtype), c))
+        found = list(carries)
+        for i, offset, _ in layout:
+            found[i] = nan_at(found[i], k - (t * width[0] + offset))
         return found
 
-    def loop(eqn, ins, k):
+    def data(values, t, j):
+        """The step's data (its constants, its rows) all NaN at step ``j``."""
+        return [jnp.where(t == j, jnp.asarray(jnp.nan, v.dtype), v) if _inexact(v) else v for v in values]
+
+    def written(carries, t, j):
+        """Which elements of the recurrent carries the step ``j`` computed from its data."""
+        flat = [jnp.ravel(jnp.isnan(carries[i])) for i, _, _ in layout]
+        return (t == j) & jnp.concatenate(flat)
+
+    def loop(eqn, ins, k, r, j):
         p = eqn.params
         if eqn.primitive.name == "scan":
             nc, ncarry = jaxapi.scan_layout(p, len(ins))
@@ -125,46 +133,56 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
             body = p["jaxpr"]
 
             def step(carry, x):
-                t, cs = carry
-                outs = core.eval_jaxpr(body.jaxpr, body.consts, *consts, *perturb(cs, t, k), *x)
-                return (t + 1, list(outs[:ncarry])), list(outs[ncarry:])
+                t, cs, seen = carry
+                outs = core.eval_jaxpr(body.jaxpr, body.consts, *data(consts, t, j), *perturb(cs, t, k),
+                                       *data(x, t, j))
+                cs = list(outs[:ncarry])
+                return (t + 1, cs, seen | written(cs, t, j)), list(outs[ncarry:])
 
-            (t, cs), ys = jax.lax.scan(step, (jnp.int32(0), list(init)), list(xs),
-                                       length=p["length"], reverse=p["reverse"])
-            counted.append(t)
-            return [*cs, *ys]
-        cc, bc = p["cond_nconsts"], p["body_nconsts"]
-        cconsts, bconsts, init = ins[:cc], ins[cc:cc + bc], ins[cc + bc:]
-        cond, body = p["cond_jaxpr"], p["body_jaxpr"]
+            (t, cs, seen), ys = jax.lax.scan(step, (jnp.int32(0), list(init), jnp.zeros(width[0], bool)),
+                                             list(xs), length=p["length"], reverse=p["reverse"])
+            outs = [*cs, *ys]
+        else:
+            cc, bc = p["cond_nconsts"], p["body_nconsts"]
+            cconsts, bconsts, init = ins[:cc], ins[cc:cc + bc], ins[cc + bc:]
+            cond, body = p["cond_jaxpr"], p["body_jaxpr"]
 
-        def go(carry):
-            return core.eval_jaxpr(cond.jaxpr, cond.consts, *cconsts, *carry[1])[0]
+            def go(carry):
+                return core.eval_jaxpr(cond.jaxpr, cond.consts, *cconsts, *carry[1])[0]
 
-        def step(carry):
-            t, cs = carry
-            return t + 1, list(core.eval_jaxpr(body.jaxpr, body.consts, *bconsts, *perturb(cs, t, k)))
+            def step(carry):
+                t, cs, seen = carry
+                cs = list(core.eval_jaxpr(body.jaxpr, body.consts, *data(bconsts, t, j), *perturb(cs, t, k)))
+                return t + 1, cs, seen | written(cs, t, j)
 
-        t, cs = jax.lax.while_loop(go, step, (jnp.int32(0), list(init)))
-        counted.append(t)
-        return cs
+            t, outs, seen = jax.lax.while_loop(go, step, (jnp.int32(0), list(init), jnp.zeros(width[0], bool)))
+        flags, offset = [], 0
+        for i in results:
+            flags.append(jnp.isnan(jnp.ravel(outs[i])))
+            outs[i] = nan_at(outs[i], r - offset)
+            offset += int(np.prod(np.shape(outs[i]), dtype=np.int64))
+        counted.append((t, jnp.concatenate(flags), seen))
+        return outs
 
-    def branch(eqn, ins, taken: int, route, k):
-        # the loop's branch interpreted on the way to it, the others as they are; the loop's
-        # count of steps comes out of the branch as one more result (0 where not taken)
+    def branch(eqn, ins, taken: int, route, k, r, j):
+        # the loop's branch interpreted on the way to it, the others as they are; what the
+        # loop gives out comes out of the branch as more results (nothing seen where not taken)
         def made(j, closed_branch):
             def fn(*values):
                 counted.clear()
-                outs = run(closed_branch.jaxpr, closed_branch.consts, values, route if j == taken else [], k)
-                t = counted[0] if counted else jnp.int32(0)
+                outs = run(closed_branch.jaxpr, closed_branch.consts, values, route if b == taken else [],
+                           k, r, j)
+                t, flags, seen = counted[0] if counted else (
+                    jnp.int32(0), jnp.zeros(size, bool), jnp.zeros(width[0], bool))
                 counted.clear()
-                return [*outs, t]
+                return [*outs, t, flags, seen]
             return fn
 
-        found = jax.lax.switch(ins[0], [made(j, b) for j, b in enumerate(eqn.params["branches"])], *ins[1:])
-        counted.append(found[-1])
-        return list(found[:-1])
+        found = jax.lax.switch(ins[0], [made(b, c) for b, c in enumerate(eqn.params["branches"])], *ins[1:])
+        counted.append(tuple(found[-3:]))
+        return list(found[:-3])
 
-    def run(jaxpr, consts, values, route, k):
+    def run(jaxpr, consts, values, route, k, r, j):
         env: dict = {}
 
         def read(v):
@@ -177,12 +195,12 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
         for i, eqn in enumerate(jaxpr.eqns):
             ins = [read(v) for v in eqn.invars]
             if route and i == route[0] and len(route) == 1:
-                outs = loop(eqn, ins, k)
+                outs = loop(eqn, ins, k, r, j)
             elif route and i == route[0] and eqn.primitive.name == "cond":
-                outs = branch(eqn, ins, route[1][1], route[2:], k)
+                outs = branch(eqn, ins, route[1][1], route[2:], k, r, j)
             elif route and i == route[0]:
                 sub = _call_body(eqn)
-                outs = run(_open(sub), getattr(sub, "consts", ()), ins, route[1:], k)
+                outs = run(_open(sub), getattr(sub, "consts", ()), ins, route[1:], k, r, j)
             else:
                 outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
                 outs = outs if eqn.primitive.multiple_results else [outs]
@@ -198,33 +216,59 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
     first = (jaxapi.scan_layout(target.params, len(target.invars))[0] if target.primitive.name == "scan"
              else target.params["body_nconsts"])
     for position in sorted(recurrent):
-        var = body.invars[position]
-        size = int(np.prod(var.aval.shape, dtype=np.int64))
-        layout.append((position - first, offset, size))
-        offset += size
+        layout.append((position - first, offset, _size(body.invars[position])))
+        offset += _size(body.invars[position])
     width[0] = offset
-    floating = [i for i, v in enumerate(closed.jaxpr.outvars[:outputs])
-                if jnp.issubdtype(v.aval.dtype, jnp.inexact)]
-    count = sum(int(np.prod(closed.jaxpr.outvars[i].aval.shape, dtype=np.int64)) for i in floating)
-    if not offset or not count or count > MAX_OUTPUTS:
+    results = [i for i, v in enumerate(target.outvars) if _floating(v)]
+    size = sum(_size(target.outvars[i]) for i in results)
+    floating = [i for i, v in enumerate(closed.jaxpr.outvars[:outputs]) if _floating(v)]
+    count = sum(_size(closed.jaxpr.outvars[i]) for i in floating)
+    if not offset or not count or count > MAX_OUTPUTS or size > MAX_SOURCES:
         return None
 
-    def marked(k):
+    def marked(k, r, j):
         counted.clear()
-        outs = run(closed.jaxpr, closed.consts, args, path, k)
-        return jnp.concatenate([jnp.isnan(jnp.ravel(outs[i])) for i in floating]), counted[0]
+        outs = run(closed.jaxpr, closed.consts, args, path, k, r, j)
+        t, flags, seen = counted[0]
+        return jnp.concatenate([jnp.isnan(jnp.ravel(outs[i])) for i in floating]), flags, seen, t
 
     if target.primitive.name == "scan":
         steps = int(target.params["length"])
     else:  # a while loop's count of steps is the run's
-        steps = int(jax.jit(marked)(jnp.int32(-1))[1])
+        steps = int(jax.jit(marked)(jnp.int32(-1), jnp.int32(-1), jnp.int32(-1))[3])
     sources = offset * steps
     if not sources or sources > MAX_SOURCES:
         return None
-    # one run without a NaN (k = -1: an output NaN there depends on nothing), one per source
-    hits = np.asarray(jax.jit(jax.vmap(lambda k: marked(k)[0]))(jnp.arange(-1, sources, dtype=jnp.int32)))
-    hits = hits[1:] & ~hits[:1]
-    return {"reached": matching(hits), "outputs": int(count), "steps": steps, "at": dict(at)}
+    # one run without a NaN (an output NaN there depends on nothing); one per element of a
+    # recurrent carry at a step; one per element of the loop's results; one per step, its
+    # data all NaN
+    none = np.full(size + sources + steps + 1, -1)
+    k, r, j = none.copy(), none.copy(), none.copy()
+    k[1:1 + sources] = np.arange(sources)
+    r[1 + sources:1 + sources + size] = np.arange(size)
+    j[1 + sources + size:] = np.arange(steps)
+    hits, flags, seen, _ = jax.jit(jax.vmap(marked))(*(jnp.asarray(a, jnp.int32) for a in (k, r, j)))
+    hits, flags, seen = np.asarray(hits), np.asarray(flags), np.asarray(seen)
+    hits, flags = hits & ~hits[:1], flags & ~flags[:1]
+    # the carries' elements some step computes from its data (a buffer's elements the loop
+    # only carries along are not), the sources among them, the loop's results they reach
+    updated = np.tile(seen[1 + sources + size:].any(axis=0), steps)
+    recurrent_results = flags[1:1 + sources][updated].any(axis=0)
+    by_carry = matching(hits[1:1 + sources][updated])
+    by_result = matching(hits[1 + sources:1 + sources + size][recurrent_results])
+    return {"reached": min(by_carry, by_result), "outputs": int(count), "steps": steps, "at": dict(at)}
+
+
+def _size(var) -> int:
+    return int(np.prod(var.aval.shape, dtype=np.int64))
+
+
+def _inexact(value) -> bool:
+    return np.issubdtype(np.dtype(value.dtype), np.inexact)
+
+
+def _floating(var) -> bool:
+    return np.issubdtype(np.dtype(var.aval.dtype), np.inexact)
 
 
 def matching(hits) -> int:
