@@ -167,7 +167,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
     def branch(eqn, ins, taken: int, route, k, r, j):
         # the loop's branch interpreted on the way to it, the others as they are; what the
         # loop gives out comes out of the branch as more results (nothing seen where not taken)
-        def made(j, closed_branch):
+        def made(b, closed_branch):
             def fn(*values):
                 counted.clear()
                 outs = run(closed_branch.jaxpr, closed_branch.consts, values, route if b == taken else [],
