@@ -13,7 +13,11 @@ symbol (``judge.worker.loops.loop_summary``): a live scan of length T (or the wh
 ``fori_loop`` over ``range(T)`` becomes with a symbolic bound) whose floating carry at step t+1
 is computed from its carry at step t and from data, and reaches the output (the final carry, a
 scanned output, or a ref the output reads). A scan over zero rows, without a carry, or that
-copies its carry does not count; nor does a counter.
+copies its carry does not count; nor does a counter. It must reach the output element by
+element (``judge.worker.reach``, measured at the extents it names): every element of the output
+but one step's share (and the share of each step of T the loop does not run) matched to an
+element of the carry at a step, computed from the step's data, and to an element of the loop's
+results, none used twice; a loop whose reach was not measured does not count.
 """
 
 from __future__ import annotations
@@ -44,8 +48,10 @@ def describe(rule: dict) -> str:
         T = rule["recurrence"]
         said.append(f"the output must be computed by a recurrence over {T}: a lax.scan (or a "
                     f"fori_loop) of length {T} whose carry at step t+1 is computed from its carry "
-                    f"at step t and reaches the output (a scan over zero rows, without a carry, or "
-                    f"that only copies its carry does not count)")
+                    f"at step t and reaches every element of the output, each through an element "
+                    f"of the carry of its own (a scan over zero rows, without a carry, that only "
+                    f"copies its carry, or over part of the output beside a closed form for the "
+                    f"rest does not count)")
     return "; ".join(said)
 
 
@@ -61,6 +67,8 @@ def validate(rule: dict, problem) -> list:
 
 def evidence(rule: dict, trace: TraceEvidence, problem) -> str:
     loops = ", ".join(f"{lp.primitive} of length {lp.length}" + (" (a recurrence)" if lp.recurrent else "")
+                      + (f" reaching {lp.reach.reached} of {lp.reach.outputs} output elements"
+                         if lp.reach is not None else "")
                       for lp in trace.program.loops)
     return f"live loops: {loops or 'none'}"
 

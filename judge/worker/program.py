@@ -295,8 +295,8 @@ def _reaches(closed, loops: list, eqns: list, symbols: dict, outputs: int | None
     measurement's extents; ``None`` where it cannot be measured."""
     concrete = None
     for loop, eqn in zip(loops, eqns):
-        if not loop["recurrent"]:
-            continue
+        if not loop["recurrent"] or loop["length"].isdigit() or loop["length"] == "?":
+            continue  # a recurrence over no dim: nothing to measure for a rule over one
         loop["reach"] = None
         path = reach.path_to(closed.jaxpr, eqn)
         if path is None:
