@@ -306,7 +306,8 @@ def _reaches(closed, loops: list, eqns: list, symbols: dict, outputs: int | None
             if concrete is None:
                 concrete = _symbolic.instantiate(closed, at)
             loop["reach"] = reach.measure(concrete, path, set(loop["carries"]),
-                                          len(closed.jaxpr.outvars) if outputs is None else outputs, at)
+                                          len(closed.jaxpr.outvars) if outputs is None else outputs, at,
+                                          loop["length"])
         except Exception:  # noqa: BLE001 - a program the measurement cannot run: not measured
             loop["reach"] = None
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import jaxapi
+from .loops import is_ref
 
 #: Sources measured at most (steps times the recurrent carries' elements): past this, the
 #: loop's reach is not measured.
@@ -36,6 +37,9 @@ MAX_SOURCES = 1 << 15
 MAX_OUTPUTS = 1 << 13
 #: The extent a symbolic dim takes for the measurement, within its range.
 EXTENT = 32
+
+#: XLA's options for a program compiled to run once.
+QUICK = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
 
 #: Calls whose body's inputs and outputs are the equation's, one for one: the interpreter
 #: steps into them on the way to the loop it perturbs.
@@ -88,11 +92,22 @@ def _call_body(eqn):
     return sub if sub is not None and hasattr(_open(sub), "eqns") else None
 
 
-def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict | None:
+def _evaluated(length: str, at: dict) -> int | None:
+    """A loop's length (``T``, ``T - 1``) at the extents ``at``; None when it names no dim."""
+    import jax
+
+    try:
+        return int(jax.export.symbolic_shape(length)[0]._evaluate(at))
+    except Exception:  # noqa: BLE001 - not an expression over these dims
+        return None
+
+
+def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: str) -> dict | None:
     """``{"reached": n, "outputs": m, "steps": s}`` for the loop at ``path`` in ``closed`` (a
     concrete closed jaxpr), whose carries at the body's input positions ``recurrent`` are the
     recurrence, over the first ``outputs`` outputs of the program; ``steps`` is how many steps
-    the loop ran; ``at`` the extents the program was made concrete at (its symbolic dims').
+    the loop ran; ``at`` the extents the program was made concrete at (its symbolic dims');
+    ``length`` the loop's length as text (a while loop's count of steps).
     None when it cannot be measured."""
     import jax
     import jax.numpy as jnp
@@ -116,9 +131,11 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
             found[i] = nan_at(found[i], k - (t * width[0] + offset))
         return found
 
-    def data(values, t, j):
-        """The step's data (its constants, its rows) all NaN at step ``j``."""
-        return [jnp.where(t == j, jnp.asarray(jnp.nan, v.dtype), v) if _inexact(v) else v for v in values]
+    def data(values, variables, t, j):
+        """The step's data (its constants, its rows; ``variables``: the body's inputs they are)
+        all NaN at step ``j``, but for the refs (memory the step writes, not data)."""
+        return [jnp.where(t == j, jnp.asarray(jnp.nan, v.dtype), v) if _inexact(v) and not is_ref(var) else v
+                for v, var in zip(values, variables)]
 
     def written(carries, t, j):
         """Which elements of the recurrent carries the step ``j`` computed from its data."""
@@ -134,8 +151,9 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
 
             def step(carry, x):
                 t, cs, seen = carry
-                outs = core.eval_jaxpr(body.jaxpr, body.consts, *data(consts, t, j), *perturb(cs, t, k),
-                                       *data(x, t, j))
+                inner = body.jaxpr.invars
+                outs = core.eval_jaxpr(body.jaxpr, body.consts, *data(consts, inner[:nc], t, j),
+                                       *perturb(cs, t, k), *data(x, inner[nc + ncarry:], t, j))
                 cs = list(outs[:ncarry])
                 return (t + 1, cs, seen | written(cs, t, j)), list(outs[ncarry:])
 
@@ -152,15 +170,21 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
 
             def step(carry):
                 t, cs, seen = carry
-                cs = list(core.eval_jaxpr(body.jaxpr, body.consts, *data(bconsts, t, j), *perturb(cs, t, k)))
+                cs = list(core.eval_jaxpr(body.jaxpr, body.consts, *data(bconsts, body.jaxpr.invars[:bc], t, j),
+                                          *perturb(cs, t, k)))
                 return t + 1, cs, seen | written(cs, t, j)
 
             t, outs, seen = jax.lax.while_loop(go, step, (jnp.int32(0), list(init), jnp.zeros(width[0], bool)))
         flags, offset = [], 0
-        for i in results:
-            flags.append(jnp.isnan(jnp.ravel(outs[i])))
-            outs[i] = nan_at(outs[i], r - offset)
-            offset += int(np.prod(np.shape(outs[i]), dtype=np.int64))
+        for kind, i in results:  # a result, or a ref the loop writes: what it holds after
+            value = outs[i] if kind == "out" else ins[i][...]
+            flags.append(jnp.isnan(jnp.ravel(value)))
+            value = nan_at(value, r - offset)
+            offset += int(np.prod(np.shape(value), dtype=np.int64))
+            if kind == "out":
+                outs[i] = value
+            else:
+                ins[i][...] = value
         counted.append((t, jnp.concatenate(flags), seen))
         return outs
 
@@ -219,8 +243,9 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
         layout.append((position - first, offset, _size(body.invars[position])))
         offset += _size(body.invars[position])
     width[0] = offset
-    results = [i for i, v in enumerate(target.outvars) if _floating(v)]
-    size = sum(_size(target.outvars[i]) for i in results)
+    results = [("out", i) for i, v in enumerate(target.outvars) if _floating(v)] + [
+        ("ref", i) for i, v in enumerate(target.invars) if is_ref(v) and _floating(v)]
+    size = sum(_size((target.outvars if kind == "out" else target.invars)[i]) for kind, i in results)
     floating = [i for i, v in enumerate(closed.jaxpr.outvars[:outputs]) if _floating(v)]
     count = sum(_size(closed.jaxpr.outvars[i]) for i in floating)
     if not offset or not count or count > MAX_OUTPUTS or size > MAX_SOURCES:
@@ -234,8 +259,10 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
 
     if target.primitive.name == "scan":
         steps = int(target.params["length"])
-    else:  # a while loop's count of steps is the run's
-        steps = int(jax.jit(marked)(jnp.int32(-1), jnp.int32(-1), jnp.int32(-1))[3])
+    else:  # a fori_loop's while: its length's text at these extents
+        steps = _evaluated(length, at)
+        if steps is None:
+            return None
     sources = offset * steps
     if not sources or sources > MAX_SOURCES:
         return None
@@ -247,7 +274,10 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
     k[1:1 + sources] = np.arange(sources)
     r[1 + sources:1 + sources + size] = np.arange(size)
     j[1 + sources + size:] = np.arange(steps)
-    hits, flags, seen, _ = jax.jit(jax.vmap(marked))(*(jnp.asarray(a, jnp.int32) for a in (k, r, j)))
+    batch = [jnp.asarray(a, jnp.int32) for a in (k, r, j)]
+    # compiled without XLA's costlier passes: the program runs once, its compilation is the cost
+    compiled = jax.jit(jax.vmap(marked)).lower(*batch).compile(compiler_options=QUICK)
+    hits, flags, seen, _ = compiled(*batch)
     hits, flags, seen = np.asarray(hits), np.asarray(flags), np.asarray(seen)
     hits, flags = hits & ~hits[:1], flags & ~flags[:1]
     # the carries' elements some step computes from its data (a buffer's elements the loop
@@ -259,8 +289,13 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict) -> dict 
     return {"reached": min(by_carry, by_result), "outputs": int(count), "steps": steps, "at": dict(at)}
 
 
+def _aval(var):
+    """A value's type, a ref's the array it holds."""
+    return getattr(var.aval, "inner_aval", var.aval)
+
+
 def _size(var) -> int:
-    return int(np.prod(var.aval.shape, dtype=np.int64))
+    return int(np.prod(_aval(var).shape, dtype=np.int64))
 
 
 def _inexact(value) -> bool:
@@ -268,7 +303,7 @@ def _inexact(value) -> bool:
 
 
 def _floating(var) -> bool:
-    return np.issubdtype(np.dtype(var.aval.dtype), np.inexact)
+    return np.issubdtype(np.dtype(_aval(var).dtype), np.inexact)
 
 
 def matching(hits) -> int:

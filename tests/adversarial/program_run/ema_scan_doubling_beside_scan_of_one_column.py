@@ -1,7 +1,8 @@
 """ema_scan: the EMA by parallel prefix (six doubling steps written out, enough for T <= 64: no
 scan, no forbidden primitive, nothing that grows with T), and beside it a real recurrence in a
 lax.scan, but over the first column only, which replaces that column of the output. The scan's
-carry reaches the output; every other column is the closed form's.
+carry reaches the output array by array; element by element it reaches one column, every other
+column being the closed form's.
 
 Problem: ema_scan
 Expected: RJ
