@@ -65,7 +65,7 @@ from __future__ import annotations
 import math
 
 from . import protocol, reach, symbolic as _symbolic
-from .loops import is_ref, loop_summary
+from .loops import is_ref, loop_needs, loop_summary
 
 
 def sub_jaxprs(value):
@@ -245,10 +245,12 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
                     loops.append(loop)
                     loop_eqns.append(eqn)
             inner = _inner_data(eqn, found)
+            bodies = _loop_wants(eqn, mask, backward)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     follows = name in _FOLLOWS and len(sub.outvars) == len(mask)
-                    add(live, live_walk(sub, mask if follows else None, inner(sub)))
+                    wants = mask if follows else bodies.get(id(sub))
+                    add(live, live_walk(sub, wants, inner(sub)))
         lives[key] = live
         return live
 
@@ -404,6 +406,26 @@ def _backward(jaxpr, wanted, cache: dict):
     return live, needed
 
 
+def _loop_needs(eqn, mask: tuple, cache: dict):
+    """``loops.loop_needs`` with this module's backward walk; None where the loop's form is not
+    the one known (every carry then needed)."""
+    def needed_in(jaxpr, wanted: tuple) -> tuple:
+        needed = _backward(jaxpr, wanted, cache)[1]
+        return tuple(id(v) in needed for v in jaxpr.invars)
+    try:
+        return loop_needs(eqn, tuple(mask), needed_in)
+    except Exception:  # noqa: BLE001 - a loop of another form
+        return None
+
+
+def _loop_wants(eqn, mask, cache: dict) -> dict:
+    """id of each body of a loop -> the outputs of it that are needed (none listed: all)."""
+    if eqn.primitive.name not in ("scan", "while"):
+        return {}
+    found = _loop_needs(eqn, mask, cache)
+    return {} if found is None else found[0]
+
+
 def _inputs_needed(eqn, mask: tuple[bool, ...], cache: dict) -> list:
     """The inputs of ``eqn`` its ``mask`` of needed outputs depends on: for a call or a
     ``cond``, those its body (any branch) uses for them; for an ``optimization_barrier``, the
@@ -412,6 +434,9 @@ def _inputs_needed(eqn, mask: tuple[bool, ...], cache: dict) -> list:
     invars = list(eqn.invars)
     if name == "optimization_barrier" and len(invars) == len(mask):
         return [v for v, m in zip(invars, mask) if m]
+    if name in ("scan", "while"):
+        found = _loop_needs(eqn, mask, cache)
+        return invars if found is None else found[1]
     if name not in _FOLLOWS:
         return invars
     bodies = [sub for param in eqn.params.values() for sub in sub_jaxprs(param)]
