@@ -1,7 +1,9 @@
 """What measuring a recurrence's reach (``judge.worker.reach``) adds to summarizing a program,
 side by side in one run: for each accepted ema_scan submission, its program traced with T as a
-symbol (d = 4, decay = 0.9), then summarized without the measurement and with it, CPU seconds
-of this process (the median of ``--runs``), and their ratio.
+symbol (d = 4), then summarized without the measurement and with it, CPU seconds of this
+process (the median of ``--runs``), and their ratio: at decay 0.9 (the measuring program
+compiled) and at decay 0.5 (the same program with another literal, so its compilation is
+reused).
 
     python benchmarks/recurrence_reach.py [--runs 3] [SUBMISSION ...]
 
@@ -22,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _program(path: Path):
+def _program(path: Path, decay: float):
     import jax
     import jax.numpy as jnp
 
@@ -33,7 +35,7 @@ def _program(path: Path):
     spec.loader.exec_module(module)
     made = symbolic.dims(jax, {"T": [1, 64]})
     with symbolic.scan_length_shim(str(path)):
-        return jax.make_jaxpr(lambda x: module.ema(x, 0.9))(jax.ShapeDtypeStruct((made["T"], 4), jnp.float32))
+        return jax.make_jaxpr(lambda x: module.ema(x, decay))(jax.ShapeDtypeStruct((made["T"], 4), jnp.float32))
 
 
 def _cpu(fn, runs: int) -> float:
@@ -53,16 +55,17 @@ def main() -> None:
     from judge.worker import program
 
     paths = args.submissions or sorted((ROOT / "submissions" / "ema_scan" / "accepted").glob("*.py"))
-    print(f"{'submission':32} {'without s':>10} {'with s':>10} {'ratio':>7}  reach")
+    print(f"{'submission':32} {'decay':>5} {'without s':>10} {'with s':>10} {'ratio':>7}  reach")
     for path in paths:
-        closed = _program(path)
-        plain = _cpu(lambda: program.summarize(closed, symbolic=True), args.runs)
-        found = {}
-        measured = _cpu(lambda: found.update(program.summarize(closed, symbolic=True, symbols={"T": [1, 64]},
-                                                               outputs=1)), args.runs)
-        reach = [lp.get("reach") for lp in found["loops"]]
-        print(f"{path.stem:32} {plain:10.3f} {measured:10.3f} {measured / max(plain, 1e-9):7.1f}  "
-              f"{[(r['reached'], r['outputs']) if r else None for r in reach]}")
+        for decay in (0.9, 0.5):
+            closed = _program(path, decay)
+            plain = _cpu(lambda: program.summarize(closed, symbolic=True), args.runs)
+            found = {}
+            measured = _cpu(lambda: found.update(program.summarize(closed, symbolic=True, symbols={"T": [1, 64]},
+                                                                   outputs=1)), args.runs)
+            reach = [lp.get("reach") for lp in found["loops"]]
+            print(f"{path.stem:32} {decay:5} {plain:10.3f} {measured:10.3f} {measured / max(plain, 1e-9):7.1f}  "
+                  f"{[(r['reached'], r['outputs']) if r else None for r in reach]}")
 
 
 if __name__ == "__main__":

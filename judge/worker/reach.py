@@ -120,6 +120,8 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     #: what the loop's run gives out: its count of steps, and which of its floating results
     #: are NaN (before the NaN put into a result)
     counted: list = []
+    lifted: dict = {}    # id of a floating literal -> its place among the arguments
+    literals: list = []  # those arguments, while the program is traced
 
     def nan_at(value, index):
         hit = jnp.arange(jnp.size(value)).reshape(jnp.shape(value)) == index
@@ -152,8 +154,8 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             def step(carry, x):
                 t, cs, seen = carry
                 inner = body.jaxpr.invars
-                outs = core.eval_jaxpr(body.jaxpr, body.consts, *data(consts, inner[:nc], t, j),
-                                       *perturb(cs, t, k), *data(x, inner[nc + ncarry:], t, j))
+                outs = run(body.jaxpr, body.consts, [*data(consts, inner[:nc], t, j), *perturb(cs, t, k),
+                                                     *data(x, inner[nc + ncarry:], t, j)], [], k, r, j)
                 cs = list(outs[:ncarry])
                 return (t + 1, cs, seen | written(cs, t, j)), list(outs[ncarry:])
 
@@ -166,12 +168,12 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             cond, body = p["cond_jaxpr"], p["body_jaxpr"]
 
             def go(carry):
-                return core.eval_jaxpr(cond.jaxpr, cond.consts, *cconsts, *carry[1])[0]
+                return run(cond.jaxpr, cond.consts, [*cconsts, *carry[1]], [], k, r, j)[0]
 
             def step(carry):
                 t, cs, seen = carry
-                cs = list(core.eval_jaxpr(body.jaxpr, body.consts, *data(bconsts, body.jaxpr.invars[:bc], t, j),
-                                          *perturb(cs, t, k)))
+                cs = list(run(body.jaxpr, body.consts, [*data(bconsts, body.jaxpr.invars[:bc], t, j),
+                                                        *perturb(cs, t, k)], [], k, r, j))
                 return t + 1, cs, seen | written(cs, t, j)
 
             t, outs, seen = jax.lax.while_loop(go, step, (jnp.int32(0), list(init), jnp.zeros(width[0], bool)))
@@ -210,7 +212,10 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         env: dict = {}
 
         def read(v):
-            return v.val if isinstance(v, core.Literal) else env[v]
+            if isinstance(v, core.Literal):
+                at = lifted.get(id(v))
+                return v.val if at is None else literals[0][at]
+            return env[v]
 
         for v, x in zip(jaxpr.constvars, consts):
             env[v] = x
@@ -251,9 +256,10 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     if not offset or not count or count > MAX_OUTPUTS or size > MAX_SOURCES:
         return None
 
-    def marked(k, r, j):
+    def marked(k, r, j, values, consts, inputs):
         counted.clear()
-        outs = run(closed.jaxpr, closed.consts, args, path, k, r, j)
+        literals[:] = [values]
+        outs = run(closed.jaxpr, consts, inputs, path, k, r, j)
         t, flags, seen = counted[0]
         return jnp.concatenate([jnp.isnan(jnp.ravel(outs[i])) for i in floating]), flags, seen, t
 
@@ -276,8 +282,21 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     j[1 + sources + size:] = np.arange(steps)
     batch = [jnp.asarray(a, jnp.int32) for a in (k, r, j)]
     # compiled without XLA's costlier passes: the program runs once, its compilation is the cost
-    compiled = jax.jit(jax.vmap(marked)).lower(*batch).compile(compiler_options=QUICK)
-    hits, flags, seen, _ = compiled(*batch)
+    # the floating literals (a decay), the program's constants and the inputs are arguments, not
+    # constants of the compiled program: programs that differ only in them compile once
+    lifted.update(_literals(closed.jaxpr))
+    shared = ([jnp.asarray(v.val, v.aval.dtype) for v in sorted(lifted_vars(closed.jaxpr), key=lambda v: lifted[id(v)])],
+              list(closed.consts), args)
+    key = _fingerprint(closed, list(lifted_vars(closed.jaxpr)),
+                       (tuple(map(str, path)), tuple(sorted(recurrent)), outputs, steps, size))
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        measured = jax.jit(jax.vmap(marked, in_axes=(0, 0, 0, None, None, None)))
+        compiled = measured.lower(*batch, *shared).compile(compiler_options=QUICK)
+        if len(_COMPILED) >= 64:
+            _COMPILED.clear()
+        _COMPILED[key] = compiled
+    hits, flags, seen, _ = compiled(*batch, *shared)
     hits, flags, seen = np.asarray(hits), np.asarray(flags), np.asarray(seen)
     hits, flags = hits & ~hits[:1], flags & ~flags[:1]
     # the carries' elements some step computes from its data (a buffer's elements the loop
@@ -292,6 +311,83 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
 def _aval(var):
     """A value's type, a ref's the array it holds."""
     return getattr(var.aval, "inner_aval", var.aval)
+
+
+#: fingerprint of a program (its text but for its floating literals, its nested constants) ->
+#: its measuring program compiled: programs that differ only in a static value compile once
+_COMPILED: dict = {}
+
+
+def _fingerprint(closed, literals: list, more: tuple) -> tuple:
+    """What decides the measuring program: ``closed``'s text with each of ``literals`` (its
+    floating literals, arguments of the measuring program) written as 0, the bytes of every
+    constant of a jaxpr nested in it, and ``more``."""
+    import hashlib
+
+    kept = [v.val for v in literals]
+    try:
+        for v in literals:
+            v.val = np.zeros((), np.dtype(v.aval.dtype))
+        text = str(closed.jaxpr)
+    finally:
+        for v, val in zip(literals, kept):
+            v.val = val
+    digest = hashlib.sha256(text.encode())
+    for consts in _nested_consts(closed.jaxpr):
+        for c in consts:
+            array = np.asarray(c)
+            digest.update(f"{array.dtype}{array.shape}".encode() + array.tobytes())
+    avals = tuple((tuple(np.shape(c)), str(np.asarray(c).dtype)) for c in closed.consts)
+    return digest.hexdigest(), avals, more
+
+
+def _nested_consts(jaxpr):
+    for eqn in jaxpr.eqns:
+        for param in eqn.params.values():
+            for value in (param if isinstance(param, (tuple, list)) else (param,)):
+                if hasattr(value, "consts") and hasattr(value, "jaxpr"):
+                    yield value.consts
+            for sub in _subs(param):
+                yield from _nested_consts(sub)
+
+
+def _literals(jaxpr) -> dict:
+    """id of each floating scalar literal of ``jaxpr`` and the jaxprs nested in it -> its place."""
+    return {id(v): n for n, v in enumerate(lifted_vars(jaxpr))}
+
+
+def lifted_vars(jaxpr) -> list:
+    """The floating scalar literals of ``jaxpr`` and the jaxprs nested in it, each once, in the
+    order of a walk."""
+    from jax._src import core
+
+    found, seen, done = [], set(), set()
+
+    def walk(j):
+        if id(j) in done:
+            return
+        done.add(id(j))
+        for eqn in j.eqns:
+            for v in eqn.invars:
+                if isinstance(v, core.Literal) and id(v) not in seen and np.shape(v.val) == () \
+                        and _floating(v):
+                    seen.add(id(v))
+                    found.append(v)
+            for param in eqn.params.values():
+                for sub in _subs(param):
+                    walk(sub)
+    walk(jaxpr)
+    return found
+
+
+def _subs(value):
+    if hasattr(value, "eqns"):
+        yield value
+    elif hasattr(value, "jaxpr") and hasattr(value.jaxpr, "eqns"):
+        yield value.jaxpr
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _subs(item)
 
 
 def _size(var) -> int:
