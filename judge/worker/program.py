@@ -32,7 +32,8 @@ have one data operand, ``x * dz`` two, and so has ``x[i, k] * dz[i, k]``;
 
 An equation is live when an output of its jaxpr that is needed depends on it. Inside a call
 (jit, checkpoint, custom_jvp/custom_vjp, composite) or a ``cond`` branch the needed outputs are
-those the caller uses; inside a loop body, all of them; and an input of a call, a ``cond`` or an
+those the caller uses; inside a loop body, the carries the caller uses and those a step
+computes them from, to a fixed point (``loops.loop_needs``); and an input of a call, a ``cond`` or an
 ``optimization_barrier`` is needed only when what it computes uses it. A ``lax.scan`` whose
 result is thrown away, even from inside a jit, or handed to a jit that ignores it, is in
 ``primitives`` but not in ``live``, and so is one whose step only prints or calls back (an
