@@ -121,6 +121,8 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     #: are NaN (before the NaN put into a result)
     counted: list = []
     lifted: dict = {}    # id of a floating literal -> its place among the arguments
+    forced: list = []    # the branch a cond decided by the dims takes (-1: its own), traced
+    forcing: list = []   # each such cond's count of branches, as the trace meets them
     literals: list = []  # those arguments, while the program is traced
 
     def nan_at(value, index):
@@ -190,7 +192,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         counted.append((t, jnp.concatenate(flags), seen))
         return outs
 
-    def branch(eqn, ins, taken: int, route, k, r, j):
+    def branch(eqn, ins, taken: int, route, k, r, j, static: bool):
         # the loop's branch interpreted on the way to it, the others as they are; what the
         # loop gives out comes out of the branch as more results (nothing seen where not taken)
         def made(b, closed_branch):
@@ -204,12 +206,21 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
                 return [*outs, t, flags, seen]
             return fn
 
-        found = jax.lax.switch(ins[0], [made(b, c) for b, c in enumerate(eqn.params["branches"])], *ins[1:])
+        index = ins[0]
+        if static:  # decided by the dims alone: each branch measured in turn (``forcing``)
+            forcing.append(len(eqn.params["branches"]))
+            index = jnp.where(forced[0] >= 0, forced[0], index).astype(jnp.int32)
+        found = jax.lax.switch(index, [made(b, c) for b, c in enumerate(eqn.params["branches"])], *ins[1:])
         counted.append(tuple(found[-3:]))
         return list(found[:-3])
 
-    def run(jaxpr, consts, values, route, k, r, j):
+    def run(jaxpr, consts, values, route, k, r, j, static_in=()):
         env: dict = {}
+        # the values computed from literals alone (a dim made a number, a static value)
+        static = {v for v, known in zip(jaxpr.invars, static_in) if known}
+
+        def fixed(v):
+            return isinstance(v, core.Literal) or v in static
 
         def read(v):
             if isinstance(v, core.Literal):
@@ -223,13 +234,16 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             env[v] = x
         for i, eqn in enumerate(jaxpr.eqns):
             ins = [read(v) for v in eqn.invars]
+            if all(map(fixed, eqn.invars)) and not any(True for p in eqn.params.values() for _ in _subs(p)):
+                static.update(eqn.outvars)
             if route and i == route[0] and len(route) == 1:
                 outs = loop(eqn, ins, k, r, j)
             elif route and i == route[0] and eqn.primitive.name == "cond":
-                outs = branch(eqn, ins, route[1][1], route[2:], k, r, j)
+                outs = branch(eqn, ins, route[1][1], route[2:], k, r, j, fixed(eqn.invars[0]))
             elif route and i == route[0]:
                 sub = _call_body(eqn)
-                outs = run(_open(sub), getattr(sub, "consts", ()), ins, route[1:], k, r, j)
+                outs = run(_open(sub), getattr(sub, "consts", ()), ins, route[1:], k, r, j,
+                           [fixed(v) for v in eqn.invars])
             else:
                 outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
                 outs = outs if eqn.primitive.multiple_results else [outs]
@@ -256,9 +270,10 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     if not offset or not count or count > MAX_OUTPUTS or size > MAX_SOURCES:
         return None
 
-    def marked(k, r, j, values, consts, inputs):
+    def marked(k, r, j, values, consts, inputs, force):
         counted.clear()
         literals[:] = [values]
+        forced[:] = [force]
         outs = run(closed.jaxpr, consts, inputs, path, k, r, j)
         t, flags, seen = counted[0]
         return jnp.concatenate([jnp.isnan(jnp.ravel(outs[i])) for i in floating]), flags, seen, t
@@ -291,12 +306,25 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
                        (tuple(map(str, path)), tuple(sorted(recurrent)), outputs, steps, size))
     compiled = _COMPILED.get(key)
     if compiled is None:
-        measured = jax.jit(jax.vmap(marked, in_axes=(0, 0, 0, None, None, None)))
-        compiled = measured.lower(*batch, *shared).compile(compiler_options=QUICK)
+        forcing.clear()
+        measured = jax.jit(jax.vmap(marked, in_axes=(0, 0, 0, None, None, None, None)))
+        compiled = measured.lower(*batch, *shared, jnp.int32(-1)).compile(compiler_options=QUICK)
         if len(_COMPILED) >= 64:
             _COMPILED.clear()
-        _COMPILED[key] = compiled
-    hits, flags, seen, _ = compiled(*batch, *shared)
+        _COMPILED[key] = compiled, list(forcing)
+    compiled, branches = _COMPILED[key]
+    if len(branches) > 1:
+        return None  # more than one branch decided by the dims on the way: not measured
+    # a branch on the way to the loop decided by the dims alone (a cond on T's value): the
+    # reach is the least over its branches, each taken in turn, as other extents would
+    reached = min(_reach(compiled(*batch, *shared, jnp.int32(b)), sources, size, steps)
+                  for b in (range(branches[0]) if branches else [-1]))
+    return {"reached": reached, "outputs": int(count), "steps": steps, "at": dict(at)}
+
+
+def _reach(found, sources: int, size: int, steps: int) -> int:
+    """The elements of the output matched both ways (``measure``) in one batched run's results."""
+    hits, flags, seen, _ = found
     hits, flags, seen = np.asarray(hits), np.asarray(flags), np.asarray(seen)
     hits, flags = hits & ~hits[:1], flags & ~flags[:1]
     # the carries' elements some step computes from its data (a buffer's elements the loop
@@ -305,7 +333,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     recurrent_results = flags[1:1 + sources][updated].any(axis=0)
     by_carry = matching(hits[1:1 + sources][updated])
     by_result = matching(hits[1 + sources:1 + sources + size][recurrent_results])
-    return {"reached": min(by_carry, by_result), "outputs": int(count), "steps": steps, "at": dict(at)}
+    return min(by_carry, by_result)
 
 
 def _aval(var):
