@@ -408,8 +408,7 @@ def _backward(jaxpr, wanted, cache: dict):
 
 
 def _loop_needs(eqn, mask: tuple, cache: dict):
-    """``loops.loop_needs`` with this module's backward walk; None where the loop's form is not
-    the one known (every carry then needed)."""
+    """``loops.loop_needs`` with this module's backward walk; None for a loop of another form."""
     def needed_in(jaxpr, wanted: tuple) -> tuple:
         needed = _backward(jaxpr, wanted, cache)[1]
         return tuple(id(v) in needed for v in jaxpr.invars)

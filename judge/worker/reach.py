@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import jaxapi
+from . import jaxapi, reach_key
 from .loops import is_ref
 
 #: Sources measured at most (steps times the recurrent carries' elements): past this, the
@@ -234,7 +234,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             env[v] = x
         for i, eqn in enumerate(jaxpr.eqns):
             ins = [read(v) for v in eqn.invars]
-            if all(map(fixed, eqn.invars)) and not any(True for p in eqn.params.values() for _ in _subs(p)):
+            if all(map(fixed, eqn.invars)) and not any(True for p in eqn.params.values() for _ in reach_key.subs(p)):
                 static.update(eqn.outvars)
             if route and i == route[0] and len(route) == 1:
                 outs = loop(eqn, ins, k, r, j)
@@ -299,20 +299,20 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     # compiled without XLA's costlier passes: the program runs once, its compilation is the cost
     # the floating literals (a decay), the program's constants and the inputs are arguments, not
     # constants of the compiled program: programs that differ only in them compile once
-    lifted.update(_literals(closed.jaxpr))
-    shared = ([jnp.asarray(v.val, v.aval.dtype) for v in sorted(lifted_vars(closed.jaxpr), key=lambda v: lifted[id(v)])],
+    lifted.update(reach_key.literals(closed.jaxpr))
+    shared = ([jnp.asarray(v.val, v.aval.dtype) for v in reach_key.lifted_vars(closed.jaxpr)],
               list(closed.consts), args)
-    key = _fingerprint(closed, list(lifted_vars(closed.jaxpr)),
+    key = reach_key.fingerprint(closed, reach_key.lifted_vars(closed.jaxpr),
                        (tuple(map(str, path)), tuple(sorted(recurrent)), outputs, steps, size))
-    compiled = _COMPILED.get(key)
+    compiled = reach_key.COMPILED.get(key)
     if compiled is None:
         forcing.clear()
         measured = jax.jit(jax.vmap(marked, in_axes=(0, 0, 0, None, None, None, None)))
         compiled = measured.lower(*batch, *shared, jnp.int32(-1)).compile(compiler_options=QUICK)
-        if len(_COMPILED) >= 64:
-            _COMPILED.clear()
-        _COMPILED[key] = compiled, list(forcing)
-    compiled, branches = _COMPILED[key]
+        if len(reach_key.COMPILED) >= 64:
+            reach_key.COMPILED.clear()
+        reach_key.COMPILED[key] = compiled, list(forcing)
+    compiled, branches = reach_key.COMPILED[key]
     if len(branches) > 1:
         return None  # more than one branch decided by the dims on the way: not measured
     # a branch on the way to the loop decided by the dims alone (a cond on T's value): the
@@ -339,83 +339,6 @@ def _reach(found, sources: int, size: int, steps: int) -> int:
 def _aval(var):
     """A value's type, a ref's the array it holds."""
     return getattr(var.aval, "inner_aval", var.aval)
-
-
-#: fingerprint of a program (its text but for its floating literals, its nested constants) ->
-#: its measuring program compiled: programs that differ only in a static value compile once
-_COMPILED: dict = {}
-
-
-def _fingerprint(closed, literals: list, more: tuple) -> tuple:
-    """What decides the measuring program: ``closed``'s text with each of ``literals`` (its
-    floating literals, arguments of the measuring program) written as 0, the bytes of every
-    constant of a jaxpr nested in it, and ``more``."""
-    import hashlib
-
-    kept = [v.val for v in literals]
-    try:
-        for v in literals:
-            v.val = np.zeros((), np.dtype(v.aval.dtype))
-        text = str(closed.jaxpr)
-    finally:
-        for v, val in zip(literals, kept):
-            v.val = val
-    digest = hashlib.sha256(text.encode())
-    for consts in _nested_consts(closed.jaxpr):
-        for c in consts:
-            array = np.asarray(c)
-            digest.update(f"{array.dtype}{array.shape}".encode() + array.tobytes())
-    avals = tuple((tuple(np.shape(c)), str(np.asarray(c).dtype)) for c in closed.consts)
-    return digest.hexdigest(), avals, more
-
-
-def _nested_consts(jaxpr):
-    for eqn in jaxpr.eqns:
-        for param in eqn.params.values():
-            for value in (param if isinstance(param, (tuple, list)) else (param,)):
-                if hasattr(value, "consts") and hasattr(value, "jaxpr"):
-                    yield value.consts
-            for sub in _subs(param):
-                yield from _nested_consts(sub)
-
-
-def _literals(jaxpr) -> dict:
-    """id of each floating scalar literal of ``jaxpr`` and the jaxprs nested in it -> its place."""
-    return {id(v): n for n, v in enumerate(lifted_vars(jaxpr))}
-
-
-def lifted_vars(jaxpr) -> list:
-    """The floating scalar literals of ``jaxpr`` and the jaxprs nested in it, each once, in the
-    order of a walk."""
-    from jax._src import core
-
-    found, seen, done = [], set(), set()
-
-    def walk(j):
-        if id(j) in done:
-            return
-        done.add(id(j))
-        for eqn in j.eqns:
-            for v in eqn.invars:
-                if isinstance(v, core.Literal) and id(v) not in seen and np.shape(v.val) == () \
-                        and _floating(v):
-                    seen.add(id(v))
-                    found.append(v)
-            for param in eqn.params.values():
-                for sub in _subs(param):
-                    walk(sub)
-    walk(jaxpr)
-    return found
-
-
-def _subs(value):
-    if hasattr(value, "eqns"):
-        yield value
-    elif hasattr(value, "jaxpr") and hasattr(value.jaxpr, "eqns"):
-        yield value.jaxpr
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _subs(item)
 
 
 def _size(var) -> int:
