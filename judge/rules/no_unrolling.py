@@ -19,7 +19,20 @@ in the parameter's range), every shape and other static value from the first exa
 case's program again at another K drawn at random in the range; the counts must agree, and at
 the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_loop``,
 ``lax.scan``, ``lax.while_loop``) must compute the output, so that the K steps run in a loop
-rather than unrolled (``max_equations`` caps a Python loop padded to the largest K).
+rather than unrolled (``max_equations`` caps a Python loop padded to the largest K). By
+default the rule's values are 3, 7 and the top of the range.
+
+The loop must also run a number of times that tracks K: across the rule's values of K, and
+across a case's K and the other, the longest live loop's trip count must grow by at least
+``(K2 - K1) / steps_per_trip - 1`` from K1 to K2 (``steps_per_trip`` defaults to 8: a body that
+runs up to 8 steps per trip, ``K // 2`` trips of two steps and a peeled one, ``K - 1`` trips after
+a first step written out, all pass). A loop of a fixed count (7 squarings of a matrix standing
+for K steps), or of ``log2(K)`` trips, is refused (``unrolled_loop``). The count is read without
+running anything (``judge.worker.loops``): a scan's length, and a while loop's where its
+condition compares a counter with a bound known before the loop (a Python int, ``jnp.asarray(K)``,
+a dim) and its body steps the counter by a literal. Where a live loop's count is data (a while
+that runs until a value converges, a bound computed from an array), nothing is read and the trip
+count is not checked: such a program is not refused for its count, whatever it runs.
 """
 
 from __future__ import annotations
@@ -36,6 +49,8 @@ EVIDENCE = ("program",)
 #: is what a Python loop over a symbolic dim gets
 REASONS = ("unrolled_loop", "dim_read_as_number")
 DEFAULT_SIZES = (3, 7)
+#: how many of the K steps one trip of a loop may run, unless the rule says
+STEPS_PER_TRIP = 8
 #: what runs the steps of a rule keyed on a parameter
 LOOPS = ("scan", "while")
 
@@ -46,7 +61,9 @@ def describe(rule: dict) -> str:
     if "parameter" in rule:
         return (f"the traced program must not grow with {rule['parameter']}{budget}: its "
                 f"{rule['parameter']} steps run in a loop primitive (lax.fori_loop, lax.scan or "
-                f"lax.while_loop), not in a Python loop or comprehension")
+                f"lax.while_loop), not in a Python loop or comprehension, and that loop runs a "
+                f"number of times that grows with {rule['parameter']} (at most "
+                f"{rule.get('steps_per_trip', STEPS_PER_TRIP)} steps to a trip)")
     return (f"the traced program must not grow with {rule['dim']}{budget}: no Python loop, "
             f"comprehension or branch over it (use jax.vmap or batched operations)")
 
@@ -77,6 +94,9 @@ def validate(rule: dict, problem) -> list:
         if outside:
             return [("sizes", f"{outside[0]} is outside {p.name}'s range {low} to {high}")]
         return []
+    if "steps_per_trip" in rule:
+        return [("steps_per_trip", "only a rule keyed on a `parameter` counts a loop's trips; "
+                                   "remove it, or give `parameter`")]
     if rule["dim"] not in dim_names(problem.parameters):
         known = sorted(dim_names(problem.parameters))
         return [("dim", f"{rule['dim']!r} is not a dim name of the parameters' shapes"
@@ -89,7 +109,7 @@ def _sizes(rule: dict, problem=None) -> tuple[int, ...]:
         return tuple(rule["sizes"])
     if "parameter" in rule:
         low, high = _range(problem.parameter(rule["parameter"]))
-        return tuple(sorted({min(max(k, low), high) for k in DEFAULT_SIZES})) \
+        return tuple(sorted({min(max(k, low), high) for k in DEFAULT_SIZES + (high,)})) \
             if min(max(DEFAULT_SIZES[0], low), high) != min(max(DEFAULT_SIZES[1], low), high) \
             else (low, high)
     return DEFAULT_SIZES
@@ -213,7 +233,7 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
                           f"{trace.label}: the traced program grows with {key}, {told}: it "
                           f"repeats work for each of the {key} steps, as a Python loop or "
                           f"comprehension does; {cure}")
-        return None
+        return _trips_breach(rule, counted)
     for other in trace.related:
         if other.program is not None and other.program.equations != trace.program.equations:
             return Breach("unrolled_loop",
@@ -260,4 +280,41 @@ def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) ->
             return Breach("unrolled_loop",
                           f"{t.label}: no loop primitive ({', '.join(LOOPS)}) computes the output; "
                           f"the {K} steps must run in lax.fori_loop, lax.scan or lax.while_loop")
+    return _trips_breach(rule, [t for t in traces if t.program is not None])
+
+
+def _at(trace, K: str) -> int | None:
+    """The value of the parameter a trace was made at (its label, ``K = 7``)."""
+    head, _, tail = trace.label.rpartition(" = ")
+    return int(tail) if head == K and tail.isdigit() else None
+
+
+def _trips(program) -> int | None:
+    """The largest trip count of a live loop of the program (0 for none); None where a live
+    loop's count cannot be read (data, or a form not read), or is a dim's expression."""
+    counts = [lp.length for lp in program.loops]
+    if any(not c.isdigit() for c in counts):
+        return None
+    return max((int(c) for c in counts), default=0)
+
+
+def _trips_breach(rule: dict, traces: list) -> Breach | None:
+    """Does the longest live loop's trip count track the parameter across ``traces``: from
+    each value K1 to each larger K2, up by at least ``(K2 - K1) / steps_per_trip - 1``? Not
+    judged where a count cannot be read."""
+    K = rule["parameter"]
+    per = rule.get("steps_per_trip", STEPS_PER_TRIP)
+    seen = sorted((_at(t, K), _trips(t.program)) for t in traces if _at(t, K) is not None)
+    if len(seen) < 2 or any(n is None for _, n in seen):
+        return None
+    for i, (k1, n1) in enumerate(seen):
+        for k2, n2 in seen[i + 1:]:
+            if k2 > k1 and (n2 - n1) * per < k2 - k1 - per:
+                told = ", ".join(f"{number(n)} at {K} = {k}" for k, n in seen)
+                return Breach("unrolled_loop",
+                              f"the loops do not run a number of times that tracks {K}: the "
+                              f"longest live loop runs {told} times, where {K} steps at most "
+                              f"{per} to a trip need more trips as {K} grows; run the {K} steps "
+                              f"as the loop's trips (lax.fori_loop(0, {K}, ...), lax.scan with "
+                              f"length {K}, or a while loop counting to {K})")
     return None

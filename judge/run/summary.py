@@ -77,7 +77,7 @@ class Program:
     shapes_omitted: int = 0          # distinct shapes left out of ``shapes``
     carriers: tuple[str, ...] = ()   # primitives that hold a function (a jaxpr), multi-operand sort
     symbolic: bool = False           # traced with symbolic dims
-    loops: tuple[Loop, ...] = ()     # traced with symbolic dims: every live scan and while loop
+    loops: tuple[Loop, ...] = ()     # every live scan and while loop (read by the loop rules)
     #: primitive name -> the first line of the submission that made one of its equations
     lines: Mapping[str, int] = field(default_factory=dict)
     #: (line, equations) for the submission's lines that made the most equations, most first

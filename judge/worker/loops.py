@@ -5,8 +5,6 @@ length (a dim's text, a number, or ``"?"``) and whether it is a recurrence, for 
 
 from __future__ import annotations
 
-import numbers
-
 from . import jaxapi as _jaxapi, protocol, symbolic as _symbolic
 
 
@@ -89,40 +87,119 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
     for ref, got in written.items():
         if got & recurrent:
             reaches = True
-    return {"primitive": name, "length": length[:protocol.MAX_NAME],
+    if len(length) > protocol.MAX_NAME:
+        length = "?"  # cut, a count would read as another
+    return {"primitive": name, "length": length,
             "recurrent": bool(recurrent) and reaches, "carries": sorted(recurrent)}
 
 
 def _while_length(eqn, producers: dict) -> tuple[str, set]:
-    """A ``fori_loop`` with a symbolic bound is a while loop: ``i < n`` in its condition, ``i``
-    a carry starting at a literal k >= 0 and growing by one each step, ``n`` carried unchanged
-    and made by ``dim_as_value`` of a dim. The length's text (``T``, or ``T - k`` for
-    ``fori_loop(k, T, ...)``) and the carries ``{i, n}``; else ``"?"`` and no counter. A
-    ``while_loop`` of the submission's own (its bound a constant of the condition) is not
-    one: a problem that admits it names ``while`` among its primitives."""
+    """How many times a while loop runs, where its condition and its body say so: the
+    condition one comparison of a carry ``i`` (the counter) with a bound (``i < n``,
+    ``i <= n``, ``i > n``, ``i >= n``, either way round), the body's ``i`` the carry plus or
+    minus a literal step and nothing else, ``i``'s start and the bound numbers or dims' values
+    known before the loop runs (a literal, ``dim_as_value`` of a dim, sums and products of
+    them, or a carry passed on unchanged that starts at one). ``fori_loop(k, T, ...)`` with a
+    symbolic bound is such a loop (``T - k``), and so is ``while i < K`` with a Python int K
+    or a hand-written counter over a dim. The count's text (``T``, ``T - 1``, ``5``) and the
+    carries ``{i, n}`` (``n`` when it is a carry); else ``"?"`` and no counter: the count is
+    data, or the loop of a form not read."""
     params = eqn.params
     cond, body = params["cond_jaxpr"].jaxpr, params["body_jaxpr"].jaxpr
     cc, bc = params["cond_nconsts"], params["body_nconsts"]
-    if len(cond.eqns) != 1 or cond.eqns[0].primitive.name != "lt":
+    test = _producer(cond, cond.outvars[0]) if len(cond.outvars) == 1 else None
+    if test is None or test.primitive.name not in _FLIPPED or len(test.invars) != 2:
         return "?", set()
-    position = {id(v): i for i, v in enumerate(cond.invars)}
-    a, b = (position.get(id(v), -1) - cc for v in cond.eqns[0].invars)
-    if min(a, b) < 0 or body.outvars[b] is not body.invars[bc + b]:
+    carry = {id(v): i - cc for i, v in enumerate(cond.invars) if i >= cc}
+    left, right = test.invars
+    relation = test.primitive.name
+    if id(left) not in carry:
+        left, right, relation = right, left, _FLIPPED[relation]
+    a = carry.get(id(left))
+    if a is None or id(right) == id(left):
         return "?", set()
-    start = eqn.invars[cc + bc + a]
-    step = _producer(body, body.outvars[a])
-    if not isinstance(getattr(start, "val", None), numbers.Integral) or int(start.val) < 0 \
-            or step is None or step.primitive.name != "add" \
-            or not any(v is body.invars[bc + a] for v in step.invars) \
-            or not any(getattr(v, "val", None) == 1 for v in step.invars):
+    b = carry.get(id(right))
+    outer = list(eqn.invars)
+    if b is not None:
+        if body.outvars[b] is not body.invars[bc + b]:
+            return "?", set()  # a bound that moves
+        bound = _known(outer[cc + bc + b], producers)
+    else:
+        inner = {id(v): e for e in cond.eqns for v in e.outvars}
+        consts = {id(v): outer[i] for i, v in enumerate(cond.invars[:cc])}
+        bound = _known(right, inner, consts, producers)
+    start = _known(outer[cc + bc + a], producers)
+    step = _step(body, body.invars[bc + a], body.outvars[a])
+    if bound is None or start is None or not step:
         return "?", set()
-    made = producers.get(id(eqn.invars[cc + bc + b]))
-    while made is not None and made.primitive.name == "convert_element_type":
-        made = producers.get(id(made.invars[0]))
-    if made is None or made.primitive.name != "dim_as_value":
-        return "?", set()
-    dim, k = _symbolic.text(made.params.get("dim")), int(start.val)
-    return (dim if k == 0 else f"{dim} - {k}"), {a, b}
+    if relation in ("lt", "le") and step > 0:
+        span, by, closed = bound - start, step, relation == "le"
+    elif relation in ("gt", "ge") and step < 0:
+        span, by, closed = start - bound, -step, relation == "ge"
+    else:
+        return "?", set()  # a counter moving away from its bound, or a bound not reached
+    count = span // by + 1 if closed else (span + by - 1) // by
+    if isinstance(count, int):
+        count = max(count, 0)
+    return _symbolic.text(count), {a} | ({b} if b is not None else set())
+
+
+#: a comparison, and what it is with its operands swapped
+_FLIPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+#: how a value known before the loop may be computed from others
+_ARITHMETIC = {"add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y}
+
+
+def _known(var, producers: dict, consts: dict | None = None, outer: dict | None = None, depth: int = 0):
+    """The value of ``var`` where it is known without running anything: an int, or a dim's
+    symbolic expression; else None. ``producers``: id -> equation of the jaxpr ``var`` is in;
+    ``consts``: id of a constant of that jaxpr -> what the caller passed for it, read in
+    ``outer`` (the caller's producers)."""
+    if depth > 16:
+        return None
+    if _literal(var):
+        return _whole(var.val)
+    if consts and id(var) in consts:
+        return _known(consts[id(var)], outer or {}, None, None, depth + 1)
+    made = producers.get(id(var))
+    if made is None:
+        return None
+    name = made.primitive.name
+    if name == "dim_as_value":
+        return made.params.get("dim")
+    if name == "convert_element_type" and "int" in str(made.params.get("new_dtype", "")):
+        return _known(made.invars[0], producers, consts, outer, depth + 1)
+    if name in _ARITHMETIC and len(made.invars) == 2:
+        x, y = (_known(v, producers, consts, outer, depth + 1) for v in made.invars)
+        return None if x is None or y is None else _ARITHMETIC[name](x, y)
+    return None
+
+
+def _literal(var) -> bool:
+    return type(var).__name__ == "Literal"
+
+
+def _whole(value) -> int | None:
+    """A literal's value as an int where it is a whole number of shape (), else None."""
+    array = _symbolic.np.asarray(value)
+    if array.shape != () or array.dtype.kind not in "iu":
+        return None
+    return int(array)
+
+
+def _step(body, counter, out) -> int:
+    """What the body adds to the counter at each step (``i + c``, ``c + i``, ``i - c`` with
+    ``c`` a literal), 0 where it does anything else."""
+    made = _producer(body, out)
+    if made is None or made.primitive.name not in ("add", "sub") or len(made.invars) != 2:
+        return 0
+    x, y = made.invars
+    if made.primitive.name == "add" and y is counter:
+        x, y = y, x
+    step = _whole(y.val) if x is counter and _literal(y) else None
+    if not step:
+        return 0
+    return step if made.primitive.name == "add" else -step
 
 
 def _producer(jaxpr, var):

@@ -235,7 +235,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             typed = (name, _dtypes(eqn.invars), _dtypes(eqn.outvars),  # a tuple key: see below
                      min(sum(id(v) in found for v in eqn.invars), protocol.MAX_TYPED_VALUES))
             live[typed] = live.get(typed, 0) + 1
-            if symbolic and name in ("scan", "while") and len(loops) < protocol.MAX_LOOPS:
+            if name in ("scan", "while") and len(loops) < protocol.MAX_LOOPS:
                 if producers is None:
                     producers = {id(v): e for e in jaxpr.eqns for v in e.outvars}
                 try:
@@ -287,9 +287,9 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         found["carriers"] = sorted(c[:protocol.MAX_NAME] for c in carriers)[:protocol.MAX_PRIMITIVE_NAMES]
         if symbols is not None and hasattr(closed, "consts"):
             _reaches(closed, loops, loop_eqns, symbols, outputs)
-        for loop in loops:
-            loop.pop("carries", None)
-        found["loops"] = loops
+    for loop in loops:
+        loop.pop("carries", None)
+    found["loops"] = loops
     return found
 
 

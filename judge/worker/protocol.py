@@ -174,7 +174,7 @@ MAX_SHAPES = 256
 #: the dtypes of one side of an equation it lists.
 MAX_TYPED = 256
 MAX_TYPED_VALUES = 16
-#: Live loops a summary of a program traced with symbolic dims describes.
+#: Live loops a program summary describes.
 MAX_LOOPS = 64
 
 #: Dimensions of one value in a program summary, and the largest count it may state.

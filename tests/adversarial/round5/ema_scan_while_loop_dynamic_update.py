@@ -1,11 +1,9 @@
 """ema_scan: a ``lax.while_loop`` over the rows that writes each average into a preallocated
-output with ``lax.dynamic_update_slice`` (a student coming from NumPy's preallocate-and-fill).
+output with ``lax.dynamic_update_slice`` (a student coming from NumPy's preallocate-and-fill). Its counter starts at 0 and steps by
+one while it is below T: a loop of length T, as ``fori_loop(0, T, ...)`` is.
 
 Problem: ema_scan
 Expected: AC
-Open: the recurrence rule knows the loop a fori_loop over range(T) becomes, not a while_loop
-  written by hand with the counter compared with T: its length is not read, so it is refused
-  (RJ missing_primitive, "a while of length ? carrying a recurrence")
 """
 
 import jax

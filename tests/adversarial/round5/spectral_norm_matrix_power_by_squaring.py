@@ -2,12 +2,10 @@
 and the matrix power is taken by repeated squaring in a ``fori_loop`` of a fixed 7 trips (one
 per bit of K - 1, each product normalised). The program holds a loop primitive and is the same
 for every K, but the K steps the statement asks for never run; the values agree to rounding.
+The loop's trip count is 7 at every K: it does not track K.
 
 Problem: spectral_norm
-Expected: RJ
-Open: the loop rules ask only that a scan or while computes the output and that the program
-  is the same at two values of K; nothing ties the loop's trip count to K, so a fixed-length
-  loop of squarings passes both (AC)
+Expected: RJ unrolled_loop
 """
 
 import jax
