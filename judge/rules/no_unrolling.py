@@ -310,11 +310,12 @@ def _trips_breach(rule: dict, traces: list) -> Breach | None:
     for i, (k1, n1) in enumerate(seen):
         for k2, n2 in seen[i + 1:]:
             if k2 > k1 and (n2 - n1) * per < k2 - k1 - per:
-                told = ", ".join(f"{number(n)} at {K} = {k}" for k, n in seen)
+                told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}"
+                                 for j, (k, n) in enumerate(seen))
                 return Breach("unrolled_loop",
                               f"the loops do not run a number of times that tracks {K}: the "
-                              f"longest live loop runs {told} times, where {K} steps at most "
-                              f"{per} to a trip need more trips as {K} grows; run the {K} steps "
+                              f"longest live loop runs {told}; with at most {per} of the {K} "
+                              f"steps to a trip, it must run more times as {K} grows; run the {K} steps "
                               f"as the loop's trips (lax.fori_loop(0, {K}, ...), lax.scan with "
                               f"length {K}, or a while loop counting to {K})")
     return None

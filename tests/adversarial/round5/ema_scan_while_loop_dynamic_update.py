@@ -1,6 +1,7 @@
 """ema_scan: a ``lax.while_loop`` over the rows that writes each average into a preallocated
-output with ``lax.dynamic_update_slice`` (a student coming from NumPy's preallocate-and-fill). Its counter starts at 0 and steps by
-one while it is below T: a loop of length T, as ``fori_loop(0, T, ...)`` is.
+output with ``lax.dynamic_update_slice`` (a student coming from NumPy's preallocate-and-fill).
+Its counter starts at 0 and steps by one while it is below T: a loop of length T, as
+``fori_loop(0, T, ...)`` is.
 
 Problem: ema_scan
 Expected: AC
