@@ -231,11 +231,11 @@ def test_a_parameter_without_a_range_cannot_key_a_loop_rule(tmp_path):
         _load(tmp_path, data)
 
 
-def test_a_loop_rule_keyed_on_a_parameter_traces_at_two_of_its_values(tmp_path):
+def test_a_loop_rule_keyed_on_a_parameter_traces_at_three_of_its_values(tmp_path):
     problem = _load(tmp_path, _with_K(rules=[{"id": "no_unrolling", "parameter": "K", "max_equations": 90}]))
     rule = problem.rules[0]
     found = no_unrolling.traces(rule, problem)
-    assert [t.values["K"] for t in found] == [3, 7]
+    assert [t.values["K"] for t in found] == [3, 7, 64]
     assert all(t.shapes == {"W": (1, 2), "x": (2,)} and t.values["k"] == 1.0 for t in found)
     # beside a case: the case's own K and another one in the range, traced the same way
     for _ in range(20):
@@ -249,10 +249,14 @@ def test_a_loop_rule_keyed_on_a_parameter_traces_at_two_of_its_values(tmp_path):
 
 
 def _counted(n, loops=True, label="K = 3"):
+    """A program of ``n`` equations traced at ``label``; with ``loops``, a scan of K trips."""
     from judge.run.boundary import Program
+    from judge.run.summary import Loop
     live = {"scan": 1} if loops else {"mul": 3}
+    trips = label.rpartition(" = ")[2] if label.startswith("K = ") else "3"
+    listed = (Loop(primitive="scan", length=trips, recurrent=True),) if loops else ()
     return rules.TraceEvidence(label=label, shapes={}, program=Program(
-        equations=n, primitives=dict(live), largest=(), live=live), abstract=True)
+        equations=n, primitives=dict(live), largest=(), live=live, loops=listed), abstract=True)
 
 
 @pytest.mark.parametrize("traces, words", [

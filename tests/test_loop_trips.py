@@ -1,0 +1,161 @@
+"""How many times a loop runs, read from the traced program without running it
+(``judge.worker.loops``), and ``no_unrolling`` keyed on a static int parameter asking that the
+loop's trips track it. The submissions graded whole are in tests/adversarial/round5/
+(``spectral_norm_*``, ``ema_scan_while_*``)."""
+
+from dataclasses import replace
+
+import jax
+import jax.numpy as jnp
+import pytest
+from jax import lax
+
+from judge import rules
+from judge.errors import SpecError
+from judge.rules import no_unrolling
+from judge.run.boundary import Program
+from judge.run.summary import Loop
+from judge.worker import program, symbolic
+from tests.test_rule_dtypes_and_loops import _with_K
+from tests.test_rule_vocabulary import _load
+
+K = 5
+
+
+def _counted(start, test, step):
+    """A while loop over a counter: ``start``, ``test(i)``, ``i -> step(i)``, a float carry
+    multiplied by x at each trip."""
+    def fn(x):
+        return lax.while_loop(lambda c: test(c[0]), lambda c: (step(c[0]), c[1] * x), (start(x), x))[1]
+    return fn
+
+
+CONCRETE = [
+    ("python int bound", _counted(lambda x: 0, lambda i: i < K, lambda i: i + 1), "5"),
+    ("bound on the left", _counted(lambda x: 0, lambda i: K > i, lambda i: 1 + i), "5"),
+    ("up to and with", _counted(lambda x: 1, lambda i: i <= K, lambda i: i + 1), "5"),
+    ("counting down", _counted(lambda x: K, lambda i: i > 0, lambda i: i - 1), "5"),
+    ("down to and with 0", _counted(lambda x: K - 1, lambda i: i >= 0, lambda i: i - 1), "5"),
+    ("by two", _counted(lambda x: 0, lambda i: i < 2 * K, lambda i: i + 2), "5"),
+    ("by two, odd span", _counted(lambda x: 0, lambda i: i < K, lambda i: i + 2), "3"),
+    ("never", _counted(lambda x: 9, lambda i: i < K, lambda i: i + 1), "0"),
+    ("a constant 7", _counted(lambda x: 0, lambda i: i < 7, lambda i: i + 1), "7"),
+    ("fori over an array bound", lambda x: lax.fori_loop(0, jnp.asarray(K, jnp.int32), lambda i, c: c * x, x), "5"),
+    ("fori from 1", lambda x: lax.fori_loop(1, K, lambda i, c: c * x, x), "4"),
+    # the count is data, or the loop of a form not read: "?"
+    ("bound from the data", lambda x: lax.while_loop(lambda c: c[0] < (x[0] * 0).astype(jnp.int32) + 7,
+                                                     lambda c: (c[0] + 1, c[1] * x), (0, x))[1], "?"),
+    ("start from the data", _counted(lambda x: (x[0] * 0).astype(jnp.int32), lambda i: i < K,
+                                     lambda i: i + 1), "?"),
+    ("moving away", _counted(lambda x: 0, lambda i: i < K, lambda i: i - 1), "?"),
+    ("two tests", _counted(lambda x: 0, lambda i: (i < K) & (i < 3), lambda i: i + 1), "?"),
+    ("not equal", _counted(lambda x: 0, lambda i: i != K, lambda i: i + 1), "?"),
+    ("a step that is not a literal", _counted(lambda x: 0, lambda i: i < K, lambda i: i + i + 1), "?"),
+    ("a float counter", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 1.0), "?"),
+]
+
+
+@pytest.mark.parametrize("fn, length", [c[1:] for c in CONCRETE], ids=[c[0] for c in CONCRETE])
+def test_a_loop_s_trip_count_is_read_where_it_is_known(fn, length):
+    (loop,) = program.summarize(jax.make_jaxpr(fn)(jnp.ones(3)))["loops"]
+    assert loop["length"] == length and loop["recurrent"], loop
+
+
+def test_a_moving_bound_is_not_read():
+    def fn(x):
+        body = lambda c: (c[0] + 1, c[1] - 1, c[2] * x)  # noqa: E731
+        return lax.while_loop(lambda c: c[0] < c[1], body, (0, K, x))[2]
+    (loop,) = program.summarize(jax.make_jaxpr(fn)(jnp.ones(3)))["loops"]
+    assert loop["length"] == "?"
+
+
+SYMBOLIC = [
+    ("fori over T", lambda x: lax.fori_loop(0, x.shape[0], lambda i, c: c * x[i], x[0]), "T"),
+    ("a constant bound", _counted(lambda x: 0, lambda i: i < 3, lambda i: i + 1), "3"),
+    ("by two below 2T", lambda x: lax.while_loop(lambda c: c[0] < 2 * x.shape[0],
+                                                 lambda c: (c[0] + 2, c[1] * x[c[0] // 2]), (0, x[0]))[1], "T"),
+    ("down from T - 1", lambda x: lax.while_loop(lambda c: c[0] >= 0, lambda c: (c[0] - 1, c[1] * x[c[0]]),
+                                                 (x.shape[0] - 1, x[0]))[1], "T"),
+    ("by two below T", lambda x: lax.while_loop(lambda c: c[0] < x.shape[0],
+                                                lambda c: (c[0] + 2, c[1] * x[c[0]]), (0, x[0]))[1],
+     "floordiv(T + 1, 2)"),
+]
+
+
+@pytest.mark.parametrize("fn, length", [c[1:] for c in SYMBOLIC], ids=[c[0] for c in SYMBOLIC])
+def test_a_hand_written_counter_over_a_symbolic_dim_is_read(fn, length):
+    made = symbolic.dims(jax, {"T": (1, 64)})
+    spec_ = jax.ShapeDtypeStruct(symbolic.shape(("T", 2), made), jnp.float32)
+    (loop,) = program.summarize(jax.make_jaxpr(fn)(spec_), symbolic=True)["loops"]
+    assert loop["length"] == length, loop
+
+
+# --- the rule ------------------------------------------------------------------------------------
+
+RULE = {"id": "no_unrolling", "parameter": "K"}
+
+
+def _at(k, *lengths):
+    loops = tuple(Loop(primitive="scan", length=str(n), recurrent=True) for n in lengths)
+    return rules.TraceEvidence(label=f"K = {k}", shapes={}, abstract=True, program=Program(
+        equations=20, primitives={"scan": 1}, largest=(), live={"scan": 1}, loops=loops))
+
+
+@pytest.mark.parametrize("counts, refused", [
+    ({3: [3], 7: [7], 64: [64]}, False),                   # K trips
+    ({3: [2], 7: [6], 64: [63]}, False),                   # K - 1 after a peeled step
+    ({3: [1], 7: [3], 64: [32]}, False),                   # K // 2 trips of two steps
+    ({3: [0], 7: [0], 64: [8]}, False),                    # K // 8: eight steps to a trip
+    ({3: [7, 3], 7: [7, 7], 64: [7, 64]}, False),          # a fixed loop beside the K steps
+    ({3: ["?"], 7: ["?"], 64: ["?"]}, False),              # a count that is data: not judged
+    ({3: [7], 7: [7], 64: [7]}, True),                     # a fixed count
+    ({3: [2], 7: [3], 64: [6]}, True),                     # log2(K) trips
+    ({3: [0], 7: [0], 64: [4]}, True),                     # K // 16
+    ({3: [64], 7: [64], 64: [3]}, True),                   # fewer trips as K grows
+    ({3: [3], 7: [7], 64: [7]}, True),                     # tracks K only at small values
+    ({3: [], 7: [], 64: []}, True),                        # no loop read at all
+])
+def test_the_trips_must_track_the_parameter(counts, refused):
+    traces = [_at(k, *n) for k, n in counts.items()]
+    breach = no_unrolling.check_traces(RULE, traces, None)
+    assert (breach is not None) is refused, breach
+    if refused:
+        assert breach.reason == "unrolled_loop" and "tracks K" in breach.message
+        assert "at K = 3" in breach.message and "at K = 64" in breach.message
+
+
+def test_steps_per_trip_sets_how_many_steps_a_trip_may_run():
+    halves = [_at(3, 1), _at(7, 3), _at(64, 32)]
+    assert no_unrolling.check_traces(RULE, halves, None) is None
+    strict = {**RULE, "steps_per_trip": 1}
+    assert "at most 1 of the K steps" in no_unrolling.check_traces(strict, halves, None).message
+    assert no_unrolling.check_traces(strict, [_at(3, 2), _at(7, 6), _at(64, 63)], None) is None
+
+
+def test_on_a_case_the_trips_at_its_k_and_another_are_compared():
+    case = replace(_at(5, 5), label="at this case's shapes", abstract=False)
+    assert no_unrolling.check(RULE, replace(case, related=(_at(5, 5), _at(40, 40))), None) is None
+    # K // 2 at neighbouring values can be the same count: a step short of a trip is allowed
+    assert no_unrolling.check(RULE, replace(case, related=(_at(4, 2), _at(5, 2))), None) is None
+    fixed = no_unrolling.check(RULE, replace(case, related=(_at(5, 7), _at(40, 7))), None)
+    assert fixed is not None and "7 times at K = 5, 7 at K = 40" in fixed.message
+
+
+def test_the_rule_traces_at_the_top_of_the_range_too(tmp_path):
+    problem = _load(tmp_path, _with_K(rules=[dict(RULE)]))
+    assert [t.values["K"] for t in no_unrolling.traces(problem.rules[0], problem)] == [3, 7, 64]
+    assert "grows with K (at most 8 steps to a trip)" in rules.describe(problem.rules[0])
+
+
+@pytest.mark.parametrize("rule, where, says", [
+    ({"id": "no_unrolling", "dim": "d", "steps_per_trip": 2}, ["rules", 0, "steps_per_trip"],
+     "only a rule keyed on a `parameter`"),
+    ({"id": "no_unrolling", "parameter": "K", "steps_per_trip": 0}, ["rules", 0, "steps_per_trip"], ""),
+    ({"id": "no_unrolling", "parameter": "K", "steps_per_trip": "two"}, ["rules", 0, "steps_per_trip"], ""),
+])
+def test_steps_per_trip_errors_name_the_file_line_and_key(tmp_path, rule, where, says):
+    with pytest.raises(SpecError, match=says or None) as info:
+        _load(tmp_path, _with_K(rules=[rule]))
+    error = info.value
+    assert list(error.steps[:len(where)]) == where
+    assert error.path.endswith("mini.yaml") and error.line is not None
