@@ -14,13 +14,12 @@ examples adds equations for every example; ``jax.vmap`` and batched operations d
 either: forbid ``scan`` and ``while`` with ``forbidden_primitives`` to refuse them too.)
 
 Keyed on a static int ``parameter`` (a Python int K, the number of steps of an iteration)
-instead of a dim: the program is traced at two or more values of K (``sizes``, by default two
-in the parameter's range), every shape and other static value from the first example, and each
+instead of a dim: the program is traced at two or more values of K (``sizes``, by default 3, 7
+and the top of the parameter's range), every shape and other static value from the first example, and each
 case's program again at another K drawn at random in the range; the counts must agree, and at
 the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_loop``,
 ``lax.scan``, ``lax.while_loop``) must compute the output, so that the K steps run in a loop
-rather than unrolled (``max_equations`` caps a Python loop padded to the largest K). By
-default the rule's values are 3, 7 and the top of the range.
+rather than unrolled (``max_equations`` caps a Python loop padded to the largest K).
 
 The loop must also run a number of times that tracks K: across the rule's values of K, and
 across a case's K and the other, the longest live loop's trip count must grow by at least

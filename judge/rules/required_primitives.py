@@ -9,8 +9,12 @@ program holds but the output does not need is named in the message (JAX empties 
 step returns its carry unchanged).
 
 ``recurrence: T`` states a role rather than a name, read on the program traced with T as a
-symbol (``judge.worker.loops.loop_summary``): a live scan of length T (or the while loop a
-``fori_loop`` over ``range(T)`` becomes with a symbolic bound) whose floating carry at step t+1
+symbol (``judge.worker.loops.loop_summary``): a live scan of length T, or a while loop that
+runs T times (the one a ``fori_loop`` over ``range(T)`` becomes with a symbolic bound, or one
+written by hand whose condition compares a counter with a bound made of T and numbers and whose
+body steps the counter by a literal: from 0 by one while below T, from T - 1 down while at least
+0, by two while below 2 T; its count is read from the start, the step and the bound together, so
+a counter by two below T runs about T / 2 times and is not one), whose floating carry at step t+1
 is computed from its carry at step t and from data, and reaches the output (the final carry, a
 scanned output, or a ref the output reads). A scan over zero rows, without a carry, or that
 copies its carry does not count; nor does a counter. It must reach the output element by
@@ -47,7 +51,7 @@ def describe(rule: dict) -> str:
     if "recurrence" in rule:
         T = rule["recurrence"]
         said.append(f"the output must be computed by a recurrence over {T}: a lax.scan (or a "
-                    f"fori_loop) of length {T} whose carry at step t+1 is computed from its carry "
+                    f"fori_loop, or a while_loop counting to {T}) of length {T} whose carry at step t+1 is computed from its carry "
                     f"at step t and reaches every element of the output, each through an element "
                     f"of the carry of its own (a scan over zero rows, without a carry, that only "
                     f"copies its carry, or over part of the output beside a closed form for the "
@@ -139,7 +143,7 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     live = dict(trace.program.live)
     if trace.program.symbolic:
         # a fori_loop over range(T) is a while loop when T is a symbol, the scan it is when T
-        # is a number: counted as that scan
+        # is a number: counted as that scan, and so is a while loop whose count is read
         fori = sum(1 for lp in trace.program.loops if lp.primitive == "while" and lp.length != "?")
         live["scan"] = live.get("scan", 0) + fori
     missing = [item for item in rule["primitives"]
