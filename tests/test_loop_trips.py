@@ -108,6 +108,8 @@ def _at(k, *lengths):
     ({3: [0], 7: [0], 64: [8]}, False),                    # K // 8: eight steps to a trip
     ({3: [7, 3], 7: [7, 7], 64: [7, 64]}, False),          # a fixed loop beside the K steps
     ({3: ["?"], 7: ["?"], 64: ["?"]}, False),              # a count that is data: not judged
+    ({3: [3, "n"], 7: [7, "n"], 64: [64, "n"]}, False),    # a loop over a dim beside the K steps
+    ({3: [7, "n"], 7: [7, "n"], 64: [7, "n"]}, True),      # ... is no loop over K
     ({3: [7], 7: [7], 64: [7]}, True),                     # a fixed count
     ({3: [2], 7: [3], 64: [6]}, True),                     # log2(K) trips
     ({3: [0], 7: [0], 64: [4]}, True),                     # K // 16

@@ -24,14 +24,15 @@ rather than unrolled (``max_equations`` caps a Python loop padded to the largest
 The loop must also run a number of times that tracks K: across the rule's values of K, and
 across a case's K and the other, the longest live loop's trip count must grow by at least
 ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2 (``steps_per_trip`` defaults to 8: a body that
-runs up to 8 steps per trip, ``K // 2`` trips of two steps and a peeled one, ``K - 1`` trips after
-a first step written out, all pass). A loop of a fixed count (7 squarings of a matrix standing
-for K steps), or of ``log2(K)`` trips, is refused (``unrolled_loop``). The count is read without
-running anything (``judge.worker.loops``): a scan's length, and a while loop's where its
-condition compares a counter with a bound known before the loop (a Python int, ``jnp.asarray(K)``,
-a dim) and its body steps the counter by a literal. Where a live loop's count is data (a while
-that runs until a value converges, a bound computed from an array), nothing is read and the trip
-count is not checked: such a program is not refused for its count, whatever it runs.
+runs up to 8 steps per trip, ``K // 2`` trips of two steps and a peeled one, ``K - 1`` trips
+after a first step written out, all pass). A loop of a fixed count (7 squarings of a matrix
+standing for K steps), or of ``log2(K)`` trips, is refused (``unrolled_loop``). The count is
+read without running anything (``judge.worker.loops``): a scan's length, and a while loop's
+where its condition compares a counter with a bound known before the loop (a Python int,
+``jnp.asarray(K)``, a dim) and its body steps the counter by a literal; a loop over a symbolic
+dim is not one over K. Where a live loop's count is data (a while that runs until a value
+converges, a bound computed from an array), nothing is read and the trip count is not
+checked: such a program is not refused for its count, whatever it runs.
 """
 
 from __future__ import annotations
@@ -289,12 +290,13 @@ def _at(trace, K: str) -> int | None:
 
 
 def _trips(program) -> int | None:
-    """The largest trip count of a live loop of the program (0 for none); None where a live
-    loop's count cannot be read (data, or a form not read), or is a dim's expression."""
+    """The largest trip count of a live loop of the program (0 for none), a loop over a
+    symbolic dim left out (it does not run over K); None where a live loop's count cannot be
+    read (data, or a form not read)."""
     counts = [lp.length for lp in program.loops]
-    if any(not c.isdigit() for c in counts):
+    if "?" in counts:
         return None
-    return max((int(c) for c in counts), default=0)
+    return max((int(c) for c in counts if c.isdigit()), default=0)
 
 
 def _trips_breach(rule: dict, traces: list) -> Breach | None:
