@@ -26,7 +26,8 @@ def _counted(start, test, step):
     """A while loop over a counter: ``start``, ``test(i)``, ``i -> step(i)``, a float carry
     multiplied by x at each trip."""
     def fn(x):
-        return lax.while_loop(lambda c: test(c[0]), lambda c: (step(c[0]), c[1] * x), (start(x), x))[1]
+        body = lambda c: (step(c[0]), c[1] * x)  # noqa: E731
+        return lax.while_loop(lambda c: test(c[0]), body, (start(x), x))[1]
     return fn
 
 
@@ -40,7 +41,8 @@ CONCRETE = [
     ("by two, odd span", _counted(lambda x: 0, lambda i: i < K, lambda i: i + 2), "3"),
     ("never", _counted(lambda x: 9, lambda i: i < K, lambda i: i + 1), "0"),
     ("a constant 7", _counted(lambda x: 0, lambda i: i < 7, lambda i: i + 1), "7"),
-    ("fori over an array bound", lambda x: lax.fori_loop(0, jnp.asarray(K, jnp.int32), lambda i, c: c * x, x), "5"),
+    ("fori over an array bound",
+     lambda x: lax.fori_loop(0, jnp.asarray(K, jnp.int32), lambda i, c: c * x, x), "5"),
     ("fori from 1", lambda x: lax.fori_loop(1, K, lambda i, c: c * x, x), "4"),
     # the count is data, or the loop of a form not read: "?"
     ("bound from the data", lambda x: lax.while_loop(lambda c: c[0] < (x[0] * 0).astype(jnp.int32) + 7,
@@ -73,7 +75,8 @@ SYMBOLIC = [
     ("fori over T", lambda x: lax.fori_loop(0, x.shape[0], lambda i, c: c * x[i], x[0]), "T"),
     ("a constant bound", _counted(lambda x: 0, lambda i: i < 3, lambda i: i + 1), "3"),
     ("by two below 2T", lambda x: lax.while_loop(lambda c: c[0] < 2 * x.shape[0],
-                                                 lambda c: (c[0] + 2, c[1] * x[c[0] // 2]), (0, x[0]))[1], "T"),
+                                                 lambda c: (c[0] + 2, c[1] * x[c[0] // 2]),
+                                                 (0, x[0]))[1], "T"),
     ("down from T - 1", lambda x: lax.while_loop(lambda c: c[0] >= 0, lambda c: (c[0] - 1, c[1] * x[c[0]]),
                                                  (x.shape[0] - 1, x[0]))[1], "T"),
     ("by two below T", lambda x: lax.while_loop(lambda c: c[0] < x.shape[0],

@@ -51,11 +51,11 @@ def describe(rule: dict) -> str:
     if "recurrence" in rule:
         T = rule["recurrence"]
         said.append(f"the output must be computed by a recurrence over {T}: a lax.scan (or a "
-                    f"fori_loop, or a while_loop counting to {T}) of length {T} whose carry at step t+1 is computed from its carry "
-                    f"at step t and reaches every element of the output, each through an element "
-                    f"of the carry of its own (a scan over zero rows, without a carry, that only "
-                    f"copies its carry, or over part of the output beside a closed form for the "
-                    f"rest does not count)")
+                    f"fori_loop, or a while_loop counting to {T}) of length {T} whose carry at "
+                    f"step t+1 is computed from its carry at step t and reaches every element of "
+                    f"the output, each through an element of the carry of its own (a scan over "
+                    f"zero rows, without a carry, that only copies its carry, or over part of the "
+                    f"output beside a closed form for the rest does not count)")
     return "; ".join(said)
 
 
