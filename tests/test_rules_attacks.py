@@ -125,8 +125,6 @@ def test_a_scan_handed_to_a_call_that_ignores_it_is_not_live(combine):
     assert "scan" not in summary["live"]
 
 
-@pytest.mark.xfail(strict=True, reason="a loop's carries are all taken as needed: liveness does not "
-                                       "follow which carries a while or scan body feeds the output")
 def test_a_scan_carried_through_a_while_loop_it_does_not_feed_is_not_live():
     def f(x):
         body = lambda c: (c[0] * 1.5, c[1] + 1.0, c[2] + 1)  # noqa: E731
@@ -134,6 +132,31 @@ def test_a_scan_carried_through_a_while_loop_it_does_not_feed_is_not_live():
 
     summary = program.summarize(jax.make_jaxpr(f)(jnp.ones(5)))
     assert "scan" not in summary["live"]
+
+
+def test_a_scan_carried_through_another_scan_it_does_not_feed_is_not_live():
+    def f(x):
+        step = lambda c, v: ((c[0] * 1.5 + v, c[1] + v), c[0])  # noqa: E731
+        return jax.lax.scan(step, (x * 2.0, _scanned(x)), jnp.ones(3))[1]
+
+    summary = program.summarize(jax.make_jaxpr(f)(jnp.ones(5)))
+    assert summary["live"]["scan"] == 1  # the outer scan only
+
+
+@pytest.mark.parametrize("loop, scans", [
+    # the carry it is in feeds, a step later, the carry that is returned
+    (lambda kept, scanned: jax.lax.while_loop(
+        lambda c: c[2] < 2, lambda c: (c[0] + c[1], c[1] * 1.5, c[2] + 1), (kept, scanned, 0))[0], 1),
+    # the loop's condition reads it: how many steps run depends on it
+    (lambda kept, scanned: jax.lax.while_loop(
+        lambda c: c[1][0] < 9.0, lambda c: (c[0] * 1.5, c[1] + 1.0), (kept, scanned))[0], 1),
+    # a scanned output computed from it (the outer scan is live too)
+    (lambda kept, scanned: jax.lax.scan(
+        lambda c, v: ((c[0] * 1.5, c[1] + v), c[1]), (kept, scanned), jnp.ones(3))[1], 2),
+], ids=["feeds_a_returned_carry", "read_by_the_condition", "feeds_a_scanned_output"])
+def test_a_scan_carried_through_a_loop_that_needs_it_is_live(loop, scans):
+    summary = program.summarize(jax.make_jaxpr(lambda x: loop(x * 2.0, _scanned(x)))(jnp.ones(5)))
+    assert summary["live"]["scan"] == scans
 
 
 @pytest.mark.parametrize("combine", [
@@ -282,10 +305,12 @@ REAL = [
     ("per_example_clip", "../../../submissions/per_example_clip/rejected/pad_to_64_chunk_loop", True,
      Verdict.RJ, {"intermediate_too_large"}, None),
     ("ema_scan", "ema_dummy_recurrence_with_carryless_rows", True, Verdict.RJ, None,
-     "a carry that changes with data but enters the output multiplied by 0 counts as the "
-     "recurrence; the rows are closed forms"),
-    ("ema_scan", "ema_doubling_roll_with_fake_recurrence", True, Verdict.RJ, None,
-     "doubling steps with jnp.roll beside a scan whose carry enters the output multiplied by 0"),
+     "a dummy carry as wide as a row (c + 0 * row) reaches every element of the output, each "
+     "through an element of its own, as NaN flows: the reach is structural; the rows are closed "
+     "forms"),
+    # doubling steps beside a scan whose final carry (one element per column) enters every row
+    # of the output times 0: it reaches one row's worth of the output, not the whole
+    ("ema_scan", "ema_doubling_roll_with_fake_recurrence", True, Verdict.RJ, {"missing_primitive"}, None),
 ]
 
 

@@ -13,7 +13,11 @@ symbol (``judge.worker.loops.loop_summary``): a live scan of length T (or the wh
 ``fori_loop`` over ``range(T)`` becomes with a symbolic bound) whose floating carry at step t+1
 is computed from its carry at step t and from data, and reaches the output (the final carry, a
 scanned output, or a ref the output reads). A scan over zero rows, without a carry, or that
-copies its carry does not count; nor does a counter.
+copies its carry does not count; nor does a counter. It must reach the output element by
+element (``judge.worker.reach``, measured at the extents it names): every element of the output
+but one step's share (and the share of each step of T the loop does not run) matched to an
+element of the carry at a step, computed from the step's data, and to an element of the loop's
+results, none used twice; a loop whose reach was not measured does not count.
 """
 
 from __future__ import annotations
@@ -44,8 +48,10 @@ def describe(rule: dict) -> str:
         T = rule["recurrence"]
         said.append(f"the output must be computed by a recurrence over {T}: a lax.scan (or a "
                     f"fori_loop) of length {T} whose carry at step t+1 is computed from its carry "
-                    f"at step t and reaches the output (a scan over zero rows, without a carry, or "
-                    f"that only copies its carry does not count)")
+                    f"at step t and reaches every element of the output, each through an element "
+                    f"of the carry of its own (a scan over zero rows, without a carry, that only "
+                    f"copies its carry, or over part of the output beside a closed form for the "
+                    f"rest does not count)")
     return "; ".join(said)
 
 
@@ -61,6 +67,8 @@ def validate(rule: dict, problem) -> list:
 
 def evidence(rule: dict, trace: TraceEvidence, problem) -> str:
     loops = ", ".join(f"{lp.primitive} of length {lp.length}" + (" (a recurrence)" if lp.recurrent else "")
+                      + (f" reaching {lp.reach.reached} of {lp.reach.outputs} output elements"
+                         if lp.reach is not None else "")
                       for lp in trace.program.loops)
     return f"live loops: {loops or 'none'}"
 
@@ -78,20 +86,45 @@ def _over(length: str, T: str) -> bool:
     return at[1] - at[0] == 1000 and abs(at[0] - 1000) <= 8
 
 
+def _wide(loop, T: str) -> bool:
+    """Does the loop's recurrence reach the whole output element by element (``reach``), but
+    for one step's share, and the share of each step of T the loop does not run (a scan over
+    x[1:] from x[0])? Not measured: no."""
+    reach = loop.reach
+    at = reach.at.get(T) if reach is not None else None
+    if not at:
+        return False
+    spared = 1 + max(0, at - reach.steps)
+    return (reach.outputs - reach.reached) * at <= reach.outputs * spared
+
+
+def _seen(loop, T: str) -> str:
+    said = f"a {loop.primitive} of length {loop.length}"
+    if not loop.recurrent:
+        return said + " with no recurrence in its carry"
+    reach = loop.reach
+    if reach is None:
+        return said + " carrying a recurrence whose reach over the output could not be measured"
+    if not _wide(loop, T):
+        at = ", ".join(f"{k} = {v}" for k, v in reach.at.items())
+        return (said + f" carrying a recurrence that reaches {reach.reached} of the output's "
+                       f"{reach.outputs} elements ({at}), each by an element of its own")
+    return said + " carrying a recurrence"
+
+
 def _recurrence(rule: dict, trace: TraceEvidence) -> Breach | None:
     T = rule["recurrence"]
     program = trace.program
     if not program.symbolic:
         return None  # a role is read on the program traced with T as a symbol
-    if any(lp.recurrent and _over(lp.length, T) for lp in program.loops):
+    if any(lp.recurrent and _over(lp.length, T) and _wide(lp, T) for lp in program.loops):
         return None
-    seen = ", ".join(f"a {lp.primitive} of length {lp.length}"
-                     + (" carrying a recurrence" if lp.recurrent else " with no recurrence in its carry")
-                     for lp in program.loops) or "no loop"
+    seen = ", ".join(_seen(lp, T) for lp in program.loops) or "no loop"
     return Breach("missing_primitive",
-                  f"{trace.label}: no recurrence over {T} computes the output ({seen} does); "
+                  f"{trace.label}: no recurrence over {T} computes the output ({seen}); "
                   f"this problem requires a lax.scan of length {T} whose carry at step t+1 is "
-                  f"computed from its carry at step t and reaches the output")
+                  f"computed from its carry at step t and reaches every element of the output, "
+                  f"each through an element of the carry of its own")
 
 
 def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:

@@ -47,6 +47,20 @@ class Loop:
     primitive: str       # "scan" or "while"
     length: str          # a dim's text ("T"), a number, or "?"
     recurrent: bool      # its carry at step t+1 is computed from step t's and reaches the output
+    #: how much of the output its recurrence reaches element by element (``judge.worker.reach``),
+    #: None where not measured
+    reach: Reach | None = None
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The elements of the output a loop's recurrent carries reach, each by an element of its
+    own, measured with the symbolic dims at ``at``."""
+
+    reached: int
+    outputs: int         # the output's floating elements
+    steps: int           # the steps the loop ran
+    at: Mapping[str, int]
 
 
 @dataclass(frozen=True)
@@ -179,13 +193,29 @@ def _loops(raw, where: str) -> tuple:
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
         item = _object(item, here)
-        _keys(item, here, ("primitive", "length", "recurrent"))
+        _keys(item, here, ("primitive", "length", "recurrent"), ("reach",))
         if not isinstance(item["recurrent"], bool):
             _fail(f"{here}.recurrent", "expected true or false")
         found.append(Loop(primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
                           length=_text(item["length"], f"{here}.length", protocol.MAX_NAME),
-                          recurrent=item["recurrent"]))
+                          recurrent=item["recurrent"], reach=_reach(item.get("reach"), f"{here}.reach")))
     return tuple(found)
+
+
+def _reach(raw, where: str) -> Reach | None:
+    if raw is None:
+        return None
+    item = _object(raw, where)
+    _keys(item, where, ("reached", "outputs", "steps", "at"))
+    at = _object(item["at"], f"{where}.at")
+    if len(at) > protocol.MAX_PRIMITIVE_NAMES:
+        _fail(f"{where}.at", "too many dims")
+    outputs = _int(item["outputs"], f"{where}.outputs", 0, protocol.MAX_SUMMARY_COUNT)
+    return Reach(reached=_int(item["reached"], f"{where}.reached", 0, outputs), outputs=outputs,
+                 steps=_int(item["steps"], f"{where}.steps", 0, protocol.MAX_SUMMARY_COUNT),
+                 at=MappingProxyType({_text(k, f"{where}.at", protocol.MAX_NAME):
+                                      _int(v, f"{where}.at", 0, protocol.MAX_SUMMARY_COUNT)
+                                      for k, v in at.items()}))
 
 
 def _symbolic_shapes(raw, where: str) -> tuple:

@@ -76,15 +76,19 @@ class CaseRunner(traced_once.TraceOnce):
         specs = [symbolic.struct(jax, wanted[n].get("shape"), made, args.get(n), wanted[n].get("dtype"))
                  for n in self.traced]  # at the judge's shapes, else an array's or a tree's own
 
+        counted: dict = {}
+
         def forward(*values):
             leaves: list = []
             self._split(self._call(self._bind(args, values)), leaves)
+            counted["outputs"] = len(leaves)
             return leaves
 
         def with_derivative(*values):
             out, derived = self._derived(self._bind(args, values))
             leaves: list = []
             self._split(out, leaves)
+            counted["outputs"] = len(leaves)
             return leaves + jax.tree_util.tree_leaves(derived)
 
         with symbolic.scan_length_shim(self.submission) if made else contextlib.nullcontext():
@@ -100,7 +104,8 @@ class CaseRunner(traced_once.TraceOnce):
                             exc, self.instrument.CONCRETIZATION_ERRORS):
                         raise
                     closed = jax.make_jaxpr(forward)(*specs)
-        return self.summarize(closed, symbolic=bool(made), source=self.submission)
+        return self.summarize(closed, symbolic=bool(made), source=self.submission,
+                              symbols=symbols if made else None, outputs=counted.get("outputs"))
 
     def _derived(self, values: dict, directions: dict | None = None, derivative: dict | None = None
                  ) -> tuple:

@@ -43,7 +43,9 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
     """What one live scan or while loop does: its length (a dim's text, a number, or ``"?"``)
     and whether it is a recurrence: a floating carry whose next value is computed (not
     copied) from the carries and from data (the scanned rows or the loop's constants), and
-    that reaches what the caller needs (the final carry, a scanned output, or a ref written)."""
+    that reaches what the caller needs (the final carry, a scanned output, or a ref written).
+    ``carries``: the positions, among the body's inputs, of the recurrent carries (for
+    ``reach``; not part of the summary sent)."""
     name = eqn.primitive.name
     params = eqn.params
     if name == "scan":
@@ -88,7 +90,7 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
         if got & recurrent:
             reaches = True
     return {"primitive": name, "length": length[:protocol.MAX_NAME],
-            "recurrent": bool(recurrent) and reaches}
+            "recurrent": bool(recurrent) and reaches, "carries": sorted(recurrent)}
 
 
 def _while_length(eqn, producers: dict) -> tuple[str, set]:
@@ -126,3 +128,43 @@ def _while_length(eqn, producers: dict) -> tuple[str, set]:
 def _producer(jaxpr, var):
     """The equation of ``jaxpr`` that makes ``var``, or None."""
     return next((e for e in jaxpr.eqns if any(o is var for o in e.outvars)), None)
+
+
+def loop_needs(eqn, mask: tuple, needed_in) -> tuple[dict, list] | None:
+    """Which carries of a live ``scan`` or ``while`` the outputs in ``mask`` need, to a fixed
+    point: a carry is needed when a needed output is it, or when the step computes a needed
+    carry from it (and a while loop's condition needs its own carries). Returns ``(id of each
+    body -> the outputs of it that are needed, the equation's inputs that are needed)``, or None
+    for another equation. ``needed_in(jaxpr, wanted)``: which inputs of ``jaxpr`` its
+    ``wanted`` outputs need (a tuple of bools). A ref among the carries or the constants is
+    memory: always needed."""
+    name, params, invars = eqn.primitive.name, eqn.params, list(eqn.invars)
+    if name == "scan":
+        body = params["jaxpr"].jaxpr
+        consts, ncarry = _jaxapi.scan_layout(params, len(invars))
+        carries = [bool(m) for m in mask[:ncarry]]
+        ys = tuple(bool(m) for m in mask[ncarry:])
+        while True:
+            used = needed_in(body, tuple(carries) + ys)
+            more = [c or u for c, u in zip(carries, used[consts:consts + ncarry])]
+            if more == carries:
+                break
+            carries = more
+        keep = [u or is_ref(v) for u, v in zip(used, invars)]
+        keep[consts:consts + ncarry] = [c or is_ref(v) for c, v in zip(carries, invars[consts:consts + ncarry])]
+        return {id(body): tuple(carries) + ys}, [v for v, k in zip(invars, keep) if k]
+    if name == "while":
+        cond, body = params["cond_jaxpr"].jaxpr, params["body_jaxpr"].jaxpr
+        cc, bc = params["cond_nconsts"], params["body_nconsts"]
+        on_cond = needed_in(cond, (True,))
+        carries = [bool(m) or c for m, c in zip(mask, on_cond[cc:])]
+        while True:
+            used = needed_in(body, tuple(carries))
+            more = [c or u for c, u in zip(carries, used[bc:])]
+            if more == carries:
+                break
+            carries = more
+        keep = list(on_cond[:cc]) + list(used[:bc]) + carries
+        keep = [k or is_ref(v) for k, v in zip(keep, invars)]
+        return {id(body): tuple(carries), id(cond): (True,)}, [v for v, k in zip(invars, keep) if k]
+    return None

@@ -32,7 +32,8 @@ have one data operand, ``x * dz`` two, and so has ``x[i, k] * dz[i, k]``;
 
 An equation is live when an output of its jaxpr that is needed depends on it. Inside a call
 (jit, checkpoint, custom_jvp/custom_vjp, composite) or a ``cond`` branch the needed outputs are
-those the caller uses; inside a loop body, all of them; and an input of a call, a ``cond`` or an
+those the caller uses; inside a loop body, the carries the caller uses and those a step
+computes them from, to a fixed point (``loops.loop_needs``); and an input of a call, a ``cond`` or an
 ``optimization_barrier`` is needed only when what it computes uses it. A ``lax.scan`` whose
 result is thrown away, even from inside a jit, or handed to a jit that ignores it, is in
 ``primitives`` but not in ``live``, and so is one whose step only prints or calls back (an
@@ -64,8 +65,8 @@ from __future__ import annotations
 
 import math
 
-from . import protocol, symbolic as _symbolic
-from .loops import is_ref, loop_summary
+from . import protocol, reach, symbolic as _symbolic
+from .loops import is_ref, loop_needs, loop_summary
 
 
 def sub_jaxprs(value):
@@ -146,10 +147,13 @@ def _shape_entry(aval, primitive: str):
             "primitive": primitive[:protocol.MAX_NAME]}
 
 
-def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict:
+def summarize(closed, symbolic: bool = False, source: str | None = None,
+              symbols: dict | None = None, outputs: int | None = None) -> dict:
     """The summary of a ClosedJaxpr (or open Jaxpr) and everything nested in it; with
     ``symbolic``, its distinct shapes as text rather than its largest values. ``source``: the
-    submission's file, whose lines the summary names."""
+    submission's file, whose lines the summary names. With ``symbols`` (dim -> [low, high]),
+    each recurrent loop's reach over the first ``outputs`` outputs (all where None) is
+    measured (``reach``)."""
     shapes: dict[tuple, dict] = {}
     carriers: set = set()
     first_lines: dict[str, int] = {}    # primitive -> the first line of the submission using it
@@ -215,6 +219,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
         return equations, primitives, lines
 
     loops: list = []
+    loop_eqns: list = []
 
     def live_walk(jaxpr, wanted, data: tuple) -> dict:
         key = (id(jaxpr), wanted, data)
@@ -239,11 +244,14 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
                     loop = {"primitive": name, "length": "?", "recurrent": False}
                 if loop is not None:
                     loops.append(loop)
+                    loop_eqns.append(eqn)
             inner = _inner_data(eqn, found)
+            bodies = _loop_wants(eqn, mask, backward)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     follows = name in _FOLLOWS and len(sub.outvars) == len(mask)
-                    add(live, live_walk(sub, mask if follows else None, inner(sub)))
+                    wants = mask if follows else bodies.get(id(sub))
+                    add(live, live_walk(sub, wants, inner(sub)))
         lives[key] = live
         return live
 
@@ -277,8 +285,34 @@ def summarize(closed, symbolic: bool = False, source: str | None = None) -> dict
         found["shapes"] = listed[:protocol.MAX_SHAPES]
         found["shapes_omitted"] = max(0, len(listed) - protocol.MAX_SHAPES)
         found["carriers"] = sorted(c[:protocol.MAX_NAME] for c in carriers)[:protocol.MAX_PRIMITIVE_NAMES]
+        if symbols is not None and hasattr(closed, "consts"):
+            _reaches(closed, loops, loop_eqns, symbols, outputs)
+        for loop in loops:
+            loop.pop("carries", None)
         found["loops"] = loops
     return found
+
+
+def _reaches(closed, loops: list, eqns: list, symbols: dict, outputs: int | None) -> None:
+    """Each recurrent loop's ``reach`` (``reach.measure``) on ``closed`` made concrete at the
+    measurement's extents; ``None`` where it cannot be measured."""
+    concrete = None
+    for loop, eqn in zip(loops, eqns):
+        if not loop["recurrent"] or loop["length"].isdigit() or loop["length"] == "?":
+            continue  # a recurrence over no dim: nothing to measure for a rule over one
+        loop["reach"] = None
+        path = reach.path_to(closed.jaxpr, eqn)
+        if path is None:
+            continue
+        try:
+            at = reach.extents(symbols)
+            if concrete is None:
+                concrete = _symbolic.instantiate(closed, at)
+            loop["reach"] = reach.measure(concrete, path, set(loop["carries"]),
+                                          len(closed.jaxpr.outvars) if outputs is None else outputs, at,
+                                          loop["length"])
+        except Exception:  # noqa: BLE001 - a program the measurement cannot run: not measured
+            loop["reach"] = None
 
 
 def _inner_data(eqn, found: set):
@@ -373,6 +407,25 @@ def _backward(jaxpr, wanted, cache: dict):
     return live, needed
 
 
+def _loop_needs(eqn, mask: tuple, cache: dict):
+    """``loops.loop_needs`` with this module's backward walk; None for a loop of another form."""
+    def needed_in(jaxpr, wanted: tuple) -> tuple:
+        needed = _backward(jaxpr, wanted, cache)[1]
+        return tuple(id(v) in needed for v in jaxpr.invars)
+    try:
+        return loop_needs(eqn, tuple(mask), needed_in)
+    except Exception:  # noqa: BLE001 - a loop of another form
+        return None
+
+
+def _loop_wants(eqn, mask, cache: dict) -> dict:
+    """id of each body of a loop -> the outputs of it that are needed (none listed: all)."""
+    if eqn.primitive.name not in ("scan", "while"):
+        return {}
+    found = _loop_needs(eqn, mask, cache)
+    return {} if found is None else found[0]
+
+
 def _inputs_needed(eqn, mask: tuple[bool, ...], cache: dict) -> list:
     """The inputs of ``eqn`` its ``mask`` of needed outputs depends on: for a call or a
     ``cond``, those its body (any branch) uses for them; for an ``optimization_barrier``, the
@@ -381,6 +434,9 @@ def _inputs_needed(eqn, mask: tuple[bool, ...], cache: dict) -> list:
     invars = list(eqn.invars)
     if name == "optimization_barrier" and len(invars) == len(mask):
         return [v for v, m in zip(invars, mask) if m]
+    if name in ("scan", "while"):
+        found = _loop_needs(eqn, mask, cache)
+        return invars if found is None else found[1]
     if name not in _FOLLOWS:
         return invars
     bodies = [sub for param in eqn.params.values() for sub in sub_jaxprs(param)]

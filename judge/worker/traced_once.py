@@ -132,7 +132,9 @@ class TraceOnce:
                        out_tree=holder["out_tree"], derived_tree=holder.get("derived_tree"),
                        probes=names, errors=errors, shapes=dict(spec["shapes"]),
                        primitives=self.instrument.walk_primitives(closed),
-                       program=(self.summarize(closed, symbolic=bool(made), source=self.submission)
+                       program=(self.summarize(closed, symbolic=bool(made), source=self.submission,
+                                               symbols=spec["symbols"] if made else None,
+                                               outputs=holder["outputs"])
                                 if self.structure else None))
         if self.recorder is not None:  # what the instrument saw while this program was traced
             found.marked, found.counts, found.made = True, self.recorder.counts(), self.recorder.made()

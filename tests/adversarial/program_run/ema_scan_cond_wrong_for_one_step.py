@@ -1,9 +1,10 @@
 """ema_scan: a lax.cond on ``x.shape[0] == 1`` as data, whose branch for one time step returns the
 row itself (forgetting 1 - decay). The cases with T = 1 run that branch and are graded like any
-other.
+other; and a branch decided by T's value on the way to the recurrence is measured both ways: the
+branch for one step holds no recurrence.
 
 Problem: ema_scan
-Expected: WA
+Expected: RJ missing_primitive
 """
 
 import jax

@@ -1,15 +1,11 @@
 """ema_scan: the EMA by parallel prefix (six doubling steps written out, enough for T <= 64: no
 scan, no forbidden primitive, nothing that grows with T), and beside it a real recurrence in a
 lax.scan, but over the first column only, which replaces that column of the output. The scan's
-carry reaches the output; every other column is the closed form's.
+carry reaches the output array by array; element by element it reaches one column, every other
+column being the closed form's.
 
 Problem: ema_scan
 Expected: RJ
-Open: AC: required_primitives' recurrence asks for a scan of length T whose carry reaches the
-  output, and this one does, through one column; the rules read the program array by array, so
-  which elements of the output a scan computes is not decided (a rule on the carry's size is no
-  fix: a full carry of which one column is used passes it), and the doubling steps (pad, slice,
-  multiply, add) are no primitive the problem forbids
 """
 
 import jax

@@ -1,9 +1,10 @@
 """ema_scan: a lax.cond on T's value as data (``jnp.array(x.shape[0])``): for T <= 4 the T x T
 weight matrix, otherwise the scan. Both branches are in the program the rules read; the matrix
-grows as T^2.
+grows as T^2, and the branch that builds it holds no recurrence (a branch decided by T's value
+on the way to the recurrence is measured both ways), which is the first rule.
 
 Problem: ema_scan
-Expected: RJ intermediate_too_large
+Expected: RJ missing_primitive
 """
 
 import jax

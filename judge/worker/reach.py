@@ -1,0 +1,395 @@
+"""How much of a program's output a loop's recurrence reaches, element by element (``reach``).
+
+A loop whose carry reaches the output array by array may still compute one column of it while
+everything else comes from elsewhere (a closed form beside a scan over one column). This
+module measures, on the program made concrete at chosen extents of its symbolic dims and run on
+inputs of the judge's own (a fixed random draw), how many elements of the output the loop's
+recurrent carries reach *each by an element of its own*:
+
+* every element of every recurrent floating carry (``loops.loop_summary``), at every step, is
+  a source: the program is run once per source with a NaN added to that element of the carry
+  as the step reads it (all runs batched with ``vmap``);
+* an output element depends on a source when it comes out NaN in that run (and not in the
+  run without any NaN);
+* ``reached`` is the size of a largest matching between the floating output elements and the
+  sources, each output element matched to a source it depends on, no source used twice.
+
+So a scan over one column broadcast to every column reaches as many elements as it has steps,
+not the whole output, whatever factor (tiny, or a difference that is zero) it is broadcast
+with; a scan over every column of which one is used reaches one column. Dependence is
+structural at the element level (NaN propagates through ``0 * c`` and ``c - c``, and is lost
+through a comparison), which is what an honest recurrence with a decay of 0 needs.
+
+Decides nothing: ``judge.rules.required_primitives`` reads the counts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import jaxapi, reach_key
+from .loops import is_ref
+
+#: Sources measured at most (steps times the recurrent carries' elements): past this, the
+#: loop's reach is not measured.
+MAX_SOURCES = 1 << 15
+#: Floating output elements measured at most.
+MAX_OUTPUTS = 1 << 13
+#: The extent a symbolic dim takes for the measurement, within its range.
+EXTENT = 32
+
+#: XLA's options for a program compiled to run once.
+QUICK = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
+
+#: Calls whose body's inputs and outputs are the equation's, one for one: the interpreter
+#: steps into them on the way to the loop it perturbs.
+_CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr",
+          "named_call": "call_jaxpr", "checkpoint": "jaxpr", "remat": "jaxpr", "remat2": "jaxpr",
+          "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
+
+
+def extents(symbols: dict) -> dict:
+    """The extent each symbolic dim takes for the measurement: ``EXTENT`` within its range."""
+    found = {}
+    for name, (low, high) in symbols.items():
+        value = EXTENT if high is None else min(int(high), EXTENT)
+        found[name] = max(int(low), value)
+    return found
+
+
+def path_to(jaxpr, target) -> list | None:
+    """The indices leading to ``target`` through calls (``_CALLS``) and ``cond`` branches
+    (``("branch", b)`` after the cond's index), each counted without the ``dim_as_value``
+    equations (made literals when the program is made concrete); None when the loop is not
+    reached that way (inside another loop's body)."""
+    index = 0
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "dim_as_value":
+            continue
+        if eqn is target:
+            return [index]
+        sub = _call_body(eqn)
+        if sub is not None:
+            found = path_to(_open(sub), target)
+            if found is not None:
+                return [index, *found]
+        if eqn.primitive.name == "cond":
+            for b, branch in enumerate(eqn.params["branches"]):
+                found = path_to(_open(branch), target)
+                if found is not None:
+                    return [index, ("branch", b), *found]
+        index += 1
+    return None
+
+
+def _open(jaxpr):
+    return jaxpr.jaxpr if hasattr(jaxpr, "jaxpr") and hasattr(jaxpr.jaxpr, "eqns") else jaxpr
+
+
+def _call_body(eqn):
+    key = _CALLS.get(eqn.primitive.name)
+    sub = eqn.params.get(key) if key else None
+    return sub if sub is not None and hasattr(_open(sub), "eqns") else None
+
+
+def _evaluated(length: str, at: dict) -> int | None:
+    """A loop's length (``T``, ``T - 1``) at the extents ``at``; None when it names no dim."""
+    import jax
+
+    try:
+        return int(jax.export.symbolic_shape(length)[0]._evaluate(at))
+    except Exception:  # noqa: BLE001 - not an expression over these dims
+        return None
+
+
+def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: str) -> dict | None:
+    """``{"reached": n, "outputs": m, "steps": s}`` for the loop at ``path`` in ``closed`` (a
+    concrete closed jaxpr), whose carries at the body's input positions ``recurrent`` are the
+    recurrence, over the first ``outputs`` outputs of the program; ``steps`` is how many steps
+    the loop ran; ``at`` the extents the program was made concrete at (its symbolic dims');
+    ``length`` the loop's length as text (a while loop's count of steps).
+    None when it cannot be measured."""
+    import jax
+    import jax.numpy as jnp
+    from jax._src import core
+
+    rng = np.random.default_rng(0)
+    args = [_sample(rng, v.aval) for v in closed.jaxpr.invars]
+    layout: list = []  # (carry index, offset, size) of each recurrent floating carry
+    width = [0]
+    #: what the loop's run gives out: its count of steps, and which of its floating results
+    #: are NaN (before the NaN put into a result)
+    counted: list = []
+    lifted: dict = {}    # id of a floating literal -> its place among the arguments
+    forced: list = []    # the branch a cond decided by the dims takes (-1: its own), traced
+    forcing: list = []   # each such cond's count of branches, as the trace meets them
+    literals: list = []  # those arguments, while the program is traced
+
+    def nan_at(value, index):
+        hit = jnp.arange(jnp.size(value)).reshape(jnp.shape(value)) == index
+        return jnp.where(hit, jnp.asarray(jnp.nan, value.dtype), value)
+
+    def perturb(carries, t, k):
+        found = list(carries)
+        for i, offset, _ in layout:
+            found[i] = nan_at(found[i], k - (t * width[0] + offset))
+        return found
+
+    def data(values, variables, t, j):
+        """The step's data (its constants, its rows; ``variables``: the body's inputs they are)
+        all NaN at step ``j``, but for the refs (memory the step writes, not data)."""
+        return [jnp.where(t == j, jnp.asarray(jnp.nan, v.dtype), v) if _inexact(v) and not is_ref(var) else v
+                for v, var in zip(values, variables)]
+
+    def written(carries, t, j):
+        """Which elements of the recurrent carries the step ``j`` computed from its data."""
+        flat = [jnp.ravel(jnp.isnan(carries[i])) for i, _, _ in layout]
+        return (t == j) & jnp.concatenate(flat)
+
+    def loop(eqn, ins, k, r, j):
+        p = eqn.params
+        if eqn.primitive.name == "scan":
+            nc, ncarry = jaxapi.scan_layout(p, len(ins))
+            consts, init, xs = ins[:nc], ins[nc:nc + ncarry], ins[nc + ncarry:]
+            body = p["jaxpr"]
+
+            def step(carry, x):
+                t, cs, seen = carry
+                inner = body.jaxpr.invars
+                outs = run(body.jaxpr, body.consts, [*data(consts, inner[:nc], t, j), *perturb(cs, t, k),
+                                                     *data(x, inner[nc + ncarry:], t, j)], [], k, r, j)
+                cs = list(outs[:ncarry])
+                return (t + 1, cs, seen | written(cs, t, j)), list(outs[ncarry:])
+
+            (t, cs, seen), ys = jax.lax.scan(step, (jnp.int32(0), list(init), jnp.zeros(width[0], bool)),
+                                             list(xs), length=p["length"], reverse=p["reverse"])
+            outs = [*cs, *ys]
+        else:
+            cc, bc = p["cond_nconsts"], p["body_nconsts"]
+            cconsts, bconsts, init = ins[:cc], ins[cc:cc + bc], ins[cc + bc:]
+            cond, body = p["cond_jaxpr"], p["body_jaxpr"]
+
+            def go(carry):
+                return run(cond.jaxpr, cond.consts, [*cconsts, *carry[1]], [], k, r, j)[0]
+
+            def step(carry):
+                t, cs, seen = carry
+                cs = list(run(body.jaxpr, body.consts, [*data(bconsts, body.jaxpr.invars[:bc], t, j),
+                                                        *perturb(cs, t, k)], [], k, r, j))
+                return t + 1, cs, seen | written(cs, t, j)
+
+            t, outs, seen = jax.lax.while_loop(go, step, (jnp.int32(0), list(init), jnp.zeros(width[0], bool)))
+        flags, offset = [], 0
+        for kind, i in results:  # a result, or a ref the loop writes: what it holds after
+            value = outs[i] if kind == "out" else ins[i][...]
+            flags.append(jnp.isnan(jnp.ravel(value)))
+            value = nan_at(value, r - offset)
+            offset += int(np.prod(np.shape(value), dtype=np.int64))
+            if kind == "out":
+                outs[i] = value
+            else:
+                ins[i][...] = value
+        counted.append((t, jnp.concatenate(flags), seen))
+        return outs
+
+    def branch(eqn, ins, taken: int, route, k, r, j, static: bool):
+        # the loop's branch interpreted on the way to it, the others as they are; what the
+        # loop gives out comes out of the branch as more results (nothing seen where not taken)
+        def made(b, closed_branch):
+            def fn(*values):
+                counted.clear()
+                outs = run(closed_branch.jaxpr, closed_branch.consts, values, route if b == taken else [],
+                           k, r, j)
+                t, flags, seen = counted[0] if counted else (
+                    jnp.int32(0), jnp.zeros(size, bool), jnp.zeros(width[0], bool))
+                counted.clear()
+                return [*outs, t, flags, seen]
+            return fn
+
+        index = ins[0]
+        if static:  # decided by the dims alone: each branch measured in turn (``forcing``)
+            forcing.append(len(eqn.params["branches"]))
+            index = jnp.where(forced[0] >= 0, forced[0], index).astype(jnp.int32)
+        found = jax.lax.switch(index, [made(b, c) for b, c in enumerate(eqn.params["branches"])], *ins[1:])
+        counted.append(tuple(found[-3:]))
+        return list(found[:-3])
+
+    def run(jaxpr, consts, values, route, k, r, j, static_in=()):
+        env: dict = {}
+        # the values computed from literals alone (a dim made a number, a static value)
+        static = {v for v, known in zip(jaxpr.invars, static_in) if known}
+
+        def fixed(v):
+            return isinstance(v, core.Literal) or v in static
+
+        def read(v):
+            if isinstance(v, core.Literal):
+                at = lifted.get(id(v))
+                return v.val if at is None else literals[0][at]
+            return env[v]
+
+        for v, x in zip(jaxpr.constvars, consts):
+            env[v] = x
+        for v, x in zip(jaxpr.invars, values):
+            env[v] = x
+        for i, eqn in enumerate(jaxpr.eqns):
+            ins = [read(v) for v in eqn.invars]
+            if all(map(fixed, eqn.invars)) and not any(True for p in eqn.params.values() for _ in reach_key.subs(p)):
+                static.update(eqn.outvars)
+            if route and i == route[0] and len(route) == 1:
+                outs = loop(eqn, ins, k, r, j)
+            elif route and i == route[0] and eqn.primitive.name == "cond":
+                outs = branch(eqn, ins, route[1][1], route[2:], k, r, j, fixed(eqn.invars[0]))
+            elif route and i == route[0]:
+                sub = _call_body(eqn)
+                outs = run(_open(sub), getattr(sub, "consts", ()), ins, route[1:], k, r, j,
+                           [fixed(v) for v in eqn.invars])
+            else:
+                outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
+                outs = outs if eqn.primitive.multiple_results else [outs]
+            for v, x in zip(eqn.outvars, outs):
+                env[v] = x
+        return [read(v) for v in jaxpr.outvars]
+
+    target = _find(closed.jaxpr, path)
+    if target is None or target.primitive.name not in ("scan", "while"):
+        return None
+    body = target.params["jaxpr" if target.primitive.name == "scan" else "body_jaxpr"].jaxpr
+    offset = 0
+    first = (jaxapi.scan_layout(target.params, len(target.invars))[0] if target.primitive.name == "scan"
+             else target.params["body_nconsts"])
+    for position in sorted(recurrent):
+        layout.append((position - first, offset, _size(body.invars[position])))
+        offset += _size(body.invars[position])
+    width[0] = offset
+    results = [("out", i) for i, v in enumerate(target.outvars) if _floating(v)] + [
+        ("ref", i) for i, v in enumerate(target.invars) if is_ref(v) and _floating(v)]
+    size = sum(_size((target.outvars if kind == "out" else target.invars)[i]) for kind, i in results)
+    floating = [i for i, v in enumerate(closed.jaxpr.outvars[:outputs]) if _floating(v)]
+    count = sum(_size(closed.jaxpr.outvars[i]) for i in floating)
+    if not offset or not count or count > MAX_OUTPUTS or size > MAX_SOURCES:
+        return None
+
+    def marked(k, r, j, values, consts, inputs, force):
+        counted.clear()
+        literals[:] = [values]
+        forced[:] = [force]
+        outs = run(closed.jaxpr, consts, inputs, path, k, r, j)
+        t, flags, seen = counted[0]
+        return jnp.concatenate([jnp.isnan(jnp.ravel(outs[i])) for i in floating]), flags, seen, t
+
+    if target.primitive.name == "scan":
+        steps = int(target.params["length"])
+    else:  # a fori_loop's while: its length's text at these extents
+        steps = _evaluated(length, at)
+        if steps is None:
+            return None
+    sources = offset * steps
+    if not sources or sources > MAX_SOURCES:
+        return None
+    # one run without a NaN (an output NaN there depends on nothing); one per element of a
+    # recurrent carry at a step; one per element of the loop's results; one per step, its
+    # data all NaN
+    none = np.full(size + sources + steps + 1, -1)
+    k, r, j = none.copy(), none.copy(), none.copy()
+    k[1:1 + sources] = np.arange(sources)
+    r[1 + sources:1 + sources + size] = np.arange(size)
+    j[1 + sources + size:] = np.arange(steps)
+    batch = [jnp.asarray(a, jnp.int32) for a in (k, r, j)]
+    # compiled without XLA's costlier passes: the program runs once, its compilation is the cost
+    # the floating literals (a decay), the program's constants and the inputs are arguments, not
+    # constants of the compiled program: programs that differ only in them compile once
+    lifted.update(reach_key.literals(closed.jaxpr))
+    shared = ([jnp.asarray(v.val, v.aval.dtype) for v in reach_key.lifted_vars(closed.jaxpr)],
+              list(closed.consts), args)
+    key = reach_key.fingerprint(closed, reach_key.lifted_vars(closed.jaxpr),
+                       (tuple(map(str, path)), tuple(sorted(recurrent)), outputs, steps, size))
+    compiled = reach_key.COMPILED.get(key)
+    if compiled is None:
+        forcing.clear()
+        measured = jax.jit(jax.vmap(marked, in_axes=(0, 0, 0, None, None, None, None)))
+        compiled = measured.lower(*batch, *shared, jnp.int32(-1)).compile(compiler_options=QUICK)
+        if len(reach_key.COMPILED) >= 64:
+            reach_key.COMPILED.clear()
+        reach_key.COMPILED[key] = compiled, list(forcing)
+    compiled, branches = reach_key.COMPILED[key]
+    if len(branches) > 1:
+        return None  # more than one branch decided by the dims on the way: not measured
+    # a branch on the way to the loop decided by the dims alone (a cond on T's value): the
+    # reach is the least over its branches, each taken in turn, as other extents would
+    reached = min(_reach(compiled(*batch, *shared, jnp.int32(b)), sources, size, steps)
+                  for b in (range(branches[0]) if branches else [-1]))
+    return {"reached": reached, "outputs": int(count), "steps": steps, "at": dict(at)}
+
+
+def _reach(found, sources: int, size: int, steps: int) -> int:
+    """The elements of the output matched both ways (``measure``) in one batched run's results."""
+    hits, flags, seen, _ = found
+    hits, flags, seen = np.asarray(hits), np.asarray(flags), np.asarray(seen)
+    hits, flags = hits & ~hits[:1], flags & ~flags[:1]
+    # the carries' elements some step computes from its data (a buffer's elements the loop
+    # only carries along are not), the sources among them, the loop's results they reach
+    updated = np.tile(seen[1 + sources + size:].any(axis=0), steps)
+    recurrent_results = flags[1:1 + sources][updated].any(axis=0)
+    by_carry = matching(hits[1:1 + sources][updated])
+    by_result = matching(hits[1 + sources:1 + sources + size][recurrent_results])
+    return min(by_carry, by_result)
+
+
+def _aval(var):
+    """A value's type, a ref's the array it holds."""
+    return getattr(var.aval, "inner_aval", var.aval)
+
+
+def _size(var) -> int:
+    return int(np.prod(_aval(var).shape, dtype=np.int64))
+
+
+def _inexact(value) -> bool:
+    return np.issubdtype(np.dtype(value.dtype), np.inexact)
+
+
+def _floating(var) -> bool:
+    return np.issubdtype(np.dtype(_aval(var).dtype), np.inexact)
+
+
+def matching(hits) -> int:
+    """The size of a largest matching in the bipartite graph whose edges are ``hits``
+    (sources by output elements)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    if not hits.any():
+        return 0
+    matched = maximum_bipartite_matching(csr_matrix(hits.astype(np.int8)), perm_type="column")
+    return int((matched >= 0).sum())
+
+
+def _find(jaxpr, path: list):
+    eqn, steps = None, list(path)
+    while steps:
+        index = steps.pop(0)
+        if index >= len(jaxpr.eqns):
+            return None
+        eqn = jaxpr.eqns[index]
+        if not steps:
+            break
+        if eqn.primitive.name == "cond":
+            jaxpr = _open(eqn.params["branches"][steps.pop(0)[1]])
+            continue
+        sub = _call_body(eqn)
+        if sub is None:
+            return None
+        jaxpr = _open(sub)
+    return eqn
+
+
+def _sample(rng, aval):
+    """An input of the judge's own for ``aval``: normal floats, zeros for integers, ones for
+    bools."""
+    shape, dtype = tuple(int(d) for d in aval.shape), np.dtype(aval.dtype)
+    if np.issubdtype(dtype, np.floating) or np.issubdtype(dtype, np.complexfloating):
+        return rng.standard_normal(shape).astype(dtype)
+    if dtype == np.bool_:
+        return np.ones(shape, dtype)
+    return np.zeros(shape, dtype)
