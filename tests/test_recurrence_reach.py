@@ -65,3 +65,27 @@ def test_a_cond_on_the_length_is_measured_both_ways():
         return jax.lax.cond(jnp.array(x.shape[0]) >= 32, honest, _closed_form, x)
 
     assert _reach(fn) == [(0, 128)]
+
+
+@pytest.mark.parametrize("problem_id, wanted", [("ema_scan", True), ("per_example_clip", False),
+                                                ("spectral_norm", False)])
+def test_the_reach_is_measured_only_where_a_rule_reads_it(problem_id, wanted):
+    """Measuring the reach runs the program again, so the request asks for it only where a
+    rule reads it (a recurrence), and a worker that is not asked leaves it out."""
+    from pathlib import Path
+
+    from judge.grade.request import build_request
+    from judge.problem import spec
+
+    root = Path(__file__).resolve().parent.parent
+    problem = spec.load(root / "problems" / f"{problem_id}.yaml")
+    request = build_request(problem, root / "reference" / f"{problem_id}.py", problem.examples[:1])
+    assert request["reach"] is wanted
+
+
+def test_a_worker_not_asked_for_the_reach_does_not_measure_it():
+    made = symbolic.dims(jax, SYMBOLS)
+    closed = jax.make_jaxpr(lambda x: jax.lax.scan(_step, jnp.zeros(4), x)[1])(
+        jax.ShapeDtypeStruct((made["T"], 4), jnp.float32))
+    loops = program.summarize(closed, symbolic=True, symbols=None, outputs=1)["loops"]
+    assert loops and all("reach" not in lp for lp in loops)
