@@ -628,6 +628,71 @@ def test_reshape_with_dimensions_goes_to_jax():
     assert compare(closed, x, path="jax") == ["reshape"]
 
 
+# --- identities and reductions whose order does not matter ----------------------------------
+
+def test_sums_of_cotangents_and_stopped_gradients():
+    """``add_any`` (JAX's sum of two cotangents) is an addition; ``stop_gradient`` the identity on
+    values: both computed here, and both still JAX's on a subnormal or a NaN."""
+    x, y = grid(SAFE_F32)
+    closed = jax.make_jaxpr(lambda a, b: jax.grad(lambda u: jnp.sum(u * b + u * u))(a))(x, y)
+    assert "add_any" in _names(closed.jaxpr)
+    compare(closed, x, y, path="numpy")
+    closed = jax.make_jaxpr(lambda a: lax.stop_gradient(a))(x)
+    assert _names(closed.jaxpr) == ["stop_gradient"]
+    compare(closed, x, path="numpy")
+    for pool in (SUBNORMAL_F32, NAN_F32):
+        compare(closed, np.resize(pool, x.shape), path="jax")
+    compare(jax.make_jaxpr(lambda a: lax.stop_gradient(a))(ALL_I32), ALL_I32, path="numpy")
+
+
+#: (shape, axes) of the reductions tried, the empty reductions among them
+REDUCTIONS = [((12,), (0,)), ((4, 6), (1,)), ((4, 6), (0,)), ((4, 6), (0, 1)), ((2, 3, 4), (0, 2)),
+              ((3, 4), ()), ((), ()), ((0, 3), (1,)), ((3, 0), (1,)), ((0,), (0,))]
+
+
+@pytest.mark.parametrize("name", ["reduce_max", "reduce_min"])
+@pytest.mark.parametrize("shape,axes", REDUCTIONS)
+def test_greatest_and_least(name, shape, axes):
+    """A maximum or minimum is one of its inputs whatever the order: computed here unless a
+    zero (whose sign the order decides), a subnormal or a NaN is among them, or nothing is."""
+    reduce = {"reduce_max": lax.reduce_max_p.bind, "reduce_min": lax.reduce_min_p.bind}[name]
+    empty = any(shape[a] == 0 for a in axes)
+    nonzero = SAFE_F32[SAFE_F32 != 0]
+    for pool, path in ((nonzero, "numpy"), (EDGE_F32, None), (SAFE_F32, None),
+                       (SUBNORMAL_F32, None), (np.concatenate([nonzero, NAN_F32]), None),
+                       (ALL_I32, "numpy"), (ALL_BOOL, "numpy")):
+        for _ in range(3):
+            x = np.resize(RNG.permutation(pool), shape)
+            closed = jax.make_jaxpr(lambda a: reduce(a, axes=axes))(x)
+            assert _names(closed.jaxpr) == [name]
+            zero_f32 = x.dtype == F32 and x.size and not np.all(x != 0)
+            compare(closed, x, path="jax" if empty or zero_f32 else path)
+    # zeros of both signs, which XLA's order decides between, go to JAX
+    if not empty and np.prod(shape):
+        x = np.resize(np.float32([0.0, -0.0, -1.0]), shape)
+        compare(jax.make_jaxpr(lambda a: reduce(a, axes=axes))(x), x, path="jax")
+
+
+@pytest.mark.parametrize("shape,axes", REDUCTIONS)
+def test_all_and_any(shape, axes):
+    for fn in (jnp.all, jnp.any):
+        for pool in (ALL_BOOL, np.array([True]), np.array([False])):
+            x = np.resize(RNG.permutation(pool), shape)
+            closed = jax.make_jaxpr(lambda a: fn(a, axis=axes))(x)
+            compare(closed, x, path="numpy" if axes else None)
+    n = np.resize(ALL_I32, shape)  # bitwise on integers: JAX's
+    if axes and np.prod(shape):
+        compare(jax.make_jaxpr(lambda a: lax.reduce_and_p.bind(a, axes=axes))(n), n, path="jax")
+
+
+def test_finiteness():
+    closed = jax.make_jaxpr(jnp.isfinite)(ALL_F32)
+    assert _names(closed.jaxpr) == ["is_finite"]
+    compare(closed, ALL_F32, path="numpy")
+    x = np.concatenate([SUBNORMAL_F32, NAN_F32, np.float32([np.inf, -np.inf, 0.0])])
+    compare(jax.make_jaxpr(jnp.isfinite)(x), x, path="numpy")
+
+
 # --- whole programs -------------------------------------------------------------------------
 
 @jax.custom_vjp

@@ -5,9 +5,11 @@
 input shape is traced, lowered and compiled (or loaded from the compilation cache) as a program
 of its own, and that is most of what a worker spends on a case. Many operations are exact: IEEE
 gives one correctly rounded result for an addition, a division, a comparison, a rounding or a
-select, and NumPy computes the same one. ``Evaluator.run`` computes those in NumPy and hands
-every other operation (transcendentals, reductions, dots, loops, jitted calls, callbacks) to JAX
-exactly as ``eval_jaxpr`` does.
+select, and NumPy computes the same one; so are the operations that only move values
+(``stop_gradient`` is the identity on values), and the reductions whose result does not depend on
+the order of the reduction (a maximum or minimum, ``all`` and ``any``). ``Evaluator.run``
+computes those in NumPy and hands every other operation (transcendentals, sums, dots, loops,
+jitted calls, callbacks) to JAX exactly as ``eval_jaxpr`` does.
 
 Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the operation to JAX:
 
@@ -26,7 +28,8 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
   multiplied by the divisor's reciprocal, as XLA rewrites it (not where the broadcast adds no
   element: an array of a single element is divided).
 * Signed zeros follow XLA: ``max(0.0, -0.0)`` is ``0.0``, ``min`` the reverse, and
-  ``sign(-0.0)`` is ``-0.0``.
+  ``sign(-0.0)`` is ``-0.0``. A float32 maximum or minimum reduced over an array that holds a
+  zero goes to JAX: which zero comes out depends on the order XLA reduces in.
 * An operation that meets or makes a NaN goes to JAX: the sign and payload of XLA's NaN follow
   rules of its own (``max(0.0, -nan)`` is a positive NaN there), and a program can read them
   back as values.
@@ -145,6 +148,30 @@ def _sqrt(x):
     return np.sqrt(x) if x.dtype == _F32 else None
 
 
+def _reduce_extreme(ufunc):
+    """``reduce_max`` or ``reduce_min`` over ``axes``: the result is one of the inputs, whatever
+    the order XLA reduces in, except among zeros of both signs (``max(0.0, -0.0)`` depends on
+    the order), so a float32 array holding a zero goes to JAX; an empty reduction (XLA's
+    identity, an infinity or an integer limit) too."""
+    def reduce(x, axes):
+        axes = tuple(int(a) for a in axes)
+        if any(x.shape[a] == 0 for a in axes) or (x.dtype == _F32 and not np.all(x != 0)):
+            return None
+        return ufunc.reduce(x, axis=axes) if axes else x.copy()
+    return reduce
+
+
+def _reduce_logical(ufunc):
+    """``reduce_and`` or ``reduce_or`` of a bool array over ``axes`` (an empty one gives the
+    identity, as in XLA); other dtypes go to JAX (bitwise, not logical)."""
+    def reduce(x, axes):
+        if x.dtype != np.bool_:
+            return None
+        axes = tuple(int(a) for a in axes)
+        return ufunc.reduce(x, axis=axes) if axes else x.copy()
+    return reduce
+
+
 def _select_n(which, *cases):
     if which.dtype == np.bool_ and len(cases) == 2:
         return np.where(which, cases[1], cases[0])
@@ -222,6 +249,7 @@ def _table() -> dict:
     table = {}
     for name, ufunc in _BINARY.items():
         table[name] = (lambda a, b, _f=ufunc: _f(a, b), True)
+    table["add_any"] = table["add"]  # the sum of two cotangents: JAX binds it as ``add``
     for name, ufunc in _BITWISE.items():
         table[name] = (lambda a, b, _f=ufunc: _f(a, b) if a.dtype != _F32 else None, False)
     table.update({
@@ -253,6 +281,12 @@ def _table() -> dict:
         "pad": (_pad, False),
         "copy": (lambda x: x.copy(), False),
         "copy_p": (lambda x: x.copy(), False),
+        "stop_gradient": (lambda x: x.copy(), False),  # on values, the identity
+        "is_finite": (lambda x: np.isfinite(x) if x.dtype == _F32 else None, False),
+        "reduce_max": (_reduce_extreme(np.maximum), True),
+        "reduce_min": (_reduce_extreme(np.minimum), True),
+        "reduce_and": (_reduce_logical(np.logical_and), False),
+        "reduce_or": (_reduce_logical(np.logical_or), False),
     })
     return table
 
@@ -262,7 +296,9 @@ _PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_elemen
            "broadcast_in_dim": ("shape", "broadcast_dimensions"), "reshape": ("new_sizes", "dimensions"),
            "squeeze": ("dimensions",), "expand_dims": ("dimensions",), "transpose": ("permutation",),
            "slice": ("start_indices", "limit_indices", "strides"), "rev": ("dimensions",),
-           "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",)}
+           "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",),
+           "reduce_max": ("axes",), "reduce_min": ("axes",), "reduce_and": ("axes",),
+           "reduce_or": ("axes",)}
 #: Operations that read arrays and make arrays and do nothing else: no effect, no program of their
 #: own, no error on any value, and work about linear in their arrays (no ``dot_general``: a
 #: product of two arrays within ``LARGEST`` can take seconds). One whose results are all unused
