@@ -827,7 +827,69 @@ def test_a_numpy_subclass_goes_to_jax():
     assert not (np.asarray(got[0]) == 12345.0).any()
 
 
-@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "int8", "uint32"])
+F16 = np.dtype(np.float16)
+#: every float16 there is, but the NaNs: 63,490 values (each sign of zero once)
+ALL_F16 = np.arange(1 << 16, dtype=np.uint16).view(F16)
+ALL_F16 = ALL_F16[~np.isnan(ALL_F16)]
+HALF_TINY = float(np.finfo(np.float16).tiny)
+#: float16 values whose sums, differences and products are normal, zero or infinite
+SAFE_F16 = ALL_F16[(np.abs(ALL_F16) >= 2.0**-7) | (ALL_F16 == 0)]
+
+
+def test_float16_operations_round_once():
+    """Sums, differences and products of float16 values round once to float16, in NumPy as in
+    XLA; every value, including infinities, against XLA."""
+    x = RNG.permutation(ALL_F16)
+    y = RNG.permutation(ALL_F16)
+    for op in (lax.add, lax.sub, lax.mul, lax.lt, lax.eq, lax.ge,
+               lambda a, b: jax.grad(lambda u: jnp.sum(u * b + u))(a)):
+        compare(jax.make_jaxpr(op)(x, y), x, y, path=None)
+    safe = RNG.permutation(SAFE_F16)
+    other = RNG.permutation(SAFE_F16)
+    closed = jax.make_jaxpr(lambda a, b: (a + b, a - b, a * b, a < b, a == b))(safe, other)
+    assert compare(closed, safe, other, path=None) != _names(closed.jaxpr)  # most in NumPy
+    small = safe[(safe >= 0.5) & (safe < 4.0)]  # sums and products far from the subnormals
+    closed = jax.make_jaxpr(lambda a, b: (a + b, a * b, a <= b, -a, jnp.isfinite(a)))(small, small[::-1])
+    compare(closed, small, small[::-1], path="numpy")
+
+
+def test_float16_conversions_and_moves():
+    everything = ALL_F16
+    for op in (lambda a: a.astype(jnp.float32), lax.neg, jnp.isfinite, lambda a: a.reshape(-1, 2).T,
+               lambda a: lax.stop_gradient(a), lambda a: jnp.where(a > 1.0, a, -a)):
+        compare(jax.make_jaxpr(op)(everything), everything, path=None)
+    normal = everything[(np.abs(everything) >= 2 * HALF_TINY) | (everything == 0)]
+    normal = normal[:normal.size // 2 * 2]
+    for op in (lambda a: a.astype(jnp.float32), lax.neg, lambda a: a.reshape(-1, 2).T):
+        compare(jax.make_jaxpr(op)(normal), normal, path="numpy")
+    # float32 to float16: each value, the halfway points between float16s and the overflow
+    wide = np.concatenate([everything.astype(np.float32), RNG.normal(0, 100, 4096).astype(np.float32),
+                           np.float32([65504.0, 65519.0, 65520.0, 65536.0, 1e9, np.inf, -0.0])])
+    h = SAFE_F16[np.isfinite(SAFE_F16)].astype(np.float32)
+    h.sort()
+    halfway = (h[:-1] + (h[1:] - h[:-1]) / np.float32(2)).astype(np.float32)
+    for values in (wide, halfway, np.nextafter(halfway, np.float32(np.inf)),
+                   np.nextafter(halfway, np.float32(-np.inf))):
+        compare(jax.make_jaxpr(lambda a: a.astype(jnp.float16))(values), values, path=None)
+    compare(jax.make_jaxpr(lambda a: a.astype(jnp.float16))(halfway[np.abs(halfway) > 1e-3]),
+            halfway[np.abs(halfway) > 1e-3], path="numpy")
+
+
+def test_float16_leaves_the_rest_to_jax():
+    x = RNG.permutation(SAFE_F16[np.abs(SAFE_F16) < 4.0])
+    for op, name in ((lambda a: a / a, "div"), (lambda a: a ** 3, "integer_pow"),
+                     (lambda a: jnp.maximum(a, a), "max"), (lambda a: a.astype(jnp.int32), "convert_element_type"),
+                     (lambda a: jnp.exp(a), "exp")):
+        closed = jax.make_jaxpr(op)(x)
+        assert name in compare(closed, x, path="jax")
+    n = np.int32([1, 2049, 4097, 65519, 70000, -3])
+    closed = jax.make_jaxpr(lambda a: a.astype(jnp.float16))(n)
+    assert compare(closed, n, path="jax") == ["convert_element_type"]
+    tiny = np.float16([HALF_TINY, HALF_TINY / 4, 1.0, 2.0])  # the smallest normal and a subnormal
+    assert "add" in compare(jax.make_jaxpr(lambda a: a + a)(tiny), tiny, path="jax")
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "int8", "uint32"])
 def test_other_dtypes_go_to_jax(dtype):
     x = np.resize(np.float32([1.5, -2.5, 0.0, 3.0, 100.0, -0.5]), (6,)).astype(jnp.dtype(dtype))
     closed = jax.make_jaxpr(lambda a: (a * a, a == a, a.astype(jnp.float32), a.reshape(2, 3)))(x)

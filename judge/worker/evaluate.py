@@ -21,7 +21,11 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
   intermediate product is tiny goes to JAX (``x**-2`` is ``inf`` there when ``x * x`` is
   subnormal).
 * Only float32, int32 and bool arrays are computed here, and only inputs that are plain NumPy or
-  JAX arrays (a constant of a NumPy subclass goes to JAX, as it would have).
+  JAX arrays (a constant of a NumPy subclass goes to JAX, as it would have). float16 arrays
+  too, in the operations that round once to float16 or only move or compare values
+  (``_HALF_OPS``: no division, power, maximum or conversion from an integer, which XLA may
+  compute otherwise); a float16 subnormal, the smallest normal float16 or a NaN, in or out,
+  sends the operation to JAX, as in float32.
 * A float-to-integer conversion truncates, and saturates as XLA's does: NaN gives 0, and a value
   outside int32's range (an infinity too) the nearest of its limits.
 * An array divided by a scalar, or by a divisor broadcast along its axes of extent 1, is
@@ -69,6 +73,10 @@ np = types.SimpleNamespace(**vars(numpy))
 #: The dtypes computed in NumPy; every other dtype goes to JAX.
 _DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)})
 _F32 = np.dtype(np.float32)
+#: float16: only the operations in ``_HALF_OPS`` (see the module's notes)
+_F16 = np.dtype(np.float16)
+_HALF_TINY = np.float16(np.finfo(np.float16).tiny)
+_HALF_ABOVE_TINY = np.nextafter(_HALF_TINY, np.float16(1.0))
 _TINY = np.float32(np.finfo(np.float32).tiny)
 _ABOVE_TINY = np.nextafter(_TINY, np.float32(1.0))
 _INT32_LIMIT = np.float32(2.0 ** 31)  # float32 values in [-2**31, 2**31) convert exactly
@@ -190,7 +198,9 @@ def _clamp(lo, x, hi):
 
 def _convert(x, new_dtype, **_):
     new = np.dtype(new_dtype)
-    if new not in _DTYPES:
+    if (_F16 in (x.dtype, new)) and not {x.dtype, new} <= {_F16, _F32}:
+        return None  # float16 only to and from the floats: rounding an integer twice is XLA's
+    if new not in _DTYPES and new != _F16:
         return None
     if x.dtype == _F32 and new == np.int32:
         high, low = x >= _INT32_LIMIT, x < -_INT32_LIMIT
@@ -282,7 +292,7 @@ def _table() -> dict:
         "copy": (lambda x: x.copy(), False),
         "copy_p": (lambda x: x.copy(), False),
         "stop_gradient": (lambda x: x.copy(), False),  # on values, the identity
-        "is_finite": (lambda x: np.isfinite(x) if x.dtype == _F32 else None, False),
+        "is_finite": (lambda x: np.isfinite(x) if x.dtype in (_F32, _F16) else None, False),
         "reduce_max": (_reduce_extreme(np.maximum), True),
         "reduce_min": (_reduce_extreme(np.minimum), True),
         "reduce_and": (_reduce_logical(np.logical_and), False),
@@ -313,6 +323,13 @@ _PURE = frozenset({
     "expand_dims", "transpose", "slice", "rev", "concatenate", "pad", "iota", "copy", "copy_p",
     "reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or",
     "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp", "sort"})
+#: The operations computed here on float16 too: each rounds once to float16 (XLA computes them
+#: in float32 and rounds, which gives the same float16: float32 holds more than twice float16's
+#: digits), or only moves or compares values.
+_HALF_OPS = frozenset({
+    "add", "add_any", "sub", "mul", "neg", "eq", "ne", "lt", "le", "gt", "ge", "is_finite",
+    "select_n", "convert_element_type", "broadcast_in_dim", "reshape", "squeeze", "expand_dims",
+    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient"})
 _NUMERIC = frozenset("biuf")
 #: Calls whose body JAX evaluates operation by operation when bound on concrete values: the
 #: body is evaluated here the same way.
@@ -327,6 +344,11 @@ def _subnormal(values, limit=_TINY) -> bool:
         if value.dtype == _F32 and value.size:
             magnitude = np.abs(value)
             if not np.all((magnitude >= limit) | (magnitude == 0)):
+                return True
+        elif value.dtype == _F16 and value.size:
+            magnitude = np.abs(value)
+            bound = _HALF_TINY if limit is _TINY else _HALF_ABOVE_TINY
+            if not np.all((magnitude >= bound) | (magnitude == 0)):
                 return True
     return False
 
@@ -442,12 +464,13 @@ class Evaluator:
         function, reads_floats = entry
         aval = eqn.outvars[0].aval
         dtype = getattr(aval, "dtype", None)
-        if dtype not in _DTYPES or len(aval.shape) > HIGHEST_RANK:
+        dtypes = _DTYPES | {_F16} if eqn.primitive.name in _HALF_OPS else _DTYPES
+        if dtype not in dtypes or len(aval.shape) > HIGHEST_RANK:
             return None
         arrays = []
         for var, value in zip(eqn.invars, values):
             want = getattr(var.aval, "dtype", None)
-            if want not in _DTYPES or len(var.aval.shape) > HIGHEST_RANK:
+            if want not in dtypes or len(var.aval.shape) > HIGHEST_RANK:
                 return None
             kind = type(value)
             try:  # a conversion NumPy refuses (a Python int beyond int32, say) is JAX's
