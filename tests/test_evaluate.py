@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from jax import lax
 
-from judge.worker import evaluate
+from judge.worker import evaluate, exact_ops
 from judge.worker.evaluate import Evaluator
 
 F32, I32, BOOL = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)
@@ -262,7 +262,7 @@ def test_binary_with_scalar(dtype, name):
 
 
 FLAT = 1000 + SUBNORMAL_F32.size  # the length of test_binary_same_shape's flat arrays: programs reused
-TABLE = evaluate._table()
+TABLE = exact_ops.table()
 
 
 def random_floats(n):
@@ -439,7 +439,7 @@ def test_unary_table_functions_on_random_bits(name):
     length = UNARY_ALL_F32.size  # test_unary's program
     closed = jax.make_jaxpr(op)(np.zeros(length, F32))
     eqn = closed.jaxpr.eqns[0]
-    params = {k: eqn.params[k] for k in evaluate._PARAMS.get(eqn.primitive.name, ()) if k in eqn.params}
+    params = {k: eqn.params[k] for k in exact_ops.PARAMS.get(eqn.primitive.name, ()) if k in eqn.params}
     x = random_floats(length)
     x[::4] = RNG.normal(0, 2.0 ** RNG.integers(-20, 40, x[::4].size)).astype(np.float32)  # integers, ties
     with np.errstate(all="ignore"):
