@@ -449,6 +449,41 @@ def test_a_bad_known_gap_names_the_file_and_line(tmp_path, entry, says):
 
 # -- the reference's runs ---------------------------------------------------------------------------
 
+def test_the_reference_runs_once_when_it_fills_the_cache(monkeypatch, fq_problem, tmp_path):
+    """A cold check's fill of the compilation cache (a reference run on each share of the cases)
+    gives the reference's outputs on every case: no other run of the reference follows; a fill
+    that fails, or a cache filled already, leaves the outputs to a run of their own."""
+    from judge.author import check
+    from judge.errors import JudgeError
+    from judge.grade import grading
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("JUDGE_CACHE", "on")
+    calls = []
+
+    def run(problem, cases=None, *, fill_cache=False, bind_all=True, **kw):
+        calls.append((len(cases or problem.cases), fill_cache, bind_all))
+        return {c.index: {"value": c.index} for c in (cases if cases is not None else problem.cases)}
+
+    monkeypatch.setattr(grading, "reference_outputs", run)
+    filled = check._fill(fq_problem, 2, None)
+    n = len(fq_problem.cases)
+    assert sorted(calls) == sorted([(len(fq_problem.cases[0::2]), True, False),
+                                    (len(fq_problem.cases[1::2]), True, False)])
+    assert filled == {c.index: {"value": c.index} for c in fq_problem.cases} and len(filled) == n
+    assert check._reference_outputs(fq_problem, None, None, filled) == filled
+    assert len(calls) == 2  # no second run
+    assert check._fill(fq_problem, 2, None) is None  # filled already: the outputs run alone
+    assert check._reference_outputs(fq_problem, None, None, None) == filled and len(calls) == 3
+
+    def failing(problem, cases=None, **kw):
+        raise JudgeError("the reference failed")
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "other"))
+    monkeypatch.setattr(grading, "reference_outputs", failing)
+    assert check._fill(fq_problem, 2, None) is None
+
+
 @pytest.mark.parametrize("cache", ["on", "off"])
 def test_the_reference_run_waits_for_the_cache_warm_up(monkeypatch, fq_problem, cache):
     """The expected outputs' run of the reference starts once the compilation cache is filled

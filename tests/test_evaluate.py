@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from jax import lax
 
-from judge.worker import evaluate
+from judge.worker import evaluate, exact_ops
 from judge.worker.evaluate import Evaluator
 
 F32, I32, BOOL = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)
@@ -262,7 +262,7 @@ def test_binary_with_scalar(dtype, name):
 
 
 FLAT = 1000 + SUBNORMAL_F32.size  # the length of test_binary_same_shape's flat arrays: programs reused
-TABLE = evaluate._table()
+TABLE = exact_ops.table()
 
 
 def random_floats(n):
@@ -439,7 +439,7 @@ def test_unary_table_functions_on_random_bits(name):
     length = UNARY_ALL_F32.size  # test_unary's program
     closed = jax.make_jaxpr(op)(np.zeros(length, F32))
     eqn = closed.jaxpr.eqns[0]
-    params = {k: eqn.params[k] for k in evaluate._PARAMS.get(eqn.primitive.name, ()) if k in eqn.params}
+    params = {k: eqn.params[k] for k in exact_ops.PARAMS.get(eqn.primitive.name, ()) if k in eqn.params}
     x = random_floats(length)
     x[::4] = RNG.normal(0, 2.0 ** RNG.integers(-20, 40, x[::4].size)).astype(np.float32)  # integers, ties
     with np.errstate(all="ignore"):
@@ -628,6 +628,71 @@ def test_reshape_with_dimensions_goes_to_jax():
     assert compare(closed, x, path="jax") == ["reshape"]
 
 
+# --- identities and reductions whose order does not matter ----------------------------------
+
+def test_sums_of_cotangents_and_stopped_gradients():
+    """``add_any`` (JAX's sum of two cotangents) is an addition; ``stop_gradient`` the identity on
+    values: both computed here, and both still JAX's on a subnormal or a NaN."""
+    x, y = grid(SAFE_F32)
+    closed = jax.make_jaxpr(lambda a, b: jax.grad(lambda u: jnp.sum(u * b + u * u))(a))(x, y)
+    assert "add_any" in _names(closed.jaxpr)
+    compare(closed, x, y, path="numpy")
+    closed = jax.make_jaxpr(lambda a: lax.stop_gradient(a))(x)
+    assert _names(closed.jaxpr) == ["stop_gradient"]
+    compare(closed, x, path="numpy")
+    for pool in (SUBNORMAL_F32, NAN_F32):
+        compare(closed, np.resize(pool, x.shape), path="jax")
+    compare(jax.make_jaxpr(lambda a: lax.stop_gradient(a))(ALL_I32), ALL_I32, path="numpy")
+
+
+#: (shape, axes) of the reductions tried, the empty reductions among them
+REDUCTIONS = [((12,), (0,)), ((4, 6), (1,)), ((4, 6), (0,)), ((4, 6), (0, 1)), ((2, 3, 4), (0, 2)),
+              ((3, 4), ()), ((), ()), ((0, 3), (1,)), ((3, 0), (1,)), ((0,), (0,))]
+
+
+@pytest.mark.parametrize("name", ["reduce_max", "reduce_min"])
+@pytest.mark.parametrize("shape,axes", REDUCTIONS)
+def test_greatest_and_least(name, shape, axes):
+    """A maximum or minimum is one of its inputs whatever the order: computed here unless a
+    zero (whose sign the order decides), a subnormal or a NaN is among them, or nothing is."""
+    reduce = {"reduce_max": lax.reduce_max_p.bind, "reduce_min": lax.reduce_min_p.bind}[name]
+    empty = any(shape[a] == 0 for a in axes)
+    nonzero = SAFE_F32[SAFE_F32 != 0]
+    for pool, path in ((nonzero, "numpy"), (EDGE_F32, None), (SAFE_F32, None),
+                       (SUBNORMAL_F32, None), (np.concatenate([nonzero, NAN_F32]), None),
+                       (ALL_I32, "numpy"), (ALL_BOOL, "numpy")):
+        for _ in range(3):
+            x = np.resize(RNG.permutation(pool), shape)
+            closed = jax.make_jaxpr(lambda a: reduce(a, axes=axes))(x)
+            assert _names(closed.jaxpr) == [name]
+            zero_f32 = x.dtype == F32 and x.size and not np.all(x != 0)
+            compare(closed, x, path="jax" if empty or zero_f32 else path)
+    # zeros of both signs, which XLA's order decides between, go to JAX
+    if not empty and np.prod(shape):
+        x = np.resize(np.float32([0.0, -0.0, -1.0]), shape)
+        compare(jax.make_jaxpr(lambda a: reduce(a, axes=axes))(x), x, path="jax")
+
+
+@pytest.mark.parametrize("shape,axes", REDUCTIONS)
+def test_all_and_any(shape, axes):
+    for fn in (jnp.all, jnp.any):
+        for pool in (ALL_BOOL, np.array([True]), np.array([False])):
+            x = np.resize(RNG.permutation(pool), shape)
+            closed = jax.make_jaxpr(lambda a: fn(a, axis=axes))(x)
+            compare(closed, x, path="numpy" if axes else None)
+    n = np.resize(ALL_I32, shape)  # bitwise on integers: JAX's
+    if axes and np.prod(shape):
+        compare(jax.make_jaxpr(lambda a: lax.reduce_and_p.bind(a, axes=axes))(n), n, path="jax")
+
+
+def test_finiteness():
+    closed = jax.make_jaxpr(jnp.isfinite)(ALL_F32)
+    assert _names(closed.jaxpr) == ["is_finite"]
+    compare(closed, ALL_F32, path="numpy")
+    x = np.concatenate([SUBNORMAL_F32, NAN_F32, np.float32([np.inf, -np.inf, 0.0])])
+    compare(jax.make_jaxpr(jnp.isfinite)(x), x, path="numpy")
+
+
 # --- whole programs -------------------------------------------------------------------------
 
 @jax.custom_vjp
@@ -762,7 +827,69 @@ def test_a_numpy_subclass_goes_to_jax():
     assert not (np.asarray(got[0]) == 12345.0).any()
 
 
-@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "int8", "uint32"])
+F16 = np.dtype(np.float16)
+#: every float16 there is, but the NaNs: 63,490 values (each sign of zero once)
+ALL_F16 = np.arange(1 << 16, dtype=np.uint16).view(F16)
+ALL_F16 = ALL_F16[~np.isnan(ALL_F16)]
+HALF_TINY = float(np.finfo(np.float16).tiny)
+#: float16 values whose sums, differences and products are normal, zero or infinite
+SAFE_F16 = ALL_F16[(np.abs(ALL_F16) >= 2.0**-7) | (ALL_F16 == 0)]
+
+
+def test_float16_operations_round_once():
+    """Sums, differences and products of float16 values round once to float16, in NumPy as in
+    XLA; every value, including infinities, against XLA."""
+    x = RNG.permutation(ALL_F16)
+    y = RNG.permutation(ALL_F16)
+    for op in (lax.add, lax.sub, lax.mul, lax.lt, lax.eq, lax.ge,
+               lambda a, b: jax.grad(lambda u: jnp.sum(u * b + u))(a)):
+        compare(jax.make_jaxpr(op)(x, y), x, y, path=None)
+    safe = RNG.permutation(SAFE_F16)
+    other = RNG.permutation(SAFE_F16)
+    closed = jax.make_jaxpr(lambda a, b: (a + b, a - b, a * b, a < b, a == b))(safe, other)
+    assert compare(closed, safe, other, path=None) != _names(closed.jaxpr)  # most in NumPy
+    small = safe[(safe >= 0.5) & (safe < 4.0)]  # sums and products far from the subnormals
+    closed = jax.make_jaxpr(lambda a, b: (a + b, a * b, a <= b, -a, jnp.isfinite(a)))(small, small[::-1])
+    compare(closed, small, small[::-1], path="numpy")
+
+
+def test_float16_conversions_and_moves():
+    everything = ALL_F16
+    for op in (lambda a: a.astype(jnp.float32), lax.neg, jnp.isfinite, lambda a: a.reshape(-1, 2).T,
+               lambda a: lax.stop_gradient(a), lambda a: jnp.where(a > 1.0, a, -a)):
+        compare(jax.make_jaxpr(op)(everything), everything, path=None)
+    normal = everything[(np.abs(everything) >= 2 * HALF_TINY) | (everything == 0)]
+    normal = normal[:normal.size // 2 * 2]
+    for op in (lambda a: a.astype(jnp.float32), lax.neg, lambda a: a.reshape(-1, 2).T):
+        compare(jax.make_jaxpr(op)(normal), normal, path="numpy")
+    # float32 to float16: each value, the halfway points between float16s and the overflow
+    wide = np.concatenate([everything.astype(np.float32), RNG.normal(0, 100, 4096).astype(np.float32),
+                           np.float32([65504.0, 65519.0, 65520.0, 65536.0, 1e9, np.inf, -0.0])])
+    h = SAFE_F16[np.isfinite(SAFE_F16)].astype(np.float32)
+    h.sort()
+    halfway = (h[:-1] + (h[1:] - h[:-1]) / np.float32(2)).astype(np.float32)
+    for values in (wide, halfway, np.nextafter(halfway, np.float32(np.inf)),
+                   np.nextafter(halfway, np.float32(-np.inf))):
+        compare(jax.make_jaxpr(lambda a: a.astype(jnp.float16))(values), values, path=None)
+    compare(jax.make_jaxpr(lambda a: a.astype(jnp.float16))(halfway[np.abs(halfway) > 1e-3]),
+            halfway[np.abs(halfway) > 1e-3], path="numpy")
+
+
+def test_float16_leaves_the_rest_to_jax():
+    x = RNG.permutation(SAFE_F16[np.abs(SAFE_F16) < 4.0])
+    for op, name in ((lambda a: a / a, "div"), (lambda a: a ** 3, "integer_pow"),
+                     (lambda a: jnp.maximum(a, a), "max"), (lambda a: a.astype(jnp.int32), "convert_element_type"),
+                     (lambda a: jnp.exp(a), "exp")):
+        closed = jax.make_jaxpr(op)(x)
+        assert name in compare(closed, x, path="jax")
+    n = np.int32([1, 2049, 4097, 65519, 70000, -3])
+    closed = jax.make_jaxpr(lambda a: a.astype(jnp.float16))(n)
+    assert compare(closed, n, path="jax") == ["convert_element_type"]
+    tiny = np.float16([HALF_TINY, HALF_TINY / 4, 1.0, 2.0])  # the smallest normal and a subnormal
+    assert "add" in compare(jax.make_jaxpr(lambda a: a + a)(tiny), tiny, path="jax")
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "int8", "uint32"])
 def test_other_dtypes_go_to_jax(dtype):
     x = np.resize(np.float32([1.5, -2.5, 0.0, 3.0, 100.0, -0.5]), (6,)).astype(jnp.dtype(dtype))
     closed = jax.make_jaxpr(lambda a: (a * a, a == a, a.astype(jnp.float32), a.reshape(2, 3)))(x)

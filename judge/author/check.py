@@ -232,14 +232,14 @@ def _run(report: ProblemReport, loaded: Loaded, jobs: int, progress, source_gate
     found.summary = f"{plural(len(subs), 'submission')} found"
 
     # Every run reads the compilation cache the reference fills: filled first, on every core
-    _warm(problem, jobs)
+    filled = _fill(problem, jobs, settings)
     pool = ThreadPoolExecutor(max_workers=jobs)
     compiles = shared_compile.start()  # what one submission compiled, the next one loads
     try:
         t0 = time.monotonic()
         hits = result_cache.hits if result_cache is not None else 0
         reference_hits = result_cache.reference_hits if result_cache is not None else 0
-        ref_future = pool.submit(_reference_outputs, problem, settings, result_cache)
+        ref_future = pool.submit(_reference_outputs, problem, settings, result_cache, filled)
         gated = {s.rel: source_gate and s.expectation.permitted == {Verdict.AC} for s in subs}
         futures = [(s, pool.submit(_timed_grade, problem, s, progress, gated[s.rel], settings,
                                    result_cache, compiles))
@@ -302,15 +302,21 @@ def _gate_note(report, check, problem, path, what: str, level: str = INFO) -> No
                     findings[0].line)
 
 
-def _reference_outputs(problem, settings, result_cache=None) -> dict:
+def _reference_outputs(problem, settings, result_cache=None, filled=None) -> dict:
     """The reference's outputs on every case: stored ones from ``result_cache`` when the
-    reference, the cases' inputs, the sandbox, the judge and JAX are unchanged, else a run
-    (``grading.reference_outputs``), stored for next time. A run waits for the compilation
+    reference, the cases' inputs, the sandbox, the judge and JAX are unchanged, else those of
+    the runs that filled the compilation cache (``filled``, from ``_fill``), else a run
+    (``grading.reference_outputs``); stored for next time. A run waits for the compilation
     cache's warm-up from the reference (``grading.warm_cache``, which the first submission's
     grade asks for too), so it reads what that compiled instead of compiling it again beside it."""
-    if result_cache is None:
+    def run():
+        if filled is not None:
+            return filled
         _warm(problem)
         return grading.reference_outputs(problem, sandbox=settings)
+
+    if result_cache is None:
+        return run()
     from judge.grade.request import build_request
     from judge.run.settings import of as settings_of
 
@@ -318,8 +324,7 @@ def _reference_outputs(problem, settings, result_cache=None) -> dict:
     request = build_request(problem, problem.reference, problem.cases)
     outputs = result_cache.find_reference(problem, request, settings, {})
     if outputs is None:
-        _warm(problem)
-        outputs = grading.reference_outputs(problem, sandbox=settings)
+        outputs = run()
         result_cache.store_reference(problem, request, settings, {}, outputs)
     return outputs
 
@@ -330,6 +335,30 @@ def _warm(problem, jobs: int = 1) -> None:
     check's workers bind (the operations the NumPy evaluator computes are not compiled)."""
     if cache.enabled():
         grading.warm_cache(problem, parts=jobs, bind_all=False)
+
+
+def _fill(problem, jobs: int, settings) -> dict | None:
+    """``_warm``, keeping the reference's outputs on every case (those a run of its own gives:
+    the same worker, evaluator and cases), so that it runs once. None where nothing ran (the
+    cache is off or filled), or where a part failed: the reference's own run reports it."""
+    if not cache.enabled() or cache.is_warm(problem):
+        return None
+    parts = max(1, min(jobs, len(problem.cases)))
+    groups = [problem.cases[i::parts] for i in range(parts)]
+    with cache.filling(problem) as needed:
+        if not needed:
+            return None
+        try:
+            with ThreadPoolExecutor(max_workers=parts) as pool:
+                found = [pool.submit(grading.reference_outputs, problem, group, sandbox=settings,
+                                     fill_cache=True, bind_all=False) for group in groups]
+                outputs = {}
+                for done in found:
+                    outputs.update(done.result())
+        except JudgeError:
+            return None
+        cache.mark_warm(problem)
+    return outputs
 
 
 def _timed_grade(problem, sub, progress, source_gate: bool = True, settings=None,

@@ -61,6 +61,7 @@ def build_request(problem: Problem, submission: Path, cases, planned: plan.Plan 
         "capture_bytes": CAPTURE_BYTES,
         "message_bytes": message_budget(problem, cases),
         "structure": rules.needs_program(problem.rules),
+        "reach": rules.needs_reach(problem.rules),
         "evaluator": evaluator(),
         # examples come first; the supervisor holds the rest back until they are reported
         "public_cases": sum(1 for c in cases if c.visibility == "example"),

@@ -54,6 +54,13 @@ def needs_program(rules) -> bool:
     return any("program" in RULES[r["id"]].EVIDENCE for r in rules)
 
 
+def needs_reach(rules) -> bool:
+    """Does any rule read how much of the output each recurrent loop reaches (the program
+    summary's ``reach``, measured in the worker only when asked: it runs the program again)? A
+    rule module says so with ``reads_reach(rule)``."""
+    return any(getattr(RULES[r["id"]], "reads_reach", lambda rule: False)(r) for r in rules)
+
+
 def abstract_traces(problem) -> list[tuple[str | int, AbstractTrace]]:
     """The programs to trace without running: ``("probe", trace)`` for each of the spec's
     probe shapes, and ``(rule index, trace)`` for the traces a rule asks for itself. None when
@@ -204,5 +211,5 @@ def check_abstract(problem, traces: list[tuple[str | int, TraceEvidence]]) -> Br
 
 
 __all__ = ["RULES", "Breach", "TraceEvidence", "AbstractTrace", "describe", "validate",
-           "needs_program", "abstract_traces", "case_traces", "check_case", "check_abstract",
+           "needs_program", "needs_reach", "abstract_traces", "case_traces", "check_case", "check_abstract",
            "symbolic_trace", "trace_key", "check_symbolic"]

@@ -77,6 +77,11 @@ def evidence(rule: dict, trace: TraceEvidence, problem) -> str:
     return f"live loops: {loops or 'none'}"
 
 
+def reads_reach(rule: dict) -> bool:
+    """A recurrence reads how much of the output its loop reaches (``judge.worker.reach``)."""
+    return "recurrence" in rule
+
+
 def _over(length: str, T: str) -> bool:
     """Is a loop of this length one step per index of T, give or take a few: ``T``,
     ``T - 1`` (a scan over x[1:] from x[0])?"""

@@ -32,6 +32,9 @@ class CaseRunner(traced_once.TraceOnce):
             evaluator = Evaluator(jax, uses_numpy=request.get("evaluator") != "jax")
         self.evaluator = evaluator  # evaluates each traced program (NumPy where exact, else JAX)
         self.structure = bool(request.get("structure"))  # also report each program's summary
+        # and, in it, how much of the output each recurrent loop reaches (``reach``): costly,
+        # so only where a rule reads it
+        self.reach = bool(request.get("reach"))
         self.entry = entry
         self.parameters = request["parameters"]
         self.grad_rule = request.get("grad_rule")
@@ -105,7 +108,8 @@ class CaseRunner(traced_once.TraceOnce):
                         raise
                     closed = jax.make_jaxpr(forward)(*specs)
         return self.summarize(closed, symbolic=bool(made), source=self.submission,
-                              symbols=symbols if made else None, outputs=counted.get("outputs"))
+                              symbols=symbols if made and self.reach else None,
+                              outputs=counted.get("outputs"))
 
     def _derived(self, values: dict, directions: dict | None = None, derivative: dict | None = None
                  ) -> tuple:

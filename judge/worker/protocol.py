@@ -27,6 +27,7 @@ Channels
        "rlimits": {"RLIMIT_CPU": [SOFT, HARD], ...},  # applied by the worker before importing JAX
        "memory_bytes": 2147483648,   # address space the submission may add once JAX is up
        "structure": false,                         # also trace each case without running it
+       "reach": false,          # with structure: measure how much of the output a loop reaches
        "report_ops": false,     # list in "done" the operations that missed the compilation cache
        "more_cases": false,
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},

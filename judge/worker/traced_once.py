@@ -133,7 +133,7 @@ class TraceOnce:
                        probes=names, errors=errors, shapes=dict(spec["shapes"]),
                        primitives=self.instrument.walk_primitives(closed),
                        program=(self.summarize(closed, symbolic=bool(made), source=self.submission,
-                                               symbols=spec["symbols"] if made else None,
+                                               symbols=spec["symbols"] if made and self.reach else None,
                                                outputs=holder["outputs"])
                                 if self.structure else None))
         if self.recorder is not None:  # what the instrument saw while this program was traced

@@ -1,9 +1,10 @@
 """ema_scan twin: with T a symbol, a scan (the recurrence the rules want) beside a fixed number
 of copies of the step; at concrete shapes, a Python loop over T. The rules see the first and the
 values came from the second, until the program run became the program judged: now every case
-runs the first, whose values are wrong.
+runs the first, whose values are wrong; and the scan reaches every row of the output but the
+three the copies overwrite, which the recurrence rule refuses first.
 
-Expected: WA
+Expected: RJ
 """
 
 import jax

@@ -1,0 +1,283 @@
+"""The operations the evaluator (``evaluate``) computes in NumPy, each with XLA's CPU results
+bit for bit where it answers (None where it declines, and JAX computes it): the table of
+functions by primitive name, the parameters each takes, and the checks of the values XLA could
+flush (subnormals, the smallest normal, NaN). ``evaluate``'s notes say why each is exact.
+"""
+
+from __future__ import annotations
+
+import types
+
+import numpy
+
+#: NumPy's names as they were when the worker loaded this module, before any submission: the
+#: evaluator never looks a function up in the numpy module a submission can write to.
+np = types.SimpleNamespace(**vars(numpy))
+
+#: The dtypes computed in NumPy; every other dtype goes to JAX.
+DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_)})
+F32 = np.dtype(np.float32)
+#: float16: only the operations in ``HALF_OPS`` (see ``evaluate``'s notes)
+F16 = np.dtype(np.float16)
+_HALF_TINY = np.float16(np.finfo(np.float16).tiny)
+_HALF_ABOVE_TINY = np.nextafter(_HALF_TINY, np.float16(1.0))
+_TINY = np.float32(np.finfo(np.float32).tiny)
+_ABOVE_TINY = np.nextafter(_TINY, np.float32(1.0))
+_INT32_LIMIT = np.float32(2.0 ** 31)  # float32 values in [-2**31, 2**31) convert exactly
+
+
+def _max(a, b):
+    if a.dtype != F32:
+        return np.maximum(a, b)
+    both_zero = (a == 0) & (b == 0)
+    # XLA: +0 wins over -0 (a NaN in or out sends the operation to JAX: ``subnormal``)
+    return np.where(both_zero, np.where(np.signbit(a), b, a), np.maximum(a, b))
+
+
+def _min(a, b):
+    if a.dtype != F32:
+        return np.minimum(a, b)
+    both_zero = (a == 0) & (b == 0)
+    return np.where(both_zero, np.where(np.signbit(a), a, b), np.minimum(a, b))
+
+
+def _sign(x):
+    if x.dtype != F32:
+        return np.sign(x)
+    return np.where(x == 0, x, np.sign(x))  # keeps -0.0 (and NaN stays NaN)
+
+
+def _round(x, rounding_method=0):
+    if x.dtype != F32:
+        return None
+    if int(rounding_method) == 1:  # to nearest, ties to even
+        return np.rint(x)
+    whole = np.trunc(x)  # ties away from zero; x - trunc(x) is exact
+    away = np.abs(x - whole) >= np.float32(0.5)
+    return np.where(away, whole + np.copysign(np.float32(1.0), x), whole)
+
+
+def _div(a, b):
+    if a.dtype != F32:
+        return None  # integer division: XLA's own rules
+    if b.size < np.prod(np.broadcast_shapes(a.shape, b.shape)):
+        # XLA rewrites A / broadcast(B) as A * broadcast(1 / B): an array divided by a scalar,
+        # or by a divisor whose axes of extent 1 are broadcast ((n, d) by (n, 1) or (1, d))
+        reciprocal = np.divide(np.float32(1.0), b)
+        return None if flushed([reciprocal]) else np.multiply(a, reciprocal)
+    return np.divide(a, b)
+
+
+def _integer_pow(x, y):
+    """Square and multiply, in JAX's order (``lax._integer_pow``), then the reciprocal for a
+    negative power. XLA flushes each product that is tiny, so one that NumPy leaves subnormal
+    (or rounds up to the smallest normal) sends the operation to JAX."""
+    y = int(y)
+    if y == 0:
+        return np.ones_like(x)
+    if abs(y) > 64 or (y < 0 and x.dtype != F32):
+        return None
+    n, acc, steps = abs(y), None, []
+    while n > 0:
+        if n & 1:
+            acc = x if acc is None else np.multiply(acc, x)
+            steps.append(acc)
+        n >>= 1
+        if n > 0:
+            x = np.multiply(x, x)
+            steps.append(x)
+    if flushed(steps):
+        return None
+    return np.divide(np.float32(1.0), acc) if y < 0 else acc.copy()
+
+
+def _sqrt(x):
+    return np.sqrt(x) if x.dtype == F32 else None
+
+
+def _reduce_extreme(ufunc):
+    """``reduce_max`` or ``reduce_min`` over ``axes``: the result is one of the inputs, whatever
+    the order XLA reduces in, except among zeros of both signs (``max(0.0, -0.0)`` depends on
+    the order), so a float32 array holding a zero goes to JAX; an empty reduction (XLA's
+    identity, an infinity or an integer limit) too."""
+    def reduce(x, axes):
+        axes = tuple(int(a) for a in axes)
+        if any(x.shape[a] == 0 for a in axes) or (x.dtype == F32 and not np.all(x != 0)):
+            return None
+        return ufunc.reduce(x, axis=axes) if axes else x.copy()
+    return reduce
+
+
+def _reduce_logical(ufunc):
+    """``reduce_and`` or ``reduce_or`` of a bool array over ``axes`` (an empty one gives the
+    identity, as in XLA); other dtypes go to JAX (bitwise, not logical)."""
+    def reduce(x, axes):
+        if x.dtype != np.bool_:
+            return None
+        axes = tuple(int(a) for a in axes)
+        return ufunc.reduce(x, axis=axes) if axes else x.copy()
+    return reduce
+
+
+def _select_n(which, *cases):
+    if which.dtype == np.bool_ and len(cases) == 2:
+        return np.where(which, cases[1], cases[0])
+    if which.dtype == np.int32 and which.size and (which.min() < 0 or which.max() >= len(cases)):
+        return None  # out of range: XLA's own rule
+    if which.dtype != np.int32 or len(cases) > 32:
+        return None  # np.choose takes at most 32 choices
+    return np.choose(which, cases)
+
+
+def _clamp(lo, x, hi):
+    if x.dtype == F32 and (np.isnan(lo).any() or np.isnan(hi).any()):
+        return None
+    return _min(_max(x, lo), hi)
+
+
+def _convert(x, new_dtype, **_):
+    new = np.dtype(new_dtype)
+    if (F16 in (x.dtype, new)) and not {x.dtype, new} <= {F16, F32}:
+        return None  # float16 only to and from the floats: rounding an integer twice is XLA's
+    if new not in DTYPES and new != F16:
+        return None
+    if x.dtype == F32 and new == np.int32:
+        high, low = x >= _INT32_LIMIT, x < -_INT32_LIMIT
+        inside = ~(high | low | np.isnan(x))
+        out = np.trunc(np.where(inside, x, np.float32(0))).astype(np.int32)
+        limits = np.iinfo(np.int32)  # XLA saturates; NaN gives 0
+        return np.where(high, np.int32(limits.max), np.where(low, np.int32(limits.min), out))
+    if new == np.bool_:
+        return x != 0
+    return x.astype(new)
+
+
+def _broadcast_in_dim(x, shape, broadcast_dimensions, **_):
+    shape = tuple(int(d) for d in shape)
+    expanded = [1] * len(shape)
+    for axis, size in zip(broadcast_dimensions, x.shape):
+        expanded[int(axis)] = size
+    return np.broadcast_to(x.reshape(expanded), shape).copy()
+
+
+def _reshape(x, new_sizes, dimensions=None, **_):
+    if dimensions is not None:
+        return None
+    return x.reshape(tuple(int(d) for d in new_sizes)).copy()
+
+
+def _slice(x, start_indices, limit_indices, strides=None):
+    strides = strides if strides is not None else (1,) * x.ndim
+    return x[tuple(slice(int(a), int(b), int(c)) for a, b, c in zip(start_indices, limit_indices, strides))].copy()
+
+
+def _pad(x, value, padding_config):
+    """XLA's pad: ``interior`` copies of the value between elements, then ``low`` and ``high`` at
+    the ends, a negative one cropping."""
+    config = [tuple(int(n) for n in dim) for dim in padding_config]
+    if len(config) != x.ndim or any(interior < 0 for _, _, interior in config):
+        return None
+    full = [max(lo, 0) + max(hi, 0) + n + max(n - 1, 0) * interior
+            for (lo, hi, interior), n in zip(config, x.shape)]
+    out = np.full(full, value, dtype=x.dtype)
+    out[tuple(slice(max(lo, 0), max(lo, 0) + (n - 1) * (interior + 1) + 1 if n else 0, interior + 1)
+              for (lo, _, interior), n in zip(config, x.shape))] = x
+    return out[tuple(slice(max(-lo, 0), size - max(-hi, 0)) for (lo, hi, _), size in zip(config, full))].copy()
+
+
+#: name -> (function of the inputs and the parameters, whether float inputs are operated on).
+#: An operation that only moves or selects values never reads a float, so a subnormal passes
+#: through it unchanged in XLA too.
+_BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "eq": np.equal,
+           "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+           "ge": np.greater_equal}
+_BITWISE = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
+
+
+def table() -> dict:
+    table = {}
+    for name, ufunc in _BINARY.items():
+        table[name] = (lambda a, b, _f=ufunc: _f(a, b), True)
+    table["add_any"] = table["add"]  # the sum of two cotangents: JAX binds it as ``add``
+    for name, ufunc in _BITWISE.items():
+        table[name] = (lambda a, b, _f=ufunc: _f(a, b) if a.dtype != F32 else None, False)
+    table.update({
+        "div": (_div, True),
+        "max": (_max, True),
+        "min": (_min, True),
+        "neg": (np.negative, False),  # XLA flips the sign bit: a subnormal stays one
+        "abs": (np.abs, False),
+        "sign": (_sign, True),
+        "floor": (lambda x: np.floor(x) if x.dtype == F32 else None, True),
+        "ceil": (lambda x: np.ceil(x) if x.dtype == F32 else None, True),
+        "round": (_round, True),
+        "sqrt": (_sqrt, True),
+        "integer_pow": (_integer_pow, True),
+        "square": (lambda x: np.multiply(x, x), True),
+        "not": (lambda x: np.invert(x) if x.dtype != F32 else None, False),
+        "select_n": (_select_n, False),
+        "clamp": (_clamp, True),
+        "convert_element_type": (_convert, True),
+        "broadcast_in_dim": (_broadcast_in_dim, False),
+        "reshape": (_reshape, False),
+        "squeeze": (lambda x, dimensions: np.squeeze(x, tuple(dimensions)).copy(), False),
+        "expand_dims": (lambda x, dimensions: np.expand_dims(x, tuple(dimensions)).copy(), False),
+        "transpose": (lambda x, permutation: np.transpose(x, tuple(permutation)).copy(), False),
+        "slice": (_slice, False),
+        "rev": (lambda x, dimensions: np.flip(x, tuple(int(d) for d in dimensions)).copy(), False),
+        "concatenate": (lambda *xs, dimension: np.concatenate(xs, axis=int(dimension)), False),
+        "stack": (lambda *xs, axis: np.stack(xs, axis=int(axis)), False),
+        "pad": (_pad, False),
+        "copy": (lambda x: x.copy(), False),
+        "copy_p": (lambda x: x.copy(), False),
+        "stop_gradient": (lambda x: x.copy(), False),  # on values, the identity
+        "is_finite": (lambda x: np.isfinite(x) if x.dtype in (F32, F16) else None, False),
+        "reduce_max": (_reduce_extreme(np.maximum), True),
+        "reduce_min": (_reduce_extreme(np.minimum), True),
+        "reduce_and": (_reduce_logical(np.logical_and), False),
+        "reduce_or": (_reduce_logical(np.logical_or), False),
+    })
+    return table
+
+
+#: Parameters passed to a table function, per operation (the others are not needed there).
+PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element_type": ("new_dtype",),
+          "broadcast_in_dim": ("shape", "broadcast_dimensions"), "reshape": ("new_sizes", "dimensions"),
+          "squeeze": ("dimensions",), "expand_dims": ("dimensions",), "transpose": ("permutation",),
+          "slice": ("start_indices", "limit_indices", "strides"), "rev": ("dimensions",),
+          "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",),
+          "reduce_max": ("axes",), "reduce_min": ("axes",), "reduce_and": ("axes",),
+          "reduce_or": ("axes",)}
+#: The operations computed here on float16 too: each rounds once to float16 (XLA computes them
+#: in float32 and rounds, which gives the same float16: float32 holds more than twice float16's
+#: digits), or only moves or compares values.
+HALF_OPS = frozenset({
+    "add", "add_any", "sub", "mul", "neg", "eq", "ne", "lt", "le", "gt", "ge", "is_finite",
+    "select_n", "convert_element_type", "broadcast_in_dim", "reshape", "squeeze", "expand_dims",
+    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient"})
+
+
+def subnormal(values, limit=_TINY) -> bool:
+    """Whether a float32 value is NaN, or nonzero and smaller in magnitude than ``limit`` (a
+    float16 value: than float16's smallest normal, or the float16 after it where ``limit`` is
+    the float32 after the smallest normal).
+    (NaN: XLA's sign and payload of a NaN result follow rules of its own, which a submission can
+    read back as a value, so every operation that meets or makes one goes to JAX.)"""
+    for value in values:
+        if value.dtype == F32 and value.size:
+            magnitude = np.abs(value)
+            if not np.all((magnitude >= limit) | (magnitude == 0)):
+                return True
+        elif value.dtype == F16 and value.size:
+            magnitude = np.abs(value)
+            bound = _HALF_TINY if limit is _TINY else _HALF_ABOVE_TINY
+            if not np.all((magnitude >= bound) | (magnitude == 0)):
+                return True
+    return False
+
+
+def flushed(values) -> bool:
+    """Whether XLA could have flushed one of these computed values to zero: a subnormal, or
+    the smallest normal, which NumPy reaches by rounding up results that XLA flushes; or
+    whether one is NaN."""
+    return subnormal(values, _ABOVE_TINY)

@@ -1,0 +1,91 @@
+"""The reach of a recurrence, element by element (``judge.worker.reach``), on programs traced
+with T as a symbol: how many elements of the output a loop's recurrent carry reaches, each by an
+element of its own."""
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+from judge.worker import program, symbolic
+
+SYMBOLS = {"T": [1, 64]}
+
+
+def _reach(fn, d=4):
+    made = symbolic.dims(jax, SYMBOLS)
+    closed = jax.make_jaxpr(fn)(jax.ShapeDtypeStruct((made["T"], d), jnp.float32))
+    loops = program.summarize(closed, symbolic=True, symbols=SYMBOLS, outputs=1)["loops"]
+    return [(lp["reach"]["reached"], lp["reach"]["outputs"]) if lp.get("reach") else None for lp in loops]
+
+
+def _step(c, row, decay=0.9):
+    c = decay * c + (1 - decay) * row
+    return c, c
+
+
+def _closed_form(x):
+    return jnp.cumsum(x, axis=0) * 0.1  # any values: only which elements flow where is measured
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: jax.lax.scan(_step, jnp.zeros_like(x[0]), x)[1],
+    # a decay of 0: the carry is multiplied by zero, yet the step reads it
+    lambda x: jax.lax.scan(lambda c, r: _step(c, r, 0.0), jnp.zeros_like(x[0]), x)[1],
+    lambda x: jax.vmap(lambda col: jax.lax.scan(_step, 0.0, col)[1], in_axes=1, out_axes=1)(x),
+    lambda x: jax.lax.scan(_step, jnp.zeros_like(x[0]), x.T.T)[1].T.T,
+], ids=["scan", "decay_zero", "vmap_over_columns", "transposed"])
+def test_an_honest_recurrence_reaches_every_element(fn):
+    assert _reach(fn) == [(128, 128)]
+
+
+@pytest.mark.parametrize("fn, reached", [
+    (lambda x: _closed_form(x).at[:, :1].set(jax.lax.scan(_step, jnp.zeros((1,)), x[:, :1])[1]), 32),
+    (lambda x: _closed_form(x) + 1e-30 * jax.lax.scan(_step, jnp.zeros((1,)), x[:, :1])[1], 32),
+    (lambda x: _closed_form(x) + 0.0 * jax.lax.scan(_step, jnp.zeros_like(x[0]), x)[0], 4),
+    (lambda x: _closed_form(x).at[:, :1].set(jax.lax.scan(_step, jnp.zeros_like(x[0]), x)[1][:, :1]), 32),
+], ids=["one_column_replacing", "one_column_broadcast", "final_carry_broadcast", "one_column_used"])
+def test_a_recurrence_beside_a_closed_form_reaches_part_of_the_output(fn, reached):
+    assert _reach(fn) == [(reached, 128)]
+
+
+def test_a_buffer_the_loop_only_carries_along_is_no_source():
+    def fn(x):
+        def body(t, state):
+            c, out = state
+            c = 0.9 * c + 0.1 * x[t, 0]
+            return c, out.at[t, 0].set(c)
+        return jax.lax.fori_loop(0, x.shape[0], body, (jnp.zeros(()), _closed_form(x)))[1]
+
+    assert _reach(fn) == [(32, 128)]
+
+
+def test_a_cond_on_the_length_is_measured_both_ways():
+    def fn(x):
+        honest = lambda x: jax.lax.scan(_step, jnp.zeros_like(x[0]), x)[1]  # noqa: E731
+        return jax.lax.cond(jnp.array(x.shape[0]) >= 32, honest, _closed_form, x)
+
+    assert _reach(fn) == [(0, 128)]
+
+
+@pytest.mark.parametrize("problem_id, wanted", [("ema_scan", True), ("per_example_clip", False),
+                                                ("spectral_norm", False)])
+def test_the_reach_is_measured_only_where_a_rule_reads_it(problem_id, wanted):
+    """Measuring the reach runs the program again, so the request asks for it only where a
+    rule reads it (a recurrence), and a worker that is not asked leaves it out."""
+    from pathlib import Path
+
+    from judge.grade.request import build_request
+    from judge.problem import spec
+
+    root = Path(__file__).resolve().parent.parent
+    problem = spec.load(root / "problems" / f"{problem_id}.yaml")
+    request = build_request(problem, root / "reference" / f"{problem_id}.py", problem.examples[:1])
+    assert request["reach"] is wanted
+
+
+def test_a_worker_not_asked_for_the_reach_does_not_measure_it():
+    made = symbolic.dims(jax, SYMBOLS)
+    closed = jax.make_jaxpr(lambda x: jax.lax.scan(_step, jnp.zeros(4), x)[1])(
+        jax.ShapeDtypeStruct((made["T"], 4), jnp.float32))
+    loops = program.summarize(closed, symbolic=True, symbols=None, outputs=1)["loops"]
+    assert loops and all("reach" not in lp for lp in loops)
