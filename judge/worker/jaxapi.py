@@ -202,3 +202,14 @@ def primitive_callable():
     from jax._src import dispatch
 
     return dispatch.xla_primitive_callable
+
+
+def sub_jaxprs(value):
+    """The open jaxprs held in one equation parameter (a jaxpr, a closed jaxpr, or a tuple)."""
+    if hasattr(value, "eqns"):
+        yield value
+    elif hasattr(value, "jaxpr") and hasattr(value.jaxpr, "eqns"):
+        yield value.jaxpr
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from sub_jaxprs(item)

@@ -66,18 +66,8 @@ from __future__ import annotations
 import math
 
 from . import protocol, reach, symbolic as _symbolic
+from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
 from .loops import is_ref, loop_needs, loop_summary
-
-
-def sub_jaxprs(value):
-    """The open jaxprs held in one equation parameter (a jaxpr, a closed jaxpr, or a tuple)."""
-    if hasattr(value, "eqns"):
-        yield value
-    elif hasattr(value, "jaxpr") and hasattr(value.jaxpr, "eqns"):
-        yield value.jaxpr
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from sub_jaxprs(item)
 
 
 #: Primitives whose sub-jaxpr's outputs are the equation's outputs, one for one: liveness

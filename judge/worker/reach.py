@@ -234,7 +234,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             env[v] = x
         for i, eqn in enumerate(jaxpr.eqns):
             ins = [read(v) for v in eqn.invars]
-            if all(map(fixed, eqn.invars)) and not any(True for p in eqn.params.values() for _ in reach_key.subs(p)):
+            if all(map(fixed, eqn.invars)) and not any(True for p in eqn.params.values() for _ in jaxapi.sub_jaxprs(p)):
                 static.update(eqn.outvars)
             if route and i == route[0] and len(route) == 1:
                 outs = loop(eqn, ins, k, r, j)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .jaxapi import sub_jaxprs
+
 
 def floating(var) -> bool:
     """Is ``var`` (a ref: the array it holds) of a floating or complex dtype?"""
@@ -49,7 +51,7 @@ def _nested_consts(jaxpr):
             for value in (param if isinstance(param, (tuple, list)) else (param,)):
                 if hasattr(value, "consts") and hasattr(value, "jaxpr"):
                     yield value.consts
-            for sub in subs(param):
+            for sub in sub_jaxprs(param):
                 yield from _nested_consts(sub)
 
 
@@ -76,17 +78,7 @@ def lifted_vars(jaxpr) -> list:
                     seen.add(id(v))
                     found.append(v)
             for param in eqn.params.values():
-                for sub in subs(param):
+                for sub in sub_jaxprs(param):
                     walk(sub)
     walk(jaxpr)
     return found
-
-
-def subs(value):
-    if hasattr(value, "eqns"):
-        yield value
-    elif hasattr(value, "jaxpr") and hasattr(value.jaxpr, "eqns"):
-        yield value.jaxpr
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from subs(item)
