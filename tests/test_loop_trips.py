@@ -100,7 +100,7 @@ RULE = {"id": "no_unrolling", "parameter": "K"}
 
 def _at(k, *lengths):
     loops = tuple(Loop(primitive="scan", length=str(n), recurrent=True) for n in lengths)
-    return rules.TraceEvidence(label=f"K = {k}", shapes={}, abstract=True, program=Program(
+    return rules.TraceEvidence(label=f"K = {k}", shapes={}, abstract=True, values={"K": k}, program=Program(
         equations=20, primitives={"scan": 1}, largest=(), live={"scan": 1}, loops=loops))
 
 

@@ -255,7 +255,8 @@ def _counted(n, loops=True, label="K = 3"):
     live = {"scan": 1} if loops else {"mul": 3}
     trips = label.rpartition(" = ")[2] if label.startswith("K = ") else "3"
     listed = (Loop(primitive="scan", length=trips, recurrent=True),) if loops else ()
-    return rules.TraceEvidence(label=label, shapes={}, program=Program(
+    values = {"K": int(trips)} if label.startswith("K = ") else {}
+    return rules.TraceEvidence(label=label, shapes={}, values=values, program=Program(
         equations=n, primitives=dict(live), largest=(), live=live, loops=listed), abstract=True)
 
 

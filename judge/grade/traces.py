@@ -78,7 +78,8 @@ def evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
         return rules.Breach("probe_shape_failed", f"the rules could not be checked: tracing at "
                                                   f"{w.trace.name} failed: {describe(report.error)}")
     return rules.TraceEvidence(label=w.trace.name, shapes=w.trace.shapes, program=report.program,
-                               report=report, abstract=True, symbols=w.trace.symbols)
+                               report=report, abstract=True, symbols=w.trace.symbols,
+                               values=w.trace.values)
 
 
 def _first_line(text: str) -> str:
@@ -131,7 +132,8 @@ def symbolic(problem, planned: CasePlan, report, decided: dict) -> rules.TraceEv
     known = decided.get(key)
     if known is None or known[0] != report.program:  # each program the worker reports is decided
         got = rules.TraceEvidence(label=trace.name, shapes=trace.shapes, program=report.program,
-                                  report=report, abstract=True, symbols=trace.symbols)
+                                  report=report, abstract=True, symbols=trace.symbols,
+                                  values=trace.values)
         known = decided[key] = (report.program, rules.check_symbolic(problem, got) or got)
     return known[1]
 

@@ -59,6 +59,8 @@ class TraceEvidence:
     related: tuple = ()
     #: traced with these dims as symbols: name -> (lowest, highest or None)
     symbols: Mapping[str, tuple] = field(default_factory=dict)
+    #: the static values it was traced at (a rule's own traces: ``K = 7`` is ``{"K": 7, ...}``)
+    values: Mapping[str, Any] = field(default_factory=dict)
 
 
 def number(n: int) -> str:

@@ -284,9 +284,9 @@ def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) ->
 
 
 def _at(trace, K: str) -> int | None:
-    """The value of the parameter a trace was made at (its label, ``K = 7``)."""
-    head, _, tail = trace.label.rpartition(" = ")
-    return int(tail) if head == K and tail.isdigit() else None
+    """The value of the parameter a trace was made at, where it is an int."""
+    value = trace.values.get(K)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _trips(program) -> int | None:
