@@ -338,27 +338,12 @@ def _warm(problem, jobs: int = 1) -> None:
 
 
 def _fill(problem, jobs: int, settings) -> dict | None:
-    """``_warm``, keeping the reference's outputs on every case (those a run of its own gives:
-    the same worker, evaluator and cases), so that it runs once. None where nothing ran (the
-    cache is off or filled), or where a part failed: the reference's own run reports it."""
-    if not cache.enabled() or cache.is_warm(problem):
+    """``_warm``, keeping the reference's outputs on every case (``grading.fill_cache``), so
+    that it runs once. None where nothing ran (the cache is off or filled), or where a part
+    failed: the reference's own run reports it."""
+    if not cache.enabled():
         return None
-    parts = max(1, min(jobs, len(problem.cases)))
-    groups = [problem.cases[i::parts] for i in range(parts)]
-    with cache.filling(problem) as needed:
-        if not needed:
-            return None
-        try:
-            with ThreadPoolExecutor(max_workers=parts) as pool:
-                found = [pool.submit(grading.reference_outputs, problem, group, sandbox=settings,
-                                     fill_cache=True, bind_all=False) for group in groups]
-                outputs = {}
-                for done in found:
-                    outputs.update(done.result())
-        except JudgeError:
-            return None
-        cache.mark_warm(problem)
-    return outputs
+    return grading.fill_cache(problem, parts=jobs, bind_all=False, sandbox=settings)
 
 
 def _timed_grade(problem, sub, progress, source_gate: bool = True, settings=None,

@@ -200,24 +200,31 @@ def warm_cache(problem: Problem, parts: int = 1, bind_all: bool = True) -> bool:
     check` uses its cores: every submission waits for the fill, and compiling is serial).
     ``bind_all``: the reference binds every operation with JAX (see ``reference_outputs``);
     without it, only those the workers' evaluator binds ($JUDGE_EVALUATOR)."""
+    return fill_cache(problem, parts, bind_all) is not None
+
+
+def fill_cache(problem: Problem, parts: int = 1, bind_all: bool = True,
+               sandbox: Settings | str | None = None) -> dict[int, dict] | None:
+    """``warm_cache``, returning the reference's outputs on every case from the runs that
+    filled it (what a run of its own gives: the same worker, evaluator and cases), so that a
+    caller needing them runs the reference once; None where nothing ran (already warm, or
+    filled by another process) or a run failed."""
     if cache.is_warm(problem):
-        return False
+        return None
     with cache.filling(problem) as needed:
         if not needed:
-            return False
+            return None
         groups = [problem.cases[i::parts] for i in range(max(1, min(parts, len(problem.cases))))]
+        outputs: dict[int, dict] = {}
         try:
-            if len(groups) == 1:
-                reference_outputs(problem, fill_cache=True, bind_all=bind_all)
-            else:
-                with ThreadPoolExecutor(max_workers=len(groups)) as pool:
-                    for done in [pool.submit(reference_outputs, problem, group, fill_cache=True,
-                                             bind_all=bind_all) for group in groups]:
-                        done.result()
+            with ThreadPoolExecutor(max_workers=len(groups)) as pool:
+                for done in [pool.submit(reference_outputs, problem, group, sandbox=sandbox,
+                                         fill_cache=True, bind_all=bind_all) for group in groups]:
+                    outputs.update(done.result())
         except JudgeError:
-            return False
+            return None
         cache.mark_warm(problem)
-    return True
+    return outputs
 
 
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
