@@ -78,8 +78,8 @@ ENV_ALLOWLIST = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT")
 #: creation and wake-ups are system calls, slow under gVisor) and contend with the other
 #: workers. One thread also keeps a worker's values the same on every machine: Eigen may split
 #: a large product's sum over its pool's threads, and so round it differently with more cores.
-#: (On a 13-core machine the bundled problems' values and a class's verdicts and scores came
-#: out the same with either; docs/install.md.)
+#: (On a 13-core machine five problems' values and gradients, and a class's verdicts and
+#: scores, came out the same with either; docs/install.md.)
 SINGLE_THREADED = {"PJRT_NPROC": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
                    "MKL_NUM_THREADS": "1"}
 
