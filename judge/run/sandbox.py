@@ -76,8 +76,8 @@ ENV_ALLOWLIST = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT")
 #: otherwise. A worker evaluates a submission's small operations one after another, and a batch
 #: runs one worker per core, so wider pools only start threads that wait for work (thread
 #: creation and wake-ups are system calls, slow under gVisor) and contend with the other
-#: workers. One thread also keeps a worker's values the same on every machine: Eigen may split
-#: a large product's sum over its pool's threads, and so round it differently with more cores.
+#: workers. One thread also keeps a worker's values from depending on the machine's core count:
+#: Eigen may split a large product's sum over its pool's threads, and so round it differently.
 #: (On a 13-core machine five problems' values and gradients, and a class's verdicts and
 #: scores, came out the same with either; docs/install.md.)
 SINGLE_THREADED = {"PJRT_NPROC": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
