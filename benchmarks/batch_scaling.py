@@ -13,7 +13,11 @@ Two measurements, side by side:
 
 Each speed-up is the one-at-a-time wall time over the N-at-once one; the last line is the
 judge's speed-up over the machine's, the share of the machine's parallelism the judge reaches
-(1.0: all of it). N defaults to the cores this process may use. `--quick` grades a class of
+(1.0: all of it). Below the table, where the judge's share goes: how much longer a submission
+takes when N grade at once (the sum of the report's times, N at once over one at a time: a
+worker slowed by the others), against a bare process (its mean time at once over alone), and
+how busy the N lanes were (the sum of times over N times the wall time: lanes idle at the
+start and in the tail, when the last submissions run alone). N defaults to the cores this process may use. `--quick` grades a class of
 8 and takes a minute or two on 2 cores. Run it on a quiet machine; it prints how many cores it
 may use.
 """
@@ -21,6 +25,7 @@ may use.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -49,7 +54,8 @@ def make_class(problem: str, folder: Path, size: int) -> list[Path]:
 
 
 def batch(problem: str, folder: Path, jobs: str, out: Path, env: dict) -> float:
-    """Wall seconds of ``judge batch FOLDER -j JOBS``; its report and journal go to ``out``."""
+    """Wall seconds of ``judge batch FOLDER -j JOBS``; its report (``report.json``) and journal
+    go to ``out``."""
     out.mkdir()
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "judge", "batch", str(folder), "-p", problem,
@@ -61,6 +67,12 @@ def batch(problem: str, folder: Path, jobs: str, out: Path, env: dict) -> float:
     if done.returncode not in (0, 1):
         raise SystemExit(f"judge batch -j {jobs} failed: {done.stderr.strip()[-500:]}")
     return wall
+
+
+def graded_seconds(report: Path) -> float:
+    """The sum of the times a batch's report gives its submissions (each one's grade, as the
+    judge timed it)."""
+    return sum(float(row.get("time_s") or 0.0) for row in json.loads(report.read_text())["results"])
 
 
 def bare(problem: str, count: int, at_once: bool, env: dict) -> float:
@@ -130,6 +142,10 @@ def main() -> None:
                   f"   (the judge with JUDGE_WARM=off: a fresh Python per submission)")
         print(f"   {'bare':<8}  {bare_1:13.1f}s  {bare_n:11.1f}s  {bare_x:7.2f}x")
         print(f"judge speed-up / bare speed-up: {judge_x / bare_x:.2f}")
+        busy_1, busy_n = (graded_seconds(Path(tmp) / name / "report.json") for name in ("run-1", f"run-{n}"))
+        print(f"a submission at -j {n} takes {busy_n / busy_1:.2f}x its time at -j 1 (sum of the report's "
+              f"times: {busy_1:.1f}s, {busy_n:.1f}s); a bare run {bare_n / (bare_1 / n):.2f}x; "
+              f"the {n} lanes were busy {busy_n / (n * judge_n):.0%} of the -j {n} wall time")
 
 
 if __name__ == "__main__":

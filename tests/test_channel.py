@@ -274,10 +274,14 @@ def corpus(folder: Path) -> list[str]:
 
 
 def test_every_hostile_submission_gets_a_verdict_and_every_report(twice, tmp_path):
+    # where nothing bounds a worker's tasks, the thread bomb is AC when its threads start within
+    # the limits (test_thread_bomb_meets_the_task_bound is skipped there; SECURITY.md)
+    unbounded = tasks.unbounded(sandbox.resolve(None, quiet=True)) is not None
     for name in corpus(tmp_path / "class"):
         result, _ = grade(twice, tmp_path / "class" / name)
         assert result.verdict is not Verdict.IE, (name, verdict_of(result))
-        assert (result.verdict is Verdict.AC) == (name == "honest.py"), (name, verdict_of(result))
+        if not (unbounded and name == "thread_bomb_small_stacks.py"):
+            assert (result.verdict is Verdict.AC) == (name == "honest.py"), (name, verdict_of(result))
         assert_reports_clean(result)
 
 

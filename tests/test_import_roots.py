@@ -66,8 +66,32 @@ def test_roots_are_the_folders_the_judge_found_jax_and_numpy_in():
                                      capture_output=True, text=True, check=True).stdout)
     seen = json.loads(subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
                                      check=True).stdout)
-    added = [p for p in roots if p not in bare]
-    assert seen == ["/judge-parent", *added, *bare]
+    added = [p for p in roots if p not in bare or p in imports.ahead()]
+    assert seen == ["/judge-parent", *added, *(p for p in bare if p not in added)]
+
+
+def test_a_worker_whose_own_path_finds_another_numpy_first_imports_the_judges(tmp_path):
+    """A virtual environment whose ``.pth`` names a site folder holding another NumPy before the
+    folders on the judge's PYTHONPATH: the judge imports PYTHONPATH's, and so do its workers
+    (``python -I`` of that environment would find the other one first)."""
+    folder = tmp_path / "venv"
+    try:
+        venv.EnvBuilder(with_pip=False, symlinks=True).create(folder)
+    except Exception as exc:  # noqa: BLE001 - any failure means no venv can be made here
+        pytest.skip(f"a virtual environment cannot be created here: {exc}")
+    python = str(folder / "bin" / "python")
+    other = tmp_path / "other-site"
+    (other / "numpy").mkdir(parents=True)
+    (other / "numpy" / "__init__.py").write_text("raise ImportError('not the NumPy the judge uses')\n")
+    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    (Path(purelib) / "site_folders.pth").write_text(
+        "".join(f"import site; site.addsitedir({p!r})\n" for p in [str(other), *_pythonpath().split(os.pathsep)]))
+    done = subprocess.run([python, "-m", "judge", "grade", str(README_SUBMISSION), "--problem", "fake_quant_ste",
+                           "--sandbox", "none", "--format", "json", "--examples-only"],
+                          cwd=tmp_path, env=_env(tmp_path), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout)["verdict"] == "AC"
 
 
 @pytest.mark.parametrize("mode", _modes())

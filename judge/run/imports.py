@@ -7,8 +7,10 @@ folder. Where the judge found JAX on PYTHONPATH (a TPU VM image, an HPC ``module
 or Nix), a worker would not find it. So ``roots`` lists the folders of the judge's own
 ``sys.path`` that hold the modules a worker imports (``MODULES``) and every distribution they
 require (their metadata, extras left out), in the judge's order; a worker's bootstrap
-(``bootstrap``) puts those that are not on its own path in front of it, as PYTHONPATH put them
-in front of the judge's, and under bubblewrap they are mounted read-only
+(``bootstrap``) puts those that are not on its own path in front of it, and those PYTHONPATH put
+in front of the judge's standard library in front of it too, even where its own path holds them
+further back (a virtual environment's ``.pth`` naming a site folder with another NumPy first),
+and under bubblewrap they are mounted read-only
 (``judge.run.sandbox``). Nothing else of the judge's path or environment reaches a worker.
 
 ``check`` asks the workers' interpreter once per process where it would import JAX and NumPy
@@ -99,10 +101,22 @@ def roots() -> tuple[str, ...]:
     return tuple(out)
 
 
+@functools.cache
+def ahead() -> tuple[str, ...]:
+    """The roots the judge's path holds ahead of its standard library (PYTHONPATH's folders)."""
+    ordered = [os.path.abspath(p) for p in sys.path if p]
+    stdlib = os.path.abspath(os.path.dirname(os.__file__))
+    end = ordered.index(stdlib) if stdlib in ordered else 0
+    return tuple(r for r in roots() if r in ordered[:end])
+
+
 def path_code(parent: str) -> str:
-    """Python statements that put the import roots missing from the interpreter's own path in
-    front of it, then the folder holding the judge's package ``parent`` before everything."""
-    return (f"import sys; sys.path[:0] = [p for p in {list(roots())!r} if p not in sys.path]; "
+    """Python statements that put in front of the interpreter's own path, in the judge's order,
+    the import roots it lacks and those the judge holds ahead of its standard library (moved
+    there when its own path holds them later, behind another copy of NumPy, say), then the
+    folder holding the judge's package ``parent`` before everything."""
+    return (f"import sys; sys.path[:0] = [p for p in {list(roots())!r} if p in {list(ahead())!r} "
+            f"or p not in sys.path]; sys.path[:] = list(dict.fromkeys(sys.path)); "
             f"sys.path.insert(0, {parent!r}); ")
 
 

@@ -70,6 +70,19 @@ PACKAGE_PARENT = PACKAGE_DIR.parent                     # the checkout, or site-
 #: Environment variables passed through to the worker; everything else is dropped.
 ENV_ALLOWLIST = ("PATH", "LANG", "LC_ALL", "TZ", "SYSTEMROOT")
 
+#: A worker's compute pools, one thread each. JAX's CPU client sizes its intra-op pool (Eigen's,
+#: which runs products and other library calls) by ``PJRT_NPROC`` (else the cores it may use),
+#: and OpenBLAS and OpenMP, under NumPy and SciPy, by theirs: each as wide as the machine
+#: otherwise. A worker evaluates a submission's small operations one after another, and a batch
+#: runs one worker per core, so wider pools only start threads that wait for work (thread
+#: creation and wake-ups are system calls, slow under gVisor) and contend with the other
+#: workers. One thread also keeps a worker's values from depending on the machine's core count:
+#: Eigen may split a large product's sum over its pool's threads, and so round it differently.
+#: (On a 13-core machine five problems' values and gradients, and a class's verdicts and
+#: scores, came out the same with either; docs/install.md.)
+SINGLE_THREADED = {"PJRT_NPROC": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+                   "MKL_NUM_THREADS": "1"}
+
 UNPROTECTED = ("the submission can read every file the judge can read (hidden cases and "
                "reference included), use the network, write outside its directory and see "
                "other processes; only resource limits and deadlines apply")
@@ -170,6 +183,7 @@ def worker_env(workdir: str, cache_dir: str | None = None, cache_settings: dict 
         # charged (the address space beyond the runtime's; see ``memory_bytes``).
         "MALLOC_ARENA_MAX": "2",
     })
+    env.update(SINGLE_THREADED)
     env.update(cache_settings or {})
     if cache_dir:
         env["JAX_COMPILATION_CACHE_DIR"] = cache_dir
