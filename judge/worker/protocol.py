@@ -10,7 +10,8 @@ Channels
   It carries case *inputs* only, never expected outputs. When ``more_cases`` is true, a second
   line ``{"cases": [...]}`` follows with the hidden cases; the judge sends it only after every
   case of the first line (the public examples) has been reported, so nothing shown for an
-  example can contain a hidden input. Then stdin is closed::
+  example can contain a hidden input. Then stdin is closed (with ``decide`` cases, at the end of
+  the run: answers follow)::
 
       {"protocol": 1,
        "submission": "/abs/path/solution.py",
