@@ -21,7 +21,7 @@ from judge.run.settings import Settings, of as resolve_settings
 from judge import rules
 from judge.grade import compare, corners, example_diff, plan, traces
 from judge.grade import hints as hints_mod
-from judge.grade import intake, scoring
+from judge.grade import intake, scoring, skips
 from judge.grade.request import build_request
 from judge import gate
 from judge.run.boundary import ErrorReport, Probes, escape
@@ -113,7 +113,7 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                            reason=reason, message=message, time_s=time.monotonic() - started,
                            cases=results)
     planned = plan.resolve(problem, cases)  # what grading needs of each case, resolved once
-    request = build_request(problem, path, cases, planned)
+    request = skips.flag(build_request(problem, path, cases, planned), planned)
     cache_dir = _cache_for(problem, use_cache)
     if compiles is not None and cache_dir is not None:
         request["report_ops"] = True
@@ -155,9 +155,10 @@ def _runs(problem: Problem, path: Path, planned: plan.Plan, request: dict, timeo
     for the same request, content, sandbox, judge and JAX are replayed instead (the plan then
     holds the traces planned when they were stored), and new clean runs are stored."""
     content = path.read_bytes() if stored is not None else b""
+    decide = skips.decider(problem, planned)  # the rules' answer to a program, before it runs
     if stored is not None:
         found = stored.find(problem, request, content, settings, timeouts,
-                             traces.timeout(problem))
+                            traces.timeout(problem), decide)
         if found is not None:
             return found.request, replace(planned, wanted=tuple(found.wanted)), found.run, found.trace_run
     wanted = planned.wanted
@@ -169,7 +170,7 @@ def _runs(problem: Problem, path: Path, planned: plan.Plan, request: dict, timeo
                              limits=problem.limits, cache_dir=cache_dir,
                              **record) if tracing else None
         run = run_worker(request, **timeouts, sandbox=settings, limits=problem.limits,
-                         cache_dir=cache_dir, **record)
+                         cache_dir=cache_dir, decide=decide, **record)
         trace_run = traced.result() if traced else None
     if stored is not None:
         stored.store(problem, request, content, settings, timeouts, wanted, run, trace_run,
@@ -308,6 +309,8 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None,
             output=output, factor=factor, related_by_rule=related or {}))
     if breach:
         return _result(case, breach.reason, breach.message, time_s, details)
+    if report.skipped:  # not evaluated, and its program not refused: as if never reported
+        return _missing_case(case, run, name)
     mismatch = compare.check_form_values(got, expected, kind, tolerances)
     if mismatch:
         details = {**details, "diff": example_diff.diff(case, output, mismatch)}

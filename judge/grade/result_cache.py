@@ -160,11 +160,14 @@ def _run_data(run: WorkerRun) -> dict:
             "cpu_s": run.cpu_s}
 
 
-def _replay(data: dict, request: dict, limits: dict) -> WorkerRun:
-    """The stored run, its lines decoded again as the collector decoded them. Raises
+def _replay(data: dict, request: dict, limits: dict, decide=None) -> WorkerRun:
+    """The stored run, its lines decoded again as the collector decoded them, each program
+    the worker asked about answered again by ``decide`` (today's rules: a case skipped then but
+    not refused now, or evaluated then but refused now, breaks the protocol). Raises
     ProtocolError, KeyError, TypeError or ValueError on anything that does not fit."""
     run = WorkerRun(sandbox=str(data["sandbox"]), limits={**DEFAULT_LIMITS, **(limits or {})},
-                    nonce=str(data["nonce"]), expected=boundary.Expected.of(request))
+                    nonce=str(data["nonce"]), expected=boundary.Expected.of(request),
+                    decide=decide)
     run.sent = [c["index"] for c in request["cases"]]
     run.total = len(request["cases"])
     for text in data["lines"]:
@@ -290,14 +293,16 @@ class ResultCache:
     # -- a submission's runs --
 
     def find(self, problem, request: dict, content: bytes, settings, timeouts: dict,
-             trace_timeout: float) -> Replayed | None:
-        """The stored runs of ``content`` on ``request``'s cases, replayed; None on a miss."""
+             trace_timeout: float, decide=None) -> Replayed | None:
+        """The stored runs of ``content`` on ``request``'s cases, replayed; None on a miss.
+        ``decide``: the judge's answer to a program a case asked about (``WorkerRun.decide``),
+        asked again of every stored question."""
         key = basis("grade", problem, request, content, settings, timeouts)
         entry = self._read(problem.id, key)
         found = None
         if entry is not None:
             try:
-                found = self._replayed(problem, request, entry, timeouts, trace_timeout)
+                found = self._replayed(problem, request, entry, timeouts, trace_timeout, decide)
             except (protocol.ProtocolError, KeyError, TypeError, ValueError, AttributeError,
                     IndexError) as exc:
                 LOG.info("result cache: a stored run of %s could not be replayed (%s)",
@@ -305,7 +310,7 @@ class ResultCache:
         self._count(found is not None)
         return found
 
-    def _replayed(self, problem, request, entry, timeouts, trace_timeout) -> Replayed:
+    def _replayed(self, problem, request, entry, timeouts, trace_timeout, decide=None) -> Replayed:
         from judge.grade import traces
 
         factors = {int(i): float(f) for i, f in entry["factors"].items()}
@@ -313,7 +318,7 @@ class ResultCache:
             raise ValueError("factors of other cases")
         request = {**request, "cases": [{**c, "factor": factors[c["index"]]}
                                         for c in request["cases"]]}
-        run = _replay(entry["run"], request, problem.limits)
+        run = _replay(entry["run"], request, problem.limits, decide)
         if not clean(_with_lines(run), timeouts["case_timeout"]):
             raise ValueError("a stored run that is not clean")
         wanted = traces.wanted_from(entry["wanted"])

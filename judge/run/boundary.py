@@ -4,7 +4,7 @@ typed frozen reports.
 After ``ready`` the worker shares its process with the submission, so every line on the channel
 may be forged. ``decode`` checks one line against a schema of field types and bounds (the
 message format is in ``judge.worker.protocol``) and returns a ``Ready``, ``Loaded``,
-``CaseReport``, ``Halt`` or ``Done``; anything else raises ``protocol.ProtocolError``, which the
+``Asked``, ``CaseReport``, ``Halt`` or ``Done``; anything else raises ``protocol.ProtocolError``, which the
 runner turns into ``RJ channel_tampered`` (or ``IE worker_protocol`` before ``ready``). Nothing
 downstream (grading, rules, reports) reads a raw message.
 
@@ -122,6 +122,19 @@ class CaseReport:
     evidence: Evidence | None = None
     probes: Probes | None = None
     program: Program | None = None
+    #: not evaluated: the judge refused its program (``program``, ``trace``); ``output`` is the
+    #: output's form, each array all zeros of its shape and dtype (``protocol`` FORM)
+    skipped: bool = False
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The program the due case's key traced (its summary and primitives), sent before any of
+    it is evaluated, for the judge to answer whether to evaluate it (``decide`` cases only)."""
+
+    index: int
+    program: Program
+    trace: Trace
 
 
 @dataclass(frozen=True)
@@ -151,10 +164,14 @@ class Expected:
     #: chooses to send (``request.message_budget``); a longer line is OLE, never parsed
     message_bytes: int = protocol.MAX_MESSAGE_BYTES
     report_ops: bool = False                # ``done`` may list operations to compile
+    #: the cases sent with ``decide``: index -> the key of the program they run (``symbolic``)
+    decide: Mapping[int, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, request: dict) -> "Expected":
         probes = request.get("probes") or {}
+        decide = {c["index"]: str(c["symbolic"]["key"]) for c in request.get("cases", ())
+                  if c.get("decide") and c.get("symbolic") and request.get("structure")}
         return cls(grad_rule=bool(request.get("grad_rule")),
                    probes=tuple(probes.get("names") or ()),
                    capture_bytes=int(request.get("capture_bytes") or 4096),
@@ -163,7 +180,8 @@ class Expected:
                                       if c.get("abstract") is not None),
                    message_bytes=min(int(request.get("message_bytes") or protocol.MAX_MESSAGE_BYTES),
                                      protocol.MAX_MESSAGE_BYTES),
-                   report_ops=bool(request.get("report_ops")))
+                   report_ops=bool(request.get("report_ops")),
+                   decide=MappingProxyType(decide))
 
 
 # --- field checks -----------------------------------------------------------------------------
@@ -282,10 +300,41 @@ def _loaded(msg: dict, expected: Expected) -> Loaded:
                   time_s=_optional(_number, msg.get("time_s"), "loaded.time_s"))
 
 
+def _asked(msg: dict, expected: Expected) -> Asked:
+    _keys(msg, "program", ("type", "index", "program", "trace"))
+    index = _int(msg["index"], "program.index")
+    if index not in expected.decide:
+        _fail("program.index", "a case that was not sent with 'decide'")
+    return Asked(index=index, program=_program(msg["program"], "program.program"),
+                 trace=_trace(msg["trace"], "program.trace"))
+
+
+def _skipped(msg: dict, expected: Expected, index: int) -> CaseReport:
+    """A case the worker did not evaluate: no error, probes or evidence; its program, trace and
+    output's form."""
+    if msg["skipped"] is not True or index not in expected.decide:
+        _fail("case.skipped", "only a case sent with 'decide' may be skipped")
+    if any(msg[k] is not None for k in ("error", "probes", "evidence")) or \
+            msg["output"] is None or msg.get("program") is None or msg["trace"] is None:
+        _fail("case", "a skipped case reports its program, trace and output's form, nothing else")
+    cap = expected.capture_bytes + CAPTURE_MARGIN
+    try:
+        form = _clean(protocol.decode_value(msg["output"], form=True))
+    except ProtocolError as exc:
+        _fail("case.output", str(exc))
+    return CaseReport(index=index, time_s=_number(msg["time_s"], "case.time_s"),
+                      stdout=_text(msg["stdout"], "case.stdout", cap, True),
+                      stderr=_text(msg["stderr"], "case.stderr", cap, True),
+                      output=form, trace=_trace(msg["trace"], "case.trace"),
+                      program=_program(msg["program"], "case.program"), skipped=True)
+
+
 def _case(msg: dict, expected: Expected) -> CaseReport:
     _keys(msg, "case", ("type", "index", "time_s", "stdout", "stderr", "error", "output", "probes",
-                        "trace", "evidence"), ("program",))
+                        "trace", "evidence"), ("program", "skipped"))
     index = _int(msg["index"], "case.index")
+    if "skipped" in msg:
+        return _skipped(msg, expected, index)
     cap = expected.capture_bytes + CAPTURE_MARGIN
     error = _optional(_error, msg["error"], "case.error", ("concretization", "exit", "exception", "symbolic"))
     complete = error is None
@@ -333,7 +382,8 @@ def _done(msg: dict, expected: Expected) -> Done:
     return Done(ops=check_ops(msg.get("ops")))
 
 
-_MESSAGES = {"ready": _ready, "loaded": _loaded, "case": _case, "halt": _halt, "done": _done}
+_MESSAGES = {"ready": _ready, "loaded": _loaded, "program": _asked, "case": _case, "halt": _halt,
+             "done": _done}
 
 
 def decode(line: bytes, nonce: str, expected: Expected):

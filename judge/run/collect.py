@@ -9,8 +9,8 @@ import os
 import selectors
 import time
 
-from judge.run import boundary
-from judge.run.boundary import CaseReport, Halt, Loaded, Ready
+from judge.run import asked, boundary
+from judge.run.boundary import Asked, CaseReport, Halt, Loaded, Ready
 from judge.worker import protocol
 
 
@@ -102,7 +102,8 @@ def _too_much(run, what: str) -> None:
 
 def accept(run, msg, now: float) -> None:
     """Record one decoded message, checking that it comes in the documented order: ready,
-    loaded, each case sent (in order, once), done; a halt at any point after ready."""
+    loaded, each case sent (in order, once; the program of a ``decide`` case before it,
+    ``judge.run.asked``), done; a halt at any point after ready."""
     if isinstance(msg, Ready):
         if run.ready is not None:
             raise protocol.ProtocolError("a second 'ready'")
@@ -120,9 +121,12 @@ def accept(run, msg, now: float) -> None:
         if run.loaded is None or not run.loaded.ok or position >= len(run.sent) \
                 or msg.index != run.sent[position]:
             raise protocol.ProtocolError("a case report that was not due")
+        asked.check(run, msg)
         run.cases[msg.index] = msg
         run.case_times[msg.index] = now - run._last
         run._last = now  # the next case is due
+    elif isinstance(msg, Asked):
+        asked.record(run, msg)
     elif isinstance(msg, Halt):
         if msg.index is not None and msg.index not in run.sent:
             raise protocol.ProtocolError("a halt in a case that was not sent")

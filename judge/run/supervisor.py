@@ -12,7 +12,10 @@ threads; ``judge.run.tasks.bound_tasks``).
 Results arrive as JSON lines on a dedicated pipe, each carrying the run's nonce, and are decoded
 once, by ``judge.run.collect``, into typed frozen reports (``judge.run.boundary``). They must come in order: ``ready``,
 ``loaded``, then one ``case`` for each case sent, in the order sent, each once, then ``done``
-(or a ``halt`` at any point); all of them together within ``protocol.MAX_CHANNEL_BYTES``. The
+(or a ``halt`` at any point); all of them together within ``protocol.MAX_CHANNEL_BYTES``.
+Everything the worker reads after its request (the hidden cases, the answers to the programs it
+asks about: ``judge.run.asked``) is written by one thread, in order, so the collector never waits
+on a worker that does not read. The
 submission's stdout and stderr go to two other pipes that are drained into bounded buffers,
 never parsed, and end the run (OLE) once together they pass the output limit. Deadlines are
 kept here, by the clock of this process: start-up, each case from when it became due, and the
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import secrets
 import shutil
 import signal
@@ -85,6 +89,12 @@ class WorkerRun:
     #: with ``report_ops`` in the request: the operations the worker compiled for itself
     #: (``judge.run.shared_compile``)
     ops: tuple = field(default=(), repr=False)
+    #: the judge's answer to the program of a case sent with ``decide`` (index, ``Program``,
+    #: ``Trace``) -> refused, so not evaluated (``judge.run.asked``); None: every one evaluated
+    decide: object = field(default=None, repr=False)
+    asked: dict[int, bool] = field(default_factory=dict)   # index asked about -> refused
+    #: the programs the judge refused, by the key of the cases that run them: (program, trace)
+    refused: dict = field(default_factory=dict, repr=False)
     _last: float = field(default=0.0, repr=False)  # when the current phase or case began
 
 
@@ -147,7 +157,7 @@ def _kill_tree(proc: subprocess.Popen) -> None:
 def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                sandbox: run_settings.Settings | str | None = None,
                limits: dict | None = None, cache_dir: Path | None = None,
-               cache_writable: bool = False, record: bool = False) -> WorkerRun:
+               cache_writable: bool = False, record: bool = False, decide=None) -> WorkerRun:
     """Run one worker on ``request`` (see ``protocol``) and return what it reported.
 
     ``sandbox`` is the command's ``judge.run.settings.Settings`` (a ``--sandbox`` value is resolved
@@ -158,6 +168,9 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     The worker is forked from this setup's warm server (``judge.run.warm``) when there is one, else
     started as a fresh Python; trusted runs always get a fresh one.
     With ``record``, the run keeps every result line the collector accepted (``accepted``).
+    ``decide(index, program, trace) -> bool``: the judge's rules on the program a case sent with
+    ``decide`` is about to run; true: refused, so that key's ``decide`` cases are not evaluated
+    (``judge.run.asked``). Without it every such case is evaluated.
     Raises ``sandbox.SandboxError`` if bwrap is required and cannot start, and
     ``WorkerImportError`` if the worker's Python would not import the judge's JAX and NumPy
     (``judge.run.imports``).
@@ -168,7 +181,7 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     imports.check(python)
     run = WorkerRun(sandbox=mode, limits={**DEFAULT_LIMITS, **(limits or {})},
                     nonce=secrets.token_hex(16), expected=boundary.Expected.of(request),
-                    accepted=[] if record else None)
+                    accepted=[] if record else None, decide=decide)
     started = time.monotonic()
     original = Path(request["submission"])
     server = None if cache_writable else warm.server_for(mode, python, cache_dir)
@@ -214,22 +227,31 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
         first, rest = _split_request(request)
         run.sent = [c["index"] for c in first["cases"]]
         run.total = len(request["cases"])
-        threading.Thread(target=_feed, args=(proc.stdin, protocol.dumps(first).encode(), rest is None),
-                         daemon=True).start()
+        feed = _Feed(proc.stdin)
+        feed.put(protocol.dumps(first).encode())
+        answering = bool(run.expected.decide)  # stdin stays open for the answers
+        if rest is None and not answering:
+            feed.put(None)
+        answered = 0
 
         def on_case():
             """Hidden cases go to the worker only once every public case has been reported, so
             nothing a submission prints or raises while a public case runs (which the report
             shows) can contain hidden inputs. A task the kernel refused is noted against the
             case that was running."""
-            nonlocal rest
+            nonlocal rest, answered
             if tasks is not None and run.tasks_exceeded_at is None and run.cases \
                     and tasks.exceeded():
                 run.tasks_exceeded_at = len(run.cases) - 1
             if rest is not None and len(run.cases) == len(run.sent):
                 data, rest = protocol.dumps(rest).encode(), None
                 run.sent.extend(c["index"] for c in request["cases"][len(run.sent):])
-                threading.Thread(target=_feed, args=(proc.stdin, data, True), daemon=True).start()
+                feed.put(data)
+                if not answering:
+                    feed.put(None)
+            for index, refused in list(run.asked.items())[answered:]:  # the rules' answers
+                feed.put(protocol.dumps({"index": index, "evaluate": not refused}).encode())
+                answered += 1
 
         try:
             on_case()
@@ -252,6 +274,7 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
                 except subprocess.TimeoutExpired:  # a warm server that does not answer
                     run.protocol_error = run.protocol_error or "the worker could not be stopped"
             proc.kill()  # anything the submission left running in its session
+            feed.put(None)
             if tasks is not None and run.tasks_exceeded_at is None and tasks.exceeded():
                 run.tasks_exceeded_at = len(run.cases)
             for d in drains:
@@ -365,11 +388,26 @@ def _split_request(request: dict) -> tuple[dict, dict | None]:
     return {**request, "cases": cases[:public], "more_cases": True}, {"cases": cases[public:]}
 
 
-def _feed(stream, data: bytes, close: bool) -> None:
-    try:
-        stream.write(data)
-        stream.flush()
-        if close:
-            stream.close()
-    except (BrokenPipeError, OSError, ValueError):
-        pass
+class _Feed:
+    """The worker's stdin, written by a thread of its own in the order given (``put``; None
+    closes it), so that no write can hold up the collector: a worker that does not read blocks
+    only this thread, which ends when the worker does."""
+
+    def __init__(self, stream):
+        self.stream, self._items = stream, queue.SimpleQueue()
+        threading.Thread(target=self._write, daemon=True).start()
+
+    def put(self, data: bytes | None) -> None:
+        self._items.put(data)
+
+    def _write(self) -> None:
+        try:
+            while (data := self._items.get()) is not None:
+                self.stream.write(data)
+                self.stream.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+        try:
+            self.stream.close()
+        except (BrokenPipeError, OSError, ValueError):
+            pass

@@ -4,7 +4,10 @@ on one case (its output, jaxpr, custom_vjp evidence and derivative probes, all a
 
 A case sent with ``symbolic`` (``protocol``) is traced once per key and run from that one
 program (``traced_once``, whose ``TraceOnce`` this runner is): the submission's Python never
-runs at such a case's concrete shapes.
+runs at such a case's concrete shapes. For a case sent with ``decide``, ``question`` gives the
+program its key traced, which ``main`` sends the judge before anything of it is evaluated, and
+``answered`` keeps the judge's answer: a key the judge answered not to evaluate reports its
+``decide`` cases ``skipped`` (their output's form at their dims, nothing evaluated).
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ class CaseRunner(traced_once.TraceOnce):
         self.clearing_helps: bool | None = None  # unknown until a cache-cleared retry is tried
         #: the programs traced with symbolic dims, by key (``Traced``, or the exception it raised)
         self.traced_once: dict = {}
+        #: the judge's answers by key, for ``decide`` cases: evaluate them (True) or not (False)
+        self.answers: dict = {}
 
     def _split(self, value, leaves: list, depth: int = 0):
         """Output structure with arrays replaced by slots into ``leaves`` (``output_data.split``)."""
@@ -210,9 +215,67 @@ class CaseRunner(traced_once.TraceOnce):
         return True
 
     def run(self, args: dict, probe_args: dict | None = None, factor: float = 2.0,
-            symbolic_spec: dict | None = None) -> dict:
+            symbolic_spec: dict | None = None, decide: bool = False) -> dict:
         """One case's result, from the program traced once for its key (``traced_once``): the
         key of ``symbolic_spec`` (dims as symbols), or without one the case's static signature
-        (``_signature``: its shapes, static values and dtypes, traced at those shapes)."""
+        (``_signature``: its shapes, static values and dtypes, traced at those shapes). With
+        ``decide``, where the judge answered not to evaluate the key, the case is ``skipped``."""
         spec = symbolic_spec if symbolic_spec is not None else self._signature(args)
+        if decide and symbolic_spec is not None and self.answers.get(self._key(args, spec)) is False:
+            skipped = self._skipped(args, spec)
+            if skipped is not None:
+                return skipped
         return self._run_symbolic(args, probe_args or {}, spec, factor)
+
+    def question(self, args: dict, spec: dict) -> dict | None:
+        """What the judge is asked before the first ``decide`` case of ``spec``'s key is
+        evaluated: the ``program`` and ``trace`` (primitives) of the program the key traced. None
+        where the key was asked about already, or its trace failed (every case of it reports
+        that, as without a question)."""
+        key = self._key(args, spec)
+        if key in self.answers or not self.structure:
+            return None
+        try:
+            traced = self._traced(args, spec)
+        except BaseException:  # noqa: BLE001 - the case reports it when it runs
+            return None
+        if traced.program is None:
+            return None
+        self.answers[key] = True  # until answered: evaluated
+        return {"program": traced.program, "trace": traced.primitives}
+
+    def answered(self, args: dict, spec: dict, evaluate: bool) -> None:
+        """Keep the judge's answer for ``spec``'s key."""
+        self.answers[self._key(args, spec)] = bool(evaluate)
+
+    def _skipped(self, args: dict, spec: dict) -> dict | None:
+        """A case of a key the judge answered not to evaluate: the program and primitives it
+        was answered on, and its output's form at the case's dims (each array's shape and
+        dtype, no values). None where the case's shapes do not fit the program (it runs, and
+        reports that)."""
+        traced = self.traced_once.get(self._key(args, spec))
+        if traced is None or isinstance(traced, BaseException):
+            return None
+        dims = symbolic.case_dims(traced.shapes, {n: symbolic.shapes_of(args[n]) for n in traced.shapes})
+        if dims is None:
+            return None
+        try:
+            leaves = [protocol.abstract_array(aval.dtype, symbolic.concrete(aval.shape, dims))
+                      for aval in traced.closed.out_avals[:traced.outputs]]
+        except Exception:  # noqa: BLE001 - a shape that cannot be made concrete: run it
+            return None
+        return {"skipped": True, "error": None, "output": _form(traced.skeleton, leaves),
+                "trace": traced.primitives, "evidence": None, "probes": None,
+                "program": traced.program}
+
+
+def _form(skeleton: dict, leaves: list) -> dict:
+    """The output's skeleton (``output_data.split``) with each slot its abstract array."""
+    kind = skeleton["kind"]
+    if kind == "array":
+        return leaves[skeleton["slot"]]
+    if kind == "dict":
+        return {"kind": "dict", "items": {k: _form(v, leaves) for k, v in skeleton["items"].items()}}
+    if kind in ("list", "tuple"):
+        return {"kind": kind, "items": [_form(v, leaves) for v in skeleton["items"]]}
+    return skeleton

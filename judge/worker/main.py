@@ -208,6 +208,23 @@ def main(argv: list[str] | None = None) -> None:
         def changed() -> list[str]:
             return tampered() + runner_changed() + numpy_changed() + evaluator_changed() + op_log_changed()
 
+        def ask(case: dict, args: dict) -> None:
+            """Before the first ``decide`` case of a key is evaluated: send the program it
+            traced, and keep the judge's answer (a line it cannot read is "evaluate")."""
+            question = runner.question(args, case["symbolic"])
+            if question is None:
+                return
+            if changed():
+                halt("instrument_tampered", case["index"], ", ".join(changed()))
+            send({"type": "program", "index": case["index"], **question})
+            try:
+                reply = json.loads(requests.readline() or "null")
+            except ValueError:
+                reply = None
+            runner.answered(args, case["symbolic"], not (
+                isinstance(reply, dict) and reply.get("index") == case["index"]
+                and reply.get("evaluate") is False))
+
         for case in all_cases():
             if changed():
                 halt("instrument_tampered", case["index"], ", ".join(changed()))
@@ -217,9 +234,13 @@ def main(argv: list[str] | None = None) -> None:
                     result = runner.abstract(decode_args(case["args"]), case["abstract"],
                                              case.get("symbols"))
                 else:
-                    result = runner.run(decode_args(case["args"]),
-                                        decode_args(case.get("probe_args") or {}),
-                                        float(case.get("factor") or 2.0), case.get("symbolic"))
+                    args = decode_args(case["args"])
+                    decide = bool(case.get("decide")) and case.get("symbolic") is not None
+                    if decide:
+                        ask(case, args)
+                    result = runner.run(args, decode_args(case.get("probe_args") or {}),
+                                        float(case.get("factor") or 2.0), case.get("symbolic"),
+                                        decide)
             elapsed = clock() - started
             if changed():
                 halt("instrument_tampered", case["index"], ", ".join(changed()))

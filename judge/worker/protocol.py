@@ -10,7 +10,8 @@ Channels
   It carries case *inputs* only, never expected outputs. When ``more_cases`` is true, a second
   line ``{"cases": [...]}`` follows with the hidden cases; the judge sends it only after every
   case of the first line (the public examples) has been reported, so nothing shown for an
-  example can contain a hidden input. Then stdin is closed::
+  example can contain a hidden input. Then stdin is closed (with ``decide`` cases, at the end of
+  the run: answers follow)::
 
       {"protocol": 1,
        "submission": "/abs/path/solution.py",
@@ -45,6 +46,9 @@ Channels
   "symbolic". A case without it is keyed by its static signature (its shapes, static values
   and dtypes) and traced at its own shapes. With ``structure``, the message carries
   ``program``, the summary of that one program (``program.py``), which structural rules read.
+  At the first case with ``"decide": true`` (hidden, with ``symbolic``) of a key, the worker
+  sends ``program`` (below) and reads the judge's answer on stdin, ``{"index": 12, "evaluate":
+  false}``, which holds for the key's later ``decide`` cases (an unreadable line is "evaluate").
   A case with ``abstract`` is only traced (``jax.make_jaxpr`` on shapes), never run: its
   message has ``program`` and nothing else but text and ``error``.
   A tree parameter's ``shapes`` (and an ``abstract`` tree's ``shape`` and ``dtype``) are nested
@@ -73,6 +77,10 @@ Channels
                    "lines": {"while": 12, ...}, "busiest": [[12, 380], ...],
                    "typed": [["dot_general", ["float16", "float16"], ["float16"], 3, 2], ...],
                    "typed_omitted": 0} | null}
+      {"type": "program", "index": 12, "program": {...}, "trace": {"primitives": [...], ...}}
+      {"type": "case", "index": 12, "skipped": true, "time_s": 0.01, "stdout": TEXT,
+       "stderr": TEXT, "error": null, "output": FORM, "probes": null, "trace": {...},
+       "evidence": null, "program": {...}}
       {"type": "halt", "cause": "memory_limit" | "output_limit" | "instrument_tampered",
        "index": 3 | null, "detail": TEXT}
       {"type": "done"}
@@ -86,6 +94,14 @@ Channels
   raw cotangent, one mixed with x outside every rule, or one still inside a rule), ``used``
   when the field depends on the cotangent at all, ``rules`` the backward rules followed and
   ``opaque`` the equations whose sub-jaxprs were not followed.
+
+  ``program`` (for the due ``decide`` case, once per key): the summary and primitives of the
+  program its key traced, before any of it is evaluated. A ``decide`` case of a key answered
+  ``"evaluate": false`` is ``skipped``: nothing evaluated, the ``program`` and ``trace`` answered,
+  ``output`` a FORM (the output with each array ``{"kind": "abstract", "dtype", "shape"}`` at the
+  case's dims). The judge accepts it only where it refused that very program for the case's key
+  (``judge.run.asked``); a program for another case, or twice, or a case evaluated after its
+  program was refused, is tampering.
 
   ``ops`` in ``done`` (only with ``report_ops``): the operations the evaluator bound that the
   read-only compilation cache did not hold, described as plain data (``shared_ops``), for the
@@ -285,11 +301,12 @@ def encode_value(value, _depth: int = 0) -> dict:
     return {"kind": "other", "type": type(value).__name__[:MAX_NAME]}
 
 
-def decode_value(msg, _depth: int = 0, _budget: list | None = None):
+def decode_value(msg, _depth: int = 0, _budget: list | None = None, *, form: bool = False):
     """Decode a VALUE into NumPy arrays, dicts, lists and tuples; ``Other`` stands for
     anything else, ``Malformed`` for an output the worker could not send. Raises ProtocolError
     for anything that does not follow the format (text is returned as sent: ``judge.run.boundary``
-    escapes it)."""
+    escapes it). With ``form`` (a skipped case's FORM), each array is an ``abstract`` one instead:
+    a read-only array of that shape and dtype, all zeros, that holds no memory of its own."""
     budget = [MAX_NODES] if _budget is None else _budget
     budget[0] -= 1
     if budget[0] < 0:
@@ -297,8 +314,13 @@ def decode_value(msg, _depth: int = 0, _budget: list | None = None):
     if not isinstance(msg, dict):
         raise ProtocolError("a value must be an object")
     kind = msg.get("kind")
-    if kind == "array":
+    if kind == "array" and not form:
         return decode_array(msg)
+    if kind == "abstract" and form:
+        if set(msg) != {"kind", "dtype", "shape"} or not isinstance(msg["dtype"], str):
+            raise ProtocolError("an abstract array has exactly the keys kind, dtype and shape")
+        check_shape(msg["shape"])
+        return np.broadcast_to(np.zeros((), _dtype(msg["dtype"])), msg["shape"])
     if kind in ("dict", "list", "tuple"):
         if set(msg) != {"kind", "items"}:
             raise ProtocolError("a container has exactly the keys kind and items")
@@ -310,10 +332,10 @@ def decode_value(msg, _depth: int = 0, _budget: list | None = None):
                 raise ProtocolError("dict items must be an object")
             if any(len(k) > MAX_NAME for k in items):
                 raise ProtocolError(f"a dict key is longer than {MAX_NAME} characters")
-            return {k: decode_value(v, _depth + 1, budget) for k, v in items.items()}
+            return {k: decode_value(v, _depth + 1, budget, form=form) for k, v in items.items()}
         if not isinstance(items, list):
             raise ProtocolError("sequence items must be a list")
-        seq = [decode_value(v, _depth + 1, budget) for v in items]
+        seq = [decode_value(v, _depth + 1, budget, form=form) for v in items]
         return seq if kind == "list" else tuple(seq)
     if kind == "other":
         name = msg.get("type")
@@ -364,6 +386,16 @@ class Malformed:
 
     def __hash__(self) -> int:
         return hash(self.why)
+
+
+def abstract_array(dtype, shape) -> dict:
+    """An array of a FORM: its dtype and shape, no values (a dtype the channel does not carry
+    is an "other", as ``output_data.fill`` sends the array itself)."""
+    name, shape = str(dtype), [int(n) for n in shape]
+    if name not in DTYPES:
+        return {"kind": "other", "type": f"array {name}{shape}"[:MAX_NAME]}
+    check_shape(shape)
+    return {"kind": "abstract", "dtype": name, "shape": shape}
 
 
 def find_malformed(value, _depth: int = 0) -> "Malformed | None":

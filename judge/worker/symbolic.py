@@ -124,6 +124,14 @@ def instantiate(closed, dims: dict):
     return core.ClosedJaxpr(made, closed.consts)
 
 
+def concrete(shape, dims: dict) -> tuple:
+    """A shape of the program traced with symbolic dims (extents ints or dim expressions), at
+    ``dims`` (name -> int)."""
+    from jax._src import core
+
+    return tuple(_number(core, d, dims) for d in shape)
+
+
 def _is_dim(core, value) -> bool:
     return not isinstance(value, int) and hasattr(value, "_evaluate") and core.is_symbolic_dim(value)
 
