@@ -11,7 +11,8 @@ exhausts the batch.
 Every finished grade is appended at once to the judge's own journal (``judge.grade.journal``,
 outside the class folder, each line authenticated); ``resume`` skips submissions whose file and
 basis (spec, reference, judge, gate and sandbox) are unchanged since they were recorded, and
-grades again those the judge failed on (``IE``). A record keeps what the student would be shown
+grades again those the judge failed on (``IE``); what is graded again goes longest first, by the
+times the journal kept (``longest_first``). A record keeps what the student would be shown
 (the text report and Gradescope's ``results.json``), so feedback can be handed out from a resumed
 batch too, and the source's look-alike fingerprint (``judge.grade.lookalike``), so every record
 returned lists its look-alikes (``similar_to``). Entries are keyed by their exact name in the
@@ -308,10 +309,9 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
     ``journal.key``); ``restart`` replaces the journal with a new one (every submission graded
     again). Submissions are graded longest first where earlier grades in the journal say how
     long they take (``longest_first``). Raise JudgeError when ``resume`` meets a journal of
-    another problem, graded
-    with the gate set the other way or in another sandbox, or not written by this judge, and
-    before grading anything when the workers would not import the judge's JAX
-    (``judge.run.imports``).
+    another problem, graded with the gate set the other way or in another sandbox, or not
+    written by this judge, and before grading anything when the workers would not import the
+    judge's JAX (``judge.run.imports``).
 
     ``remote``: grade elsewhere instead of in local workers (``judge.service.class_queue``: the
     service's graders, over Redis); its ``grade(problem, journal_id, how, [(record, submission),
