@@ -10,9 +10,11 @@
    (benchmarks/bare_run.py). Medians of interleaved runs, and ratios (lower is better). Next
    to each: the CPU time of the judge process itself and of the submission's workers.
 2. `judge batch -j 2` over a class of submissions (accepted, wrong, rejected and one that loops
-   forever) against one bare fresh process per submission, one at a time (bare_run.py; the
-   endless one is stopped at the problem's per-case limit, as the judge stops it): wall time,
-   submissions per second, the throughput ratio, and CPU per submission.
+   forever, last in name order) against one bare fresh process per submission, one at a time
+   (bare_run.py; the endless one is stopped at the problem's per-case limit, as the judge stops
+   it): wall time, submissions per second, the throughput ratio, and CPU per submission. Then
+   the same class again with ``--restart``: the journal it replaces tells how long each grade
+   took, and the batch starts the longest first (the endless one no longer ends the batch alone).
 
 Every judge command here uses a cache folder of its own (JUDGE_CACHE_DIR), warmed first, so a
 `judge warm` of someone else's on the same machine is never used. Numbers depend on the
@@ -64,8 +66,10 @@ def judge(args: list[str], env: dict) -> tuple[float, float, float]:
 
 
 def inner(stats: str, argv: list[str]) -> None:
-    """The judge's own CLI in this process, counting its CPU and its workers' (``run_worker``
-    reports each worker's CPU time, measured by the process that waited for it)."""
+    """The judge's own program in this process, as the ``judge`` command runs it
+    (``judge.entry``: the warm server started before the command line is parsed, the quick end),
+    counting its CPU and its workers' (``run_worker`` reports each worker's CPU time, measured by
+    the process that waited for it)."""
     sys.path.insert(0, str(ROOT))
     from judge.run import supervisor
 
@@ -78,8 +82,9 @@ def inner(stats: str, argv: list[str]) -> None:
         return run
 
     supervisor.run_worker = counted  # before the grading module takes its own reference
-    from judge import cli
+    from judge import cli, entry
 
+    entry.start_server_early(argv)
     code = None
     try:
         code = cli.main(argv)
@@ -87,7 +92,7 @@ def inner(stats: str, argv: list[str]) -> None:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         Path(stats).write_text(json.dumps({"judge": usage.ru_utime + usage.ru_stime,
                                            "workers": workers[0], "code": code}))
-    raise SystemExit(code)
+    entry.end(code)
 
 
 def bare(submission: Path, timeout: float | None = None) -> tuple[float, float]:
@@ -193,9 +198,11 @@ def main() -> None:
         started = time.perf_counter()
         bare_cpu = sum(bare(path, timeout=CASE_LIMIT_S)[1] for path in files)
         sequential = time.perf_counter() - started
-        batch, judge_cpu, worker_cpu = judge(
-            ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2", *sandbox,
-             "--out", str(Path(tmp) / "report.txt"), "--journal", str(Path(tmp) / "journal")], env)
+        batch_args = ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2", *sandbox,
+                      "--out", str(Path(tmp) / "report.txt"), "--journal", str(Path(tmp) / "journal")]
+        batch, judge_cpu, worker_cpu = judge(batch_args, env)
+        # the same class graded again from the start: the journal's times order the grades
+        again, again_judge, again_workers = judge([*batch_args, "--restart"], env)
     n = len(files)
     print(f"\n2. a class of {n} submissions (1 loops forever)")
     print(f"   one bare fresh process per submission     {sequential:7.1f} s  {n / sequential:5.2f}"
@@ -203,8 +210,10 @@ def main() -> None:
     print(f"   judge batch -j 2 (cache, warm workers)     {batch:7.1f} s  {n / batch:5.2f}"
           f" submissions/s  CPU {judge_cpu / n:5.2f} / {worker_cpu / n:5.2f} s each "
           "(judge / workers)")
+    print(f"   the same, --restart (journal: longest first) {again:5.1f} s  {n / again:5.2f}"
+          f" submissions/s  CPU {again_judge / n:5.2f} / {again_workers / n:5.2f} s each")
     print(f"   throughput ratio batch/bare                {sequential / batch:7.2f}"
-          "   (target >= 12)")
+          f"   (target >= 12); graded again: {sequential / again:.2f}")
 
 
 if __name__ == "__main__":

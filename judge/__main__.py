@@ -1,3 +1,3 @@
-from judge.cli import main
+from judge.entry import run
 
-raise SystemExit(main())
+run()

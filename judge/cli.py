@@ -17,29 +17,37 @@ EXIT_OK, EXIT_VERDICT, EXIT_ERROR = 0, 1, 2
 SANDBOX_MODES = ("auto", "bwrap", "none")
 
 
-def _settings(option: str | None, default: str = "auto"):
+def _settings(option: str | None, default: str = "auto", prestart: bool = False):
     """The command's ``judge.run.settings.Settings``, resolved once: the bwrap probe, and the
     warning when the runs will be unsandboxed. A sandbox that cannot be used is reported by the
     first run, as always. ``default``: the mode without ``--sandbox`` and $JUDGE_SANDBOX
-    (``bwrap`` for the commands that grade others' code: they fail closed)."""
+    (``bwrap`` for the commands that grade others' code: they fail closed). With ``prestart``,
+    the warm server for them is started at once (``warm.prestart``)."""
+    from judge.run import warm
     from judge.run.settings import Settings
 
-    return Settings.resolve(option, default=default)
+    settings = Settings.resolve(option, default=default)
+    if prestart:
+        warm.prestart(settings)
+    return settings
 
 
 def cmd_grade(args) -> int:
+    from concurrent.futures import ThreadPoolExecutor
+
     from judge.run import warm
 
     warm.prestart_sandboxed(args.sandbox)  # the server imports JAX while bwrap is probed
-    settings = _settings(args.sandbox, "bwrap")
-    warm.prestart(settings)  # the worker imports JAX while the spec loads
-    from judge.problem import spec
-    from judge.grade.regrade import grade
-    from judge.reports import FORMATS
-    from judge.grade.verdicts import Verdict
+    with ThreadPoolExecutor(max_workers=1) as pool:  # ... and while the spec is imported and loaded
+        resolving = pool.submit(_settings, args.sandbox, "bwrap", prestart=True)
+        from judge.problem import spec
+        from judge.grade.regrade import grade
+        from judge.reports import FORMATS
+        from judge.grade.verdicts import Verdict
 
-    args.gate_on = _source_gate(args)  # also read by an internal error's report
-    problem = spec.load(args.problem)
+        args.gate_on = _source_gate(args)  # also read by an internal error's report
+        problem = spec.load(args.problem)
+        settings = resolving.result()
     result = grade(problem, args.submission, examples_only=args.examples_only, sandbox=settings,
                    source_gate=args.gate_on)
     sys.stdout.write(FORMATS[args.format](result))
@@ -83,10 +91,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from judge.run import warm
-
-    settings = _settings(None)  # $JUDGE_SANDBOX, else auto
-    warm.prestart(settings)  # imports JAX while the reference runs
+    settings = _settings(None, prestart=True)  # $JUDGE_SANDBOX, else auto; JAX imported meanwhile
     from judge.author.check import check_problem, problem_paths
     from judge.grade import result_cache
     from judge.reports import check_text, junit

@@ -163,3 +163,21 @@ def test_a_batch_whose_workers_cannot_import_jax_stops_at_once(bare_python, tmp_
     assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-1000:])
     assert f"ml_dtypes in {JAX_FOLDER}" in done.stderr
     assert not (tmp_path / "r.json").exists()  # no report of IE rows
+
+
+def test_the_workers_modules_get_their_bytecode_unless_python_writes_none(tmp_path, monkeypatch):
+    folder = tmp_path / "worker"
+    folder.mkdir()
+    (folder / "main.py").write_text("VALUE = 1\n")
+    monkeypatch.setattr(imports, "WORKER_PACKAGE", folder)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    imports.compile_worker()
+    assert not (folder / "__pycache__").exists()  # -B, $PYTHONDONTWRITEBYTECODE: nothing written
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    imports.compile_worker()
+    assert [p.name.split(".")[0] for p in (folder / "__pycache__").iterdir()] == ["main"]
+
+
+def test_the_worker_package_is_the_one_workers_import():
+    assert imports.WORKER_PACKAGE == sandboxing.PACKAGE_DIR / "worker"
+    assert (imports.WORKER_PACKAGE / "main.py").is_file()

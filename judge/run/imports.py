@@ -164,17 +164,40 @@ def check(python: str = sys.executable) -> None:
 
 def check_soon(python: str = sys.executable) -> None:
     """Start ``check``'s question in the background, so that the command's first run finds the
-    answer ready rather than waiting for the workers' Python to start."""
+    answer ready rather than waiting for the workers' Python to start; and the worker's own
+    modules' bytecode (``compile_worker``)."""
     def ask():
         try:
             check(python)
         except WorkerImportError:
             pass  # raised again, once per run, by the run that calls check
+        compile_worker()
 
     with _lock:
         if python in _checked:
             return
     threading.Thread(target=ask, daemon=True).start()
+
+
+#: The judge's modules a worker imports: its package's ``__init__`` and ``worker`` folder.
+WORKER_PACKAGE = Path(__file__).resolve().parents[1] / "worker"
+
+
+def compile_worker() -> None:
+    """Write the bytecode of the worker's modules (``WORKER_PACKAGE``) where it is missing or
+    stale, unless this Python writes none (``-B``, $PYTHONDONTWRITEBYTECODE). Workers and warm
+    servers run ``-B`` on a read-only copy of that folder, and the judge process imports few of
+    those modules itself, so in a checkout they were compiled from source by every server and
+    fresh worker (about 0.03 s of a warm server's start); an installed package has its bytecode
+    already and nothing is written. Quiet: a folder this user cannot write is left as it is."""
+    if sys.dont_write_bytecode:
+        return
+    try:
+        import compileall
+
+        compileall.compile_dir(str(WORKER_PACKAGE), maxlevels=0, quiet=2)
+    except Exception:  # noqa: BLE001 - bytecode is an optimisation: the sources still run
+        pass
 
 
 def _problem(python: str) -> str | None:
