@@ -129,6 +129,12 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         hit = jnp.arange(jnp.size(value)).reshape(jnp.shape(value)) == index
         return jnp.where(hit, jnp.asarray(jnp.nan, value.dtype), value)
 
+    def moved_at(value, index):
+        """``value`` with one element moved by one plus its magnitude: a finite value, as far
+        from the old one as the old one is from zero, plus one, so no rounding absorbs it."""
+        hit = jnp.arange(jnp.size(value)).reshape(jnp.shape(value)) == index
+        return jnp.where(hit, value + (1 + jnp.abs(value)).astype(value.dtype), value)
+
     def perturb(carries, t, k):
         found = list(carries)
         for i, offset, _ in layout:
@@ -183,7 +189,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         for kind, i in results:  # a result, or a ref the loop writes: what it holds after
             value = outs[i] if kind == "out" else ins[i][...]
             flags.append(jnp.isnan(jnp.ravel(value)))
-            value = nan_at(value, r - offset)
+            value = moved_at(value, r - offset)
             offset += int(np.prod(np.shape(value), dtype=np.int64))
             if kind == "out":
                 outs[i] = value
@@ -276,7 +282,18 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         forced[:] = [force]
         outs = run(closed.jaxpr, consts, inputs, path, k, r, j)
         t, flags, seen = counted[0]
-        return jnp.concatenate([jnp.isnan(jnp.ravel(outs[i])) for i in floating]), flags, seen, t
+        return [jnp.ravel(outs[i]) for i in floating], flags, seen, t
+
+    def measuring(k, r, j, values, consts, inputs, force):
+        """Every run batched; an output element is hit by a run with a NaN where it is NaN, by
+        a run with a result moved where its value differs from the run without either (row 0;
+        ``-0.0`` is ``0.0``, a NaN there stays one)."""
+        outs, flags, seen, t = jax.vmap(marked, in_axes=(0, 0, 0, None, None, None, None))(
+            k, r, j, values, consts, inputs, force)
+        moved = (r >= 0)[:, None]
+        hits = [jnp.where(moved, ~((o == o[:1]) | (jnp.isnan(o) & jnp.isnan(o[:1]))), jnp.isnan(o))
+                for o in outs]
+        return jnp.concatenate(hits, axis=1), flags, seen, t
 
     if target.primitive.name == "scan":
         steps = int(target.params["length"])
@@ -307,7 +324,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     compiled = reach_key.COMPILED.get(key)
     if compiled is None:
         forcing.clear()
-        measured = jax.jit(jax.vmap(marked, in_axes=(0, 0, 0, None, None, None, None)))
+        measured = jax.jit(measuring)
         compiled = measured.lower(*batch, *shared, jnp.int32(-1)).compile(compiler_options=QUICK)
         if len(reach_key.COMPILED) >= 64:
             reach_key.COMPILED.clear()
