@@ -90,7 +90,26 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
     if len(length) > protocol.MAX_NAME:
         length = "?"  # cut, a count would read as another
     return {"primitive": name, "length": length,
-            "recurrent": bool(recurrent) and reaches, "carries": sorted(recurrent)}
+            "recurrent": bool(recurrent) and reaches, "work": min(work(body), protocol.MAX_SUMMARY_COUNT),
+            "carries": sorted(recurrent)}
+
+
+def work(body) -> int:
+    """The equations one trip of a loop runs: those of ``body`` its results need, each nested
+    body's counted whole (what a trip costs, give or take the sizes)."""
+    needed = {id(v) for v in body.outvars}
+    count = 0
+    for eqn in reversed(body.eqns):
+        if not any(id(v) in needed for v in eqn.outvars):
+            continue
+        count += 1 + sum(_all(sub) for p in eqn.params.values() for sub in _jaxapi.sub_jaxprs(p))
+        needed.update(id(v) for v in eqn.invars)
+    return count
+
+
+def _all(jaxpr) -> int:
+    return sum(1 + sum(_all(sub) for p in e.params.values() for sub in _jaxapi.sub_jaxprs(p))
+               for e in jaxpr.eqns)
 
 
 def _while_length(eqn, producers: dict) -> tuple[str, set]:
@@ -103,13 +122,55 @@ def _while_length(eqn, producers: dict) -> tuple[str, set]:
     symbolic bound is such a loop (``T - k``), and so is ``while i < K`` with a Python int K
     or a hand-written counter over a dim. The count's text (``T``, ``T - 1``, ``5``) and the
     carries ``{i, n}`` (``n`` when it is a carry); else ``"?"`` and no counter: the count is
-    data, or the loop of a form not read."""
+    data, or the loop of a form not read.
+
+    A condition that is several tests joined by ``&`` runs while all of them hold: where every
+    test is read and the counts are numbers, the count is the least of them; where some test
+    is read and another is data (``(i < K) & (moved > 1e-3)``, a loop that may stop early),
+    the count is at most the least count read, written ``<=5``."""
+    params = eqn.params
+    cond = params["cond_jaxpr"].jaxpr
+    test = _producer(cond, cond.outvars[0]) if len(cond.outvars) == 1 else None
+    tests = _conjuncts(cond, test)
+    read = [_test_count(eqn, t, producers) for t in tests]
+    counts = [c for c, _ in read if c is not None]
+    if not counts:
+        return "?", set()
+    counters = set().union(*(k for c, k in read if c is not None))
+    if len(counts) == 1 and len(tests) == 1:
+        return _symbolic.text(counts[0]), counters
+    numbers = [c for c in counts if isinstance(c, int)]
+    if not numbers and len(counts) > 1:
+        return "?", set()  # several bounds over dims: which is least depends on the extents
+    least = min(numbers) if numbers else counts[0]
+    exact = len(counts) == len(tests) and len(numbers) == len(counts)
+    return ("" if exact else "<=") + _symbolic.text(least), counters
+
+
+def _conjuncts(cond, test, depth: int = 0) -> list:
+    """The tests a while's condition joins with ``&`` (bools), or ``[test]``."""
+    while test is not None and test.primitive.name == "convert_element_type" and depth <= 8 \
+            and str(getattr(test.invars[0].aval, "dtype", "")) == "bool":
+        test, depth = _producer(cond, test.invars[0]), depth + 1  # a bool made a bool again
+    if test is None or test.primitive.name != "and" or depth > 8:
+        return [test]
+    found = []
+    for v in test.invars:
+        made = _producer(cond, v)
+        if made is None or str(getattr(v.aval, "dtype", "")) != "bool":
+            return [None]
+        found += _conjuncts(cond, made, depth + 1)
+    return found
+
+
+def _test_count(eqn, test, producers: dict) -> tuple:
+    """One comparison of a while's condition read as a count (``_while_length``): ``(count,
+    counters)``, or ``(None, set())`` where it is not read."""
     params = eqn.params
     cond, body = params["cond_jaxpr"].jaxpr, params["body_jaxpr"].jaxpr
     cc, bc = params["cond_nconsts"], params["body_nconsts"]
-    test = _producer(cond, cond.outvars[0]) if len(cond.outvars) == 1 else None
     if test is None or test.primitive.name not in _FLIPPED or len(test.invars) != 2:
-        return "?", set()
+        return None, set()
     carry = {id(v): i - cc for i, v in enumerate(cond.invars) if i >= cc}
     left, right = test.invars
     relation = test.primitive.name
@@ -117,12 +178,12 @@ def _while_length(eqn, producers: dict) -> tuple[str, set]:
         left, right, relation = right, left, _FLIPPED[relation]
     a = carry.get(id(left))
     if a is None or id(right) == id(left):
-        return "?", set()
+        return None, set()
     b = carry.get(id(right))
     outer = list(eqn.invars)
     if b is not None:
         if body.outvars[b] is not body.invars[bc + b]:
-            return "?", set()  # a bound that moves
+            return None, set()  # a bound that moves
         bound = _known(outer[cc + bc + b], producers)
     else:
         inner = {id(v): e for e in cond.eqns for v in e.outvars}
@@ -131,17 +192,17 @@ def _while_length(eqn, producers: dict) -> tuple[str, set]:
     start = _known(outer[cc + bc + a], producers)
     step = _step(body, body.invars[bc + a], body.outvars[a])
     if bound is None or start is None or not step:
-        return "?", set()
+        return None, set()
     if relation in ("lt", "le") and step > 0:
         span, by, closed = bound - start, step, relation == "le"
     elif relation in ("gt", "ge") and step < 0:
         span, by, closed = start - bound, -step, relation == "ge"
     else:
-        return "?", set()  # a counter moving away from its bound, or a bound not reached
+        return None, set()  # a counter moving away from its bound, or a bound not reached
     count = span // by + 1 if closed else (span + by - 1) // by
     if isinstance(count, int):
         count = max(count, 0)
-    return _symbolic.text(count), {a} | ({b} if b is not None else set())
+    return count, {a} | ({b} if b is not None else set())
 
 
 #: a comparison, and what it is with its operands swapped
@@ -167,7 +228,7 @@ def _known(var, producers: dict, consts: dict | None = None, outer: dict | None 
     name = made.primitive.name
     if name == "dim_as_value":
         return made.params.get("dim")
-    if name == "convert_element_type" and "int" in str(made.params.get("new_dtype", "")):
+    if name == "convert_element_type" and any(k in str(made.params.get("new_dtype", "")) for k in ("int", "float")):
         return _known(made.invars[0], producers, consts, outer, depth + 1)
     if name in _ARITHMETIC and len(made.invars) == 2:
         x, y = (_known(v, producers, consts, outer, depth + 1) for v in made.invars)
@@ -180,9 +241,13 @@ def _literal(var) -> bool:
 
 
 def _whole(value) -> int | None:
-    """A literal's value as an int where it is a whole number of shape (), else None."""
+    """A literal's value as an int where it is a whole number of shape () (an integer, or a
+    float with no fraction: a float counter ``i + 1.0``), else None."""
     array = _symbolic.np.asarray(value)
-    if array.shape != () or array.dtype.kind not in "iu":
+    if array.shape != () or array.dtype.kind not in "iuf":
+        return None
+    if array.dtype.kind == "f" and not (_symbolic.np.isfinite(array) and float(array).is_integer()
+                                        and abs(float(array)) <= 2 ** 24):
         return None
     return int(array)
 

@@ -8,17 +8,37 @@ recurrent carries reach *each by an element of its own*:
 
 * every element of every recurrent floating carry (``loops.loop_summary``), at every step, is
   a source: the program is run once per source with a NaN added to that element of the carry
-  as the step reads it (all runs batched with ``vmap``);
-* an output element depends on a source when it comes out NaN in that run (and not in the
-  run without any NaN);
-* ``reached`` is the size of a largest matching between the floating output elements and the
-  sources, each output element matched to a source it depends on, no source used twice.
+  as the step reads it (all runs batched with ``vmap``); an output element depends on a source
+  when it comes out NaN in that run (and not in the run without any NaN);
+* every element of the loop's results (its final carries, its scanned outputs, the refs it
+  writes) is a result: the program is run once per result with that element *moved* by one
+  plus its magnitude as it leaves the loop, and an output element shows the result when its
+  value differs from the run without any move (compared as values: ``-0.0`` is ``0.0``);
+* ``reached`` is the smaller of two matchings, each a largest one in which no output element
+  and no source or result is used twice: output elements to sources they depend on, and output
+  elements to results they show (of the results some source reaches).
 
 So a scan over one column broadcast to every column reaches as many elements as it has steps,
-not the whole output, whatever factor (tiny, or a difference that is zero) it is broadcast
-with; a scan over every column of which one is used reaches one column. Dependence is
-structural at the element level (NaN propagates through ``0 * c`` and ``c - c``, and is lost
-through a comparison), which is what an honest recurrence with a decay of 0 needs.
+not the whole output; a scan over every column of which one is used reaches one column; and a
+full recurrence whose results the output never shows (times zero, minus itself, through a
+``where`` that compares it with itself, times a factor so small that it rounds away) reaches
+nothing, though NaN flows through all of these.
+
+Why the two halves are measured differently. Inside the loop, the carry's share of the next
+step can vanish in honest code: a decay of 0 multiplies it by zero, a decay of 1e-10 is rounded
+away (``c + (1 - 1e-10) * (x - c)`` is ``x`` in float32), a running maximum or a clip ignores it
+where the data wins; a finite move or a derivative of the carry would see no change there, and
+an honest recurrence would be refused by rounding. So the carry side stays structural (NaN
+flows through ``0 * c``, and the matching needs only one source per output element). Where the
+recurrence leaves the loop, an honest program's output *is* its results, or copies of them
+(rows stacked, transposed, sliced, reshaped): a move of one plus the magnitude is never
+absorbed by those, so an honest output element always shows its result. A program that does
+arithmetic on the results whose value rounds away or cancels exactly (saturated everywhere,
+rounded to an integer, times zero) does not compute its output from the loop, which is what
+the rule asks. What the values cannot tell: a use of the results that does show (a blend with
+weight 1e-3 of the loop and a closed form; two full loops that cancel, each measured with the
+other run as it is; a dummy loop whose results are zeros, added) passes, but runs at least the
+honest loop's work.
 
 Decides nothing: ``judge.rules.required_primitives`` reads the counts.
 """
@@ -118,7 +138,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     layout: list = []  # (carry index, offset, size) of each recurrent floating carry
     width = [0]
     #: what the loop's run gives out: its count of steps, and which of its floating results
-    #: are NaN (before the NaN put into a result)
+    #: are NaN (before a result is moved)
     counted: list = []
     lifted: dict = {}    # id of a floating literal -> its place among the arguments
     forced: list = []    # the branch a cond decided by the dims takes (-1: its own), traced
@@ -304,9 +324,9 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     sources = offset * steps
     if not sources or sources > MAX_SOURCES:
         return None
-    # one run without a NaN (an output NaN there depends on nothing); one per element of a
-    # recurrent carry at a step; one per element of the loop's results; one per step, its
-    # data all NaN
+    # one run without a NaN or a move (an output NaN there depends on nothing); one per element
+    # of a recurrent carry at a step (a NaN); one per element of the loop's results (moved); one
+    # per step, its data all NaN
     none = np.full(size + sources + steps + 1, -1)
     k, r, j = none.copy(), none.copy(), none.copy()
     k[1:1 + sources] = np.arange(sources)
