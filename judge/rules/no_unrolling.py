@@ -21,18 +21,23 @@ the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_l
 ``lax.scan``, ``lax.while_loop``) must compute the output, so that the K steps run in a loop
 rather than unrolled (``max_equations`` caps a Python loop padded to the largest K).
 
-The loop must also run a number of times that tracks K: across the rule's values of K, and
-across a case's K and the other, the longest live loop's trip count must grow by at least
-``(K2 - K1) / steps_per_trip - 1`` from K1 to K2 (``steps_per_trip`` defaults to 8: a body that
-runs up to 8 steps per trip, ``K // 2`` trips of two steps and a peeled one, ``K - 1`` trips
-after a first step written out, all pass). A loop of a fixed count (7 squarings of a matrix
-standing for K steps), or of ``log2(K)`` trips, is refused (``unrolled_loop``). The count is
-read without running anything (``judge.worker.loops``): a scan's length, and a while loop's
-where its condition compares a counter with a bound known before the loop (a Python int,
-``jnp.asarray(K)``, a dim) and its body steps the counter by a literal; a loop over a symbolic
-dim is not one over K. Where a live loop's count is data (a while that runs until a value
-converges, a bound computed from an array), nothing is read and the trip count is not
-checked: such a program is not refused for its count, whatever it runs.
+The loop that computes the output must also run a number of times that tracks K: of the live
+loops (a loop over a symbolic dim left out: it does not run over K), the one whose trip runs the
+most equations (``judge.worker.loops.work``: those of its body its results need), the longest
+of those where several tie; across the rule's values of K, and across a case's K and the other,
+its trip count must grow by at least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2
+(``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip, ``K // 2`` trips of
+two steps and a peeled one, ``K - 1`` trips after a first step written out, all pass). A loop of
+a fixed count (7 squarings of a matrix standing for K steps), or of ``log2(K)`` trips, is
+refused (``unrolled_loop``), and so is such a loop beside a light loop of K trips that computes
+next to nothing (a number multiplied by one). The count is read without running anything
+(``judge.worker.loops``): a scan's length, and a while loop's where its condition compares a
+counter with a bound known before the loop (a Python int, ``jnp.asarray(K)``, a dim) and its
+body steps the counter by a literal; a condition of several tests joined by ``&`` counts as the
+least count read (``(i < K) & (moved > tol)`` runs at most K times: an early exit is the
+values' business). Where the count of the loop doing the most work is data (a bound computed
+from an array, a while that runs until a value converges with no counter beside), nothing shows
+that it tracks K, and the program is refused.
 """
 
 from __future__ import annotations
