@@ -54,7 +54,12 @@ CONCRETE = [
     ("a test on the data beside", _counted(lambda x: 0, lambda i: (i < K) & (i * i < 9), lambda i: i + 1),
      "<=5"),
     ("not equal", _counted(lambda x: 0, lambda i: i != K, lambda i: i + 1), "?"),
+    ("twice the counter", _counted(lambda x: 0, lambda i: i + i < K, lambda i: i + 1), "?"),
     ("a step that is not a literal", _counted(lambda x: 0, lambda i: i < K, lambda i: i + i + 1), "?"),
+    ("the counter plus one", _counted(lambda x: 0, lambda i: i + 1 <= K, lambda i: i + 1), "5"),
+    ("the bound minus the counter", _counted(lambda x: 0, lambda i: K - i > 0, lambda i: i + 1), "5"),
+    ("zero below the bound minus", _counted(lambda x: 0, lambda i: 0 < K - i, lambda i: i + 1), "5"),
+    ("counting down past a sum", _counted(lambda x: K, lambda i: i - 1 + 1 > 0, lambda i: i - 1), "5"),
     ("a float counter", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 1.0), "5"),
     ("a float counter by a half", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 0.5), "?"),
 ]

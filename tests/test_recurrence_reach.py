@@ -58,12 +58,16 @@ def _scanned(x):
     lambda x: (lambda s: _closed_form(x) + jnp.where(s == s, 0.0, s))(_scanned(x)),
     lambda x: _closed_form(x) + 1e-30 * _scanned(x),
     lambda x: _closed_form(x) + jnp.round(1e-3 * jnp.tanh(_scanned(x))),
+    # a dummy: the carry kept times one plus the data times zero (or times 1e-30), zero throughout
+    lambda x: _closed_form(x) + jax.lax.scan(lambda c, r: ((1.0 * c + 0.0 * r),) * 2, jnp.zeros_like(x[0]), x)[1],
+    lambda x: _closed_form(x) + jax.lax.scan(lambda c, r: ((1.0 * c + 1e-30 * r),) * 2, jnp.zeros_like(x[0]), x)[1],
 ], ids=["times_zero", "minus_itself", "where_equal_to_itself", "tiny_factor",
-        "rounded_to_zero"])
+        "rounded_to_zero", "dummy", "dummy_tiny_data"])
 def test_a_full_recurrence_whose_value_the_output_never_shows_reaches_nothing(fn):
     """NaN flows through ``0 * s``, ``s - s`` and the untaken side of a ``where`` that compares
     ``s`` with itself, and a tiny factor keeps it; a finite move of the loop's results shows
-    that the output does not change."""
+    that the output does not change. A dummy recurrence's results show, but a move of its data
+    does not."""
     assert _reach(fn) == [(0, 128)]
 
 
@@ -75,11 +79,13 @@ def test_a_full_recurrence_whose_value_the_output_never_shows_reaches_nothing(fn
     lambda x: jax.lax.scan(lambda c, r: (jnp.maximum(c, r),) * 2, jnp.full_like(x[0], -jnp.inf), x)[1],
     # a clipped recurrence, saturated on some elements
     lambda x: jax.lax.scan(lambda c, r: (jnp.clip(0.9 * c + r, -0.5, 0.5),) * 2, jnp.zeros_like(x[0]), x)[1],
-], ids=["tiny_decay", "tiny_decay_increment_form", "running_max", "clipped"])
+    # a running minimum of a saturated function of the data
+    lambda x: jax.lax.scan(lambda c, r: (jnp.minimum(c, jnp.tanh(r)),) * 2, jnp.ones_like(x[0]), x)[1],
+], ids=["tiny_decay", "tiny_decay_increment_form", "running_max", "clipped", "running_min_of_tanh"])
 def test_a_recurrence_that_absorbs_its_carry_still_reaches_every_element(fn):
     """Where rounding or a comparison absorbs what the carry adds, the carry's reach is still
     read structurally: only the loop's results are moved by a finite amount, and the output
-    is those results."""
+    is those results; a step's data are moved both ways, far enough that a comparison turns."""
     assert _reach(fn) == [(128, 128)]
 
 

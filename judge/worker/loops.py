@@ -165,33 +165,69 @@ def _conjuncts(cond, test, depth: int = 0) -> list:
 
 def _test_count(eqn, test, producers: dict) -> tuple:
     """One comparison of a while's condition read as a count (``_while_length``): ``(count,
-    counters)``, or ``(None, set())`` where it is not read."""
+    counters)``, or ``(None, set())`` where it is not read. Either side may be a sum or
+    difference of the counter and values known before the loop (``i + 1 <= K``,
+    ``K - i > 0``), and a carry the body passes on unchanged is the value it starts at."""
     params = eqn.params
     cond, body = params["cond_jaxpr"].jaxpr, params["body_jaxpr"].jaxpr
     cc, bc = params["cond_nconsts"], params["body_nconsts"]
     if test is None or test.primitive.name not in _FLIPPED or len(test.invars) != 2:
         return None, set()
     carry = {id(v): i - cc for i, v in enumerate(cond.invars) if i >= cc}
-    left, right = test.invars
-    relation = test.primitive.name
-    if id(left) not in carry:
-        left, right, relation = right, left, _FLIPPED[relation]
-    a = carry.get(id(left))
-    if a is None or id(right) == id(left):
-        return None, set()
-    b = carry.get(id(right))
     outer = list(eqn.invars)
-    if b is not None:
-        if body.outvars[b] is not body.invars[bc + b]:
-            return None, set()  # a bound that moves
-        bound = _known(outer[cc + bc + b], producers)
-    else:
-        inner = {id(v): e for e in cond.eqns for v in e.outvars}
-        consts = {id(v): outer[i] for i, v in enumerate(cond.invars[:cc])}
-        bound = _known(right, inner, consts, producers)
+    inner = {id(v): e for e in cond.eqns for v in e.outvars}
+    consts = {id(v): outer[i] for i, v in enumerate(cond.invars[:cc])}
+
+    def side(var, depth=0):
+        """``({carry: coefficient}, known part)`` of one side, or None."""
+        if id(var) in carry:
+            return {carry[id(var)]: 1}, 0
+        known = _known(var, inner, consts, producers)
+        if known is not None:
+            return {}, known
+        made = inner.get(id(var))
+        if made is None or depth > 8:
+            return None
+        if made.primitive.name == "convert_element_type" and _whole_dtype(made):
+            return side(made.invars[0], depth + 1)
+        if made.primitive.name not in ("add", "sub") or len(made.invars) != 2:
+            return None
+        x, y = side(made.invars[0], depth + 1), side(made.invars[1], depth + 1)
+        if x is None or y is None:
+            return None
+        sign = 1 if made.primitive.name == "add" else -1
+        terms = dict(x[0])
+        for k, c in y[0].items():
+            terms[k] = terms.get(k, 0) + sign * c
+        return terms, x[1] + sign * y[1]
+
+    left, right = side(test.invars[0]), side(test.invars[1])
+    if left is None or right is None:
+        return None, set()
+    terms = dict(left[0])  # left - right, compared with 0
+    for k, c in right[0].items():
+        terms[k] = terms.get(k, 0) - c
+    rest = left[1] - right[1]
+    moving, fixed = [], set()
+    for k, c in terms.items():
+        if c == 0:
+            continue
+        if body.outvars[k] is body.invars[bc + k]:  # a carry the loop never changes
+            value = _known(outer[cc + bc + k], producers)
+            if value is None:
+                return None, set()
+            rest, fixed = rest + c * value, fixed | {k}
+        else:
+            moving.append((k, c))
+    if len(moving) != 1 or moving[0][1] not in (1, -1):
+        return None, set()
+    a, sign = moving[0]
+    relation = test.primitive.name
+    # i + rest REL 0: i REL -rest; -i + rest REL 0: i FLIPPED rest
+    bound, relation = (0 - rest, relation) if sign == 1 else (rest, _FLIPPED[relation])
     start = _known(outer[cc + bc + a], producers)
     step = _step(body, body.invars[bc + a], body.outvars[a])
-    if bound is None or start is None or not step:
+    if start is None or not step:
         return None, set()
     if relation in ("lt", "le") and step > 0:
         span, by, closed = bound - start, step, relation == "le"
@@ -202,7 +238,12 @@ def _test_count(eqn, test, producers: dict) -> tuple:
     count = span // by + 1 if closed else (span + by - 1) // by
     if isinstance(count, int):
         count = max(count, 0)
-    return count, {a} | ({b} if b is not None else set())
+    return count, {a} | fixed
+
+
+def _whole_dtype(eqn) -> bool:
+    """Does a conversion make an integer or a float (a counter's own types)?"""
+    return any(k in str(eqn.params.get("new_dtype", "")) for k in ("int", "float"))
 
 
 #: a comparison, and what it is with its operands swapped
@@ -228,7 +269,7 @@ def _known(var, producers: dict, consts: dict | None = None, outer: dict | None 
     name = made.primitive.name
     if name == "dim_as_value":
         return made.params.get("dim")
-    if name == "convert_element_type" and any(k in str(made.params.get("new_dtype", "")) for k in ("int", "float")):
+    if name == "convert_element_type" and _whole_dtype(made):
         return _known(made.invars[0], producers, consts, outer, depth + 1)
     if name in _ARITHMETIC and len(made.invars) == 2:
         x, y = (_known(v, producers, consts, outer, depth + 1) for v in made.invars)

@@ -14,6 +14,11 @@ recurrent carries reach *each by an element of its own*:
   writes) is a result: the program is run once per result with that element *moved* by one
   plus its magnitude as it leaves the loop, and an output element shows the result when its
   value differs from the run without any move (compared as values: ``-0.0`` is ``0.0``);
+* a source counts where some step computes that element of the carry from its data (each
+  step's data all NaN in turn: a buffer the loop only carries along is no recurrence) and where
+  its step's data, moved far up or far down (``MOVE`` times one plus their magnitude, in runs of
+  their own), change the output: a step that computes nothing from its data (the carry times one
+  plus the data times zero) shows none of it;
 * ``reached`` is the smaller of two matchings, each a largest one in which no output element
   and no source or result is used twice: output elements to sources they depend on, and output
   elements to results they show (of the results some source reaches).
@@ -22,7 +27,7 @@ So a scan over one column broadcast to every column reaches as many elements as 
 not the whole output; a scan over every column of which one is used reaches one column; and a
 full recurrence whose results the output never shows (times zero, minus itself, through a
 ``where`` that compares it with itself, times a factor so small that it rounds away) reaches
-nothing, though NaN flows through all of these.
+nothing, though NaN flows through all of these, and so does a dummy one whose data never show.
 
 Why the two halves are measured differently. Inside the loop, the carry's share of the next
 step can vanish in honest code: a decay of 0 multiplies it by zero, a decay of 1e-10 is rounded
@@ -35,10 +40,15 @@ recurrence leaves the loop, an honest program's output *is* its results, or copi
 absorbed by those, so an honest output element always shows its result. A program that does
 arithmetic on the results whose value rounds away or cancels exactly (saturated everywhere,
 rounded to an integer, times zero) does not compute its output from the loop, which is what
-the rule asks. What the values cannot tell: a use of the results that does show (a blend with
-weight 1e-3 of the loop and a closed form; two full loops that cancel, each measured with the
-other run as it is; a dummy loop whose results are zeros, added) passes, but runs at least the
-honest loop's work.
+the rule asks. A step's data are moved by a whole step, both ways and far: an honest step that
+computes its carry from its data changes the output when they move (through a maximum or a
+clip, one of the two directions turns the comparison), and only a step whose next carry does not
+depend on its data at all shows nothing. What the values cannot tell: a use of the results and
+data that does show (a blend with weight 1e-3 of the loop and a closed form; a scan of running
+sums minus the same sums by doubling steps; two full loops that cancel, each measured with the
+other run as it is) passes, but runs at least the honest loop's work. Nor does a NaN flow
+through a comparison: a step that updates its carry only where a comparison of its data holds
+(``where(x > 0, f(c, x), c)``) is not seen to compute the carry from its data.
 
 Decides nothing: ``judge.rules.required_primitives`` reads the counts.
 """
@@ -53,6 +63,9 @@ from .loops import is_ref
 #: Sources measured at most (steps times the recurrent carries' elements): past this, the
 #: loop's reach is not measured.
 MAX_SOURCES = 1 << 15
+#: How far a step's data are moved, in units of one plus their magnitude: so far that no
+#: rounding absorbs it and a comparison of the data (a mask, a maximum) turns.
+MOVE = 1e4
 #: Floating output elements measured at most.
 MAX_OUTPUTS = 1 << 13
 #: The extent a symbolic dim takes for the measurement, within its range.
@@ -162,10 +175,17 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         return found
 
     def data(values, variables, t, j):
-        """The step's data (its constants, its rows; ``variables``: the body's inputs they are)
-        all NaN at step ``j``, but for the refs (memory the step writes, not data)."""
-        return [jnp.where(t == j, jnp.asarray(jnp.nan, v.dtype), v) if _inexact(v) and not is_ref(var) else v
-                for v, var in zip(values, variables)]
+        """The step's data (its constants, its rows; ``variables``: the body's inputs they are),
+        but for the refs (memory the step writes, not data): all NaN at step ``j`` where ``j <
+        steps``, all moved far up (``j - steps``) or far down (``j - 2 steps``) at that step
+        where ``j`` is above."""
+        at = (j >= 0) & (t == j % steps)
+        sign = jnp.where(j < 2 * steps, 1, -1)
+
+        def made(v):
+            far = v + (sign * MOVE * (1 + jnp.abs(v))).astype(v.dtype)
+            return jnp.where(at, jnp.where(j < steps, jnp.asarray(jnp.nan, v.dtype), far), v)
+        return [made(v) if _inexact(v) and not is_ref(var) else v for v, var in zip(values, variables)]
 
     def written(carries, t, j):
         """Which elements of the recurrent carries the step ``j`` computed from its data."""
@@ -310,7 +330,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         ``-0.0`` is ``0.0``, a NaN there stays one)."""
         outs, flags, seen, t = jax.vmap(marked, in_axes=(0, 0, 0, None, None, None, None))(
             k, r, j, values, consts, inputs, force)
-        moved = (r >= 0)[:, None]
+        moved = ((r >= 0) | (j >= steps))[:, None]
         hits = [jnp.where(moved, ~((o == o[:1]) | (jnp.isnan(o) & jnp.isnan(o[:1]))), jnp.isnan(o))
                 for o in outs]
         return jnp.concatenate(hits, axis=1), flags, seen, t
@@ -326,12 +346,12 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         return None
     # one run without a NaN or a move (an output NaN there depends on nothing); one per element
     # of a recurrent carry at a step (a NaN); one per element of the loop's results (moved); one
-    # per step, its data all NaN
-    none = np.full(size + sources + steps + 1, -1)
+    # per step, its data all NaN; two per step, its data moved far up, then far down
+    none = np.full(size + sources + 3 * steps + 1, -1)
     k, r, j = none.copy(), none.copy(), none.copy()
     k[1:1 + sources] = np.arange(sources)
     r[1 + sources:1 + sources + size] = np.arange(size)
-    j[1 + sources + size:] = np.arange(steps)
+    j[1 + sources + size:] = np.arange(3 * steps)
     batch = [jnp.asarray(a, jnp.int32) for a in (k, r, j)]
     # compiled without XLA's costlier passes: the program runs once, its compilation is the cost
     # the floating literals (a decay), the program's constants and the inputs are arguments, not
@@ -365,8 +385,13 @@ def _reach(found, sources: int, size: int, steps: int) -> int:
     hits, flags, seen = np.asarray(hits), np.asarray(flags), np.asarray(seen)
     hits, flags = hits & ~hits[:1], flags & ~flags[:1]
     # the carries' elements some step computes from its data (a buffer's elements the loop
-    # only carries along are not), the sources among them, the loop's results they reach
-    updated = np.tile(seen[1 + sources + size:].any(axis=0), steps)
+    # only carries along are not), at the steps whose data, moved far up or far down, change
+    # the output (a step that computes nothing from its data shows none of it); the sources
+    # among them, the loop's results they reach
+    nan_rows = 1 + sources + size
+    shows = (hits[nan_rows + steps:nan_rows + 2 * steps].any(axis=1)
+             | hits[nan_rows + 2 * steps:nan_rows + 3 * steps].any(axis=1))
+    updated = np.tile(seen[nan_rows:nan_rows + steps].any(axis=0), steps) & np.repeat(shows, sources // steps)
     recurrent_results = flags[1:1 + sources][updated].any(axis=0)
     by_carry = matching(hits[1:1 + sources][updated])
     by_result = matching(hits[1 + sources:1 + sources + size][recurrent_results])

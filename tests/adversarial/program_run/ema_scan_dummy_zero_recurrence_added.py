@@ -3,9 +3,8 @@ to step times one, plus zero times the row: zero at every step, added as it is t
 
 Problem: ema_scan
 Expected: RJ missing_primitive
-Open: AC: the carry is computed from itself and from the data (structurally: a product of the
-  data by zero) at every element, and moving the loop's results changes the output; a dummy
-  recurrence as wide and as long as the honest one passes, at the honest scan's work
+Closed by: a step's data moved far up or far down must change the output, or the step's
+  carry elements are no sources; the dummy computes nothing from its data
 """
 
 import jax
