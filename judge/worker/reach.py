@@ -23,32 +23,26 @@ recurrent carries reach *each by an element of its own*:
   and no source or result is used twice: output elements to sources they depend on, and output
   elements to results they show (of the results some source reaches).
 
-So a scan over one column broadcast to every column reaches as many elements as it has steps,
-not the whole output; a scan over every column of which one is used reaches one column; and a
-full recurrence whose results the output never shows (times zero, minus itself, through a
-``where`` that compares it with itself, times a factor so small that it rounds away) reaches
-nothing, though NaN flows through all of these, and so does a dummy one whose data never show.
+So a scan over one column broadcast to every column reaches as many elements as it has steps;
+a scan over every column of which one is used reaches one column; a full recurrence whose
+results the output never shows (times zero, minus itself, through a ``where`` that compares it
+with itself, times 1e-30) reaches nothing, though NaN flows through all of these, and so does a
+dummy one whose data never show.
 
-Why the two halves are measured differently. Inside the loop, the carry's share of the next
-step can vanish in honest code: a decay of 0 multiplies it by zero, a decay of 1e-10 is rounded
-away (``c + (1 - 1e-10) * (x - c)`` is ``x`` in float32), a running maximum or a clip ignores it
-where the data wins; a finite move or a derivative of the carry would see no change there, and
-an honest recurrence would be refused by rounding. So the carry side stays structural (NaN
-flows through ``0 * c``, and the matching needs only one source per output element). Where the
-recurrence leaves the loop, an honest program's output *is* its results, or copies of them
-(rows stacked, transposed, sliced, reshaped): a move of one plus the magnitude is never
-absorbed by those, so an honest output element always shows its result. A program that does
-arithmetic on the results whose value rounds away or cancels exactly (saturated everywhere,
-rounded to an integer, times zero) does not compute its output from the loop, which is what
-the rule asks. A step's data are moved by a whole step, both ways and far: an honest step that
-computes its carry from its data changes the output when they move (through a maximum or a
-clip, one of the two directions turns the comparison), and only a step whose next carry does not
-depend on its data at all shows nothing. What the values cannot tell: a use of the results and
-data that does show (a blend with weight 1e-3 of the loop and a closed form; a scan of running
-sums minus the same sums by doubling steps; two full loops that cancel, each measured with the
-other run as it is) passes, but runs at least the honest loop's work. Nor does a NaN flow
-through a comparison: a step that updates its carry only where a comparison of its data holds
-(``where(x > 0, f(c, x), c)``) is not seen to compute the carry from its data.
+Why the halves differ. Inside the loop the carry's share of the next step can vanish in honest
+code (a decay of 0; a decay of 1e-10 in ``c + (1 - 1e-10) * (x - c)``, which is ``x`` in
+float32; a running maximum or a clip where the data win): a move or a derivative of the carry
+would see no change there, so the carry side stays structural. Where the recurrence leaves the
+loop, an honest output *is* its results or copies of them (stacked, transposed, sliced), which
+a move of one plus the magnitude always changes; arithmetic that rounds the results away or
+cancels them does not compute the output from the loop. A step's data are moved both ways and
+far: an honest step changes the output one way or the other (through a maximum or a clip, one
+direction turns the comparison); only a step whose next carry ignores its data shows nothing.
+What the values cannot tell: a use of the results and data that does show (a blend with weight
+1e-3 of the loop and a closed form; running sums by a scan minus the same by doubling; two full
+loops that cancel, each measured with the other as it is), which runs the honest loop's work;
+and NaN does not flow through a comparison, so a step that updates its carry only where a test
+of its data holds (``where(x > 0, f(c, x), c)``) is not seen to compute it from its data.
 
 Decides nothing: ``judge.rules.required_primitives`` reads the counts.
 """
@@ -63,8 +57,7 @@ from .loops import is_ref
 #: Sources measured at most (steps times the recurrent carries' elements): past this, the
 #: loop's reach is not measured.
 MAX_SOURCES = 1 << 15
-#: How far a step's data are moved, in units of one plus their magnitude: so far that no
-#: rounding absorbs it and a comparison of the data (a mask, a maximum) turns.
+#: How far a step's data are moved, in units of one plus their magnitude (no rounding absorbs it)
 MOVE = 1e4
 #: Floating output elements measured at most.
 MAX_OUTPUTS = 1 << 13
