@@ -81,7 +81,10 @@ def test_a_full_recurrence_whose_value_the_output_never_shows_reaches_nothing(fn
     lambda x: jax.lax.scan(lambda c, r: (jnp.clip(0.9 * c + r, -0.5, 0.5),) * 2, jnp.zeros_like(x[0]), x)[1],
     # a running minimum of a saturated function of the data
     lambda x: jax.lax.scan(lambda c, r: (jnp.minimum(c, jnp.tanh(r)),) * 2, jnp.ones_like(x[0]), x)[1],
-], ids=["tiny_decay", "tiny_decay_increment_form", "running_max", "clipped", "running_min_of_tanh"])
+    # an update only where the data are positive: NaN in the data takes the other side
+    lambda x: jax.lax.scan(lambda c, r: (jnp.where(r > 0, 0.5 * c + r, c),) * 2, jnp.zeros_like(x[0]), x)[1],
+], ids=["tiny_decay", "tiny_decay_increment_form", "running_max", "clipped", "running_min_of_tanh",
+        "masked_by_the_data"])
 def test_a_recurrence_that_absorbs_its_carry_still_reaches_every_element(fn):
     """Where rounding or a comparison absorbs what the carry adds, the carry's reach is still
     read structurally: only the loop's results are moved by a finite amount, and the output

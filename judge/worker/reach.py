@@ -15,10 +15,10 @@ recurrent carries reach *each by an element of its own*:
   plus its magnitude as it leaves the loop, and an output element shows the result when its
   value differs from the run without any move (compared as values: ``-0.0`` is ``0.0``);
 * a source counts where some step computes that element of the carry from its data (each
-  step's data all NaN in turn: a buffer the loop only carries along is no recurrence) and where
-  its step's data, moved far up or far down (``MOVE`` times one plus their magnitude, in runs of
-  their own), change the output: a step that computes nothing from its data (the carry times one
-  plus the data times zero) shows none of it;
+  step's data all NaN in turn, or moved: a buffer the loop only carries along is no recurrence)
+  and where its step's data, moved far up or far down (``MOVE`` times one plus their magnitude,
+  in runs of their own), change the output: a step that computes nothing from its data (the
+  carry times one plus the data times zero) shows none of it (``reach_count``);
 * ``reached`` is the smaller of two matchings, each a largest one in which no output element
   and no source or result is used twice: output elements to sources they depend on, and output
   elements to results they show (of the results some source reaches).
@@ -40,9 +40,9 @@ far: an honest step changes the output one way or the other (through a maximum o
 direction turns the comparison); only a step whose next carry ignores its data shows nothing.
 What the values cannot tell: a use of the results and data that does show (a blend with weight
 1e-3 of the loop and a closed form; running sums by a scan minus the same by doubling; two full
-loops that cancel, each measured with the other as it is), which runs the honest loop's work;
-and NaN does not flow through a comparison, so a step that updates its carry only where a test
-of its data holds (``where(x > 0, f(c, x), c)``) is not seen to compute it from its data.
+loops that cancel, each measured with the other as it is), which runs the honest loop's work.
+NaN does not flow through a comparison: a step that updates its carry only where a test of its
+data holds (``where(x > 0, f(c, x), c)``) writes it from its data when they are moved instead.
 
 Decides nothing: ``judge.rules.required_primitives`` reads the counts.
 """
@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import jaxapi, reach_key
+from . import jaxapi, reach_count, reach_key
 from .loops import is_ref
 
 #: Sources measured at most (steps times the recurrent carries' elements): past this, the
@@ -172,7 +172,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         but for the refs (memory the step writes, not data): all NaN at step ``j`` where ``j <
         steps``, all moved far up (``j - steps``) or far down (``j - 2 steps``) at that step
         where ``j`` is above."""
-        at = (j >= 0) & (t == j % steps)
+        at = (j >= 0) & (j < 3 * steps) & (t == j % steps)
         sign = jnp.where(j < 2 * steps, 1, -1)
 
         def made(v):
@@ -185,6 +185,12 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         flat = [jnp.ravel(jnp.isnan(carries[i])) for i, _, _ in layout]
         return (t == j) & jnp.concatenate(flat)
 
+    def snapped(carries, t, j, snap):
+        """The recurrent carries after step ``j % steps``, kept where ``j`` is a row that moves a
+        step's data or moves nothing (``j >= steps``): what that step computed."""
+        flat = jnp.concatenate([jnp.ravel(carries[i]) for i, _, _ in layout])
+        return jnp.where((j >= steps) & (t == j % steps), flat.astype(snap.dtype), snap)
+
     def loop(eqn, ins, k, r, j):
         p = eqn.params
         if eqn.primitive.name == "scan":
@@ -193,15 +199,15 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             body = p["jaxpr"]
 
             def step(carry, x):
-                t, cs, seen = carry
+                t, cs, seen, snap = carry
                 inner = body.jaxpr.invars
                 outs = run(body.jaxpr, body.consts, [*data(consts, inner[:nc], t, j), *perturb(cs, t, k),
                                                      *data(x, inner[nc + ncarry:], t, j)], [], k, r, j)
                 cs = list(outs[:ncarry])
-                return (t + 1, cs, seen | written(cs, t, j)), list(outs[ncarry:])
+                return (t + 1, cs, seen | written(cs, t, j), snapped(cs, t, j, snap)), list(outs[ncarry:])
 
-            (t, cs, seen), ys = jax.lax.scan(step, (jnp.int32(0), list(init), jnp.zeros(width[0], bool)),
-                                             list(xs), length=p["length"], reverse=p["reverse"])
+            (t, cs, seen, snap), ys = jax.lax.scan(step, (jnp.int32(0), list(init), *unseen()),
+                                                   list(xs), length=p["length"], reverse=p["reverse"])
             outs = [*cs, *ys]
         else:
             cc, bc = p["cond_nconsts"], p["body_nconsts"]
@@ -212,12 +218,12 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
                 return run(cond.jaxpr, cond.consts, [*cconsts, *carry[1]], [], k, r, j)[0]
 
             def step(carry):
-                t, cs, seen = carry
+                t, cs, seen, snap = carry
                 cs = list(run(body.jaxpr, body.consts, [*data(bconsts, body.jaxpr.invars[:bc], t, j),
                                                         *perturb(cs, t, k)], [], k, r, j))
-                return t + 1, cs, seen | written(cs, t, j)
+                return t + 1, cs, seen | written(cs, t, j), snapped(cs, t, j, snap)
 
-            t, outs, seen = jax.lax.while_loop(go, step, (jnp.int32(0), list(init), jnp.zeros(width[0], bool)))
+            t, outs, seen, snap = jax.lax.while_loop(go, step, (jnp.int32(0), list(init), *unseen()))
         flags, offset = [], 0
         for kind, i in results:  # a result, or a ref the loop writes: what it holds after
             value = outs[i] if kind == "out" else ins[i][...]
@@ -228,8 +234,13 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
                 outs[i] = value
             else:
                 ins[i][...] = value
-        counted.append((t, jnp.concatenate(flags), seen))
+        counted.append((t, jnp.concatenate(flags), seen, snap))
         return outs
+
+    def unseen():
+        """Nothing written, and the carries' elements at no step (zeros, of their common type)."""
+        kinds = [np.dtype(_aval(v).dtype) for v in (body.invars[p] for p in sorted(recurrent))]
+        return jnp.zeros(width[0], bool), jnp.zeros(width[0], np.result_type(*kinds))
 
     def branch(eqn, ins, taken: int, route, k, r, j, static: bool):
         # the loop's branch interpreted on the way to it, the others as they are; what the
@@ -239,10 +250,9 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
                 counted.clear()
                 outs = run(closed_branch.jaxpr, closed_branch.consts, values, route if b == taken else [],
                            k, r, j)
-                t, flags, seen = counted[0] if counted else (
-                    jnp.int32(0), jnp.zeros(size, bool), jnp.zeros(width[0], bool))
+                t, flags, seen, snap = counted[0] if counted else (jnp.int32(0), jnp.zeros(size, bool), *unseen())
                 counted.clear()
-                return [*outs, t, flags, seen]
+                return [*outs, t, flags, seen, snap]
             return fn
 
         index = ins[0]
@@ -250,8 +260,8 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             forcing.append(len(eqn.params["branches"]))
             index = jnp.where(forced[0] >= 0, forced[0], index).astype(jnp.int32)
         found = jax.lax.switch(index, [made(b, c) for b, c in enumerate(eqn.params["branches"])], *ins[1:])
-        counted.append(tuple(found[-3:]))
-        return list(found[:-3])
+        counted.append(tuple(found[-4:]))
+        return list(found[:-4])
 
     def run(jaxpr, consts, values, route, k, r, j, static_in=()):
         env: dict = {}
@@ -314,19 +324,19 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         literals[:] = [values]
         forced[:] = [force]
         outs = run(closed.jaxpr, consts, inputs, path, k, r, j)
-        t, flags, seen = counted[0]
-        return [jnp.ravel(outs[i]) for i in floating], flags, seen, t
+        t, flags, seen, snap = counted[0]
+        return [jnp.ravel(outs[i]) for i in floating], flags, seen, snap, t
 
     def measuring(k, r, j, values, consts, inputs, force):
         """Every run batched; an output element is hit by a run with a NaN where it is NaN, by
         a run with a result moved where its value differs from the run without either (row 0;
         ``-0.0`` is ``0.0``, a NaN there stays one)."""
-        outs, flags, seen, t = jax.vmap(marked, in_axes=(0, 0, 0, None, None, None, None))(
+        outs, flags, seen, snap, t = jax.vmap(marked, in_axes=(0, 0, 0, None, None, None, None))(
             k, r, j, values, consts, inputs, force)
         moved = ((r >= 0) | (j >= steps))[:, None]
         hits = [jnp.where(moved, ~((o == o[:1]) | (jnp.isnan(o) & jnp.isnan(o[:1]))), jnp.isnan(o))
                 for o in outs]
-        return jnp.concatenate(hits, axis=1), flags, seen, t
+        return jnp.concatenate(hits, axis=1), flags, seen, snap, t
 
     if target.primitive.name == "scan":
         steps = int(target.params["length"])
@@ -339,12 +349,13 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         return None
     # one run without a NaN or a move (an output NaN there depends on nothing); one per element
     # of a recurrent carry at a step (a NaN); one per element of the loop's results (moved); one
-    # per step, its data all NaN; two per step, its data moved far up, then far down
-    none = np.full(size + sources + 3 * steps + 1, -1)
+    # per step, its data all NaN; two per step, its data moved far up, then far down; one per
+    # step that moves nothing but keeps what the step computed
+    none = np.full(size + sources + 4 * steps + 1, -1)
     k, r, j = none.copy(), none.copy(), none.copy()
     k[1:1 + sources] = np.arange(sources)
     r[1 + sources:1 + sources + size] = np.arange(size)
-    j[1 + sources + size:] = np.arange(3 * steps)
+    j[1 + sources + size:] = np.arange(4 * steps)
     batch = [jnp.asarray(a, jnp.int32) for a in (k, r, j)]
     # compiled without XLA's costlier passes: the program runs once, its compilation is the cost
     # the floating literals (a decay), the program's constants and the inputs are arguments, not
@@ -367,28 +378,9 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         return None  # more than one branch decided by the dims on the way: not measured
     # a branch on the way to the loop decided by the dims alone (a cond on T's value): the
     # reach is the least over its branches, each taken in turn, as other extents would
-    reached = min(_reach(compiled(*batch, *shared, jnp.int32(b)), sources, size, steps)
+    reached = min(reach_count.reached(compiled(*batch, *shared, jnp.int32(b)), sources, size, steps)
                   for b in (range(branches[0]) if branches else [-1]))
     return {"reached": reached, "outputs": int(count), "steps": steps, "at": dict(at)}
-
-
-def _reach(found, sources: int, size: int, steps: int) -> int:
-    """The elements of the output matched both ways (``measure``) in one batched run's results."""
-    hits, flags, seen, _ = found
-    hits, flags, seen = np.asarray(hits), np.asarray(flags), np.asarray(seen)
-    hits, flags = hits & ~hits[:1], flags & ~flags[:1]
-    # the carries' elements some step computes from its data (a buffer's elements the loop
-    # only carries along are not), at the steps whose data, moved far up or far down, change
-    # the output (a step that computes nothing from its data shows none of it); the sources
-    # among them, the loop's results they reach
-    nan_rows = 1 + sources + size
-    shows = (hits[nan_rows + steps:nan_rows + 2 * steps].any(axis=1)
-             | hits[nan_rows + 2 * steps:nan_rows + 3 * steps].any(axis=1))
-    updated = np.tile(seen[nan_rows:nan_rows + steps].any(axis=0), steps) & np.repeat(shows, sources // steps)
-    recurrent_results = flags[1:1 + sources][updated].any(axis=0)
-    by_carry = matching(hits[1:1 + sources][updated])
-    by_result = matching(hits[1 + sources:1 + sources + size][recurrent_results])
-    return min(by_carry, by_result)
 
 
 def _aval(var):
@@ -406,18 +398,6 @@ def _inexact(value) -> bool:
 
 def _floating(var) -> bool:
     return np.issubdtype(np.dtype(_aval(var).dtype), np.inexact)
-
-
-def matching(hits) -> int:
-    """The size of a largest matching in the bipartite graph whose edges are ``hits``
-    (sources by output elements)."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import maximum_bipartite_matching
-
-    if not hits.any():
-        return 0
-    matched = maximum_bipartite_matching(csr_matrix(hits.astype(np.int8)), perm_type="column")
-    return int((matched >= 0).sum())
 
 
 def _find(jaxpr, path: list):
