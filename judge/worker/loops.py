@@ -115,7 +115,8 @@ def _all(jaxpr) -> int:
 def _while_length(eqn, producers: dict) -> tuple[str, set]:
     """How many times a while loop runs, where its condition and its body say so: the
     condition one comparison of a carry ``i`` (the counter) with a bound (``i < n``,
-    ``i <= n``, ``i > n``, ``i >= n``, either way round), the body's ``i`` the carry plus or
+    ``i <= n``, ``i > n``, ``i >= n``, either way round, or ``i != n`` for a counter stepping by
+    one), the body's ``i`` the carry plus or
     minus a literal step and nothing else, ``i``'s start and the bound numbers or dims' values
     known before the loop runs (a literal, ``dim_as_value`` of a dim, sums and products of
     them, or a carry passed on unchanged that starts at one). ``fori_loop(k, T, ...)`` with a
@@ -229,6 +230,11 @@ def _test_count(eqn, test, producers: dict) -> tuple:
     step = _step(body, body.invars[bc + a], body.outvars[a])
     if start is None or not step:
         return None, set()
+    if relation == "ne" and step in (1, -1):
+        # until the counter meets the bound, one by one (a bound behind it is never met: the
+        # loop does not end, and its count is never needed)
+        count = (bound - start) * step
+        return (max(count, 0) if isinstance(count, int) else count), {a} | fixed
     if relation in ("lt", "le") and step > 0:
         span, by, closed = bound - start, step, relation == "le"
     elif relation in ("gt", "ge") and step < 0:
@@ -247,7 +253,7 @@ def _whole_dtype(eqn) -> bool:
 
 
 #: a comparison, and what it is with its operands swapped
-_FLIPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+_FLIPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "ne": "ne"}
 #: how a value known before the loop may be computed from others
 _ARITHMETIC = {"add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y}
 
