@@ -116,9 +116,8 @@ def _while_length(eqn, producers: dict) -> tuple[str, set]:
     """How many times a while loop runs, where its condition and its body say so: the
     condition one comparison of a carry ``i`` (the counter) with a bound (``i < n``,
     ``i <= n``, ``i > n``, ``i >= n``, either way round, or ``i != n`` for a counter stepping by
-    one), the body's ``i`` the carry plus or
-    minus a literal step and nothing else, ``i``'s start and the bound numbers or dims' values
-    known before the loop runs (a literal, ``dim_as_value`` of a dim, sums and products of
+    one), the body's ``i`` the carry plus or minus a literal step and nothing else, ``i``'s
+    start and the bound numbers or dims' values known before the loop runs (a literal, ``dim_as_value`` of a dim, sums and products of
     them, or a carry passed on unchanged that starts at one). ``fori_loop(k, T, ...)`` with a
     symbolic bound is such a loop (``T - k``), and so is ``while i < K`` with a Python int K
     or a hand-written counter over a dim. The count's text (``T``, ``T - 1``, ``5``) and the
