@@ -50,10 +50,20 @@ CONCRETE = [
     ("start from the data", _counted(lambda x: (x[0] * 0).astype(jnp.int32), lambda i: i < K,
                                      lambda i: i + 1), "?"),
     ("moving away", _counted(lambda x: 0, lambda i: i < K, lambda i: i - 1), "?"),
-    ("two tests", _counted(lambda x: 0, lambda i: (i < K) & (i < 3), lambda i: i + 1), "?"),
-    ("not equal", _counted(lambda x: 0, lambda i: i != K, lambda i: i + 1), "?"),
+    ("two tests", _counted(lambda x: 0, lambda i: (i < K) & (i < 3), lambda i: i + 1), "3"),
+    ("a test on the data beside", _counted(lambda x: 0, lambda i: (i < K) & (i * i < 9), lambda i: i + 1),
+     "<=5"),
+    ("not equal", _counted(lambda x: 0, lambda i: i != K, lambda i: i + 1), "5"),
+    ("not equal, counting down", _counted(lambda x: K, lambda i: i != 0, lambda i: i - 1), "5"),
+    ("not equal by two", _counted(lambda x: 0, lambda i: i != 2 * K, lambda i: i + 2), "?"),
+    ("twice the counter", _counted(lambda x: 0, lambda i: i + i < K, lambda i: i + 1), "?"),
     ("a step that is not a literal", _counted(lambda x: 0, lambda i: i < K, lambda i: i + i + 1), "?"),
-    ("a float counter", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 1.0), "?"),
+    ("the counter plus one", _counted(lambda x: 0, lambda i: i + 1 <= K, lambda i: i + 1), "5"),
+    ("the bound minus the counter", _counted(lambda x: 0, lambda i: K - i > 0, lambda i: i + 1), "5"),
+    ("zero below the bound minus", _counted(lambda x: 0, lambda i: 0 < K - i, lambda i: i + 1), "5"),
+    ("counting down past a sum", _counted(lambda x: K, lambda i: i - 1 + 1 > 0, lambda i: i - 1), "5"),
+    ("a float counter", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 1.0), "5"),
+    ("a float counter by a half", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 0.5), "?"),
 ]
 
 
@@ -110,7 +120,7 @@ def _at(k, *lengths):
     ({3: [1], 7: [3], 64: [32]}, False),                   # K // 2 trips of two steps
     ({3: [0], 7: [0], 64: [8]}, False),                    # K // 8: eight steps to a trip
     ({3: [7, 3], 7: [7, 7], 64: [7, 64]}, False),          # a fixed loop beside the K steps
-    ({3: ["?"], 7: ["?"], 64: ["?"]}, False),              # a count that is data: not judged
+    ({3: ["<=3"], 7: ["<=7"], 64: ["<=64"]}, False),       # at most K: may stop early
     ({3: [3, "n"], 7: [7, "n"], 64: [64, "n"]}, False),    # a loop over a dim beside the K steps
     ({3: [7, "n"], 7: [7, "n"], 64: [7, "n"]}, True),      # ... is no loop over K
     ({3: [7], 7: [7], 64: [7]}, True),                     # a fixed count
@@ -119,6 +129,8 @@ def _at(k, *lengths):
     ({3: [64], 7: [64], 64: [3]}, True),                   # fewer trips as K grows
     ({3: [3], 7: [7], 64: [7]}, True),                     # tracks K only at small values
     ({3: [], 7: [], 64: []}, True),                        # no loop read at all
+    ({3: ["?"], 7: ["?"], 64: ["?"]}, True),               # a count that is data
+    ({3: [3, "?"], 7: [7, "?"], 64: [64, "?"]}, False),    # ... beside the K steps (as much work)
 ])
 def test_the_trips_must_track_the_parameter(counts, refused):
     traces = [_at(k, *n) for k, n in counts.items()]
@@ -127,6 +139,42 @@ def test_the_trips_must_track_the_parameter(counts, refused):
     if refused:
         assert breach.reason == "unrolled_loop" and "tracks K" in breach.message
         assert "at K = 3" in breach.message and "at K = 64" in breach.message
+
+
+def _worked(k, *loops):
+    """``_at`` with loops of ``(length, work)``."""
+    found = _at(k)
+    made = tuple(Loop(primitive="scan", length=str(n), recurrent=True, work=w) for n, w in loops)
+    return replace(found, program=replace(found.program, loops=made))
+
+
+@pytest.mark.parametrize("counts, refused", [
+    # the K steps (12 equations a trip) beside a light loop of K trips that computes nothing
+    ({3: [(3, 12), (3, 2)], 7: [(7, 12), (7, 2)], 64: [(64, 12), (64, 2)]}, False),
+    # 7 squarings (15 equations a trip) beside a light loop of K trips: the squarings are read
+    ({3: [(7, 15), (3, 2)], 7: [(7, 15), (7, 2)], 64: [(7, 15), (64, 2)]}, True),
+    # ... a fixed loop lighter than the K steps is left out
+    ({3: [(7, 2), (3, 12)], 7: [(7, 2), (7, 12)], 64: [(7, 2), (64, 12)]}, False),
+    # the heaviest loop's count is data
+    ({3: [("?", 15), (3, 2)], 7: [("?", 15), (7, 2)], 64: [("?", 15), (64, 2)]}, True),
+])
+def test_the_trips_read_are_those_of_the_loop_doing_the_most_work(counts, refused):
+    traces = [_worked(k, *loops) for k, loops in counts.items()]
+    breach = no_unrolling.check_traces(RULE, traces, None)
+    assert (breach is not None) is refused, breach
+    if refused:
+        assert "the loop that does the most work per trip" in breach.message
+
+
+def test_a_loop_s_work_counts_the_equations_a_trip_needs():
+    def fn(x):
+        def body(i, c):
+            dead = jnp.sin(x) * 3.0  # noqa: F841 - computed, never used by the trip
+            return jnp.tanh(c @ x) + 1.0
+        return lax.fori_loop(0, K, body, x)
+    (loop,) = program.summarize(jax.make_jaxpr(fn)(jnp.ones((3, 3))))["loops"]
+    # the product, the tanh, the addition and the counter's step; not the sine or its product
+    assert loop["work"] == 4
 
 
 def test_steps_per_trip_sets_how_many_steps_a_trip_may_run():

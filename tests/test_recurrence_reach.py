@@ -40,12 +40,56 @@ def test_an_honest_recurrence_reaches_every_element(fn):
 
 @pytest.mark.parametrize("fn, reached", [
     (lambda x: _closed_form(x).at[:, :1].set(jax.lax.scan(_step, jnp.zeros((1,)), x[:, :1])[1]), 32),
-    (lambda x: _closed_form(x) + 1e-30 * jax.lax.scan(_step, jnp.zeros((1,)), x[:, :1])[1], 32),
-    (lambda x: _closed_form(x) + 0.0 * jax.lax.scan(_step, jnp.zeros_like(x[0]), x)[0], 4),
+    (lambda x: _closed_form(x) + 0.5 * jax.lax.scan(_step, jnp.zeros((1,)), x[:, :1])[1], 32),
+    (lambda x: _closed_form(x) + 0.5 * jax.lax.scan(_step, jnp.zeros_like(x[0]), x)[0], 4),
     (lambda x: _closed_form(x).at[:, :1].set(jax.lax.scan(_step, jnp.zeros_like(x[0]), x)[1][:, :1]), 32),
 ], ids=["one_column_replacing", "one_column_broadcast", "final_carry_broadcast", "one_column_used"])
 def test_a_recurrence_beside_a_closed_form_reaches_part_of_the_output(fn, reached):
     assert _reach(fn) == [(reached, 128)]
+
+
+def _scanned(x):
+    return jax.lax.scan(_step, jnp.zeros_like(x[0]), x)[1]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: _closed_form(x) + 0.0 * _scanned(x),
+    lambda x: (lambda s: _closed_form(x) + (s - s))(_scanned(x)),
+    lambda x: (lambda s: _closed_form(x) + jnp.where(s == s, 0.0, s))(_scanned(x)),
+    lambda x: _closed_form(x) + 1e-30 * _scanned(x),
+    lambda x: _closed_form(x) + jnp.round(1e-3 * jnp.tanh(_scanned(x))),
+    # a dummy: the carry kept times one plus the data times zero (or times 1e-30), zero throughout
+    lambda x: _closed_form(x) + jax.lax.scan(lambda c, r: ((1.0 * c + 0.0 * r),) * 2, jnp.zeros_like(x[0]), x)[1],
+    lambda x: _closed_form(x) + jax.lax.scan(lambda c, r: ((1.0 * c + 1e-30 * r),) * 2, jnp.zeros_like(x[0]), x)[1],
+], ids=["times_zero", "minus_itself", "where_equal_to_itself", "tiny_factor",
+        "rounded_to_zero", "dummy", "dummy_tiny_data"])
+def test_a_full_recurrence_whose_value_the_output_never_shows_reaches_nothing(fn):
+    """NaN flows through ``0 * s``, ``s - s`` and the untaken side of a ``where`` that compares
+    ``s`` with itself, and a tiny factor keeps it; a finite move of the loop's results shows
+    that the output does not change. A dummy recurrence's results show, but a move of its data
+    does not."""
+    assert _reach(fn) == [(0, 128)]
+
+
+@pytest.mark.parametrize("fn", [
+    # a decay so small that the carry's share rounds away, in both forms of the step
+    lambda x: jax.lax.scan(lambda c, r: _step(c, r, 1e-10), jnp.zeros_like(x[0]), x)[1],
+    lambda x: jax.lax.scan(lambda c, r: ((c + (1 - 1e-10) * (r - c)),) * 2, jnp.zeros_like(x[0]), x)[1],
+    # a running maximum: the carry wins only where it is larger
+    lambda x: jax.lax.scan(lambda c, r: (jnp.maximum(c, r),) * 2, jnp.full_like(x[0], -jnp.inf), x)[1],
+    # a clipped recurrence, saturated on some elements
+    lambda x: jax.lax.scan(lambda c, r: (jnp.clip(0.9 * c + r, -0.5, 0.5),) * 2, jnp.zeros_like(x[0]), x)[1],
+    # a running minimum of a saturated function of the data
+    lambda x: jax.lax.scan(lambda c, r: (jnp.minimum(c, jnp.tanh(r)),) * 2, jnp.ones_like(x[0]), x)[1],
+    # an update only where the data are positive: NaN in the data takes the other side
+    lambda x: jax.lax.scan(lambda c, r: (jnp.where(r > 0, 0.5 * c + r, c),) * 2, jnp.zeros_like(x[0]), x)[1],
+], ids=["tiny_decay", "tiny_decay_increment_form", "running_max", "clipped", "running_min_of_tanh",
+        "masked_by_the_data"])
+def test_a_recurrence_that_absorbs_its_carry_still_reaches_every_element(fn):
+    """Where rounding or a comparison absorbs what the carry adds, the carry's reach is still
+    read structurally: only the loop's results are moved by a finite amount, and the output
+    is those results; a step's data are moved both ways, far enough that a comparison turns."""
+    assert _reach(fn) == [(128, 128)]
 
 
 def test_a_buffer_the_loop_only_carries_along_is_no_source():

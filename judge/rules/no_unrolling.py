@@ -21,18 +21,23 @@ the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_l
 ``lax.scan``, ``lax.while_loop``) must compute the output, so that the K steps run in a loop
 rather than unrolled (``max_equations`` caps a Python loop padded to the largest K).
 
-The loop must also run a number of times that tracks K: across the rule's values of K, and
-across a case's K and the other, the longest live loop's trip count must grow by at least
-``(K2 - K1) / steps_per_trip - 1`` from K1 to K2 (``steps_per_trip`` defaults to 8: a body that
-runs up to 8 steps per trip, ``K // 2`` trips of two steps and a peeled one, ``K - 1`` trips
-after a first step written out, all pass). A loop of a fixed count (7 squarings of a matrix
-standing for K steps), or of ``log2(K)`` trips, is refused (``unrolled_loop``). The count is
-read without running anything (``judge.worker.loops``): a scan's length, and a while loop's
-where its condition compares a counter with a bound known before the loop (a Python int,
-``jnp.asarray(K)``, a dim) and its body steps the counter by a literal; a loop over a symbolic
-dim is not one over K. Where a live loop's count is data (a while that runs until a value
-converges, a bound computed from an array), nothing is read and the trip count is not
-checked: such a program is not refused for its count, whatever it runs.
+The loop that computes the output must also run a number of times that tracks K: of the live
+loops (a loop over a symbolic dim left out: it does not run over K), the one whose trip runs the
+most equations (``judge.worker.loops.work``: those of its body its results need), the longest
+of those where several tie; across the rule's values of K, and across a case's K and the other,
+its trip count must grow by at least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2
+(``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip, ``K // 2`` trips of
+two steps and a peeled one, ``K - 1`` trips after a first step written out, all pass). A loop of
+a fixed count (7 squarings of a matrix standing for K steps), or of ``log2(K)`` trips, is
+refused (``unrolled_loop``), and so is such a loop beside a light loop of K trips that computes
+next to nothing (a number multiplied by one). The count is read without running anything
+(``judge.worker.loops``): a scan's length, and a while loop's where its condition compares a
+counter with a bound known before the loop (a Python int, ``jnp.asarray(K)``, a dim) and its
+body steps the counter by a literal; a condition of several tests joined by ``&`` counts as the
+least count read (``(i < K) & (moved > tol)`` runs at most K times: an early exit is the
+values' business). Where the count of the loop doing the most work is data (a bound computed
+from an array, a while that runs until a value converges with no counter beside), nothing shows
+that it tracks K, and the program is refused.
 """
 
 from __future__ import annotations
@@ -289,25 +294,57 @@ def _at(trace, K: str) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _trips(program) -> int | None:
-    """The largest trip count of a live loop of the program (0 for none), a loop over a
-    symbolic dim left out (it does not run over K); None where a live loop's count cannot be
-    read (data, or a form not read)."""
-    counts = [lp.length for lp in program.loops]
-    if "?" in counts:
+#: a loop's count that is not one over the parameter (a symbolic dim's text)
+_OVER_A_DIM = object()
+
+
+def _count(length: str):
+    """A loop's trip count as the rule reads it: a number; at most a number (``<=5``, a loop
+    that may stop early, whose early exit the values judge) as that number; None where it is
+    data (``?``); ``_OVER_A_DIM`` for a loop over a symbolic dim."""
+    text = length[2:] if length.startswith("<=") else length
+    if text.isdigit():
+        return int(text)
+    return None if length == "?" else _OVER_A_DIM
+
+
+def _computing(program):
+    """The live loop that computes the output, as far as the rule reads it: of the loops not
+    over a symbolic dim, the one whose trip runs the most equations (``Loop.work``), the one
+    with the most trips among those; None where there is none."""
+    loops = [lp for lp in program.loops if _count(lp.length) is not _OVER_A_DIM]
+    if not loops:
         return None
-    return max((int(c) for c in counts if c.isdigit()), default=0)
+    return max(loops, key=lambda lp: (lp.work, -1 if _count(lp.length) is None else _count(lp.length)))
+
+
+def _trips(program):
+    """The trip count of the loop that computes the output (``_computing``; 0 for none), None
+    where it is data."""
+    loop = _computing(program)
+    return 0 if loop is None else _count(loop.length)
 
 
 def _trips_breach(rule: dict, traces: list) -> Breach | None:
-    """Does the longest live loop's trip count track the parameter across ``traces``: from
-    each value K1 to each larger K2, up by at least ``(K2 - K1) / steps_per_trip - 1``? Not
-    judged where a count cannot be read."""
+    """Does the trip count of the loop that computes the output (``_computing``) track the
+    parameter across ``traces``: from each value K1 to each larger K2, up by at least
+    ``(K2 - K1) / steps_per_trip - 1``? A count that is data is refused: nothing shows it
+    tracks K."""
     K = rule["parameter"]
     per = rule.get("steps_per_trip", STEPS_PER_TRIP)
-    seen = sorted((_at(t, K), _trips(t.program)) for t in traces if _at(t, K) is not None)
-    if len(seen) < 2 or any(n is None for _, n in seen):
+    seen = sorted(((_at(t, K), _trips(t.program)) for t in traces if _at(t, K) is not None),
+                  key=lambda e: e[0])
+    if len(seen) < 2:
         return None
+    cure = (f"run the {K} steps as the loop's trips (lax.fori_loop(0, {K}, ...), lax.scan with "
+            f"length {K}, or a while loop counting to {K})")
+    if any(n is None for _, n in seen):
+        at = ", ".join(f"at {K} = {k}" for k, n in seen if n is None)
+        return Breach("unrolled_loop",
+                      f"the loops do not run a number of times that tracks {K}: the loop that "
+                      f"does the most work per trip runs a number of times that is data {at} "
+                      f"(its bound or start is computed from an array, or its test is not a "
+                      f"counter compared with a bound), which the rule cannot read; {cure}")
     for i, (k1, n1) in enumerate(seen):
         for k2, n2 in seen[i + 1:]:
             if k2 > k1 and (n2 - n1) * per < k2 - k1 - per:
@@ -315,8 +352,7 @@ def _trips_breach(rule: dict, traces: list) -> Breach | None:
                                  for j, (k, n) in enumerate(seen))
                 return Breach("unrolled_loop",
                               f"the loops do not run a number of times that tracks {K}: the "
-                              f"longest live loop runs {told}; with at most {per} of the {K} "
-                              f"steps to a trip, it must run more times as {K} grows; run the {K} steps "
-                              f"as the loop's trips (lax.fori_loop(0, {K}, ...), lax.scan with "
-                              f"length {K}, or a while loop counting to {K})")
+                              f"loop that does the most work per trip runs {told}; with at most "
+                              f"{per} of the {K} steps to a trip, it must run more times as {K} "
+                              f"grows; {cure}")
     return None

@@ -20,8 +20,11 @@ scanned output, or a ref the output reads). A scan over zero rows, without a car
 copies its carry does not count; nor does a counter. It must reach the output element by
 element (``judge.worker.reach``, measured at the extents it names): every element of the output
 but one step's share (and the share of each step of T the loop does not run) matched to an
-element of the carry at a step, computed from the step's data, and to an element of the loop's
-results, none used twice; a loop whose reach was not measured does not count.
+element of the carry at a step, computed from the step's data (which, moved, change the
+output), that it depends on (as NaN flows), and to an element of the loop's results that it
+shows (its value changes when that result is moved), none used twice; so a full recurrence the
+output never shows (times zero, minus itself) does not count, nor does a dummy whose steps
+compute nothing from their data, nor a loop whose reach was not measured.
 """
 
 from __future__ import annotations

@@ -50,6 +50,7 @@ class Loop:
     #: how much of the output its recurrence reaches element by element (``judge.worker.reach``),
     #: None where not measured
     reach: Reach | None = None
+    work: int = 0        # the equations one trip runs (``judge.worker.loops.work``)
 
 
 @dataclass(frozen=True)
@@ -193,12 +194,13 @@ def _loops(raw, where: str) -> tuple:
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
         item = _object(item, here)
-        _keys(item, here, ("primitive", "length", "recurrent"), ("reach",))
+        _keys(item, here, ("primitive", "length", "recurrent"), ("reach", "work"))
         if not isinstance(item["recurrent"], bool):
             _fail(f"{here}.recurrent", "expected true or false")
         found.append(Loop(primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
                           length=_text(item["length"], f"{here}.length", protocol.MAX_NAME),
-                          recurrent=item["recurrent"], reach=_reach(item.get("reach"), f"{here}.reach")))
+                          recurrent=item["recurrent"], reach=_reach(item.get("reach"), f"{here}.reach"),
+                          work=_int(item.get("work", 0), f"{here}.work", 0, protocol.MAX_SUMMARY_COUNT)))
     return tuple(found)
 
 

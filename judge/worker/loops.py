@@ -90,62 +90,169 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
     if len(length) > protocol.MAX_NAME:
         length = "?"  # cut, a count would read as another
     return {"primitive": name, "length": length,
-            "recurrent": bool(recurrent) and reaches, "carries": sorted(recurrent)}
+            "recurrent": bool(recurrent) and reaches, "work": min(work(body), protocol.MAX_SUMMARY_COUNT),
+            "carries": sorted(recurrent)}
+
+
+def work(body) -> int:
+    """The equations one trip of a loop runs: those of ``body`` its results need, each nested
+    body's counted whole (what a trip costs, give or take the sizes)."""
+    needed = {id(v) for v in body.outvars}
+    count = 0
+    for eqn in reversed(body.eqns):
+        if not any(id(v) in needed for v in eqn.outvars):
+            continue
+        count += 1 + sum(_all(sub) for p in eqn.params.values() for sub in _jaxapi.sub_jaxprs(p))
+        needed.update(id(v) for v in eqn.invars)
+    return count
+
+
+def _all(jaxpr) -> int:
+    return sum(1 + sum(_all(sub) for p in e.params.values() for sub in _jaxapi.sub_jaxprs(p))
+               for e in jaxpr.eqns)
 
 
 def _while_length(eqn, producers: dict) -> tuple[str, set]:
     """How many times a while loop runs, where its condition and its body say so: the
     condition one comparison of a carry ``i`` (the counter) with a bound (``i < n``,
-    ``i <= n``, ``i > n``, ``i >= n``, either way round), the body's ``i`` the carry plus or
-    minus a literal step and nothing else, ``i``'s start and the bound numbers or dims' values
-    known before the loop runs (a literal, ``dim_as_value`` of a dim, sums and products of
+    ``i <= n``, ``i > n``, ``i >= n``, either way round, or ``i != n`` for a counter stepping by
+    one), the body's ``i`` the carry plus or minus a literal step and nothing else, ``i``'s
+    start and the bound numbers or dims' values known before the loop runs (a literal, ``dim_as_value`` of a dim, sums and products of
     them, or a carry passed on unchanged that starts at one). ``fori_loop(k, T, ...)`` with a
     symbolic bound is such a loop (``T - k``), and so is ``while i < K`` with a Python int K
     or a hand-written counter over a dim. The count's text (``T``, ``T - 1``, ``5``) and the
     carries ``{i, n}`` (``n`` when it is a carry); else ``"?"`` and no counter: the count is
-    data, or the loop of a form not read."""
+    data, or the loop of a form not read.
+
+    A condition that is several tests joined by ``&`` runs while all of them hold: where every
+    test is read and the counts are numbers, the count is the least of them; where some test
+    is read and another is data (``(i < K) & (moved > 1e-3)``, a loop that may stop early),
+    the count is at most the least count read, written ``<=5``."""
+    params = eqn.params
+    cond = params["cond_jaxpr"].jaxpr
+    test = _producer(cond, cond.outvars[0]) if len(cond.outvars) == 1 else None
+    tests = _conjuncts(cond, test)
+    read = [_test_count(eqn, t, producers) for t in tests]
+    counts = [c for c, _ in read if c is not None]
+    if not counts:
+        return "?", set()
+    counters = set().union(*(k for c, k in read if c is not None))
+    if len(counts) == 1 and len(tests) == 1:
+        return _symbolic.text(counts[0]), counters
+    numbers = [c for c in counts if isinstance(c, int)]
+    if not numbers and len(counts) > 1:
+        return "?", set()  # several bounds over dims: which is least depends on the extents
+    least = min(numbers) if numbers else counts[0]
+    exact = len(counts) == len(tests) and len(numbers) == len(counts)
+    return ("" if exact else "<=") + _symbolic.text(least), counters
+
+
+def _conjuncts(cond, test, depth: int = 0) -> list:
+    """The tests a while's condition joins with ``&`` (bools), or ``[test]``."""
+    while test is not None and test.primitive.name == "convert_element_type" and depth <= 8 \
+            and str(getattr(test.invars[0].aval, "dtype", "")) == "bool":
+        test, depth = _producer(cond, test.invars[0]), depth + 1  # a bool made a bool again
+    if test is None or test.primitive.name != "and" or depth > 8:
+        return [test]
+    found = []
+    for v in test.invars:
+        made = _producer(cond, v)
+        if made is None or str(getattr(v.aval, "dtype", "")) != "bool":
+            return [None]
+        found += _conjuncts(cond, made, depth + 1)
+    return found
+
+
+def _test_count(eqn, test, producers: dict) -> tuple:
+    """One comparison of a while's condition read as a count (``_while_length``): ``(count,
+    counters)``, or ``(None, set())`` where it is not read. Either side may be a sum or
+    difference of the counter and values known before the loop (``i + 1 <= K``,
+    ``K - i > 0``), and a carry the body passes on unchanged is the value it starts at."""
     params = eqn.params
     cond, body = params["cond_jaxpr"].jaxpr, params["body_jaxpr"].jaxpr
     cc, bc = params["cond_nconsts"], params["body_nconsts"]
-    test = _producer(cond, cond.outvars[0]) if len(cond.outvars) == 1 else None
     if test is None or test.primitive.name not in _FLIPPED or len(test.invars) != 2:
-        return "?", set()
+        return None, set()
     carry = {id(v): i - cc for i, v in enumerate(cond.invars) if i >= cc}
-    left, right = test.invars
-    relation = test.primitive.name
-    if id(left) not in carry:
-        left, right, relation = right, left, _FLIPPED[relation]
-    a = carry.get(id(left))
-    if a is None or id(right) == id(left):
-        return "?", set()
-    b = carry.get(id(right))
     outer = list(eqn.invars)
-    if b is not None:
-        if body.outvars[b] is not body.invars[bc + b]:
-            return "?", set()  # a bound that moves
-        bound = _known(outer[cc + bc + b], producers)
-    else:
-        inner = {id(v): e for e in cond.eqns for v in e.outvars}
-        consts = {id(v): outer[i] for i, v in enumerate(cond.invars[:cc])}
-        bound = _known(right, inner, consts, producers)
+    inner = {id(v): e for e in cond.eqns for v in e.outvars}
+    consts = {id(v): outer[i] for i, v in enumerate(cond.invars[:cc])}
+
+    def side(var, depth=0):
+        """``({carry: coefficient}, known part)`` of one side, or None."""
+        if id(var) in carry:
+            return {carry[id(var)]: 1}, 0
+        known = _known(var, inner, consts, producers)
+        if known is not None:
+            return {}, known
+        made = inner.get(id(var))
+        if made is None or depth > 8:
+            return None
+        if made.primitive.name == "convert_element_type" and _whole_dtype(made):
+            return side(made.invars[0], depth + 1)
+        if made.primitive.name not in ("add", "sub") or len(made.invars) != 2:
+            return None
+        x, y = side(made.invars[0], depth + 1), side(made.invars[1], depth + 1)
+        if x is None or y is None:
+            return None
+        sign = 1 if made.primitive.name == "add" else -1
+        terms = dict(x[0])
+        for k, c in y[0].items():
+            terms[k] = terms.get(k, 0) + sign * c
+        return terms, x[1] + sign * y[1]
+
+    left, right = side(test.invars[0]), side(test.invars[1])
+    if left is None or right is None:
+        return None, set()
+    terms = dict(left[0])  # left - right, compared with 0
+    for k, c in right[0].items():
+        terms[k] = terms.get(k, 0) - c
+    rest = left[1] - right[1]
+    moving, fixed = [], set()
+    for k, c in terms.items():
+        if c == 0:
+            continue
+        if body.outvars[k] is body.invars[bc + k]:  # a carry the loop never changes
+            value = _known(outer[cc + bc + k], producers)
+            if value is None:
+                return None, set()
+            rest, fixed = rest + c * value, fixed | {k}
+        else:
+            moving.append((k, c))
+    if len(moving) != 1 or moving[0][1] not in (1, -1):
+        return None, set()
+    a, sign = moving[0]
+    relation = test.primitive.name
+    # i + rest REL 0: i REL -rest; -i + rest REL 0: i FLIPPED rest
+    bound, relation = (0 - rest, relation) if sign == 1 else (rest, _FLIPPED[relation])
     start = _known(outer[cc + bc + a], producers)
     step = _step(body, body.invars[bc + a], body.outvars[a])
-    if bound is None or start is None or not step:
-        return "?", set()
+    if start is None or not step:
+        return None, set()
+    if relation == "ne" and step in (1, -1):
+        # until the counter meets the bound, one by one (a bound behind it is never met: the
+        # loop does not end, and its count is never needed)
+        count = (bound - start) * step
+        return (max(count, 0) if isinstance(count, int) else count), {a} | fixed
     if relation in ("lt", "le") and step > 0:
         span, by, closed = bound - start, step, relation == "le"
     elif relation in ("gt", "ge") and step < 0:
         span, by, closed = start - bound, -step, relation == "ge"
     else:
-        return "?", set()  # a counter moving away from its bound, or a bound not reached
+        return None, set()  # a counter moving away from its bound, or a bound not reached
     count = span // by + 1 if closed else (span + by - 1) // by
     if isinstance(count, int):
         count = max(count, 0)
-    return _symbolic.text(count), {a} | ({b} if b is not None else set())
+    return count, {a} | fixed
+
+
+def _whole_dtype(eqn) -> bool:
+    """Does a conversion make an integer or a float (a counter's own types)?"""
+    return any(k in str(eqn.params.get("new_dtype", "")) for k in ("int", "float"))
 
 
 #: a comparison, and what it is with its operands swapped
-_FLIPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+_FLIPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "ne": "ne"}
 #: how a value known before the loop may be computed from others
 _ARITHMETIC = {"add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y}
 
@@ -167,7 +274,7 @@ def _known(var, producers: dict, consts: dict | None = None, outer: dict | None 
     name = made.primitive.name
     if name == "dim_as_value":
         return made.params.get("dim")
-    if name == "convert_element_type" and "int" in str(made.params.get("new_dtype", "")):
+    if name == "convert_element_type" and _whole_dtype(made):
         return _known(made.invars[0], producers, consts, outer, depth + 1)
     if name in _ARITHMETIC and len(made.invars) == 2:
         x, y = (_known(v, producers, consts, outer, depth + 1) for v in made.invars)
@@ -180,9 +287,13 @@ def _literal(var) -> bool:
 
 
 def _whole(value) -> int | None:
-    """A literal's value as an int where it is a whole number of shape (), else None."""
+    """A literal's value as an int where it is a whole number of shape () (an integer, or a
+    float with no fraction: a float counter ``i + 1.0``), else None."""
     array = _symbolic.np.asarray(value)
-    if array.shape != () or array.dtype.kind not in "iu":
+    if array.shape != () or array.dtype.kind not in "iuf":
+        return None
+    if array.dtype.kind == "f" and not (_symbolic.np.isfinite(array) and float(array).is_integer()
+                                        and abs(float(array)) <= 2 ** 24):
         return None
     return int(array)
 

@@ -8,17 +8,41 @@ recurrent carries reach *each by an element of its own*:
 
 * every element of every recurrent floating carry (``loops.loop_summary``), at every step, is
   a source: the program is run once per source with a NaN added to that element of the carry
-  as the step reads it (all runs batched with ``vmap``);
-* an output element depends on a source when it comes out NaN in that run (and not in the
-  run without any NaN);
-* ``reached`` is the size of a largest matching between the floating output elements and the
-  sources, each output element matched to a source it depends on, no source used twice.
+  as the step reads it (all runs batched with ``vmap``); an output element depends on a source
+  when it comes out NaN in that run (and not in the run without any NaN);
+* every element of the loop's results (its final carries, its scanned outputs, the refs it
+  writes) is a result: the program is run once per result with that element *moved* by one
+  plus its magnitude as it leaves the loop, and an output element shows the result when its
+  value differs from the run without any move (compared as values: ``-0.0`` is ``0.0``);
+* a source counts where some step computes that element of the carry from its data (each
+  step's data all NaN in turn, or moved: a buffer the loop only carries along is no recurrence)
+  and where its step's data, moved far up or far down (``MOVE`` times one plus their magnitude,
+  in runs of their own), change the output: a step that computes nothing from its data (the
+  carry times one plus the data times zero) shows none of it (``reach_count``);
+* ``reached`` is the smaller of two matchings, each a largest one in which no output element
+  and no source or result is used twice: output elements to sources they depend on, and output
+  elements to results they show (of the results some source reaches).
 
-So a scan over one column broadcast to every column reaches as many elements as it has steps,
-not the whole output, whatever factor (tiny, or a difference that is zero) it is broadcast
-with; a scan over every column of which one is used reaches one column. Dependence is
-structural at the element level (NaN propagates through ``0 * c`` and ``c - c``, and is lost
-through a comparison), which is what an honest recurrence with a decay of 0 needs.
+So a scan over one column broadcast to every column reaches as many elements as it has steps;
+a scan over every column of which one is used reaches one column; a full recurrence whose
+results the output never shows (times zero, minus itself, through a ``where`` that compares it
+with itself, times 1e-30) reaches nothing, though NaN flows through all of these, and so does a
+dummy one whose data never show.
+
+Why the halves differ. Inside the loop the carry's share of the next step can vanish in honest
+code (a decay of 0; a decay of 1e-10 in ``c + (1 - 1e-10) * (x - c)``, which is ``x`` in
+float32; a running maximum or a clip where the data win): a move or a derivative of the carry
+would see no change there, so the carry side stays structural. Where the recurrence leaves the
+loop, an honest output *is* its results or copies of them (stacked, transposed, sliced), which
+a move of one plus the magnitude always changes; arithmetic that rounds the results away or
+cancels them does not compute the output from the loop. A step's data are moved both ways and
+far: an honest step changes the output one way or the other (through a maximum or a clip, one
+direction turns the comparison); only a step whose next carry ignores its data shows nothing.
+What the values cannot tell: a use of the results and data that does show (a blend with weight
+1e-3 of the loop and a closed form; running sums by a scan minus the same by doubling; two full
+loops that cancel, each measured with the other as it is), which runs the honest loop's work.
+NaN does not flow through a comparison: a step that updates its carry only where a test of its
+data holds (``where(x > 0, f(c, x), c)``) writes it from its data when they are moved instead.
 
 Decides nothing: ``judge.rules.required_primitives`` reads the counts.
 """
@@ -27,12 +51,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import jaxapi, reach_key
+from . import jaxapi, reach_count, reach_key
 from .loops import is_ref
 
 #: Sources measured at most (steps times the recurrent carries' elements): past this, the
 #: loop's reach is not measured.
 MAX_SOURCES = 1 << 15
+#: How far a step's data are moved, in units of one plus their magnitude (no rounding absorbs it)
+MOVE = 1e4
 #: Floating output elements measured at most.
 MAX_OUTPUTS = 1 << 13
 #: The extent a symbolic dim takes for the measurement, within its range.
@@ -118,7 +144,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     layout: list = []  # (carry index, offset, size) of each recurrent floating carry
     width = [0]
     #: what the loop's run gives out: its count of steps, and which of its floating results
-    #: are NaN (before the NaN put into a result)
+    #: are NaN (before a result is moved)
     counted: list = []
     lifted: dict = {}    # id of a floating literal -> its place among the arguments
     forced: list = []    # the branch a cond decided by the dims takes (-1: its own), traced
@@ -129,6 +155,12 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         hit = jnp.arange(jnp.size(value)).reshape(jnp.shape(value)) == index
         return jnp.where(hit, jnp.asarray(jnp.nan, value.dtype), value)
 
+    def moved_at(value, index):
+        """``value`` with one element moved by one plus its magnitude: a finite value, as far
+        from the old one as the old one is from zero, plus one, so no rounding absorbs it."""
+        hit = jnp.arange(jnp.size(value)).reshape(jnp.shape(value)) == index
+        return jnp.where(hit, value + (1 + jnp.abs(value)).astype(value.dtype), value)
+
     def perturb(carries, t, k):
         found = list(carries)
         for i, offset, _ in layout:
@@ -136,15 +168,28 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         return found
 
     def data(values, variables, t, j):
-        """The step's data (its constants, its rows; ``variables``: the body's inputs they are)
-        all NaN at step ``j``, but for the refs (memory the step writes, not data)."""
-        return [jnp.where(t == j, jnp.asarray(jnp.nan, v.dtype), v) if _inexact(v) and not is_ref(var) else v
-                for v, var in zip(values, variables)]
+        """The step's data (its constants, its rows; ``variables``: the body's inputs they are),
+        but for the refs (memory the step writes, not data): all NaN at step ``j`` where ``j <
+        steps``, all moved far up (``j - steps``) or far down (``j - 2 steps``) at that step
+        where ``j`` is above."""
+        at = (j >= 0) & (j < 3 * steps) & (t == j % steps)
+        sign = jnp.where(j < 2 * steps, 1, -1)
+
+        def made(v):
+            far = v + (sign * MOVE * (1 + jnp.abs(v))).astype(v.dtype)
+            return jnp.where(at, jnp.where(j < steps, jnp.asarray(jnp.nan, v.dtype), far), v)
+        return [made(v) if _inexact(v) and not is_ref(var) else v for v, var in zip(values, variables)]
 
     def written(carries, t, j):
         """Which elements of the recurrent carries the step ``j`` computed from its data."""
         flat = [jnp.ravel(jnp.isnan(carries[i])) for i, _, _ in layout]
         return (t == j) & jnp.concatenate(flat)
+
+    def snapped(carries, t, j, snap):
+        """The recurrent carries after step ``j % steps``, kept where ``j`` is a row that moves a
+        step's data or moves nothing (``j >= steps``): what that step computed."""
+        flat = jnp.concatenate([jnp.ravel(carries[i]) for i, _, _ in layout])
+        return jnp.where((j >= steps) & (t == j % steps), flat.astype(snap.dtype), snap)
 
     def loop(eqn, ins, k, r, j):
         p = eqn.params
@@ -154,15 +199,15 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             body = p["jaxpr"]
 
             def step(carry, x):
-                t, cs, seen = carry
+                t, cs, seen, snap = carry
                 inner = body.jaxpr.invars
                 outs = run(body.jaxpr, body.consts, [*data(consts, inner[:nc], t, j), *perturb(cs, t, k),
                                                      *data(x, inner[nc + ncarry:], t, j)], [], k, r, j)
                 cs = list(outs[:ncarry])
-                return (t + 1, cs, seen | written(cs, t, j)), list(outs[ncarry:])
+                return (t + 1, cs, seen | written(cs, t, j), snapped(cs, t, j, snap)), list(outs[ncarry:])
 
-            (t, cs, seen), ys = jax.lax.scan(step, (jnp.int32(0), list(init), jnp.zeros(width[0], bool)),
-                                             list(xs), length=p["length"], reverse=p["reverse"])
+            (t, cs, seen, snap), ys = jax.lax.scan(step, (jnp.int32(0), list(init), *unseen()),
+                                                   list(xs), length=p["length"], reverse=p["reverse"])
             outs = [*cs, *ys]
         else:
             cc, bc = p["cond_nconsts"], p["body_nconsts"]
@@ -173,24 +218,29 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
                 return run(cond.jaxpr, cond.consts, [*cconsts, *carry[1]], [], k, r, j)[0]
 
             def step(carry):
-                t, cs, seen = carry
+                t, cs, seen, snap = carry
                 cs = list(run(body.jaxpr, body.consts, [*data(bconsts, body.jaxpr.invars[:bc], t, j),
                                                         *perturb(cs, t, k)], [], k, r, j))
-                return t + 1, cs, seen | written(cs, t, j)
+                return t + 1, cs, seen | written(cs, t, j), snapped(cs, t, j, snap)
 
-            t, outs, seen = jax.lax.while_loop(go, step, (jnp.int32(0), list(init), jnp.zeros(width[0], bool)))
+            t, outs, seen, snap = jax.lax.while_loop(go, step, (jnp.int32(0), list(init), *unseen()))
         flags, offset = [], 0
         for kind, i in results:  # a result, or a ref the loop writes: what it holds after
             value = outs[i] if kind == "out" else ins[i][...]
             flags.append(jnp.isnan(jnp.ravel(value)))
-            value = nan_at(value, r - offset)
+            value = moved_at(value, r - offset)
             offset += int(np.prod(np.shape(value), dtype=np.int64))
             if kind == "out":
                 outs[i] = value
             else:
                 ins[i][...] = value
-        counted.append((t, jnp.concatenate(flags), seen))
+        counted.append((t, jnp.concatenate(flags), seen, snap))
         return outs
+
+    def unseen():
+        """Nothing written, and the carries' elements at no step (zeros, of their common type)."""
+        kinds = [np.dtype(_aval(v).dtype) for v in (body.invars[p] for p in sorted(recurrent))]
+        return jnp.zeros(width[0], bool), jnp.zeros(width[0], np.result_type(*kinds))
 
     def branch(eqn, ins, taken: int, route, k, r, j, static: bool):
         # the loop's branch interpreted on the way to it, the others as they are; what the
@@ -200,10 +250,9 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
                 counted.clear()
                 outs = run(closed_branch.jaxpr, closed_branch.consts, values, route if b == taken else [],
                            k, r, j)
-                t, flags, seen = counted[0] if counted else (
-                    jnp.int32(0), jnp.zeros(size, bool), jnp.zeros(width[0], bool))
+                t, flags, seen, snap = counted[0] if counted else (jnp.int32(0), jnp.zeros(size, bool), *unseen())
                 counted.clear()
-                return [*outs, t, flags, seen]
+                return [*outs, t, flags, seen, snap]
             return fn
 
         index = ins[0]
@@ -211,8 +260,8 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             forcing.append(len(eqn.params["branches"]))
             index = jnp.where(forced[0] >= 0, forced[0], index).astype(jnp.int32)
         found = jax.lax.switch(index, [made(b, c) for b, c in enumerate(eqn.params["branches"])], *ins[1:])
-        counted.append(tuple(found[-3:]))
-        return list(found[:-3])
+        counted.append(tuple(found[-4:]))
+        return list(found[:-4])
 
     def run(jaxpr, consts, values, route, k, r, j, static_in=()):
         env: dict = {}
@@ -275,8 +324,19 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         literals[:] = [values]
         forced[:] = [force]
         outs = run(closed.jaxpr, consts, inputs, path, k, r, j)
-        t, flags, seen = counted[0]
-        return jnp.concatenate([jnp.isnan(jnp.ravel(outs[i])) for i in floating]), flags, seen, t
+        t, flags, seen, snap = counted[0]
+        return [jnp.ravel(outs[i]) for i in floating], flags, seen, snap, t
+
+    def measuring(k, r, j, values, consts, inputs, force):
+        """Every run batched; an output element is hit by a run with a NaN where it is NaN, by
+        a run with a result moved where its value differs from the run without either (row 0;
+        ``-0.0`` is ``0.0``, a NaN there stays one)."""
+        outs, flags, seen, snap, t = jax.vmap(marked, in_axes=(0, 0, 0, None, None, None, None))(
+            k, r, j, values, consts, inputs, force)
+        moved = ((r >= 0) | (j >= steps))[:, None]
+        hits = [jnp.where(moved, ~((o == o[:1]) | (jnp.isnan(o) & jnp.isnan(o[:1]))), jnp.isnan(o))
+                for o in outs]
+        return jnp.concatenate(hits, axis=1), flags, seen, snap, t
 
     if target.primitive.name == "scan":
         steps = int(target.params["length"])
@@ -287,14 +347,15 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     sources = offset * steps
     if not sources or sources > MAX_SOURCES:
         return None
-    # one run without a NaN (an output NaN there depends on nothing); one per element of a
-    # recurrent carry at a step; one per element of the loop's results; one per step, its
-    # data all NaN
-    none = np.full(size + sources + steps + 1, -1)
+    # one run without a NaN or a move (an output NaN there depends on nothing); one per element
+    # of a recurrent carry at a step (a NaN); one per element of the loop's results (moved); one
+    # per step, its data all NaN; two per step, its data moved far up, then far down; one per
+    # step that moves nothing but keeps what the step computed
+    none = np.full(size + sources + 4 * steps + 1, -1)
     k, r, j = none.copy(), none.copy(), none.copy()
     k[1:1 + sources] = np.arange(sources)
     r[1 + sources:1 + sources + size] = np.arange(size)
-    j[1 + sources + size:] = np.arange(steps)
+    j[1 + sources + size:] = np.arange(4 * steps)
     batch = [jnp.asarray(a, jnp.int32) for a in (k, r, j)]
     # compiled without XLA's costlier passes: the program runs once, its compilation is the cost
     # the floating literals (a decay), the program's constants and the inputs are arguments, not
@@ -307,7 +368,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     compiled = reach_key.COMPILED.get(key)
     if compiled is None:
         forcing.clear()
-        measured = jax.jit(jax.vmap(marked, in_axes=(0, 0, 0, None, None, None, None)))
+        measured = jax.jit(measuring)
         compiled = measured.lower(*batch, *shared, jnp.int32(-1)).compile(compiler_options=QUICK)
         if len(reach_key.COMPILED) >= 64:
             reach_key.COMPILED.clear()
@@ -317,23 +378,9 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         return None  # more than one branch decided by the dims on the way: not measured
     # a branch on the way to the loop decided by the dims alone (a cond on T's value): the
     # reach is the least over its branches, each taken in turn, as other extents would
-    reached = min(_reach(compiled(*batch, *shared, jnp.int32(b)), sources, size, steps)
+    reached = min(reach_count.reached(compiled(*batch, *shared, jnp.int32(b)), sources, size, steps)
                   for b in (range(branches[0]) if branches else [-1]))
     return {"reached": reached, "outputs": int(count), "steps": steps, "at": dict(at)}
-
-
-def _reach(found, sources: int, size: int, steps: int) -> int:
-    """The elements of the output matched both ways (``measure``) in one batched run's results."""
-    hits, flags, seen, _ = found
-    hits, flags, seen = np.asarray(hits), np.asarray(flags), np.asarray(seen)
-    hits, flags = hits & ~hits[:1], flags & ~flags[:1]
-    # the carries' elements some step computes from its data (a buffer's elements the loop
-    # only carries along are not), the sources among them, the loop's results they reach
-    updated = np.tile(seen[1 + sources + size:].any(axis=0), steps)
-    recurrent_results = flags[1:1 + sources][updated].any(axis=0)
-    by_carry = matching(hits[1:1 + sources][updated])
-    by_result = matching(hits[1 + sources:1 + sources + size][recurrent_results])
-    return min(by_carry, by_result)
 
 
 def _aval(var):
@@ -351,18 +398,6 @@ def _inexact(value) -> bool:
 
 def _floating(var) -> bool:
     return np.issubdtype(np.dtype(_aval(var).dtype), np.inexact)
-
-
-def matching(hits) -> int:
-    """The size of a largest matching in the bipartite graph whose edges are ``hits``
-    (sources by output elements)."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import maximum_bipartite_matching
-
-    if not hits.any():
-        return 0
-    matched = maximum_bipartite_matching(csr_matrix(hits.astype(np.int8)), perm_type="column")
-    return int((matched >= 0).sum())
 
 
 def _find(jaxpr, path: list):

@@ -4,10 +4,9 @@ computing nothing), its rows added times zero to the output.
 
 Problem: ema_scan
 Expected: RJ missing_primitive
-Open: AC: a carry of full width whose every element is computed from itself and from data
-  (structurally: a product by one, a product of the data by zero) reaches every element of the
-  output by an element of its own; no rule reads what the step computes, only which elements it
-  computes from which, so a dummy recurrence as wide and as long as the honest one passes
+Closed by: the dummy's rows are added times zero, and moving the loop's results must
+  change the output (added as they are, the dummy passes:
+  ``ema_scan_dummy_zero_recurrence_added.py``)
 """
 
 import jax

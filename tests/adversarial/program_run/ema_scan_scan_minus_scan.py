@@ -4,9 +4,8 @@ carry, as NaN would flow; the attacker runs the whole recurrence anyway.
 
 Problem: ema_scan
 Expected: RJ missing_primitive
-Open: AC: the recurrence's reach is measured structurally, element by element (a NaN put into
-  one element of the carry at one step), and a NaN minus itself is NaN: a zero contribution of
-  a full recurrence is not told from a real one; it costs as much as the honest scan
+Closed by: the loop's results, moved by a finite amount, must change the output; the
+  difference of a value with itself never does
 """
 
 import jax

@@ -4,8 +4,8 @@ longest live loop runs K times, so the trip count tracks K, but the K steps neve
 
 Problem: spectral_norm
 Expected: RJ unrolled_loop
-Open: the trip count read is the longest live loop's, not that of the loop computing the
-  result: a loop of K trips that computes nothing of it, kept live, passes (AC)
+Closed by: the trip count read is that of the loop whose trip runs the most equations (the
+  squarings), not the longest live loop's
 """
 
 import jax

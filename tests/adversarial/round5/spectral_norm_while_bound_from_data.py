@@ -4,8 +4,8 @@ program, so nothing ties it to K, and the K steps never run.
 
 Problem: spectral_norm
 Expected: RJ unrolled_loop
-Open: a loop's trip count is read only where its bound is known before the loop (a number, a
-  dim); a bound computed from an array is data, whose count the loop rules do not check (AC)
+Closed by: the loop doing the most work runs a number of times that is data, which is
+  refused (nothing shows that it tracks K)
 """
 
 import jax
