@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import base64
 import fcntl
+import gc
 import json
 import os
 import resource
@@ -150,6 +151,23 @@ def _worker(config: dict, message: dict, workdir: str) -> None:
     os._exit(code)
 
 
+def settle() -> None:
+    """Do once here, before any fork, what every child would otherwise do for itself, none of it
+    a computation (no backend, no thread: forking stays safe):
+
+    * the MLIR context its lowerings share (``lowering.share_contexts``), made with the
+      dialects loaded: a forked child finds it as its own thread's (the thread that forks);
+    * the garbage collector's view of everything loaded so far moved out of its reach
+      (``gc.freeze``): a child's full collection then walks its own objects, not the server's
+      whole heap, and does not copy every page of that heap on its way (copy on write)."""
+    from . import jaxapi, lowering
+
+    if lowering.share_contexts():
+        jaxapi.mlir_module().make_ir_context()
+    gc.collect()
+    gc.freeze()
+
+
 def _self_test(config: dict) -> str | None:
     """Fork one child through the isolation steps; None if they work here, else why not."""
     if not config["isolate"]:
@@ -184,6 +202,7 @@ def serve(control: socket.socket) -> None:
     from . import evaluate, program, provenance  # noqa: F401
 
     lowering.preload()
+    settle()
 
     if config["isolate"]:
         isolate.not_dumpable()
