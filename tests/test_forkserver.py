@@ -22,7 +22,7 @@ tasks = len(os.listdir("/proc/self/task"))
 forkserver.settle()
 made = mlir.make_ir_context()
 found = {{"backends": bool(xla_bridge._backends), "python_threads": threading.active_count(),
-          "new_tasks": len(os.listdir("/proc/self/task")) - tasks, "frozen": gc.get_freeze_count() > 0}}
+          "new_tasks": len(os.listdir("/proc/self/task")) - tasks}}
 answers = []
 for _ in range(2):  # each child from the same settled server
     r, w = os.pipe()
@@ -58,6 +58,5 @@ def test_settling_starts_no_backend_nor_thread_and_children_still_compute():
     assert done.returncode == 0, done.stderr[-2000:]
     found = json.loads(done.stdout.splitlines()[-1])
     assert found["backends"] is False and found["python_threads"] == 1 and found["new_tasks"] == 0
-    assert found["frozen"]
     for same, value, other in found["children"]:
         assert same and abs(value - expected) < 1e-2 * abs(expected) and other == 50.0

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import base64
 import fcntl
-import gc
 import json
 import os
 import resource
@@ -153,19 +152,13 @@ def _worker(config: dict, message: dict, workdir: str) -> None:
 
 def settle() -> None:
     """Do once here, before any fork, what every child would otherwise do for itself, none of it
-    a computation (no backend, no thread: forking stays safe):
-
-    * the MLIR context its lowerings share (``lowering.share_contexts``), made with the
-      dialects loaded: a forked child finds it as its own thread's (the thread that forks);
-    * the garbage collector's view of everything loaded so far moved out of its reach
-      (``gc.freeze``): a child's full collection then walks its own objects, not the server's
-      whole heap, and does not copy every page of that heap on its way (copy on write)."""
+    a computation (no backend, no thread: forking stays safe): make the MLIR context its
+    lowerings share (``lowering.share_contexts``), with the dialects loaded; a forked child finds
+    it as its own thread's (the thread that forks)."""
     from . import jaxapi, lowering
 
     if lowering.share_contexts():
         jaxapi.mlir_module().make_ir_context()
-    gc.collect()
-    gc.freeze()
 
 
 def _self_test(config: dict) -> str | None:
