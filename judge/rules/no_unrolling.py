@@ -16,7 +16,7 @@ either: forbid ``scan`` and ``while`` with ``forbidden_primitives`` to refuse th
 Keyed on a static int ``parameter`` (a Python int K, the number of steps of an iteration)
 instead of a dim: the program is traced at two or more values of K (``sizes``, by default 3, 7
 and the top of the parameter's range), every shape and other static value from the first example, and each
-case's program again at other values of K drawn at random in the range (``OTHERS`` of them,
+case's program again at other values of K drawn at random in the range (two of them,
 drawn once per grade and shared by every case, so that a grade traces each value once); the
 counts must agree, and at
 the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_loop``,
