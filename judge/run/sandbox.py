@@ -169,9 +169,6 @@ def worker_env(workdir: str, cache_dir: str | None = None, cache_settings: dict 
         # a thread that JAX starts during a case adds no arena to what the submission is
         # charged (the address space beyond the runtime's; see ``memory_bytes``).
         "MALLOC_ARENA_MAX": "2",
-        # XLA's CPU dots run on the calling thread: a worker's operations are small, and
-        # starting Eigen's pool of threads for them costs each worker more than it saves
-        "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false",
     })
     env.update(cache_settings or {})
     if cache_dir:
