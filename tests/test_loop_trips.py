@@ -212,3 +212,40 @@ def test_steps_per_trip_errors_name_the_file_line_and_key(tmp_path, rule, where,
     error = info.value
     assert list(error.steps[:len(where)]) == where
     assert error.path.endswith("mini.yaml") and error.line is not None
+
+
+def test_a_case_s_program_traced_with_symbols_is_compared_with_the_traces_beside_it():
+    """The program a case ran, traced with symbolic dims (so never run as such: ``abstract``), is
+    compared with the programs at its own K and at the drawn values of K."""
+    case = replace(_at(5, 5), label="traced with m, n symbolic")
+    assert no_unrolling.check(RULE, replace(case, related=(_at(5, 5), _at(40, 40))), None) is None
+    grows = replace(case, related=(replace(_at(5, 5), program=replace(_at(5, 5).program, equations=90)),
+                                   _at(40, 40)))
+    breach = no_unrolling.check(RULE, grows, None)
+    assert breach is not None and "90 equations at K = 5 and 20 at K = 40" in breach.message
+    assert no_unrolling.check(RULE, case, None) is None  # nothing beside it: nothing to compare
+
+
+def _grade_attack(name):
+    from judge.grade import grading
+    from judge.problem import spec
+    from tests.helpers import ROOT
+
+    problem = spec.load(ROOT / "problems" / "spectral_norm.yaml")
+    path = ROOT / "tests" / "adversarial" / "structural" / f"{name}.py"
+    return grading.grade(problem, path, hints=False, source_gate=False)  # every case
+
+
+def test_steps_unrolled_only_where_the_dims_are_symbols_are_refused():
+    """Loops at the rule's own values of K (concrete shapes), unrolls small K in the cases'
+    programs: whichever side of 20 the drawn values fall, some case compares a K on the other
+    side with them."""
+    result = _grade_attack("spectral_norm_unrolled_below_21_symbolic_only")
+    assert result.verdict.value == "RJ" and result.reason == "unrolled_loop", result.message
+
+
+@pytest.mark.xfail(strict=True, reason="the program a case ran is not compared with the tracing "
+                                       "worker's program at the same K")
+def test_steps_unrolled_only_in_the_cases_worker_are_refused():
+    result = _grade_attack("spectral_norm_honest_only_when_traced_alone")
+    assert result.verdict.value == "RJ" and result.reason == "unrolled_loop", result.message

@@ -237,14 +237,15 @@ def test_a_loop_rule_keyed_on_a_parameter_traces_at_three_of_its_values(tmp_path
     found = no_unrolling.traces(rule, problem)
     assert [t.values["K"] for t in found] == [3, 7, 64]
     assert all(t.shapes == {"W": (1, 2), "x": (2,)} and t.values["k"] == 1.0 for t in found)
-    # beside a case: the case's own K and another one in the range, traced the same way
+    # beside a case: the case's own K and the others drawn in the range, traced the same way
     for _ in range(20):
-        own, other = no_unrolling.case_traces(rule, problem, {"W": (1, 2), "x": (2,)}, {"K": 5, "k": 1.0})
-        assert own.values["K"] == 5 and other.values["K"] != 5 and 1 <= other.values["K"] <= 64
+        own, *others = no_unrolling.case_traces(rule, problem, {"W": (1, 2), "x": (2,)}, {"K": 5, "k": 1.0})
+        assert own.values["K"] == 5 and 1 <= len(others) <= no_unrolling.OTHERS
+        assert all(t.values["K"] != 5 and 1 <= t.values["K"] <= 64 for t in others)
         # with the problem's symbolic dims as symbols: the one at K = 5 is the case's symbolic
         # program, traced once (``judge.grade.plan.wanted``)
-        assert own.shapes == other.shapes == {"W": ("m", "d"), "x": ("d",)}
-        assert own.symbols == other.symbols == {"m": (1, 4), "d": (1, 8)}
+        assert all(t.shapes == {"W": ("m", "d"), "x": ("d",)} for t in [own, *others])
+        assert all(t.symbols == {"m": (1, 4), "d": (1, 8)} for t in [own, *others])
     assert "must not grow with K" in rules.describe(rule) and "lax.fori_loop" in rules.describe(rule)
 
 
@@ -318,8 +319,8 @@ def test_a_float32_product_hidden_in_a_nested_body_is_seen(fn):
 
 def test_a_trace_asked_for_twice_is_traced_once(tmp_path):
     """Two cases with the same shapes and the same K ask for the same trace at that K beside
-    them (the other K is drawn for each): the tracing worker traces it once, and both cases
-    read its report."""
+    them, and the other values of K are drawn once for the grade: the tracing worker traces
+    each program once, and both cases read its report."""
     from judge.grade import plan, traces
 
     problem = _load(tmp_path, _with_K(rules=[{"id": "no_unrolling", "parameter": "K"}]))
@@ -329,13 +330,48 @@ def test_a_trace_asked_for_twice_is_traced_once(tmp_path):
     first = sorted(w.index for w in wanted if w.owner == case.index)
     second = sorted(w.index for w in wanted if w.owner == twin.index)
     at_own = [w.index for w in wanted if w.owner is not None and w.trace.values["K"] == case.inputs["K"]]
-    assert len(first) == len(second) == 2 and len(set(at_own)) == 1  # one program, traced once
+    assert first == second and len(first) >= 2 and len(set(at_own)) == 1  # one program, traced once
     by_index: dict = {}
     for w in wanted:  # one index, one program
         by_index.setdefault(w.index, set()).add(rules.trace_key(w.trace))
     assert all(len(keys) == 1 for keys in by_index.values()) and len(by_index) < len(wanted)
     request = traces.request(problem, {"probes": None}, wanted)
     assert sorted(e["index"] for e in request["cases"]) == sorted(by_index)
+
+
+def test_the_other_values_of_k_are_drawn_once_per_grade(tmp_path):
+    """Cases at many values of K: the tracing worker traces each case's own K once and
+    ``OTHERS`` values drawn at random for the whole grade, not one more for every case; every
+    case is compared with each drawn value that is not its own; the next grade draws again; and
+    the worker's order of the traces follows the programs, not the cases."""
+    from judge.grade import plan, traces
+
+    problem = _load(tmp_path, _with_K(rules=[{"id": "no_unrolling", "parameter": "K"}]))
+    base = problem.cases[0]
+    cases = [dataclasses.replace(base, index=base.index + i, inputs={**base.inputs, "K": k})
+             for i, k in enumerate((1, 2, 5, 9, 17, 33, 40, 64, 5, 9))]
+    pools = set()
+    for _ in range(6):
+        wanted = plan.resolve(problem, cases).wanted
+        beside = [w for w in wanted if w.owner is not None]
+        owns = {c.inputs["K"] for c in cases}
+        drawn = {w.trace.values["K"] for w in beside} - owns
+        at = {w.index: w.trace.values["K"] for w in beside}
+        assert len(at) <= len(owns) + no_unrolling.OTHERS  # each value traced once
+        pool = set()
+        for case in cases:
+            mine = [w.trace.values["K"] for w in wanted if w.owner == case.index]
+            assert mine[0] == case.inputs["K"] and len(mine) >= 2 and case.inputs["K"] not in mine[1:]
+            pool |= set(mine[1:])
+        assert drawn <= pool and len(pool) == no_unrolling.OTHERS
+        pools.add(tuple(sorted(pool)))
+        request = traces.request(problem, {"probes": None}, wanted)
+        order = [e["args"] for e in request["cases"]]
+        assert [e["index"] for e in request["cases"]] == sorted(e["index"] for e in request["cases"])
+        by_key = sorted(at, key=lambda i: repr(next(
+            (rules.trace_key(w.trace), tuple(sorted(w.trace.symbols.items()))) for w in beside if w.index == i)))
+        assert by_key == sorted(at) and len(order) == len(at) + len({w.index for w in wanted if w.owner is None})
+    assert len(pools) > 1  # drawn afresh for each grade (six grades drawing one pair: p < 1e-15)
 
 
 def test_beside_a_case_a_tree_s_leaves_hold_the_symbolic_dims_too():
@@ -354,7 +390,7 @@ def test_beside_a_case_a_tree_s_leaves_hold_the_symbolic_dims_too():
         cases=tuple(dataclasses.replace(c, inputs={**c.inputs, "K": 5}) for c in base.cases))
     case = problem.cases[0]
     found = [t for _, t in rules.case_traces(problem, case.inputs)]
-    assert [t.values["K"] for t in found][0] == 5 and len(found) == 2
+    assert [t.values["K"] for t in found][0] == 5 and 2 <= len(found) <= 1 + no_unrolling.OTHERS
     for t in found:
         assert t.trees == {"params": {"w": ("d", "k"), "b": ("k",)}} and "params" not in t.values
         assert t.shapes["x"] == ("n", "d") and t.dtypes["params"] == {"w": "float32", "b": "float32"}

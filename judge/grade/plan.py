@@ -119,17 +119,26 @@ def case_plan(problem: Problem, case) -> CasePlan:
 
 def wanted(problem: Problem, cases) -> tuple[Wanted, ...]:
     """Every program the rules want traced without running for grading ``cases``: the spec's
-    probe shapes and a rule's own sizes, then the traces beside each case."""
-    found = [(origin, trace, None) for origin, trace in rules.abstract_traces(problem)]
-    for case in cases:
-        found += [(i, trace, case.index) for i, trace in rules.case_traces(problem, case.inputs)]
+    probe shapes and a rule's own sizes, then the traces beside each case (what a rule draws
+    at random for them drawn once for all the cases: ``rules.case_traces``)."""
+    once = [(origin, trace, None) for origin, trace in rules.abstract_traces(problem)]
+    drawn: dict = {}
+    beside = [(i, trace, case.index) for case in cases
+              for i, trace in rules.case_traces(problem, case.inputs, drawn)]
     # the same program asked for twice (a rule's trace beside one case equal to its trace beside
-    # another) is traced once: both read one worker index
-    base, made = len(problem.cases), {}
-    return tuple(Wanted(origin, trace, made.setdefault(
-                            (rules.trace_key(trace), tuple(sorted(trace.symbols.items()))),
-                            base + len(made)), owner)
-                 for origin, trace, owner in found)
+    # another) is traced once: both read one worker index. The traces beside the cases are
+    # numbered in the order of their programs, not of the cases: the tracing worker's order
+    # does not tell which one a case asked for as its own and which one was drawn at random
+    keys = {id(trace): (rules.trace_key(trace), tuple(sorted(trace.symbols.items())))
+            for _, trace, _ in once + beside}
+    made: dict = {}
+    for _, trace, _ in once:
+        made.setdefault(keys[id(trace)], len(made))
+    for key in sorted({keys[id(trace)] for _, trace, _ in beside} - made.keys(), key=repr):
+        made[key] = len(made)
+    base = len(problem.cases)
+    return tuple(Wanted(origin, trace, base + made[keys[id(trace)]], owner)
+                 for origin, trace, owner in once + beside)
 
 
 def extents_data(tree):

@@ -53,7 +53,7 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
                              **{name: {"shape": extents_data(tree), "dtype": w.trace.dtypes[name]}
                                 for name, tree in w.trace.trees.items()}},
                 **({"symbols": {k: list(v) for k, v in w.trace.symbols.items()}} if w.trace.symbols else {})}
-               for w in once.values()]
+               for w in sorted(once.values(), key=lambda w: w.index)]
     # the derivatives the case's worker takes are traced into these programs too
     # nothing is evaluated there, so nothing is compiled to report (``report_ops``)
     return {**base, "grad_rule": None, "probes": None, "derivative": base.get("probes"),

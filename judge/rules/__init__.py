@@ -135,9 +135,11 @@ def check_symbolic(problem, trace: TraceEvidence) -> Breach | None:
     return breach or check_case(problem, trace)
 
 
-def case_traces(problem, inputs: dict) -> list[tuple[int, AbstractTrace]]:
+def case_traces(problem, inputs: dict, drawn: dict | None = None) -> list[tuple[int, AbstractTrace]]:
     """``(rule index, trace)`` for the programs rules want traced beside a case with these
-    inputs (``case_traces`` of a rule module)."""
+    inputs (``case_traces`` of a rule module). ``drawn``: one dict per grade, where each rule
+    keeps what it drew at random for the cases before (by rule index)."""
+    drawn = {} if drawn is None else drawn
     if not needs_program(problem.rules):
         return []
     shapes = {p.name: tuple(inputs[p.name].shape) for p in problem.parameters if p.kind == "array"}
@@ -150,7 +152,7 @@ def case_traces(problem, inputs: dict) -> list[tuple[int, AbstractTrace]]:
         more = getattr(RULES[rule["id"]], "case_traces", None)
         if more is not None:  # a tree traced from its leaves' extents: their dtypes, nested alike
             found.extend((i, replace(t, dtypes={**dtypes, **{n: _leaf_dtypes(inputs[n]) for n in t.trees}}))
-                         for t in more(rule, problem, shapes, values))
+                         for t in more(rule, problem, shapes, values, drawn.setdefault(i, {})))
     return found
 
 

@@ -13,9 +13,10 @@ A rule is one module in ``judge.rules`` with this contract:
   traced abstractly at a probe shape);
 * optionally ``traces(rule, problem) -> list[AbstractTrace]``: more programs it needs traced
   abstractly, and ``check_traces(rule, traces, problem) -> Breach | None``: a decision across them;
-* optionally ``case_traces(rule, problem, shapes, values) -> list[AbstractTrace]``: programs it
-  needs traced abstractly beside each case (at shapes derived from the case's), which its
-  ``check`` then finds in ``trace.related``.
+* optionally ``case_traces(rule, problem, shapes, values, drawn) -> list[AbstractTrace]``:
+  programs it needs traced abstractly beside each case (at shapes derived from the case's), which
+  its ``check`` then finds in ``trace.related`` (``drawn``: a dict the rule keeps for one grade,
+  where what it draws at random for one case is kept for the next).
 
 Rules decide on the judge's side from plain data the boundary already validated; they never see
 a hidden case's inputs beyond the shapes and static values of the trace they judge, and their

@@ -16,7 +16,9 @@ either: forbid ``scan`` and ``while`` with ``forbidden_primitives`` to refuse th
 Keyed on a static int ``parameter`` (a Python int K, the number of steps of an iteration)
 instead of a dim: the program is traced at two or more values of K (``sizes``, by default 3, 7
 and the top of the parameter's range), every shape and other static value from the first example, and each
-case's program again at another K drawn at random in the range; the counts must agree, and at
+case's program again at other values of K drawn at random in the range (two of them,
+drawn once per grade and shared by every case, so that a grade traces each value once); the
+counts must agree, and at
 the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_loop``,
 ``lax.scan``, ``lax.while_loop``) must compute the output, so that the K steps run in a loop
 rather than unrolled (``max_equations`` caps a Python loop padded to the largest K).
@@ -58,6 +60,9 @@ DEFAULT_SIZES = (3, 7)
 STEPS_PER_TRIP = 8
 #: what runs the steps of a rule keyed on a parameter
 LOOPS = ("scan", "while")
+#: how many other values of the parameter a grade draws at random for the cases' programs to be
+#: compared with (each case with every one that is not its own)
+OTHERS = 2
 
 
 def describe(rule: dict) -> str:
@@ -164,26 +169,42 @@ def other_size(extent: int) -> int:
     return extent + 1 + secrets.randbelow(extent + 8)
 
 
-def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[AbstractTrace]:
+def others(rule: dict, problem, drawn: dict | None = None) -> tuple[int, ...]:
+    """The values of the parameter every case's program is compared with: ``OTHERS`` distinct
+    values drawn at random in its range (all of them in a range that small), drawn once into
+    ``drawn`` (one dict per grade, kept by the caller) and read from it after."""
+    if drawn is not None and "others" in drawn:
+        return drawn["others"]
+    low, high = _range(problem.parameter(rule["parameter"]))
+    low = max(low, 1)
+    found: set = set()
+    while len(found) < min(OTHERS, high - low + 1):
+        found.add(low + secrets.randbelow(high - low + 1))
+    if drawn is not None:
+        drawn["others"] = tuple(sorted(found))
+    return tuple(sorted(found))
+
+
+def case_traces(rule: dict, problem, shapes: dict, values: dict,
+                drawn: dict | None = None) -> list[AbstractTrace]:
     """The case's shapes with the dim at another extent (keyed on a parameter: the case's
-    program and one at another value of it, both traced abstractly): a program that loops over the dim
+    program and the programs at the values ``others`` drew, all traced abstractly): a program that loops over the dim
     only at some extents (say, every extent but the ones ``traces`` uses) is caught on the
     cases themselves. None for a case whose extent is 1: ordinary jnp code (a squeeze, a
     median) makes a program with an equation fewer on an axis of extent 1, so that case cannot
-    be compared fairly."""
+    be compared fairly. ``drawn``: what this grade drew at random so far (``others``); without
+    it, drawn afresh."""
     params = problem.parameters
     if "parameter" in rule:
         low, high = _range(problem.parameter(rule["parameter"]))
         own = int(values[rule["parameter"]])
-        low = max(low, 1)
-        if high <= low:
+        if high <= max(low, 1):
             return []
-        # another value drawn as an extent is (``other_size``), folded into the range; both
-        # traced the same way (the case's own program is traced with its probes' directions,
-        # which can add an equation), so that only the parameter differs
-        k = low + (other_size(own) - low) % (high - low + 1)
-        if k == own:
-            k = low if own != low else low + 1
+        # other values drawn at random once per grade: a submission cannot predict them, and
+        # each is traced once whatever the number of cases; all traced the same way (the
+        # case's own program is traced with its probes' directions, which can add an
+        # equation), so that only the parameter differs
+        drawn_others = [k for k in others(rule, problem, drawn) if k != own]
         symbols, traced_shapes, trees = {}, shapes, {}
         if problem.symbolic_dims:
             # with the case's symbolic dims as symbols: the one at the case's own value is the
@@ -198,7 +219,7 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict) -> list[Abstrac
             values = {name: v for name, v in values.items() if name not in trees}
         return [AbstractTrace(name=f"{rule['parameter']} = {n}", shapes=traced_shapes,
                               values={**values, rule["parameter"]: n}, symbols=symbols, trees=trees)
-                for n in (own, k)]
+                for n in (own, *drawn_others)]
     dims = bind_dims(params, shapes)
     if dims.get(rule["dim"], 1) <= 1 or rule["dim"] in problem.symbolic_dims:
         return []
@@ -226,7 +247,9 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
                       f"{'a loop' if 'parameter' in rule else 'a batched solution'} "
                       f"needs{_busiest(trace.program)}; a Python loop over {key} makes that many: "
                       f"{cure}")
-    if trace.abstract:
+    # a program traced without running is compared with nothing, but a case's program traced
+    # with symbolic dims is: with the traces made beside it
+    if trace.abstract and not trace.related:
         return None
     if "parameter" in rule:
         counted = [t for t in trace.related if t.program is not None]

@@ -150,6 +150,17 @@ def _worker(config: dict, message: dict, workdir: str) -> None:
     os._exit(code)
 
 
+def settle() -> None:
+    """Do once here, before any fork, what every child would otherwise do for itself, none of it
+    a computation (no backend, no thread: forking stays safe): make the MLIR context its
+    lowerings share (``lowering.share_contexts``), with the dialects loaded; a forked child finds
+    it as its own thread's (the thread that forks)."""
+    from . import jaxapi, lowering
+
+    if lowering.share_contexts():
+        jaxapi.mlir_module().make_ir_context()
+
+
 def _self_test(config: dict) -> str | None:
     """Fork one child through the isolation steps; None if they work here, else why not."""
     if not config["isolate"]:
@@ -184,6 +195,7 @@ def serve(control: socket.socket) -> None:
     from . import evaluate, program, provenance  # noqa: F401
 
     lowering.preload()
+    settle()
 
     if config["isolate"]:
         isolate.not_dumpable()

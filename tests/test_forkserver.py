@@ -1,0 +1,62 @@
+"""The fork server's preparation before any fork (``judge.worker.forkserver.settle``): it must
+start no backend and no thread (a child forked after either can hang), and every child must
+still compute, lowering with the context the server made, each child in as many threads as
+it likes."""
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.helpers import ROOT, pythonpath
+
+SETTLED = r"""
+import gc, json, os, sys, threading
+sys.path.insert(0, {root!r})
+import jax
+from jax._src import xla_bridge
+from jax._src.interpreters import mlir
+from judge.worker import forkserver, lowering
+lowering.preload()
+tasks = len(os.listdir("/proc/self/task"))
+forkserver.settle()
+made = mlir.make_ir_context()
+found = {{"backends": bool(xla_bridge._backends), "python_threads": threading.active_count(),
+          "new_tasks": len(os.listdir("/proc/self/task")) - tasks}}
+answers = []
+for _ in range(2):  # each child from the same settled server
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        import jax.numpy as jnp
+        import numpy as np
+        same = mlir.make_ir_context() is made
+        x = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+        y = float(jnp.sum(jnp.tanh(x) @ x.T)) + float(jax.lax.fori_loop(0, 3, lambda i, a: a * 2.0, 1.0))
+        other = []
+        t = threading.Thread(target=lambda: other.append(float(jnp.sum(jnp.ones((5, 5)) @ jnp.ones((5, 2))))))
+        t.start(); t.join()
+        gc.collect()
+        os.write(w, json.dumps([same, round(y, 3), other[0]]).encode())
+        os._exit(0)
+    os.close(w)
+    os.waitpid(pid, 0)
+    answers.append(json.loads(os.read(r, 1000).decode()))
+found["children"] = answers
+print(json.dumps(found))
+"""
+
+
+def test_settling_starts_no_backend_nor_thread_and_children_still_compute():
+    x = [[float(4 * i + j) for j in range(4)] for i in range(3)]
+    import math
+    expected = round(sum(sum(math.tanh(a) * b for a, b in zip(row, other)) for row in x for other in x) + 8.0, 3)
+    done = subprocess.run([sys.executable, "-c", SETTLED.format(root=str(ROOT))],
+                          env={"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu",
+                               "PYTHONPATH": pythonpath()},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found["backends"] is False and found["python_threads"] == 1 and found["new_tasks"] == 0
+    for same, value, other in found["children"]:
+        assert same and abs(value - expected) < 1e-2 * abs(expected) and other == 50.0
