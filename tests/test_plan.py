@@ -130,9 +130,9 @@ def test_a_grade_asks_the_rules_for_their_traces_once(clip_unrolling, monkeypatc
         calls["once"] += 1
         return real_once(problem)
 
-    def beside(problem, inputs):
+    def beside(problem, inputs, *more):
         calls["beside"] += 1
-        return real_beside(problem, inputs)
+        return real_beside(problem, inputs, *more)
 
     monkeypatch.setattr(rules, "abstract_traces", once)
     monkeypatch.setattr(rules, "case_traces", beside)
