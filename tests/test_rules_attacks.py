@@ -285,7 +285,7 @@ REAL = [
     ("per_example_clip", "per_example_clip_honest_squeeze", True, Verdict.AC, None, None),
     # ema_scan forbids the closed forms' primitives by name (convolution, FFT, cumsum, ...)
     ("ema_scan", "ema_scan_beside_convolution_2d", True, Verdict.RJ, {"forbidden_primitive", "dim_read_as_number"}, None),
-    ("ema_scan", "ema_scan_beside_tridiagonal_solve", True, Verdict.RJ, {"forbidden_primitive"}, None),
+    ("ema_scan", "ema_scan_beside_tridiagonal_solve", True, Verdict.RJ, {"forbidden_primitive", "missing_primitive"}, None),
     # a closed form that needs no forbidden primitive (doubling steps), beside a scan in a branch
     # that is never taken: the doubling steps read T as a number
     ("ema_scan", "ema_scan_beside_branch_never_taken", True, Verdict.RJ, None, None),
