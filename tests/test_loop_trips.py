@@ -244,8 +244,9 @@ def test_steps_unrolled_only_where_the_dims_are_symbols_are_refused():
     assert result.verdict.value == "RJ" and result.reason == "unrolled_loop", result.message
 
 
-@pytest.mark.xfail(strict=True, reason="the program a case ran is not compared with the tracing "
-                                       "worker's program at the same K")
 def test_steps_unrolled_only_in_the_cases_worker_are_refused():
+    """Loops in the worker that traces the rules' programs, unrolls small K in the cases'
+    worker: the program each case ran is compared with the programs at the values drawn for
+    the grade, traced the way the case's worker traces its own."""
     result = _grade_attack("spectral_norm_honest_only_when_traced_alone")
     assert result.verdict.value == "RJ" and result.reason == "unrolled_loop", result.message

@@ -54,10 +54,13 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
                                 for name, tree in w.trace.trees.items()}},
                 **({"symbols": {k: list(v) for k, v in w.trace.symbols.items()}} if w.trace.symbols else {})}
                for w in sorted(once.values(), key=lambda w: w.index)]
-    # the derivatives the case's worker takes are traced into these programs too
-    # nothing is evaluated there, so nothing is compiled to report (``report_ops``)
+    # the derivatives the case's worker takes are traced into these programs too, and a
+    # program traced with symbolic dims is traced as a case's worker traces its own (their
+    # directions as inputs: ``structure``), so that the two can be compared; nothing is
+    # evaluated there, so nothing is compiled to report (``report_ops``)
     return {**base, "grad_rule": None, "probes": None, "derivative": base.get("probes"),
-            "structure": False, "public_cases": 0, "report_ops": False, "cases": entries}
+            "structure": bool(base.get("structure")), "public_cases": 0, "report_ops": False,
+            "cases": entries}
 
 
 def evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
