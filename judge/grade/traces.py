@@ -8,7 +8,9 @@ program (``judge.worker.case_runner``): its summary comes back with each case, a
 decision on it is taken once (``symbolic``). Three more kinds are traced without running, sent
 as cases with ``abstract`` shapes (``protocol``): the spec's probe shapes; the traces a rule
 asks for once (``no_unrolling`` at explicit sizes); and the traces a rule asks for beside each
-case (``no_unrolling`` at another extent of a dim that is not symbolic, drawn at random). They
+case (``no_unrolling`` at another extent of a dim that is not symbolic, or at other values of a
+static parameter, drawn at random: those with symbolic dims are traced as a case's worker traces
+the program its case runs, so that the rule compares that very program with them). They
 are traced by a worker of their own, which never sees a case's values and keeps no memory of
 the cases' run: a submission cannot answer the judge's traces with what it saw in the cases (a
 loop padded to the extent of the case it just ran, say). Which traces the rules want, and the
