@@ -220,6 +220,35 @@ def test_the_corners_check_reports_an_accepted_solution_that_breaks_a_rule(clip)
                                     "at the 2 corners of d in [1, 16], with 1 <= n <= 64 as symbols")
 
 
+def test_a_corner_whose_program_an_accepted_grade_decided_on_is_not_traced_again(monkeypatch):
+    """spectral_norm's dims are all symbolic: its one corner is the first example's program,
+    which a grade accepted on every case has already passed the rules on; that solution is not
+    traced again. A grade refused, or of fewer cases, decides nothing for the corner."""
+    from types import SimpleNamespace
+
+    from judge.author import check, expectations
+
+    problem = spec.load(ROOT / "problems" / "spectral_norm.yaml")
+    at = corners.planned(problem)
+    assert len(at) == 1 and corners.corners(problem) == [{}]
+    accepted = SimpleNamespace(verdict=Verdict.AC, cases=problem.cases)
+    assert corners_check.unjudged(problem, at, accepted) == []
+    for other in (None, SimpleNamespace(verdict=Verdict.AC, cases=problem.cases[:3]),
+                  SimpleNamespace(verdict=Verdict.WA, cases=problem.cases)):
+        assert corners_check.unjudged(problem, at, other) == at
+    traced = []
+    monkeypatch.setattr(corners_check, "first_breach",
+                        lambda problem, path, *args: traced.append((Path(path).name, len(args[3]))))
+    path = ROOT / "submissions" / "spectral_norm" / "accepted" / "scan_over_steps.py"
+    subs = {expectations.Submission(path=path, rel="accepted/scan_over_steps.py", folder="accepted",
+                                    expectation=expectations.folder_expectation("accepted")): accepted}
+    report = check.ProblemReport(problem=problem.id, path="problems/spectral_norm.yaml")
+    corners_check.check_corners(report, problem, subs, jobs=1)
+    # the reference has no grade: traced at its corner; the accepted submission at none
+    assert sorted(traced) == [("scan_over_steps.py", 0), (Path(problem.reference).name, 1)]
+    assert "(1 of them accepted on every case" in report.checks[-1].summary
+
+
 def test_a_refusal_on_a_hidden_case_is_shown_with_the_numbers_at_the_public_corners(clip):
     """A hidden case's message stays a fixed text (its shapes could carry hidden data out); the
     grade's message adds what the same rules find at the dims' ends, which are public."""

@@ -226,6 +226,43 @@ def test_a_case_s_program_traced_with_symbols_is_compared_with_the_traces_beside
     assert no_unrolling.check(RULE, case, None) is None  # nothing beside it: nothing to compare
 
 
+def _ran(k, *lengths, equations=20, errors=None):
+    """The program a case at K = ``k`` ran, traced with symbolic dims, as its worker reported
+    it (``errors``: its probes' errors)."""
+    from judge.run.boundary import CaseReport, Probes
+    report = CaseReport(index=0, time_s=0.0, stdout="", stderr="",
+                        probes=Probes(values={}, errors=errors or {}))
+    found = _at(k, *lengths)
+    return replace(found, label="traced with m, n symbolic", symbols={"m": (1, 16)}, report=report,
+                   program=replace(found.program, equations=equations))
+
+
+def test_a_case_s_own_program_is_compared_where_nothing_beside_it_is_at_its_k():
+    """Where the traces beside a case are only at the values drawn for the grade, the program
+    the case's worker traced and ran stands for the case's own K: its equations and its trips
+    are compared with theirs."""
+    assert no_unrolling.check(RULE, replace(_ran(5, 5), related=(_at(40, 40),)), None) is None
+    grows = no_unrolling.check(RULE, replace(_ran(5, 5, equations=90), related=(_at(40, 40), _at(9, 9))), None)
+    assert grows is not None and "90 equations at K = 5 and 20 at K = 40 and 20 at K = 9" in grows.message
+    fixed = no_unrolling.check(RULE, replace(_ran(5, 7), related=(_at(40, 7),)), None)
+    assert fixed is not None and "7 times at K = 5, 7 at K = 40" in fixed.message
+    # traced beside it at its own K too (the case's program not reported as traced with
+    # symbols): that trace is the one compared
+    beside = replace(_ran(5, 5, equations=90), related=(_at(5, 5), _at(40, 40)))
+    assert no_unrolling.check(RULE, beside, None) is None
+    unsymbolic = replace(_ran(5, 5, equations=90), symbols={}, related=(_at(40, 40),))
+    assert no_unrolling.check(RULE, unsymbolic, None) is None
+
+
+def test_a_case_s_program_without_a_failed_probe_is_not_compared():
+    """A probe that failed can leave its derivative out of the program the case ran, which is
+    then shorter than the traces beside it; that case fails on the probe anyway."""
+    from judge.run.boundary import ErrorReport
+    failed = ErrorReport(kind="exception", type="TypeError", message="no", line=None, source=None)
+    case = replace(_ran(5, 5, equations=12, errors={"jvp": failed}), related=(_at(40, 40),))
+    assert no_unrolling.check(RULE, case, None) is None
+
+
 def _grade_attack(name):
     from judge.grade import grading
     from judge.problem import spec
@@ -244,8 +281,9 @@ def test_steps_unrolled_only_where_the_dims_are_symbols_are_refused():
     assert result.verdict.value == "RJ" and result.reason == "unrolled_loop", result.message
 
 
-@pytest.mark.xfail(strict=True, reason="the program a case ran is not compared with the tracing "
-                                       "worker's program at the same K")
 def test_steps_unrolled_only_in_the_cases_worker_are_refused():
+    """Loops in the worker that traces the rules' programs, unrolls small K in the cases'
+    worker: the program each case ran is compared with the programs at the values drawn for
+    the grade, traced the way the case's worker traces its own."""
     result = _grade_attack("spectral_norm_honest_only_when_traced_alone")
     assert result.verdict.value == "RJ" and result.reason == "unrolled_loop", result.message

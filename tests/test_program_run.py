@@ -126,6 +126,26 @@ def test_every_case_runs_the_one_program_traced_with_symbols(name):
     assert len(fn.shapes) <= 3  # the output's trace, then one with the probes' derivatives
 
 
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_a_trace_with_symbols_beside_the_cases_is_the_program_a_case_runs(name):
+    """The worker that traces the rules' programs without running them (no case's values, the
+    judge's derivatives named by ``derivative``) traces a program with symbolic dims as a
+    case's worker traces the one its cases run, the derivatives' directions as inputs: the two
+    summaries are the same, so a rule may compare a case's program with traces made there."""
+    probes = {"scan_custom_vjp_vmap_grad": ("vjp",), "fori_loop_unroll": ("jvp",)}.get(name, ("vjp", "jvp"))
+    args, probe_args = _case(3, 2, 2)
+    own = CaseRunner(PROGRAMS[name], _request(probes)).run(args, probe_args, symbolic_spec=SPEC)["program"]
+    tracing = CaseRunner(PROGRAMS[name], {**_request(probes), "probes": None,
+                                          "derivative": {"wrt": ["X", "Y"], "names": list(probes)}})
+    shapes = {"X": {"shape": ["n", "d"], "dtype": "float32"}, "Y": {"shape": ["m", "d"], "dtype": "float32"}}
+    result = tracing.abstract({}, shapes, SPEC["symbols"])
+    assert result["error"] is None, result["error"]
+    assert result["program"] == own
+    # traced with the directions all ones instead (``program``), it has more equations: those
+    # that make the ones
+    assert tracing.program({}, shapes, SPEC["symbols"])["equations"] > own["equations"]
+
+
 def test_a_second_key_is_traced_once_more():
     fn = _Seen(_shift)
     runner = CaseRunner(fn, _request(("vjp",)))
@@ -215,11 +235,13 @@ def test_a_tree_s_leaves_are_traced_with_their_dims_as_symbols():
     assert len(seen) <= 3  # the output's trace, then one with the derivative
 
 
-def test_a_tree_traced_without_running_takes_its_leaves_extents_and_dtypes():
+@pytest.mark.parametrize("structure", [False, True])
+def test_a_tree_traced_without_running_takes_its_leaves_extents_and_dtypes(structure):
     """A trace the rules ask for (the corners, a rule's trace beside a case) gives a tree's
-    leaves as extents and dtypes nested as the tree: no value of it travels."""
+    leaves as extents and dtypes nested as the tree: no value of it travels (with
+    ``structure``, traced as a case's program is)."""
     request = {"parameters": [{"name": "params", "traced": True}, {"name": "x", "traced": True}],
-               "submission": "/none.py", "structure": False}
+               "submission": "/none.py", "structure": structure}
     shapes = {"params": {"shape": {"w": ["d", "k"], "b": ["k"]}, "dtype": {"w": "float32", "b": "float32"}},
               "x": {"shape": ["n", "d"], "dtype": "float32"}}
     result = CaseRunner(_softmax_loss, request).abstract({}, shapes, TREE_SPEC["symbols"])

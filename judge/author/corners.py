@@ -18,8 +18,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from judge import rules
 from judge.author.findings import ERROR
 from judge.grade.corners import concrete_dims, corners, first_breach, planned
+from judge.grade.plan import shared_trace
 from judge.grade.verdicts import Verdict, plural
 from judge.problem.model import dim_ranges
 from judge.rules.base import dims_text
@@ -39,8 +41,11 @@ def check_corners(report, problem, results: dict, jobs: int = 1, settings=None,
         Path(sub.path) for sub in results if sub.expectation.permitted == {Verdict.AC})
     started = time.monotonic()
     hits = result_cache.trace_hits if result_cache is not None else 0
+    at = planned(problem)
+    graded = {Path(sub.path): result for sub, result in results.items()}
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [(path, pool.submit(first_breach, problem, path, settings, None, result_cache))
+        futures = [(path, pool.submit(first_breach, problem, path, settings, None, result_cache,
+                                      unjudged(problem, at, graded.get(path))))
                    for path in chosen]
         for path, future in futures:
             try:
@@ -54,6 +59,7 @@ def check_corners(report, problem, results: dict, jobs: int = 1, settings=None,
                             f"breaks a rule at the corner {dims_text(corner) or '(no concrete dim)'} "
                             f"of the spec's dims: [{breach.reason}] {breach.message}; if it is an "
                             f"honest style, widen the rule (and say in the statement what fits)")
+    skipped = sum(1 for path in chosen if not unjudged(problem, at, graded.get(path)))
     ranges = dim_ranges(problem.parameters)
     symbols = ", ".join(f"{ranges[d][0]} <= {d} <= {ranges[d][1]}" if ranges[d][1] is not None
                         else f"{d} >= {ranges[d][0]}" for d in problem.symbolic_dims)
@@ -64,6 +70,23 @@ def check_corners(report, problem, results: dict, jobs: int = 1, settings=None,
     bad = len(report.of(check))
     check.summary = (f"{len(chosen) - bad} of {plural(len(chosen), 'accepted solution')} (the "
                      f"reference included) fit every rule {where}")
+    if skipped:
+        check.summary += (f" ({skipped} of them accepted on every case, whose programs are the "
+                          f"ones at {'every corner' if len(at) > 1 else 'the corner'})")
     if result_cache is not None and result_cache.trace_hits > hits:
         check.summary += f" ({result_cache.trace_hits - hits} traced by an earlier check)"
     check.time_s = time.monotonic() - started
+
+
+def unjudged(problem, at: list, result) -> list:
+    """The corners' traces (``planned``) the grade ``result`` of the same file did not already
+    decide on: a grade accepted on every case of the problem passed the rules on each case's
+    program, traced with the symbolic dims exactly as a corner's is (``plan.shared_trace``);
+    a corner whose program is one of those (the same shapes, static values and dtypes: a
+    problem whose dims are all symbolic has one corner, the first example's program) needs no
+    trace of its own. Every corner where there is no such grade."""
+    if result is None or result.verdict is not Verdict.AC or len(result.cases) != len(problem.cases):
+        return list(at)
+    seen = {rules.trace_key(t) for t in (shared_trace(problem, c.inputs) for c in problem.cases)
+            if t is not None}
+    return [(corner, trace) for corner, trace in at if rules.trace_key(trace) not in seen]

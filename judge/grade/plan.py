@@ -83,10 +83,10 @@ def resolve(problem: Problem, cases, *, traces: bool = True) -> Plan:
     want traced without running too (drawn at random where a rule says so: resolve once per
     grade)."""
     ranges = dim_ranges(problem.parameters)
+    planned = {c.index: case_plan(problem, c) for c in cases}
     return Plan(problem=problem, ranges=ranges,
                 symbols={d: ranges[d] for d in problem.symbolic_dims if d in ranges},
-                cases={c.index: case_plan(problem, c) for c in cases},
-                wanted=wanted(problem, cases) if traces else ())
+                cases=planned, wanted=wanted(problem, cases, planned) if traces else ())
 
 
 def traced_arrays(problem: Problem) -> tuple[str, ...]:
@@ -103,8 +103,7 @@ def case_plan(problem: Problem, case) -> CasePlan:
     outputs = tuple(layout.output_slots(problem, inputs))
     probes = {p.name: tuple(layout.probe_slots(problem, inputs, p)) for p in problem.probes}
     nested = layout.nested(problem)
-    # the custom_vjp rule measures each case's own trace: no program is shared
-    trace = None if problem.rule("custom_vjp_grads") else rules.symbolic_trace(problem, inputs)
+    trace = shared_trace(problem, inputs)
     if trace is None:
         return CasePlan(case=case, outputs=outputs, probes=probes, probe_args=probe_args,
                         shapes=shapes, nested=nested)
@@ -117,14 +116,26 @@ def case_plan(problem: Problem, case) -> CasePlan:
                     shapes=shapes, nested=nested, trace=trace, key=key, symbolic=symbolic)
 
 
-def wanted(problem: Problem, cases) -> tuple[Wanted, ...]:
+def shared_trace(problem: Problem, inputs) -> rules.AbstractTrace | None:
+    """The program the rules decide on for a case with ``inputs``, traced with the symbolic
+    dims by the case's worker (``rules.symbolic_trace``); None where there is none: the
+    custom_vjp rule measures each case's own trace, so no program is shared."""
+    return None if problem.rule("custom_vjp_grads") else rules.symbolic_trace(problem, inputs)
+
+
+def wanted(problem: Problem, cases, planned: Mapping[int, CasePlan] | None = None) -> tuple[Wanted, ...]:
     """Every program the rules want traced without running for grading ``cases``: the spec's
     probe shapes and a rule's own sizes, then the traces beside each case (what a rule draws
-    at random for them drawn once for all the cases: ``rules.case_traces``)."""
+    at random for them drawn once for all the cases: ``rules.case_traces``). ``planned``: the
+    cases' plans, by index, where already resolved."""
+    planned = planned if planned is not None else {c.index: case_plan(problem, c) for c in cases}
     once = [(origin, trace, None) for origin, trace in rules.abstract_traces(problem)]
     drawn: dict = {}
+    # a case whose worker reports the program it ran, traced with the symbolic dims, is not
+    # traced again here: the rules compare that program with the traces beside it
     beside = [(i, trace, case.index) for case in cases
-              for i, trace in rules.case_traces(problem, case.inputs, drawn)]
+              for i, trace in rules.case_traces(problem, case.inputs, drawn,
+                                                planned[case.index].trace is not None)]
     # the same program asked for twice (a rule's trace beside one case equal to its trace beside
     # another) is traced once: both read one worker index. The traces beside the cases are
     # numbered in the order of their programs, not of the cases: the tracing worker's order

@@ -8,7 +8,9 @@ program (``judge.worker.case_runner``): its summary comes back with each case, a
 decision on it is taken once (``symbolic``). Three more kinds are traced without running, sent
 as cases with ``abstract`` shapes (``protocol``): the spec's probe shapes; the traces a rule
 asks for once (``no_unrolling`` at explicit sizes); and the traces a rule asks for beside each
-case (``no_unrolling`` at another extent of a dim that is not symbolic, drawn at random). They
+case (``no_unrolling`` at another extent of a dim that is not symbolic, or at other values of a
+static parameter, drawn at random: those with symbolic dims are traced as a case's worker traces
+the program its case runs, so that the rule compares that very program with them). They
 are traced by a worker of their own, which never sees a case's values and keeps no memory of
 the cases' run: a submission cannot answer the judge's traces with what it saw in the cases (a
 loop padded to the extent of the case it just ran, say). Which traces the rules want, and the
@@ -54,10 +56,13 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
                                 for name, tree in w.trace.trees.items()}},
                 **({"symbols": {k: list(v) for k, v in w.trace.symbols.items()}} if w.trace.symbols else {})}
                for w in sorted(once.values(), key=lambda w: w.index)]
-    # the derivatives the case's worker takes are traced into these programs too
-    # nothing is evaluated there, so nothing is compiled to report (``report_ops``)
+    # the derivatives the case's worker takes are traced into these programs too, and a
+    # program traced with symbolic dims is traced as a case's worker traces its own (their
+    # directions as inputs: ``structure``), so that the two can be compared; nothing is
+    # evaluated there, so nothing is compiled to report (``report_ops``)
     return {**base, "grad_rule": None, "probes": None, "derivative": base.get("probes"),
-            "structure": False, "public_cases": 0, "report_ops": False, "cases": entries}
+            "structure": bool(base.get("structure")), "public_cases": 0, "report_ops": False,
+            "cases": entries}
 
 
 def evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:

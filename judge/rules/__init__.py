@@ -135,10 +135,13 @@ def check_symbolic(problem, trace: TraceEvidence) -> Breach | None:
     return breach or check_case(problem, trace)
 
 
-def case_traces(problem, inputs: dict, drawn: dict | None = None) -> list[tuple[int, AbstractTrace]]:
+def case_traces(problem, inputs: dict, drawn: dict | None = None,
+                ran: bool = False) -> list[tuple[int, AbstractTrace]]:
     """``(rule index, trace)`` for the programs rules want traced beside a case with these
     inputs (``case_traces`` of a rule module). ``drawn``: one dict per grade, where each rule
-    keeps what it drew at random for the cases before (by rule index)."""
+    keeps what it drew at random for the cases before (by rule index). ``ran``: the case's
+    worker reports the program the case runs, traced with the symbolic dims
+    (``symbolic_trace``), which the rules then read as the case's own."""
     drawn = {} if drawn is None else drawn
     if not needs_program(problem.rules):
         return []
@@ -152,7 +155,7 @@ def case_traces(problem, inputs: dict, drawn: dict | None = None) -> list[tuple[
         more = getattr(RULES[rule["id"]], "case_traces", None)
         if more is not None:  # a tree traced from its leaves' extents: their dtypes, nested alike
             found.extend((i, replace(t, dtypes={**dtypes, **{n: _leaf_dtypes(inputs[n]) for n in t.trees}}))
-                         for t in more(rule, problem, shapes, values, drawn.setdefault(i, {})))
+                         for t in more(rule, problem, shapes, values, drawn.setdefault(i, {}), ran))
     return found
 
 

@@ -13,10 +13,12 @@ A rule is one module in ``judge.rules`` with this contract:
   traced abstractly at a probe shape);
 * optionally ``traces(rule, problem) -> list[AbstractTrace]``: more programs it needs traced
   abstractly, and ``check_traces(rule, traces, problem) -> Breach | None``: a decision across them;
-* optionally ``case_traces(rule, problem, shapes, values, drawn) -> list[AbstractTrace]``:
+* optionally ``case_traces(rule, problem, shapes, values, drawn, ran) -> list[AbstractTrace]``:
   programs it needs traced abstractly beside each case (at shapes derived from the case's), which
   its ``check`` then finds in ``trace.related`` (``drawn``: a dict the rule keeps for one grade,
-  where what it draws at random for one case is kept for the next).
+  where what it draws at random for one case is kept for the next; ``ran``: the case's own
+  program, traced with the symbolic dims, is the ``trace`` its ``check`` gets, no need to ask
+  for it).
 
 Rules decide on the judge's side from plain data the boundary already validated; they never see
 a hidden case's inputs beyond the shapes and static values of the trace they judge, and their

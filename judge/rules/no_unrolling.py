@@ -186,14 +186,16 @@ def others(rule: dict, problem, drawn: dict | None = None) -> tuple[int, ...]:
 
 
 def case_traces(rule: dict, problem, shapes: dict, values: dict,
-                drawn: dict | None = None) -> list[AbstractTrace]:
-    """The case's shapes with the dim at another extent (keyed on a parameter: the case's
-    program and the programs at the values ``others`` drew, all traced abstractly): a program that loops over the dim
+                drawn: dict | None = None, ran: bool = False) -> list[AbstractTrace]:
+    """The case's shapes with the dim at another extent (keyed on a parameter: the programs
+    at the values ``others`` drew, traced abstractly, and the case's own program where the
+    case's worker does not report it): a program that loops over the dim
     only at some extents (say, every extent but the ones ``traces`` uses) is caught on the
     cases themselves. None for a case whose extent is 1: ordinary jnp code (a squeeze, a
     median) makes a program with an equation fewer on an axis of extent 1, so that case cannot
     be compared fairly. ``drawn``: what this grade drew at random so far (``others``); without
-    it, drawn afresh."""
+    it, drawn afresh. ``ran``: the program the case runs, traced with the symbolic dims, comes
+    with its report (``judge.grade.traces.symbolic``), and ``check`` compares that one."""
     params = problem.parameters
     if "parameter" in rule:
         low, high = _range(problem.parameter(rule["parameter"]))
@@ -201,9 +203,11 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict,
         if high <= max(low, 1):
             return []
         # other values drawn at random once per grade: a submission cannot predict them, and
-        # each is traced once whatever the number of cases; all traced the same way (the
-        # case's own program is traced with its probes' directions, which can add an
-        # equation), so that only the parameter differs
+        # each is traced once whatever the number of cases. With symbolic dims they are traced
+        # as the case's worker traces the program the case runs (its probes' directions as
+        # inputs: ``judge.worker.case_runner.abstract``), so that only the parameter differs
+        # between that program and these; without (or where the case's program is not
+        # reported, ``ran``), the case's own is traced beside them, the same way
         drawn_others = [k for k in others(rule, problem, drawn) if k != own]
         symbols, traced_shapes, trees = {}, shapes, {}
         if problem.symbolic_dims:
@@ -217,9 +221,10 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict,
             traced_shapes = shapes_for(params, named, shapes)
             trees = {p.name: tree_extents(p, leaves[p.name], named) for p in params if p.name in leaves}
             values = {name: v for name, v in values.items() if name not in trees}
+        mine = () if ran and symbols else (own,)
         return [AbstractTrace(name=f"{rule['parameter']} = {n}", shapes=traced_shapes,
                               values={**values, rule["parameter"]: n}, symbols=symbols, trees=trees)
-                for n in (own, *drawn_others)]
+                for n in (*mine, *drawn_others)]
     dims = bind_dims(params, shapes)
     if dims.get(rule["dim"], 1) <= 1 or rule["dim"] in problem.symbolic_dims:
         return []
@@ -252,11 +257,11 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     if trace.abstract and not trace.related:
         return None
     if "parameter" in rule:
-        counted = [t for t in trace.related if t.program is not None]
+        counted = _own(rule, trace) + [t for t in trace.related if t.program is not None]
         if len({t.program.equations for t in counted}) > 1:
             first, *rest = counted
-            told = " and ".join([f"{number(first.program.equations)} equations at {first.label}"]
-                                + [f"{number(t.program.equations)} at {t.label}" for t in rest])
+            told = " and ".join([f"{number(first.program.equations)} equations at {_named(first, key)}"]
+                                + [f"{number(t.program.equations)} at {_named(t, key)}" for t in rest])
             return Breach("unrolled_loop",
                           f"{trace.label}: the traced program grows with {key}, {told}: it "
                           f"repeats work for each of the {key} steps, as a Python loop or "
@@ -270,6 +275,26 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
                           f"repeats work for each index of {rule['dim']}, as a Python loop or "
                           f"comprehension does; batch it with jax.vmap or array operations")
     return None
+
+
+def _own(rule: dict, trace: TraceEvidence) -> list:
+    """The case's own program, where it is one the rule compares with the traces beside it:
+    the program the case ran, traced with symbolic dims at the case's value of the parameter,
+    none of the traces beside it at that value, and every derivative the judge takes traced in
+    (a probe that failed may have been left out of it, which would make it shorter)."""
+    K = rule["parameter"]
+    at = _at(trace, K)
+    if trace.program is None or at is None or not trace.symbols or any(
+            _at(t, K) == at for t in trace.related):
+        return []
+    probes = getattr(trace.report, "probes", None)
+    return [] if probes is not None and probes.errors else [trace]
+
+
+def _named(trace: TraceEvidence, key: str) -> str:
+    """How a message names a trace compared across the parameter: ``K = 5``."""
+    at = _at(trace, key)
+    return f"{key} = {at}" if at is not None and not trace.label.startswith(f"{key} = ") else trace.label
 
 
 def check_traces(rule: dict, traces: list[TraceEvidence], problem) -> Breach | None:

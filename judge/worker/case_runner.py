@@ -151,11 +151,18 @@ class CaseRunner(traced_once.TraceOnce):
 
     def abstract(self, args: dict, shapes: dict, symbols: dict | None = None) -> dict:
         """Only the program summary, at ``shapes`` (with ``symbols``, some extents symbolic):
-        nothing runs."""
+        nothing runs. With ``symbols``, traced as a case's worker traces the program a case
+        runs (``traced_once``: the derivatives' cotangent and tangent as inputs, not ones), so
+        that its summary can be compared with a case's own."""
         result = {"error": None, "output": None, "trace": None, "evidence": None, "probes": None,
                   "program": None}
         try:
-            result["program"] = self.program(args, shapes, symbols)
+            if symbols and self.structure:
+                spec = {"shapes": {n: s.get("shape") for n, s in shapes.items()}, "symbols": symbols,
+                        "dtypes": {n: s.get("dtype") for n, s in shapes.items()}}
+                result["program"] = self._trace_symbolic(args, spec).program
+            else:
+                result["program"] = self.program(args, shapes, symbols)
         except BaseException as exc:  # noqa: BLE001 - any failure of untrusted code is data
             result["error"] = self._error(exc)
             if symbols and symbolic.is_symbolic_error(self.jax, exc):

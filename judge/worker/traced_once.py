@@ -50,7 +50,9 @@ class TraceOnce:
         jax = self.jax
         made = symbolic.dims(jax, spec["symbols"]) if spec["symbols"] else {}
         # an array's or a tree's leaves' extents (a tree not given: at its own leaves' shapes)
-        specs = [symbolic.struct(jax, spec["shapes"].get(n), made, args[n]) for n in self.traced]
+        # (in the dtype ``spec`` names, where the trace has no value of the parameter's)
+        specs = [symbolic.struct(jax, spec["shapes"].get(n), made, args.get(n),
+                                 (spec.get("dtypes") or {}).get(n)) for n in self.traced]
         count = len(jax.tree_util.tree_leaves(specs))
         holder: dict = {}
 
@@ -68,7 +70,10 @@ class TraceOnce:
                                     for v in jax.tree_util.tree_leaves(shown)]
             return leaves
 
-        names = list(self.probes["names"] if self.probes else []) if names is None else list(names)
+        # the probes a case runs; in the worker tracing the rules' programs, the derivatives
+        # the judge takes (``derivative``), traced in the same way
+        asked = self.probes or self.derivative
+        names = list(asked["names"] if asked else []) if names is None else list(names)
         errors = dict(errors or {})
         with symbolic.scan_length_shim(self.submission) if made else contextlib.nullcontext():
             closed = self._make_jaxpr(forward, specs)
@@ -79,7 +84,7 @@ class TraceOnce:
                         "exception", self.submission)
                 names = []
             if names:
-                wrt = self.probes["wrt"]
+                wrt = asked["wrt"]
                 wrt_names = [wrt] if isinstance(wrt, str) else list(wrt)
                 by_name = dict(zip(self.traced, specs))
                 tangent = by_name[wrt] if isinstance(wrt, str) else {n: by_name[n] for n in wrt_names}

@@ -2,12 +2,12 @@
 running them starts with the rule's own values of K at the first example's concrete shapes; the
 cases' worker starts with a case's program, traced with symbolic dims. In the first kind of
 worker this module loops with lax.fori_loop; in the cases' worker it unrolls the steps in Python
-where K is small (under the equation cap) beside a scan that only counts.
+where K is small (under the equation cap) beside a scan that only counts. The program each
+case ran is compared with those the first kind of worker traced at the values of K drawn for
+the grade.
 
 Problem: spectral_norm
 Expected: RJ unrolled_loop
-Open: the rules compare the programs the tracing worker makes with one another, never with the
-program the cases' worker traced and ran at the same K
 """
 
 import jax
