@@ -176,7 +176,9 @@ def others(rule: dict, problem, drawn: dict | None = None) -> tuple[int, ...]:
     if drawn is not None and "others" in drawn:
         return drawn["others"]
     low, high = _range(problem.parameter(rule["parameter"]))
-    low = max(low, 1)
+    # never 1: one step is no loop, and ordinary jnp code makes a program with an equation
+    # fewer there (``ys[-1]`` of a scan of length 1 is a squeeze without a slice)
+    low = max(low, 2)
     found: set = set()
     while len(found) < min(OTHERS, high - low + 1):
         found.add(low + secrets.randbelow(high - low + 1))
@@ -205,6 +207,8 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict,
         # case's own program is traced with its probes' directions, which can add an
         # equation), so that only the parameter differs
         drawn_others = [k for k in others(rule, problem, drawn) if k != own]
+        # a case of one step is compared through the others only (``others``: never 1)
+        mine = (own,) if own > 1 else ()
         symbols, traced_shapes, trees = {}, shapes, {}
         if problem.symbolic_dims:
             # with the case's symbolic dims as symbols: the one at the case's own value is the
@@ -219,7 +223,7 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict,
             values = {name: v for name, v in values.items() if name not in trees}
         return [AbstractTrace(name=f"{rule['parameter']} = {n}", shapes=traced_shapes,
                               values={**values, rule["parameter"]: n}, symbols=symbols, trees=trees)
-                for n in (own, *drawn_others)]
+                for n in (*mine, *drawn_others)]
     dims = bind_dims(params, shapes)
     if dims.get(rule["dim"], 1) <= 1 or rule["dim"] in problem.symbolic_dims:
         return []
