@@ -102,3 +102,15 @@ def test_finite_read_from_the_loss_alone_is_a_wrong_answer(problems):
     result = grading.grade(problems["mixed_precision_step"], path, examples_only=False, hints=False,
                            source_gate=True)
     assert result.verdict.value == "WA", result.message
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "no_unrolling keyed on K reads the trips of the loop whose trip runs the most equations, "
+    "nested bodies counted in, so a loop of K trips that holds a fixed 64-trip loop doing the "
+    "steps is taken for the loop of the steps"))
+@pytest.mark.parametrize("name", ["fixed_loop_inside_k_loop", "scan_k_trips_body_ignores_carry"])
+def test_a_fixed_loop_nested_in_a_loop_of_k_trips_is_refused(problems, name):
+    path = ROOT / "submissions" / "spectral_norm" / "rejected" / f"{name}.py"
+    result = grading.grade(problems["spectral_norm"], path, examples_only=True, hints=False,
+                           source_gate=False)
+    assert result.verdict.value == "RJ", result.message
