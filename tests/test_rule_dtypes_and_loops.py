@@ -249,6 +249,23 @@ def test_a_loop_rule_keyed_on_a_parameter_traces_at_three_of_its_values(tmp_path
     assert "must not grow with K" in rules.describe(rule) and "lax.fori_loop" in rules.describe(rule)
 
 
+def test_one_step_is_never_compared_with_the_other_values_of_k(tmp_path):
+    """``ys[-1]`` of a scan of length 1 is a squeeze without a slice: an equation fewer than at
+    any other K. A case at K = 1 is compared through the values drawn beside it only, and
+    those are never 1."""
+    problem = _load(tmp_path, _with_K(rules=[{"id": "no_unrolling", "parameter": "K"}]))
+    rule = problem.rules[0]
+    for _ in range(40):
+        assert 1 not in no_unrolling.others(rule, problem)
+        found = no_unrolling.case_traces(rule, problem, {"W": (1, 2), "x": (2,)}, {"K": 1, "k": 1.0})
+        assert len(found) == no_unrolling.OTHERS and all(t.values["K"] >= 2 for t in found)
+
+    def last_estimate(K):
+        return jax.make_jaxpr(lambda u: jax.lax.scan(lambda c, _: (c * 2, c), u, jnp.arange(K))[1][-1])(1.0)
+
+    assert len(last_estimate(1).eqns) < len(last_estimate(2).eqns) == len(last_estimate(40).eqns)
+
+
 def _counted(n, loops=True, label="K = 3"):
     """A program of ``n`` equations traced at ``label``; with ``loops``, a scan of K trips."""
     from judge.run.boundary import Program

@@ -176,7 +176,9 @@ def others(rule: dict, problem, drawn: dict | None = None) -> tuple[int, ...]:
     if drawn is not None and "others" in drawn:
         return drawn["others"]
     low, high = _range(problem.parameter(rule["parameter"]))
-    low = max(low, 1)
+    # never 1: one step is no loop, and ordinary jnp code makes a program with an equation
+    # fewer there (``ys[-1]`` of a scan of length 1 is a squeeze without a slice)
+    low = max(low, 2)
     found: set = set()
     while len(found) < min(OTHERS, high - low + 1):
         found.add(low + secrets.randbelow(high - low + 1))
@@ -221,7 +223,8 @@ def case_traces(rule: dict, problem, shapes: dict, values: dict,
             traced_shapes = shapes_for(params, named, shapes)
             trees = {p.name: tree_extents(p, leaves[p.name], named) for p in params if p.name in leaves}
             values = {name: v for name, v in values.items() if name not in trees}
-        mine = () if ran and symbols else (own,)
+        # a case of one step is compared through the others only (``others``: never 1)
+        mine = () if (ran and symbols) or own == 1 else (own,)
         return [AbstractTrace(name=f"{rule['parameter']} = {n}", shapes=traced_shapes,
                               values={**values, rule["parameter"]: n}, symbols=symbols, trees=trees)
                 for n in (*mine, *drawn_others)]
@@ -284,9 +287,9 @@ def _own(rule: dict, trace: TraceEvidence) -> list:
     (a probe that failed may have been left out of it, which would make it shorter)."""
     K = rule["parameter"]
     at = _at(trace, K)
-    if trace.program is None or at is None or not trace.symbols or any(
+    if trace.program is None or at is None or at == 1 or not trace.symbols or any(
             _at(t, K) == at for t in trace.related):
-        return []
+        return []  # one step: no loop, and compared through the others only
     probes = getattr(trace.report, "probes", None)
     return [] if probes is not None and probes.errors else [trace]
 

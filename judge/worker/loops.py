@@ -300,17 +300,37 @@ def _whole(value) -> int | None:
 
 def _step(body, counter, out) -> int:
     """What the body adds to the counter at each step (``i + c``, ``c + i``, ``i - c`` with
-    ``c`` a literal), 0 where it does anything else."""
-    made = _producer(body, out)
+    ``c`` a literal), 0 where it does anything else. A conversion of the counter, or of the
+    sum, to an integer or float type is looked through: ``i + jnp.int32(1)`` on a counter that
+    started as a Python int converts the weakly typed ``i`` first."""
+    made = _unconverted(body, _producer(body, out))
     if made is None or made.primitive.name not in ("add", "sub") or len(made.invars) != 2:
         return 0
-    x, y = made.invars
+    x, y = (_converted_from(body, v, counter) for v in made.invars)
     if made.primitive.name == "add" and y is counter:
         x, y = y, x
     step = _whole(y.val) if x is counter and _literal(y) else None
     if not step:
         return 0
     return step if made.primitive.name == "add" else -step
+
+
+def _unconverted(body, made):
+    """``made``, or where it converts a value to an integer or float type, what made that
+    value."""
+    if made is not None and made.primitive.name == "convert_element_type" and _whole_dtype(made):
+        return _producer(body, made.invars[0])
+    return made
+
+
+def _converted_from(body, var, counter):
+    """``counter`` where ``var`` is the counter converted to an integer or float type, else
+    ``var``."""
+    made = None if _literal(var) else _producer(body, var)
+    if made is not None and made.primitive.name == "convert_element_type" and _whole_dtype(made) \
+            and made.invars[0] is counter:
+        return counter
+    return var
 
 
 def _producer(jaxpr, var):

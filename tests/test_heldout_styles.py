@@ -1,0 +1,116 @@
+"""Submissions in styles the bundled ones did not cover, graded against the new problems' specs:
+a while loop's counter converted before its step is still read, a scan's last estimate at one
+step, a one-hot indexed from jnp.eye(k); and the misgrades still open, each a strict expected
+failure with its reason."""
+
+import jax
+import jax.numpy as jnp
+import pytest
+from jax import lax
+
+from judge.grade import grading
+from judge.problem import spec
+from judge.worker import program
+from tests.helpers import ROOT, grade_known
+
+K = 5
+
+
+def _loop(start, step, test=lambda i: i < K):
+    """A while loop over a counter starting at ``start()`` (made while tracing, as a
+    submission's is), a float carry multiplied by x at each trip."""
+    def fn(x):
+        return lax.while_loop(lambda c: test(c[0]), lambda c: (step(c[0]), c[1] * x), (start(), x))[1]
+    return fn
+
+
+@pytest.mark.parametrize("fn, length", [
+    # a Python int counter plus a strongly typed one: the counter is converted, then stepped
+    (_loop(lambda: 0, lambda i: i + jnp.int32(1)), "5"),
+    (_loop(lambda: 0, lambda i: jnp.int32(1) + i), "5"),
+    (_loop(lambda: K, lambda i: i - jnp.int32(1), lambda i: i > 0), "5"),
+    # the sum converted back to the carry's type
+    (_loop(lambda: jnp.int32(0), lambda i: (i + 1.0).astype(jnp.int32)), "5"),
+    # what is converted must be the counter, and the step a whole literal
+    (_loop(lambda: 0, lambda i: i.astype(jnp.float32).astype(jnp.int32) * 2 + jnp.int32(1)), "?"),
+    (_loop(lambda: 0.0, lambda i: i + jnp.float32(0.5)), "?"),
+], ids=["int32 step", "int32 step first", "int32 step down", "sum converted", "doubled", "by a half"])
+def test_a_converted_counter_is_read(fn, length):
+    (loop,) = program.summarize(jax.make_jaxpr(fn)(jnp.ones(3)))["loops"]
+    assert loop["length"] == length, loop
+
+
+@pytest.fixture(scope="module")
+def problems():
+    return {pid: spec.load(ROOT / "problems" / f"{pid}.yaml")
+            for pid in ("spectral_norm", "mixed_precision_step", "loss_and_grads")}
+
+
+@pytest.mark.parametrize("pid, name", [
+    ("spectral_norm", "scan_arange_ys_last"),               # ys[-1] is a squeeze alone at K = 1
+    ("spectral_norm", "while_counter_stepped_by_int32"),
+    ("loss_and_grads", "eye_rows_one_hot_by_hand"),         # a (k, k) identity where n, d are 1
+])
+def test_honest_styles_are_accepted(problems, pid, name):
+    result = grade_known(problems[pid], "accepted", name)
+    assert result.verdict.value == "AC", result.message
+
+
+TWO_STEPS_PYTHON_REMAINDER = '''
+import jax
+import jax.numpy as jnp
+
+
+def _step(W, u):
+    v = W.T @ u
+    v = v / jnp.linalg.norm(v)
+    u = W @ v
+    return u / jnp.linalg.norm(u), v
+
+
+def spectral_norm(W, u0, K):
+    def body(_, uv):
+        u, _ = uv
+        u, v = _step(W, u)
+        return _step(W, u)
+
+    u, v = jax.lax.fori_loop(0, K // 2, body, (u0, jnp.zeros(W.shape[1], W.dtype)))
+    if K % 2:
+        u, v = _step(W, u)
+    u, v = jax.lax.stop_gradient((u, v))
+    return u @ W @ v
+'''
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "two steps to a trip with the odd step after the loop under a Python `if K % 2`: the "
+    "program is one step longer at odd K, and no_unrolling keyed on K asks every value of K for "
+    "the same number of equations, so an honest solution the statement describes is refused"))
+def test_two_steps_a_trip_with_a_python_remainder_is_accepted(problems, tmp_path):
+    path = tmp_path / "two_steps_python_remainder.py"
+    path.write_text(TWO_STEPS_PYTHON_REMAINDER)
+    result = grading.grade(problems["spectral_norm"], path, examples_only=True, hints=False,
+                           source_gate=True)
+    assert result.verdict.value == "AC", result.message
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "no case tells a finite scaled loss from a finite gradient: finite read from the loss alone "
+    "gets AC (submissions.yaml records it as a known gap)"))
+def test_finite_read_from_the_loss_alone_is_a_wrong_answer(problems):
+    path = ROOT / "submissions" / "mixed_precision_step" / "wrong_answer" / "finite_from_loss_only.py"
+    result = grading.grade(problems["mixed_precision_step"], path, examples_only=False, hints=False,
+                           source_gate=True)
+    assert result.verdict.value == "WA", result.message
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "no_unrolling keyed on K reads the trips of the loop whose trip runs the most equations, "
+    "nested bodies counted in, so a loop of K trips that holds a fixed 64-trip loop doing the "
+    "steps is taken for the loop of the steps"))
+@pytest.mark.parametrize("name", ["fixed_loop_inside_k_loop", "scan_k_trips_body_ignores_carry"])
+def test_a_fixed_loop_nested_in_a_loop_of_k_trips_is_refused(problems, name):
+    path = ROOT / "submissions" / "spectral_norm" / "rejected" / f"{name}.py"
+    result = grading.grade(problems["spectral_norm"], path, examples_only=True, hints=False,
+                           source_gate=False)
+    assert result.verdict.value == "RJ", result.message
