@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import base64
 import fcntl
+import gc
 import json
 import os
 import resource
@@ -83,6 +84,7 @@ def _keeper(config: dict, message: dict, fds: list[int]) -> None:
     try:
         from . import isolate
 
+        gc.enable()  # the server's objects stay frozen: collections here never touch them
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.setsid()
@@ -183,6 +185,11 @@ def _self_test(config: dict) -> str | None:
 
 
 def serve(control: socket.socket) -> None:
+    # No collections in the server: its objects stay where they are, and before each fork they
+    # are frozen (``gc.freeze``), so a child's collections never walk them, nor write to their
+    # pages (each such write copies a page the child shares with the server, a slow page fault
+    # under gVisor): a third less CPU for a small problem's worker.
+    gc.disable()
     config = json.loads(control.recv(65536))
     import warnings
 
@@ -248,6 +255,7 @@ def serve(control: socket.socket) -> None:
                     return
                 message = json.loads(data)
                 if message.get("op") == "run" and len(fds) in (5, 6):
+                    gc.freeze()
                     pid = os.fork()
                     if pid == 0:
                         _keeper(config, message, fds)
