@@ -387,22 +387,28 @@ def prestart(settings: Settings, use_cache: bool | None = None) -> None:
         threading.Thread(target=start, daemon=True).start()
 
 
-def prestart_sandboxed(option: str | None, use_cache: bool | None = None) -> None:
-    """Start the bubblewrap server in the background before the command's sandbox is probed
-    (``Settings.resolve``), when ``--sandbox option`` asks for bwrap or auto and bwrap is
-    installed, so that probing overlaps the server's import of JAX. Quiet: if the probe then
-    finds that bwrap cannot be used here, no run asks for this server (it ends with this
-    process); if the server itself cannot start, the first run that asks for it says so."""
+def prestart_early(option: str | None, use_cache: bool | None = None, default: str = "bwrap") -> None:
+    """Start, in the background, the server that ``--sandbox option`` will most likely ask for,
+    before the command's sandbox is probed (``Settings.resolve``), so that probing, parsing and
+    loading the spec overlap the server's import of JAX: the bubblewrap server where bwrap is
+    installed and ``option`` (else $JUDGE_SANDBOX, else ``default``, the command's) is ``bwrap``
+    or ``auto``; the unsandboxed one for ``none``, and for ``auto`` where bwrap is not installed
+    (a TPU VM, a container), as the probe will then decide. Nothing for ``bwrap`` where it is
+    not installed (the command reports it). Quiet: if the probe then decides otherwise, no run
+    asks for this server (it ends with this process); if the server itself cannot start, the
+    first run that asks for it says so."""
     try:
-        mode = sandboxing.requested_mode(option)
+        mode = sandboxing.requested_mode(option, default)
     except sandboxing.SandboxError:
         return  # reported by the command's Settings
-    if not enabled() or mode == "none" or shutil.which(sandboxing.BWRAP) is None:
+    installed = shutil.which(sandboxing.BWRAP) is not None
+    if not enabled() or (mode == "bwrap" and not installed):
         return
+    start_mode = "bwrap" if mode != "none" and installed else "none"
 
     def start():
         try:
-            server_for("bwrap", sys.executable, cache.for_workers(use_cache), quiet=True)
+            server_for(start_mode, sys.executable, cache.for_workers(use_cache), quiet=True)
         except Exception:  # noqa: BLE001 - the run that follows starts or reports it
             pass
 
