@@ -61,3 +61,23 @@ def test_which_server_starts_before_the_probe(fresh, monkeypatch, option, env, i
 
 
 
+
+
+@pytest.mark.parametrize("mode, copied", [("none", True), ("bwrap", False)])
+def test_unsandboxed_runs_get_their_cache_copy_while_the_server_starts(fresh, monkeypatch,
+                                                                        tmp_path, mode, copied):
+    """Unsandboxed workers read a copy of the compilation cache: the command's prestart makes it
+    while the server imports JAX, not the first runs once it is ready. bwrap mounts the cache
+    itself: nothing to copy."""
+    from judge.run import cache
+    from judge.run.settings import Settings
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("JUDGE_CACHE", raising=False)
+    started, calls, done = threading.Event(), [], threading.Event()
+    monkeypatch.setattr(warm, "server_for", lambda *args, **kwargs: started.set())
+    monkeypatch.setattr(cache, "snapshot", lambda folder: (calls.append(folder), done.set()))
+    warm.prestart(Settings(mode))
+    assert started.wait(5)
+    assert done.wait(5 if copied else 0.5) is copied
+    assert calls == ([cache.directory()] if copied else [])

@@ -374,7 +374,8 @@ def close_all() -> None:
 def prestart(settings: Settings, use_cache: bool | None = None) -> None:
     """Start the server in the background for the setup the command's runs will ask for
     (``judge.run.settings.Settings``), so that it imports JAX while this process loads a spec or
-    warms the compilation cache. Quiet: the run itself reports a sandbox that cannot be used or
+    warms the compilation cache; unsandboxed, copy the compilation cache for the workers
+    meanwhile too (``_snapshot``). Quiet: the run itself reports a sandbox that cannot be used or
     a server that cannot start."""
     def start():
         try:
@@ -385,6 +386,22 @@ def prestart(settings: Settings, use_cache: bool | None = None) -> None:
     tasks.prepare_soon()
     if enabled() and settings.error is None:
         threading.Thread(target=start, daemon=True).start()
+    if settings.sandbox == "none":
+        threading.Thread(target=_snapshot, args=(use_cache,), daemon=True).start()
+
+
+def _snapshot(use_cache: bool | None) -> None:
+    """Make the copy of the compilation cache that unsandboxed workers read
+    (``cache.snapshot``) now, while the server imports JAX, rather than when the first runs ask
+    for it, all at once, once the server is ready: where file operations are slow (gVisor),
+    copying its files held every lane of a batch's first wave. Later runs copy only what was
+    added since. Quiet: the runs make or report it themselves."""
+    try:
+        folder = cache.for_workers(use_cache)
+        if folder is not None:
+            cache.snapshot(folder)
+    except Exception:  # noqa: BLE001 - the first run that needs it makes it
+        pass
 
 
 def prestart_early(option: str | None, use_cache: bool | None = None, default: str = "bwrap") -> None:
