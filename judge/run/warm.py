@@ -404,7 +404,8 @@ def _snapshot(use_cache: bool | None) -> None:
         pass
 
 
-def prestart_early(option: str | None, use_cache: bool | None = None, default: str = "bwrap") -> None:
+def prestart_early(option: str | None, use_cache: bool | None = None,
+                   default: str = "bwrap") -> None:
     """Start, in the background, the server that ``--sandbox option`` will most likely ask for,
     before the command's sandbox is probed (``Settings.resolve``), so that probing, parsing and
     loading the spec overlap the server's import of JAX: the bubblewrap server where bwrap is
