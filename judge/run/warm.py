@@ -59,7 +59,8 @@ class WarmProcess:
 
     @property
     def signal(self) -> int | None:
-        """The signal that ended the worker, if one did (the keeper ends with the same one)."""
+        """The signal that ended the worker, if one did (an isolated worker's keeper ends with the
+        same one)."""
         code = self.returncode
         return -code if code is not None and code < 0 else None
 
