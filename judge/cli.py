@@ -37,7 +37,7 @@ def cmd_grade(args) -> int:
 
     from judge.run import warm
 
-    warm.prestart_sandboxed(args.sandbox)  # the server imports JAX while bwrap is probed
+    warm.prestart_early(args.sandbox)  # the server imports JAX while bwrap is probed
     with ThreadPoolExecutor(max_workers=1) as pool:  # ... and while the spec is imported and loaded
         resolving = pool.submit(_settings, args.sandbox, "bwrap", prestart=True)
         from judge.problem import spec

@@ -4,9 +4,11 @@ library callers and tests call ``cli.main`` and get neither.
 
 ``run``:
 
-- For ``judge grade`` and a local ``judge batch``, the bubblewrap warm server is started first
-  thing (``warm.prestart_sandboxed``), before the parser and the rest of the judge are imported,
-  so that it imports JAX meanwhile: the server is most of a lone grade's wait. ``--sandbox`` is
+- For ``judge grade`` and a local ``judge batch``, the warm server is started first thing
+  (``warm.prestart_early``: bubblewrap's, or the unsandboxed one where bwrap is not installed
+  and ``--sandbox auto`` or ``none`` is asked for), before the parser and the rest of the judge
+  are imported, so that it imports JAX meanwhile: the server is most of a lone grade's wait,
+  and what every lane of a batch waits for at its start. ``--sandbox`` is
   read from the raw arguments; a wrong reading only starts a server no run asks for (it ends
   with this process), and the command starts the one it needs itself, as it always has.
 - Those two commands end once their output is flushed and the exit handlers have run (warm
@@ -39,8 +41,8 @@ def run() -> None:
 
 
 def start_server_early(argv: list[str]) -> None:
-    """Start the bubblewrap warm server for ``judge grade``/``judge batch`` ``argv``, unless it
-    asks for help or hands the class to the service's graders (``--queue``)."""
+    """Start the warm server for ``judge grade``/``judge batch`` ``argv``, unless it asks for
+    help or hands the class to the service's graders (``--queue``)."""
     if any(a in ("-h", "--help") or a.startswith("--q") for a in argv):
         return
     option = None
@@ -53,7 +55,7 @@ def start_server_early(argv: list[str]) -> None:
         return  # the parser says what is wrong with it
     from judge.run import warm
 
-    warm.prestart_sandboxed(option)
+    warm.prestart_early(option)
 
 
 def end(code: int) -> None:

@@ -26,7 +26,7 @@ ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.p
 ])
 def test_which_arguments_start_the_server_before_parsing(monkeypatch, argv, started):
     calls = []
-    monkeypatch.setattr(warm, "prestart_sandboxed", calls.append)
+    monkeypatch.setattr(warm, "prestart_early", calls.append)
     entry.start_server_early(argv)
     assert calls == started
 

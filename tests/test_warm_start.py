@@ -34,16 +34,20 @@ def test_a_quiet_failure_is_reported_once_by_the_next_run(fresh, monkeypatch):
     assert len(fresh) == 1 and "no user namespaces here" in fresh[0]
 
 
-@pytest.mark.parametrize("option, env, started", [
-    ("none", None, False), (None, "none", False), ("auto", None, True), ("bwrap", None, True),
-    (None, "bogus", False)])
-def test_which_commands_start_the_bwrap_server_before_the_probe(fresh, monkeypatch, option, env,
-                                                                started):
+@pytest.mark.parametrize("option, env, installed, started", [
+    ("none", None, True, "none"), (None, "none", True, "none"), ("auto", None, True, "bwrap"),
+    ("bwrap", None, True, "bwrap"), (None, None, True, "bwrap"), (None, "bogus", True, None),
+    ("auto", None, False, "none"), ("none", None, False, "none"), ("bwrap", None, False, None),
+    (None, None, False, None)])
+def test_which_server_starts_before_the_probe(fresh, monkeypatch, option, env, installed, started):
+    """The server the command's runs will ask for: bwrap's where it is installed (unless told
+    none), the unsandboxed one where the probe will find no bwrap (auto) or none is asked for;
+    none where bwrap is required (the command's default) and not installed."""
     if env is None:
         monkeypatch.delenv("JUDGE_SANDBOX", raising=False)
     else:
         monkeypatch.setenv("JUDGE_SANDBOX", env)
-    monkeypatch.setattr(warm.shutil, "which", lambda name: "/usr/bin/bwrap")
+    monkeypatch.setattr(warm.shutil, "which", lambda name: "/usr/bin/bwrap" if installed else None)
     calls, done = [], threading.Event()
 
     def server_for(mode, python, cache_dir, **kwargs):
@@ -51,12 +55,29 @@ def test_which_commands_start_the_bwrap_server_before_the_probe(fresh, monkeypat
         done.set()
 
     monkeypatch.setattr(warm, "server_for", server_for)
-    warm.prestart_sandboxed(option, use_cache=False)
-    assert done.wait(5 if started else 0.5) is started
-    assert calls == ([("bwrap", {"quiet": True})] if started else [])
+    warm.prestart_early(option, use_cache=False)
+    assert done.wait(5 if started else 0.5) is bool(started)
+    assert calls == ([(started, {"quiet": True})] if started else [])
 
 
-def test_no_bwrap_installed_starts_nothing(fresh, monkeypatch):
-    monkeypatch.setattr(warm.shutil, "which", lambda name: None)
-    monkeypatch.setattr(warm, "server_for", lambda *a, **k: pytest.fail("started a server"))
-    warm.prestart_sandboxed("auto", use_cache=False)
+
+
+
+@pytest.mark.parametrize("mode, copied", [("none", True), ("bwrap", False)])
+def test_unsandboxed_runs_get_their_cache_copy_while_the_server_starts(fresh, monkeypatch,
+                                                                        tmp_path, mode, copied):
+    """Unsandboxed workers read a copy of the compilation cache: the command's prestart makes it
+    while the server imports JAX, not the first runs once it is ready. bwrap mounts the cache
+    itself: nothing to copy."""
+    from judge.run import cache
+    from judge.run.settings import Settings
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("JUDGE_CACHE", raising=False)
+    started, calls, done = threading.Event(), [], threading.Event()
+    monkeypatch.setattr(warm, "server_for", lambda *args, **kwargs: started.set())
+    monkeypatch.setattr(cache, "snapshot", lambda folder: (calls.append(folder), done.set()))
+    warm.prestart(Settings(mode))
+    assert started.wait(5)
+    assert done.wait(5 if copied else 0.5) is copied
+    assert calls == ([cache.directory()] if copied else [])

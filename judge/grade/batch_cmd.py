@@ -31,7 +31,7 @@ def run(args, local_settings, source_gate) -> int:
         problem = spec.load(args.problem)
         remote = Remote(args.queue, timeout=args.queue_timeout)
     else:
-        warm.prestart_sandboxed(args.sandbox)
+        warm.prestart_early(args.sandbox)
         settings = local_settings().check()  # no sandbox: no batch, not N IEs
         warm.prestart(settings)
         problem = spec.load(args.problem)

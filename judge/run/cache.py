@@ -181,8 +181,9 @@ def snapshot(folder: Path) -> Path:
 
 
 def _remove(copy: Path) -> None:
-    try:
-        copy.chmod(0o700)
-    except OSError:
-        return
-    shutil.rmtree(copy, ignore_errors=True)
+    with _snapshot_lock:  # after a copy still being made in the background (``warm.prestart``)
+        try:
+            copy.chmod(0o700)
+        except OSError:
+            return
+        shutil.rmtree(copy, ignore_errors=True)

@@ -59,7 +59,8 @@ class WarmProcess:
 
     @property
     def signal(self) -> int | None:
-        """The signal that ended the worker, if one did (the keeper ends with the same one)."""
+        """The signal that ended the worker, if one did (an isolated worker's keeper ends with the
+        same one)."""
         code = self.returncode
         return -code if code is not None and code < 0 else None
 
@@ -374,7 +375,8 @@ def close_all() -> None:
 def prestart(settings: Settings, use_cache: bool | None = None) -> None:
     """Start the server in the background for the setup the command's runs will ask for
     (``judge.run.settings.Settings``), so that it imports JAX while this process loads a spec or
-    warms the compilation cache. Quiet: the run itself reports a sandbox that cannot be used or
+    warms the compilation cache; unsandboxed, copy the compilation cache for the workers
+    meanwhile too (``_snapshot``). Quiet: the run itself reports a sandbox that cannot be used or
     a server that cannot start."""
     def start():
         try:
@@ -385,24 +387,47 @@ def prestart(settings: Settings, use_cache: bool | None = None) -> None:
     tasks.prepare_soon()
     if enabled() and settings.error is None:
         threading.Thread(target=start, daemon=True).start()
+    if settings.sandbox == "none":
+        threading.Thread(target=_snapshot, args=(use_cache,), daemon=True).start()
 
 
-def prestart_sandboxed(option: str | None, use_cache: bool | None = None) -> None:
-    """Start the bubblewrap server in the background before the command's sandbox is probed
-    (``Settings.resolve``), when ``--sandbox option`` asks for bwrap or auto and bwrap is
-    installed, so that probing overlaps the server's import of JAX. Quiet: if the probe then
-    finds that bwrap cannot be used here, no run asks for this server (it ends with this
-    process); if the server itself cannot start, the first run that asks for it says so."""
+def _snapshot(use_cache: bool | None) -> None:
+    """Make the copy of the compilation cache that unsandboxed workers read
+    (``cache.snapshot``) now, while the server imports JAX, rather than when the first runs ask
+    for it, all at once, once the server is ready: where file operations are slow (gVisor),
+    copying its files held every lane of a batch's first wave. Later runs copy only what was
+    added since. Quiet: the runs make or report it themselves."""
     try:
-        mode = sandboxing.requested_mode(option)
+        folder = cache.for_workers(use_cache)
+        if folder is not None:
+            cache.snapshot(folder)
+    except Exception:  # noqa: BLE001 - the first run that needs it makes it
+        pass
+
+
+def prestart_early(option: str | None, use_cache: bool | None = None,
+                   default: str = "bwrap") -> None:
+    """Start, in the background, the server that ``--sandbox option`` will most likely ask for,
+    before the command's sandbox is probed (``Settings.resolve``), so that probing, parsing and
+    loading the spec overlap the server's import of JAX: the bubblewrap server where bwrap is
+    installed and ``option`` (else $JUDGE_SANDBOX, else ``default``, the command's) is ``bwrap``
+    or ``auto``; the unsandboxed one for ``none``, and for ``auto`` where bwrap is not installed
+    (a TPU VM, a container), as the probe will then decide. Nothing for ``bwrap`` where it is
+    not installed (the command reports it). Quiet: if the probe then decides otherwise, no run
+    asks for this server (it ends with this process); if the server itself cannot start, the
+    first run that asks for it says so."""
+    try:
+        mode = sandboxing.requested_mode(option, default)
     except sandboxing.SandboxError:
         return  # reported by the command's Settings
-    if not enabled() or mode == "none" or shutil.which(sandboxing.BWRAP) is None:
+    installed = shutil.which(sandboxing.BWRAP) is not None
+    if not enabled() or (mode == "bwrap" and not installed):
         return
+    start_mode = "bwrap" if mode != "none" and installed else "none"
 
     def start():
         try:
-            server_for("bwrap", sys.executable, cache.for_workers(use_cache), quiet=True)
+            server_for(start_mode, sys.executable, cache.for_workers(use_cache), quiet=True)
         except Exception:  # noqa: BLE001 - the run that follows starts or reports it
             pass
 
