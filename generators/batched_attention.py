@@ -18,7 +18,8 @@ d different from e and from 1 (a scale by sqrt(e), by d, or none), masks that di
 to row and from example to example (a mask ignored, applied after the softmax, transposed, or
 shared by the batch), rows that keep a single key, t different from s (a softmax over the
 queries), scores up to 64 in magnitude where a masked entry filled with a small number still
-gets weight, and the largest shapes, where a (b, t, s, d) value is too large for the rules.
+gets weight, a masked key scoring far above the visible ones (a softmax shifted by the maximum
+over every key underflows), and the largest shapes, where a (b, t, s, d) value is too large for the rules.
 Entries are rounded to two decimals so that the spec stays short to read.
 
 d takes few values (``DS``: 1, the examples' 4, 7 and 16): the judge traces a submission once
@@ -139,6 +140,22 @@ def large_scores(rng):
     return _case(rng, q, k, v, mask, "large scores", cot_scale=0.5)
 
 
+def masked_far_above(rng):
+    """d = 16, entries of magnitude 3.8 to 4: in every example the first query sees every key
+    but the first, which its signs match (a score of 58 to 64) while the others' signs are its
+    opposite (-58 to -64). A softmax that subtracts the maximum over all the keys, the masked
+    one included, underflows every visible key to 0 there (0 / 0)."""
+    b, t, s, d, e = _dims(rng, b=(1, 4), t=(1, 6), s=(2, 8), d=(16,))
+    _, _, v, mask = _draw(rng, b, t, s, d, e)
+    size = lambda shape: np.round(rng.uniform(3.8, 4.0, size=shape), 2)
+    q = (rng.choice([-1.0, 1.0], size=(b, t, d)) * size((b, t, d))).astype(F32)
+    signs = np.where(np.arange(s)[None, :, None] == 0, 1.0, -1.0) * np.sign(q[:, :1, :])
+    k = (signs * size((b, s, d))).astype(F32)
+    mask[:, 0, :] = True
+    mask[:, 0, 0] = False
+    return _case(rng, q, k, v, mask, "a masked key far above the visible ones", cot_scale=0.5)
+
+
 def all_kept(rng):
     """Every key kept: the mask is all true (a mask ignored is right here)."""
     b, t, s, d, e = _dims(rng)
@@ -156,7 +173,7 @@ def largest(rng):
 FAMILIES = {"mixed": mixed, "d_differs_from_e": d_differs_from_e, "causal": causal,
             "per_example_masks": per_example_masks, "single_key_rows": single_key_rows,
             "t_differs_from_s": t_differs_from_s, "large_scores": large_scores,
-            "all_kept": all_kept, "largest": largest}
+            "masked_far_above": masked_far_above, "all_kept": all_kept, "largest": largest}
 
 
 def _parts(inputs, probe, dtype):
