@@ -7,7 +7,7 @@ def attend(q, k, v, mask):
     (the division broadcasts a (t, 1) column over the e columns of the output)."""
     scores = q @ k.T * jax.lax.rsqrt(jnp.float32(q.shape[-1]))
     top = jnp.max(jnp.where(mask, scores, -jnp.inf), axis=-1, keepdims=True)
-    unnormalized = jnp.where(mask, jnp.exp(scores - top), 0.0)
+    unnormalized = jnp.exp(jnp.where(mask, scores - top, -jnp.inf))  # exp(-inf) = 0, masked
     total = jnp.sum(unnormalized, axis=-1, keepdims=True)
     return (unnormalized @ v) / total
 
