@@ -18,8 +18,14 @@ d different from e and from 1 (a scale by sqrt(e), by d, or none), masks that di
 to row and from example to example (a mask ignored, applied after the softmax, transposed, or
 shared by the batch), rows that keep a single key, t different from s (a softmax over the
 queries), scores up to 64 in magnitude where a masked entry filled with a small number still
-gets weight, and the largest shapes, where a (b, t, s, d) value is too large for the rules.
+gets weight, a masked key scoring far above the visible ones (a softmax shifted by the maximum
+over every key underflows), and the largest shapes, where a (b, t, s, d) value is too large for the rules.
 Entries are rounded to two decimals so that the spec stays short to read.
+
+d takes few values (``DS``: 1, the examples' 4, 7 and 16): the judge traces a submission once
+per value of d (b, t, s and e are symbols and cost nothing), so each value is a program traced
+for every submission, while every other extent varies freely. 7 is not a square, so an integer
+square root is not the scale, and 16 is the largest.
 
 This module is loaded into the judge process: it may import only NumPy, ml_dtypes and pure
 standard-library modules, never JAX.
@@ -30,6 +36,8 @@ import numpy as np
 F32 = np.float32
 F64 = np.float64
 LIMIT = 4.0
+#: the values of d the cases use
+DS = (1, 4, 7, 16)
 
 
 def _uniform(rng, shape, scale=LIMIT):
@@ -44,8 +52,10 @@ def _mask(rng, b, t, s, keep=0.6):
     return mask
 
 
-def _dims(rng, b=(1, 8), t=(1, 8), s=(1, 8), d=(1, 8), e=(1, 8)):
-    return tuple(int(rng.integers(lo, hi + 1)) for lo, hi in (b, t, s, d, e))
+def _dims(rng, b=(1, 8), t=(1, 8), s=(1, 8), d=DS, e=(1, 8)):
+    """b, t, s and e drawn in their ranges (low, high), d one of the values ``d``."""
+    drawn = [int(rng.integers(lo, hi + 1)) for lo, hi in (b, t, s, e)]
+    return (*drawn[:3], int(rng.choice(d)), drawn[3])
 
 
 def _case(rng, q, k, v, mask, note, cot_scale=1.0):
@@ -65,15 +75,16 @@ def _draw(rng, b, t, s, d, e, scale=LIMIT, keep=0.6):
 
 
 def mixed(rng):
-    """b from 1 to 8, t, s, d, e from 1 to 8, entries uniform in [-4, 4], about 60% of the
-    keys kept."""
+    """b from 1 to 8, t, s, e from 1 to 8, d any of ``DS``, entries uniform in [-4, 4], about
+    60% of the keys kept."""
     b, t, s, d, e = _dims(rng)
     return _case(rng, *_draw(rng, b, t, s, d, e), "mixed")
 
 
 def d_differs_from_e(rng):
-    """d from 2 to 16 and e another extent: a scale by sqrt(e) or by d is another number."""
-    b, t, s, d, e = _dims(rng, t=(2, 8), s=(2, 8), d=(2, 16), e=(1, 16))
+    """d from ``DS`` but 1, and e another extent: a scale by sqrt(e) or by d is another
+    number."""
+    b, t, s, d, e = _dims(rng, t=(2, 8), s=(2, 8), d=DS[1:], e=(1, 16))
     while e == d:
         e = int(rng.integers(1, 17))
     return _case(rng, *_draw(rng, b, t, s, d, e, scale=2.0), "d differs from e")
@@ -115,11 +126,11 @@ def t_differs_from_s(rng):
 
 
 def large_scores(rng):
-    """d from 12 to 16, entries of magnitude 3 to 4, each key's signs those of a query of its
+    """d = 16, entries of magnitude 3 to 4, each key's signs those of a query of its
     example or their opposite: scores of 27 to 64 in magnitude, so the softmax is nearly
     one-hot, and a masked score filled with -10 or -30 still gets weight next to visible
     scores of -40."""
-    b, t, s, d, e = _dims(rng, b=(1, 4), t=(1, 8), s=(2, 8), d=(12, 16))
+    b, t, s, d, e = _dims(rng, b=(1, 4), t=(1, 8), s=(2, 8), d=(16,))
     q, k, v, mask = _draw(rng, b, t, s, d, e)
     size = lambda shape: np.round(rng.uniform(3.0, 4.0, size=shape), 2)
     q = (np.where(q < 0, -1.0, 1.0) * size(q.shape)).astype(F32)
@@ -127,6 +138,22 @@ def large_scores(rng):
     signs = np.sign(q[np.arange(b)[:, None], rows]) * rng.choice([-1.0, 1.0], size=(b, s, 1))
     k = (signs * size(k.shape)).astype(F32)
     return _case(rng, q, k, v, mask, "large scores", cot_scale=0.5)
+
+
+def masked_far_above(rng):
+    """d = 16, entries of magnitude 3.8 to 4: in every example the first query sees every key
+    but the first, which its signs match (a score of 58 to 64) while the others' signs are its
+    opposite (-58 to -64). A softmax that subtracts the maximum over all the keys, the masked
+    one included, underflows every visible key to 0 there (0 / 0)."""
+    b, t, s, d, e = _dims(rng, b=(1, 4), t=(1, 6), s=(2, 8), d=(16,))
+    _, _, v, mask = _draw(rng, b, t, s, d, e)
+    size = lambda shape: np.round(rng.uniform(3.8, 4.0, size=shape), 2)
+    q = (rng.choice([-1.0, 1.0], size=(b, t, d)) * size((b, t, d))).astype(F32)
+    signs = np.where(np.arange(s)[None, :, None] == 0, 1.0, -1.0) * np.sign(q[:, :1, :])
+    k = (signs * size((b, s, d))).astype(F32)
+    mask[:, 0, :] = True
+    mask[:, 0, 0] = False
+    return _case(rng, q, k, v, mask, "a masked key far above the visible ones", cot_scale=0.5)
 
 
 def all_kept(rng):
@@ -137,16 +164,16 @@ def all_kept(rng):
 
 
 def largest(rng):
-    """b = 8 and t, s, d, e from 12 to 16: a (b, t, s, d) or (b, t, s, e) value is over the
-    size the rules allow."""
-    b, t, s, d, e = _dims(rng, b=(8, 8), t=(12, 16), s=(12, 16), d=(12, 16), e=(12, 16))
+    """Every extent at its largest, b = 8 and t = s = d = e = 16: a (b, t, s, d) or (b, t, s, e)
+    value is over the size the rules allow."""
+    b, t, s, d, e = _dims(rng, b=(8, 8), t=(16, 16), s=(16, 16), d=(16,), e=(16, 16))
     return _case(rng, *_draw(rng, b, t, s, d, e, scale=1.0), "largest shapes", cot_scale=0.5)
 
 
 FAMILIES = {"mixed": mixed, "d_differs_from_e": d_differs_from_e, "causal": causal,
             "per_example_masks": per_example_masks, "single_key_rows": single_key_rows,
             "t_differs_from_s": t_differs_from_s, "large_scores": large_scores,
-            "all_kept": all_kept, "largest": largest}
+            "masked_far_above": masked_far_above, "all_kept": all_kept, "largest": largest}
 
 
 def _parts(inputs, probe, dtype):

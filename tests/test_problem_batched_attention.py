@@ -20,7 +20,7 @@ def test_rules_and_dims(attention):
     assert 20 <= len(attention.hidden) <= 40
     assert [r["id"] for r in attention.rules] == ["no_unrolling", "max_intermediate_size",
                                                   "no_callbacks"]
-    assert attention.symbolic_dims == ("b", "s", "t")
+    assert attention.symbolic_dims == ("b", "e", "s", "t")
     assert [(p.name, p.wrt) for p in attention.probes] == [("vjp", ("q", "k", "v"))]
 
 

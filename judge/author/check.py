@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from judge.grade import compare, grading
-from judge.author import (corners, expectations, hint_check, related_check, rule_check, scoring_check,
-                          strength)
+from judge.author import (corners, expectations, hint_check, programs, related_check, rule_check,
+                          scoring_check, strength)
 from judge.problem import layout, spec
 from judge import gate
 from judge.errors import JudgeError, SpecError
@@ -135,6 +135,7 @@ def check_problem(path, jobs: int = 1, progress=None, source_gate: bool = True,
         report.problem = loaded.problem.id
         related_check.check_related(report, loaded)
         scoring_check.check_scoring(report, loaded)
+        programs.check_programs(report, loaded)
         _run(report, loaded, max(1, jobs), progress or (lambda text: None), source_gate,
              resolve_settings(sandbox), result_cache)
         if mutants:
