@@ -21,7 +21,7 @@ from judge.problem import spec
 from judge.problem.model import dim_ranges
 
 #: more distinct programs than this in one grade is a warning
-LIMIT = 16
+LIMIT = 64
 
 
 def _static(value) -> tuple:
