@@ -18,14 +18,18 @@ instead of a dim: the program is traced at two or more values of K (``sizes``, b
 and the top of the parameter's range), every shape and other static value from the first example, and each
 case's program again at other values of K drawn at random in the range (two of them,
 drawn once per grade and shared by every case, so that a grade traces each value once); the
-counts must agree, and at
+counts must agree to within one trip of the loop that computes the output (its ``work``: an odd
+step written out after a loop of two steps to a trip, under a Python ``if K % 2``, is allowed; a
+Python loop over the steps adds one for each value of K), and at
 the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_loop``,
 ``lax.scan``, ``lax.while_loop``) must compute the output, so that the K steps run in a loop
 rather than unrolled (``max_equations`` caps a Python loop padded to the largest K).
 
 The loop that computes the output must also run a number of times that tracks K: of the live
 loops (a loop over a symbolic dim left out: it does not run over K), the one whose trip runs the
-most equations (``judge.worker.loops.work``: those of its body its results need), the longest
+most equations (``judge.worker.loops.work``: those of its body its results need, a loop nested
+in it counted as one equation, since it is weighed on its own: a loop of K trips holding a
+fixed loop that runs the steps is not taken for the loop of the steps), the longest
 of those where several tie; across the rule's values of K, and across a case's K and the other,
 its trip count must grow by at least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2
 (``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip, ``K // 2`` trips of
@@ -261,7 +265,7 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
         return None
     if "parameter" in rule:
         counted = _own(rule, trace) + [t for t in trace.related if t.program is not None]
-        if len({t.program.equations for t in counted}) > 1:
+        if _spread(counted) > _slack(counted):
             first, *rest = counted
             told = " and ".join([f"{number(first.program.equations)} equations at {_named(first, key)}"]
                                 + [f"{number(t.program.equations)} at {_named(t, key)}" for t in rest])
@@ -325,7 +329,8 @@ def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) ->
     """Across the traces at the rule's values of the parameter: the same count, and a loop
     primitive computing the output in each."""
     K = rule["parameter"]
-    if len(counted) >= 2 and len({n for _, n in counted}) > 1:
+    made = [t for t in traces if t.program is not None]
+    if len(counted) >= 2 and _spread(made) > _slack(made):
         told = ", ".join(f"{number(n)} at {label}" for label, n in counted)
         return Breach("unrolled_loop",
                       f"the traced program grows with {K} ({told} equations): it repeats work for "
@@ -337,6 +342,23 @@ def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) ->
                           f"{t.label}: no loop primitive ({', '.join(LOOPS)}) computes the output; "
                           f"the {K} steps must run in lax.fori_loop, lax.scan or lax.while_loop")
     return _trips_breach(rule, [t for t in traces if t.program is not None])
+
+
+def _spread(traces: list) -> int:
+    """How far apart the programs' equation counts are."""
+    counts = [t.program.equations for t in traces]
+    return max(counts) - min(counts) if counts else 0
+
+
+def _slack(traces: list) -> int:
+    """How far apart the programs at different values of the parameter may be: one trip of the
+    loop that computes the output (``_computing``), the least of them. A step or two written
+    out after the loop for the values of K its trips do not cover (the odd step of a loop of
+    two steps to a trip, under a Python ``if K % 2``) is that much or less; a Python loop over
+    the K steps, or over some of them, adds a step for each value of K between two drawn far
+    apart. 0 where a program has no such loop."""
+    trips = [_computing(t.program) for t in traces]
+    return min((0 if loop is None else loop.work) for loop in trips) if trips else 0
 
 
 def _at(trace, K: str) -> int | None:
