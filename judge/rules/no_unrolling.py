@@ -392,10 +392,23 @@ def _computing(program):
 
 
 def _trips(program):
-    """The trip count of the loop that computes the output (``_computing``; 0 for none), None
-    where it is data."""
+    """How many times the trip of the loop that computes the output (``_computing``) runs: its
+    count times the counts of the loops that hold it (a fixed loop of two steps in each of
+    ``K // 2`` trips runs K times); 0 for none, None where a count is data. A loop over a
+    symbolic dim that holds it counts once."""
     loop = _computing(program)
-    return 0 if loop is None else _count(loop.length)
+    if loop is None:
+        return 0
+    total, seen = 1, set()
+    while loop is not None and id(loop) not in seen:
+        seen.add(id(loop))
+        count = _count(loop.length)
+        if count is None:
+            return None
+        total *= 1 if count is _OVER_A_DIM else count
+        within = loop.within
+        loop = program.loops[within] if within is not None and within < len(program.loops) else None
+    return total
 
 
 def _trips_breach(rule: dict, traces: list) -> Breach | None:
@@ -418,6 +431,16 @@ def _trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"does the most work per trip runs a number of times that is data {at} "
                       f"(its bound or start is computed from an array, or its test is not a "
                       f"counter compared with a bound), which the rule cannot read; {cure}")
+    for k, n in seen:
+        if n > per * (k + 1):
+            told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}"
+                             for j, (k, n) in enumerate(seen))
+            return Breach("unrolled_loop",
+                          f"the loops do not run a number of times that tracks {K}: the loop "
+                          f"that does the most work per trip runs {told}, its count times the "
+                          f"counts of the loops that hold it; that is more than {per} trips for "
+                          f"each of the {K} steps, as when a loop of {K} trips holds a fixed "
+                          f"loop that runs the steps; {cure}")
     for i, (k1, n1) in enumerate(seen):
         for k2, n2 in seen[i + 1:]:
             if k2 > k1 and (n2 - n1) * per < k2 - k1 - per:
