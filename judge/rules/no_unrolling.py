@@ -31,9 +31,12 @@ most equations (``judge.worker.loops.work``: those of its body its results need,
 in it counted as one equation, since it is weighed on its own: a loop of K trips holding a
 fixed loop that runs the steps is not taken for the loop of the steps), the longest
 of those where several tie; across the rule's values of K, and across a case's K and the other,
-its trip count must grow by at least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2
-(``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip, ``K // 2`` trips of
-two steps and a peeled one, ``K - 1`` trips after a first step written out, all pass). A loop of
+its trip count, times the counts of the loops that hold it (``Loop.within``), must grow by at
+least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2 and stay at most ``steps_per_trip``
+times ``K + 1`` (``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip,
+``K // 2`` trips of two steps and a peeled one, ``K // 2`` trips holding a fixed loop of two
+steps, ``K - 1`` trips after a first step written out, all pass; K trips each holding a fixed
+loop of 64 that runs the steps do not). A loop of
 a fixed count (7 squarings of a matrix standing for K steps), or of ``log2(K)`` trips, is
 refused (``unrolled_loop``), and so is such a loop beside a light loop of K trips that computes
 next to nothing (a number multiplied by one). The count is read without running anything
@@ -352,11 +355,9 @@ def _spread(traces: list) -> int:
 
 def _slack(traces: list) -> int:
     """How far apart the programs at different values of the parameter may be: one trip of the
-    loop that computes the output (``_computing``), the least of them. A step or two written
-    out after the loop for the values of K its trips do not cover (the odd step of a loop of
-    two steps to a trip, under a Python ``if K % 2``) is that much or less; a Python loop over
-    the K steps, or over some of them, adds a step for each value of K between two drawn far
-    apart. 0 where a program has no such loop."""
+    loop that computes the output (``_computing``), the least of them (0 where a program has
+    none). The odd step of two to a trip, under a Python ``if K % 2``, is that much; a Python
+    loop over the steps adds one for each value of K between two drawn far apart."""
     trips = [_computing(t.program) for t in traces]
     return min((0 if loop is None else loop.work) for loop in trips) if trips else 0
 
@@ -412,10 +413,10 @@ def _trips(program):
 
 
 def _trips_breach(rule: dict, traces: list) -> Breach | None:
-    """Does the trip count of the loop that computes the output (``_computing``) track the
+    """Does the trip count of the loop that computes the output (``_trips``) track the
     parameter across ``traces``: from each value K1 to each larger K2, up by at least
-    ``(K2 - K1) / steps_per_trip - 1``? A count that is data is refused: nothing shows it
-    tracks K."""
+    ``(K2 - K1) / steps_per_trip - 1``, and at most ``steps_per_trip`` trips for each step at
+    every K? A count that is data is refused: nothing shows it tracks K."""
     K = rule["parameter"]
     per = rule.get("steps_per_trip", STEPS_PER_TRIP)
     seen = sorted(((_at(t, K), _trips(t.program)) for t in traces if _at(t, K) is not None),
@@ -431,21 +432,16 @@ def _trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"does the most work per trip runs a number of times that is data {at} "
                       f"(its bound or start is computed from an array, or its test is not a "
                       f"counter compared with a bound), which the rule cannot read; {cure}")
-    for k, n in seen:
-        if n > per * (k + 1):
-            told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}"
-                             for j, (k, n) in enumerate(seen))
-            return Breach("unrolled_loop",
-                          f"the loops do not run a number of times that tracks {K}: the loop "
-                          f"that does the most work per trip runs {told}, its count times the "
-                          f"counts of the loops that hold it; that is more than {per} trips for "
-                          f"each of the {K} steps, as when a loop of {K} trips holds a fixed "
-                          f"loop that runs the steps; {cure}")
+    told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}" for j, (k, n) in enumerate(seen))
+    if any(n > per * (k + 1) for k, n in seen):
+        return Breach("unrolled_loop",
+                      f"the loops do not run a number of times that tracks {K}: the loop that does "
+                      f"the most work per trip runs {told}, its count times the counts of the loops "
+                      f"that hold it; that is more than {per} trips for each of the {K} steps, as "
+                      f"when a loop of {K} trips holds a fixed loop that runs the steps; {cure}")
     for i, (k1, n1) in enumerate(seen):
         for k2, n2 in seen[i + 1:]:
             if k2 > k1 and (n2 - n1) * per < k2 - k1 - per:
-                told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}"
-                                 for j, (k, n) in enumerate(seen))
                 return Breach("unrolled_loop",
                               f"the loops do not run a number of times that tracks {K}: the "
                               f"loop that does the most work per trip runs {told}; with at most "
