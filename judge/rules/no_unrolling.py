@@ -18,8 +18,8 @@ instead of a dim: the program is traced at two or more values of K (``sizes``, b
 and the top of the parameter's range), every shape and other static value from the first example, and each
 case's program again at other values of K drawn at random in the range (two of them,
 drawn once per grade and shared by every case, so that a grade traces each value once); the
-counts must agree to within one step (``_slack``: the odd step after a loop of two steps to a
-trip, under a Python ``if K % 2``, passes), and at the rule's own values of K a loop primitive
+counts must agree to within a step and a half (``_slack``: the odd step after a loop of two
+steps to a trip, under a Python ``if K % 2``, passes), and at the rule's own values of K a loop primitive
 (``scan`` or ``while``: ``lax.fori_loop``, ``lax.scan``, ``lax.while_loop``) must compute the
 output, so that the K steps run in a loop rather than unrolled (``max_equations`` caps a Python
 loop padded to the largest K).
@@ -345,21 +345,21 @@ def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) ->
 
 
 def _spread(traces: list) -> int:
-    counts = [t.program.equations for t in traces]  # how far apart the programs' counts are
-    return max(counts) - min(counts) if counts else 0
+    counts = [t.program.equations for t in traces] or [0]  # how far apart the programs are
+    return max(counts) - min(counts)
 
 
 def _slack(rule: dict, traces: list) -> float:
-    """How far apart the programs at different values of the parameter may be: one step, a trip
-    of the loop that computes the output (``_computing``; 0 where a program has none) over the
-    steps a trip runs (K over the trips at the largest K). The odd step of two to a trip under
-    a Python ``if K % 2`` is that much; the K % 8 left by trips of eight are more."""
-    loops = [_computing(t.program) for t in traces]
-    if not loops or None in loops:
+    """How far apart the programs at different values of the parameter may be: a step and a half
+    (one written out costs a little more than one in a trip), a step being a trip of the loop
+    that computes the output (``_computing``; 0 where a program has none) over the steps a trip
+    runs (K over the trips at the largest K): the odd step of two to a trip under a Python ``if
+    K % 2`` passes; two steps, or the K % 8 left by trips of eight, do not."""
+    if not (loops := [_computing(t.program) for t in traces]) or None in loops:
         return 0
     runs = [(_at(t, rule["parameter"]), _trips(t.program)) for t in traces]
     k, n = max(((k, n) for k, n in runs if k and isinstance(n, int) and n > 0), default=(0, 0))
-    return min(loop.work for loop in loops) / max(k / n if n else 1, 1)
+    return 1.5 * min(loop.work for loop in loops) / max(k / n if n else 1, 1)
 
 
 def _at(trace, K: str) -> int | None:
