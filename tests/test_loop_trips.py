@@ -177,6 +177,131 @@ def test_a_loop_s_work_counts_the_equations_a_trip_needs():
     assert loop["work"] == 4
 
 
+def _nested(fn):
+    return program.summarize(jax.make_jaxpr(fn)(jnp.ones((3, 3))))["loops"]
+
+
+def _steps(c, x):
+    """A step of a few equations (a product, tanh, scaling, additions)."""
+    return jnp.tanh(jnp.tanh(c @ x) * 2.0 + 1.0) - 0.5
+
+
+@pytest.mark.parametrize("fn", [
+    # a fori_loop of K trips holding a fixed loop of 64 trips
+    lambda x: lax.fori_loop(0, K, lambda i, c: lax.fori_loop(0, 64, lambda j, d: _steps(d, x), c), x),
+    # ... under a lax.cond in the trip
+    lambda x: lax.fori_loop(0, K, lambda i, c: lax.cond(
+        i == K - 1, lambda: lax.fori_loop(0, 64, lambda j, d: _steps(d, x), c), lambda: c), x),
+    # a scan of K trips holding a while loop of 64 trips
+    lambda x: lax.scan(lambda c, _: (lax.while_loop(lambda s: s[0] < 64, lambda s: (s[0] + 1, _steps(s[1], x)),
+                                                    (0, c))[1], None), x, None, length=K)[0],
+], ids=["fori", "under a cond", "scan of a while"])
+def test_a_nested_loop_is_weighed_on_its_own_and_names_the_loop_holding_it(fn):
+    outer, inner = _nested(fn)
+    assert outer["length"] == "5" and inner["length"] == "64"
+    assert "within" not in outer and inner["within"] == 0
+    # the steps are the inner loop's trip, not the outer one's
+    assert inner["work"] > outer["work"]
+
+
+def test_loops_side_by_side_are_held_by_none():
+    def fn(x):
+        y = lax.fori_loop(0, 64, lambda j, d: _steps(d, x), x)
+        return lax.fori_loop(0, K, lambda i, c: _steps(c, y), x)
+    assert [loop.get("within") for loop in _nested(fn)] == [None, None]
+
+
+def test_a_loop_named_as_holding_another_is_an_earlier_one():
+    from judge.run.summary import program as decode
+    from judge.worker.protocol import ProtocolError
+
+    raw = program.summarize(jax.make_jaxpr(lambda x: lax.fori_loop(
+        0, K, lambda i, c: lax.fori_loop(0, 2, lambda j, d: _steps(d, x), c), x))(jnp.ones((3, 3))))
+    assert [loop.within for loop in decode(raw, "program").loops] == [None, 0]
+    for bad in (1, 2, -1, "0", True):
+        raw["loops"][1]["within"] = bad
+        with pytest.raises(ProtocolError, match=r"program.loops\[1\].within"):
+            decode(raw, "program")
+    raw["loops"][1].pop("within")
+    raw["loops"][0]["within"] = 0
+    with pytest.raises(ProtocolError, match=r"program.loops\[0\].within"):
+        decode(raw, "program")
+
+
+def _nest(k, *loops, equations=20):
+    """``_at`` with loops of ``(length, work, within)``."""
+    found = _at(k)
+    made = tuple(Loop(primitive="scan", length=str(n), recurrent=True, work=w, within=within)
+                 for n, w, within in loops)
+    return replace(found, program=replace(found.program, loops=made, equations=equations))
+
+
+@pytest.mark.parametrize("nests, refused", [
+    # K trips holding a fixed loop of 64 trips that runs the steps (15 equations a trip)
+    ({k: [(k, 3, None), (64, 15, 0)] for k in (3, 7, 64)}, True),
+    # K // 2 trips holding a fixed loop of two steps: K trips of the steps in all
+    ({k: [(k // 2, 3, None), (2, 15, 0)] for k in (3, 7, 64)}, False),
+    # K // 8 trips holding eight steps: the most a trip may run
+    ({k: [(k // 8, 3, None), (8, 15, 0)] for k in (3, 7, 64)}, False),
+    # the fixed loop of the steps held by a fixed loop
+    ({k: [(4, 3, None), (16, 15, 0)] for k in (3, 7, 64)}, True),
+    # K trips holding a loop over a dim that runs the steps: the dim's loop is no loop over K
+    ({k: [(k, 3, None), ("n", 15, 0)] for k in (3, 7, 64)}, False),
+    # the steps' loop held by a loop whose count is data
+    ({k: [("?", 3, None), (k, 15, 0)] for k in (3, 7, 64)}, True),
+    # a loop of K trips held by a loop over a dim
+    ({k: [("n", 3, None), (k, 15, 0)] for k in (3, 7, 64)}, False),
+    # three deep: K trips, a fixed 4, a fixed 16 running the steps
+    ({k: [(k, 2, None), (4, 3, 0), (16, 15, 1)] for k in (3, 7, 64)}, True),
+])
+def test_the_trips_of_a_nested_loop_are_counted_with_those_of_the_loops_holding_it(nests, refused):
+    traces = [_nest(k, *loops) for k, loops in nests.items()]
+    breach = no_unrolling.check_traces(RULE, traces, None)
+    assert (breach is not None) is refused, breach
+    if refused:
+        assert "the loop that does the most work per trip" in breach.message
+
+
+def test_a_fixed_loop_of_the_steps_in_each_of_k_trips_is_more_than_a_trip_a_step():
+    traces = [_nest(k, (k, 3, None), (64, 15, 0)) for k in (3, 7, 64)]
+    message = no_unrolling.check_traces(RULE, traces, None).message
+    assert "192 times at K = 3, 448 at K = 7, 4,096 at K = 64" in message
+    assert "more than 8 trips for each of the K steps" in message
+
+
+@pytest.mark.parametrize("per, equations, refused", [
+    # K // 2 trips of two steps of 15 equations (31 a trip, with the counter's step)
+    (2, {3: 40, 7: 40, 64: 40}, False),
+    (2, {3: 55, 7: 55, 64: 40}, False),       # the odd step written out after the loop: 15 more
+    (2, {3: 63, 7: 63, 64: 40}, False),       # ... costing a few equations more than in a trip
+    (2, {3: 64, 7: 40, 64: 40}, True),        # more than a step and a half
+    (2, {3: 71, 7: 40, 64: 40}, True),        # two steps
+    (2, {3: 40, 7: 100, 64: 955}, True),      # a step written out for each value of K
+    # K // 8 trips of eight steps (121 a trip), the K % 8 left written out: up to 7 steps more
+    (8, {3: 40, 7: 40, 64: 40}, False),
+    (8, {3: 85, 7: 145, 64: 40}, True),
+])
+def test_programs_at_different_values_may_differ_by_a_step_and_a_half(per, equations, refused):
+    traces = [_nest(k, (k // per, 15 * per + 1, None), equations=n) for k, n in equations.items()]
+    breach = no_unrolling.check_traces(RULE, traces, None)
+    assert (breach is not None) is refused, breach
+    if refused:
+        assert "grows with K" in breach.message
+    # on a case: its program and those at the values drawn for the grade
+    case = replace(_at(5, 5), label="at this case's shapes", abstract=False, related=tuple(traces))
+    breach = no_unrolling.check(RULE, case, None)
+    assert (breach is not None) is refused, breach
+
+
+def test_programs_with_no_loop_of_the_steps_must_agree_exactly():
+    """Without a loop computing the output there is no step to allow: a program unrolled in
+    Python differs by one step between neighbouring values of K."""
+    traces = [_nest(k, equations=n) for k, n in ((5, 40), (6, 41))]
+    assert "grows with K" in no_unrolling.check_traces(RULE, traces, None).message
+    light = [_nest(k, (k, 1, None), equations=n) for k, n in ((5, 40), (6, 55))]
+    assert "grows with K" in no_unrolling.check_traces(RULE, light, None).message
+
+
 def test_steps_per_trip_sets_how_many_steps_a_trip_may_run():
     halves = [_at(3, 1), _at(7, 3), _at(64, 32)]
     assert no_unrolling.check_traces(RULE, halves, None) is None

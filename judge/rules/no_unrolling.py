@@ -18,19 +18,25 @@ instead of a dim: the program is traced at two or more values of K (``sizes``, b
 and the top of the parameter's range), every shape and other static value from the first example, and each
 case's program again at other values of K drawn at random in the range (two of them,
 drawn once per grade and shared by every case, so that a grade traces each value once); the
-counts must agree, and at
-the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_loop``,
-``lax.scan``, ``lax.while_loop``) must compute the output, so that the K steps run in a loop
-rather than unrolled (``max_equations`` caps a Python loop padded to the largest K).
+counts must agree to within a step and a half (``_slack``: the odd step after a loop of two
+steps to a trip, under a Python ``if K % 2``, passes), and at the rule's own values of K a loop primitive
+(``scan`` or ``while``: ``lax.fori_loop``, ``lax.scan``, ``lax.while_loop``) must compute the
+output, so that the K steps run in a loop rather than unrolled (``max_equations`` caps a Python
+loop padded to the largest K).
 
 The loop that computes the output must also run a number of times that tracks K: of the live
 loops (a loop over a symbolic dim left out: it does not run over K), the one whose trip runs the
-most equations (``judge.worker.loops.work``: those of its body its results need), the longest
+most equations (``judge.worker.loops.work``: those of its body its results need, a loop nested
+in it counted as one equation, since it is weighed on its own: a loop of K trips holding a
+fixed loop that runs the steps is not taken for the loop of the steps), the longest
 of those where several tie; across the rule's values of K, and across a case's K and the other,
-its trip count must grow by at least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2
-(``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip, ``K // 2`` trips of
-two steps and a peeled one, ``K - 1`` trips after a first step written out, all pass). A loop of
-a fixed count (7 squarings of a matrix standing for K steps), or of ``log2(K)`` trips, is
+its trip count, times the counts of the loops that hold it (``Loop.within``), must grow by at
+least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2 and stay at most ``steps_per_trip``
+times ``K + 1`` (``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip,
+``K // 2`` trips of two steps and a peeled one, ``K // 2`` trips holding a fixed loop of two
+steps, ``K - 1`` trips after a first step written out, all pass; K trips each holding a fixed
+loop of 64 that runs the steps do not). A loop of a fixed count (7 squarings of a matrix
+standing for K steps), or of ``log2(K)`` trips, is
 refused (``unrolled_loop``), and so is such a loop beside a light loop of K trips that computes
 next to nothing (a number multiplied by one). The count is read without running anything
 (``judge.worker.loops``): a scan's length, and a while loop's where its condition compares a
@@ -261,7 +267,7 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
         return None
     if "parameter" in rule:
         counted = _own(rule, trace) + [t for t in trace.related if t.program is not None]
-        if len({t.program.equations for t in counted}) > 1:
+        if _spread(counted) > _slack(rule, counted):
             first, *rest = counted
             told = " and ".join([f"{number(first.program.equations)} equations at {_named(first, key)}"]
                                 + [f"{number(t.program.equations)} at {_named(t, key)}" for t in rest])
@@ -315,17 +321,16 @@ def check_traces(rule: dict, traces: list[TraceEvidence], problem) -> Breach | N
 
 def _busiest(program) -> str:
     """``; line 12 makes 380 of them``: the line of the submission that made the most."""
-    if not getattr(program, "busiest", None):
-        return ""
-    line, made = program.busiest[0]
-    return f"; line {line} makes {number(made)} of them"
+    top = (getattr(program, "busiest", None) or [None])[0]
+    return "" if top is None else f"; line {top[0]} makes {number(top[1])} of them"
 
 
 def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) -> Breach | None:
     """Across the traces at the rule's values of the parameter: the same count, and a loop
     primitive computing the output in each."""
     K = rule["parameter"]
-    if len(counted) >= 2 and len({n for _, n in counted}) > 1:
+    made = [t for t in traces if t.program is not None]
+    if len(counted) >= 2 and _spread(made) > _slack(rule, made):
         told = ", ".join(f"{number(n)} at {label}" for label, n in counted)
         return Breach("unrolled_loop",
                       f"the traced program grows with {K} ({told} equations): it repeats work for "
@@ -337,6 +342,24 @@ def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) ->
                           f"{t.label}: no loop primitive ({', '.join(LOOPS)}) computes the output; "
                           f"the {K} steps must run in lax.fori_loop, lax.scan or lax.while_loop")
     return _trips_breach(rule, [t for t in traces if t.program is not None])
+
+
+def _spread(traces: list) -> int:
+    counts = [t.program.equations for t in traces] or [0]  # how far apart the programs are
+    return max(counts) - min(counts)
+
+
+def _slack(rule: dict, traces: list) -> float:
+    """How far apart the programs at different values of the parameter may be: a step and a half
+    (one written out costs a little more than one in a trip), a step being a trip of the loop
+    that computes the output (``_computing``; 0 where a program has none) over the steps a trip
+    runs (K over the trips at the largest K): the odd step of two to a trip under a Python ``if
+    K % 2`` passes; two steps, or the K % 8 left by trips of eight, do not."""
+    if not (loops := [_computing(t.program) for t in traces]) or None in loops:
+        return 0
+    runs = [(_at(t, rule["parameter"]), _trips(t.program)) for t in traces]
+    k, n = max(((k, n) for k, n in runs if k and isinstance(n, int) and n > 0), default=(0, 0))
+    return 1.5 * min(loop.work for loop in loops) / max(k / n if n else 1, 1)
 
 
 def _at(trace, K: str) -> int | None:
@@ -370,17 +393,30 @@ def _computing(program):
 
 
 def _trips(program):
-    """The trip count of the loop that computes the output (``_computing``; 0 for none), None
-    where it is data."""
+    """How many times the trip of the loop that computes the output (``_computing``) runs: its
+    count times the counts of the loops that hold it (a fixed loop of two steps in each of
+    ``K // 2`` trips runs K times); 0 for none, None where a count is data. A loop over a
+    symbolic dim that holds it counts once."""
     loop = _computing(program)
-    return 0 if loop is None else _count(loop.length)
+    if loop is None:
+        return 0
+    total, seen = 1, set()
+    while loop is not None and id(loop) not in seen:
+        seen.add(id(loop))
+        count = _count(loop.length)
+        if count is None:
+            return None
+        total *= 1 if count is _OVER_A_DIM else count
+        within = loop.within
+        loop = program.loops[within] if within is not None and within < len(program.loops) else None
+    return total
 
 
 def _trips_breach(rule: dict, traces: list) -> Breach | None:
-    """Does the trip count of the loop that computes the output (``_computing``) track the
+    """Does the trip count of the loop that computes the output (``_trips``) track the
     parameter across ``traces``: from each value K1 to each larger K2, up by at least
-    ``(K2 - K1) / steps_per_trip - 1``? A count that is data is refused: nothing shows it
-    tracks K."""
+    ``(K2 - K1) / steps_per_trip - 1``, and at most ``steps_per_trip`` trips for each step at
+    every K? A count that is data is refused: nothing shows it tracks K."""
     K = rule["parameter"]
     per = rule.get("steps_per_trip", STEPS_PER_TRIP)
     seen = sorted(((_at(t, K), _trips(t.program)) for t in traces if _at(t, K) is not None),
@@ -396,14 +432,19 @@ def _trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"does the most work per trip runs a number of times that is data {at} "
                       f"(its bound or start is computed from an array, or its test is not a "
                       f"counter compared with a bound), which the rule cannot read; {cure}")
+    told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}" for j, (k, n) in enumerate(seen))
     for i, (k1, n1) in enumerate(seen):
         for k2, n2 in seen[i + 1:]:
             if k2 > k1 and (n2 - n1) * per < k2 - k1 - per:
-                told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}"
-                                 for j, (k, n) in enumerate(seen))
                 return Breach("unrolled_loop",
                               f"the loops do not run a number of times that tracks {K}: the "
                               f"loop that does the most work per trip runs {told}; with at most "
                               f"{per} of the {K} steps to a trip, it must run more times as {K} "
                               f"grows; {cure}")
+    if any(n > per * (k + 1) for k, n in seen):
+        return Breach("unrolled_loop",
+                      f"the loops do not run a number of times that tracks {K}: the loop that does "
+                      f"the most work per trip runs {told}, its count times the counts of the loops "
+                      f"that hold it; that is more than {per} trips for each of the {K} steps, as "
+                      f"when a loop of {K} trips holds a fixed loop that runs the steps; {cure}")
     return None

@@ -51,6 +51,8 @@ class Loop:
     #: None where not measured
     reach: Reach | None = None
     work: int = 0        # the equations one trip runs (``judge.worker.loops.work``)
+    #: the index, among the program's loops, of the loop whose body holds this one; None at the top
+    within: int | None = None
 
 
 @dataclass(frozen=True)
@@ -194,13 +196,16 @@ def _loops(raw, where: str) -> tuple:
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
         item = _object(item, here)
-        _keys(item, here, ("primitive", "length", "recurrent"), ("reach", "work"))
+        _keys(item, here, ("primitive", "length", "recurrent"), ("reach", "work", "within"))
         if not isinstance(item["recurrent"], bool):
             _fail(f"{here}.recurrent", "expected true or false")
         found.append(Loop(primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
                           length=_text(item["length"], f"{here}.length", protocol.MAX_NAME),
                           recurrent=item["recurrent"], reach=_reach(item.get("reach"), f"{here}.reach"),
-                          work=_int(item.get("work", 0), f"{here}.work", 0, protocol.MAX_SUMMARY_COUNT)))
+                          work=_int(item.get("work", 0), f"{here}.work", 0, protocol.MAX_SUMMARY_COUNT),
+                          # an earlier loop: the walk lists a loop before those its body holds
+                          within=None if item.get("within") is None
+                          else _int(item["within"], f"{here}.within", 0, i - 1)))
     return tuple(found)
 
 

@@ -95,21 +95,30 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
 
 
 def work(body) -> int:
-    """The equations one trip of a loop runs: those of ``body`` its results need, each nested
-    body's counted whole (what a trip costs, give or take the sizes)."""
+    """The equations one trip of a loop runs itself: those of ``body`` its results need, each
+    nested call's or branch's body counted whole, a nested ``scan`` or ``while`` counted as
+    one equation (its body is a loop of its own, listed and weighed on its own: counted in, a
+    loop of K trips holding a fixed loop that runs the steps would pass for the loop of the
+    steps)."""
     needed = {id(v) for v in body.outvars}
     count = 0
     for eqn in reversed(body.eqns):
         if not any(id(v) in needed for v in eqn.outvars):
             continue
-        count += 1 + sum(_all(sub) for p in eqn.params.values() for sub in _jaxapi.sub_jaxprs(p))
+        count += _one(eqn)
         needed.update(id(v) for v in eqn.invars)
     return count
 
 
+def _one(eqn) -> int:
+    """An equation and, unless it is a loop, the bodies it holds."""
+    if eqn.primitive.name in ("scan", "while"):
+        return 1
+    return 1 + sum(_all(sub) for p in eqn.params.values() for sub in _jaxapi.sub_jaxprs(p))
+
+
 def _all(jaxpr) -> int:
-    return sum(1 + sum(_all(sub) for p in e.params.values() for sub in _jaxapi.sub_jaxprs(p))
-               for e in jaxpr.eqns)
+    return sum(_one(e) for e in jaxpr.eqns)
 
 
 def _while_length(eqn, producers: dict) -> tuple[str, set]:

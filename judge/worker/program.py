@@ -210,6 +210,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
 
     loops: list = []
     loop_eqns: list = []
+    enclosing: list = []  # the index in ``loops`` of each loop the walk is inside, innermost last
 
     def live_walk(jaxpr, wanted, data: tuple) -> dict:
         key = (id(jaxpr), wanted, data)
@@ -225,6 +226,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             typed = (name, _dtypes(eqn.invars), _dtypes(eqn.outvars),  # a tuple key: see below
                      min(sum(id(v) in found for v in eqn.invars), protocol.MAX_TYPED_VALUES))
             live[typed] = live.get(typed, 0) + 1
+            pushed = len(enclosing)
             if name in ("scan", "while") and len(loops) < protocol.MAX_LOOPS:
                 if producers is None:
                     producers = {id(v): e for e in jaxpr.eqns for v in e.outvars}
@@ -233,8 +235,11 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
                 except Exception:  # noqa: BLE001 - a loop of another form: no recurrence seen
                     loop = {"primitive": name, "length": "?", "recurrent": False}
                 if loop is not None:
+                    if enclosing:
+                        loop["within"] = enclosing[-1]
                     loops.append(loop)
                     loop_eqns.append(eqn)
+                    enclosing.append(len(loops) - 1)
             inner = _inner_data(eqn, found)
             bodies = _loop_wants(eqn, mask, backward)
             for param in eqn.params.values():
@@ -242,6 +247,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
                     follows = name in _FOLLOWS and len(sub.outvars) == len(mask)
                     wants = mask if follows else bodies.get(id(sub))
                     add(live, live_walk(sub, wants, inner(sub)))
+            del enclosing[pushed:]
         lives[key] = live
         return live
 
