@@ -41,6 +41,52 @@ def test_a_converted_counter_is_read(fn, length):
     assert loop["length"] == length, loop
 
 
+#: module-level constants, as a submission's: the traced program holds them as constants
+ZERO, ONE, TWO, FIVE = jnp.int32(0), jnp.int32(1), jnp.int32(2), jnp.int32(K)
+FIRST = jnp.arange(3, dtype=jnp.int32)  # an array: a counter read from it is not a whole constant
+
+
+@pytest.mark.parametrize("fn, length", [
+    (_loop(lambda: ZERO, lambda i: i + 1), "5"),
+    (_loop(lambda: ZERO, lambda i: i + ONE), "5"),
+    (_loop(lambda: ZERO, lambda i: ONE + i), "5"),
+    (_loop(lambda: ZERO, lambda i: i + TWO), "3"),
+    (_loop(lambda: 0, lambda i: i + 1, lambda i: i < FIVE), "5"),
+    (_loop(lambda: FIVE, lambda i: i - ONE, lambda i: i > ZERO), "5"),
+    (jax.jit(_loop(lambda: ZERO, lambda i: i + ONE)), "5"),
+    # a constant array indexed, a step that is not whole: not read
+    (_loop(lambda: FIRST[0], lambda i: i + 1), "?"),
+    (_loop(lambda: jnp.float32(0), lambda i: i + jnp.float32(0.5)), "?"),
+    (_loop(lambda: ZERO, lambda i: i * TWO + ONE), "?"),
+], ids=["start", "start and step", "step first", "by two", "bound", "down", "in a jit", "indexed",
+        "by a half", "doubled"])
+def test_a_counter_at_a_constant_is_read(fn, length):
+    """A counter that starts at, steps by or is compared with a module-level jnp.int32 is read
+    as one that a Python int does."""
+    (loop,) = program.summarize(jax.make_jaxpr(fn)(jnp.ones(3)))["loops"]
+    assert loop["length"] == length, loop
+
+
+def _data_loop(start, step, bound):
+    """A while loop whose start, step or bound is computed from the input x (data)."""
+    def fn(x):
+        n = (x[0] * 0).astype(jnp.int32)
+        return lax.while_loop(lambda c: c[0] < bound(n), lambda c: (step(c[0], n), c[1] * x),
+                              (start(n), x))[1]
+    return fn
+
+
+@pytest.mark.parametrize("fn", [
+    _data_loop(lambda n: ZERO + n, lambda i, n: i + ONE, lambda n: K),
+    _data_loop(lambda n: ZERO, lambda i, n: i + ONE + n, lambda n: K),
+    _data_loop(lambda n: ZERO, lambda i, n: i + ONE, lambda n: FIVE + n),
+    _data_loop(lambda n: jnp.where(n > 0, ZERO, ONE), lambda i, n: i + ONE, lambda n: K),
+], ids=["start from the data", "step from the data", "bound from the data", "start selected by the data"])
+def test_a_counter_beside_a_constant_that_is_data_is_not_read(fn):
+    (loop,) = program.summarize(jax.make_jaxpr(fn)(jnp.ones(3)))["loops"]
+    assert loop["length"] == "?", loop
+
+
 @pytest.fixture(scope="module")
 def problems():
     return {pid: spec.load(ROOT / "problems" / f"{pid}.yaml")
@@ -53,6 +99,7 @@ def problems():
     ("loss_and_grads", "eye_rows_one_hot_by_hand"),         # a (k, k) identity where n, d are 1
     ("spectral_norm", "two_steps_python_remainder"),        # K and K + 1 differ by one step
     ("spectral_norm", "two_steps_in_a_nested_loop"),        # 2 trips in each of K // 2
+    ("spectral_norm", "while_counter_module_constants"),    # starts at a constant jnp.int32(0)
 ])
 def test_honest_styles_are_accepted(problems, pid, name):
     result = grade_known(problems[pid], "accepted", name)

@@ -67,7 +67,7 @@ import math
 
 from . import protocol, reach, symbolic as _symbolic
 from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
-from .loops import is_ref, loop_needs, loop_summary
+from .loops import constants, is_ref, loop_needs, loop_summary
 
 
 #: Primitives whose sub-jaxpr's outputs are the equation's outputs, one for one: liveness
@@ -229,7 +229,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             pushed = len(enclosing)
             if name in ("scan", "while") and len(loops) < protocol.MAX_LOOPS:
                 if producers is None:
-                    producers = {id(v): e for e in jaxpr.eqns for v in e.outvars}
+                    producers = {**fixed, **{id(v): e for e in jaxpr.eqns for v in e.outvars}}
                 try:
                     loop = loop_summary(eqn, mask, producers)
                 except Exception:  # noqa: BLE001 - a loop of another form: no recurrence seen
@@ -252,6 +252,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         return live
 
     top = closed.jaxpr if hasattr(closed, "jaxpr") and hasattr(closed.jaxpr, "eqns") else closed
+    fixed = constants(closed)  # the program's whole constants, where a counter may start
     equations, primitives, lines = walk(top)
     both = live_walk(top, None, tuple(len(getattr(getattr(v, "aval", None), "shape", ())) > 0
                                       for v in top.invars))
