@@ -11,7 +11,7 @@ from jax import lax
 
 from judge.grade import grading
 from judge.problem import spec
-from judge.worker import program
+from judge.worker import program, symbolic
 from tests.helpers import ROOT, grade_known
 
 K = 5
@@ -90,7 +90,7 @@ def test_a_counter_beside_a_constant_that_is_data_is_not_read(fn):
 @pytest.fixture(scope="module")
 def problems():
     return {pid: spec.load(ROOT / "problems" / f"{pid}.yaml")
-            for pid in ("spectral_norm", "mixed_precision_step", "loss_and_grads")}
+            for pid in ("spectral_norm", "mixed_precision_step", "loss_and_grads", "batched_attention")}
 
 
 @pytest.mark.parametrize("pid, name", [
@@ -100,6 +100,7 @@ def problems():
     ("spectral_norm", "two_steps_python_remainder"),        # K and K + 1 differ by one step
     ("spectral_norm", "two_steps_in_a_nested_loop"),        # 2 trips in each of K // 2
     ("spectral_norm", "while_counter_module_constants"),    # starts at a constant jnp.int32(0)
+    ("batched_attention", "online_softmax_scan_keys"),      # its derivative stacks (s, b, t, e)
 ])
 def test_honest_styles_are_accepted(problems, pid, name):
     result = grade_known(problems[pid], "accepted", name)
@@ -122,3 +123,69 @@ def test_a_fixed_loop_nested_in_a_loop_of_k_trips_is_refused(problems, name):
     result = grading.grade(problems["spectral_norm"], path, examples_only=True, hints=False,
                            source_gate=False)
     assert result.verdict.value == "RJ", result.message
+
+
+def _stacks(fn, *shapes):
+    """``{shape: rows}`` of the values of ``fn``'s summary, traced with symbolic dims, whose
+    first extent is ``s`` (what a scan over the keys stacks)."""
+    dims = symbolic.dims(jax, {"s": [1, 16], "t": [1, 16], "e": [1, 16]})
+    closed = jax.make_jaxpr(fn)(*[jax.ShapeDtypeStruct(symbolic.shape(shape, dims), jnp.float32)
+                                  for shape in shapes])
+    found = program.summarize(closed, symbolic=True)["shapes"]
+    return {tuple(v["shape"]): v.get("rows", False) for v in found if v["shape"][:1] == ["s"]}
+
+
+def _running(q, k, v):
+    """An online softmax over the keys of one example (no mask): its running output is a
+    (t, e) carry."""
+    def step(carry, key):
+        m, l, o = carry
+        s = q @ key[0]
+        m_new = jnp.maximum(m, s)
+        p, corr = jnp.exp(s - m_new), jnp.exp(m - m_new)
+        return (m_new, l * corr + p, o * corr[:, None] + p[:, None] * key[1][None, :]), None
+    t, e = q.shape[0], v.shape[-1]
+    init = (jnp.full((t,), -1e9), jnp.zeros((t,)), jnp.zeros((t, e)))
+    (_, l, o), _ = lax.scan(step, init, (k, v))
+    return o / l[:, None]
+
+
+def _differentiated(fn):
+    def both(q, k, v):
+        out, back = jax.vjp(fn, q, k, v)
+        return out, back(out)
+    return both
+
+
+def _products(q, k, v):
+    """A scan that stacks each key's (t, d) products with the queries."""
+    return lax.scan(lambda c, kj: (c, q * kj[None, :]), 0.0, k)[1]
+
+
+@pytest.mark.parametrize("fn, stacks", [
+    # the backward scan reads the stack of running outputs one row a step
+    (_differentiated(_running), {("s", "t", "e"): True}),
+    (_running, {("s", "t", "e"): None}),  # no derivative: nothing stacked
+    # read whole: summed, transposed, returned, or a scan's constant
+    (lambda q, k, v: _products(q, k, v).sum(), {("s", "t", "3"): False}),
+    (lambda q, k, v: jnp.swapaxes(_products(q, k, v), 0, 1), {("s", "t", "3"): False}),
+    (_products, {("s", "t", "3"): False}),
+    (lambda q, k, v: lax.scan(lambda c, kj: (c + jnp.sum(_products(q, k, v)) * kj, None), q[0], k)[0],
+     {("s", "t", "3"): False}),
+    # read by a scan one row a step
+    (lambda q, k, v: lax.scan(lambda c, row: (c + row, None), q, _products(q, k, v))[0],
+     {("s", "t", "3"): True}),
+], ids=["derivative", "forward", "summed", "transposed", "returned", "a constant", "scanned"])
+def test_a_stack_read_one_row_a_step_is_marked(fn, stacks):
+    found = _stacks(fn, ("t", 3), ("s", 3), ("s", "e"))
+    assert {k: found.get(k) for k in stacks} == stacks, found
+
+
+@pytest.mark.parametrize("name", ["stacked_products_summed", "einsum_products_4d", "scan_step_broadcasts",
+                                  "broadcast_scores"])
+def test_a_large_value_built_in_or_beside_a_scan_is_refused(problems, name):
+    """A stack of products summed as a whole, an einsum to (b, t, s, d), a scan whose step
+    broadcasts: each holds a value as large as b*t*s*d."""
+    result = grade_known(problems["batched_attention"], "rejected", name)
+    assert result.verdict.value == "RJ", result.message
+    assert result.reason == "intermediate_too_large", result.message

@@ -54,6 +54,7 @@ extent as text (``"d"``, ``"2*d + 1"``), at most ``protocol.MAX_SHAPES``, and sa
 left out (the judge refuses a summary that left any out)::
 
      "shapes": [{"shape": ["4", "d"], "dtype": "float32", "primitive": "dot_general", "line": 9}, ...],
+     # "rows": true on a scan's stacked output read one row a step only (``stacked``)
      "shapes_omitted": 0,
      "carriers": ["custom_jvp_call", "pjit", "reduce"]   # primitives that hold a function
 
@@ -68,6 +69,7 @@ import math
 from . import protocol, reach, symbolic as _symbolic
 from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
 from .loops import constants, is_ref, loop_needs, loop_summary
+from .stacked import read_by_rows
 
 
 #: Primitives whose sub-jaxpr's outputs are the equation's outputs, one for one: liveness
@@ -148,14 +150,17 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     carriers: set = set()
     first_lines: dict[str, int] = {}    # primitive -> the first line of the submission using it
 
-    def note_shape(aval, primitive: str, line) -> None:
+    def note_shape(aval, primitive: str, line, rows: bool = False) -> None:
         if symbolic:
             entry = _shape_entry(aval, primitive)
             if entry is not None:
-                entry["line"] = line
+                rows = rows and len(entry["shape"]) == len(aval.shape)  # its rows' axis kept
+                entry.update(line=line, **({"rows": True} if rows else {}))
                 known = shapes.setdefault((tuple(entry["shape"]), entry["dtype"]), entry)
                 if known["line"] is None and line is not None:  # the submission's own maker
                     known.update(primitive=entry["primitive"], line=line)
+                if not rows:  # read by rows only where every value of that shape is
+                    known.pop("rows", None)
     totals: dict[int, tuple] = {}       # id(jaxpr) -> (equations, primitives, lines), once each
     lives: dict[tuple, dict] = {}       # (id(jaxpr), outputs needed) -> live primitives
     backward: dict = {}                 # the same key -> what _backward found
@@ -182,6 +187,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             return totals[id(jaxpr)]
         keep.append(jaxpr)
         equations, primitives, lines = 0, {}, {}
+        rows = read_by_rows(jaxpr) if symbolic else set()
         for var in getattr(jaxpr, "constvars", ()):
             note(_value(var.aval, "constant"))
             note_shape(var.aval, "constant", None)
@@ -197,7 +203,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
                 carriers.add("sort")
             for var in eqn.outvars:
                 note(_value(getattr(var, "aval", None), name), line)
-                note_shape(getattr(var, "aval", None), name, line)
+                note_shape(getattr(var, "aval", None), name, line, id(var) in rows)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     carriers.add(name)
