@@ -49,12 +49,12 @@ submission's (a constant, an equation of the judge's own derivative code). ``bus
 most ``protocol.MAX_BUSIEST`` lines, counted as ``equations`` is.
 
 A program traced with symbolic dims (``symbolic.py``) has no largest value to rank: its summary
-lists instead every distinct shape (with dtype and the first primitive that made it), each
+lists instead every distinct shape (with dtype, the first primitive that made it, and ``"rows":
+true`` where every value of it is a scan's stack read one row a step only: ``stacked``), each
 extent as text (``"d"``, ``"2*d + 1"``), at most ``protocol.MAX_SHAPES``, and says how many it
 left out (the judge refuses a summary that left any out)::
 
      "shapes": [{"shape": ["4", "d"], "dtype": "float32", "primitive": "dot_general", "line": 9}, ...],
-     # "rows": true on a scan's stacked output read one row a step only (``stacked``)
      "shapes_omitted": 0,
      "carriers": ["custom_jvp_call", "pjit", "reduce"]   # primitives that hold a function
 
