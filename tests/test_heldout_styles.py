@@ -4,13 +4,18 @@ step, a one-hot indexed from jnp.eye(k), an odd step written out after a loop of
 trip, a fixed loop nested in a loop of K trips; and the misgrades still open, each a strict
 expected failure with its reason."""
 
+import itertools
+
 import jax
 import jax.numpy as jnp
 import pytest
 from jax import lax
 
+from judge import rules
 from judge.grade import grading
 from judge.problem import spec
+from judge.rules import no_unrolling
+from judge.run.summary import Loop, Program
 from judge.worker import program, symbolic
 from tests.helpers import ROOT, grade_known
 
@@ -101,6 +106,7 @@ def problems():
     ("spectral_norm", "two_steps_in_a_nested_loop"),        # 2 trips in each of K // 2
     ("spectral_norm", "while_counter_module_constants"),    # starts at a constant jnp.int32(0)
     ("batched_attention", "online_softmax_scan_keys"),      # its derivative stacks (s, b, t, e)
+    ("spectral_norm", "three_steps_python_remainder"),      # K and K + 1 may differ by two steps
 ])
 def test_honest_styles_are_accepted(problems, pid, name):
     result = grade_known(problems[pid], "accepted", name)
@@ -189,3 +195,37 @@ def test_a_large_value_built_in_or_beside_a_scan_is_refused(problems, name):
     result = grade_known(problems["batched_attention"], "rejected", name)
     assert result.verdict.value == "RJ", result.message
     assert result.reason == "intermediate_too_large", result.message
+
+
+#: a chunked loop as the measured spectral_norm submissions make it: a step written out costs
+#: 61 equations, one in a trip about 44, a trip c of them and its counter's step
+WRITTEN, IN_A_TRIP, BASE = 61, 44, 150
+
+
+def _chunked(c: int, K: int):
+    """The summary of K // c trips of c steps with the K % c rest written out after the loop."""
+    loop = Loop(primitive="while", length=str(K // c), recurrent=True, work=IN_A_TRIP * c + 1)
+    return rules.TraceEvidence(label=f"K = {K}", shapes={}, abstract=True, values={"K": K}, program=Program(
+        equations=BASE + WRITTEN * (K % c), primitives={"while": 1}, largest=(), live={"while": 1},
+        loops=(loop,)))
+
+
+@pytest.mark.parametrize("c", [2, 3, 4])
+def test_the_rest_of_a_small_chunk_is_accepted_whatever_values_are_drawn(c):
+    """The programs at any two or three values of K (the rule's own, a case's and the drawn
+    ones) agree to within what K % c steps written out make."""
+    rule = {"id": "no_unrolling", "parameter": "K"}
+    values = range(2, 65)
+    for pair in itertools.combinations(values, 2):
+        assert no_unrolling.check_traces(rule, [_chunked(c, K) for K in pair], None) is None, pair
+    for triple in [(3, 7, 64), (2, 3, 5), (4, 6, 7), (5, 6, 7), (9, 10, 11), (62, 63, 64)]:
+        assert no_unrolling.check_traces(rule, [_chunked(c, K) for K in triple], None) is None, triple
+
+
+@pytest.mark.parametrize("c", [5, 6, 7, 8, 16])
+def test_the_rest_of_a_larger_chunk_is_refused_at_the_rules_own_values(c):
+    """Trips of five steps or more leave too many steps written out: refused at the rule's own
+    values of K (3, 7 and the top of the range), whatever a grade draws beside them."""
+    rule = {"id": "no_unrolling", "parameter": "K"}
+    breach = no_unrolling.check_traces(rule, [_chunked(c, K) for K in (3, 7, 64)], None)
+    assert breach is not None and "grows with K" in breach.message
