@@ -106,6 +106,7 @@ def problems():
     ("spectral_norm", "two_steps_in_a_nested_loop"),        # 2 trips in each of K // 2
     ("spectral_norm", "while_counter_module_constants"),    # starts at a constant jnp.int32(0)
     ("batched_attention", "online_softmax_scan_keys"),      # its derivative stacks (s, b, t, e)
+    ("batched_attention", "online_softmax_jit"),            # ... and hands it across jits
     ("spectral_norm", "three_steps_python_remainder"),      # K and K + 1 may differ by two steps
 ])
 def test_honest_styles_are_accepted(problems, pid, name):
@@ -181,7 +182,20 @@ def _products(q, k, v):
     # read by a scan one row a step
     (lambda q, k, v: lax.scan(lambda c, row: (c + row, None), q, _products(q, k, v))[0],
      {("s", "t", "3"): True}),
-], ids=["derivative", "forward", "summed", "transposed", "returned", "a constant", "scanned"])
+    # across a jit's boundary: the same value on both sides
+    (jax.jit(_differentiated(_running)), {("s", "t", "e"): True}),
+    (_differentiated(jax.jit(_running)), {("s", "t", "e"): True}),
+    (lambda q, k, v: jax.jit(jnp.sum)(_products(q, k, v)), {("s", "t", "3"): False}),
+    (lambda q, k, v: jax.jit(_products)(q, k, v).sum(), {("s", "t", "3"): False}),
+    (lambda q, k, v: lax.scan(lambda c, row: (c + row, None), q, jax.jit(_products)(q, k, v))[0],
+     {("s", "t", "3"): True}),
+    # one jitted function handed a stack and a broadcast product of the same shape
+    (lambda q, k, v: [lax.scan(lambda c, row: (c + row, None), q, jax.jit(lambda x: x)(a))[0]
+                      for a in (_products(q, k, v), jnp.swapaxes(q[:, None, :] * k[None, :, :], 0, 1))],
+     {("s", "t", "3"): False}),
+], ids=["derivative", "forward", "summed", "transposed", "returned", "a constant", "scanned",
+        "derivative in a jit", "jit differentiated", "summed in a jit", "returned by a jit and summed",
+        "returned by a jit and scanned", "a jit shared with a broadcast"])
 def test_a_stack_read_one_row_a_step_is_marked(fn, stacks):
     found = _stacks(fn, ("t", 3), ("s", 3), ("s", "e"))
     assert {k: found.get(k) for k in stacks} == stacks, found

@@ -49,10 +49,9 @@ submission's (a constant, an equation of the judge's own derivative code). ``bus
 most ``protocol.MAX_BUSIEST`` lines, counted as ``equations`` is.
 
 A program traced with symbolic dims (``symbolic.py``) has no largest value to rank: its summary
-lists instead every distinct shape (with dtype, the first primitive that made it, and ``"rows":
-true`` where every value of it is a scan's stack read one row a step only: ``stacked``), each
-extent as text (``"d"``, ``"2*d + 1"``), at most ``protocol.MAX_SHAPES``, and says how many it
-left out (the judge refuses a summary that left any out)::
+lists every distinct shape (with dtype, first maker, ``"rows": true`` where all its values are
+scans' stacks read a row a step: ``stacked``), each extent as text (``"d"``, ``"2*d + 1"``), at
+most ``protocol.MAX_SHAPES``, and says how many it left out (the judge refuses any left out)::
 
      "shapes": [{"shape": ["4", "d"], "dtype": "float32", "primitive": "dot_general", "line": 9}, ...],
      "shapes_omitted": 0,
@@ -187,7 +186,6 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             return totals[id(jaxpr)]
         keep.append(jaxpr)
         equations, primitives, lines = 0, {}, {}
-        rows = read_by_rows(jaxpr) if symbolic else set()
         for var in getattr(jaxpr, "constvars", ()):
             note(_value(var.aval, "constant"))
             note_shape(var.aval, "constant", None)
@@ -259,6 +257,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
 
     top = closed.jaxpr if hasattr(closed, "jaxpr") and hasattr(closed.jaxpr, "eqns") else closed
     fixed = constants(closed)  # the program's whole constants, where a counter may start
+    rows = read_by_rows(top) if symbolic else set()  # scans' stacks read one row a step
     equations, primitives, lines = walk(top)
     both = live_walk(top, None, tuple(len(getattr(getattr(v, "aval", None), "shape", ())) > 0
                                       for v in top.invars))
