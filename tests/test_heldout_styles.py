@@ -1,8 +1,10 @@
 """Submissions in styles the bundled ones did not cover, graded against the new problems' specs:
-a while loop's counter converted before its step is still read, a scan's last estimate at one
-step, a one-hot indexed from jnp.eye(k), an odd step written out after a loop of two steps to a
-trip, a fixed loop nested in a loop of K trips; and the misgrades still open, each a strict
-expected failure with its reason."""
+a while loop's counter converted before its step is still read, and so is one that starts at a
+module-level jnp.int32(0); a scan's last estimate at one step, a one-hot indexed from
+jnp.eye(k), the K % c steps written out after a loop of c steps to a trip (c up to 4, whatever
+values of K are drawn), a fixed loop nested in a loop of K trips, an online-softmax attention
+whose derivative stacks its running outputs; and the attacks beside each: a counter that is
+data, the rest of trips of eight, a stack of products read whole, an einsum to (b, t, s, d)."""
 
 import itertools
 
