@@ -61,12 +61,14 @@ FIRST = jnp.arange(3, dtype=jnp.int32)  # an array: a counter read from it is no
     (_loop(lambda: 0, lambda i: i + 1, lambda i: i < FIVE), "5"),
     (_loop(lambda: FIVE, lambda i: i - ONE, lambda i: i > ZERO), "5"),
     (jax.jit(_loop(lambda: ZERO, lambda i: i + ONE)), "5"),
+    (lambda x: lax.fori_loop(ZERO, FIVE, lambda i, c: c * x, x), "5"),
+    (lambda x: lax.fori_loop(ONE, K, lambda i, c: c * x, x), "4"),
     # a constant array indexed, a step that is not whole: not read
     (_loop(lambda: FIRST[0], lambda i: i + 1), "?"),
     (_loop(lambda: jnp.float32(0), lambda i: i + jnp.float32(0.5)), "?"),
     (_loop(lambda: ZERO, lambda i: i * TWO + ONE), "?"),
-], ids=["start", "start and step", "step first", "by two", "bound", "down", "in a jit", "indexed",
-        "by a half", "doubled"])
+], ids=["start", "start and step", "step first", "by two", "bound", "down", "in a jit", "fori bounds",
+        "fori from one", "indexed", "by a half", "doubled"])
 def test_a_counter_at_a_constant_is_read(fn, length):
     """A counter that starts at, steps by or is compared with a module-level jnp.int32 is read
     as one that a Python int does."""
