@@ -128,9 +128,9 @@ def _while_length(eqn, producers: dict) -> tuple[str, set]:
     one), the body's ``i`` the carry plus or minus a literal step and nothing else, ``i``'s
     start and the bound numbers or dims' values known before the loop runs (a literal, a whole
     constant the program holds (``constants``: a module-level ``jnp.int32(0)``), ``dim_as_value``
-    of a dim, sums and products of them, or a carry passed on unchanged that starts at one). ``fori_loop(k, T, ...)`` with a
-    symbolic bound is such a loop (``T - k``), and so is ``while i < K`` with a Python int K
-    or a hand-written counter over a dim. The count's text (``T``, ``T - 1``, ``5``) and the
+    of a dim, sums and products of them, or a carry passed on unchanged that starts at one).
+    ``fori_loop(k, T, ...)`` with a symbolic bound is such a loop (``T - k``), and so is
+    ``while i < K`` with a Python int K or a hand-written counter over a dim. The count's text (``T``, ``T - 1``, ``5``) and the
     carries ``{i, n}`` (``n`` when it is a carry); else ``"?"`` and no counter: the count is
     data, or the loop of a form not read.
 
