@@ -1,17 +1,24 @@
 """Submissions in styles the bundled ones did not cover, graded against the new problems' specs:
-a while loop's counter converted before its step is still read, a scan's last estimate at one
-step, a one-hot indexed from jnp.eye(k), an odd step written out after a loop of two steps to a
-trip, a fixed loop nested in a loop of K trips; and the misgrades still open, each a strict
-expected failure with its reason."""
+a while loop's counter converted before its step is still read, and so is one that starts at a
+module-level jnp.int32(0); a scan's last estimate at one step, a one-hot indexed from
+jnp.eye(k), the K % c steps written out after a loop of c steps to a trip (c up to 4, whatever
+values of K are drawn), a fixed loop nested in a loop of K trips, an online-softmax attention
+whose derivative stacks its running outputs; and the attacks beside each: a counter that is
+data, the rest of trips of eight, a stack of products read whole, an einsum to (b, t, s, d)."""
+
+import itertools
 
 import jax
 import jax.numpy as jnp
 import pytest
 from jax import lax
 
+from judge import rules
 from judge.grade import grading
 from judge.problem import spec
-from judge.worker import program
+from judge.rules import no_unrolling
+from judge.run.summary import Loop, Program
+from judge.worker import program, symbolic
 from tests.helpers import ROOT, grade_known
 
 K = 5
@@ -41,10 +48,58 @@ def test_a_converted_counter_is_read(fn, length):
     assert loop["length"] == length, loop
 
 
+#: module-level constants, as a submission's: the traced program holds them as constants
+ZERO, ONE, TWO, FIVE = jnp.int32(0), jnp.int32(1), jnp.int32(2), jnp.int32(K)
+FIRST = jnp.arange(3, dtype=jnp.int32)  # an array: a counter read from it is not a whole constant
+
+
+@pytest.mark.parametrize("fn, length", [
+    (_loop(lambda: ZERO, lambda i: i + 1), "5"),
+    (_loop(lambda: ZERO, lambda i: i + ONE), "5"),
+    (_loop(lambda: ZERO, lambda i: ONE + i), "5"),
+    (_loop(lambda: ZERO, lambda i: i + TWO), "3"),
+    (_loop(lambda: 0, lambda i: i + 1, lambda i: i < FIVE), "5"),
+    (_loop(lambda: FIVE, lambda i: i - ONE, lambda i: i > ZERO), "5"),
+    (jax.jit(_loop(lambda: ZERO, lambda i: i + ONE)), "5"),
+    (lambda x: lax.fori_loop(ZERO, FIVE, lambda i, c: c * x, x), "5"),
+    (lambda x: lax.fori_loop(ONE, K, lambda i, c: c * x, x), "4"),
+    # a constant array indexed, a step that is not whole: not read
+    (_loop(lambda: FIRST[0], lambda i: i + 1), "?"),
+    (_loop(lambda: jnp.float32(0), lambda i: i + jnp.float32(0.5)), "?"),
+    (_loop(lambda: ZERO, lambda i: i * TWO + ONE), "?"),
+], ids=["start", "start and step", "step first", "by two", "bound", "down", "in a jit", "fori bounds",
+        "fori from one", "indexed", "by a half", "doubled"])
+def test_a_counter_at_a_constant_is_read(fn, length):
+    """A counter that starts at, steps by or is compared with a module-level jnp.int32 is read
+    as one that a Python int does."""
+    (loop,) = program.summarize(jax.make_jaxpr(fn)(jnp.ones(3)))["loops"]
+    assert loop["length"] == length, loop
+
+
+def _data_loop(start, step, bound):
+    """A while loop whose start, step or bound is computed from the input x (data)."""
+    def fn(x):
+        n = (x[0] * 0).astype(jnp.int32)
+        return lax.while_loop(lambda c: c[0] < bound(n), lambda c: (step(c[0], n), c[1] * x),
+                              (start(n), x))[1]
+    return fn
+
+
+@pytest.mark.parametrize("fn", [
+    _data_loop(lambda n: ZERO + n, lambda i, n: i + ONE, lambda n: K),
+    _data_loop(lambda n: ZERO, lambda i, n: i + ONE + n, lambda n: K),
+    _data_loop(lambda n: ZERO, lambda i, n: i + ONE, lambda n: FIVE + n),
+    _data_loop(lambda n: jnp.where(n > 0, ZERO, ONE), lambda i, n: i + ONE, lambda n: K),
+], ids=["start from the data", "step from the data", "bound from the data", "start selected by the data"])
+def test_a_counter_beside_a_constant_that_is_data_is_not_read(fn):
+    (loop,) = program.summarize(jax.make_jaxpr(fn)(jnp.ones(3)))["loops"]
+    assert loop["length"] == "?", loop
+
+
 @pytest.fixture(scope="module")
 def problems():
     return {pid: spec.load(ROOT / "problems" / f"{pid}.yaml")
-            for pid in ("spectral_norm", "mixed_precision_step", "loss_and_grads")}
+            for pid in ("spectral_norm", "mixed_precision_step", "loss_and_grads", "batched_attention")}
 
 
 @pytest.mark.parametrize("pid, name", [
@@ -53,6 +108,10 @@ def problems():
     ("loss_and_grads", "eye_rows_one_hot_by_hand"),         # a (k, k) identity where n, d are 1
     ("spectral_norm", "two_steps_python_remainder"),        # K and K + 1 differ by one step
     ("spectral_norm", "two_steps_in_a_nested_loop"),        # 2 trips in each of K // 2
+    ("spectral_norm", "while_counter_module_constants"),    # starts at a constant jnp.int32(0)
+    ("batched_attention", "online_softmax_scan_keys"),      # its derivative stacks (s, b, t, e)
+    ("batched_attention", "online_softmax_jit"),            # ... and hands it across jits
+    ("spectral_norm", "three_steps_python_remainder"),      # K and K + 1 may differ by two steps
 ])
 def test_honest_styles_are_accepted(problems, pid, name):
     result = grade_known(problems[pid], "accepted", name)
@@ -75,3 +134,116 @@ def test_a_fixed_loop_nested_in_a_loop_of_k_trips_is_refused(problems, name):
     result = grading.grade(problems["spectral_norm"], path, examples_only=True, hints=False,
                            source_gate=False)
     assert result.verdict.value == "RJ", result.message
+
+
+def _stacks(fn, *shapes):
+    """``{shape: rows}`` of the values of ``fn``'s summary, traced with symbolic dims, whose
+    first extent is ``s`` (what a scan over the keys stacks)."""
+    dims = symbolic.dims(jax, {"s": [1, 16], "t": [1, 16], "e": [1, 16]})
+    closed = jax.make_jaxpr(fn)(*[jax.ShapeDtypeStruct(symbolic.shape(shape, dims), jnp.float32)
+                                  for shape in shapes])
+    found = program.summarize(closed, symbolic=True)["shapes"]
+    return {tuple(v["shape"]): v.get("rows", False) for v in found if v["shape"][:1] == ["s"]}
+
+
+def _running(q, k, v):
+    """An online softmax over the keys of one example (no mask): its running output is a
+    (t, e) carry."""
+    def step(carry, key):
+        m, l, o = carry
+        s = q @ key[0]
+        m_new = jnp.maximum(m, s)
+        p, corr = jnp.exp(s - m_new), jnp.exp(m - m_new)
+        return (m_new, l * corr + p, o * corr[:, None] + p[:, None] * key[1][None, :]), None
+    t, e = q.shape[0], v.shape[-1]
+    init = (jnp.full((t,), -1e9), jnp.zeros((t,)), jnp.zeros((t, e)))
+    (_, l, o), _ = lax.scan(step, init, (k, v))
+    return o / l[:, None]
+
+
+def _differentiated(fn):
+    def both(q, k, v):
+        out, back = jax.vjp(fn, q, k, v)
+        return out, back(out)
+    return both
+
+
+def _products(q, k, v):
+    """A scan that stacks each key's (t, d) products with the queries."""
+    return lax.scan(lambda c, kj: (c, q * kj[None, :]), 0.0, k)[1]
+
+
+@pytest.mark.parametrize("fn, stacks", [
+    # the backward scan reads the stack of running outputs one row a step
+    (_differentiated(_running), {("s", "t", "e"): True}),
+    (_running, {("s", "t", "e"): None}),  # no derivative: nothing stacked
+    # read whole: summed, transposed, returned, or a scan's constant
+    (lambda q, k, v: _products(q, k, v).sum(), {("s", "t", "3"): False}),
+    (lambda q, k, v: jnp.swapaxes(_products(q, k, v), 0, 1), {("s", "t", "3"): False}),
+    (_products, {("s", "t", "3"): False}),
+    (lambda q, k, v: lax.scan(lambda c, kj: (c + jnp.sum(_products(q, k, v)) * kj, None), q[0], k)[0],
+     {("s", "t", "3"): False}),
+    # read by a scan one row a step
+    (lambda q, k, v: lax.scan(lambda c, row: (c + row, None), q, _products(q, k, v))[0],
+     {("s", "t", "3"): True}),
+    # across a jit's boundary: the same value on both sides
+    (jax.jit(_differentiated(_running)), {("s", "t", "e"): True}),
+    (_differentiated(jax.jit(_running)), {("s", "t", "e"): True}),
+    (lambda q, k, v: jax.jit(jnp.sum)(_products(q, k, v)), {("s", "t", "3"): False}),
+    (lambda q, k, v: jax.jit(_products)(q, k, v).sum(), {("s", "t", "3"): False}),
+    (lambda q, k, v: lax.scan(lambda c, row: (c + row, None), q, jax.jit(_products)(q, k, v))[0],
+     {("s", "t", "3"): True}),
+    # one jitted function handed a stack and a broadcast product of the same shape
+    (lambda q, k, v: [lax.scan(lambda c, row: (c + row, None), q, jax.jit(lambda x: x)(a))[0]
+                      for a in (_products(q, k, v), jnp.swapaxes(q[:, None, :] * k[None, :, :], 0, 1))],
+     {("s", "t", "3"): False}),
+], ids=["derivative", "forward", "summed", "transposed", "returned", "a constant", "scanned",
+        "derivative in a jit", "jit differentiated", "summed in a jit", "returned by a jit and summed",
+        "returned by a jit and scanned", "a jit shared with a broadcast"])
+def test_a_stack_read_one_row_a_step_is_marked(fn, stacks):
+    found = _stacks(fn, ("t", 3), ("s", 3), ("s", "e"))
+    assert {k: found.get(k) for k in stacks} == stacks, found
+
+
+@pytest.mark.parametrize("name", ["stacked_products_summed", "einsum_products_4d", "scan_step_broadcasts",
+                                  "broadcast_scores"])
+def test_a_large_value_built_in_or_beside_a_scan_is_refused(problems, name):
+    """A stack of products summed as a whole, an einsum to (b, t, s, d), a scan whose step
+    broadcasts: each holds a value as large as b*t*s*d."""
+    result = grade_known(problems["batched_attention"], "rejected", name)
+    assert result.verdict.value == "RJ", result.message
+    assert result.reason == "intermediate_too_large", result.message
+
+
+#: a chunked loop as the measured spectral_norm submissions make it: a step written out costs
+#: 61 equations, one in a trip about 44, a trip c of them and its counter's step
+WRITTEN, IN_A_TRIP, BASE = 61, 44, 150
+
+
+def _chunked(c: int, K: int):
+    """The summary of K // c trips of c steps with the K % c rest written out after the loop."""
+    loop = Loop(primitive="while", length=str(K // c), recurrent=True, work=IN_A_TRIP * c + 1)
+    return rules.TraceEvidence(label=f"K = {K}", shapes={}, abstract=True, values={"K": K}, program=Program(
+        equations=BASE + WRITTEN * (K % c), primitives={"while": 1}, largest=(), live={"while": 1},
+        loops=(loop,)))
+
+
+@pytest.mark.parametrize("c", [2, 3, 4])
+def test_the_rest_of_a_small_chunk_is_accepted_whatever_values_are_drawn(c):
+    """The programs at any two or three values of K (the rule's own, a case's and the drawn
+    ones) agree to within what K % c steps written out make."""
+    rule = {"id": "no_unrolling", "parameter": "K"}
+    values = range(2, 65)
+    for pair in itertools.combinations(values, 2):
+        assert no_unrolling.check_traces(rule, [_chunked(c, K) for K in pair], None) is None, pair
+    for triple in [(3, 7, 64), (2, 3, 5), (4, 6, 7), (5, 6, 7), (9, 10, 11), (62, 63, 64)]:
+        assert no_unrolling.check_traces(rule, [_chunked(c, K) for K in triple], None) is None, triple
+
+
+@pytest.mark.parametrize("c", [5, 6, 7, 8, 16])
+def test_the_rest_of_a_larger_chunk_is_refused_at_the_rules_own_values(c):
+    """Trips of five steps or more leave too many steps written out: refused at the rule's own
+    values of K (3, 7 and the top of the range), whatever a grade draws beside them."""
+    rule = {"id": "no_unrolling", "parameter": "K"}
+    breach = no_unrolling.check_traces(rule, [_chunked(c, K) for K in (3, 7, 64)], None)
+    assert breach is not None and "grows with K" in breach.message

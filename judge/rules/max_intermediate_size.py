@@ -1,5 +1,13 @@
 """Rule ``max_intermediate_size``: no value in the program has more elements than a bound.
 
+A scan's stacked output that the program reads one row a step only (``rows``, found by
+``judge.worker.stacked``: the residuals reverse-mode autodiff keeps of each step of a scan,
+read back by the backward scan) is weighed by its row, the value one step made: an
+online-softmax attention scanning over the keys is not refused for the ``(s, t, e)`` stack of
+its running outputs that its derivative keeps, jitted or not. A stack summed, sliced,
+transposed or returned is read whole and weighed whole, and a step whose own value is too large
+is refused as it is made.
+
 On the program traced with symbolic dims (``judge.rules.symbolic_trace``), every distinct shape
 of every value (equations' outputs and constants, nested jaxprs included: jit, scan/while/cond
 bodies, custom_jvp/custom_vjp rules, remat) has a size that is a polynomial in the dims, and so
@@ -100,6 +108,9 @@ def check_symbolic(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
             return Breach("intermediate_too_large", f"{trace.label}: a {shape} value made by "
                                                     f"{value.primitive} has extents in {', '.join(unknown)}, "
                                                     f"not a dim of this problem")
+        if value.rows:  # a scan's stack read one row a step: a row is what a step holds
+            trees, shape = trees[1:], f"a row {polynomial.shape_text(value.shape[1:])} of {shape}"
+            size = polynomial.size_text(value.shape[1:])
         for dim, power in (rule.get("max_degree") or {}).items():
             grown = sum(polynomial.degree(t, dim) for t in trees)
             if grown > power:
@@ -156,7 +167,7 @@ def evidence(rule: dict, trace: TraceEvidence, problem) -> str:
     """What the rule saw on a program traced with symbolic dims, for ``judge check``: its
     largest shapes by degree."""
     ranked = sorted(trace.program.shapes, key=lambda v: -sum(
-        polynomial.degree(polynomial.parse(e), d) for e in v.shape for d in trace.symbols))
+        polynomial.degree(polynomial.parse(e), d) for e in v.shape[1 if v.rows else 0:] for d in trace.symbols))
     top = ", ".join(f"{polynomial.shape_text(v.shape)} from {v.primitive}" for v in ranked[:3])
     return f"largest values {top or '(none)'}: each proved within the rule"
 

@@ -16,13 +16,13 @@ either: forbid ``scan`` and ``while`` with ``forbidden_primitives`` to refuse th
 Keyed on a static int ``parameter`` (a Python int K, the number of steps of an iteration)
 instead of a dim: the program is traced at two or more values of K (``sizes``, by default 3, 7
 and the top of the parameter's range), every shape and other static value from the first example, and each
-case's program again at other values of K drawn at random in the range (two of them,
-drawn once per grade and shared by every case, so that a grade traces each value once); the
-counts must agree to within a step and a half (``_slack``: the odd step after a loop of two
-steps to a trip, under a Python ``if K % 2``, passes), and at the rule's own values of K a loop primitive
-(``scan`` or ``while``: ``lax.fori_loop``, ``lax.scan``, ``lax.while_loop``) must compute the
-output, so that the K steps run in a loop rather than unrolled (``max_equations`` caps a Python
-loop padded to the largest K).
+case's program again at other values of K drawn at random in the range (two of them, drawn once
+per grade and shared by every case, so that a grade traces each value once); the counts must
+agree to within a step and a half (``_slack``: the odd step after a loop of two steps to a trip,
+under a Python ``if K % 2``, passes, and so does each of the K % c steps after trips of c <= 4),
+and at the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_loop``,
+``lax.scan``, ``lax.while_loop``) must compute the output, so that the K steps run in a loop
+rather than unrolled (``max_equations`` caps a Python loop padded to the largest K).
 
 The loop that computes the output must also run a number of times that tracks K: of the live
 loops (a loop over a symbolic dim left out: it does not run over K), the one whose trip runs the
@@ -66,6 +66,7 @@ DEFAULT_SIZES = (3, 7)
 STEPS_PER_TRIP = 8
 #: what runs the steps of a rule keyed on a parameter
 LOOPS = ("scan", "while")
+REST_CHUNK = 4  # the most steps of a trip whose K % c rest may be written out (``_slack``)
 #: how many other values of the parameter a grade draws at random for the cases' programs to be
 #: compared with (each case with every one that is not its own)
 OTHERS = 2
@@ -351,15 +352,17 @@ def _spread(traces: list) -> int:
 
 def _slack(rule: dict, traces: list) -> float:
     """How far apart the programs at different values of the parameter may be: a step and a half
-    (one written out costs a little more than one in a trip), a step being a trip of the loop
-    that computes the output (``_computing``; 0 where a program has none) over the steps a trip
-    runs (K over the trips at the largest K): the odd step of two to a trip under a Python ``if
-    K % 2`` passes; two steps, or the K % 8 left by trips of eight, do not."""
+    (one written out costs a little more than one in a trip), a step a trip of the loop computing
+    the output (``_computing``; 0 where none) over its steps (K over the trips at the largest K);
+    where the trips are K // c at every K compared, c up to ``REST_CHUNK``, a step and a half for
+    each of the c - 1 a rest may write out, whatever K a grade draws. K % 8 after trips of 8 fails."""
     if not (loops := [_computing(t.program) for t in traces]) or None in loops:
         return 0
     runs = [(_at(t, rule["parameter"]), _trips(t.program)) for t in traces]
     k, n = max(((k, n) for k, n in runs if k and isinstance(n, int) and n > 0), default=(0, 0))
-    return 1.5 * min(loop.work for loop in loops) / max(k / n if n else 1, 1)
+    chunks = [c for c in range(2, REST_CHUNK + 1) if all(k and n == k // c for k, n in runs)]
+    work = min(loop.work for loop in loops)
+    return max([1.5 * work / max(k / n if n else 1, 1)] + [1.5 * (c - 1) * work / c for c in chunks])
 
 
 def _at(trace, K: str) -> int | None:

@@ -38,6 +38,9 @@ class SymbolicValue:
     dtype: str
     primitive: str
     line: int | None = None  # the line of the submission that made it, where known
+    #: a scan's stacked output that the program reads one row a step only
+    #: (``judge.worker.stacked``): every value of this shape is
+    rows: bool = False
 
 
 @dataclass(frozen=True)
@@ -232,11 +235,13 @@ def _symbolic_shapes(raw, where: str) -> tuple:
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
         item = _object(item, here)
-        _keys(item, here, ("shape", "dtype", "primitive"), ("line",))
+        _keys(item, here, ("shape", "dtype", "primitive"), ("line", "rows"))
+        if item.get("rows", False) is not True and "rows" in item:
+            _fail(f"{here}.rows", "expected true where given")
         found.append(SymbolicValue(shape=_extents(item["shape"], f"{here}.shape"),
                                    dtype=_text(item["dtype"], f"{here}.dtype", protocol.MAX_NAME),
                                    primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
-                                   line=_line(item.get("line"), f"{here}.line")))
+                                   line=_line(item.get("line"), f"{here}.line"), rows="rows" in item))
     return tuple(found)
 
 

@@ -126,10 +126,11 @@ def _while_length(eqn, producers: dict) -> tuple[str, set]:
     condition one comparison of a carry ``i`` (the counter) with a bound (``i < n``,
     ``i <= n``, ``i > n``, ``i >= n``, either way round, or ``i != n`` for a counter stepping by
     one), the body's ``i`` the carry plus or minus a literal step and nothing else, ``i``'s
-    start and the bound numbers or dims' values known before the loop runs (a literal, ``dim_as_value`` of a dim, sums and products of
-    them, or a carry passed on unchanged that starts at one). ``fori_loop(k, T, ...)`` with a
-    symbolic bound is such a loop (``T - k``), and so is ``while i < K`` with a Python int K
-    or a hand-written counter over a dim. The count's text (``T``, ``T - 1``, ``5``) and the
+    start and the bound numbers or dims' values known before the loop runs (a literal, a whole
+    constant the program holds (``constants``: a module-level ``jnp.int32(0)``), ``dim_as_value``
+    of a dim, sums and products of them, or a carry passed on unchanged that starts at one).
+    ``fori_loop(k, T, ...)`` with a symbolic bound is such a loop (``T - k``), and so is
+    ``while i < K`` with a Python int K or a hand-written counter over a dim. The count's text (``T``, ``T - 1``, ``5``) and the
     carries ``{i, n}`` (``n`` when it is a carry); else ``"?"`` and no counter: the count is
     data, or the loop of a form not read.
 
@@ -235,7 +236,13 @@ def _test_count(eqn, test, producers: dict) -> tuple:
     # i + rest REL 0: i REL -rest; -i + rest REL 0: i FLIPPED rest
     bound, relation = (0 - rest, relation) if sign == 1 else (rest, _FLIPPED[relation])
     start = _known(outer[cc + bc + a], producers)
-    step = _step(body, body.invars[bc + a], body.outvars[a])
+
+    def passed(var):
+        """The value of a constant of the body (one of its first ``bc`` inputs) where what the
+        loop is passed for it is known before the loop runs (a literal, a constant)."""
+        at = next((i for i, v in enumerate(body.invars[:bc]) if v is var), None)
+        return None if at is None else _known(outer[cc + at], producers)
+    step = _step(body, body.invars[bc + a], body.outvars[a], passed)
     if start is None or not step:
         return None, set()
     if relation == "ne" and step in (1, -1):
@@ -278,6 +285,8 @@ def _known(var, producers: dict, consts: dict | None = None, outer: dict | None 
     if consts and id(var) in consts:
         return _known(consts[id(var)], outer or {}, None, None, depth + 1)
     made = producers.get(id(var))
+    if isinstance(made, Constant):
+        return made.value
     if made is None:
         return None
     name = made.primitive.name
@@ -289,6 +298,45 @@ def _known(var, producers: dict, consts: dict | None = None, outer: dict | None 
         x, y = (_known(v, producers, consts, outer, depth + 1) for v in made.invars)
         return None if x is None or y is None else _ARITHMETIC[name](x, y)
     return None
+
+
+class Constant:
+    """A whole number of shape () that a traced program holds as a constant (``constants``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int):
+        self.value = value
+
+
+def constants(closed) -> dict:
+    """``id`` of each constant of ``closed`` and of every closed jaxpr nested in it (a jit's,
+    a branch's) whose value is a whole number of shape () -> its ``Constant``: a module-level
+    ``jnp.int32(0)`` the submission starts a counter at. A constant is fixed when the program
+    is traced: nothing computed from an input (``W``, ``u0``) is one. Merged into the
+    producers ``loop_summary`` is given, where ``_known`` reads it."""
+    found: dict = {}
+    seen: set = set()
+    pending = [closed]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, (tuple, list)):
+            pending.extend(value)
+            continue
+        jaxpr = value if hasattr(value, "eqns") else getattr(value, "jaxpr", None)
+        if not hasattr(jaxpr, "eqns") or id(jaxpr) in seen:
+            continue
+        seen.add(id(jaxpr))
+        for var, const in zip(jaxpr.constvars, getattr(value, "consts", None) or ()):
+            try:
+                whole = _whole(const)
+            except Exception:  # noqa: BLE001 - not a concrete number: not known
+                whole = None
+            if whole is not None:
+                found[id(var)] = Constant(whole)
+        for eqn in jaxpr.eqns:
+            pending.extend(eqn.params.values())
+    return found
 
 
 def _literal(var) -> bool:
@@ -307,9 +355,10 @@ def _whole(value) -> int | None:
     return int(array)
 
 
-def _step(body, counter, out) -> int:
+def _step(body, counter, out, passed=None) -> int:
     """What the body adds to the counter at each step (``i + c``, ``c + i``, ``i - c`` with
-    ``c`` a literal), 0 where it does anything else. A conversion of the counter, or of the
+    ``c`` a literal, or a constant of the body whose value ``passed`` knows: a module-level
+    ``jnp.int32(1)``), 0 where it does anything else. A conversion of the counter, or of the
     sum, to an integer or float type is looked through: ``i + jnp.int32(1)`` on a counter that
     started as a Python int converts the weakly typed ``i`` first."""
     made = _unconverted(body, _producer(body, out))
@@ -318,8 +367,12 @@ def _step(body, counter, out) -> int:
     x, y = (_converted_from(body, v, counter) for v in made.invars)
     if made.primitive.name == "add" and y is counter:
         x, y = y, x
-    step = _whole(y.val) if x is counter and _literal(y) else None
-    if not step:
+    step = None
+    if x is counter and _literal(y):
+        step = _whole(y.val)
+    elif x is counter and passed is not None:
+        step = passed(y)
+    if not isinstance(step, int) or not step:
         return 0
     return step if made.primitive.name == "add" else -step
 

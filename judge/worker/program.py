@@ -49,9 +49,9 @@ submission's (a constant, an equation of the judge's own derivative code). ``bus
 most ``protocol.MAX_BUSIEST`` lines, counted as ``equations`` is.
 
 A program traced with symbolic dims (``symbolic.py``) has no largest value to rank: its summary
-lists instead every distinct shape (with dtype and the first primitive that made it), each
-extent as text (``"d"``, ``"2*d + 1"``), at most ``protocol.MAX_SHAPES``, and says how many it
-left out (the judge refuses a summary that left any out)::
+lists every distinct shape (with dtype, first maker, ``"rows": true`` where all its values are
+scans' stacks read a row a step: ``stacked``), each extent as text (``"d"``, ``"2*d + 1"``), at
+most ``protocol.MAX_SHAPES``, and says how many it left out (the judge refuses any left out)::
 
      "shapes": [{"shape": ["4", "d"], "dtype": "float32", "primitive": "dot_general", "line": 9}, ...],
      "shapes_omitted": 0,
@@ -67,7 +67,8 @@ import math
 
 from . import protocol, reach, symbolic as _symbolic
 from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
-from .loops import is_ref, loop_needs, loop_summary
+from .loops import constants, is_ref, loop_needs, loop_summary
+from .stacked import read_by_rows
 
 
 #: Primitives whose sub-jaxpr's outputs are the equation's outputs, one for one: liveness
@@ -148,14 +149,17 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     carriers: set = set()
     first_lines: dict[str, int] = {}    # primitive -> the first line of the submission using it
 
-    def note_shape(aval, primitive: str, line) -> None:
+    def note_shape(aval, primitive: str, line, rows: bool = False) -> None:
         if symbolic:
             entry = _shape_entry(aval, primitive)
             if entry is not None:
-                entry["line"] = line
+                rows = rows and len(entry["shape"]) == len(aval.shape)  # its rows' axis kept
+                entry.update(line=line, **({"rows": True} if rows else {}))
                 known = shapes.setdefault((tuple(entry["shape"]), entry["dtype"]), entry)
                 if known["line"] is None and line is not None:  # the submission's own maker
                     known.update(primitive=entry["primitive"], line=line)
+                if not rows:  # read by rows only where every value of that shape is
+                    known.pop("rows", None)
     totals: dict[int, tuple] = {}       # id(jaxpr) -> (equations, primitives, lines), once each
     lives: dict[tuple, dict] = {}       # (id(jaxpr), outputs needed) -> live primitives
     backward: dict = {}                 # the same key -> what _backward found
@@ -197,7 +201,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
                 carriers.add("sort")
             for var in eqn.outvars:
                 note(_value(getattr(var, "aval", None), name), line)
-                note_shape(getattr(var, "aval", None), name, line)
+                note_shape(getattr(var, "aval", None), name, line, id(var) in rows)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     carriers.add(name)
@@ -229,7 +233,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             pushed = len(enclosing)
             if name in ("scan", "while") and len(loops) < protocol.MAX_LOOPS:
                 if producers is None:
-                    producers = {id(v): e for e in jaxpr.eqns for v in e.outvars}
+                    producers = {**fixed, **{id(v): e for e in jaxpr.eqns for v in e.outvars}}
                 try:
                     loop = loop_summary(eqn, mask, producers)
                 except Exception:  # noqa: BLE001 - a loop of another form: no recurrence seen
@@ -252,6 +256,8 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         return live
 
     top = closed.jaxpr if hasattr(closed, "jaxpr") and hasattr(closed.jaxpr, "eqns") else closed
+    fixed = constants(closed)  # the program's whole constants, where a counter may start
+    rows = read_by_rows(top) if symbolic else set()  # scans' stacks read one row a step
     equations, primitives, lines = walk(top)
     both = live_walk(top, None, tuple(len(getattr(getattr(v, "aval", None), "shape", ())) > 0
                                       for v in top.invars))
