@@ -374,6 +374,14 @@ def test_a_loop_held_through_a_cond_surely_runs_only_its_own_trips(nests, refuse
         assert "surely" in breach.message and "may stop early" in breach.message
 
 
+def test_a_body_s_loop_listed_at_two_calls_is_read_where_it_runs_the_most():
+    """Two steps in a jitted fixed loop of two, called at each of K // 2 - 1 trips and once
+    after them: the loop's two listings weigh the same, and the one held by the loop of
+    K // 2 - 1 trips is the one whose trips are read."""
+    traces = [_nest(k, (2, 15, None), (k // 2 - 1, 3, None), (2, 15, 1)) for k in (3, 7, 64)]
+    assert no_unrolling.check_traces(RULE, traces, None) is None
+
+
 def test_a_program_with_more_loops_than_listed_is_refused():
     traces = [replace(t, program=replace(t.program, loops_omitted=True)) for t in
               (_at(3, 3), _at(7, 7), _at(64, 64))]

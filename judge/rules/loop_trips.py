@@ -36,11 +36,17 @@ def trip_count(length: str):
 def computing(program):
     """The live loop that computes the output, as far as the rule reads it: of the loops not
     over a symbolic dim, the one whose trip runs the most equations (``Loop.work``), the one
-    with the most trips among those; None where there is none."""
+    whose trip runs the most times among those (``trips``: a jitted body's loop, listed where it
+    is called inside a loop and where it is called outside, is read where it runs the most),
+    then the one with the most trips of its own; None where there is none."""
     loops = [lp for lp in program.loops if trip_count(lp.length) is not OVER_A_DIM]
     if not loops:
         return None
-    return max(loops, key=lambda lp: (lp.work, -1 if trip_count(lp.length) is None else trip_count(lp.length)))
+
+    def weight(lp):
+        total, own = trips(program, lp), trip_count(lp.length)
+        return lp.work, -1 if total is None else total, -1 if own is None else own
+    return max(loops, key=weight)
 
 
 def trips(program, loop=None, held: bool = True):
