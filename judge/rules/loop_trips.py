@@ -85,7 +85,8 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
     """Does the trip count of the loop that computes the output (``trips``) track the
     parameter across ``traces``: from each value K1 to each larger K2, up by at least
     ``(K2 - K1) / steps_per_trip - 1`` (counting only the trips it surely runs: not those of a
-    loop that holds it through a ``cond``), and at most ``steps_per_trip`` trips for each step
+    loop that holds it through a ``cond`` or where it may stop early), and at most
+    ``steps_per_trip`` trips for each step
     at every K, for every loop (``most_trips``)? A count that is data is refused: nothing shows
     it tracks K; so is a program with more loops than its summary lists."""
     K = rule["parameter"]

@@ -272,9 +272,9 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
 
     top = closed.jaxpr if hasattr(closed, "jaxpr") and hasattr(closed.jaxpr, "eqns") else closed
     equations, primitives, lines = walk(top)
-    both, listed = live_walk(top, None, tuple(len(getattr(getattr(v, "aval", None), "shape", ())) > 0
+    both, walked = live_walk(top, None, tuple(len(getattr(getattr(v, "aval", None), "shape", ())) > 0
                                               for v in top.invars))
-    loops, loop_eqns = listed_loops(listed)
+    loops, loop_eqns = listed_loops(walked)
     live = {k: v for k, v in both.items() if isinstance(k, str)}
     typed = sorted(((k, v) for k, v in both.items() if not isinstance(k, str)), key=lambda kv: (-kv[1], kv[0]))
     # largest first; on a tie a floating value (what a student computed) before an index array
@@ -306,7 +306,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     for loop in loops:
         loop.pop("carries", None)
     found["loops"] = loops
-    if len(listed) > protocol.MAX_LOOPS:
+    if len(walked) > protocol.MAX_LOOPS:
         found["loops_omitted"] = True
     return found
 
