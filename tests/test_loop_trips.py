@@ -130,7 +130,8 @@ def _at(k, *lengths):
     ({3: [3], 7: [7], 64: [7]}, True),                     # tracks K only at small values
     ({3: [], 7: [], 64: []}, True),                        # no loop read at all
     ({3: ["?"], 7: ["?"], 64: ["?"]}, True),               # a count that is data
-    ({3: [3, "?"], 7: [7, "?"], 64: [64, "?"]}, False),    # ... beside the K steps (as much work)
+    # ... beside the K steps (as much work): it could repeat the steps any number of times
+    ({3: [3, "?"], 7: [7, "?"], 64: [64, "?"]}, True),
 ])
 def test_the_trips_must_track_the_parameter(counts, refused):
     traces = [_at(k, *n) for k, n in counts.items()]
@@ -173,8 +174,23 @@ def test_a_loop_s_work_counts_the_equations_a_trip_needs():
             return jnp.tanh(c @ x) + 1.0
         return lax.fori_loop(0, K, body, x)
     (loop,) = program.summarize(jax.make_jaxpr(fn)(jnp.ones((3, 3))))["loops"]
-    # the product, the tanh, the addition and the counter's step; not the sine or its product
-    assert loop["work"] == 4
+    # the product, the tanh and the addition; not the sine or its product, nor the counter's
+    # step (nothing reads the counter)
+    assert loop["work"] == 3
+
+
+def test_a_loop_s_work_leaves_out_a_carry_the_output_never_needs():
+    """Padding carried from trip to trip but never used after the loop computes nothing: it
+    does not make the loop the heaviest."""
+    def fn(x):
+        def body(i, carry):
+            c, pad = carry
+            for _ in range(20):
+                pad = jnp.sin(pad) + 1.0
+            return jnp.tanh(c @ x) + 1.0, pad
+        return lax.fori_loop(0, K, body, (x, x[0, 0]))[0]
+    (loop,) = program.summarize(jax.make_jaxpr(fn)(jnp.ones((3, 3))))["loops"]
+    assert loop["work"] == 3
 
 
 def _nested(fn):
@@ -204,6 +220,67 @@ def test_a_nested_loop_is_weighed_on_its_own_and_names_the_loop_holding_it(fn):
     assert inner["work"] > outer["work"]
 
 
+def test_a_body_called_twice_lists_its_loops_at_each_call():
+    """A jitted function holding a loop, called inside a loop and again outside: its one body
+    is walked once, and its loop listed at both calls, held by the loop at the first."""
+    def fn(x):
+        run = jax.jit(lambda c: lax.fori_loop(0, K, lambda j, d: _steps(d, x), c))
+        y = lax.fori_loop(0, K, lambda i, c: run(x + 0.0 * c), x)
+        return run(x + 0.0 * y)
+    loops = _nested(fn)
+    assert [loop["length"] for loop in loops] == ["5"] * 3
+    held = [loop.get("within") for loop in loops]
+    assert sorted(held, key=str) == [0, None, None] or sorted(held, key=str) == [1, None, None]
+    # the listed copies are distinct: each says where it is held
+    assert len({id(loop) for loop in loops}) == 3
+
+
+def test_a_loop_under_a_cond_in_its_holder_is_marked_guarded():
+    from judge.run.summary import program as decode
+    from judge.worker.protocol import ProtocolError
+
+    raw = program.summarize(jax.make_jaxpr(lambda x: lax.fori_loop(0, K, lambda i, c: lax.cond(
+        i == 0, lambda: lax.fori_loop(0, 2, lambda j, d: _steps(d, x), c), lambda: c), x))(jnp.ones((3, 3))))
+    assert [loop.get("guarded") for loop in raw["loops"]] == [None, True]
+    assert [loop.guarded for loop in decode(raw, "program").loops] == [False, True]
+    # a cond outside every loop holds nothing: no mark
+    top = program.summarize(jax.make_jaxpr(lambda x: lax.cond(
+        x[0, 0] > 0, lambda: lax.fori_loop(0, K, lambda j, d: _steps(d, x), x), lambda: x))(jnp.ones((3, 3))))
+    assert [loop.get("guarded") for loop in top["loops"]] == [None]
+    raw["loops"][1]["guarded"] = 1
+    with pytest.raises(ProtocolError, match=r"program.loops\[1\].guarded"):
+        decode(raw, "program")
+
+
+def test_more_live_loops_than_a_summary_lists_are_said():
+    from judge.run.summary import program as decode
+    from judge.worker.protocol import MAX_LOOPS
+
+    def fn(x):
+        for _ in range(MAX_LOOPS + 1):
+            x = lax.fori_loop(0, K, lambda i, c: c * 2.0, x)
+        return x
+    raw = program.summarize(jax.make_jaxpr(fn)(1.0))
+    assert len(raw["loops"]) == MAX_LOOPS and raw["loops_omitted"] is True
+    assert decode(raw, "program").loops_omitted
+    assert "loops_omitted" not in program.summarize(jax.make_jaxpr(lambda x: x * 2.0)(1.0))
+
+
+def test_many_shapes_are_not_many_loops():
+    """A program traced with symbolic dims lists its distinct shapes too; more of them than a
+    summary lists loops says nothing of its loops."""
+    from judge.worker.protocol import MAX_LOOPS
+
+    def fn(x):
+        total = lax.fori_loop(0, K, lambda i, c: c * 2.0, jnp.sum(x))
+        for n in range(1, MAX_LOOPS + 8):
+            total = total + jnp.sum(jnp.zeros((n,)) + total)
+        return total
+    raw = program.summarize(jax.make_jaxpr(fn)(jnp.ones(3)), symbolic=True)
+    assert len(raw["shapes"]) > MAX_LOOPS and len(raw["loops"]) == 1
+    assert "loops_omitted" not in raw
+
+
 def test_loops_side_by_side_are_held_by_none():
     def fn(x):
         y = lax.fori_loop(0, 64, lambda j, d: _steps(d, x), x)
@@ -229,10 +306,11 @@ def test_a_loop_named_as_holding_another_is_an_earlier_one():
 
 
 def _nest(k, *loops, equations=20):
-    """``_at`` with loops of ``(length, work, within)``."""
+    """``_at`` with loops of ``(length, work, within)`` or ``(length, work, within, guarded)``."""
     found = _at(k)
-    made = tuple(Loop(primitive="scan", length=str(n), recurrent=True, work=w, within=within)
-                 for n, w, within in loops)
+    made = tuple(Loop(primitive="scan", length=str(n), recurrent=True, work=w, within=within,
+                      guarded=bool(rest and rest[0]))
+                 for n, w, within, *rest in loops)
     return replace(found, program=replace(found.program, loops=made, equations=equations))
 
 
@@ -260,6 +338,70 @@ def test_the_trips_of_a_nested_loop_are_counted_with_those_of_the_loops_holding_
     assert (breach is not None) is refused, breach
     if refused:
         assert "the loop that does the most work per trip" in breach.message
+
+
+@pytest.mark.parametrize("nests, refused", [
+    # a loop of K trips padded to be the heaviest, holding a fixed loop of 64 that runs the steps
+    ({k: [(k, 40, None), (64, 15, 0)] for k in (3, 7, 64)}, True),
+    # ... the fixed loop under a cond at one of the K trips
+    ({k: [(k, 40, None), (64, 15, 0, True)] for k in (3, 7, 64)}, True),
+    # a heavy loop of K trips beside a fixed loop of 64 trips that runs the steps
+    ({k: [(k, 40, None), (64, 15, None)] for k in (3, 7, 64)}, True),
+    # ... beside a loop whose count is data
+    ({k: [(k, 40, None), ("?", 15, None)] for k in (3, 7, 64)}, True),
+    # ... holding one
+    ({k: [(k, 40, None), ("?", 15, 0)] for k in (3, 7, 64)}, True),
+    # the K steps beside, or holding, a fixed loop of a few trips (a norm in a loop of two)
+    ({k: [(k, 40, None), (2, 15, None)] for k in (3, 7, 64)}, False),
+    ({k: [(k, 40, None), (2, 5, 0)] for k in (3, 7, 64)}, False),
+])
+def test_no_loop_runs_more_than_steps_per_trip_trips_a_step(nests, refused):
+    """Whichever loop is read as computing the output, no loop (its count times those of the
+    loops holding it) runs more than ``steps_per_trip`` trips for each of the K steps, nor a
+    number of trips that is data."""
+    traces = [_nest(k, *loops) for k, loops in nests.items()]
+    breach = no_unrolling.check_traces(RULE, traces, None)
+    assert (breach is not None) is refused, breach
+
+
+@pytest.mark.parametrize("nests, refused", [
+    # K // 8 + 1 trips, each running under a cond a fixed loop of 24 masked steps
+    ({k: [(k // 8 + 1, 3, None), (24, 15, 0, True)] for k in (3, 7, 64)}, True),
+    # K // 2 trips, each running under a cond a fixed loop of two steps
+    ({k: [(k // 2, 3, None), (2, 15, 0, True)] for k in (3, 7, 64)}, True),
+    # ... with no cond: two steps at every trip
+    ({k: [(k // 2, 3, None), (2, 15, 0)] for k in (3, 7, 64)}, False),
+    # a loop of K trips held under a cond by a fixed loop of one trip
+    ({k: [(1, 3, None), (k, 15, 0, True)] for k in (3, 7, 64)}, False),
+    # K // 8 + 1 trips, each running a loop of at most 24 steps that may stop at once
+    ({k: [(k // 8 + 1, 3, None), ("<=24", 15, 0)] for k in (3, 7, 64)}, True),
+    # a loop of at most K trips (an early exit) on its own
+    ({k: [(f"<={k}", 15, None)] for k in (3, 7, 64)}, False),
+])
+def test_a_loop_held_through_a_cond_surely_runs_only_its_own_trips(nests, refused):
+    """The trips of a loop held by another through a ``cond`` are counted with the holder's
+    for the most it may run, but not for how many it surely runs: the branch may run at a few
+    of the holder's trips only, a fixed number whatever K."""
+    traces = [_nest(k, *loops) for k, loops in nests.items()]
+    breach = no_unrolling.check_traces(RULE, traces, None)
+    assert (breach is not None) is refused, breach
+    if refused:
+        assert "surely" in breach.message and "may stop early" in breach.message
+
+
+def test_a_body_s_loop_listed_at_two_calls_is_read_where_it_runs_the_most():
+    """Two steps in a jitted fixed loop of two, called at each of K // 2 - 1 trips and once
+    after them: the loop's two listings weigh the same, and the one held by the loop of
+    K // 2 - 1 trips is the one whose trips are read."""
+    traces = [_nest(k, (2, 15, None), (k // 2 - 1, 3, None), (2, 15, 1)) for k in (3, 7, 64)]
+    assert no_unrolling.check_traces(RULE, traces, None) is None
+
+
+def test_a_program_with_more_loops_than_listed_is_refused():
+    traces = [replace(t, program=replace(t.program, loops_omitted=True)) for t in
+              (_at(3, 3), _at(7, 7), _at(64, 64))]
+    breach = no_unrolling.check_traces(RULE, traces, None)
+    assert breach is not None and "more live loops than the judge reads" in breach.message
 
 
 def test_a_fixed_loop_of_the_steps_in_each_of_k_trips_is_more_than_a_trip_a_step():

@@ -16,36 +16,44 @@ either: forbid ``scan`` and ``while`` with ``forbidden_primitives`` to refuse th
 Keyed on a static int ``parameter`` (a Python int K, the number of steps of an iteration)
 instead of a dim: the program is traced at two or more values of K (``sizes``, by default 3, 7
 and the top of the parameter's range), every shape and other static value from the first example, and each
-case's program again at other values of K drawn at random in the range (two of them, drawn once
-per grade and shared by every case, so that a grade traces each value once); the counts must
-agree to within a step and a half (``_slack``: the odd step after a loop of two steps to a trip,
-under a Python ``if K % 2``, passes, and so does each of the K % c steps after trips of c <= 4),
-and at the rule's own values of K a loop primitive (``scan`` or ``while``: ``lax.fori_loop``,
-``lax.scan``, ``lax.while_loop``) must compute the output, so that the K steps run in a loop
-rather than unrolled (``max_equations`` caps a Python loop padded to the largest K).
+case's program again at other values of K drawn at random in the range (two of them,
+drawn once per grade and shared by every case, so that a grade traces each value once); the
+counts must agree to within a step and a half (``_slack``: the odd step after a loop of two
+steps to a trip, under a Python ``if K % 2``, passes), and at the rule's own values of K a loop primitive
+(``scan`` or ``while``: ``lax.fori_loop``, ``lax.scan``, ``lax.while_loop``) must compute the
+output, so that the K steps run in a loop rather than unrolled (``max_equations`` caps a Python
+loop padded to the largest K).
 
 The loop that computes the output must also run a number of times that tracks K: of the live
 loops (a loop over a symbolic dim left out: it does not run over K), the one whose trip runs the
-most equations (``judge.worker.loops.work``: those of its body its results need, a loop nested
-in it counted as one equation, since it is weighed on its own: a loop of K trips holding a
-fixed loop that runs the steps is not taken for the loop of the steps), the longest
-of those where several tie; across the rule's values of K, and across a case's K and the other,
-its trip count, times the counts of the loops that hold it (``Loop.within``), must grow by at
-least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2 and stay at most ``steps_per_trip``
+most equations (``judge.worker.loops.work``: those of its body that the carries the output needs
+need, a loop nested in it counted as one equation, since it is weighed on its own: a loop of K
+trips holding a fixed loop that runs the steps is not taken for the loop of the steps), the
+longest of those where several tie; across the rule's values of K, and across a case's K and the
+other, its trip count, times the counts of the loops that hold it (``Loop.within``), must grow by
+at least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2, and stay at most ``steps_per_trip``
 times ``K + 1`` (``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip,
 ``K // 2`` trips of two steps and a peeled one, ``K // 2`` trips holding a fixed loop of two
-steps, ``K - 1`` trips after a first step written out, all pass; K trips each holding a fixed
-loop of 64 that runs the steps do not). A loop of a fixed count (7 squarings of a matrix
-standing for K steps), or of ``log2(K)`` trips, is
-refused (``unrolled_loop``), and so is such a loop beside a light loop of K trips that computes
-next to nothing (a number multiplied by one). The count is read without running anything
-(``judge.worker.loops``): a scan's length, and a while loop's where its condition compares a
-counter with a bound known before the loop (a Python int, ``jnp.asarray(K)``, a dim) and its
-body steps the counter by a literal; a condition of several tests joined by ``&`` counts as the
-least count read (``(i < K) & (moved > tol)`` runs at most K times: an early exit is the
-values' business). Where the count of the loop doing the most work is data (a bound computed
-from an array, a while that runs until a value converges with no counter beside), nothing shows
-that it tracks K, and the program is refused.
+steps, ``K - 1`` trips after a first step written out, all pass; K trips each holding a fixed loop
+of 64 that runs the steps do not). Where a ``cond`` lies between a loop and the loop holding it
+(``Loop.guarded``), the branch may run at a few of the holder's trips only: the growth counts
+the trips it surely runs, its own count without its holders' (``K // 8 + 1`` trips running a
+fixed loop of 24 steps at their first trips only do not grow), and so for a held loop that may
+stop early (``(j < 24) & (i * 24 < K)``). A loop of a fixed count (7
+squarings of a matrix standing for K steps), or of ``log2(K)`` trips, is refused
+(``unrolled_loop``), and so is such a loop beside a light loop of K trips that computes next to
+nothing (a number multiplied by one). Whichever loop computes the output, no live loop (its
+count times those of the loops holding it, a body called at several places counted at each:
+``judge.worker.program``) runs more than ``steps_per_trip`` times ``K + 1`` trips, or a number of
+trips that is data: a loop of K trips padded to weigh the most cannot hold, or stand beside, a
+fixed loop of 64 trips that runs the steps; and a program with more live loops than its summary
+lists is refused. The count is read without running anything (``judge.worker.loops``): a scan's
+length, and a while loop's where its condition compares a counter with a bound known before the
+loop (a Python int, ``jnp.asarray(K)``, a dim) and its body steps the counter by a literal; a
+condition of several tests joined by ``&`` counts as the least count read (``(i < K) & (moved >
+tol)`` runs at most K times: an early exit is the values' business). Where the count of a loop
+is data (a bound computed from an array, a while that runs until a value converges with no
+counter beside), nothing shows that it tracks K, and the program is refused.
 """
 
 from __future__ import annotations
@@ -53,7 +61,7 @@ from __future__ import annotations
 import secrets
 
 from judge.problem.model import bind_dims, dim_names, dim_ranges, shapes_for, tree_extents, tree_shapes
-from judge.rules import primitive_names
+from judge.rules import loop_trips, primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence, number
 
 ID = "no_unrolling"
@@ -63,7 +71,7 @@ EVIDENCE = ("program",)
 REASONS = ("unrolled_loop", "dim_read_as_number")
 DEFAULT_SIZES = (3, 7)
 #: how many of the K steps one trip of a loop may run, unless the rule says
-STEPS_PER_TRIP = 8
+STEPS_PER_TRIP = loop_trips.STEPS_PER_TRIP
 #: what runs the steps of a rule keyed on a parameter
 LOOPS = ("scan", "while")
 REST_CHUNK = 4  # the most steps of a trip whose K % c rest may be written out (``_slack``)
@@ -276,7 +284,7 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
                           f"{trace.label}: the traced program grows with {key}, {told}: it "
                           f"repeats work for each of the {key} steps, as a Python loop or "
                           f"comprehension does; {cure}")
-        return _trips_breach(rule, counted)
+        return loop_trips.trips_breach(rule, counted)
     for other in trace.related:
         if other.program is not None and other.program.equations != trace.program.equations:
             return Breach("unrolled_loop",
@@ -293,9 +301,9 @@ def _own(rule: dict, trace: TraceEvidence) -> list:
     none of the traces beside it at that value, and every derivative the judge takes traced in
     (a probe that failed may have been left out of it, which would make it shorter)."""
     K = rule["parameter"]
-    at = _at(trace, K)
+    at = loop_trips.value_at(trace, K)
     if trace.program is None or at is None or at == 1 or not trace.symbols or any(
-            _at(t, K) == at for t in trace.related):
+            loop_trips.value_at(t, K) == at for t in trace.related):
         return []  # one step: no loop, and compared through the others only
     probes = getattr(trace.report, "probes", None)
     return [] if probes is not None and probes.errors else [trace]
@@ -303,7 +311,7 @@ def _own(rule: dict, trace: TraceEvidence) -> list:
 
 def _named(trace: TraceEvidence, key: str) -> str:
     """How a message names a trace compared across the parameter: ``K = 5``."""
-    at = _at(trace, key)
+    at = loop_trips.value_at(trace, key)
     return f"{key} = {at}" if at is not None and not trace.label.startswith(f"{key} = ") else trace.label
 
 
@@ -342,7 +350,7 @@ def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) ->
             return Breach("unrolled_loop",
                           f"{t.label}: no loop primitive ({', '.join(LOOPS)}) computes the output; "
                           f"the {K} steps must run in lax.fori_loop, lax.scan or lax.while_loop")
-    return _trips_breach(rule, [t for t in traces if t.program is not None])
+    return loop_trips.trips_breach(rule, [t for t in traces if t.program is not None])
 
 
 def _spread(traces: list) -> int:
@@ -352,102 +360,15 @@ def _spread(traces: list) -> int:
 
 def _slack(rule: dict, traces: list) -> float:
     """How far apart the programs at different values of the parameter may be: a step and a half
-    (one written out costs a little more than one in a trip), a step a trip of the loop computing
-    the output (``_computing``; 0 where none) over its steps (K over the trips at the largest K);
-    where the trips are K // c at every K compared, c up to ``REST_CHUNK``, a step and a half for
-    each of the c - 1 a rest may write out, whatever K a grade draws. K % 8 after trips of 8 fails."""
-    if not (loops := [_computing(t.program) for t in traces]) or None in loops:
+    (one written out costs a little more than one in a trip), a step being a trip of the loop
+    that computes the output (``loop_trips.computing``; 0 where a program has none) over the steps
+    a trip runs (K over the trips at the largest K); where the trips are K // c at every K
+    compared, c up to ``REST_CHUNK``, a step and a half for each of the c - 1 a rest may write
+    out, whatever K a grade draws. The K % 8 left by trips of eight fails."""
+    if not (loops := [loop_trips.computing(t.program) for t in traces]) or None in loops:
         return 0
-    runs = [(_at(t, rule["parameter"]), _trips(t.program)) for t in traces]
+    runs = [(loop_trips.value_at(t, rule["parameter"]), loop_trips.trips(t.program)) for t in traces]
     k, n = max(((k, n) for k, n in runs if k and isinstance(n, int) and n > 0), default=(0, 0))
     chunks = [c for c in range(2, REST_CHUNK + 1) if all(k and n == k // c for k, n in runs)]
     work = min(loop.work for loop in loops)
     return max([1.5 * work / max(k / n if n else 1, 1)] + [1.5 * (c - 1) * work / c for c in chunks])
-
-
-def _at(trace, K: str) -> int | None:
-    """The value of the parameter a trace was made at, where it is an int."""
-    value = trace.values.get(K)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-#: a loop's count that is not one over the parameter (a symbolic dim's text)
-_OVER_A_DIM = object()
-
-
-def _count(length: str):
-    """A loop's trip count as the rule reads it: a number; at most a number (``<=5``, a loop
-    that may stop early, whose early exit the values judge) as that number; None where it is
-    data (``?``); ``_OVER_A_DIM`` for a loop over a symbolic dim."""
-    text = length[2:] if length.startswith("<=") else length
-    if text.isdigit():
-        return int(text)
-    return None if length == "?" else _OVER_A_DIM
-
-
-def _computing(program):
-    """The live loop that computes the output, as far as the rule reads it: of the loops not
-    over a symbolic dim, the one whose trip runs the most equations (``Loop.work``), the one
-    with the most trips among those; None where there is none."""
-    loops = [lp for lp in program.loops if _count(lp.length) is not _OVER_A_DIM]
-    if not loops:
-        return None
-    return max(loops, key=lambda lp: (lp.work, -1 if _count(lp.length) is None else _count(lp.length)))
-
-
-def _trips(program):
-    """How many times the trip of the loop that computes the output (``_computing``) runs: its
-    count times the counts of the loops that hold it (a fixed loop of two steps in each of
-    ``K // 2`` trips runs K times); 0 for none, None where a count is data. A loop over a
-    symbolic dim that holds it counts once."""
-    loop = _computing(program)
-    if loop is None:
-        return 0
-    total, seen = 1, set()
-    while loop is not None and id(loop) not in seen:
-        seen.add(id(loop))
-        count = _count(loop.length)
-        if count is None:
-            return None
-        total *= 1 if count is _OVER_A_DIM else count
-        within = loop.within
-        loop = program.loops[within] if within is not None and within < len(program.loops) else None
-    return total
-
-
-def _trips_breach(rule: dict, traces: list) -> Breach | None:
-    """Does the trip count of the loop that computes the output (``_trips``) track the
-    parameter across ``traces``: from each value K1 to each larger K2, up by at least
-    ``(K2 - K1) / steps_per_trip - 1``, and at most ``steps_per_trip`` trips for each step at
-    every K? A count that is data is refused: nothing shows it tracks K."""
-    K = rule["parameter"]
-    per = rule.get("steps_per_trip", STEPS_PER_TRIP)
-    seen = sorted(((_at(t, K), _trips(t.program)) for t in traces if _at(t, K) is not None),
-                  key=lambda e: e[0])
-    if len(seen) < 2:
-        return None
-    cure = (f"run the {K} steps as the loop's trips (lax.fori_loop(0, {K}, ...), lax.scan with "
-            f"length {K}, or a while loop counting to {K})")
-    if any(n is None for _, n in seen):
-        at = ", ".join(f"at {K} = {k}" for k, n in seen if n is None)
-        return Breach("unrolled_loop",
-                      f"the loops do not run a number of times that tracks {K}: the loop that "
-                      f"does the most work per trip runs a number of times that is data {at} "
-                      f"(its bound or start is computed from an array, or its test is not a "
-                      f"counter compared with a bound), which the rule cannot read; {cure}")
-    told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}" for j, (k, n) in enumerate(seen))
-    for i, (k1, n1) in enumerate(seen):
-        for k2, n2 in seen[i + 1:]:
-            if k2 > k1 and (n2 - n1) * per < k2 - k1 - per:
-                return Breach("unrolled_loop",
-                              f"the loops do not run a number of times that tracks {K}: the "
-                              f"loop that does the most work per trip runs {told}; with at most "
-                              f"{per} of the {K} steps to a trip, it must run more times as {K} "
-                              f"grows; {cure}")
-    if any(n > per * (k + 1) for k, n in seen):
-        return Breach("unrolled_loop",
-                      f"the loops do not run a number of times that tracks {K}: the loop that does "
-                      f"the most work per trip runs {told}, its count times the counts of the loops "
-                      f"that hold it; that is more than {per} trips for each of the {K} steps, as "
-                      f"when a loop of {K} trips holds a fixed loop that runs the steps; {cure}")
-    return None

@@ -56,6 +56,9 @@ class Loop:
     work: int = 0        # the equations one trip runs (``judge.worker.loops.work``)
     #: the index, among the program's loops, of the loop whose body holds this one; None at the top
     within: int | None = None
+    #: a ``cond`` lies between this loop and the one holding it: it may run at some of that
+    #: loop's trips only
+    guarded: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,7 @@ class Program:
     carriers: tuple[str, ...] = ()   # primitives that hold a function (a jaxpr), multi-operand sort
     symbolic: bool = False           # traced with symbolic dims
     loops: tuple[Loop, ...] = ()     # every live scan and while loop (read by the loop rules)
+    loops_omitted: bool = False      # more live loops than ``loops`` lists
     #: primitive name -> the first line of the submission that made one of its equations
     lines: Mapping[str, int] = field(default_factory=dict)
     #: (line, equations) for the submission's lines that made the most equations, most first
@@ -97,8 +101,8 @@ class Program:
 def program(raw, where: str) -> Program:
     msg = _object(raw, where)
     _keys(msg, where, ("equations", "primitives", "live", "largest"),
-          ("omitted", "shapes", "shapes_omitted", "carriers", "loops", "lines", "busiest",
-           "typed", "typed_omitted"))
+          ("omitted", "shapes", "shapes_omitted", "carriers", "loops", "loops_omitted", "lines",
+           "busiest", "typed", "typed_omitted"))
     primitives, live = (_counts(msg[key], f"{where}.{key}") for key in ("primitives", "live"))
     largest = msg["largest"]
     if not isinstance(largest, list) or len(largest) > protocol.MAX_LARGEST:
@@ -129,10 +133,17 @@ def program(raw, where: str) -> Program:
                    shapes_omitted=_int(msg.get("shapes_omitted", 0), f"{where}.shapes_omitted"),
                    carriers=tuple(_text(c, f"{where}.carriers", protocol.MAX_NAME) for c in carriers),
                    loops=_loops(msg.get("loops", []), f"{where}.loops"),
+                   loops_omitted=_flag(msg.get("loops_omitted", False), f"{where}.loops_omitted"),
                    lines=MappingProxyType(_lines(msg.get("lines", {}), f"{where}.lines")),
                    busiest=_busiest(msg.get("busiest", []), f"{where}.busiest"),
                    typed=MappingProxyType(_typed(msg.get("typed", []), f"{where}.typed")),
                    typed_omitted=_int(msg.get("typed_omitted", 0), f"{where}.typed_omitted"))
+
+
+def _flag(raw, where: str) -> bool:
+    if not isinstance(raw, bool):
+        _fail(where, "expected true or false")
+    return raw
 
 
 def _line(raw, where: str) -> int | None:
@@ -199,16 +210,18 @@ def _loops(raw, where: str) -> tuple:
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
         item = _object(item, here)
-        _keys(item, here, ("primitive", "length", "recurrent"), ("reach", "work", "within"))
-        if not isinstance(item["recurrent"], bool):
-            _fail(f"{here}.recurrent", "expected true or false")
+        _keys(item, here, ("primitive", "length", "recurrent"), ("reach", "work", "within", "guarded"))
+        for flag in ("recurrent", "guarded"):
+            if not isinstance(item.get(flag, False), bool):
+                _fail(f"{here}.{flag}", "expected true or false")
         found.append(Loop(primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
                           length=_text(item["length"], f"{here}.length", protocol.MAX_NAME),
                           recurrent=item["recurrent"], reach=_reach(item.get("reach"), f"{here}.reach"),
                           work=_int(item.get("work", 0), f"{here}.work", 0, protocol.MAX_SUMMARY_COUNT),
                           # an earlier loop: the walk lists a loop before those its body holds
                           within=None if item.get("within") is None
-                          else _int(item["within"], f"{here}.within", 0, i - 1)))
+                          else _int(item["within"], f"{here}.within", 0, i - 1),
+                          guarded=item.get("guarded", False)))
     return tuple(found)
 
 

@@ -37,13 +37,14 @@ def _dependencies(body) -> tuple[dict, dict]:
     return deps, written
 
 
-def loop_summary(eqn, mask, producers: dict) -> dict | None:
+def loop_summary(eqn, mask, producers: dict, wants: dict | None = None) -> dict | None:
     """What one live scan or while loop does: its length (a dim's text, a number, or ``"?"``)
     and whether it is a recurrence: a floating carry whose next value is computed (not
     copied) from the carries and from data (the scanned rows or the loop's constants), and
     that reaches what the caller needs (the final carry, a scanned output, or a ref written).
     ``carries``: the positions, among the body's inputs, of the recurrent carries (for
-    ``reach``; not part of the summary sent)."""
+    ``reach``; not part of the summary sent). ``wants``: id of the body -> which of its outputs
+    the caller needs (``loop_needs``), what ``work`` counts; all of them where not given."""
     name = eqn.primitive.name
     params = eqn.params
     if name == "scan":
@@ -90,17 +91,18 @@ def loop_summary(eqn, mask, producers: dict) -> dict | None:
     if len(length) > protocol.MAX_NAME:
         length = "?"  # cut, a count would read as another
     return {"primitive": name, "length": length,
-            "recurrent": bool(recurrent) and reaches, "work": min(work(body), protocol.MAX_SUMMARY_COUNT),
+            "recurrent": bool(recurrent) and reaches, "work": min(work(body, (wants or {}).get(id(body))), protocol.MAX_SUMMARY_COUNT),
             "carries": sorted(recurrent)}
 
 
-def work(body) -> int:
-    """The equations one trip of a loop runs itself: those of ``body`` its results need, each
+def work(body, wanted: tuple | None = None) -> int:
+    """The equations one trip of a loop runs itself: those of ``body`` its results need (those
+    of ``wanted``, where given: a carry the output never needs computes nothing), each
     nested call's or branch's body counted whole, a nested ``scan`` or ``while`` counted as
     one equation (its body is a loop of its own, listed and weighed on its own: counted in, a
     loop of K trips holding a fixed loop that runs the steps would pass for the loop of the
     steps)."""
-    needed = {id(v) for v in body.outvars}
+    needed = {id(v) for k, v in enumerate(body.outvars) if wanted is None or k >= len(wanted) or wanted[k]}
     count = 0
     for eqn in reversed(body.eqns):
         if not any(id(v) in needed for v in eqn.outvars):

@@ -59,14 +59,25 @@ most ``protocol.MAX_SHAPES``, and says how many it left out (the judge refuses a
 
 ``carriers`` names every primitive whose equation holds a jaxpr (a function the submission
 wrote, run by that primitive), and ``sort`` with more than one operand.
+
+``loops`` lists every live ``scan`` and ``while`` (``loops.loop_summary``), a loop before those
+its body holds, each held one naming the index of the loop holding it (``within``) and, where a
+``cond`` lies between the two, ``"guarded": true`` (it may run at a few of the holder's trips
+only). A body called at several places (a jitted function called inside a loop and outside it)
+is walked once, but its loops are listed at each call, held by the loops holding that call. At
+most ``protocol.MAX_LOOPS``; ``"loops_omitted": true`` says that more were left out::
+
+     "loops": [{"primitive": "scan", "length": "5", "recurrent": true, "work": 14},
+               {"primitive": "scan", "length": "2", "recurrent": true, "work": 13, "within": 0}]
 """
 
 from __future__ import annotations
 
 import math
 
-from . import protocol, reach, symbolic as _symbolic
+from . import protocol, symbolic as _symbolic
 from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
+from .loop_list import Listed, listed_loops, reaches
 from .loops import constants, is_ref, loop_needs, loop_summary
 from .stacked import read_by_rows
 
@@ -212,15 +223,19 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         totals[id(jaxpr)] = (equations, primitives, lines)
         return equations, primitives, lines
 
-    loops: list = []
-    loop_eqns: list = []
-    enclosing: list = []  # the index in ``loops`` of each loop the walk is inside, innermost last
+    loops_at: dict = {}                 # the same key as ``lives`` -> the loops that walk lists
 
-    def live_walk(jaxpr, wanted, data: tuple) -> dict:
+    def live_walk(jaxpr, wanted, data: tuple) -> tuple[dict, list]:
+        """The live primitives of ``jaxpr`` and its live loops, as ``loop_list.Listed`` entries whose
+        ``within`` is an index into that list (None: held by whatever calls ``jaxpr``). A body
+        walked before is not walked again, but the caller lists its loops again: a body called
+        at several places (a jitted function called once outside a loop and once inside) has
+        its loops listed at each, held by the loops that hold that call."""
         key = (id(jaxpr), wanted, data)
         if key in lives:
-            return lives[key]
+            return lives[key], loops_at[key]
         live: dict = {}
+        listed: list = []
         producers = None
         found = _data(jaxpr, data, datas)[0]
         for i, mask in _liveness(jaxpr, wanted, backward).items():
@@ -230,37 +245,42 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             typed = (name, _dtypes(eqn.invars), _dtypes(eqn.outvars),  # a tuple key: see below
                      min(sum(id(v) in found for v in eqn.invars), protocol.MAX_TYPED_VALUES))
             live[typed] = live.get(typed, 0) + 1
-            pushed = len(enclosing)
-            if name in ("scan", "while") and len(loops) < protocol.MAX_LOOPS:
+            bodies = _loop_wants(eqn, mask, backward)
+            me = None  # this equation's own entry, where it is a loop
+            if name in ("scan", "while") and len(listed) <= protocol.MAX_LOOPS:
                 if producers is None:
                     producers = {**fixed, **{id(v): e for e in jaxpr.eqns for v in e.outvars}}
                 try:
-                    loop = loop_summary(eqn, mask, producers)
+                    loop = loop_summary(eqn, mask, producers, bodies)
                 except Exception:  # noqa: BLE001 - a loop of another form: no recurrence seen
                     loop = {"primitive": name, "length": "?", "recurrent": False}
                 if loop is not None:
-                    if enclosing:
-                        loop["within"] = enclosing[-1]
-                    loops.append(loop)
-                    loop_eqns.append(eqn)
-                    enclosing.append(len(loops) - 1)
+                    me = len(listed)
+                    listed.append(Listed(loop, eqn, None, False))
             inner = _inner_data(eqn, found)
-            bodies = _loop_wants(eqn, mask, backward)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     follows = name in _FOLLOWS and len(sub.outvars) == len(mask)
                     wants = mask if follows else bodies.get(id(sub))
-                    add(live, live_walk(sub, wants, inner(sub)))
-            del enclosing[pushed:]
+                    sub_live, sub_listed = live_walk(sub, wants, inner(sub))
+                    add(live, sub_live)
+                    base = len(listed)
+                    for entry in sub_listed[:protocol.MAX_LOOPS + 1 - len(listed)]:
+                        if entry.within is not None:
+                            listed.append(entry._replace(within=base + entry.within))
+                        else:  # held by this equation's loop, through a branch where it is a cond
+                            listed.append(entry._replace(within=me, guarded=entry.guarded or name == "cond"))
         lives[key] = live
-        return live
+        loops_at[key] = listed
+        return live, listed
 
     top = closed.jaxpr if hasattr(closed, "jaxpr") and hasattr(closed.jaxpr, "eqns") else closed
     fixed = constants(closed)  # the program's whole constants, where a counter may start
     rows = read_by_rows(top) if symbolic else set()  # scans' stacks read one row a step
     equations, primitives, lines = walk(top)
-    both = live_walk(top, None, tuple(len(getattr(getattr(v, "aval", None), "shape", ())) > 0
-                                      for v in top.invars))
+    both, walked = live_walk(top, None, tuple(len(getattr(getattr(v, "aval", None), "shape", ())) > 0
+                                              for v in top.invars))
+    loops, loop_eqns = listed_loops(walked)
     live = {k: v for k, v in both.items() if isinstance(k, str)}
     typed = sorted(((k, v) for k, v in both.items() if not isinstance(k, str)), key=lambda kv: (-kv[1], kv[0]))
     # largest first; on a tie a floating value (what a student computed) before an index array
@@ -288,33 +308,13 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         found["shapes_omitted"] = max(0, len(listed) - protocol.MAX_SHAPES)
         found["carriers"] = sorted(c[:protocol.MAX_NAME] for c in carriers)[:protocol.MAX_PRIMITIVE_NAMES]
         if symbols is not None and hasattr(closed, "consts"):
-            _reaches(closed, loops, loop_eqns, symbols, outputs)
+            reaches(closed, loops, loop_eqns, symbols, outputs)
     for loop in loops:
         loop.pop("carries", None)
     found["loops"] = loops
+    if len(walked) > protocol.MAX_LOOPS:
+        found["loops_omitted"] = True
     return found
-
-
-def _reaches(closed, loops: list, eqns: list, symbols: dict, outputs: int | None) -> None:
-    """Each recurrent loop's ``reach`` (``reach.measure``) on ``closed`` made concrete at the
-    measurement's extents; ``None`` where it cannot be measured."""
-    concrete = None
-    for loop, eqn in zip(loops, eqns):
-        if not loop["recurrent"] or loop["length"].isdigit() or loop["length"] == "?":
-            continue  # a recurrence over no dim: nothing to measure for a rule over one
-        loop["reach"] = None
-        path = reach.path_to(closed.jaxpr, eqn)
-        if path is None:
-            continue
-        try:
-            at = reach.extents(symbols)
-            if concrete is None:
-                concrete = _symbolic.instantiate(closed, at)
-            loop["reach"] = reach.measure(concrete, path, set(loop["carries"]),
-                                          len(closed.jaxpr.outvars) if outputs is None else outputs, at,
-                                          loop["length"])
-        except Exception:  # noqa: BLE001 - a program the measurement cannot run: not measured
-            loop["reach"] = None
 
 
 def _inner_data(eqn, found: set):

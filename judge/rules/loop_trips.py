@@ -1,0 +1,149 @@
+"""How many times the loops of a traced program run, as ``no_unrolling`` keyed on a static int
+parameter reads them (``Loop.length``, ``Loop.within``, ``Loop.guarded``): the loop that
+computes the output, its trips counted with those of the loops holding it, the most any loop
+runs, and whether they track the parameter across traces at several of its values. Reads the
+judge's typed summary of each program only."""
+
+from __future__ import annotations
+
+from judge.rules.base import Breach, number
+from judge.worker import protocol
+
+#: how many of the K steps one trip of a loop may run, unless the rule says
+STEPS_PER_TRIP = 8
+
+
+def value_at(trace, K: str) -> int | None:
+    """The value of the parameter a trace was made at, where it is an int."""
+    value = trace.values.get(K)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+#: a loop's count that is not one over the parameter (a symbolic dim's text)
+OVER_A_DIM = object()
+
+
+def trip_count(length: str):
+    """A loop's trip count as the rule reads it: a number; at most a number (``<=5``, a loop
+    that may stop early, whose early exit the values judge) as that number; None where it is
+    data (``?``); ``OVER_A_DIM`` for a loop over a symbolic dim."""
+    text = length[2:] if length.startswith("<=") else length
+    if text.isdigit():
+        return int(text)
+    return None if length == "?" else OVER_A_DIM
+
+
+def computing(program):
+    """The live loop that computes the output, as far as the rule reads it: of the loops not
+    over a symbolic dim, the one whose trip runs the most equations (``Loop.work``), the one
+    whose trip runs the most times among those (``trips``: a jitted body's loop, listed where it
+    is called inside a loop and where it is called outside, is read where it runs the most),
+    then the one with the most trips of its own; None where there is none."""
+    loops = [lp for lp in program.loops if trip_count(lp.length) is not OVER_A_DIM]
+    if not loops:
+        return None
+
+    def weight(lp):
+        total, own = trips(program, lp), trip_count(lp.length)
+        return lp.work, -1 if total is None else total, -1 if own is None else own
+    return max(loops, key=weight)
+
+
+def trips(program, loop=None, held: bool = True):
+    """How many times the trip of ``loop`` (by default the loop that computes the output,
+    ``computing``) runs: its count times the counts of the loops that hold it (a fixed loop of
+    two steps in each of ``K // 2`` trips runs K times); 0 for none, None where a count is
+    data. A loop over a symbolic dim that holds it counts once. With ``held`` false, as far as
+    it surely runs: the loops that hold it through a ``cond`` (``Loop.guarded``: it may run at
+    a few of their trips only), or that hold a loop which may stop early (a count ``<=n``: it
+    may run its n trips at a few of their trips, none at the others), are not counted."""
+    loop = computing(program) if loop is None else loop
+    if loop is None:
+        return 0
+    total, seen = 1, set()
+    while loop is not None and id(loop) not in seen:
+        seen.add(id(loop))
+        count = trip_count(loop.length)
+        if count is None:
+            return None
+        total *= 1 if count is OVER_A_DIM else count
+        within = loop.within
+        if not held and (getattr(loop, "guarded", False) or loop.length.startswith("<=")):
+            break  # it may run at a few of its holder's trips only, or stop at once at the others
+        loop = program.loops[within] if within is not None and within < len(program.loops) else None
+    return total
+
+
+def most_trips(program):
+    """The most times the trip of any loop not over a symbolic dim runs (``trips``: its count
+    times those of the loops holding it); 0 for none, None where a count is data."""
+    counts = [trips(program, lp) for lp in program.loops if trip_count(lp.length) is not OVER_A_DIM]
+    return None if None in counts else max(counts, default=0)
+
+
+def trips_breach(rule: dict, traces: list) -> Breach | None:
+    """Does the trip count of the loop that computes the output (``trips``) track the
+    parameter across ``traces``: from each value K1 to each larger K2, up by at least
+    ``(K2 - K1) / steps_per_trip - 1`` (counting only the trips it surely runs: not those of a
+    loop that holds it through a ``cond`` or where it may stop early), and at most
+    ``steps_per_trip`` trips for each step
+    at every K, for every loop (``most_trips``)? A count that is data is refused: nothing shows
+    it tracks K; so is a program with more loops than its summary lists."""
+    K = rule["parameter"]
+    per = rule.get("steps_per_trip", STEPS_PER_TRIP)
+    valued = sorted((t for t in traces if value_at(t, K) is not None), key=lambda t: value_at(t, K))
+    seen = [(value_at(t, K), trips(t.program)) for t in valued]
+    if len(seen) < 2:
+        return None
+    cure = (f"run the {K} steps as the loop's trips (lax.fori_loop(0, {K}, ...), lax.scan with "
+            f"length {K}, or a while loop counting to {K})")
+    if any(getattr(t.program, "loops_omitted", False) for t in valued):
+        return Breach("unrolled_loop",
+                      f"the program has more live loops than the judge reads ({protocol.MAX_LOOPS}): "
+                      f"nothing shows that the loop computing the output runs a number of times "
+                      f"that tracks {K}; {cure}")
+    if any(n is None for _, n in seen):
+        at = ", ".join(f"at {K} = {k}" for k, n in seen if n is None)
+        return Breach("unrolled_loop",
+                      f"the loops do not run a number of times that tracks {K}: the loop that "
+                      f"does the most work per trip runs a number of times that is data {at} "
+                      f"(its bound or start is computed from an array, or its test is not a "
+                      f"counter compared with a bound), which the rule cannot read; {cure}")
+    told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}" for j, (k, n) in enumerate(seen))
+    least = [(value_at(t, K), trips(t.program, held=False)) for t in valued]
+    for i, (k1, n1) in enumerate(least):
+        for k2, n2 in least[i + 1:]:
+            if k2 > k1 and (n2 - n1) * per < k2 - k1 - per:
+                surely = "" if least == seen else (
+                    " (" + ", ".join(f"{number(n)} at {K} = {k}" for k, n in least) + " surely: the "
+                    "rest in a branch of a cond, or in a loop that may stop early, which may run at "
+                    "a few of its holder's trips only)")
+                return Breach("unrolled_loop",
+                              f"the loops do not run a number of times that tracks {K}: the "
+                              f"loop that does the most work per trip runs {told}{surely}; with at "
+                              f"most {per} of the {K} steps to a trip, it must run more times as "
+                              f"{K} grows; {cure}")
+    if any(n > per * (k + 1) for k, n in seen):
+        return Breach("unrolled_loop",
+                      f"the loops do not run a number of times that tracks {K}: the loop that does "
+                      f"the most work per trip runs {told}, its count times the counts of the loops "
+                      f"that hold it; that is more than {per} trips for each of the {K} steps, as "
+                      f"when a loop of {K} trips holds a fixed loop that runs the steps; {cure}")
+    most = [(value_at(t, K), most_trips(t.program)) for t in valued]
+    if any(n is None for _, n in most):
+        at = ", ".join(f"at {K} = {k}" for k, n in most if n is None)
+        return Breach("unrolled_loop",
+                      f"the loops do not run a number of times that tracks {K}: a loop runs a "
+                      f"number of times that is data {at} (its bound or start is computed from an "
+                      f"array, or its test is not a counter compared with a bound); whatever loop "
+                      f"computes the output, nothing shows that this one does not repeat the "
+                      f"steps a fixed number of times; {cure}")
+    if any(n > per * (k + 1) for k, n in most):
+        told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}" for j, (k, n) in enumerate(most))
+        return Breach("unrolled_loop",
+                      f"the loops do not run a number of times that tracks {K}: a loop runs more "
+                      f"than {per} trips for each of the {K} steps, {told}, its "
+                      f"count times the counts of the loops that hold it (a fixed loop held by a "
+                      f"loop of {K} trips, or called again inside one); whatever loop computes "
+                      f"the output, no loop may repeat the steps that often; {cure}")
+    return None
