@@ -21,9 +21,12 @@ The families cover the first step (count 0, zero moments: the bias correction di
 1 - b1 and 1 - b2, so a step number of count instead of count + 1 divides by zero), the
 middle and the end of training (count up to 100000, where b^t underflows), gradients of about
 eps (eps inside the square root differs most there), no weight decay, b1 = 0 or b2 = 0, and
-nested trees. Hyperparameters are taken from the values people use; the other values are
-rounded to a few digits so that the spec stays short to read. One alternative casts every
-hyperparameter to float32 first, as a jitted solution that takes them as arguments does:
+nested trees. The judge traces a submission once per tree (its keys and leaf shapes) and set
+of hyperparameters (the five Python floats), so every case takes both from a short list
+(``CONFIGS``: the examples' four, the named hidden cases' b1 = 0, b2 = 0, four-leaf nested and
+four-scalar ones, and an 8 x 8 leaf); the families vary count, the values and which of those
+configurations they use. The values are rounded to a few digits so that the spec stays short
+to read. One alternative casts every hyperparameter to float32 first, as a jitted solution that takes them as arguments does:
 (1 - b2) then carries float32's rounding of b2, which is why v has a looser tolerance.
 
 This module is loaded into the judge process: it may import only NumPy, ml_dtypes and pure
@@ -34,45 +37,38 @@ import numpy as np
 
 F32 = np.float32
 
-NAMES = ["w", "b", "kernel", "bias", "scale", "embedding", "gamma", "beta", "w_in", "b_in",
-         "w_out", "b_out", "query", "key", "value", "logits", "offset", "lm_head", "norm"]
-GROUPS = ["dense", "encoder", "decoder", "head", "layer_0", "layer_1", "attention", "mlp"]
+#: (tree of leaf shapes, (lr, b1, b2, eps, weight_decay)): each pair is one program traced per
+#: submission, so the cases use no other
+CONFIGS = (
+    ({"w": (2,), "b": ()}, (0.1, 0.9, 0.999, 1e-8, 0.01)),
+    ({"kernel": (1, 2)}, (0.01, 0.5, 0.5, 0.1, 0.1)),
+    ({"layer": {"w": (2,)}, "head": {"b": ()}}, (0.1, 0.9, 0.999, 1e-8, 0.5)),
+    ({"scale": ()}, (0.001, 0.9, 0.999, 1e-8, 0.0)),
+    ({"w": (3,), "b": (1,)}, (0.01, 0.0, 0.99, 1e-8, 0.01)),
+    ({"kernel": (2, 2)}, (0.05, 0.9, 0.0, 1e-6, 0.05)),
+    ({"encoder": {"w": (2, 2), "b": (2,)}, "decoder": {"w": (1, 2)}, "logits_scale": ()},
+     (0.002, 0.9, 0.999, 1e-8, 0.05)),
+    ({"gamma": (), "beta": (), "scale": (), "offset": ()}, (0.01, 0.8, 0.95, 1e-8, 0.1)),
+    ({"w": (8, 8), "b": (8,)}, (0.001, 0.9, 0.999, 1e-8, 0.01)),
+)
 
-LRS = [1e-3, 3e-4, 1e-2, 5e-2, 0.1, 2e-3]
-B1S = [0.9, 0.9, 0.9, 0.8, 0.95, 0.5]
-B2S = [0.999, 0.999, 0.99, 0.98, 0.95, 0.9]
-EPSS = [1e-8, 1e-8, 1e-6, 1e-7]
-WDS = [1e-4, 1e-2, 1e-2, 5e-2, 0.1]
+
+def _nested(tree):
+    return any(isinstance(value, dict) for value in tree.values())
+
+
+def _size(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def _config(rng, keep=lambda shapes, hyper: True):
+    """A (shapes, hyper) pair of ``CONFIGS`` that ``keep`` admits, drawn uniformly."""
+    options = [c for c in CONFIGS if keep(*c)]
+    return options[int(rng.integers(len(options)))]
 
 
 def _round(values, digits):
     return np.round(np.asarray(values, np.float64), digits).astype(F32)
-
-
-def _pick(rng, options):
-    return options[int(rng.integers(len(options)))]
-
-
-def _shape(rng):
-    ndim = int(rng.integers(0, 3))
-    if ndim == 0:
-        return ()
-    if ndim == 1:
-        return (int(rng.integers(1, 13)),)
-    rows = int(rng.integers(1, 7))
-    return (rows, int(rng.integers(1, 7)))
-
-
-def _structure(rng, count, nested=False):
-    """A tree of shapes: {name: shape} or, nested, {group: {name: shape}, ...}."""
-    names = [NAMES[int(i)] for i in rng.choice(len(NAMES), size=count, replace=False)]
-    if not nested:
-        return {name: _shape(rng) for name in names}
-    groups = [GROUPS[int(i)] for i in rng.choice(len(GROUPS), size=2, replace=False)]
-    tree = {groups[0]: {}, groups[1]: {}}
-    for i, name in enumerate(names):
-        tree[groups[i % 2]][name] = _shape(rng)
-    return tree
 
 
 def _map(fn, *trees):
@@ -115,109 +111,93 @@ def _case(params, grads, m, v, count, lr, b1, b2, eps, wd, note):
                     f"eps {eps:g}, weight_decay {wd:g}"}
 
 
-def _hyper(rng):
-    return _pick(rng, LRS), _pick(rng, B1S), _pick(rng, B2S), _pick(rng, EPSS), _pick(rng, WDS)
-
-
 def first_step(rng):
     """count 0 and zero moments: m_hat = g, v_hat = g^2, the Adam direction is about sign(g)."""
-    shapes = _structure(rng, int(rng.integers(1, 5)))
+    shapes, hyper = _config(rng)
     params, grads, m, v = _state(rng, shapes, fresh=True)
-    return _case(params, grads, m, v, 0, *_hyper(rng), "first step")
+    return _case(params, grads, m, v, 0, *hyper, "first step")
 
 
 def early(rng):
     """count from 1 to 20: the bias corrections are far from 1."""
-    shapes = _structure(rng, int(rng.integers(1, 5)))
+    shapes, hyper = _config(rng)
     params, grads, m, v = _state(rng, shapes)
-    return _case(params, grads, m, v, int(rng.integers(1, 21)), *_hyper(rng), "early steps")
+    return _case(params, grads, m, v, int(rng.integers(1, 21)), *hyper, "early steps")
 
 
 def mid_training(rng):
     """count from 50 to 3000: 1 - b2^t still matters for b2 = 0.999."""
-    shapes = _structure(rng, int(rng.integers(1, 5)))
+    shapes, hyper = _config(rng)
     params, grads, m, v = _state(rng, shapes)
-    return _case(params, grads, m, v, int(rng.integers(50, 3001)), *_hyper(rng), "mid training")
+    return _case(params, grads, m, v, int(rng.integers(50, 3001)), *hyper, "mid training")
 
 
 def late(rng):
     """count from 20000 to 100000: b1^t and b2^t underflow, the corrections are 1."""
-    shapes = _structure(rng, int(rng.integers(1, 5)))
+    shapes, hyper = _config(rng)
     params, grads, m, v = _state(rng, shapes)
-    return _case(params, grads, m, v, int(rng.integers(20000, 100001)), *_hyper(rng),
+    return _case(params, grads, m, v, int(rng.integers(20000, 100001)), *hyper,
                  "late training")
 
 
 def eps_scale(rng):
-    """Gradients and moments of about sqrt(eps) or eps, with eps from 1e-8 to 1e-2: eps
-    placed inside the square root changes the step."""
-    lr, b1, b2, _, wd = _hyper(rng)
-    eps = _pick(rng, [1e-3, 1e-2, 1e-4, 1e-6])
-    shapes = _structure(rng, int(rng.integers(1, 5)))
-    scale = float(np.sqrt(eps)) * 0.5
+    """Gradients and moments of about sqrt(eps), with eps 1e-6 or 0.1: eps placed inside the
+    square root changes the step."""
+    shapes, hyper = _config(rng, lambda shapes, hyper: hyper[3] >= 1e-6)
+    scale = float(np.sqrt(hyper[3])) * 0.5
     params, grads, m, v = _state(rng, shapes, g_scale=scale, m_scale=scale, v_scale=scale,
                                  digits=8)
-    return _case(params, grads, m, v, int(rng.integers(0, 30)), lr, b1, b2, eps, wd, "grads near eps")
+    return _case(params, grads, m, v, int(rng.integers(0, 30)), *hyper, "grads near eps")
 
 
 def no_decay(rng):
     """weight_decay 0: plain Adam."""
-    lr, b1, b2, eps, _ = _hyper(rng)
-    shapes = _structure(rng, int(rng.integers(1, 5)))
+    shapes, hyper = _config(rng, lambda shapes, hyper: hyper[4] == 0)
     params, grads, m, v = _state(rng, shapes)
-    return _case(params, grads, m, v, int(rng.integers(0, 500)), lr, b1, b2, eps, 0.0,
-                 "no weight decay")
+    return _case(params, grads, m, v, int(rng.integers(0, 500)), *hyper, "no weight decay")
 
 
 def strong_decay(rng):
-    """weight_decay 0.1 to 1 and large params: the decay term dominates the step."""
-    lr, b1, b2, eps, _ = _hyper(rng)
-    shapes = _structure(rng, int(rng.integers(1, 5)))
+    """The strongest weight decay, 0.5, and large params: the decay term dominates the step."""
+    strongest = max(hyper[4] for _, hyper in CONFIGS)
+    shapes, hyper = _config(rng, lambda shapes, hyper: hyper[4] == strongest)
     params, grads, m, v = _state(rng, shapes, p_scale=10.0)
-    wd = _pick(rng, [0.1, 0.3, 0.5, 1.0])
-    return _case(params, grads, m, v, int(rng.integers(0, 200)), lr, b1, b2, eps, wd,
-                 "strong weight decay")
+    return _case(params, grads, m, v, int(rng.integers(0, 200)), *hyper, "strong weight decay")
 
 
 def zero_betas(rng):
-    """b1 = 0 (no momentum) or b2 = 0 (v' = g^2), or both: 0^t = 0, no bias correction."""
-    lr, b1, b2, eps, wd = _hyper(rng)
-    which = int(rng.integers(3))
-    b1 = 0.0 if which in (0, 2) else b1
-    b2 = 0.0 if which in (1, 2) else b2
-    shapes = _structure(rng, int(rng.integers(1, 5)))
+    """b1 = 0 (no momentum) or b2 = 0 (v' = g^2): 0^t = 0, no bias correction."""
+    shapes, hyper = _config(rng, lambda shapes, hyper: 0.0 in hyper[1:3])
     params, grads, m, v = _state(rng, shapes)
-    return _case(params, grads, m, v, int(rng.integers(0, 100)), lr, b1, b2, eps, wd, "zero betas")
+    return _case(params, grads, m, v, int(rng.integers(0, 100)), *hyper, "zero betas")
 
 
 def zero_grads(rng):
     """Some gradient entries exactly zero, some with zero moments too (0 / (0 + eps) = 0:
     only the weight decay moves those params)."""
-    shapes = _structure(rng, int(rng.integers(1, 5)))
+    shapes, hyper = _config(rng)
     params, grads, m, v = _state(rng, shapes)
     mask = _map(lambda g: rng.random(size=np.shape(g)) < 0.5, grads)
     grads = _map(lambda g, k: np.where(k, F32(0), g).astype(F32), grads, mask)
     fresh = _map(lambda k: k & (rng.random(size=np.shape(k)) < 0.5), mask)
     m = _map(lambda x, k: np.where(k, F32(0), x).astype(F32), m, fresh)
     v = _map(lambda x, k: np.where(k, F32(0), x).astype(F32), v, fresh)
-    return _case(params, grads, m, v, int(rng.integers(0, 50)), *_hyper(rng), "zero gradients")
+    return _case(params, grads, m, v, int(rng.integers(0, 50)), *hyper, "zero gradients")
 
 
 def nested(rng):
-    """Two levels of dicts ({"dense": {"w": ..., "b": ...}, "head": {...}}), 2 to 4 leaves."""
-    shapes = _structure(rng, int(rng.integers(2, 5)), nested=True)
+    """Two levels of dicts ({"layer": {"w": ...}, "head": {"b": ...}}, ...)."""
+    shapes, hyper = _config(rng, lambda shapes, hyper: _nested(shapes))
     params, grads, m, v = _state(rng, shapes)
-    return _case(params, grads, m, v, int(rng.integers(0, 1000)), *_hyper(rng), "nested dicts")
+    return _case(params, grads, m, v, int(rng.integers(0, 1000)), *hyper, "nested dicts")
 
 
 def large_leaves(rng):
     """An 8 x 8 leaf (64 entries, the most a leaf may have) and large gradients."""
-    names = [NAMES[int(i)] for i in rng.choice(len(NAMES), size=2, replace=False)]
-    shapes = {names[0]: (8, 8)}
-    if rng.random() < 0.5:
-        shapes[names[1]] = _shape(rng)
+    shapes, hyper = _config(rng, lambda shapes, hyper: any(
+        _size(s) == 64 for s in shapes.values() if not isinstance(s, dict)))
     params, grads, m, v = _state(rng, shapes, g_scale=10.0, m_scale=3.0, v_scale=5.0, digits=2)
-    return _case(params, grads, m, v, int(rng.integers(0, 5000)), *_hyper(rng), "large leaves")
+    return _case(params, grads, m, v, int(rng.integers(0, 5000)), *hyper, "large leaves")
 
 
 FAMILIES = {"first_step": first_step, "early": early, "mid_training": mid_training,
