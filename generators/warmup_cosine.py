@@ -17,8 +17,8 @@ lr = base_lr * step / warmup_steps for step < warmup_steps, then
 after total_steps) and on the boundaries between them (0, warmup_steps - 1, warmup_steps,
 warmup_steps + 1, total_steps - 1, total_steps, total_steps + 1), take warmup_steps = 0 and
 warmup_steps = total_steps - 1, short schedules (where an off-by-one is far from the tolerance)
-and long ones up to 10**6 steps (a product in float16 overflows there), and learning rates
-from 1e-4 to 10. base_lr is rounded to three significant digits so the spec stays readable.
+and one of 10**6 steps (a product in float16 overflows there), and learning rates from 3e-4 to
+6, all from the short list ``SCHEDULES``.
 
 This module is loaded into the judge process: it may import only NumPy, ml_dtypes and pure
 standard-library modules, never JAX.
@@ -36,23 +36,22 @@ def _pick(rng, options):
     return options[int(rng.integers(len(options)))]
 
 
-def _lr(rng, low=0.05, high=10.0):
-    """A learning rate drawn log-uniformly in [low, high], three significant digits."""
-    value = math.exp(rng.uniform(math.log(low), math.log(high)))
-    return float(f"{value:.3g}")
+#: (base_lr, warmup_steps, total_steps): each is a program a worker traces for every
+#: submission graded, so the cases draw them from this short list (the examples' schedule, the
+#: written cases' own) and vary the traced step freely
+EXAMPLE = (0.4, 10, 110)
+SHORT = (1.0, 10, 20)
+MEDIUM = (2.5, 100, 1000)
+NO_WARMUP = (0.5, 0, 100)
+LONGEST_WARMUP = (1.25, 999, 1000)
+TINY = (6.0, 1, 3)
+LONG = (2.0, 200_000, MAX_STEP)
+SMALL_LR = (0.0003, 2000, 100_000)
+SCHEDULES = [EXAMPLE, SHORT, MEDIUM, NO_WARMUP, LONGEST_WARMUP, TINY, LONG, SMALL_LR]
 
 
-def _schedule(rng, long=False):
-    """(warmup_steps, total_steps): short (total up to 200) or long (total up to 10**6)."""
-    if long:
-        total = int(rng.integers(10_000, MAX_STEP + 1))
-    else:
-        total = int(rng.integers(2, 201))
-    warmup = int(rng.integers(0, total))
-    return warmup, total
-
-
-def _case(step, base_lr, warmup, total, note, exact=False):
+def _case(step, schedule, note, exact=False):
+    base_lr, warmup, total = schedule
     case = {"input": {"step": np.array(step, dtype=np.int32), "base_lr": float(base_lr),
                       "warmup_steps": int(warmup), "total_steps": int(total)},
             "note": f"{note}; step {step}, warmup {warmup}, total {total}, base_lr {base_lr:g}"}
@@ -63,71 +62,59 @@ def _case(step, base_lr, warmup, total, note, exact=False):
 
 def warmup(rng):
     """The step inside the warmup, 0 < step < warmup_steps."""
-    total = int(rng.integers(4, 201)) if rng.random() < 0.6 else int(rng.integers(1000, MAX_STEP + 1))
-    warm = int(rng.integers(2, total))
-    step = int(rng.integers(1, warm))
-    return _case(step, _lr(rng), warm, total, "warmup")
+    schedule = _pick(rng, [s for s in SCHEDULES if s[1] >= 2])
+    return _case(int(rng.integers(1, schedule[1])), schedule, "warmup")
 
 
 def decay(rng):
     """The step inside the cosine, warmup_steps < step < total_steps."""
-    warm, total = _schedule(rng, long=rng.random() < 0.4)
-    if total - warm < 2:
-        total = warm + 2
-    step = int(rng.integers(warm + 1, total))
-    return _case(step, _lr(rng), warm, total, "cosine decay")
+    schedule = _pick(rng, [s for s in SCHEDULES if s[2] - s[1] >= 2])
+    return _case(int(rng.integers(schedule[1] + 1, schedule[2])), schedule, "cosine decay")
 
 
 def after_total(rng):
     """The step past total_steps: lr stays 0 (an unclamped cosine rises again)."""
-    warm, total = _schedule(rng, long=rng.random() < 0.3)
-    span = total - warm
-    step = min(MAX_STEP, total + int(rng.integers(1, 2 * span + 2)))
-    if step <= total:
-        step = total
-    return _case(step, _lr(rng), warm, total, "after total_steps", exact=True)
+    schedule = _pick(rng, SCHEDULES)
+    warm, total = schedule[1:]
+    step = min(MAX_STEP, total + int(rng.integers(1, 2 * (total - warm) + 2)))
+    return _case(max(step, total), schedule, "after total_steps", exact=True)
 
 
 def boundary(rng):
     """The step exactly on a boundary: 0, warmup_steps - 1, warmup_steps, warmup_steps + 1,
     total_steps - 1, total_steps or total_steps + 1."""
-    warm, total = _schedule(rng, long=rng.random() < 0.3)
-    if warm == 0:
-        warm = 1 if total > 1 else 0
+    schedule = _pick(rng, [s for s in SCHEDULES if s[1] >= 1])
+    warm, total = schedule[1:]
     options = [0, warm - 1, warm, warm + 1, total - 1, total, total + 1]
     step = max(0, min(MAX_STEP, _pick(rng, options)))
-    return _case(step, _lr(rng), warm, total, "on a boundary", exact=True)
+    return _case(step, schedule, "on a boundary", exact=True)
 
 
 def no_warmup(rng):
     """warmup_steps = 0: the cosine starts at step 0, at base_lr."""
-    total = int(rng.integers(1, 201)) if rng.random() < 0.6 else int(rng.integers(1000, MAX_STEP + 1))
+    total = NO_WARMUP[2]
     step = _pick(rng, [0, int(rng.integers(0, total + 1)), int(rng.integers(0, total + 1)),
-                       min(MAX_STEP, total + int(rng.integers(1, total + 1)))])
-    return _case(step, _lr(rng), 0, total, "no warmup")
+                       total + int(rng.integers(1, total + 1))])
+    return _case(step, NO_WARMUP, "no warmup")
 
 
 def longest_warmup(rng):
     """warmup_steps = total_steps - 1: one step of cosine, from base_lr straight to 0."""
-    total = int(rng.integers(2, 201)) if rng.random() < 0.6 else int(rng.integers(1000, MAX_STEP + 1))
-    warm = total - 1
+    warm, total = LONGEST_WARMUP[1:]
     step = _pick(rng, [int(rng.integers(0, warm)), warm - 1, warm, total, total + 1])
-    return _case(max(step, 0), _lr(rng), warm, total, "warmup_steps = total_steps - 1", exact=True)
+    return _case(max(step, 0), LONGEST_WARMUP, "warmup_steps = total_steps - 1", exact=True)
 
 
 def large_counts(rng):
-    """Long schedules (total from 10**5 to 10**6) and steps in the hundreds of thousands."""
-    total = int(rng.integers(100_000, MAX_STEP + 1))
-    warm = int(rng.integers(1_000, total // 2))
-    step = int(rng.integers(warm // 2, MAX_STEP + 1))
-    return _case(step, _lr(rng), warm, total, "large step counts")
+    """A schedule of 10**6 steps and steps in the hundreds of thousands."""
+    warm = LONG[1]
+    return _case(int(rng.integers(warm // 2, MAX_STEP + 1)), LONG, "large step counts")
 
 
 def small_lr(rng):
-    """Typical learning rates, 1e-4 to 1e-2, anywhere in a short or long schedule."""
-    warm, total = _schedule(rng, long=rng.random() < 0.5)
-    step = int(rng.integers(0, min(MAX_STEP, total + total // 4) + 1))
-    return _case(step, _lr(rng, 1e-4, 1e-2), warm, total, "small learning rate")
+    """A typical learning rate, 3e-4, anywhere in a schedule of 10**5 steps."""
+    total = SMALL_LR[2]
+    return _case(int(rng.integers(0, total + total // 4 + 1)), SMALL_LR, "small learning rate")
 
 
 FAMILIES = {"warmup": warmup, "decay": decay, "after_total": after_total, "boundary": boundary,

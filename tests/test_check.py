@@ -21,7 +21,7 @@ from tests import helpers
 from tests.helpers import ROOT
 
 SUBS = ROOT / "submissions" / "fake_quant_ste"
-KEEP_HIDDEN = (0, 3, 6)  # 1-D size 1 (scale 0.5), 1-D size 1 (scale 0.25), 2-D 1x6
+KEEP_HIDDEN = (0, 3, 6)  # 1-D size 1 (scale 0.5, twice), 2-D 1x6 (scale 0.25)
 
 REFERENCE = (ROOT / "reference" / "fake_quant_ste.py").read_text()
 #: Wrong only when qmax > 100: no case of the trimmed package has that.

@@ -3,11 +3,12 @@ traces is the number of distinct keys among the cases, the count the worker real
 summary names what tells the programs apart, and a spec whose cases make more than ``LIMIT``
 programs gets a warning saying why that costs time."""
 
+import pytest
 import yaml
 
 from judge.author import programs
 from judge.author.check import Loaded, ProblemReport
-from judge.grade import grading
+from judge.grade import grading, plan
 from judge.grade.verdicts import Verdict
 from judge.problem import spec
 from tests.helpers import ROOT
@@ -41,6 +42,16 @@ def test_without_a_program_traced_with_symbols_every_shape_and_dtype_is_a_progra
     problem = spec.load(ROOT / "problems" / "sign_ste.yaml")  # no rule reads a program
     signatures = {(c.inputs["x"].shape, str(c.inputs["x"].dtype)) for c in problem.cases}
     assert len(programs.keys(problem)) == len(signatures) > 1
+
+
+@pytest.mark.parametrize("problem_id, at_most", [
+    ("fake_quant_ste", 9), ("sign_ste", 9), ("grad_reversal", 8), ("warmup_cosine", 8)])
+def test_cases_without_symbols_are_drawn_from_few_configurations(problem_id, at_most):
+    """Where each static value and shape is a program of its own, the cases share a few
+    configurations: the grade traces a handful of programs, not one per case."""
+    problem = spec.load(ROOT / "problems" / f"{problem_id}.yaml")
+    assert plan.case_plan(problem, problem.cases[0]).key is None  # no program traced with symbols
+    assert len(programs.keys(problem)) <= at_most < len(problem.cases) / 3
 
 
 def test_the_summary_says_what_tells_the_programs_apart():
