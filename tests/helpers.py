@@ -85,6 +85,12 @@ def redis_server(folder: Path):
         proc.wait(timeout=30)
 
 
+def case_count(problem_id: str) -> int:
+    """How many cases (examples and hidden) a bundled problem has, read from its spec."""
+    from judge.problem import spec
+    return len(spec.load(ROOT / "problems" / f"{problem_id}.yaml").cases)
+
+
 def judge(*args: str, cwd: str | Path = ROOT, env: Mapping[str, str] | None = None,
           timeout: float = 300) -> subprocess.CompletedProcess:
     """Run ``python -m judge ARGS`` in ``cwd`` with ``env`` (None: this process's environment)
