@@ -22,6 +22,10 @@ the same bare baselines, and printed side by side: the other checkout's rows are
 folder's name. Each checkout's judge runs its own code (its own ``benchmarks/grading_speed.py
 --inner``, from its own folder) on this checkout's class and problem files.
 
+Each checkout's judge package is compiled to bytecode first, as an installed judge is (with
+$PYTHONDONTWRITEBYTECODE set, every process would otherwise compile the judge's modules from
+source: about 0.1 s of a lone grade's CPU).
+
 Every judge command here uses a cache folder of its own (JUDGE_CACHE_DIR), warmed first, so a
 `judge warm` of someone else's on the same machine is never used. Numbers depend on the
 machine; the script prints how many cores it had. Run it on a quiet machine: other work on the
@@ -33,6 +37,7 @@ that fails stops the script.
 from __future__ import annotations
 
 import argparse
+import compileall
 import contextlib
 import json
 import os
@@ -182,6 +187,8 @@ def main() -> None:
             raise SystemExit(f"{args.against}: not another checkout of the judge")
         roots.append(other)
     names = {root: "this checkout" if root == ROOT else root.name for root in roots}
+    for root in roots:  # as an installed judge has it: no process compiles the judge's source
+        compileall.compile_dir(str(root / "judge"), quiet=1)
     accepted = SUBS / "accepted" / "closure_vjp.py"
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as tmp:
