@@ -235,14 +235,16 @@ def main() -> None:
         started = time.perf_counter()
         bare_cpu = sum(bare(path, timeout=CASE_LIMIT_S)[1] for path in files)
         sequential = time.perf_counter() - started
-        batches = {}
-        for root in roots:
-            batch_args = ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2", *sandbox,
-                          "--out", str(Path(tmp) / f"report-{len(batches)}.txt"),
-                          "--journal", str(Path(tmp) / f"journal-{len(batches)}")]
-            first = judge(batch_args, envs[root], root)
-            # the same class graded again from the start: the journal's times order the grades
-            batches[root] = (first, judge([*batch_args, "--restart"], envs[root], root))
+        batch_args = {root: ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2", *sandbox,
+                             "--out", str(Path(tmp) / f"report-{i}.txt"),
+                             "--journal", str(Path(tmp) / f"journal-{i}")]
+                      for i, root in enumerate(roots)}
+        first = {root: judge(batch_args[root], envs[root], root) for root in roots}
+        # the same class graded again from the start (the journal's times order the grades), the
+        # checkouts in the other order: each one's pair of batches is centred on the same moment
+        again = {root: judge([*batch_args[root], "--restart"], envs[root], root)
+                 for root in reversed(roots)}
+        batches = {root: (first[root], again[root]) for root in roots}
     n = len(files)
     print(f"\n2. a class of {n} submissions (1 loops forever)")
     print(f"   one bare fresh process per submission     {sequential:7.1f} s  {n / sequential:5.2f}"
