@@ -60,6 +60,9 @@ def test_without_a_known_time_the_order_is_the_names(earlier):
     (b"def f(x):\n    while True\n", False),   # does not parse: no guess
     (b"while True: pass\n" + b"#" * order.MAX_GUESS_BYTES, False),  # too large to parse for a guess
     ("def f(x):\n    while x:\n        x -= 1\n", True),
+    (b"x = " + b"(" * 5000 + b"1" + b")" * 5000 + b"\nwhile 1: pass\n", False),  # too deep
+    (b"while 1: pass\n\x00", False),  # a null byte: no source
+    (b"x = [" + b"-" * 100_000 + b"1]\nwhile 1: pass\n", False),  # a parser's recursion
 ])
 def test_a_python_while_loop_is_guessed_open_ended(source, expected):
     assert order.open_ended(source) is expected
