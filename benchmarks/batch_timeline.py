@@ -7,7 +7,11 @@ the outside: for each submission, when a lane took it, and for each of its worke
 the worker was asked for, when the fork server had taken the request, when the worker was ready,
 had loaded the submission, reported its first case and was done, and when the run ended; the
 CPU the judge's own thread spent on the submission; the worker's CPU. Prints a summary (the
-first wave of N, the later ones, the judge process's CPU), and with ``--log`` one JSON line per
+first wave of N, the later ones, the judge process's CPU), where each lane's time went (in
+worker runs, in the judge's own work on a submission outside its runs, idle between
+submissions), the CPU of the whole process tree (this process is the reaper of every process
+the batch starts: the warm server, its forks and workers, bubblewrap, the compiling process)
+against what the judge and its workers account for, and with ``--log`` one JSON line per
 submission. Seconds are from the start of the batch. Nothing of the judge is changed: only
 timed.
 """
@@ -15,7 +19,9 @@ timed.
 from __future__ import annotations
 
 import concurrent.futures
+import ctypes
 import json
+import os
 import resource
 import statistics
 import sys
@@ -57,7 +63,7 @@ def _patch() -> None:
     record_one = batch._record
 
     def timed_record(entry, *args, **kwargs):
-        record = {"name": entry.name, "taken": now(), "runs": []}
+        record = {"name": entry.name, "taken": now(), "runs": [], "lane": threading.get_ident()}
         with _lock:
             _records.append(record)
         _local.record = record
@@ -143,12 +149,46 @@ def summary(records: list[dict], jobs: int, wall: float, cpu_main: float) -> Non
               f"{statistics.median(r['judge_cpu'] for r in rows):.3f} s; worker CPU "
               f"{statistics.median(run.get('worker_cpu') or 0 for run in runs):.2f} s; "
               f"runs per submission {statistics.mean(len(r['runs']) for r in rows):.1f}")
+    lanes: dict[int, list[dict]] = {}
+    for r in records:
+        lanes.setdefault(r["lane"], []).append(r)
+    outside, idle = [], []
+    for rows in lanes.values():
+        for before, r in zip([None, *rows], rows):
+            in_runs = max((run["end"] for run in r["runs"]), default=r["taken"]) - \
+                min((run["asked"] for run in r["runs"]), default=r["taken"])
+            outside.append(r["end"] - r["taken"] - in_runs)
+            if before is not None:
+                idle.append(r["taken"] - before["end"])
+    print(f"  lanes: {len(lanes)}; a submission's time outside its worker runs (intake, gate, "
+          f"plan, deciding, reports) median {statistics.median(outside):.3f} s, total "
+          f"{sum(outside):.1f} s; a lane idle between submissions median "
+          f"{statistics.median(idle) if idle else 0:.3f} s, total {sum(idle):.1f} s")
     ends = sorted(r["end"] for r in records)
     print(f"  last submissions end at {', '.join(f'{e:.1f}' for e in ends[-3:])} s; "
           f"the last taken at {max(r['taken'] for r in records):.1f} s")
 
 
+def _tree_cpu() -> float | None:
+    """The CPU of every process this one started and reaped, once the warm servers are stopped
+    (None where this process cannot be their reaper: not Linux)."""
+    from judge.run import warm
+
+    warm.close_all()
+    while True:
+        try:
+            os.wait4(-1, 0)
+        except ChildProcessError:
+            break
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main() -> None:
+    try:
+        reaper = ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0  # CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        reaper = False
     argv = sys.argv[1:]
     log = None
     if "--log" in argv:
@@ -168,6 +208,15 @@ def main() -> None:
     wall = time.monotonic() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)
     summary(_records, jobs, wall, usage.ru_utime + usage.ru_stime)
+    tree = _tree_cpu() if reaper else None
+    if tree is not None:
+        workers = sum(run.get("worker_cpu") or 0.0 for r in _records for run in r["runs"])
+        own = usage.ru_utime + usage.ru_stime
+        n = max(len(_records), 1)
+        print(f"  CPU of the whole tree {own + tree:.2f} s: this process {own:.2f}, workers "
+              f"{workers:.2f}, the rest (warm server's import and forks, bubblewrap, the "
+              f"compiling process) {tree - workers:.2f}; per submission {(own + tree) / n:.3f} s "
+              f"({own / n:.3f} judge, {workers / n:.3f} workers, {(tree - workers) / n:.3f} rest)")
     if log is not None:
         log.write_text("".join(json.dumps(r) + "\n" for r in _records))
     entry.end(code)

@@ -1,6 +1,6 @@
 """How fast the judge grades, side by side with the baselines, in one run.
 
-    python benchmarks/grading_speed.py [--runs 3] [--class-size 40] [--sandbox auto]
+    python benchmarks/grading_speed.py [--runs 3] [--class-size 40] [--sandbox auto] [--against DIR]
 
 1. One accepted submission graded cold: a fresh `judge grade` process (sandbox on, the judge's
    compilation cache already warm), once on its own (it starts its own warm worker server,
@@ -16,6 +16,16 @@
    the same class again with ``--restart``: the journal it replaces tells how long each grade
    took, and the batch starts the longest first (the endless one no longer ends the batch alone).
 
+With ``--against DIR`` (another checkout of the judge, an earlier version say), every judge
+measurement is made for both, interleaved (the first after the other in each round), against
+the same bare baselines, and printed side by side: the other checkout's rows are marked with its
+folder's name. Each checkout's judge runs its own code (its own ``benchmarks/grading_speed.py
+--inner``, from its own folder) on this checkout's class and problem files.
+
+Each checkout's judge package is compiled to bytecode first, as an installed judge is (with
+$PYTHONDONTWRITEBYTECODE set, every process would otherwise compile the judge's modules from
+source: about 0.1 s of a lone grade's CPU).
+
 Every judge command here uses a cache folder of its own (JUDGE_CACHE_DIR), warmed first, so a
 `judge warm` of someone else's on the same machine is never used. Numbers depend on the
 machine; the script prints how many cores it had. Run it on a quiet machine: other work on the
@@ -27,6 +37,7 @@ that fails stops the script.
 from __future__ import annotations
 
 import argparse
+import compileall
 import contextlib
 import json
 import os
@@ -48,12 +59,14 @@ SPEC = ROOT / "problems" / "fake_quant_ste.yaml"
 CASE_LIMIT_S = 10.0
 
 
-def judge(args: list[str], env: dict) -> tuple[float, float, float]:
+def judge(args: list[str], env: dict, root: Path = ROOT) -> tuple[float, float, float]:
     """Run ``judge ARGS`` as a fresh process; (wall seconds, CPU of the judge process itself,
-    CPU of the workers it ran). The process is this script in ``--inner`` mode."""
+    CPU of the workers it ran). The process is the checkout ``root``'s copy of this script in
+    ``--inner`` mode, run in that folder."""
     with tempfile.NamedTemporaryFile(suffix=".json") as stats:
         started = time.perf_counter()
-        subprocess.run([sys.executable, __file__, "--inner", stats.name, *args], cwd=ROOT, env=env,
+        subprocess.run([sys.executable, str(root / "benchmarks" / "grading_speed.py"), "--inner",
+                        stats.name, *args], cwd=root, env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         wall = time.perf_counter() - started
         try:
@@ -115,10 +128,11 @@ def bare(submission: Path, timeout: float | None = None) -> tuple[float, float]:
 
 
 @contextlib.contextmanager
-def served(env: dict, sandbox: list[str]):
-    """A `judge warm` process for the default setup, for the duration of the block."""
+def served(env: dict, sandbox: list[str], root: Path = ROOT):
+    """A `judge warm` process (the checkout ``root``'s) for the default setup, for the duration
+    of the block."""
     proc = subprocess.Popen([sys.executable, "-m", "judge", "warm", "--idle-timeout", "0", *sandbox],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     try:
         seen = ""
@@ -162,35 +176,58 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--class-size", type=int, default=40)
     parser.add_argument("--sandbox", help="passed to every judge command (default: theirs)")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="another checkout of the judge, measured beside this one")
     args = parser.parse_args()
     sandbox = ["--sandbox", args.sandbox] if args.sandbox else []
+    roots = [ROOT]
+    if args.against is not None:
+        other = args.against.resolve()
+        if not (other / "benchmarks" / "grading_speed.py").is_file() or other == ROOT:
+            raise SystemExit(f"{args.against}: not another checkout of the judge")
+        roots.append(other)
+    names = {root: "this checkout" if root == ROOT else root.name for root in roots}
+    for root in roots:  # as an installed judge has it: no process compiles the judge's source
+        compileall.compile_dir(str(root / "judge"), quiet=1)
     accepted = SUBS / "accepted" / "closure_vjp.py"
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "JUDGE_CACHE_DIR": str(Path(tmp) / "cache")}
-        for name in ("JUDGE_CACHE", "JUDGE_WARM", "JUDGE_SANDBOX", "JUDGE_SOURCE_GATE"):
-            env.pop(name, None)
+        envs = {}
+        for i, root in enumerate(roots):
+            envs[root] = {**os.environ, "JUDGE_CACHE_DIR": str(Path(tmp) / f"cache-{i}")}
+            for name in ("JUDGE_CACHE", "JUDGE_WARM", "JUDGE_SANDBOX", "JUDGE_SOURCE_GATE"):
+                envs[root].pop(name, None)
         grade = ["grade", str(accepted), "-p", "fake_quant_ste", *sandbox]
-        # what earlier grades of the problem have done: fill the compilation cache, and the
-        # known submissions' fingerprints that a failing grade compares with (hints)
-        judge(grade, env)
-        judge(["grade", str(SUBS / "wrong_answer" / "strict_mask.py"), "-p", "fake_quant_ste", *sandbox], env)
-        cold, warm, plain = [], [], []
-        with served(env, sandbox):
-            for _ in range(args.runs):
-                warm.append(judge(grade, env))
-        for _ in range(args.runs):
-            cold.append(judge(grade, env))
+        for root in roots:
+            # what earlier grades of the problem have done: fill the compilation cache, and the
+            # known submissions' fingerprints that a failing grade compares with (hints)
+            judge(grade, envs[root], root)
+            judge(["grade", str(SUBS / "wrong_answer" / "strict_mask.py"), "-p", "fake_quant_ste",
+                   *sandbox], envs[root], root)
+        cold = {root: [] for root in roots}
+        warm = {root: [] for root in roots}
+        plain = []
+        for root in roots:
+            with served(envs[root], sandbox, root):
+                for _ in range(args.runs):
+                    warm[root].append(judge(grade, envs[root], root))
+        for i in range(args.runs):
+            for root in roots[i % 2:] + roots[:i % 2]:  # each first in turn
+                cold[root].append(judge(grade, envs[root], root))
             plain.append(bare(accepted))
         b, bc = (statistics.median(t[i] for t in plain) for i in (0, 1))
         print(f"\n1. one accepted submission, all cases, fresh process (median of {args.runs}; "
               "CPU: the judge process / the workers)")
         print(f"   bare script (import JAX, call, no checks)   {b:6.2f} s             "
               f"CPU {bc:5.2f} s")
-        for label, runs, target in (("judge grade (sandbox, checks, warm cache)", cold, "   (target <= 0.3)"),
-                                    ("judge grade, `judge warm` running       ", warm, "")):
-            w, jc, wc = (statistics.median(t[i] for t in runs) for i in (0, 1, 2))
-            print(f"   {label}   {w:6.2f} s  ratio {w / b:4.2f}  CPU {jc:5.2f} / {wc:5.2f} s{target}")
+        for root in roots:
+            mark = "" if len(roots) == 1 else f"   [{names[root]}]"
+            for label, runs, target in (
+                    ("judge grade (sandbox, checks, warm cache)", cold[root], "   (target <= 0.3)"),
+                    ("judge grade, `judge warm` running       ", warm[root], "")):
+                w, jc, wc = (statistics.median(t[i] for t in runs) for i in (0, 1, 2))
+                print(f"   {label}   {w:6.2f} s  ratio {w / b:4.2f}  CPU {jc:5.2f} / {wc:5.2f} s"
+                      f"{target}{mark}")
 
         folder = Path(tmp) / "class"
         folder.mkdir()
@@ -198,22 +235,30 @@ def main() -> None:
         started = time.perf_counter()
         bare_cpu = sum(bare(path, timeout=CASE_LIMIT_S)[1] for path in files)
         sequential = time.perf_counter() - started
-        batch_args = ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2", *sandbox,
-                      "--out", str(Path(tmp) / "report.txt"), "--journal", str(Path(tmp) / "journal")]
-        batch, judge_cpu, worker_cpu = judge(batch_args, env)
-        # the same class graded again from the start: the journal's times order the grades
-        again, again_judge, again_workers = judge([*batch_args, "--restart"], env)
+        batch_args = {root: ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2", *sandbox,
+                             "--out", str(Path(tmp) / f"report-{i}.txt"),
+                             "--journal", str(Path(tmp) / f"journal-{i}")]
+                      for i, root in enumerate(roots)}
+        first = {root: judge(batch_args[root], envs[root], root) for root in roots}
+        # the same class graded again from the start (the journal's times order the grades), the
+        # checkouts in the other order: each one's pair of batches is centred on the same moment
+        again = {root: judge([*batch_args[root], "--restart"], envs[root], root)
+                 for root in reversed(roots)}
+        batches = {root: (first[root], again[root]) for root in roots}
     n = len(files)
     print(f"\n2. a class of {n} submissions (1 loops forever)")
     print(f"   one bare fresh process per submission     {sequential:7.1f} s  {n / sequential:5.2f}"
           f" submissions/s  CPU {bare_cpu / n:5.2f} s each")
-    print(f"   judge batch -j 2 (cache, warm workers)     {batch:7.1f} s  {n / batch:5.2f}"
-          f" submissions/s  CPU {judge_cpu / n:5.2f} / {worker_cpu / n:5.2f} s each "
-          "(judge / workers)")
-    print(f"   the same, --restart (journal: longest first) {again:5.1f} s  {n / again:5.2f}"
-          f" submissions/s  CPU {again_judge / n:5.2f} / {again_workers / n:5.2f} s each")
-    print(f"   throughput ratio batch/bare                {sequential / batch:7.2f}"
-          f"   (target >= 12); graded again: {sequential / again:.2f}")
+    for root in roots:
+        mark = "" if len(roots) == 1 else f"   [{names[root]}]"
+        (batch, judge_cpu, worker_cpu), (again, again_judge, again_workers) = batches[root]
+        print(f"   judge batch -j 2 (cache, warm workers)     {batch:7.1f} s  {n / batch:5.2f}"
+              f" submissions/s  CPU {judge_cpu / n:5.2f} / {worker_cpu / n:5.2f} s each "
+              f"(judge / workers){mark}")
+        print(f"   the same, --restart (journal: longest first) {again:5.1f} s  {n / again:5.2f}"
+              f" submissions/s  CPU {again_judge / n:5.2f} / {again_workers / n:5.2f} s each{mark}")
+        print(f"   throughput ratio batch/bare                {sequential / batch:7.2f}"
+              f"   (target >= 12); graded again: {sequential / again:.2f}{mark}")
 
 
 if __name__ == "__main__":

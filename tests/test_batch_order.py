@@ -1,6 +1,7 @@
 """The order a batch grades in: the longest grades first, where the journal tells how long they
-took (``batch.longest_first``), so that a submission that runs into its time limit does not
-start last and keep one job busy alone at the end."""
+took (``batch.longest_first``), and a source with a Python ``while`` loop first where nothing is
+known (``order.open_ended``), so that a submission that runs into its time limit does not start
+last and keep one job busy alone at the end."""
 
 import json
 
@@ -9,6 +10,7 @@ import pytest
 from judge.errors import JudgeError
 from judge.grade import batch
 from judge.grade import journal as journal_mod
+from judge.grade import order
 from judge.problem import spec
 from tests.test_third_problem import SOLUTIONS, SPEC
 
@@ -46,6 +48,47 @@ def test_known_long_grades_first_the_unknown_at_the_median_and_names_break_ties(
 def test_without_a_known_time_the_order_is_the_names(earlier):
     todo = [_entry(k) for k in ("a.py", "b.py", "c.py")]
     assert batch.longest_first(todo, {}, earlier) == todo
+
+
+@pytest.mark.parametrize("source, expected", [
+    (b"def f(x):\n    while True:\n        pass\n", True),
+    (b"class A:\n    def m(self):\n        n = 3\n        while n:\n            n -= 1\n", True),
+    (b"while 0:\n    pass\n", True),  # at the top level too
+    (b"import jax\ndef f(x):\n    return jax.lax.while_loop(lambda c: c < 3, lambda c: c + 1, x)\n",
+     False),  # JAX's loop is a call: its trip count is the program's, bounded by the case
+    (b"def f(x):\n    for i in range(3):\n        x = x + i\n    return x  # while\n", False),
+    (b"def f(x):\n    while True\n", False),   # does not parse: no guess
+    (b"while True: pass\n" + b"#" * order.MAX_GUESS_BYTES, False),  # too large to parse for a guess
+    ("def f(x):\n    while x:\n        x -= 1\n", True),
+    (b"x = " + b"(" * 5000 + b"1" + b")" * 5000 + b"\nwhile 1: pass\n", False),  # too deep
+    (b"while 1: pass\n\x00", False),  # a null byte: no source
+    (b"x = [" + b"-" * 100_000 + b"1]\nwhile 1: pass\n", False),  # a parser's recursion
+])
+def test_a_python_while_loop_is_guessed_open_ended(source, expected):
+    assert order.open_ended(source) is expected
+
+
+def test_guessed_entries_go_first_unless_their_time_is_known():
+    todo = [_entry(k) for k in ("a.py", "b.py", "c.py", "d.py", "e.py")]
+    # nothing known: the guessed ones first, in name order, then the rest in name order
+    assert [e.key for e in batch.longest_first(todo, {}, [], {"d.py", "b.py"})] == \
+        ["b.py", "d.py", "a.py", "c.py", "e.py"]
+    # a known time outweighs the guess: d ran 0.1 s before (same content), so it takes its place
+    contents = {"a.py": "sha-a", "d.py": "sha-d"}
+    earlier = [_record("a.py", 2.0, "sha-a"), _record("x.py", 0.1, "sha-d")]
+    assert [e.key for e in batch.longest_first(todo, contents, earlier, {"d.py", "e.py"})] == \
+        ["e.py", "a.py", "b.py", "c.py", "d.py"]
+
+
+def test_a_first_batch_starts_with_the_source_that_loops_in_python(package, monkeypatch):
+    problem = spec.load("axpy", root=package)
+    source = (package / "class" / "cal.py").read_text()
+    (package / "class" / "dot.py").write_text(source + "\ndef spin():\n    while True:\n        pass\n")
+    started = _started(monkeypatch)
+    records = batch.run_batch(problem, package / "class", package / "j.jsonl", jobs=1,
+                              sandbox="none", secret=SECRET)
+    assert started == ["dot.py", "ann.py", "ben.py", "cal.py"]
+    assert [r["submission"] for r in records] == ["ann", "ben", "cal", "dot"]  # rows: name order
 
 
 @pytest.fixture()

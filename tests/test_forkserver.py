@@ -60,3 +60,35 @@ def test_settling_starts_no_backend_nor_thread_and_children_still_compute():
     assert found["backends"] is False and found["python_threads"] == 1 and found["new_tasks"] == 0
     for same, value, other in found["children"]:
         assert same and abs(value - expected) < 1e-2 * abs(expected) and other == 50.0
+
+
+SERVED = r"""
+import json, socket, sys
+sys.path.insert(0, {root!r})
+from judge.worker import forkserver
+ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+ours.send(json.dumps({config}).encode())
+import os, threading
+forked = []  # whether JAX was imported at each fork
+real_fork = os.fork
+os.fork = lambda: forked.append("jax" in sys.modules) or real_fork()
+threading.Thread(target=forkserver.serve, args=(theirs,), daemon=True).start()
+print(json.dumps({{"answer": json.loads(ours.recv(65536)), "forked": forked}}), flush=True)
+os._exit(0)
+"""
+
+
+def test_a_server_whose_children_cannot_be_isolated_says_why_instead_of_ready(tmp_path):
+    # the isolation test child is forked before JAX is imported, and runs meanwhile; its
+    # answer still decides
+    config = {"isolate": True, "seccomp": "", "workdir": str(tmp_path / "missing" / "workdir"),
+              "tmpfs_bytes": 1 << 20}
+    done = subprocess.run([sys.executable, "-c", SERVED.format(root=str(ROOT), config=config)],
+                          env={"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu",
+                               "PYTHONPATH": pythonpath()},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    answer = found["answer"]
+    assert answer["op"] == "failed" and "mount tmpfs" in answer["error"], answer
+    assert found["forked"] == [False]  # the test child, forked before JAX was imported

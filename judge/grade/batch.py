@@ -11,8 +11,9 @@ exhausts the batch.
 Every finished grade is appended at once to the judge's own journal (``judge.grade.journal``,
 outside the class folder, each line authenticated); ``resume`` skips submissions whose file and
 basis (spec, reference, judge, gate and sandbox) are unchanged since they were recorded, and
-grades again those the judge failed on (``IE``); what is graded again goes longest first, by the
-times the journal kept (``longest_first``). A record keeps what the student would be shown
+grades again those the judge failed on (``IE``). Submissions go longest first
+(``judge.grade.order``): by the times the journal kept, and, where none is known, a source with a
+Python ``while`` loop ahead of the rest. A record keeps what the student would be shown
 (the text report and Gradescope's ``results.json``), so feedback can be handed out from a resumed
 batch too, and the source's look-alike fingerprint (``judge.grade.lookalike``), so every record
 returned lists its look-alikes (``similar_to``). Entries are keyed by their exact name in the
@@ -43,6 +44,7 @@ from pathlib import Path
 from judge import gate
 from judge.errors import JudgeError
 from judge.grade import intake, lookalike, scoring
+from judge.grade.order import longest_first, open_ended
 from judge.grade.regrade import grade
 from judge.grade.journal import Journal, basis as grading_basis
 from judge.problem.model import Problem
@@ -247,29 +249,6 @@ def _record(entry: Entry, folder: Path, problem: Problem, settings: Settings,
             "feedback": text.render(result), "gradescope": gradescope.to_dict(result)}
 
 
-def longest_first(todo: list[Entry], contents: dict[str, str], earlier: list[dict]) -> list[Entry]:
-    """``todo`` in the order to grade it: the longest grades first, where earlier records tell
-    how long one took (the same content's record, else the same entry's: a student's previous
-    file), so that a submission that runs into its time limits does not start last and hold one
-    job alone while the others have nothing left; every other entry where a grade of the median
-    known time would go, and name order among equals. ``contents``: each entry's sha256 ("" when
-    unreadable); ``earlier``: the journal's records (and those of the journal a restart
-    replaced). No record known: name order."""
-    by_key, by_content = {}, {}
-    for record in earlier:
-        time_s = record.get("time_s")
-        if isinstance(time_s, (int, float)) and record.get("verdict") not in ("CE", "IE"):
-            by_key[record.get("key")] = float(time_s)
-            if record.get("sha256"):
-                by_content[record["sha256"]] = float(time_s)
-    known = {e.key: by_content.get(contents.get(e.key), by_key.get(e.key)) for e in todo}
-    times = sorted(t for t in known.values() if t is not None)
-    if not times:
-        return todo
-    typical = times[len(times) // 2]
-    return sorted(todo, key=lambda e: -(typical if known[e.key] is None else known[e.key]))
-
-
 def _earlier(path: Path, problem_id: str, how: dict, basis: str, secret: bytes | None) -> list[dict]:
     """The records of the journal at ``path`` that a restart is about to replace, for the order
     of grading only (``longest_first``); none when there is no journal there or it could not be
@@ -308,7 +287,8 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
     set and a line per finished submission; ``secret``: the journal's key (default: the judge's,
     ``journal.key``); ``restart`` replaces the journal with a new one (every submission graded
     again). Submissions are graded longest first where earlier grades in the journal say how
-    long they take (``longest_first``). Raise JudgeError when ``resume`` meets a journal of
+    long they take, and those whose source has a Python ``while`` loop first where nothing is
+    known of them (``judge.grade.order``). Raise JudgeError when ``resume`` meets a journal of
     another problem, graded with the gate set the other way or in another sandbox, or not
     written by this judge, and before grading anything when the workers would not import the
     judge's JAX (``judge.run.imports``).
@@ -334,14 +314,16 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
     journal = Journal(journal_path, problem.id, resume, how, basis=basis, secret=secret,
                       restart=restart)
     try:
-        todo, contents = [], {}
+        todo, contents, guessed = [], {}, set()
         for entry in entries:
             taken = _take(folder, entry) if entry.parts else None
             sha = taken.sha256 if isinstance(taken, intake.Submission) else ""
             if not journal.reusable(entry.key, sha):
                 todo.append(entry)
                 contents[entry.key] = sha
-        todo = longest_first(todo, contents, [*journal.records.values(), *earlier])
+                if isinstance(taken, intake.Submission) and open_ended(taken.data):
+                    guessed.add(entry.key)
+        todo = longest_first(todo, contents, [*journal.records.values(), *earlier], guessed)
         if progress is not None:
             progress.total = len(todo)
         tally: Counter = Counter()

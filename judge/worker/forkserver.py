@@ -168,8 +168,11 @@ def settle() -> None:
         jaxapi.mlir_module().make_ir_context()
 
 
-def _self_test(config: dict) -> str | None:
-    """Fork one child through the isolation steps; None if they work here, else why not."""
+def _start_self_test(config: dict) -> tuple[int, int] | None:
+    """Fork one child through the isolation steps (``_self_test_answer`` reads how it went), in
+    the state every child is forked in (not dumpable); None without isolation. Started before
+    the server imports JAX, so the test runs meanwhile: forked from the small process it is
+    then, it is cheaper too (a fork of the imported server took it 0.03 to 0.08 s)."""
     if not config["isolate"]:
         return None
     read_fd, write_fd = os.pipe()
@@ -177,12 +180,23 @@ def _self_test(config: dict) -> str | None:
     if pid == 0:
         try:
             os.close(read_fd)
+            from . import isolate
+
+            isolate.not_dumpable()
             _isolate(config, config["workdir"])
             os.write(write_fd, b"ok")
         except BaseException as exc:  # noqa: BLE001
             os.write(write_fd, str(exc).encode()[:500])
         os._exit(0)
     os.close(write_fd)
+    return pid, read_fd
+
+
+def _self_test_answer(started: tuple[int, int] | None) -> str | None:
+    """None if the isolation steps of ``_start_self_test`` worked here, else why not."""
+    if started is None:
+        return None
+    pid, read_fd = started
     answer = os.read(read_fd, 600).decode(errors="replace")
     os.close(read_fd)
     os.waitpid(pid, 0)
@@ -196,6 +210,7 @@ def serve(control: socket.socket) -> None:
     # submission other objects than a fresh worker does.
     gc.disable()
     config = json.loads(control.recv(65536))
+    testing = _start_self_test(config)  # runs while JAX is imported
     import warnings
 
     # The judge's compilation cache is read-only here; a missed entry is simply compiled.
@@ -211,7 +226,7 @@ def serve(control: socket.socket) -> None:
 
     if config["isolate"]:
         isolate.not_dumpable()
-    problem = _self_test(config)
+    problem = _self_test_answer(testing)
     if problem is not None:
         _send(control, {"op": "failed", "error": problem})
         return
