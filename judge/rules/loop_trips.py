@@ -102,13 +102,8 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"the program has more live loops than the judge reads ({protocol.MAX_LOOPS}): "
                       f"nothing shows that the loop computing the output runs a number of times "
                       f"that tracks {K}; {cure}")
-    if any(n is None for _, n in seen):
-        at = ", ".join(f"at {K} = {k}" for k, n in seen if n is None)
-        return Breach("unrolled_loop",
-                      f"the loops do not run a number of times that tracks {K}: the loop that "
-                      f"does the most work per trip runs a number of times that is data {at} "
-                      f"(its bound or start is computed from an array, or its test is not a "
-                      f"counter compared with a bound), which the rule cannot read; {cure}")
+    if breach := _data(K, seen, "the loop that does the most work per trip", "the rule cannot read it", cure):
+        return breach
     told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}" for j, (k, n) in enumerate(seen))
     least = [(value_at(t, K), trips(t.program, held=False)) for t in valued]
     for i, (k1, n1) in enumerate(least):
@@ -130,14 +125,9 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"that hold it; that is more than {per} trips for each of the {K} steps, as "
                       f"when a loop of {K} trips holds a fixed loop that runs the steps; {cure}")
     most = [(value_at(t, K), most_trips(t.program)) for t in valued]
-    if any(n is None for _, n in most):
-        at = ", ".join(f"at {K} = {k}" for k, n in most if n is None)
-        return Breach("unrolled_loop",
-                      f"the loops do not run a number of times that tracks {K}: a loop runs a "
-                      f"number of times that is data {at} (its bound or start is computed from an "
-                      f"array, or its test is not a counter compared with a bound); whatever loop "
-                      f"computes the output, nothing shows that this one does not repeat the "
-                      f"steps a fixed number of times; {cure}")
+    if breach := _data(K, most, "a loop", "whatever loop computes the output, nothing shows that "
+                       "this one does not repeat the steps a fixed number of times", cure):
+        return breach
     if any(n > per * (k + 1) for k, n in most):
         told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}" for j, (k, n) in enumerate(most))
         return Breach("unrolled_loop",
@@ -147,3 +137,15 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"loop of {K} trips, or called again inside one); whatever loop computes "
                       f"the output, no loop may repeat the steps that often; {cure}")
     return None
+
+
+def _data(K: str, runs: list, which: str, then: str, cure: str) -> Breach | None:
+    """The breach where ``which`` loop runs a number of times that is data at some K of ``runs``
+    (``(K, trips)`` pairs, trips None where it is data); None where every count is known."""
+    if not any(n is None for _, n in runs):
+        return None
+    at = ", ".join(f"at {K} = {k}" for k, n in runs if n is None)
+    return Breach("unrolled_loop",
+                  f"the loops do not run a number of times that tracks {K}: {which} runs a number "
+                  f"of times that is data {at} (its bound or start is computed from an array, or "
+                  f"its test is not a counter compared with a bound); {then}; {cure}")

@@ -72,7 +72,6 @@ most ``protocol.MAX_LOOPS``; ``"loops_omitted": true`` says that more were left 
 """
 
 from __future__ import annotations
-
 import math
 
 from . import protocol, symbolic as _symbolic
@@ -80,7 +79,6 @@ from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with t
 from .loop_list import Listed, listed_loops, reaches
 from .loops import constants, is_ref, loop_needs, loop_summary
 from .stacked import read_by_rows
-
 
 #: Primitives whose sub-jaxpr's outputs are the equation's outputs, one for one: liveness
 #: follows which of them the caller needs. In any other body (a loop, a branch) every output of
