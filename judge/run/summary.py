@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from judge.run.fields import fail as _fail, integer as _int, keys as _keys, obj as _object, text as _text
+from judge.run.fields import boolean as _bool, fail as _fail, integer as _int, keys as _keys, obj as _object, text as _text
 from judge.worker import protocol, symbolic
 
 
@@ -133,17 +133,11 @@ def program(raw, where: str) -> Program:
                    shapes_omitted=_int(msg.get("shapes_omitted", 0), f"{where}.shapes_omitted"),
                    carriers=tuple(_text(c, f"{where}.carriers", protocol.MAX_NAME) for c in carriers),
                    loops=_loops(msg.get("loops", []), f"{where}.loops"),
-                   loops_omitted=_flag(msg.get("loops_omitted", False), f"{where}.loops_omitted"),
+                   loops_omitted=_bool(msg.get("loops_omitted", False), f"{where}.loops_omitted"),
                    lines=MappingProxyType(_lines(msg.get("lines", {}), f"{where}.lines")),
                    busiest=_busiest(msg.get("busiest", []), f"{where}.busiest"),
                    typed=MappingProxyType(_typed(msg.get("typed", []), f"{where}.typed")),
                    typed_omitted=_int(msg.get("typed_omitted", 0), f"{where}.typed_omitted"))
-
-
-def _flag(raw, where: str) -> bool:
-    if not isinstance(raw, bool):
-        _fail(where, "expected true or false")
-    return raw
 
 
 def _line(raw, where: str) -> int | None:
@@ -211,17 +205,14 @@ def _loops(raw, where: str) -> tuple:
         here = f"{where}[{i}]"
         item = _object(item, here)
         _keys(item, here, ("primitive", "length", "recurrent"), ("reach", "work", "within", "guarded"))
-        for flag in ("recurrent", "guarded"):
-            if not isinstance(item.get(flag, False), bool):
-                _fail(f"{here}.{flag}", "expected true or false")
         found.append(Loop(primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
                           length=_text(item["length"], f"{here}.length", protocol.MAX_NAME),
-                          recurrent=item["recurrent"], reach=_reach(item.get("reach"), f"{here}.reach"),
+                          recurrent=_bool(item["recurrent"], f"{here}.recurrent"), reach=_reach(item.get("reach"), f"{here}.reach"),
                           work=_int(item.get("work", 0), f"{here}.work", 0, protocol.MAX_SUMMARY_COUNT),
                           # an earlier loop: the walk lists a loop before those its body holds
                           within=None if item.get("within") is None
                           else _int(item["within"], f"{here}.within", 0, i - 1),
-                          guarded=item.get("guarded", False)))
+                          guarded=_bool(item.get("guarded", False), f"{here}.guarded")))
     return tuple(found)
 
 

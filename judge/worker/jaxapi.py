@@ -35,6 +35,12 @@ SUPPORTED = ((0, 10, 2), (0, 12))
 #: The custom_vjp primitive's names (``custom_vjp_call_jaxpr`` until JAX 0.6.1).
 CUSTOM_VJP_PRIMITIVES = frozenset({"custom_vjp_call", "custom_vjp_call_jaxpr"})
 
+#: Primitives whose one body takes the equation's operands and gives its results, one for one
+#: (a value passed in or out is the same value on both sides; which outputs the caller needs
+#: are those of the body it needs).
+ONE_BODY_CALLS = frozenset({"jit", "pjit", "closed_call", "core_call", "named_call", "checkpoint",
+                            "remat", "remat2", "custom_jvp_call", "custom_vjp_call", "composite"})
+
 #: Calls whose body JAX evaluates operation by operation when bound on concrete values.
 INLINED_CALLS = ("custom_jvp_call", "custom_vjp_call")
 

@@ -75,18 +75,15 @@ from __future__ import annotations
 import math
 
 from . import protocol, symbolic as _symbolic
-from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
+from .jaxapi import ONE_BODY_CALLS, sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
 from .loop_list import Listed, listed_loops, reaches
 from .loops import constants, is_ref, loop_needs, loop_summary
 from .stacked import read_by_rows
 
-#: Primitives whose sub-jaxpr's outputs are the equation's outputs, one for one: liveness
-#: follows which of them the caller needs. In any other body (a loop, a branch) every output of
-#: the body counts as needed.
-_CALLS = frozenset({"jit", "pjit", "closed_call", "core_call", "named_call", "checkpoint", "remat",
-                    "remat2", "custom_jvp_call", "custom_vjp_call", "composite"})
-#: The same and ``cond``, whose branches' outputs are its outputs, one for one.
-_FOLLOWS = _CALLS | {"cond"}
+#: Primitives whose bodies' outputs are the equation's outputs, one for one: liveness follows
+#: which of them the caller needs (a call, and ``cond``'s branches). In any other body (a loop)
+#: every output of the body counts as needed.
+_FOLLOWS = ONE_BODY_CALLS | {"cond"}
 
 
 def _line(eqn, source: str | None) -> int | None:
@@ -324,7 +321,7 @@ def _inner_data(eqn, found: set):
 
     def inner(sub) -> tuple:
         count = len(sub.invars)
-        if name in _CALLS and count == len(flags):
+        if name in ONE_BODY_CALLS and count == len(flags):
             return flags
         if name == "cond" and count == len(flags) - 1:
             return flags[1:]

@@ -10,12 +10,7 @@ a rule on the size of values can weigh them by their row. Runs in the worker; de
 
 from __future__ import annotations
 
-from .jaxapi import scan_layout, sub_jaxprs
-
-#: Primitives whose one body takes the equation's operands and gives its results, one for one:
-#: a value passed in or out of one is the same value on both sides.
-_CALLS = frozenset({"jit", "pjit", "closed_call", "core_call", "named_call", "checkpoint", "remat",
-                    "remat2", "custom_jvp_call", "custom_vjp_call", "composite"})
+from .jaxapi import ONE_BODY_CALLS, scan_layout, sub_jaxprs
 
 
 def read_by_rows(top) -> set:
@@ -54,7 +49,7 @@ def read_by_rows(top) -> set:
             pending.extend(subs)
             for var in eqn.outvars:
                 members[id(var)] = var
-            if name in _CALLS and len(subs) == 1 and len(subs[0].invars) == len(eqn.invars) \
+            if name in ONE_BODY_CALLS and len(subs) == 1 and len(subs[0].invars) == len(eqn.invars) \
                     and len(subs[0].outvars) == len(eqn.outvars):
                 for outer, inner in zip(eqn.invars, subs[0].invars):
                     if not _literal(outer):
