@@ -1,6 +1,7 @@
 """How `judge batch` scales with cores, against how the machine itself scales, in one run.
 
     python benchmarks/batch_scaling.py [-n N] [--class-size 52] [--quick] [--problem fake_quant_ste]
+                                       [--fresh] [--served]
 
 Two measurements, side by side:
 
@@ -10,6 +11,11 @@ Two measurements, side by side:
 * the machine: N bare processes (`benchmarks/bare_run.py`: each imports JAX and runs the
   problem's reference solution on its cases, no judge, on the CPU) one after another, then all
   at once.
+
+With ``--served``, the class is graded a second time, -j 1 and -j N, with a `judge warm` process
+running (its server has imported JAX before the batch starts: what a batch's start costs, less
+the server's start, which under gVisor is about a second and a half of one core while the lanes
+wait); with ``--fresh``, with a fresh Python per submission (``JUDGE_WARM=off``).
 
 Each speed-up is the one-at-a-time wall time over the N-at-once one; the last line is the
 judge's speed-up over the machine's, the share of the machine's parallelism the judge reaches
@@ -38,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judge.cli import usable_cores  # noqa: E402
+from grading_speed import served  # noqa: E402  (a `judge warm` process for a block)
 
 
 def make_class(problem: str, folder: Path, size: int) -> list[Path]:
@@ -104,6 +111,8 @@ def main() -> None:
     parser.add_argument("--problem", default="fake_quant_ste")
     parser.add_argument("--fresh", action="store_true",
                         help="also grade the class with fresh workers (JUDGE_WARM=off)")
+    parser.add_argument("--served", action="store_true",
+                        help="also grade the class with a `judge warm` process running")
     args = parser.parse_args()
     size, n = (8 if args.quick else args.class_size), args.jobs
     print(f"machine: {usable_cores()} usable cores ({os.cpu_count()} in all), "
@@ -127,6 +136,10 @@ def main() -> None:
             fresh_env = {**env, "JUDGE_WARM": "off"}
             fresh_1 = batch(args.problem, folder, "1", Path(tmp) / "fresh-1", fresh_env)
             fresh_n = batch(args.problem, folder, str(n), Path(tmp) / f"fresh-{n}", fresh_env)
+        if args.served:
+            with served(env, ["--sandbox", "auto"]):
+                served_1 = batch(args.problem, folder, "1", Path(tmp) / "served-1", env)
+                served_n = batch(args.problem, folder, str(n), Path(tmp) / f"served-{n}", env)
         bare_env = {**env, "JAX_PLATFORMS": "cpu"}  # as the judge's workers: never the accelerator
         bare(args.problem, 1, False, bare_env)  # the page cache: JAX's files read once
         bare_1 = bare(args.problem, n, False, bare_env)
@@ -140,6 +153,9 @@ def main() -> None:
         if args.fresh:
             print(f"   {'fresh':<8}  {fresh_1:13.1f}s  {fresh_n:11.1f}s  {fresh_1 / fresh_n:7.2f}x"
                   f"   (the judge with JUDGE_WARM=off: a fresh Python per submission)")
+        if args.served:
+            print(f"   {'served':<8}  {served_1:13.1f}s  {served_n:11.1f}s  {served_1 / served_n:7.2f}x"
+                  f"   (the judge with `judge warm` running: share {served_1 / served_n / bare_x:.2f})")
         print(f"   {'bare':<8}  {bare_1:13.1f}s  {bare_n:11.1f}s  {bare_x:7.2f}x")
         print(f"judge speed-up / bare speed-up: {judge_x / bare_x:.2f}")
         busy_1, busy_n = (graded_seconds(Path(tmp) / name / "report.json") for name in ("run-1", f"run-{n}"))
