@@ -432,3 +432,20 @@ def test_only_utf8_lines_and_exact_numbers_pass_the_boundary():
     with pytest.raises(protocol.ProtocolError, match="multiply past"):
         protocol.check_shape([2 ** 58, 0])
     protocol.check_shape([0, 3])
+
+
+def test_escape_leaves_only_printable_ascii_alone():
+    """A text of printable ASCII is returned as it is; every other character is escaped exactly
+    as the patterns say, alone and beside printable text."""
+    from judge.run import escaping
+
+    def by_pattern(text, multiline):
+        pattern = escaping._UNSAFE_TEXT if multiline else escaping._UNSAFE_LINE
+        return pattern.sub(escaping._escape_char, text)
+
+    for code in list(range(0x3000)) + list(range(0xd7f0, 0xe010)) + list(range(0xfff0, 0x10010)):
+        for text in (chr(code), f"a{chr(code)}b"):
+            for multiline in (False, True):
+                assert escaping.escape(text, multiline) == by_pattern(text, multiline), (code, multiline)
+    assert escaping.escape("x\ty\nz", multiline=True) == "x\ty\nz"
+    assert escaping.escape("x\ty\nz") == "x\\ty\\nz"

@@ -23,4 +23,6 @@ def escape(text: str, multiline: bool = False) -> str:
     """``text`` safe for a terminal and for UTF-8: control characters (all of them, or all but
     newline and tab with ``multiline``), line separators, bidirectional controls and lone
     surrogates are written as escapes."""
+    if str.isascii(text) and str.isprintable(text):
+        return text  # no ASCII control character, tab or newline: nothing to escape (most texts)
     return (_UNSAFE_TEXT if multiline else _UNSAFE_LINE).sub(_escape_char, text)
