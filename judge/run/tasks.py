@@ -37,6 +37,10 @@ class TaskGroup:
         self.path, self.limit = path, limit
         (path / "pids.max").write_text(str(limit))
         self.procs_fd = os.open(path / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+        try:  # read again from its start at every case: one system call, not an open and a close
+            self._events_fd = os.open(path / "pids.events", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            self._events_fd = None
 
     def join_argv(self, argv: list[str]) -> list[str]:
         """``argv`` started by a shell that first moves itself into this group."""
@@ -46,17 +50,23 @@ class TaskGroup:
     def exceeded(self) -> bool:
         """Has the kernel refused a task of this group (``pids.events``)?"""
         try:
-            events = (self.path / "pids.events").read_text()
+            if self._events_fd is not None:
+                events = os.pread(self._events_fd, 4096, 0).decode("ascii", "replace")
+            else:
+                events = (self.path / "pids.events").read_text()
         except OSError:
             return False
         return any(line.split()[:1] == ["max"] and line.split()[1:2] != ["0"]
                    for line in events.splitlines())
 
     def close(self) -> None:
-        try:
-            os.close(self.procs_fd)
-        except OSError:
-            pass
+        fds, self.procs_fd, self._events_fd = (self.procs_fd, self._events_fd), None, None
+        for fd in fds:  # once: a number closed twice could be another thread's file by then
+            try:
+                if fd is not None:
+                    os.close(fd)
+            except OSError:
+                pass
         for attempt in range(50):
             try:
                 pids = (self.path / "cgroup.procs").read_text().split()
