@@ -152,6 +152,21 @@ def _dot_general(lhs, rhs, dimension_numbers):
     return wide.astype(np.int32).reshape(batch + left + right)  # int64 wraps too: the low 32 bits
 
 
+def _dot_general_may(avals, dimension_numbers) -> bool:
+    """Whether ``_dot_general`` could answer, from the operands' avals alone."""
+    lhs, rhs = avals
+    if lhs.dtype != rhs.dtype:
+        return False
+    if lhs.dtype == np.int32:
+        return True
+    return math.prod(int(lhs.shape[a]) for a in dimension_numbers[0][0]) <= 1
+
+
+def _reduce_sum_may(avals, axes) -> bool:
+    """Whether ``_reduce_sum`` could answer, from the operand's aval alone."""
+    return avals[0].dtype == np.int32 or math.prod(int(avals[0].shape[a]) for a in axes) <= 1
+
+
 def _reduce_sum(x, axes):
     """XLA's ``reduce_sum`` where the order of the sum cannot matter: over axes holding one
     element per output (the element itself, ``-0.0`` kept) or none (``+0.0``), or an int32 one
@@ -299,6 +314,10 @@ PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element
           "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",),
           "reduce_max": ("axes",), "reduce_min": ("axes",), "reduce_and": ("axes",),
           "reduce_or": ("axes",), "dot_general": ("dimension_numbers",), "reduce_sum": ("axes",)}
+#: Operations whose functions answer only for some shapes: name -> a test of the operands'
+#: avals and the parameter in ``PARAMS`` (``may(avals, param)``), so that an operation they
+#: would decline goes to JAX before its operands are converted and checked.
+MAY = {"dot_general": _dot_general_may, "reduce_sum": _reduce_sum_may}
 #: The operations computed here on float16 too: each rounds once to float16 (XLA computes them
 #: in float32 and rounds, which gives the same float16: float32 holds more than twice float16's
 #: digits), or only moves or compares values.
@@ -317,12 +336,12 @@ def subnormal(values, limit=_TINY) -> bool:
     for value in values:
         if value.dtype == F32 and value.size:
             magnitude = np.abs(value)
-            if not np.all((magnitude >= limit) | (magnitude == 0)):
+            if not ((magnitude >= limit) | (magnitude == 0)).all():
                 return True
         elif value.dtype == F16 and value.size:
             magnitude = np.abs(value)
             bound = _HALF_TINY if limit is _TINY else _HALF_ABOVE_TINY
-            if not np.all((magnitude >= bound) | (magnitude == 0)):
+            if not ((magnitude >= bound) | (magnitude == 0)).all():
                 return True
     return False
 
