@@ -133,6 +133,11 @@ class Evaluator:
         #: ``jaxapi.DirectCalls``, and each equation's one-op callable (by id, with the
         #: equation, which keeps the id its own), or None where it must be bound
         self.direct, self.callables = (jaxapi.direct_calls() if uses_numpy else None), {}
+        #: for one evaluation (a loop's steps run the same equations again and again): each
+        #: equation's NumPy plan (``_plan``) and each program's equations to compute
+        #: (``_needed``), by id, with what they were made from, which keeps the id its own
+        self.plans: dict = {}
+        self.needed: dict = {}
         self.direct_types = frozenset({*parts.direct_types, np.ndarray})
         self.debug_flags = parts.debug_flags
         #: ``shared_ops.OpLog`` when the judge asked for the operations that missed its
@@ -151,7 +156,9 @@ class Evaluator:
                     return self.run(jaxpr, consts, *args, jit_inlined=jit_inlined)
             finally:
                 self.quiet = False
-                self.callables.clear()  # this evaluation's equations
+                self.callables.clear()  # this evaluation's equations and programs
+                self.plans.clear()
+                self.needed.clear()
         env: dict = {}
         literal = self.Literal
         eqns, last_used = self._needed(jaxpr)
@@ -182,6 +189,9 @@ class Evaluator:
         computed reads and that may be skipped (``_dead``), found from the outputs backwards."""
         if not self.table or any(flag.value for flag in self.debug_flags):
             return jaxpr.eqns, self.last_used(jaxpr)
+        known = self.needed.get(id(jaxpr)) if self.quiet else None
+        if known is not None and known[0] is jaxpr:
+            return known[1], known[2]
         literal = self.Literal
         last_used: dict = {v: None for v in jaxpr.outvars if not isinstance(v, literal)}
         kept = []
@@ -193,6 +203,8 @@ class Evaluator:
                 if not isinstance(v, literal) and v not in last_used:
                     last_used[v] = eqn
         kept.reverse()
+        if self.quiet:  # within one evaluation, whose flags do not change
+            self.needed[id(jaxpr)] = (jaxpr, kept, last_used)
         return kept, last_used
 
     def _dead(self, eqn) -> bool:
@@ -252,30 +264,18 @@ class Evaluator:
 
     def _numpy(self, eqn, values):
         """The operation computed in NumPy, or None where it must go to JAX."""
-        name = eqn.primitive.name
-        entry = self.table.get(name)
-        if entry is None or eqn.primitive.multiple_results or len(eqn.outvars) != 1:
+        plan = self.plans.get(id(eqn))
+        if plan is None or plan[0] is not eqn:
+            plan = (eqn, self._plan(eqn))
+            if self.quiet:
+                self.plans[id(eqn)] = plan
+        plan = plan[1]
+        if plan is None:
             return None
-        function, reads_floats = entry
-        aval = eqn.outvars[0].aval
-        dtype = getattr(aval, "dtype", None)
-        dtypes = _DTYPES | {_F16} if name in _HALF_OPS else _DTYPES
-        if dtype not in dtypes or len(aval.shape) > HIGHEST_RANK:
-            return None
-        params = {k: eqn.params[k] for k in _PARAMS.get(name, ()) if k in eqn.params}
-        may = _MAY.get(name)
-        if may is not None:  # one that answers only at some shapes: decided from the avals first
-            try:
-                if not may([v.aval for v in eqn.invars], *params.values()):
-                    return None
-            except Exception:  # an aval of another kind: JAX's
-                return None
+        function, reads_floats, params, dtype, shape, inputs = plan
         arrays, unchecked = [], []
         clean = self.clean
-        for var, value in zip(eqn.invars, values):
-            want = getattr(var.aval, "dtype", None)
-            if want not in dtypes or len(var.aval.shape) > HIGHEST_RANK:
-                return None
+        for (want, want_shape), value in zip(inputs, values):
             kind = type(value)
             try:  # a conversion NumPy refuses (a Python int beyond int32, say) is JAX's
                 if kind in self.array_types and kind not in self.scalar_types:
@@ -286,7 +286,7 @@ class Evaluator:
                     return None  # anything else is JAX's to convert, as before
             except Exception:
                 return None
-            if array.dtype != want or array.shape != tuple(var.aval.shape) or array.size > LARGEST:
+            if array.dtype != want or array.shape != want_shape or array.size > LARGEST:
                 return None
             arrays.append(array)
             if reads_floats and clean.get(id(value)) is not value:
@@ -311,7 +311,37 @@ class Evaluator:
         if out is None:
             return None
         out = np.asarray(out)
-        if out.dtype != dtype or out.shape != tuple(aval.shape) or out.size > LARGEST or _flushed([out]):
+        if out.dtype != dtype or out.shape != shape or out.size > LARGEST or _flushed([out]):
             return None
         clean[id(out)] = out  # its own result, which no other code holds: checked for good
         return [out]
+
+    def _plan(self, eqn):
+        """What ``_numpy`` needs of ``eqn`` whatever its values: (function, whether it reads
+        floats, its parameters, the result's dtype and shape, each operand's dtype and shape);
+        None where the operation is never computed here (not in the table, a dtype or rank not
+        taken, or shapes at which its function declines)."""
+        name = eqn.primitive.name
+        entry = self.table.get(name)
+        if entry is None or eqn.primitive.multiple_results or len(eqn.outvars) != 1:
+            return None
+        function, reads_floats = entry
+        aval = eqn.outvars[0].aval
+        dtype = getattr(aval, "dtype", None)
+        dtypes = _DTYPES | {_F16} if name in _HALF_OPS else _DTYPES
+        try:
+            if dtype not in dtypes or len(aval.shape) > HIGHEST_RANK:
+                return None
+            inputs = []
+            for var in eqn.invars:
+                want = getattr(var.aval, "dtype", None)
+                if want not in dtypes or len(var.aval.shape) > HIGHEST_RANK:
+                    return None
+                inputs.append((want, tuple(var.aval.shape)))
+            params = {k: eqn.params[k] for k in _PARAMS.get(name, ()) if k in eqn.params}
+            may = _MAY.get(name)  # one that answers only at some shapes: decided from the avals
+            if may is not None and not may([v.aval for v in eqn.invars], *params.values()):
+                return None
+            return function, reads_floats, params, dtype, tuple(aval.shape), inputs
+        except Exception:  # an aval of another kind: JAX's
+            return None
