@@ -106,7 +106,26 @@ def test_mixed_and_preferred_types_go_to_jax():
     widened = jax.make_jaxpr(_dot((((1,), (0,)), ((), ())), preferred_element_type=np.float32))(ints, ints.T)
     assert compare(widened, ints, ints.T.copy(), path="jax") == ["dot_general"]
     halves = a.astype(np.float16), b.astype(np.float16)
-    assert compare(jax.make_jaxpr(_dot((((1,), (0,)), ((), ()))))(*halves), *halves, path="jax")
+    widened = jax.make_jaxpr(_dot((((1,), (0,)), ((), ())), preferred_element_type=np.float32))(*halves)
+    assert compare(widened, *halves, path="jax") == ["dot_general"]
+
+
+@pytest.mark.parametrize("lhs,rhs,dims", ONE_TERM[:6] + ONE_TERM[-2:])
+def test_float16_one_term_products_and_sums(lhs, rhs, dims):
+    """float16 products of one term are rounded once to float16, as XLA rounds them; a sum of
+    one float16 term is the term; two terms go to JAX."""
+    values = np.float16([0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 100.0, -250.0, 0.1, 7.0, 1e-3, 60000.0])
+    closed = jax.make_jaxpr(_dot(dims))(np.zeros(lhs, np.float16), np.zeros(rhs, np.float16))
+    for trial in range(8):
+        a = RNG.choice(values, lhs) if trial % 2 else (RNG.standard_normal(lhs) * 30).astype(np.float16)
+        b = RNG.choice(values, rhs) if trial % 3 else (RNG.standard_normal(rhs) * 30).astype(np.float16)
+        compare(closed, a, b)
+    small = (RNG.standard_normal(lhs) * 3).astype(np.float16), (RNG.standard_normal(rhs) * 3).astype(np.float16)
+    compare(closed, *small, path="numpy" if min(np.abs(np.concatenate([small[0].ravel(), small[1].ravel(), [1]]))) > 0.01 else None)
+    for shape, axes, path in [((5, 1), (1,), "numpy"), ((1, 7), (0,), "numpy"), ((3, 4), (1,), "jax")]:
+        x = (RNG.standard_normal(shape) * 9).astype(np.float16)
+        total = jax.make_jaxpr(lambda v: lax.reduce_sum_p.bind(v, axes=axes, out_sharding=None))(x)
+        compare(total, x, path=path)
 
 
 #: (shape, axes) of sums of one term or none per output

@@ -324,7 +324,8 @@ MAY = {"dot_general": _dot_general_may, "reduce_sum": _reduce_sum_may}
 HALF_OPS = frozenset({
     "add", "add_any", "sub", "mul", "neg", "eq", "ne", "lt", "le", "gt", "ge", "is_finite",
     "select_n", "convert_element_type", "broadcast_in_dim", "reshape", "squeeze", "expand_dims",
-    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient"})
+    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient",
+    "dot_general", "reduce_sum"})  # of one term per result (``MAY``): one rounding, or none
 
 
 def subnormal(values, limit=_TINY) -> bool:
