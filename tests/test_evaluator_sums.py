@@ -163,3 +163,14 @@ def test_the_gradient_of_a_bilinear_form_is_computed_here():
     assert "dot_general" in NUMPY.bound  # the forward products: sums of 4 and 3 terms
     assert np.array_equal(got, JAX.run(grad.jaxpr, grad.consts, w, u, v)[0])
     assert np.array_equal(got, np.outer(u, v))
+
+
+def test_a_product_too_large_is_left_to_jax_before_numpy_makes_it():
+    """An outer product of two long vectors has more elements than the evaluator computes: it
+    goes to JAX from its shapes, before NumPy allocates anything."""
+    a = jax.ShapeDtypeStruct((1 << 11,), np.float32)
+    closed = jax.make_jaxpr(_dot((((), ()), ((), ()))))(a, a)
+    plan = NUMPY._plan(closed.jaxpr.eqns[0])
+    assert plan is None
+    small = jax.make_jaxpr(_dot((((), ()), ((), ()))))(np.zeros(4, F32), np.zeros(4, F32))
+    assert NUMPY._plan(small.jaxpr.eqns[0]) is not None

@@ -330,8 +330,8 @@ class Evaluator:
         dtype = getattr(aval, "dtype", None)
         dtypes = _DTYPES | {_F16} if name in _HALF_OPS else _DTYPES
         try:
-            if dtype not in dtypes or len(aval.shape) > HIGHEST_RANK:
-                return None
+            if dtype not in dtypes or len(aval.shape) > HIGHEST_RANK or math.prod(aval.shape) > LARGEST:
+                return None  # (a result too large is not made, before it is refused)
             inputs = []
             for var in eqn.invars:
                 want = getattr(var.aval, "dtype", None)
