@@ -7,9 +7,11 @@ of its own, and that is most of what a worker spends on a case. Many operations 
 gives one correctly rounded result for an addition, a division, a comparison, a rounding or a
 select, and NumPy computes the same one; so are the operations that only move values
 (``stop_gradient`` is the identity on values), and the reductions whose result does not depend on
-the order of the reduction (a maximum or minimum, ``all`` and ``any``). ``Evaluator.run``
-computes those in NumPy and hands every other operation (transcendentals, sums, dots, loops,
-jitted calls, callbacks) to JAX exactly as ``eval_jaxpr`` does.
+the order of the reduction (a maximum or minimum, ``all`` and ``any``; a sum or a
+``dot_general`` with one term per result, or none, or of int32 values, which wrap the same in
+any order). ``Evaluator.run`` computes those in NumPy and hands every other operation
+(transcendentals, other sums and dots, loops, jitted calls, callbacks) to JAX exactly as
+``eval_jaxpr`` does.
 
 Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the operation to JAX:
 
@@ -41,6 +43,9 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
   the work; NumPy's temporaries would weigh on the memory limit.
 * An operation on an array of more than ``HIGHEST_RANK`` dimensions goes to JAX: JAX's arrays
   may have more dimensions than NumPy's (64 in NumPy 2, 32 before).
+* A sum of one term is that term, ``-0.0`` included (XLA does not add it to a ``+0.0``), and a
+  product of one term each is rounded once, in NumPy as in XLA; a float sum or product of two
+  terms or more goes to JAX, whose order of summation (and use of fused multiply-adds) is its own.
 * Values are dropped after their last use, as ``eval_jaxpr`` drops them.
 * An operation whose results are all unused (``_`` in a printed program: the primal value of a
   ``jax.grad``, say) is not computed at all, as XLA drops it from a compiled program, when it
@@ -52,6 +57,12 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
 With ``jit_inlined`` (the case runner's), calls, branches and loops are evaluated operation
 by operation too, as under ``jax.disable_jit`` (``stepwise``).
 
+An operation bound by JAX on arrays alone, outside any trace, calls the one-op jitted program
+``bind`` itself would call (``jaxapi.DirectCalls``), kept per equation: a loop's steps bind the
+same equations again and again, and ``bind``'s conversions and search for the current trace
+change nothing there. A value the NumPy path checked for subnormals and NaN (its own results,
+JAX's immutable arrays) is not checked again.
+
 ``tests/test_evaluate.py`` compares every operation here with XLA's on special and random
 values. ``uses_numpy=False`` (the judge's ``JUDGE_EVALUATOR=jax``) binds everything, as
 ``eval_jaxpr`` does.
@@ -61,11 +72,12 @@ from __future__ import annotations
 
 import math
 import types
+import weakref
 
 import numpy
 
 from . import jaxapi, stepwise
-from .exact_ops import DTYPES as _DTYPES, F16 as _F16, HALF_OPS as _HALF_OPS, PARAMS as _PARAMS
+from .exact_ops import DTYPES as _DTYPES, F16 as _F16, HALF_OPS as _HALF_OPS, MAY as _MAY, PARAMS as _PARAMS
 from .exact_ops import flushed as _flushed, subnormal as _subnormal, table as _table
 
 #: NumPy's names as they were when the worker loaded this module, before any submission: the
@@ -94,6 +106,8 @@ _PURE = frozenset({
     "reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or",
     "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp", "sort"})
 _NUMERIC = frozenset("biuf")
+#: NumPy dtypes JAX keeps as they are when it binds an array (64-bit ones it narrows)
+_DIRECT_DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_), np.dtype(np.float16)})
 #: Calls whose body JAX evaluates operation by operation when bound on concrete values: the
 #: body is evaluated here the same way.
 _INLINE, _STEPPED = stepwise.ALWAYS, stepwise.STEPPED
@@ -111,6 +125,20 @@ class Evaluator:
         self.scalar_types = frozenset({bool, int, float, *parts.scalar_types})
         self.table = _table() if uses_numpy else {}
         self.errstate = np.errstate
+        self.quiet = False  # within ``errstate(all="ignore")``, set once per evaluation
+        #: the values checked already (``_unchecked``), by id: the NumPy results, which are the
+        #: evaluator's own, and JAX's arrays, which no one can change
+        self.clean = weakref.WeakValueDictionary()
+        self.jax_arrays = frozenset(parts.array_types)
+        #: ``jaxapi.DirectCalls``, and each equation's one-op callable (by id, with the
+        #: equation, which keeps the id its own), or None where it must be bound
+        self.direct, self.callables = (jaxapi.direct_calls() if uses_numpy else None), {}
+        #: for one evaluation (a loop's steps run the same equations again and again): each
+        #: equation's NumPy plan (``_plan``) and each program's equations to compute
+        #: (``_needed``), by id, with what they were made from, which keeps the id its own
+        self.plans: dict = {}
+        self.needed: dict = {}
+        self.direct_types = frozenset({*parts.direct_types, np.ndarray})
         self.debug_flags = parts.debug_flags
         #: ``shared_ops.OpLog`` when the judge asked for the operations that missed its
         #: compilation cache (set by the worker before the submission is imported)
@@ -121,6 +149,16 @@ class Evaluator:
         loops around), calls, branches and loops step by step (``stepwise``)."""
         if jit_inlined is True:
             jit_inlined = stepwise.Budget()
+        if not self.quiet and self.table:  # NumPy's floating-point errors ignored, as XLA's are
+            self.quiet = True
+            try:
+                with self.errstate(all="ignore"):
+                    return self.run(jaxpr, consts, *args, jit_inlined=jit_inlined)
+            finally:
+                self.quiet = False
+                self.callables.clear()  # this evaluation's equations and programs
+                self.plans.clear()
+                self.needed.clear()
         env: dict = {}
         literal = self.Literal
         eqns, last_used = self._needed(jaxpr)
@@ -151,6 +189,9 @@ class Evaluator:
         computed reads and that may be skipped (``_dead``), found from the outputs backwards."""
         if not self.table or any(flag.value for flag in self.debug_flags):
             return jaxpr.eqns, self.last_used(jaxpr)
+        known = self.needed.get(id(jaxpr)) if self.quiet else None
+        if known is not None and known[0] is jaxpr:
+            return known[1], known[2]
         literal = self.Literal
         last_used: dict = {v: None for v in jaxpr.outvars if not isinstance(v, literal)}
         kept = []
@@ -162,6 +203,8 @@ class Evaluator:
                 if not isinstance(v, literal) and v not in last_used:
                     last_used[v] = eqn
         kept.reverse()
+        if self.quiet:  # within one evaluation, whose flags do not change
+            self.needed[id(jaxpr)] = (jaxpr, kept, last_used)
         return kept, last_used
 
     def _dead(self, eqn) -> bool:
@@ -180,37 +223,59 @@ class Evaluator:
         return True
 
     def _bind(self, eqn, values) -> list:
-        """The operation bound by JAX, as ``eval_jaxpr`` binds it."""
+        """The operation bound by JAX, as ``eval_jaxpr`` binds it; the same call without
+        ``bind``'s own steps where they change nothing (``_callable``)."""
         params = eqn.primitive.get_bind_params(eqn.params)
         name_stack = self.source_info.current_name_stack() + eqn.source_info.name_stack
         ops = self.ops
         misses = ops.misses if ops is not None else 0
+        fun = self._callable(eqn, params, values)
         with self.source_info.user_context(eqn.source_info.traceback, name_stack=name_stack), \
                 eqn.ctx.manager:
-            out = eqn.primitive.bind(*values, **params)
+            if fun is None:
+                out = eqn.primitive.bind(*values, **params)
+            else:
+                out = self.direct.call(fun, values)
         if ops is not None:
             ops.note(eqn, params, misses)
         return list(out) if eqn.primitive.multiple_results else [out]
+
+    def _callable(self, eqn, params, values):
+        """The one-op jitted callable ``bind`` would call for ``eqn`` (``jaxapi.DirectCalls``),
+        where every value is one of JAX's arrays or a NumPy array of a dtype JAX keeps as it is
+        (no conversion), no trace is active and the primitive's implementation is JAX's
+        op-by-op one; else None."""
+        direct = self.direct
+        if direct is None:
+            return None
+        kinds = self.direct_types
+        for value in values:
+            kind = type(value)
+            if kind not in kinds or (kind is np.ndarray and value.dtype not in _DIRECT_DTYPES):
+                return None
+        found = self.callables.get(id(eqn))
+        if found is None or found[0] is not eqn:
+            fun = direct.callable_of(eqn.primitive, **params) if direct.plain(eqn.primitive) else None
+            found = self.callables[id(eqn)] = (eqn, fun)
+        return found[1] if found[1] is not None and direct.ready() else None
 
     def _inlined(self, budget):  # ``run`` for a body stepped through, on the same loop budget
         return lambda jaxpr, consts, *args: self.run(jaxpr, consts, *args, jit_inlined=budget)
 
     def _numpy(self, eqn, values):
         """The operation computed in NumPy, or None where it must go to JAX."""
-        entry = self.table.get(eqn.primitive.name)
-        if entry is None or eqn.primitive.multiple_results or len(eqn.outvars) != 1:
+        plan = self.plans.get(id(eqn))
+        if plan is None or plan[0] is not eqn:
+            plan = (eqn, self._plan(eqn))
+            if self.quiet:
+                self.plans[id(eqn)] = plan
+        plan = plan[1]
+        if plan is None:
             return None
-        function, reads_floats = entry
-        aval = eqn.outvars[0].aval
-        dtype = getattr(aval, "dtype", None)
-        dtypes = _DTYPES | {_F16} if eqn.primitive.name in _HALF_OPS else _DTYPES
-        if dtype not in dtypes or len(aval.shape) > HIGHEST_RANK:
-            return None
-        arrays = []
-        for var, value in zip(eqn.invars, values):
-            want = getattr(var.aval, "dtype", None)
-            if want not in dtypes or len(var.aval.shape) > HIGHEST_RANK:
-                return None
+        function, reads_floats, params, dtype, shape, inputs = plan
+        arrays, unchecked = [], []
+        clean = self.clean
+        for (want, want_shape), value in zip(inputs, values):
             kind = type(value)
             try:  # a conversion NumPy refuses (a Python int beyond int32, say) is JAX's
                 if kind in self.array_types and kind not in self.scalar_types:
@@ -221,20 +286,62 @@ class Evaluator:
                     return None  # anything else is JAX's to convert, as before
             except Exception:
                 return None
-            if array.dtype != want or array.shape != tuple(var.aval.shape) or array.size > LARGEST:
+            if array.dtype != want or array.shape != want_shape or array.size > LARGEST:
                 return None
             arrays.append(array)
-        if reads_floats and _subnormal(arrays):
-            return None
-        params = {k: eqn.params[k] for k in _PARAMS.get(eqn.primitive.name, ()) if k in eqn.params}
+            if reads_floats and clean.get(id(value)) is not value:
+                unchecked.append((value, array))
+        if unchecked:
+            if _subnormal([array for _, array in unchecked]):
+                return None
+            for value, _ in unchecked:
+                if type(value) in self.jax_arrays:  # immutable: checked once
+                    try:
+                        clean[id(value)] = value
+                    except TypeError:  # one that cannot be referred to weakly: checked each time
+                        pass
         try:
-            with self.errstate(all="ignore"):
+            if self.quiet:
                 out = function(*arrays, **params)
+            else:
+                with self.errstate(all="ignore"):
+                    out = function(*arrays, **params)
         except Exception:  # parameters NumPy does not take: JAX binds it (and reports its own error)
             return None
         if out is None:
             return None
         out = np.asarray(out)
-        if out.dtype != dtype or out.shape != tuple(aval.shape) or out.size > LARGEST or _flushed([out]):
+        if out.dtype != dtype or out.shape != shape or out.size > LARGEST or _flushed([out]):
             return None
+        clean[id(out)] = out  # its own result, which no other code holds: checked for good
         return [out]
+
+    def _plan(self, eqn):
+        """What ``_numpy`` needs of ``eqn`` whatever its values: (function, whether it reads
+        floats, its parameters, the result's dtype and shape, each operand's dtype and shape);
+        None where the operation is never computed here (not in the table, a dtype or rank not
+        taken, or shapes at which its function declines)."""
+        name = eqn.primitive.name
+        entry = self.table.get(name)
+        if entry is None or eqn.primitive.multiple_results or len(eqn.outvars) != 1:
+            return None
+        function, reads_floats = entry
+        aval = eqn.outvars[0].aval
+        dtype = getattr(aval, "dtype", None)
+        dtypes = _DTYPES | {_F16} if name in _HALF_OPS else _DTYPES
+        try:
+            if dtype not in dtypes or len(aval.shape) > HIGHEST_RANK or math.prod(aval.shape) > LARGEST:
+                return None  # (a result too large is not made, before it is refused)
+            inputs = []
+            for var in eqn.invars:
+                want = getattr(var.aval, "dtype", None)
+                if want not in dtypes or len(var.aval.shape) > HIGHEST_RANK:
+                    return None
+                inputs.append((want, tuple(var.aval.shape)))
+            params = {k: eqn.params[k] for k in _PARAMS.get(name, ()) if k in eqn.params}
+            may = _MAY.get(name)  # one that answers only at some shapes: decided from the avals
+            if may is not None and not may([v.aval for v in eqn.invars], *params.values()):
+                return None
+            return function, reads_floats, params, dtype, tuple(aval.shape), inputs
+        except Exception:  # an aval of another kind: JAX's
+            return None

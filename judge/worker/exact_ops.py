@@ -6,6 +6,7 @@ flush (subnormals, the smallest normal, NaN). ``evaluate``'s notes say why each 
 
 from __future__ import annotations
 
+import math
 import types
 
 import numpy
@@ -117,6 +118,69 @@ def _reduce_logical(ufunc):
         axes = tuple(int(a) for a in axes)
         return ufunc.reduce(x, axis=axes) if axes else x.copy()
     return reduce
+
+
+#: Products an integer ``dot_general`` computed here may take (its terms, all outputs together).
+DOT_WORK = 1 << 20
+
+
+def _dot_general(lhs, rhs, dimension_numbers):
+    """XLA's ``dot_general`` where its result does not depend on the order of its sums: a
+    float32 one whose contracting extents hold one element (each output is one product,
+    rounded once, signed zeros kept, as XLA gives it) or none (each output is ``+0.0``); an
+    int32 one of any extent (sums wrap modulo 2**32, in any order). The result's axes are the
+    batch axes, then the left operand's free axes, then the right one's."""
+    if lhs.dtype != rhs.dtype or lhs.dtype not in (F32, F16, np.dtype(np.int32)):
+        return None
+    (lc, rc), (lb, rb) = dimension_numbers
+    lc, rc, lb, rb = (tuple(int(a) for a in axes) for axes in (lc, rc, lb, rb))
+    lf = tuple(a for a in range(lhs.ndim) if a not in lc and a not in lb)
+    rf = tuple(a for a in range(rhs.ndim) if a not in rc and a not in rb)
+    terms = math.prod(lhs.shape[a] for a in lc)
+    batch = tuple(lhs.shape[a] for a in lb)
+    left, right = tuple(lhs.shape[a] for a in lf), tuple(rhs.shape[a] for a in rf)
+    if terms == 0:
+        return np.zeros(batch + left + right, lhs.dtype)
+    l_t, r_t = np.transpose(lhs, lb + lf + lc), np.transpose(rhs, rb + rf + rc)
+    if terms == 1:
+        return np.multiply(l_t.reshape(batch + left + (1,) * len(right)),
+                           r_t.reshape(batch + (1,) * len(left) + right))
+    if lhs.dtype != np.int32 or math.prod(batch + left + right) * terms > DOT_WORK:
+        return None
+    wide = np.matmul(l_t.reshape(batch + (math.prod(left), terms)).astype(np.int64),
+                     r_t.reshape(batch + (math.prod(right), terms)).astype(np.int64).swapaxes(-1, -2))
+    return wide.astype(np.int32).reshape(batch + left + right)  # int64 wraps too: the low 32 bits
+
+
+def _dot_general_may(avals, dimension_numbers) -> bool:
+    """Whether ``_dot_general`` could answer, from the operands' avals alone."""
+    lhs, rhs = avals
+    if lhs.dtype != rhs.dtype:
+        return False
+    if lhs.dtype == np.int32:
+        return True
+    return math.prod(int(lhs.shape[a]) for a in dimension_numbers[0][0]) <= 1
+
+
+def _reduce_sum_may(avals, axes) -> bool:
+    """Whether ``_reduce_sum`` could answer, from the operand's aval alone."""
+    return avals[0].dtype == np.int32 or math.prod(int(avals[0].shape[a]) for a in axes) <= 1
+
+
+def _reduce_sum(x, axes):
+    """XLA's ``reduce_sum`` where the order of the sum cannot matter: over axes holding one
+    element per output (the element itself, ``-0.0`` kept) or none (``+0.0``), or an int32 one
+    (it wraps modulo 2**32)."""
+    axes = tuple(int(a) for a in axes)
+    terms = math.prod(x.shape[a] for a in axes)
+    shape = tuple(n for a, n in enumerate(x.shape) if a not in axes)
+    if terms == 0:
+        return np.zeros(shape, x.dtype)
+    if terms == 1:
+        return x.reshape(shape).copy()
+    if x.dtype != np.int32:
+        return None
+    return np.add.reduce(x, axis=axes, dtype=np.int32)
 
 
 def _select_n(which, *cases):
@@ -236,6 +300,8 @@ def table() -> dict:
         "reduce_min": (_reduce_extreme(np.minimum), True),
         "reduce_and": (_reduce_logical(np.logical_and), False),
         "reduce_or": (_reduce_logical(np.logical_or), False),
+        "dot_general": (_dot_general, True),
+        "reduce_sum": (_reduce_sum, True),
     })
     return table
 
@@ -247,14 +313,19 @@ PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element
           "slice": ("start_indices", "limit_indices", "strides"), "rev": ("dimensions",),
           "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",),
           "reduce_max": ("axes",), "reduce_min": ("axes",), "reduce_and": ("axes",),
-          "reduce_or": ("axes",)}
+          "reduce_or": ("axes",), "dot_general": ("dimension_numbers",), "reduce_sum": ("axes",)}
+#: Operations whose functions answer only for some shapes: name -> a test of the operands'
+#: avals and the parameter in ``PARAMS`` (``may(avals, param)``), so that an operation they
+#: would decline goes to JAX before its operands are converted and checked.
+MAY = {"dot_general": _dot_general_may, "reduce_sum": _reduce_sum_may}
 #: The operations computed here on float16 too: each rounds once to float16 (XLA computes them
 #: in float32 and rounds, which gives the same float16: float32 holds more than twice float16's
 #: digits), or only moves or compares values.
 HALF_OPS = frozenset({
     "add", "add_any", "sub", "mul", "neg", "eq", "ne", "lt", "le", "gt", "ge", "is_finite",
     "select_n", "convert_element_type", "broadcast_in_dim", "reshape", "squeeze", "expand_dims",
-    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient"})
+    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient",
+    "dot_general", "reduce_sum"})  # of one term per result (``MAY``): one rounding, or none
 
 
 def subnormal(values, limit=_TINY) -> bool:
@@ -266,12 +337,12 @@ def subnormal(values, limit=_TINY) -> bool:
     for value in values:
         if value.dtype == F32 and value.size:
             magnitude = np.abs(value)
-            if not np.all((magnitude >= limit) | (magnitude == 0)):
+            if not ((magnitude >= limit) | (magnitude == 0)).all():
                 return True
         elif value.dtype == F16 and value.size:
             magnitude = np.abs(value)
             bound = _HALF_TINY if limit is _TINY else _HALF_ABOVE_TINY
-            if not np.all((magnitude >= bound) | (magnitude == 0)):
+            if not ((magnitude >= bound) | (magnitude == 0)).all():
                 return True
     return False
 

@@ -17,6 +17,8 @@ What lives here:
 * ``resolve_kwargs``: how ``custom_vjp`` turns keyword arguments into positional ones;
 * ``runs_backward_rules``: whether a frame is the one through which JAX runs a custom_vjp's
   backward rule while it differentiates;
+* ``DirectCalls``: JAX's op-by-op path for one operation without ``bind``'s search for the
+  current trace, for the evaluator's repeated operations;
 * ``primitives``, ``primitive_callable``, ``compile_jit``, ``plain_defaults``, ``jaxpr_types``,
   ``with_names``: what ``shared_ops`` needs to describe a bound operation as data and to
   compile it again from that description as JAX compiles it when it binds it on values;
@@ -105,7 +107,54 @@ class EvaluatorParts:
         self.array_types = (ArrayImpl, *typed("TypedNdArray", "TypedFloat", "TypedInt",
                                               "TypedBool", "TypedComplex"))
         self.scalar_types = tuple(typed("TypedFloat", "TypedInt", "TypedBool"))
+        #: JAX's own arrays, which ``bind`` passes on as they are
+        self.direct_types = (ArrayImpl,)
         self.debug_flags = (config.debug_nans, config.debug_infs)
+
+
+class DirectCalls:
+    """What ``Primitive.bind`` does on concrete arrays, outside any trace, for a primitive whose
+    implementation is JAX's op-by-op one (``dispatch.apply_primitive``): the one-op jitted
+    callable for the primitive and its parameters (``callable_of``), called with ``disable_jit``
+    off (``call``). ``bind`` first converts each value (a NumPy array of a canonical dtype
+    becomes a NumPy subclass of the same dtype and shape), looks for the current trace and
+    checks for tracers; the evaluator takes this path only where none of that can change
+    anything (``ready``, ``plain``) and otherwise binds."""
+
+    def __init__(self):
+        import functools
+
+        from jax._src import config, core, dispatch
+
+        self.apply, self.partial = dispatch.apply_primitive, functools.partial
+        self.callable_of = dispatch.xla_primitive_callable
+        self.disable_jit, self.key_reuse = config.disable_jit, config.debug_key_reuse
+        self.trace_ctx, self.EvalTrace = core.trace_ctx, core.EvalTrace
+
+    def plain(self, primitive) -> bool:
+        """Whether binding ``primitive`` on values is ``apply_primitive`` and nothing else."""
+        impl = getattr(primitive, "impl", None)
+        return (type(impl) is self.partial and impl.func is self.apply and impl.args == (primitive,)
+                and not impl.keywords)
+
+    def ready(self) -> bool:
+        """No trace but the evaluation's, and no key-reuse checks (which wrap the call)."""
+        return type(self.trace_ctx.trace) is self.EvalTrace and not self.key_reuse.value
+
+    def call(self, fun, args):
+        previous = self.disable_jit.swap_local(False)
+        try:
+            return fun(*args)
+        finally:
+            self.disable_jit.set_local(previous)
+
+
+def direct_calls() -> DirectCalls | None:
+    """``DirectCalls`` of this JAX, or None where it lacks a part of it."""
+    try:
+        return DirectCalls()
+    except (ImportError, AttributeError):
+        return None
 
 
 def resolve_kwargs():
