@@ -92,3 +92,42 @@ def test_a_server_whose_children_cannot_be_isolated_says_why_instead_of_ready(tm
     answer = found["answer"]
     assert answer["op"] == "failed" and "mount tmpfs" in answer["error"], answer
     assert found["forked"] == [False]  # the test child, forked before JAX was imported
+
+
+COLLECTED = r"""
+import gc, json, os, resource, sys
+sys.path.insert(0, {root!r})
+from judge.worker import forkserver
+gc.disable()  # as the server runs
+forkserver.load()
+import jax
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    gc.enable()  # as a worker does
+    young = gc.get_count()[0]
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    gc.collect(0)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+    listed = any(o is jax.__dict__ for o in gc.get_objects())
+    os.write(w, json.dumps({{"young": young, "faults": faults, "listed": listed,
+                            "frozen": gc.get_freeze_count()}}).encode())
+    os._exit(0)
+os.close(w)
+os.waitpid(pid, 0)
+print(os.read(r, 1000).decode())
+"""
+
+
+def test_a_child_collects_none_of_what_the_server_loaded_yet_still_lists_it():
+    # the server's imports are collected once before any fork: a child's young collections
+    # walk none of them (no page of the server's heap is copied), and gc.get_objects() still
+    # shows them, as in a fresh worker (nothing is frozen)
+    done = subprocess.run([sys.executable, "-c", COLLECTED.format(root=str(ROOT))],
+                          env={"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu",
+                               "PYTHONPATH": pythonpath()},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found["young"] < 700 and found["faults"] < 200, found
+    assert found["listed"] and found["frozen"] == 0, found
