@@ -112,6 +112,7 @@ def problems():
     ("batched_attention", "online_softmax_scan_keys"),      # its derivative stacks (s, b, t, e)
     ("batched_attention", "online_softmax_jit"),            # ... and hands it across jits
     ("spectral_norm", "three_steps_python_remainder"),      # K and K + 1 may differ by two steps
+    ("spectral_norm", "four_steps_rest_only_v_stopped"),    # ... three, each with its derivative
 ])
 def test_honest_styles_are_accepted(problems, pid, name):
     result = grade_known(problems[pid], "accepted", name)
@@ -238,6 +239,40 @@ def test_the_rest_of_a_small_chunk_is_accepted_whatever_values_are_drawn(c):
         assert no_unrolling.check_traces(rule, [_chunked(c, K) for K in pair], None) is None, pair
     for triple in [(3, 7, 64), (2, 3, 5), (4, 6, 7), (5, 6, 7), (9, 10, 11), (62, 63, 64)]:
         assert no_unrolling.check_traces(rule, [_chunked(c, K) for K in triple], None) is None, triple
+
+
+#: the same, differentiated through: a forward loop and autodiff's backward loop of as many
+#: trips, and a step written out with its backward equations (as measured on
+#: ``four_steps_rest_only_v_stopped``)
+WRITTEN_BOTH, FORWARD, BACKWARD, BASE_BOTH = 48, 31, 16, 214
+
+
+def _chunked_both(c: int, K: int, beside: str | None = None):
+    """K // c trips of c steps, a backward loop of as many trips beside them (of ``beside``
+    trips instead, where given), the K % c rest written out with its derivative."""
+    loops = (Loop(primitive="scan", length=str(K // c), recurrent=True, work=FORWARD * c),
+             Loop(primitive="scan", length=beside or str(K // c), recurrent=True, work=BACKWARD * c))
+    return rules.TraceEvidence(label=f"K = {K}", shapes={}, abstract=True, values={"K": K}, program=Program(
+        equations=BASE_BOTH + WRITTEN_BOTH * (K % c), primitives={"scan": 2}, largest=(),
+        live={"scan": 2}, loops=loops))
+
+
+@pytest.mark.parametrize("c", [2, 3, 4])
+def test_the_rest_differentiated_through_is_accepted(c):
+    """A step written out costs its backward equations too, and so does a trip of the backward
+    loop beside the loop of the steps: the allowance counts both loops' trips."""
+    rule = {"id": "no_unrolling", "parameter": "K"}
+    for pair in itertools.combinations(range(2, 65), 2):
+        assert no_unrolling.check_traces(rule, [_chunked_both(c, K) for K in pair], None) is None, pair
+    assert no_unrolling.check_traces(rule, [_chunked_both(c, K) for K in (3, 7, 64)], None) is None
+
+
+def test_a_loop_of_another_count_beside_does_not_widen_the_allowance():
+    """Only a loop of the same count as the loop of the steps counts with it: a light loop of
+    a fixed count beside them is no trip of the steps."""
+    rule = {"id": "no_unrolling", "parameter": "K"}
+    breach = no_unrolling.check_traces(rule, [_chunked_both(4, K, beside="1") for K in (3, 7, 64)], None)
+    assert breach is not None and "grows with K" in breach.message
 
 
 @pytest.mark.parametrize("c", [5, 6, 7, 8, 16])

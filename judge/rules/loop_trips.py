@@ -49,6 +49,18 @@ def computing(program):
     return max(loops, key=weight)
 
 
+def trip_work(program) -> int:
+    """The equations one trip of the loops that run the steps costs: the work of the loop that
+    computes the output (``computing``) and of every loop beside it (held by the same loop, or
+    by none) with the same count, as the backward loop autodiff makes of it: a step written out
+    beside them costs its forward and backward equations both. 0 where no loop computes it."""
+    loop = computing(program)
+    if loop is None:
+        return 0
+    return sum(lp.work for lp in program.loops
+               if lp.length == loop.length and lp.within == loop.within)
+
+
 def trips(program, loop=None, held: bool = True):
     """How many times the trip of ``loop`` (by default the loop that computes the output,
     ``computing``) runs: its count times the counts of the loops that hold it (a fixed loop of

@@ -361,7 +361,8 @@ def _spread(traces: list) -> int:
 def _slack(rule: dict, traces: list) -> float:
     """How far apart the programs at different values of the parameter may be: a step and a half
     (one written out costs a little more than one in a trip), a step being a trip of the loop
-    that computes the output (``loop_trips.computing``; 0 where a program has none) over the steps
+    that computes the output and of the loops of the same count beside it (the backward loop of
+    a loop differentiated through: ``loop_trips.trip_work``; 0 where a program has none) over the steps
     a trip runs (K over the trips at the largest K); where the trips are K // c at every K
     compared, c up to ``REST_CHUNK``, a step and a half for each of the c - 1 a rest may write
     out, whatever K a grade draws. The K % 8 left by trips of eight fails."""
@@ -370,5 +371,5 @@ def _slack(rule: dict, traces: list) -> float:
     runs = [(loop_trips.value_at(t, rule["parameter"]), loop_trips.trips(t.program)) for t in traces]
     k, n = max(((k, n) for k, n in runs if k and isinstance(n, int) and n > 0), default=(0, 0))
     chunks = [c for c in range(2, REST_CHUNK + 1) if all(k and n == k // c for k, n in runs)]
-    work = min(loop.work for loop in loops)
+    work = min(loop_trips.trip_work(t.program) for t in traces)
     return max([1.5 * work / max(k / n if n else 1, 1)] + [1.5 * (c - 1) * work / c for c in chunks])
