@@ -389,6 +389,31 @@ def test_a_loop_held_through_a_cond_surely_runs_only_its_own_trips(nests, refuse
         assert "surely" in breach.message and "may stop early" in breach.message
 
 
+@pytest.mark.parametrize("nests, refused", [
+    # K // 8 + 1 trips, each running a fixed loop of 24 steps masked past K
+    ({k: [(k // 8 + 1, 3, None), (24, 15, 0)] for k in (3, 7, 64)}, True),
+    # ... the 24 split between a fixed loop of 3 holding a fixed loop of 8
+    ({k: [(k // 8 + 1, 3, None), (3, 4, 0), (8, 15, 1)] for k in (3, 7, 64)}, True),
+    # K // 4 + 1 trips of a fixed loop of 16
+    ({k: [(k // 4 + 1, 3, None), (16, 15, 0)] for k in (3, 7, 64)}, True),
+    # K // 8 + 1 trips of a fixed loop of 8 masked past K: one trip of padding at most
+    ({k: [(k // 8 + 1, 3, None), (8, 15, 0)] for k in (3, 7, 64)}, False),
+    # K trips, and K + 1 of a loop that runs a first step beside the others
+    ({k: [(k, 15, None)] for k in (3, 7, 64)}, False),
+    ({k: [(k + 1, 15, None)] for k in (3, 7, 64)}, False),
+])
+def test_the_steps_run_at_most_k_trips_and_one_trip_of_padding(nests, refused):
+    """The loop that does the most work per trip, its count times those of the loops holding
+    it, runs at most K trips and one trip's padding of ``steps_per_trip`` steps masked past K:
+    a fixed loop of more steps than a trip may hold, run at each of a few trips, is refused
+    however few trips hold it."""
+    traces = [_nest(k, *loops) for k, loops in nests.items()]
+    breach = no_unrolling.check_traces(RULE, traces, None)
+    assert (breach is not None) is refused, breach
+    if refused:
+        assert "one trip of at most 8 steps masked past K" in breach.message
+
+
 def test_a_body_s_loop_listed_at_two_calls_is_read_where_it_runs_the_most():
     """Two steps in a jitted fixed loop of two, called at each of K // 2 - 1 trips and once
     after them: the loop's two listings weigh the same, and the one held by the loop of

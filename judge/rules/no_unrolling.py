@@ -31,11 +31,13 @@ need, a loop nested in it counted as one equation, since it is weighed on its ow
 trips holding a fixed loop that runs the steps is not taken for the loop of the steps), the
 longest of those where several tie; across the rule's values of K, and across a case's K and the
 other, its trip count, times the counts of the loops that hold it (``Loop.within``), must grow by
-at least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2, and stay at most ``steps_per_trip``
-times ``K + 1`` (``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip,
+at least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2, and stay at most K and one trip's
+padding (``K + steps_per_trip``: ``K // 8 + 1`` trips of a fixed loop of 8 steps masked past K)
+(``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip,
 ``K // 2`` trips of two steps and a peeled one, ``K // 2`` trips holding a fixed loop of two
 steps, ``K - 1`` trips after a first step written out, all pass; K trips each holding a fixed loop
-of 64 that runs the steps do not). Where a ``cond`` lies between a loop and the loop holding it
+of 64 that runs the steps do not, nor do ``K // 8 + 1`` trips each holding a fixed loop of 24
+masked past K, however the 24 are split between fixed loops). Where a ``cond`` lies between a loop and the loop holding it
 (``Loop.guarded``), the branch may run at a few of the holder's trips only: the growth counts
 the trips it surely runs, its own count without its holders' (``K // 8 + 1`` trips running a
 fixed loop of 24 steps at their first trips only do not grow), and so for a held loop that may
