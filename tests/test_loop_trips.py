@@ -51,8 +51,28 @@ CONCRETE = [
                                      lambda i: i + 1), "?"),
     ("moving away", _counted(lambda x: 0, lambda i: i < K, lambda i: i - 1), "?"),
     ("two tests", _counted(lambda x: 0, lambda i: (i < K) & (i < 3), lambda i: i + 1), "3"),
-    ("a test on the data beside", _counted(lambda x: 0, lambda i: (i < K) & (i * i < 9), lambda i: i + 1),
-     "<=5"),
+    # a test beside no count is read from that reads the counter: a bound in disguise
+    ("a test on the counter beside", _counted(lambda x: 0, lambda i: (i < K) & (i * i < 9), lambda i: i + 1),
+     "?"),
+    # a test on a value the loop computes beside: it may stop early
+    ("a test on the data beside", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & (c[1].sum() < 1e6), lambda c: (c[0] + 1, c[1] * x), (0, x))[1], "<=5"),
+    ("a flag the body carries beside", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & c[2], lambda c: (c[0] + 1, c[1] * x, jnp.any(c[1] * x != c[1])),
+        (0, x, jnp.bool_(True)))[1], "<=5"),
+    # ... but one that reads a counter, or bits shifted out of a number, stops where something
+    # decided before the loop says so: data
+    ("the counter against the data beside", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & (c[0] < (x[0] * 0).astype(jnp.int32) + 3),
+        lambda c: (c[0] + 1, c[1] * x), (0, x))[1], "?"),
+    ("a second counter against the data", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & (c[2] < (x[0] * 0).astype(jnp.int32) + 3),
+        lambda c: (c[0] + 1, c[1] * x, c[2] + 1), (0, x, 0))[1], "?"),
+    ("bits shifted beside", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & (c[2] > 0), lambda c: (c[0] + 1, c[1] * x, c[2] >> 1), (0, x, K - 1))[1],
+     "?"),
+    ("a flag set by the counter beside", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & c[2], lambda c: (c[0] + 1, c[1] * x, c[0] < 2), (0, x, True))[1], "?"),
     ("not equal", _counted(lambda x: 0, lambda i: i != K, lambda i: i + 1), "5"),
     ("not equal, counting down", _counted(lambda x: K, lambda i: i != 0, lambda i: i - 1), "5"),
     ("not equal by two", _counted(lambda x: 0, lambda i: i != 2 * K, lambda i: i + 2), "?"),

@@ -53,7 +53,10 @@ lists is refused. The count is read without running anything (``judge.worker.loo
 length, and a while loop's where its condition compares a counter with a bound known before the
 loop (a Python int, ``jnp.asarray(K)``, a dim) and its body steps the counter by a literal; a
 condition of several tests joined by ``&`` counts as the least count read (``(i < K) & (moved >
-tol)`` runs at most K times: an early exit is the values' business). Where the count of a loop
+tol)`` runs at most K times: an early exit is the values' business), unless a test no count is
+read from reads a whole number or flag the body computes from nothing the loop's floats or
+arrays move (a counter against a bound computed from W, bits shifted out of K - 1): that loop
+stops where something decided before it runs says so, and its count is data. Where the count of a loop
 is data (a bound computed from an array, a while that runs until a value converges with no
 counter beside), nothing shows that it tracks K, and the program is refused.
 """
