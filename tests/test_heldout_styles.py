@@ -137,13 +137,14 @@ def test_a_fixed_loop_nested_in_a_loop_of_k_trips_is_refused(problems, name):
     assert result.verdict.value == "RJ", result.message
 
 
-def _stacks(fn, *shapes):
+def _stacks(fn, *shapes, outputs=None):
     """``{shape: rows}`` of the values of ``fn``'s summary, traced with symbolic dims, whose
-    first extent is ``s`` (what a scan over the keys stacks)."""
+    first extent is ``s`` (what a scan over the keys stacks); ``outputs``: how many of its
+    outputs are returned (the rest, derivatives), as the worker tells the summary."""
     dims = symbolic.dims(jax, {"s": [1, 16], "t": [1, 16], "e": [1, 16]})
     closed = jax.make_jaxpr(fn)(*[jax.ShapeDtypeStruct(symbolic.shape(shape, dims), jnp.float32)
                                   for shape in shapes])
-    found = program.summarize(closed, symbolic=True)["shapes"]
+    found = program.summarize(closed, symbolic=True, outputs=outputs)["shapes"]
     return {tuple(v["shape"]): v.get("rows", False) for v in found if v["shape"][:1] == ["s"]}
 
 
@@ -204,6 +205,29 @@ def _products(q, k, v):
 def test_a_stack_read_one_row_a_step_is_marked(fn, stacks):
     found = _stacks(fn, ("t", 3), ("s", 3), ("s", "e"))
     assert {k: found.get(k) for k in stacks} == stacks, found
+
+
+def _read_back(q, k, v):
+    """A stack of products read back one row a step by a second scan, for the returned output."""
+    return lax.scan(lambda c, row: (c + row, None), q, _products(q, k, v))[0]
+
+
+@pytest.mark.parametrize("fn, outputs, rows", [
+    # the backward scan reads autodiff's stack for the derivative only: by its row
+    (_differentiated(_running), 1, True),
+    (jax.jit(_differentiated(_running)), 1, True),
+    (_differentiated(jax.jit(_running)), 1, True),
+    # a stack built and read back by a second scan for the output returned: whole
+    (_read_back, 1, False),
+    (jax.jit(_read_back), 1, False),
+    (_differentiated(_read_back), 1, False),
+    (lambda q, k, v: lax.scan(lambda c, row: (c + row, None), q, jax.jit(_products)(q, k, v))[0], 1, False),
+], ids=["derivative", "derivative in a jit", "jit differentiated", "read back", "read back in a jit",
+        "read back, differentiated", "read back from a jit"])
+def test_a_stack_the_returned_output_needs_is_weighed_whole(fn, outputs, rows):
+    found = _stacks(fn, ("t", 3), ("s", 3), ("s", "e"), outputs=outputs)
+    stacked = [v for k, v in found.items() if k in {("s", "t", "e"), ("s", "t", "3")}]
+    assert stacked and all(bool(v) is rows for v in stacked), found
 
 
 @pytest.mark.parametrize("name", ["stacked_products_summed", "einsum_products_4d", "scan_step_broadcasts",

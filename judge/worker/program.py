@@ -271,7 +271,11 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
 
     top = closed.jaxpr if hasattr(closed, "jaxpr") and hasattr(closed.jaxpr, "eqns") else closed
     fixed = constants(closed)  # the program's whole constants, where a counter may start
-    rows = read_by_rows(top) if symbolic else set()  # scans' stacks read one row a step
+    rows, cache = set(), {}  # scans' stacks read one row a step, but none the outputs returned need
+    if symbolic:
+        if outputs is not None:  # the first ``outputs`` are returned; the rest, the judge's derivatives
+            _backward(top, tuple(i < outputs for i in range(len(top.outvars))), cache)
+        rows = read_by_rows(top, set().union(*(entry[2] for entry in cache.values())))
     equations, primitives, lines = walk(top)
     both, walked = live_walk(top, None, tuple(len(getattr(getattr(v, "aval", None), "shape", ())) > 0
                                               for v in top.invars))
