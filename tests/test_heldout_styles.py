@@ -112,6 +112,7 @@ def problems():
     ("batched_attention", "online_softmax_scan_keys"),      # its derivative stacks (s, b, t, e)
     ("batched_attention", "online_softmax_jit"),            # ... and hands it across jits
     ("spectral_norm", "three_steps_python_remainder"),      # K and K + 1 may differ by two steps
+    ("spectral_norm", "four_steps_rest_only_v_stopped"),    # ... three, each with its derivative
 ])
 def test_honest_styles_are_accepted(problems, pid, name):
     result = grade_known(problems[pid], "accepted", name)
@@ -136,13 +137,14 @@ def test_a_fixed_loop_nested_in_a_loop_of_k_trips_is_refused(problems, name):
     assert result.verdict.value == "RJ", result.message
 
 
-def _stacks(fn, *shapes):
+def _stacks(fn, *shapes, outputs=None):
     """``{shape: rows}`` of the values of ``fn``'s summary, traced with symbolic dims, whose
-    first extent is ``s`` (what a scan over the keys stacks)."""
+    first extent is ``s`` (what a scan over the keys stacks); ``outputs``: how many of its
+    outputs are returned (the rest, derivatives), as the worker tells the summary."""
     dims = symbolic.dims(jax, {"s": [1, 16], "t": [1, 16], "e": [1, 16]})
     closed = jax.make_jaxpr(fn)(*[jax.ShapeDtypeStruct(symbolic.shape(shape, dims), jnp.float32)
                                   for shape in shapes])
-    found = program.summarize(closed, symbolic=True)["shapes"]
+    found = program.summarize(closed, symbolic=True, outputs=outputs)["shapes"]
     return {tuple(v["shape"]): v.get("rows", False) for v in found if v["shape"][:1] == ["s"]}
 
 
@@ -205,6 +207,29 @@ def test_a_stack_read_one_row_a_step_is_marked(fn, stacks):
     assert {k: found.get(k) for k in stacks} == stacks, found
 
 
+def _read_back(q, k, v):
+    """A stack of products read back one row a step by a second scan, for the returned output."""
+    return lax.scan(lambda c, row: (c + row, None), q, _products(q, k, v))[0]
+
+
+@pytest.mark.parametrize("fn, outputs, rows", [
+    # the backward scan reads autodiff's stack for the derivative only: by its row
+    (_differentiated(_running), 1, True),
+    (jax.jit(_differentiated(_running)), 1, True),
+    (_differentiated(jax.jit(_running)), 1, True),
+    # a stack built and read back by a second scan for the output returned: whole
+    (_read_back, 1, False),
+    (jax.jit(_read_back), 1, False),
+    (_differentiated(_read_back), 1, False),
+    (lambda q, k, v: lax.scan(lambda c, row: (c + row, None), q, jax.jit(_products)(q, k, v))[0], 1, False),
+], ids=["derivative", "derivative in a jit", "jit differentiated", "read back", "read back in a jit",
+        "read back, differentiated", "read back from a jit"])
+def test_a_stack_the_returned_output_needs_is_weighed_whole(fn, outputs, rows):
+    found = _stacks(fn, ("t", 3), ("s", 3), ("s", "e"), outputs=outputs)
+    stacked = [v for k, v in found.items() if k in {("s", "t", "e"), ("s", "t", "3")}]
+    assert stacked and all(bool(v) is rows for v in stacked), found
+
+
 @pytest.mark.parametrize("name", ["stacked_products_summed", "einsum_products_4d", "scan_step_broadcasts",
                                   "broadcast_scores"])
 def test_a_large_value_built_in_or_beside_a_scan_is_refused(problems, name):
@@ -238,6 +263,40 @@ def test_the_rest_of_a_small_chunk_is_accepted_whatever_values_are_drawn(c):
         assert no_unrolling.check_traces(rule, [_chunked(c, K) for K in pair], None) is None, pair
     for triple in [(3, 7, 64), (2, 3, 5), (4, 6, 7), (5, 6, 7), (9, 10, 11), (62, 63, 64)]:
         assert no_unrolling.check_traces(rule, [_chunked(c, K) for K in triple], None) is None, triple
+
+
+#: the same, differentiated through: a forward loop and autodiff's backward loop of as many
+#: trips, and a step written out with its backward equations (as measured on
+#: ``four_steps_rest_only_v_stopped``)
+WRITTEN_BOTH, FORWARD, BACKWARD, BASE_BOTH = 48, 31, 16, 214
+
+
+def _chunked_both(c: int, K: int, beside: str | None = None):
+    """K // c trips of c steps, a backward loop of as many trips beside them (of ``beside``
+    trips instead, where given), the K % c rest written out with its derivative."""
+    loops = (Loop(primitive="scan", length=str(K // c), recurrent=True, work=FORWARD * c),
+             Loop(primitive="scan", length=beside or str(K // c), recurrent=True, work=BACKWARD * c))
+    return rules.TraceEvidence(label=f"K = {K}", shapes={}, abstract=True, values={"K": K}, program=Program(
+        equations=BASE_BOTH + WRITTEN_BOTH * (K % c), primitives={"scan": 2}, largest=(),
+        live={"scan": 2}, loops=loops))
+
+
+@pytest.mark.parametrize("c", [2, 3, 4])
+def test_the_rest_differentiated_through_is_accepted(c):
+    """A step written out costs its backward equations too, and so does a trip of the backward
+    loop beside the loop of the steps: the allowance counts both loops' trips."""
+    rule = {"id": "no_unrolling", "parameter": "K"}
+    for pair in itertools.combinations(range(2, 65), 2):
+        assert no_unrolling.check_traces(rule, [_chunked_both(c, K) for K in pair], None) is None, pair
+    assert no_unrolling.check_traces(rule, [_chunked_both(c, K) for K in (3, 7, 64)], None) is None
+
+
+def test_a_loop_of_another_count_beside_does_not_widen_the_allowance():
+    """Only a loop of the same count as the loop of the steps counts with it: a light loop of
+    a fixed count beside them is no trip of the steps."""
+    rule = {"id": "no_unrolling", "parameter": "K"}
+    breach = no_unrolling.check_traces(rule, [_chunked_both(4, K, beside="1") for K in (3, 7, 64)], None)
+    assert breach is not None and "grows with K" in breach.message
 
 
 @pytest.mark.parametrize("c", [5, 6, 7, 8, 16])

@@ -51,8 +51,28 @@ CONCRETE = [
                                      lambda i: i + 1), "?"),
     ("moving away", _counted(lambda x: 0, lambda i: i < K, lambda i: i - 1), "?"),
     ("two tests", _counted(lambda x: 0, lambda i: (i < K) & (i < 3), lambda i: i + 1), "3"),
-    ("a test on the data beside", _counted(lambda x: 0, lambda i: (i < K) & (i * i < 9), lambda i: i + 1),
-     "<=5"),
+    # a test beside no count is read from that reads the counter: a bound in disguise
+    ("a test on the counter beside", _counted(lambda x: 0, lambda i: (i < K) & (i * i < 9), lambda i: i + 1),
+     "?"),
+    # a test on a value the loop computes beside: it may stop early
+    ("a test on the data beside", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & (c[1].sum() < 1e6), lambda c: (c[0] + 1, c[1] * x), (0, x))[1], "<=5"),
+    ("a flag the body carries beside", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & c[2], lambda c: (c[0] + 1, c[1] * x, jnp.any(c[1] * x != c[1])),
+        (0, x, jnp.bool_(True)))[1], "<=5"),
+    # ... but one that reads a counter, or bits shifted out of a number, stops where something
+    # decided before the loop says so: data
+    ("the counter against the data beside", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & (c[0] < (x[0] * 0).astype(jnp.int32) + 3),
+        lambda c: (c[0] + 1, c[1] * x), (0, x))[1], "?"),
+    ("a second counter against the data", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & (c[2] < (x[0] * 0).astype(jnp.int32) + 3),
+        lambda c: (c[0] + 1, c[1] * x, c[2] + 1), (0, x, 0))[1], "?"),
+    ("bits shifted beside", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & (c[2] > 0), lambda c: (c[0] + 1, c[1] * x, c[2] >> 1), (0, x, K - 1))[1],
+     "?"),
+    ("a flag set by the counter beside", lambda x: lax.while_loop(
+        lambda c: (c[0] < K) & c[2], lambda c: (c[0] + 1, c[1] * x, c[0] < 2), (0, x, True))[1], "?"),
     ("not equal", _counted(lambda x: 0, lambda i: i != K, lambda i: i + 1), "5"),
     ("not equal, counting down", _counted(lambda x: K, lambda i: i != 0, lambda i: i - 1), "5"),
     ("not equal by two", _counted(lambda x: 0, lambda i: i != 2 * K, lambda i: i + 2), "?"),
@@ -387,6 +407,31 @@ def test_a_loop_held_through_a_cond_surely_runs_only_its_own_trips(nests, refuse
     assert (breach is not None) is refused, breach
     if refused:
         assert "surely" in breach.message and "may stop early" in breach.message
+
+
+@pytest.mark.parametrize("nests, refused", [
+    # K // 8 + 1 trips, each running a fixed loop of 24 steps masked past K
+    ({k: [(k // 8 + 1, 3, None), (24, 15, 0)] for k in (3, 7, 64)}, True),
+    # ... the 24 split between a fixed loop of 3 holding a fixed loop of 8
+    ({k: [(k // 8 + 1, 3, None), (3, 4, 0), (8, 15, 1)] for k in (3, 7, 64)}, True),
+    # K // 4 + 1 trips of a fixed loop of 16
+    ({k: [(k // 4 + 1, 3, None), (16, 15, 0)] for k in (3, 7, 64)}, True),
+    # K // 8 + 1 trips of a fixed loop of 8 masked past K: one trip of padding at most
+    ({k: [(k // 8 + 1, 3, None), (8, 15, 0)] for k in (3, 7, 64)}, False),
+    # K trips, and K + 1 of a loop that runs a first step beside the others
+    ({k: [(k, 15, None)] for k in (3, 7, 64)}, False),
+    ({k: [(k + 1, 15, None)] for k in (3, 7, 64)}, False),
+])
+def test_the_steps_run_at_most_k_trips_and_one_trip_of_padding(nests, refused):
+    """The loop that does the most work per trip, its count times those of the loops holding
+    it, runs at most K trips and one trip's padding of ``steps_per_trip`` steps masked past K:
+    a fixed loop of more steps than a trip may hold, run at each of a few trips, is refused
+    however few trips hold it."""
+    traces = [_nest(k, *loops) for k, loops in nests.items()]
+    breach = no_unrolling.check_traces(RULE, traces, None)
+    assert (breach is not None) is refused, breach
+    if refused:
+        assert "one trip of at most 8 steps masked past K" in breach.message
 
 
 def test_a_body_s_loop_listed_at_two_calls_is_read_where_it_runs_the_most():

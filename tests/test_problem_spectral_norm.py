@@ -75,7 +75,7 @@ def test_cases_keep_the_statement(problem):
     ("accepted", "scan_over_steps", "AC", "ok", ""),
     ("rejected", "token_scan_and_python_loop", "RJ", "unrolled_loop", "the traced program grows with K"),
     ("rejected", "python_loop_beside_scan", "RJ", "missing_primitive", "nothing the output needs"),
-    ("rejected", "padded_unroll", "RJ", "unrolled_loop", "more than the 400 a loop needs"),
+    ("rejected", "padded_unroll", "RJ", "unrolled_loop", "more than the 600 a loop needs"),
     ("rejected", "loop_except_at_3_and_7", "RJ", "missing_primitive", "scan or while"),
     ("rejected", "svd", "RJ", "forbidden_primitive", "svd"),
     ("rejected", "unroll_when_k_is_small", "RJ", "missing_primitive", "scan or while"),

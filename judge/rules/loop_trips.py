@@ -49,6 +49,18 @@ def computing(program):
     return max(loops, key=weight)
 
 
+def trip_work(program) -> int:
+    """The equations one trip of the loops that run the steps costs: the work of the loop that
+    computes the output (``computing``) and of every loop beside it (held by the same loop, or
+    by none) with the same count, as the backward loop autodiff makes of it: a step written out
+    beside them costs its forward and backward equations both. 0 where no loop computes it."""
+    loop = computing(program)
+    if loop is None:
+        return 0
+    return sum(lp.work for lp in program.loops
+               if lp.length == loop.length and lp.within == loop.within)
+
+
 def trips(program, loop=None, held: bool = True):
     """How many times the trip of ``loop`` (by default the loop that computes the output,
     ``computing``) runs: its count times the counts of the loops that hold it (a fixed loop of
@@ -85,9 +97,9 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
     """Does the trip count of the loop that computes the output (``trips``) track the
     parameter across ``traces``: from each value K1 to each larger K2, up by at least
     ``(K2 - K1) / steps_per_trip - 1`` (counting only the trips it surely runs: not those of a
-    loop that holds it through a ``cond`` or where it may stop early), and at most
-    ``steps_per_trip`` trips for each step
-    at every K, for every loop (``most_trips``)? A count that is data is refused: nothing shows
+    loop that holds it through a ``cond`` or where it may stop early), at most K trips and one
+    trip's padding (``steps_per_trip`` steps masked past K) at every K, and at most
+    ``steps_per_trip`` trips for each step at every K for every loop (``most_trips``)? A count that is data is refused: nothing shows
     it tracks K; so is a program with more loops than its summary lists."""
     K = rule["parameter"]
     per = rule.get("steps_per_trip", STEPS_PER_TRIP)
@@ -124,6 +136,13 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"the most work per trip runs {told}, its count times the counts of the loops "
                       f"that hold it; that is more than {per} trips for each of the {K} steps, as "
                       f"when a loop of {K} trips holds a fixed loop that runs the steps; {cure}")
+    if any(n > k + per for k, n in seen):
+        return Breach("unrolled_loop",
+                      f"the loops do not run a number of times that tracks {K}: the loop that does "
+                      f"the most work per trip runs {told}, its count times the counts of the loops "
+                      f"that hold it; that is more than the {K} steps and one trip of at most {per} "
+                      f"steps masked past {K}, as when each of {K} // {per} + 1 trips runs a fixed "
+                      f"loop of more steps than a trip may hold; {cure}")
     most = [(value_at(t, K), most_trips(t.program)) for t in valued]
     if breach := _data(K, most, "a loop", "whatever loop computes the output, nothing shows that "
                        "this one does not repeat the steps a fixed number of times", cure):

@@ -5,7 +5,9 @@ A scan's stacked output that the program reads one row a step only (``rows``, fo
 read back by the backward scan) is weighed by its row, the value one step made: an
 online-softmax attention scanning over the keys is not refused for the ``(s, t, e)`` stack of
 its running outputs that its derivative keeps, jitted or not. A stack summed, sliced,
-transposed or returned is read whole and weighed whole, and a step whose own value is too large
+transposed or returned is read whole and weighed whole, and so is one that the output the
+submission returns needs (a stack of products built on purpose and read back by a second scan
+for the result, not for the judge's derivatives); a step whose own value is too large
 is refused as it is made.
 
 On the program traced with symbolic dims (``judge.rules.symbolic_trace``), every distinct shape

@@ -31,11 +31,13 @@ need, a loop nested in it counted as one equation, since it is weighed on its ow
 trips holding a fixed loop that runs the steps is not taken for the loop of the steps), the
 longest of those where several tie; across the rule's values of K, and across a case's K and the
 other, its trip count, times the counts of the loops that hold it (``Loop.within``), must grow by
-at least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2, and stay at most ``steps_per_trip``
-times ``K + 1`` (``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip,
+at least ``(K2 - K1) / steps_per_trip - 1`` from K1 to K2, and stay at most K and one trip's
+padding (``K + steps_per_trip``: ``K // 8 + 1`` trips of a fixed loop of 8 steps masked past K)
+(``steps_per_trip`` defaults to 8: a body that runs up to 8 steps per trip,
 ``K // 2`` trips of two steps and a peeled one, ``K // 2`` trips holding a fixed loop of two
 steps, ``K - 1`` trips after a first step written out, all pass; K trips each holding a fixed loop
-of 64 that runs the steps do not). Where a ``cond`` lies between a loop and the loop holding it
+of 64 that runs the steps do not, nor do ``K // 8 + 1`` trips each holding a fixed loop of 24
+masked past K, however the 24 are split between fixed loops). Where a ``cond`` lies between a loop and the loop holding it
 (``Loop.guarded``), the branch may run at a few of the holder's trips only: the growth counts
 the trips it surely runs, its own count without its holders' (``K // 8 + 1`` trips running a
 fixed loop of 24 steps at their first trips only do not grow), and so for a held loop that may
@@ -51,7 +53,10 @@ lists is refused. The count is read without running anything (``judge.worker.loo
 length, and a while loop's where its condition compares a counter with a bound known before the
 loop (a Python int, ``jnp.asarray(K)``, a dim) and its body steps the counter by a literal; a
 condition of several tests joined by ``&`` counts as the least count read (``(i < K) & (moved >
-tol)`` runs at most K times: an early exit is the values' business). Where the count of a loop
+tol)`` runs at most K times: an early exit is the values' business), unless a test no count is
+read from reads a whole number or flag the body computes from nothing the loop's floats or
+arrays move (a counter against a bound computed from W, bits shifted out of K - 1): that loop
+stops where something decided before it runs says so, and its count is data. Where the count of a loop
 is data (a bound computed from an array, a while that runs until a value converges with no
 counter beside), nothing shows that it tracks K, and the program is refused.
 """
@@ -361,7 +366,8 @@ def _spread(traces: list) -> int:
 def _slack(rule: dict, traces: list) -> float:
     """How far apart the programs at different values of the parameter may be: a step and a half
     (one written out costs a little more than one in a trip), a step being a trip of the loop
-    that computes the output (``loop_trips.computing``; 0 where a program has none) over the steps
+    that computes the output and of the loops of the same count beside it (the backward loop of
+    a loop differentiated through: ``loop_trips.trip_work``; 0 where a program has none) over the steps
     a trip runs (K over the trips at the largest K); where the trips are K // c at every K
     compared, c up to ``REST_CHUNK``, a step and a half for each of the c - 1 a rest may write
     out, whatever K a grade draws. The K % 8 left by trips of eight fails."""
@@ -370,5 +376,5 @@ def _slack(rule: dict, traces: list) -> float:
     runs = [(loop_trips.value_at(t, rule["parameter"]), loop_trips.trips(t.program)) for t in traces]
     k, n = max(((k, n) for k, n in runs if k and isinstance(n, int) and n > 0), default=(0, 0))
     chunks = [c for c in range(2, REST_CHUNK + 1) if all(k and n == k // c for k, n in runs)]
-    work = min(loop.work for loop in loops)
+    work = min(loop_trips.trip_work(t.program) for t in traces)
     return max([1.5 * work / max(k / n if n else 1, 1)] + [1.5 * (c - 1) * work / c for c in chunks])

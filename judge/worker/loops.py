@@ -5,7 +5,8 @@ length (a dim's text, a number, or ``"?"``) and whether it is a recurrence, for 
 
 from __future__ import annotations
 
-from . import jaxapi as _jaxapi, protocol, symbolic as _symbolic
+from . import jaxapi as _jaxapi, loop_tests, protocol, symbolic as _symbolic
+from .loop_tests import producer as _producer
 
 
 def is_ref(var) -> bool:
@@ -139,15 +140,24 @@ def _while_length(eqn, producers: dict) -> tuple[str, set]:
     A condition that is several tests joined by ``&`` runs while all of them hold: where every
     test is read and the counts are numbers, the count is the least of them; where some test
     is read and another is data (``(i < K) & (moved > 1e-3)``, a loop that may stop early),
-    the count is at most the least count read, written ``<=5``."""
+    the count is at most the least count read, written ``<=5``; but where a test not read
+    reads a carry that the body computes from nothing the loop's values move
+    (``loop_tests.data_free``: a counter, as in ``(i < K) & (i < n)`` with ``n`` computed from an
+    array; bits shifted out of K), the count is data: the loop stops where something decided
+    before it runs says so, not where a value it computes does."""
     params = eqn.params
     cond = params["cond_jaxpr"].jaxpr
     test = _producer(cond, cond.outvars[0]) if len(cond.outvars) == 1 else None
-    tests = _conjuncts(cond, test)
+    tests = loop_tests.conjuncts(cond, test)
     read = [_test_count(eqn, t, producers) for t in tests]
     counts = [c for c, _ in read if c is not None]
-    if not counts:
-        return "?", set()
+    body, cc, bc = params["body_jaxpr"].jaxpr, params["cond_nconsts"], params["body_nconsts"]
+    outer = list(eqn.invars)
+    free = loop_tests.data_free(body, bc, lambda at: _known(outer[cc + at], producers) is not None,
+                                {k for k, out in enumerate(body.outvars) if _step(body, body.invars[bc + k], out)})
+    if not counts or loop_tests.reads_any(cond, [t for t, (c, _) in zip(tests, read) if c is None],
+                                          {id(cond.invars[cc + k]) for k in free}):
+        return "?", set()  # no test read, or one not read reads what no value of the loop moves
     counters = set().union(*(k for c, k in read if c is not None))
     if len(counts) == 1 and len(tests) == 1:
         return _symbolic.text(counts[0]), counters
@@ -157,22 +167,6 @@ def _while_length(eqn, producers: dict) -> tuple[str, set]:
     least = min(numbers) if numbers else counts[0]
     exact = len(counts) == len(tests) and len(numbers) == len(counts)
     return ("" if exact else "<=") + _symbolic.text(least), counters
-
-
-def _conjuncts(cond, test, depth: int = 0) -> list:
-    """The tests a while's condition joins with ``&`` (bools), or ``[test]``."""
-    while test is not None and test.primitive.name == "convert_element_type" and depth <= 8 \
-            and str(getattr(test.invars[0].aval, "dtype", "")) == "bool":
-        test, depth = _producer(cond, test.invars[0]), depth + 1  # a bool made a bool again
-    if test is None or test.primitive.name != "and" or depth > 8:
-        return [test]
-    found = []
-    for v in test.invars:
-        made = _producer(cond, v)
-        if made is None or str(getattr(v.aval, "dtype", "")) != "bool":
-            return [None]
-        found += _conjuncts(cond, made, depth + 1)
-    return found
 
 
 def _test_count(eqn, test, producers: dict) -> tuple:
@@ -395,11 +389,6 @@ def _converted_from(body, var, counter):
             and made.invars[0] is counter:
         return counter
     return var
-
-
-def _producer(jaxpr, var):
-    """The equation of ``jaxpr`` that makes ``var``, or None."""
-    return next((e for e in jaxpr.eqns if any(o is var for o in e.outvars)), None)
 
 
 def loop_needs(eqn, mask: tuple, needed_in) -> tuple[dict, list] | None:

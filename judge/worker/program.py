@@ -271,7 +271,10 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
 
     top = closed.jaxpr if hasattr(closed, "jaxpr") and hasattr(closed.jaxpr, "eqns") else closed
     fixed = constants(closed)  # the program's whole constants, where a counter may start
-    rows = read_by_rows(top) if symbolic else set()  # scans' stacks read one row a step
+    cache: dict = {}  # what the first ``outputs`` (returned; the rest, the judge's derivatives) need
+    if symbolic and outputs is not None:
+        _backward(top, tuple(i < outputs for i in range(len(top.outvars))), cache)
+    rows = read_by_rows(top, set().union(*(e[2] for e in cache.values()))) if symbolic else set()
     equations, primitives, lines = walk(top)
     both, walked = live_walk(top, None, tuple(len(getattr(getattr(v, "aval", None), "shape", ())) > 0
                                               for v in top.invars))

@@ -5,7 +5,8 @@ autodiff of a scan stacks the residuals of its steps this way (a step's running 
 ``(t, e)``, becomes an ``(s, t, e)`` array) and hands it to the backward scan, which reads one
 row per step: no step ever sees more than a row. ``read_by_rows`` finds those values in a whole
 program, for ``program.summarize`` to mark them (``rows`` in a symbolic shape's entry), so that
-a rule on the size of values can weigh them by their row. Runs in the worker; decides nothing.
+a rule on the size of values can weigh them by their row, where only the judge's derivatives
+read them. Runs in the worker; decides nothing.
 """
 
 from __future__ import annotations
@@ -13,14 +14,18 @@ from __future__ import annotations
 from .jaxapi import ONE_BODY_CALLS, scan_layout, sub_jaxprs
 
 
-def read_by_rows(top) -> set:
+def read_by_rows(top, needed=frozenset()) -> set:
     """The ids of the values of the open jaxpr ``top`` and every jaxpr nested in it that are a
     scan's stacked output read one row a step only. A value is the same across a call's
     boundary (an operand and its body's input, a body's output and the call's result); of the
     values that are one, each must be made by a scan as a stacked output (none by another
     equation, none an input of the program or a constant), and none may be read whole: by an
     equation that is not a scan or a call (a sum over the rows, a slice, a transpose), as a
-    scan's constant or initial carry, by a ``cond``'s branches, or as an output of ``top``."""
+    scan's constant or initial carry, by a ``cond``'s branches, or as an output of ``top``; nor
+    may any be among the ids ``needed`` (what the outputs the submission returns need, as
+    opposed to the judge's derivatives: autodiff's residuals are read by the backward scan
+    only, and a stack the submission builds and reads back by a second scan for its own result
+    holds every row at once as much as a value of that shape does)."""
     parent: dict = {}
 
     def find(key):
@@ -35,6 +40,7 @@ def read_by_rows(top) -> set:
     stacked, whole, members = set(), set(), {}
     seen: set = set()
     pending = [top]
+    whole.update(needed)
     for var in list(top.invars) + list(getattr(top, "constvars", ())) + list(top.outvars):
         whole.add(id(var))  # made outside, or read by whoever called the program
     while pending:

@@ -4,9 +4,9 @@ steps masked past K: the first trips run the K steps, the others 24 steps that c
 
 Problem: spectral_norm
 Expected: RJ unrolled_loop
-Open: AC: the trips read are a count times the counts of the loops holding it, at most
-  steps_per_trip (8) for each step; steps masked past K are trips like the others, so a fixed
-  loop of more steps than a trip may run passes where the loop holding it runs few enough times
+Closed by: the loop that does the most work per trip may run the K steps and one trip's
+  padding (steps_per_trip steps masked past K), its count times those of the loops holding it;
+  24 steps at each of K // 8 + 1 trips is 24 at K = 3
 """
 
 import jax

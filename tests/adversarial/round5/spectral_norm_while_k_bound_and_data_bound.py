@@ -4,9 +4,9 @@ early, and the loop stops at 7 whatever K is.
 
 Problem: spectral_norm
 Expected: RJ unrolled_loop
-Open: AC: a condition of several tests is read as its least count where some test is data; a
-  loop that may stop early is the values' business, so a bound on the data beside ``i < K``
-  stops the loop where it likes
+Closed by: a test of the condition that no count is read from and that reads a counter (a
+  carry the body steps by a whole number) stops the loop at a bound that is data: the count is
+  data, not at most K as for a loop that stops early on a value it computes
 """
 
 import jax

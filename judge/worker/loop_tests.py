@@ -1,0 +1,89 @@
+"""The tests of a ``while`` loop's condition, as ``loops`` reads its count from them: the
+comparisons its condition joins with ``&`` (``conjuncts``), the carries the body computes from
+nothing the loop's values move (``data_free``: a counter, bits shifted out of K), and whether a
+test reads one of them through any equation of the condition (``reads_any``). Runs in the worker;
+decides nothing."""
+
+from __future__ import annotations
+
+
+def producer(jaxpr, var):
+    """The equation of ``jaxpr`` that makes ``var``, or None."""
+    return next((e for e in jaxpr.eqns if any(o is var for o in e.outvars)), None)
+
+
+def conjuncts(cond, test, depth: int = 0) -> list:
+    """The tests a while's condition joins with ``&`` (bools), or ``[test]``."""
+    while test is not None and test.primitive.name == "convert_element_type" and depth <= 8 \
+            and str(getattr(test.invars[0].aval, "dtype", "")) == "bool":
+        test, depth = producer(cond, test.invars[0]), depth + 1  # a bool made a bool again
+    if test is None or test.primitive.name != "and" or depth > 8:
+        return [test]
+    found = []
+    for v in test.invars:
+        made = producer(cond, v)
+        if str(getattr(v.aval, "dtype", "")) != "bool":
+            return [None]
+        # a bool read as it is (a flag the body carries: "the last step moved") is a test too
+        found += [Flag(v)] if made is None else conjuncts(cond, made, depth + 1)
+    return found
+
+
+class Flag:
+    """A bool a condition joins with ``&`` as it is (a carry or a constant of the condition),
+    standing as one of its tests: no count is read from it."""
+
+    class primitive:  # noqa: N801 - read as an equation's ``primitive.name``
+        name = "flag"
+
+    def __init__(self, var):
+        self.invars = [var]
+
+
+def reads_any(cond, tests: list, wanted: set) -> bool:
+    """Does one of ``tests`` (equations of the condition ``cond``; None for one not found) read
+    a variable whose id is in ``wanted``, directly or through the equations that make its
+    operands?"""
+    made = {id(v): e for e in cond.eqns for v in e.outvars}
+    seen, todo = set(), [v for t in tests if t is not None for v in t.invars]
+    while todo:
+        var = todo.pop()
+        if id(var) in wanted:
+            return True
+        if id(var) not in seen and id(var) in made:
+            seen.add(id(var))
+            todo += made[id(var)].invars
+    return False
+
+
+def data_free(body, bc: int, known, counters=()) -> set:
+    """The carries (their indices among the loop's carries) of whole numbers or bools that
+    ``body`` computes only from literals, from its constants whose value is known before the
+    loop runs (``known(i)`` for its i-th constant) and from other such carries: a counter
+    stepped by one, bits shifted out of a number, a bound passed on unchanged; not one that
+    reads a float the loop carries or an array. ``counters``: carries of any type counted among
+    them while nothing else makes them leave (a float stepped by a whole number)."""
+    made = {id(v): e for e in body.eqns for v in e.outvars}
+    position = {id(v): i for i, v in enumerate(body.invars)}
+    free = {k for k, v in enumerate(body.outvars)  # whole numbers and flags: a float is a value
+            if str(getattr(v.aval, "dtype", "")).startswith(("int", "uint", "bool"))} | set(counters)
+    changed = True
+    while changed:
+        changed = False
+        for k in sorted(free):
+            seen, todo = set(), [body.outvars[k]]
+            while todo:
+                var = todo.pop()
+                if type(var).__name__ == "Literal":
+                    continue
+                at = position.get(id(var))
+                if at is not None:
+                    if (at < bc and not known(at)) or (at >= bc and at - bc not in free):
+                        free.discard(k)
+                        changed = True
+                        break
+                    continue
+                if id(var) not in seen and id(var) in made:
+                    seen.add(id(var))
+                    todo += made[id(var)].invars
+    return free
