@@ -163,8 +163,17 @@ def _runs(problem: Problem, path: Path, planned: plan.Plan, request: dict, timeo
             return found.request, replace(planned, wanted=tuple(found.wanted)), found.run, found.trace_run
     wanted = planned.wanted
     record = {"record": True} if stored is not None else {}  # the lines, to store them
+    tracing = traces.request(problem, request, wanted)
+    folded = traces.fold(request, tracing)
+    if folded is not None:  # one worker traces the rules' programs first, then runs the cases
+        run = run_worker(folded, **timeouts, sandbox=settings, limits=problem.limits,
+                         cache_dir=cache_dir, decide=decide, **record)
+        if traces.folded_whole(run, tracing):
+            if stored is not None:
+                stored.store(problem, request, content, settings, timeouts, wanted, run, run,
+                             traces.timeout(problem), folded=True)
+            return request, planned, run, run
     with ThreadPoolExecutor(max_workers=1) as pool:  # the rules' traces, in a worker of their own
-        tracing = traces.request(problem, request, wanted)
         traced = pool.submit(run_worker, tracing, startup_timeout=timeouts["startup_timeout"],
                              case_timeout=traces.timeout(problem), sandbox=settings,
                              limits=problem.limits, cache_dir=cache_dir,

@@ -65,6 +65,45 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
             "cases": entries}
 
 
+def fold(base: dict, tracing: dict | None) -> dict | None:
+    """The cases' request with the traces of ``tracing`` (``request``) sent first, so that one
+    worker traces them and then runs the cases; None where they go to a worker of their own:
+    no traces, or a case's worker that traces its programs differently from the tracing
+    worker (the custom_vjp rule's instrument, or no program summaries).
+
+    The traces are the first of the entries sent before the examples are reported; the hidden
+    cases follow only once every one of them is reported (``public_cases``), so the submission
+    traces the rules' programs knowing what the tracing worker knows (the examples, public,
+    besides), never a hidden case's values. It then runs the cases knowing where it was
+    traced: that tells it nothing, since its programs there are reported already, and a case's
+    own program is compared with them as it is."""
+    if tracing is None or base.get("grad_rule") is not None or not base.get("structure"):
+        return None
+    entries = tracing["cases"]
+    return {**base, "cases": [*entries, *base["cases"]],
+            "public_cases": len(entries) + int(base.get("public_cases") or 0)}
+
+
+def folded_whole(run, tracing: dict) -> bool:
+    """Did the worker of a folded request (``fold``) report every trace, and end as the cases'
+    own worker would have? That is: it ended cleanly, or was stopped by a case's own clock (a
+    case timed from when it became due: the traces before it change nothing of it). Anything
+    else (a limit on the whole run, which the traces share: its time, CPU, memory, output,
+    tasks; a crash; a broken or tampered channel) and its runs are made again apart
+    (``judge.grade.grading``), so that no verdict depends on the traces and the cases having
+    shared a worker, nor on a trace's own clock (``timeout``)."""
+    if run.loaded is not None and not run.loaded.ok and run.done:
+        return True  # never imported: as the tracing worker would be, nothing traced
+    if run.ready is None or any(c["index"] not in run.cases for c in tracing["cases"]):
+        return False
+    if (run.protocol_error or run.tampered or run.output_exceeded or run.lingered
+            or run.tasks_exceeded_at is not None):
+        return False
+    if run.timed_out:  # a case's clock, after every trace was reported: the case's own TLE
+        return run.timeout_phase == "case" and run.halt is None
+    return run.done and run.halt is None and run.signal is None and run.returncode == 0
+
+
 def evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:
     """What the tracing worker ``run`` reported for ``w``: the trace as evidence for the rules,
     or the breach its failure is (a trace that never ended, a dim read as a number, ...)."""
