@@ -164,26 +164,23 @@ def _runs(problem: Problem, path: Path, planned: plan.Plan, request: dict, timeo
     wanted = planned.wanted
     record = {"record": True} if stored is not None else {}  # the lines, to store them
     tracing = traces.request(problem, request, wanted)
-    folded = traces.fold(request, tracing)
+    folded, run, trace_run = traces.fold(request, tracing), None, None
     if folded is not None:  # one worker traces the rules' programs first, then runs the cases
         run = run_worker(folded, **timeouts, sandbox=settings, limits=problem.limits,
                          cache_dir=cache_dir, decide=decide, **record)
-        if traces.folded_whole(run, tracing):
-            if stored is not None:
-                stored.store(problem, request, content, settings, timeouts, wanted, run, run,
-                             traces.timeout(problem), folded=True)
-            return request, planned, run, run
-    with ThreadPoolExecutor(max_workers=1) as pool:  # the rules' traces, in a worker of their own
-        traced = pool.submit(run_worker, tracing, startup_timeout=timeouts["startup_timeout"],
-                             case_timeout=traces.timeout(problem), sandbox=settings,
-                             limits=problem.limits, cache_dir=cache_dir,
-                             **record) if tracing else None
-        run = run_worker(request, **timeouts, sandbox=settings, limits=problem.limits,
-                         cache_dir=cache_dir, decide=decide, **record)
-        trace_run = traced.result() if traced else None
+        run = trace_run = run if traces.folded_whole(run, tracing) else None
+    if run is None:  # else the rules' traces in a worker of their own, beside the cases'
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            traced = pool.submit(run_worker, tracing, startup_timeout=timeouts["startup_timeout"],
+                                 case_timeout=traces.timeout(problem), sandbox=settings,
+                                 limits=problem.limits, cache_dir=cache_dir,
+                                 **record) if tracing else None
+            run = run_worker(request, **timeouts, sandbox=settings, limits=problem.limits,
+                             cache_dir=cache_dir, decide=decide, **record)
+            trace_run = traced.result() if traced else None
     if stored is not None:
         stored.store(problem, request, content, settings, timeouts, wanted, run, trace_run,
-                     traces.timeout(problem))
+                     traces.timeout(problem), folded=trace_run is run)
     return request, planned, run, trace_run
 
 

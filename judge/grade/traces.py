@@ -11,11 +11,14 @@ asks for once (``no_unrolling`` at explicit sizes); and the traces a rule asks f
 case (``no_unrolling`` at another extent of a dim that is not symbolic, or at other values of a
 static parameter, drawn at random: those with symbolic dims are traced as a case's worker traces
 the program its case runs, so that the rule compares that very program with them). They
-are traced by a worker of their own, which never sees a case's values and keeps no memory of
-the cases' run: a submission cannot answer the judge's traces with what it saw in the cases (a
-loop padded to the extent of the case it just ran, say). Which traces the rules want, and the
-tracing worker's index for each, is resolved once per grade with the rest of the plan
-(``judge.grade.plan``, ``Wanted``); here they are sent, and read back as evidence.
+are traced before any hidden case is sent, so a submission never answers the judge's traces
+with what it saw in the cases (a loop padded to the extent of the case it just ran, say): sent
+first to the cases' own worker (``fold``: one worker run per grade instead of two), or, where
+that worker cannot trace them as the tracing worker would, or did not end as the cases' own
+would (``folded_whole``), by a worker of their own, which never sees a case's values. Which
+traces the rules want, and the tracing worker's index for each, is resolved once per grade
+with the rest of the plan (``judge.grade.plan``, ``Wanted``); here they are sent, and read back
+as evidence.
 """
 
 from __future__ import annotations
