@@ -593,9 +593,15 @@ def test_steps_unrolled_only_where_the_dims_are_symbols_are_refused():
     assert result.verdict.value == "RJ" and result.reason == "unrolled_loop", result.message
 
 
-def test_steps_unrolled_only_in_the_cases_worker_are_refused():
-    """Loops in the worker that traces the rules' programs, unrolls small K in the cases'
-    worker: the program each case ran is compared with the programs at the values drawn for
-    the grade, traced the way the case's worker traces its own."""
+@pytest.mark.parametrize("apart", [False, True], ids=["one_worker", "workers_apart"])
+def test_steps_unrolled_only_in_the_cases_programs_are_refused(apart, monkeypatch):
+    """Loops where it takes itself to be traced for the rules, unrolls small K in the cases'
+    programs: the program each case ran is compared with the programs at the values drawn for
+    the grade, traced the way the case's worker traces its own; whether the traces come first
+    in the cases' worker or in a worker of their own (``traces.fold``)."""
+    from judge.grade import traces
+
+    if apart:
+        monkeypatch.setattr(traces, "fold", lambda base, tracing: None)
     result = _grade_attack("spectral_norm_honest_only_when_traced_alone")
     assert result.verdict.value == "RJ" and result.reason == "unrolled_loop", result.message

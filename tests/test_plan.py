@@ -168,3 +168,25 @@ def test_a_failing_example_s_report_reads_the_plan(loss_and_grads):
     assert from_plan == example_diff.as_returned(details, loss_and_grads, case)
     assert from_plan["probe"] == example_diff.plain(dict(planned.probe_args))
     assert set(from_plan["expected"]) == {s.returned[0] for s in planned.outputs}
+
+
+def test_only_a_failing_example_s_diff_is_made(loss_and_grads, monkeypatch):
+    """A hidden case's details are never shown, so its diff is never made: a wrong answer on
+    every case makes one diff per example, and the example's report still shows it."""
+    from judge.grade import example_diff
+
+    made = []
+    real = example_diff.diff
+
+    def counted(case, output, mismatch):
+        made.append(case.visibility)
+        return real(case, output, mismatch)
+
+    monkeypatch.setattr(example_diff, "diff", counted)
+    path = ROOT / "submissions" / "loss_and_grads" / "wrong_answer" / "bias_not_differentiated.py"
+    result = grading.grade(loss_and_grads, path, hints=False)
+    failing = [c for c in result.cases if c.verdict is Verdict.WA]
+    assert any(c.visibility == "hidden" for c in failing)
+    assert made and set(made) == {"example"}
+    assert all("diff" in c.details for c in failing if c.visibility == "example")
+    assert all(c.details == {} for c in failing if c.visibility == "hidden")

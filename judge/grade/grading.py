@@ -31,7 +31,8 @@ from judge.problem.model import Problem
 from judge.grade.verdicts import CaseResult, GradeResult, Verdict, overall
 # a case's result, worded (``judge.grade.outcome``)
 from judge.grade.outcome import (LOG, error_text as _error_text, missing_case as _missing_case,
-                                 result as _result, tasks_refused as _tasks_refused)
+                                 result as _result, tasks_refused as _tasks_refused,
+                                 with_diff as _with_diff)
 from judge.worker import protocol
 
 def check_submission_path(submission: str | Path | intake.Submission) -> intake.Submission:
@@ -163,18 +164,24 @@ def _runs(problem: Problem, path: Path, planned: plan.Plan, request: dict, timeo
             return found.request, replace(planned, wanted=tuple(found.wanted)), found.run, found.trace_run
     wanted = planned.wanted
     record = {"record": True} if stored is not None else {}  # the lines, to store them
-    with ThreadPoolExecutor(max_workers=1) as pool:  # the rules' traces, in a worker of their own
-        tracing = traces.request(problem, request, wanted)
-        traced = pool.submit(run_worker, tracing, startup_timeout=timeouts["startup_timeout"],
-                             case_timeout=traces.timeout(problem), sandbox=settings,
-                             limits=problem.limits, cache_dir=cache_dir,
-                             **record) if tracing else None
-        run = run_worker(request, **timeouts, sandbox=settings, limits=problem.limits,
+    tracing = traces.request(problem, request, wanted)
+    folded, run, trace_run = traces.fold(request, tracing), None, None
+    if folded is not None:  # one worker traces the rules' programs first, then runs the cases
+        run = run_worker(folded, **timeouts, sandbox=settings, limits=problem.limits,
                          cache_dir=cache_dir, decide=decide, **record)
-        trace_run = traced.result() if traced else None
+        run = trace_run = run if traces.folded_whole(run, tracing) else None
+    if run is None:  # else the rules' traces in a worker of their own, beside the cases'
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            traced = pool.submit(run_worker, tracing, startup_timeout=timeouts["startup_timeout"],
+                                 case_timeout=traces.timeout(problem), sandbox=settings,
+                                 limits=problem.limits, cache_dir=cache_dir,
+                                 **record) if tracing else None
+            run = run_worker(request, **timeouts, sandbox=settings, limits=problem.limits,
+                             cache_dir=cache_dir, decide=decide, **record)
+            trace_run = traced.result() if traced else None
     if stored is not None:
         stored.store(problem, request, content, settings, timeouts, wanted, run, trace_run,
-                     traces.timeout(problem))
+                     traces.timeout(problem), folded=trace_run is run)
     return request, planned, run, trace_run
 
 
@@ -293,7 +300,7 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None,
         kind = "dict"
     mismatch = mismatch or compare.check_form(got, expected, kind)
     if mismatch:
-        details = {**details, "diff": example_diff.diff(case, output, mismatch)}
+        details = _with_diff(details, case, output, mismatch)
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
     # the rules decide on the program the case ran: traced with symbolic dims (``symbolic``,
     # decided once for every case that ran it), or at the case's own shapes
@@ -313,14 +320,14 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None,
         return _missing_case(case, run, name)
     mismatch = compare.check_form_values(got, expected, kind, tolerances)
     if mismatch:
-        details = {**details, "diff": example_diff.diff(case, output, mismatch)}
+        details = _with_diff(details, case, output, mismatch)
         return _result(case, mismatch.reason, mismatch.message, time_s, details)
     for probe in problem.probes:
         failed = _check_probe(planned, probe, report.probes, name)
         if failed:
             reason, message, got, mismatch = failed
             if mismatch:
-                details = {**details, "diff": example_diff.diff(case, got, mismatch)}
+                details = _with_diff(details, case, got, mismatch)
             return _result(case, reason, message, time_s, details)
     if program_breach:  # the program's, found at the probe shapes: after this case's own verdict
         return _result(case, program_breach.reason, program_breach.message, time_s, details)

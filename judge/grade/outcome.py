@@ -43,6 +43,15 @@ def result(case, reason: str, message: str, time_s=None, details=None) -> CaseRe
                       time_s=time_s, details=details)
 
 
+def with_diff(details: dict, case, got, mismatch) -> dict:
+    """A failing example's ``details`` with what its report shows of the mismatch
+    (``example_diff.diff``); a hidden case's details are never shown (``result`` drops them),
+    so its diff is not made."""
+    if case.visibility != "example":
+        return details
+    return {**details, "diff": example_diff.diff(case, got, mismatch)}
+
+
 def error_text(error: ErrorReport, name: str | None = None) -> str:
     """``TYPE at line N of FILE, `SOURCE LINE`: MESSAGE``. ``name`` is the student's file name
     (the worker sees the file as ``submission.py``); the source line is quoted with backticks,

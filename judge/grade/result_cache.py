@@ -318,10 +318,18 @@ class ResultCache:
             raise ValueError("factors of other cases")
         request = {**request, "cases": [{**c, "factor": factors[c["index"]]}
                                         for c in request["cases"]]}
+        wanted = traces.wanted_from(entry["wanted"])
+        if entry.get("folded") is True:  # the traces and the cases in one worker (``traces.fold``)
+            folded = traces.fold(request, traces.request(problem, request, wanted))
+            if folded is None:
+                raise ValueError("a folded run of a request that is not folded")
+            run = _replay(entry["run"], folded, problem.limits, decide)
+            if not clean(_with_lines(run), timeouts["case_timeout"]):
+                raise ValueError("a stored run that is not clean")
+            return Replayed(request, wanted, run, run)
         run = _replay(entry["run"], request, problem.limits, decide)
         if not clean(_with_lines(run), timeouts["case_timeout"]):
             raise ValueError("a stored run that is not clean")
-        wanted = traces.wanted_from(entry["wanted"])
         trace_run = None
         if wanted:
             tracing = traces.request(problem, request, wanted)
@@ -334,17 +342,21 @@ class ResultCache:
 
     def store(self, problem, request: dict, content: bytes, settings, timeouts: dict,
               wanted: list, run: WorkerRun, trace_run: WorkerRun | None,
-              trace_timeout: float) -> bool:
-        """Keep the runs of ``content`` if they ended cleanly (``clean``); True if stored."""
-        if not clean(run, timeouts["case_timeout"]) or not clean(trace_run, trace_timeout) \
-                or bool(wanted) != (trace_run is not None):
+              trace_timeout: float, folded: bool = False) -> bool:
+        """Keep the runs of ``content`` if they ended cleanly (``clean``); True if stored.
+        ``folded``: ``run`` traced the rules' programs too (``traces.fold``; ``trace_run`` is
+        ``run``), and is stored once."""
+        if not clean(run, timeouts["case_timeout"]) or bool(wanted) != (trace_run is not None):
+            return False
+        if (trace_run is run) != folded or not (folded or clean(trace_run, trace_timeout)):
             return False
         try:
             entry = {"problem": problem.id, "kind": "grade",
                      "factors": {str(c["index"]): c["factor"] for c in request["cases"]},
                      "wanted": traces.wanted_data(wanted),
                      "run": _run_data(run),
-                     "trace": _run_data(trace_run) if trace_run is not None else None}
+                     "trace": _run_data(trace_run) if trace_run is not None and not folded else None,
+                     **({"folded": True} if folded else {})}
             if not traces.same_wanted(traces.wanted_from(entry["wanted"]), wanted):
                 return False  # a trace that JSON cannot carry exactly: not stored
         except (UnicodeDecodeError, TypeError, ValueError, protocol.ProtocolError) as exc:

@@ -11,11 +11,14 @@ asks for once (``no_unrolling`` at explicit sizes); and the traces a rule asks f
 case (``no_unrolling`` at another extent of a dim that is not symbolic, or at other values of a
 static parameter, drawn at random: those with symbolic dims are traced as a case's worker traces
 the program its case runs, so that the rule compares that very program with them). They
-are traced by a worker of their own, which never sees a case's values and keeps no memory of
-the cases' run: a submission cannot answer the judge's traces with what it saw in the cases (a
-loop padded to the extent of the case it just ran, say). Which traces the rules want, and the
-tracing worker's index for each, is resolved once per grade with the rest of the plan
-(``judge.grade.plan``, ``Wanted``); here they are sent, and read back as evidence.
+are traced before any hidden case is sent, so a submission never answers the judge's traces
+with what it saw in the cases (a loop padded to the extent of the case it just ran, say): sent
+first to the cases' own worker (``fold``: one worker run per grade instead of two), or, where
+that worker cannot trace them as the tracing worker would, or did not end as the cases' own
+would (``folded_whole``), by a worker of their own, which never sees a case's values. Which
+traces the rules want, and the tracing worker's index for each, is resolved once per grade
+with the rest of the plan (``judge.grade.plan``, ``Wanted``); here they are sent, and read back
+as evidence.
 """
 
 from __future__ import annotations
@@ -63,6 +66,45 @@ def request(problem, base: dict, wanted: list[Wanted]) -> dict | None:
     return {**base, "grad_rule": None, "probes": None, "derivative": base.get("probes"),
             "structure": bool(base.get("structure")), "public_cases": 0, "report_ops": False,
             "cases": entries}
+
+
+def fold(base: dict, tracing: dict | None) -> dict | None:
+    """The cases' request with the traces of ``tracing`` (``request``) sent first, so that one
+    worker traces them and then runs the cases; None where they go to a worker of their own:
+    no traces, or a case's worker that traces its programs differently from the tracing
+    worker (the custom_vjp rule's instrument, or no program summaries).
+
+    The traces are the first of the entries sent before the examples are reported; the hidden
+    cases follow only once every one of them is reported (``public_cases``), so the submission
+    traces the rules' programs knowing what the tracing worker knows (the examples, public,
+    besides), never a hidden case's values. It then runs the cases knowing where it was
+    traced: that tells it nothing, since its programs there are reported already, and a case's
+    own program is compared with them as it is."""
+    if tracing is None or base.get("grad_rule") is not None or not base.get("structure"):
+        return None
+    entries = tracing["cases"]
+    return {**base, "cases": [*entries, *base["cases"]],
+            "public_cases": len(entries) + int(base.get("public_cases") or 0)}
+
+
+def folded_whole(run, tracing: dict) -> bool:
+    """Did the worker of a folded request (``fold``) report every trace, and end as the cases'
+    own worker would have? That is: it ended cleanly, or was stopped by a case's own clock (a
+    case timed from when it became due: the traces before it change nothing of it). Anything
+    else (a limit on the whole run, which the traces share: its time, CPU, memory, output,
+    tasks; a crash; a broken or tampered channel) and its runs are made again apart
+    (``judge.grade.grading``), so that no verdict depends on the traces and the cases having
+    shared a worker, nor on a trace's own clock (``timeout``)."""
+    if run.loaded is not None and not run.loaded.ok and run.done:
+        return True  # never imported: as the tracing worker would be, nothing traced
+    if run.ready is None or any(c["index"] not in run.cases for c in tracing["cases"]):
+        return False
+    if (run.protocol_error or run.tampered or run.output_exceeded or run.lingered
+            or run.tasks_exceeded_at is not None):
+        return False
+    if run.timed_out:  # a case's clock, after every trace was reported: the case's own TLE
+        return run.timeout_phase == "case" and run.halt is None
+    return run.done and run.halt is None and run.signal is None and run.returncode == 0
 
 
 def evidence(w: Wanted, run, describe) -> rules.TraceEvidence | rules.Breach:

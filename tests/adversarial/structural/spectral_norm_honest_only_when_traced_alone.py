@@ -1,10 +1,12 @@
-"""spectral_norm: Python state across calls. The worker that traces the rules' programs without
-running them starts with the rule's own values of K at the first example's concrete shapes; the
-cases' worker starts with a case's program, traced with symbolic dims. In the first kind of
-worker this module loops with lax.fori_loop; in the cases' worker it unrolls the steps in Python
-where K is small (under the equation cap) beside a scan that only counts. The program each
-case ran is compared with those the first kind of worker traced at the values of K drawn for
-the grade.
+"""spectral_norm: Python state across calls. The rules' own traces come first in the worker that
+makes them, at the rule's own values of K and the first example's concrete shapes, then the
+traces at the values of K drawn for the grade, with symbolic dims; the cases' programs are
+traced with symbolic dims too. This module tells them apart by what it saw: in a worker whose
+first call had concrete shapes, the first two values of K it is called at with symbols are
+taken for the drawn ones and loop with lax.fori_loop; any other call (a case's program, in
+the same worker after the traces or in a worker of its own) unrolls the steps in Python where
+K is small (under the equation cap) beside a scan that only counts. The program each case ran
+is compared with those traced at the values drawn for the grade.
 
 Problem: spectral_norm
 Expected: RJ unrolled_loop
@@ -14,6 +16,7 @@ import jax
 import jax.numpy as jnp
 
 _first = []
+_drawn = []
 
 
 def _step(Wc, u):
@@ -23,11 +26,22 @@ def _step(Wc, u):
     return u / jnp.linalg.norm(u), v
 
 
-def spectral_norm(W, u0, K):
+def _traced_for_the_rules(W, K) -> bool:
+    concrete = all(isinstance(d, int) for d in W.shape)
     if not _first:
-        _first.append(all(isinstance(d, int) for d in W.shape))
+        _first.append(concrete)
+    if concrete:
+        return True
+    if _first[0] and (K in _drawn or len(_drawn) < 2):
+        if K not in _drawn:
+            _drawn.append(K)
+        return True
+    return False
+
+
+def spectral_norm(W, u0, K):
     Wc = jax.lax.stop_gradient(W)
-    if _first[0] or K > 20:
+    if _traced_for_the_rules(W, K) or K > 20:
         u, v = jax.lax.fori_loop(0, K, lambda _, c: _step(Wc, c[0]), (u0, jnp.zeros(W.shape[1], W.dtype)))
     else:
         u, v = u0, jnp.zeros(W.shape[1], W.dtype)
