@@ -63,21 +63,26 @@ _digests: dict[str, tuple] = {}
 _yaml_seen: dict[str, tuple] = {}
 
 
-def _parsed(path: Path):
-    """``path`` parsed as YAML, parsed again only when its size or modification time changed
-    (a batch asks once per failing submission)."""
-    import yaml
-
+def _while_unchanged(memo: dict, path: Path, make):
+    """``make(path)``, kept in ``memo`` and made again only when the file's size, modification
+    time or inode changed (a batch asks once per failing submission)."""
     seen = path.stat()
     key = (seen.st_mtime_ns, seen.st_size, seen.st_ino)
     with _lock:
-        known = _yaml_seen.get(str(path))
+        known = memo.get(str(path))
     if known is not None and known[0] == key:
         return known[1]
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    value = make(path)
     with _lock:
-        _yaml_seen[str(path)] = (key, data)
-    return data
+        memo[str(path)] = (key, value)
+    return value
+
+
+def _parsed(path: Path):
+    """``path`` parsed as YAML, parsed again only when it changed."""
+    import yaml
+
+    return _while_unchanged(_yaml_seen, path, lambda p: yaml.safe_load(p.read_text(encoding="utf-8")))
 
 
 def _canonical(value):
@@ -120,19 +125,9 @@ def _key(problem, path: Path) -> str:
 
 
 def _file_digest(path: Path) -> bytes:
-    """The SHA-256 of ``path``'s bytes, read again only when its size, modification time or inode
-    changed (a batch asks for every hinted file once per failing submission, and a spec with its
-    hidden cases can be large)."""
-    seen = path.stat()
-    key = (seen.st_mtime_ns, seen.st_size, seen.st_ino)
-    with _lock:
-        known = _digests.get(str(path))
-    if known is not None and known[0] == key:
-        return known[1]
-    value = hashlib.sha256(path.read_bytes()).digest()
-    with _lock:
-        _digests[str(path)] = (key, value)
-    return value
+    """The SHA-256 of ``path``'s bytes, read again only when it changed (a batch asks for every
+    hinted file once per failing submission)."""
+    return _while_unchanged(_digests, path, lambda p: hashlib.sha256(p.read_bytes()).digest())
 
 
 def known_fingerprints(problem, known: Hinted, sandbox: str | None = None, *, grade) -> tuple:
