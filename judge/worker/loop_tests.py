@@ -44,16 +44,25 @@ def reads_any(cond, tests: list, wanted: set) -> bool:
     """Does one of ``tests`` (equations of the condition ``cond``; None for one not found) read
     a variable whose id is in ``wanted``, directly or through the equations that make its
     operands?"""
-    made = {id(v): e for e in cond.eqns for v in e.outvars}
-    seen, todo = set(), [v for t in tests if t is not None for v in t.invars]
+    start = [v for t in tests if t is not None for v in t.invars]
+    return any(id(var) in wanted for var in _reached(_makers(cond), start))
+
+
+def _makers(jaxpr) -> dict:
+    """The equation that makes each variable of ``jaxpr``, by the variable's id."""
+    return {id(v): e for e in jaxpr.eqns for v in e.outvars}
+
+
+def _reached(made: dict, start: list):
+    """Every variable ``start`` reads, through the equations of ``made`` that make them (each
+    walked once): ``start`` itself, the operands of their equations, and so on."""
+    seen, todo = set(), list(start)
     while todo:
         var = todo.pop()
-        if id(var) in wanted:
-            return True
+        yield var
         if id(var) not in seen and id(var) in made:
             seen.add(id(var))
             todo += made[id(var)].invars
-    return False
 
 
 def data_free(body, bc: int, known, counters=()) -> set:
@@ -63,7 +72,7 @@ def data_free(body, bc: int, known, counters=()) -> set:
     stepped by one, bits shifted out of a number, a bound passed on unchanged; not one that
     reads a float the loop carries or an array. ``counters``: carries of any type counted among
     them while nothing else makes them leave (a float stepped by a whole number)."""
-    made = {id(v): e for e in body.eqns for v in e.outvars}
+    made = _makers(body)
     position = {id(v): i for i, v in enumerate(body.invars)}
     free = {k for k, v in enumerate(body.outvars)  # whole numbers and flags: a float is a value
             if str(getattr(v.aval, "dtype", "")).startswith(("int", "uint", "bool"))} | set(counters)
@@ -71,19 +80,10 @@ def data_free(body, bc: int, known, counters=()) -> set:
     while changed:
         changed = False
         for k in sorted(free):
-            seen, todo = set(), [body.outvars[k]]
-            while todo:
-                var = todo.pop()
-                if type(var).__name__ == "Literal":
-                    continue
-                at = position.get(id(var))
-                if at is not None:
-                    if (at < bc and not known(at)) or (at >= bc and at - bc not in free):
-                        free.discard(k)
-                        changed = True
-                        break
-                    continue
-                if id(var) not in seen and id(var) in made:
-                    seen.add(id(var))
-                    todo += made[id(var)].invars
+            for var in _reached(made, [body.outvars[k]]):
+                at = position.get(id(var))  # the loop's inputs: its constants, then its carries
+                if at is not None and ((at < bc and not known(at)) or (at >= bc and at - bc not in free)):
+                    free.discard(k)
+                    changed = True
+                    break
     return free
