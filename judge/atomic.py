@@ -27,9 +27,13 @@ def _default_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_text(path: Path, text: str, verify=None, unchanged: str | None = None) -> None:
+def write_text(path: Path, text: str, verify=None, unchanged: str | None = None,
+               durable: bool = True) -> None:
     """Replace ``path`` with ``text`` atomically. ``verify(text_on_disk)`` may raise to abort;
-    ``unchanged``, if given, is what ``path`` must still hold just before the rename."""
+    ``unchanged``, if given, is what ``path`` must still hold just before the rename. With
+    ``durable`` (the default) the text and the rename reach the disk before this returns (two
+    waits on it); without, a crash of the machine may lose the file or leave it partly
+    written: for a cache whose reader checks what it reads and treats a loss as a miss."""
     path = Path(path)
     if not path.parent.is_dir():
         raise JudgeError(f"{path}: folder {path.parent} does not exist")
@@ -38,7 +42,8 @@ def write_text(path: Path, text: str, verify=None, unchanged: str | None = None)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         if verify is not None:
             verify(read_exact(Path(tmp)))
         mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _default_mode()
@@ -50,6 +55,8 @@ def write_text(path: Path, text: str, verify=None, unchanged: str | None = None)
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    if not durable:
+        return
     with contextlib.suppress(OSError):  # make the rename itself durable
         dir_fd = os.open(path.parent, os.O_RDONLY)
         try:

@@ -5,6 +5,7 @@ jax.jacfwd solution is accepted on every case; a size, equation or primitive rul
 them); and ``judge.author.corners`` traces an accepted solution at the corners of the dims the
 cases leave concrete."""
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -173,6 +174,25 @@ def test_a_summary_with_malformed_lines_is_refused(change):
     with pytest.raises(protocol.ProtocolError):
         summary.program(raw, "program")
 
+
+
+def test_a_summary_sent_again_is_read_once_and_a_near_copy_anew():
+    """The summary every case of a key sends is decoded once: the same text again is the same
+    frozen ``Program``; a summary that differs in anything, a type included (``true`` for
+    ``1``), is decoded, and refused, on its own."""
+    raw = {"equations": 1, "primitives": {"add": 1}, "live": {"add": 1},
+           "largest": [{"shape": [2], "dtype": "float32", "primitive": "add", "line": 3}]}
+    first = summary.program(raw, "case.program")
+    assert summary.program(json.loads(json.dumps(raw)), "case.program") is first
+    other = summary.program({**raw, "equations": 2}, "case.program")
+    assert other.equations == 2 and first.equations == 1
+    for forged in ({**raw, "equations": True}, {**raw, "equations": 1.0},
+                   {**raw, "largest": [{**raw["largest"][0], "line": "3"}]}):
+        with pytest.raises(protocol.ProtocolError):
+            summary.program(forged, "case.program")
+        with pytest.raises(protocol.ProtocolError):  # refused again: a refusal is not kept
+            summary.program(forged, "case.program")
+    assert summary.program(raw, "case.program") is first
 
 # --- judge check: the corners of the dims the cases leave concrete ----------------------------
 

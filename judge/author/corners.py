@@ -43,9 +43,11 @@ def check_corners(report, problem, results: dict, jobs: int = 1, settings=None,
     hits = result_cache.trace_hits if result_cache is not None else 0
     at = planned(problem)
     graded = {Path(sub.path): result for sub, result in results.items()}
+    seen = case_keys(problem)
+    left = {path: unjudged(problem, at, graded.get(path), seen) for path in chosen}
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [(path, pool.submit(first_breach, problem, path, settings, None, result_cache,
-                                      unjudged(problem, at, graded.get(path))))
+                                      left[path]))
                    for path in chosen]
         for path, future in futures:
             try:
@@ -59,7 +61,7 @@ def check_corners(report, problem, results: dict, jobs: int = 1, settings=None,
                             f"breaks a rule at the corner {dims_text(corner) or '(no concrete dim)'} "
                             f"of the spec's dims: [{breach.reason}] {breach.message}; if it is an "
                             f"honest style, widen the rule (and say in the statement what fits)")
-    skipped = sum(1 for path in chosen if not unjudged(problem, at, graded.get(path)))
+    skipped = sum(1 for path in chosen if not left[path])
     ranges = dim_ranges(problem.parameters)
     symbols = ", ".join(f"{ranges[d][0]} <= {d} <= {ranges[d][1]}" if ranges[d][1] is not None
                         else f"{d} >= {ranges[d][0]}" for d in problem.symbolic_dims)
@@ -78,15 +80,22 @@ def check_corners(report, problem, results: dict, jobs: int = 1, settings=None,
     check.time_s = time.monotonic() - started
 
 
-def unjudged(problem, at: list, result) -> list:
+def case_keys(problem) -> set:
+    """The keys of the programs the problem's cases run, traced with the symbolic dims
+    (``plan.shared_trace``): what a grade accepted on every case passed the rules on."""
+    return {rules.trace_key(t) for t in (shared_trace(problem, c.inputs) for c in problem.cases)
+            if t is not None}
+
+
+def unjudged(problem, at: list, result, seen: set | None = None) -> list:
     """The corners' traces (``planned``) the grade ``result`` of the same file did not already
     decide on: a grade accepted on every case of the problem passed the rules on each case's
     program, traced with the symbolic dims exactly as a corner's is (``plan.shared_trace``);
     a corner whose program is one of those (the same shapes, static values and dtypes: a
     problem whose dims are all symbolic has one corner, the first example's program) needs no
-    trace of its own. Every corner where there is no such grade."""
+    trace of its own. Every corner where there is no such grade. ``seen``: ``case_keys``, where
+    computed already."""
     if result is None or result.verdict is not Verdict.AC or len(result.cases) != len(problem.cases):
         return list(at)
-    seen = {rules.trace_key(t) for t in (shared_trace(problem, c.inputs) for c in problem.cases)
-            if t is not None}
+    seen = case_keys(problem) if seen is None else seen
     return [(corner, trace) for corner, trace in at if rules.trace_key(trace) not in seen]

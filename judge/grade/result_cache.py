@@ -263,7 +263,7 @@ class ResultCache:
         try:
             text = json.dumps(entry, separators=(",", ":"))
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic.write_text(path, text)
+            atomic.write_text(path, text, durable=False)  # a lost or torn entry is a miss (its MAC)
             with self._lock:
                 self.stored += 1
             self._prune(path.parent)

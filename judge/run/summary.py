@@ -6,6 +6,8 @@ primitives of one traced with symbolic dims.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -98,7 +100,33 @@ class Program:
     typed_omitted: int = 0           # distinct (primitive, dtypes) left out of ``typed``
 
 
+#: Programs decoded, by a digest of their summary's JSON text, at most ``MEMO_SIZE``
+#: (``program``).
+_decoded: dict[bytes, Program] = {}
+MEMO_SIZE = 256
+
+
 def program(raw, where: str) -> Program:
+    """The ``Program`` of a worker's summary ``raw`` (parsed JSON); ProtocolError naming the
+    field, under ``where``, when it is not one. A worker sends the summary of a program with
+    each case that ran it, the same text for every case of the key: a summary decoded already,
+    by this very text, is that decoding (a ``Program`` is frozen), not a second one."""
+    try:
+        key = hashlib.blake2b(json.dumps(raw, separators=(",", ":")).encode(), digest_size=32).digest()
+    except (TypeError, ValueError, RecursionError):
+        key = None
+    found = _decoded.get(key) if key is not None else None
+    if found is not None:
+        return found
+    decoded = _program(raw, where)
+    if key is not None:
+        if len(_decoded) >= MEMO_SIZE:
+            _decoded.clear()
+        _decoded[key] = decoded
+    return decoded
+
+
+def _program(raw, where: str) -> Program:
     msg = _object(raw, where)
     _keys(msg, where, ("equations", "primitives", "live", "largest"),
           ("omitted", "shapes", "shapes_omitted", "carriers", "loops", "loops_omitted", "lines",
