@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import atexit
 import base64
-import concurrent.futures
 import hashlib
 import json
 import os
@@ -26,11 +25,14 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.run import cache, imports, tasks
 from judge.run import sandbox as sandboxing
 from judge.run import seccomp
-from judge.run.settings import Settings
+
+if TYPE_CHECKING:  # not imported at run time: this module is imported before the server starts
+    from judge.run.settings import Settings
 
 #: How long a server may take to import JAX and report ready.
 START_TIMEOUT_S = 120.0
@@ -205,9 +207,7 @@ class WarmServer(Connection):
         super().__init__(ours)
         self.mode = mode
         try:
-            worker = ["-I", "-B", "-c", imports.bootstrap(
-                sandboxing.LIBDIR if mode == "bwrap" else str(sandboxing.PACKAGE_PARENT),
-                "judge.worker.forkserver", "main"), "--control-fd", str(theirs.fileno())]
+            worker = [*server_args(mode, python), "--control-fd", str(theirs.fileno())]
             if mode == "bwrap":
                 argv = sandboxing.bwrap_argv(
                     python, worker, seccomp_fd=None, allow_userns=True,
@@ -260,20 +260,63 @@ class WarmServer(Connection):
             pass
 
 
+def server_args(mode: str, python: str) -> list[str]:
+    """The server's interpreter options and program. Run by the judge's own interpreter, it
+    starts with ``-S``, its site folders added by the program itself (``SITE_CODE``): what the
+    ``site`` module does at start beyond that (every ``.pth`` file of the installation read, and
+    the modules they import run) took a third of the server's way to its first import on a
+    machine whose installation imported ``certifi`` that way (0.03 s of CPU), and gives a
+    worker nothing it uses. The folders JAX and NumPy are imported from are added either way
+    (``judge.run.imports``)."""
+    program = imports.bootstrap(sandboxing.LIBDIR if mode == "bwrap"
+                                else str(sandboxing.PACKAGE_PARENT), "judge.worker.forkserver", "main")
+    if os.path.realpath(python) != os.path.realpath(sys.executable):
+        return ["-I", "-B", "-c", program]  # another interpreter: its own site module knows it
+    return ["-I", "-S", "-B", "-c", site_code() + program]
+
+
+def site_code() -> str:
+    """Python statements that do for a ``-S`` interpreter what ``site`` would have done that a
+    program can tell: its site folders after the standard library, ``sys.prefix`` (a virtual
+    environment's), and the ``exit``, ``quit``, ``help``, ``copyright``, ``credits`` and
+    ``license`` built-ins. No ``.pth`` file is read (the import roots come next)."""
+    import site
+
+    folders = [os.path.abspath(p) for p in site.getsitepackages() if os.path.isdir(p)]
+    return (f"import sys, site; sys.path += [p for p in {folders!r} if p not in sys.path]; "
+            f"sys.prefix, sys.exec_prefix = {sys.prefix!r}, {sys.exec_prefix!r}; "
+            f"site.setquit(); site.setcopyright(); site.sethelper(); ")
+
+
 _lock = threading.Lock()
-#: Servers are started from this one long-lived thread: bubblewrap's --die-with-parent ends the
-#: sandbox when the *thread* that started it ends, and runs come from short-lived threads too.
-_LAUNCHER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-warm")
+#: Servers are started from the main thread or from this one long-lived thread: bubblewrap's
+#: --die-with-parent ends the sandbox when the *thread* that started it ends, and runs come from
+#: short-lived threads too (made on first use: importing it is not on a lone grade's way).
+_LAUNCHER = None
 _servers: dict[tuple, Connection] = {}
 _unavailable: dict[tuple, str] = {}
 
 
-def server_for(mode: str, python: str, cache_dir: Path | None, *,
-               discover: bool = True, quiet: bool = False) -> Connection | None:
+def _start(mode: str, python: str, cache_dir: Path | None) -> WarmServer:
+    """A new server, started from a thread that lives as long as this process."""
+    global _LAUNCHER
+    if threading.current_thread() is threading.main_thread():
+        return WarmServer(mode, python, cache_dir)
+    if _LAUNCHER is None:
+        import concurrent.futures
+
+        _LAUNCHER = concurrent.futures.ThreadPoolExecutor(max_workers=1,
+                                                          thread_name_prefix="judge-warm")
+    return _LAUNCHER.submit(WarmServer, mode, python, cache_dir).result()
+
+
+def server_for(mode: str, python: str, cache_dir: Path | None, *, discover: bool = True,
+               quiet: bool = False, wait: bool = True) -> Connection | None:
     """The server for this setup: a ``judge warm`` process's when one is running for it (unless
     ``discover`` is false), else one this process starts. None when warm workers are off or
     cannot run here (then the reason was printed once; with ``quiet``, by the next call
-    without it)."""
+    without it). Without ``wait``, it is returned as soon as it is started (or found), before
+    it is ready; the next call with ``wait`` waits for it."""
     if not enabled():
         return None
     key = (mode, python, str(cache_dir) if cache_dir else None)
@@ -291,11 +334,13 @@ def server_for(mode: str, python: str, cache_dir: Path | None, *,
             try:
                 server = connect(mode, python, cache_dir) if discover else None
                 if server is None:
-                    server = _LAUNCHER.submit(WarmServer, mode, python, cache_dir).result()
+                    server = _start(mode, python, cache_dir)
                 _servers[key] = server
             except (OSError, sandboxing.SandboxError, ServerError) as exc:
                 _give_up(key, str(exc), quiet)
                 return None
+    if not wait:
+        return server
     if not server.wait_ready():
         with _lock:
             if _servers.get(key) is server:
@@ -407,15 +452,20 @@ def _snapshot(use_cache: bool | None) -> None:
 
 def prestart_early(option: str | None, use_cache: bool | None = None,
                    default: str = "bwrap") -> None:
-    """Start, in the background, the server that ``--sandbox option`` will most likely ask for,
-    before the command's sandbox is probed (``Settings.resolve``), so that probing, parsing and
-    loading the spec overlap the server's import of JAX: the bubblewrap server where bwrap is
+    """Start the server that ``--sandbox option`` will most likely ask for, before the command's
+    sandbox is probed (``Settings.resolve``), so that probing, parsing and loading the spec
+    overlap the server's import of JAX: the bubblewrap server where bwrap is
     installed and ``option`` (else $JUDGE_SANDBOX, else ``default``, the command's) is ``bwrap``
     or ``auto``; the unsandboxed one for ``none``, and for ``auto`` where bwrap is not installed
     (a TPU VM, a container), as the probe will then decide. Nothing for ``bwrap`` where it is
     not installed (the command reports it). Quiet: if the probe then decides otherwise, no run
     asks for this server (it ends with this process); if the server itself cannot start, the
-    first run that asks for it says so."""
+    first run that asks for it says so.
+
+    From the main thread, the server is started before this returns (without waiting for it to
+    be ready): its start is the head of a lone grade's critical path, and a thread of its own
+    would share the interpreter with the imports the command goes on with. From another
+    thread, it is started in the background."""
     try:
         mode = sandboxing.requested_mode(option, default)
     except sandboxing.SandboxError:
@@ -427,8 +477,12 @@ def prestart_early(option: str | None, use_cache: bool | None = None,
 
     def start():
         try:
-            server_for(start_mode, sys.executable, cache.for_workers(use_cache), quiet=True)
+            server_for(start_mode, sys.executable, cache.for_workers(use_cache), quiet=True,
+                       wait=False)
         except Exception:  # noqa: BLE001 - the run that follows starts or reports it
             pass
 
-    threading.Thread(target=start, daemon=True).start()
+    if threading.current_thread() is threading.main_thread():
+        start()
+    else:
+        threading.Thread(target=start, daemon=True).start()
