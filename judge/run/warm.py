@@ -22,14 +22,13 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.run import cache, imports, tasks
 from judge.run import sandbox as sandboxing
-from judge.run import seccomp
+from judge.run import seccomp, server_command
 
 if TYPE_CHECKING:  # not imported at run time: this module is imported before the server starts
     from judge.run.settings import Settings
@@ -207,17 +206,7 @@ class WarmServer(Connection):
         super().__init__(ours)
         self.mode = mode
         try:
-            worker = [*server_args(mode, python), "--control-fd", str(theirs.fileno())]
-            if mode == "bwrap":
-                argv = sandboxing.bwrap_argv(
-                    python, worker, seccomp_fd=None, allow_userns=True,
-                    read_only=[(str(cache_dir), sandboxing.CACHE_MOUNT)] if cache_dir else [])
-                cwd = "/"
-            else:
-                argv, cwd = [python, *worker], None
-            # each forked worker is told its own cache folder; the settings are common
-            env = sandboxing.worker_env(sandboxing.WORKDIR if mode == "bwrap" else tempfile.gettempdir(),
-                                        None, cache.JAX_SETTINGS if cache_dir else None)
+            argv, cwd, env = server_command.command(mode, python, cache_dir, theirs.fileno())
             self._proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE, pass_fds=(theirs.fileno(),),
                                           cwd=cwd, env=env, start_new_session=True)
@@ -258,34 +247,6 @@ class WarmServer(Connection):
             self._proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-
-
-def server_args(mode: str, python: str) -> list[str]:
-    """The server's interpreter options and program. Run by the judge's own interpreter, it
-    starts with ``-S``, its site folders added by the program itself (``SITE_CODE``): what the
-    ``site`` module does at start beyond that (every ``.pth`` file of the installation read, and
-    the modules they import run) took a third of the server's way to its first import on a
-    machine whose installation imported ``certifi`` that way (0.03 s of CPU), and gives a
-    worker nothing it uses. The folders JAX and NumPy are imported from are added either way
-    (``judge.run.imports``)."""
-    program = imports.bootstrap(sandboxing.LIBDIR if mode == "bwrap"
-                                else str(sandboxing.PACKAGE_PARENT), "judge.worker.forkserver", "main")
-    if os.path.realpath(python) != os.path.realpath(sys.executable):
-        return ["-I", "-B", "-c", program]  # another interpreter: its own site module knows it
-    return ["-I", "-S", "-B", "-c", site_code() + program]
-
-
-def site_code() -> str:
-    """Python statements that do for a ``-S`` interpreter what ``site`` would have done that a
-    program can tell: its site folders after the standard library, ``sys.prefix`` (a virtual
-    environment's), and the ``exit``, ``quit``, ``help``, ``copyright``, ``credits`` and
-    ``license`` built-ins. No ``.pth`` file is read (the import roots come next)."""
-    import site
-
-    folders = [os.path.abspath(p) for p in site.getsitepackages() if os.path.isdir(p)]
-    return (f"import sys, site; sys.path += [p for p in {folders!r} if p not in sys.path]; "
-            f"sys.prefix, sys.exec_prefix = {sys.prefix!r}, {sys.exec_prefix!r}; "
-            f"site.setquit(); site.setcopyright(); site.sethelper(); ")
 
 
 _lock = threading.Lock()
