@@ -191,7 +191,7 @@ class Connection:
     def alive(self) -> bool:
         return self.error is None
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         try:
             self._sock.close()
         except OSError:
@@ -237,22 +237,21 @@ class WarmServer(Connection):
     def alive(self) -> bool:
         return self.error is None and self._proc.poll() is None
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         super().close()
         try:
             os.killpg(self._proc.pid, 9)
         except (ProcessLookupError, PermissionError):
             pass
         try:
-            self._proc.wait(timeout=5)
+            self._proc.wait(timeout=5) if wait else None
         except subprocess.TimeoutExpired:
             pass
 
 
 _lock = threading.Lock()
-#: Servers are started from the main thread or from this one long-lived thread: bubblewrap's
-#: --die-with-parent ends the sandbox when the *thread* that started it ends, and runs come from
-#: short-lived threads too (made on first use: importing it is not on a lone grade's way).
+#: Servers are started from the main thread or this long-lived one (made when first needed):
+#: bubblewrap's --die-with-parent ends the sandbox when the *thread* that started it ends.
 _LAUNCHER = None
 _servers: dict[tuple, Connection] = {}
 _unavailable: dict[tuple, str] = {}
@@ -264,10 +263,8 @@ def _start(mode: str, python: str, cache_dir: Path | None) -> WarmServer:
     if threading.current_thread() is threading.main_thread():
         return WarmServer(mode, python, cache_dir)
     if _LAUNCHER is None:
-        import concurrent.futures
-
-        _LAUNCHER = concurrent.futures.ThreadPoolExecutor(max_workers=1,
-                                                          thread_name_prefix="judge-warm")
+        from concurrent.futures import ThreadPoolExecutor
+        _LAUNCHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-warm")
     return _LAUNCHER.submit(WarmServer, mode, python, cache_dir).result()
 
 
@@ -370,12 +367,17 @@ def _warn(key: tuple) -> None:
                         f"for every submission instead (same sandbox, slower)")
 
 
-@atexit.register
-def close_all() -> None:
+def close_all(wait: bool = True) -> None:
+    """Stop every server this process holds; with ``wait``, reap those it started."""
     with _lock:
         for server in _servers.values():
-            server.close()
+            server.close(wait)
         _servers.clear()
+
+
+# At exit, killed and not waited for: the sandbox ends with its parent (--die-with-parent) and
+# the server's children with it, whatever their teardown takes after a grade's report.
+atexit.register(close_all, wait=False)
 
 
 def prestart(settings: Settings, use_cache: bool | None = None) -> None:
@@ -423,10 +425,9 @@ def prestart_early(option: str | None, use_cache: bool | None = None,
     asks for this server (it ends with this process); if the server itself cannot start, the
     first run that asks for it says so.
 
-    From the main thread, the server is started before this returns (without waiting for it to
-    be ready): its start is the head of a lone grade's critical path, and a thread of its own
-    would share the interpreter with the imports the command goes on with. From another
-    thread, it is started in the background."""
+    From the main thread, it is started before this returns (not waited for): its start heads a
+    lone grade's critical path, which a thread sharing the interpreter with the command's
+    imports would slow. From another thread, it is started in the background."""
     try:
         mode = sandboxing.requested_mode(option, default)
     except sandboxing.SandboxError:
