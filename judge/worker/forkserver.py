@@ -239,10 +239,10 @@ def load() -> str:
 
 def collect_when_idle() -> None:
     """Collect the garbage importing JAX left in the server (``load`` moved it to the oldest
-    generation uncollected), once nothing has come for ``IDLE_S``: right after the first fork of
-    a lone grade, while that worker runs, or before the first run of a server kept waiting
-    (``judge warm``). The children forked later start without it, as they did when ``load``
-    collected it on the way to the first run."""
+    generation uncollected), once nothing has come for ``IDLE_S`` while no child runs or after
+    one has ended: before the first run of a server kept waiting (``judge warm``), or between
+    the runs of a batch; never beside a lone grade's only worker, whose CPU it would share. The
+    children forked later start without it, as they did when ``load`` collected it."""
     gc.collect()
 
 
@@ -272,6 +272,7 @@ def serve(control: socket.socket) -> None:
     selector.register(control, selectors.EVENT_READ)
     selector.register(wake_r, selectors.EVENT_READ)
     children: dict[int, int] = {}  # keeper pid -> run id
+    ended = [False]  # whether a run's child has ended yet (``collect_when_idle``)
 
     def reap() -> None:
         """Collect every ended child: keepers, and workers whose keeper was killed first (the
@@ -285,6 +286,7 @@ def serve(control: socket.socket) -> None:
                 return
             run_id = children.pop(pid, None)
             if run_id is not None:
+                ended[0] = True
                 _send(control, {"op": "exited", "id": run_id,
                                 "returncode": os.waitstatus_to_exitcode(status),
                                 "cpu_s": usage.ru_utime + usage.ru_stime})
@@ -294,7 +296,7 @@ def serve(control: socket.socket) -> None:
     try:
         while True:
             events = selector.select(IDLE_S if garbage else None)
-            if not events and garbage:
+            if not events and garbage and (ended[0] or not children):
                 collect_when_idle()
                 garbage = False
             for key, _ in events:
