@@ -4,17 +4,18 @@ library callers and tests call ``cli.main`` and get neither.
 
 ``run``:
 
-- For ``judge grade`` and a local ``judge batch``, the warm server is started first thing
-  (``warm.prestart_early``: bubblewrap's, or the unsandboxed one where bwrap is not installed
-  and ``--sandbox auto`` or ``none`` is asked for), before the parser and the rest of the judge
-  are imported, so that it imports JAX meanwhile: the server is most of a lone grade's wait,
-  and what every lane of a batch waits for at its start. ``--sandbox`` is
+- For ``judge grade`` and a local ``judge batch``, the warm server is started first thing, from
+  this (the main) thread (``warm.prestart_early``: bubblewrap's, or the unsandboxed one where
+  bwrap is not installed and ``--sandbox auto`` or ``none`` is asked for), before the parser and
+  the rest of the judge are imported, so that it imports JAX meanwhile: the server is most of a
+  lone grade's wait, and what every lane of a batch waits for at its start. ``--sandbox`` is
   read from the raw arguments; a wrong reading only starts a server no run asks for (it ends
   with this process), and the command starts the one it needs itself, as it always has.
 - Those two commands end once their output is flushed and the exit handlers have run (warm
-  servers stopped, task groups and temporary folders removed), without tearing the interpreter
-  down module by module, which took a grade's process about 0.05 s of CPU after its report was
-  written. By then every thread that grades has been joined.
+  servers killed, not waited for: the sandbox and the server's children end with them; task
+  groups and temporary folders removed), without tearing the interpreter down module by module,
+  which took a grade's process about 0.05 s of CPU after its report was written. By then every
+  thread that grades has been joined.
 """
 
 from __future__ import annotations

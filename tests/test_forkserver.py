@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers import ROOT, pythonpath
 
 SETTLED = r"""
@@ -120,9 +122,9 @@ print(os.read(r, 1000).decode())
 
 
 def test_a_child_collects_none_of_what_the_server_loaded_yet_still_lists_it():
-    # the server's imports are collected once before any fork: a child's young collections
-    # walk none of them (no page of the server's heap is copied), and gc.get_objects() still
-    # shows them, as in a fresh worker (nothing is frozen)
+    # the server's imports are moved to the oldest generation before any fork: a child's young
+    # collections walk none of them (no page of the server's heap is copied), and
+    # gc.get_objects() still shows them, as in a fresh worker (nothing is left frozen)
     done = subprocess.run([sys.executable, "-c", COLLECTED.format(root=str(ROOT))],
                           env={"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu",
                                "PYTHONPATH": pythonpath()},
@@ -131,3 +133,55 @@ def test_a_child_collects_none_of_what_the_server_loaded_yet_still_lists_it():
     found = json.loads(done.stdout.splitlines()[-1])
     assert found["young"] < 700 and found["faults"] < 200, found
     assert found["listed"] and found["frozen"] == 0, found
+
+
+IDLE = r"""
+import json, os, socket, sys, tempfile, threading, time
+sys.path.insert(0, {root!r})
+from judge.worker import forkserver
+collected = []
+forkserver.collect_when_idle = lambda: collected.append(time.monotonic())
+ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+seen = {{}}
+
+def judge():
+    ours.send(json.dumps({{"op": "config", "isolate": False, "seccomp": None,
+                          "workdir": "/nonexistent", "tmpfs_bytes": 0}}).encode())
+    assert json.loads(ours.recv(65536))["op"] == "ready"
+    if {run!r}:  # a worker that waits for its request until the judge closes its stdin
+        stdin, stdout, stderr, result, source = (os.pipe() for _ in range(5))
+        os.write(source[1], b"pass\n")
+        os.close(source[1])
+        socket.send_fds(ours, [json.dumps({{"op": "run", "id": 1, "workdir": tempfile.mkdtemp(),
+                                           "cache": None}}).encode()],
+                        [stdin[0], stdout[1], stderr[1], result[1], source[0]])
+        time.sleep(0.4)
+        seen["while_running"] = list(collected)
+        os.close(stdin[1])
+        assert json.loads(ours.recv(65536))["op"] == "exited"
+    waited = time.monotonic()
+    while not collected and time.monotonic() - waited < 30:
+        time.sleep(0.05)
+    time.sleep(0.2)  # and no second time
+    seen["collected"] = list(collected)
+    ours.close()
+
+threading.Thread(target=judge).start()
+forkserver.serve(theirs)
+print(json.dumps(seen))
+"""
+
+
+@pytest.mark.parametrize("run", [False, True])
+def test_the_server_collects_its_garbage_once_idle_never_beside_a_worker(run):
+    # what importing left is collected once nothing has come for a while: at once for a server
+    # kept waiting; after the worker has ended where one was forked (a lone grade's only worker
+    # does not share its CPU with the collection)
+    done = subprocess.run([sys.executable, "-c", IDLE.format(root=str(ROOT), run=run)],
+                          env={"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu",
+                               "PYTHONPATH": pythonpath()},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert len(seen["collected"]) == 1, seen
+    assert not run or seen["while_running"] == [], seen

@@ -57,7 +57,7 @@ def test_which_server_starts_before_the_probe(fresh, monkeypatch, option, env, i
     monkeypatch.setattr(warm, "server_for", server_for)
     warm.prestart_early(option, use_cache=False)
     assert done.wait(5 if started else 0.5) is bool(started)
-    assert calls == ([(started, {"quiet": True})] if started else [])
+    assert calls == ([(started, {"quiet": True, "wait": False})] if started else [])
 
 
 

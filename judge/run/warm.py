@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import atexit
 import base64
-import concurrent.futures
 import hashlib
 import json
 import os
@@ -23,14 +22,16 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.run import cache, imports, tasks
 from judge.run import sandbox as sandboxing
-from judge.run import seccomp
-from judge.run.settings import Settings
+from judge.run import seccomp, server_command
+
+if TYPE_CHECKING:  # not imported at run time: this module is imported before the server starts
+    from judge.run.settings import Settings
 
 #: How long a server may take to import JAX and report ready.
 START_TIMEOUT_S = 120.0
@@ -190,7 +191,7 @@ class Connection:
     def alive(self) -> bool:
         return self.error is None
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         try:
             self._sock.close()
         except OSError:
@@ -205,19 +206,7 @@ class WarmServer(Connection):
         super().__init__(ours)
         self.mode = mode
         try:
-            worker = ["-I", "-B", "-c", imports.bootstrap(
-                sandboxing.LIBDIR if mode == "bwrap" else str(sandboxing.PACKAGE_PARENT),
-                "judge.worker.forkserver", "main"), "--control-fd", str(theirs.fileno())]
-            if mode == "bwrap":
-                argv = sandboxing.bwrap_argv(
-                    python, worker, seccomp_fd=None, allow_userns=True,
-                    read_only=[(str(cache_dir), sandboxing.CACHE_MOUNT)] if cache_dir else [])
-                cwd = "/"
-            else:
-                argv, cwd = [python, *worker], None
-            # each forked worker is told its own cache folder; the settings are common
-            env = sandboxing.worker_env(sandboxing.WORKDIR if mode == "bwrap" else tempfile.gettempdir(),
-                                        None, cache.JAX_SETTINGS if cache_dir else None)
+            argv, cwd, env = server_command.command(mode, python, cache_dir, theirs.fileno())
             self._proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE, pass_fds=(theirs.fileno(),),
                                           cwd=cwd, env=env, start_new_session=True)
@@ -248,32 +237,44 @@ class WarmServer(Connection):
     def alive(self) -> bool:
         return self.error is None and self._proc.poll() is None
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         super().close()
         try:
             os.killpg(self._proc.pid, 9)
         except (ProcessLookupError, PermissionError):
             pass
         try:
-            self._proc.wait(timeout=5)
+            self._proc.wait(timeout=5) if wait else None
         except subprocess.TimeoutExpired:
             pass
 
 
 _lock = threading.Lock()
-#: Servers are started from this one long-lived thread: bubblewrap's --die-with-parent ends the
-#: sandbox when the *thread* that started it ends, and runs come from short-lived threads too.
-_LAUNCHER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-warm")
+#: Servers are started from the main thread or this long-lived one (made when first needed):
+#: bubblewrap's --die-with-parent ends the sandbox when the *thread* that started it ends.
+_LAUNCHER = None
 _servers: dict[tuple, Connection] = {}
 _unavailable: dict[tuple, str] = {}
 
 
-def server_for(mode: str, python: str, cache_dir: Path | None, *,
-               discover: bool = True, quiet: bool = False) -> Connection | None:
+def _start(mode: str, python: str, cache_dir: Path | None) -> WarmServer:
+    """A new server, started from a thread that lives as long as this process."""
+    global _LAUNCHER
+    if threading.current_thread() is threading.main_thread():
+        return WarmServer(mode, python, cache_dir)
+    if _LAUNCHER is None:
+        from concurrent.futures import ThreadPoolExecutor
+        _LAUNCHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-warm")
+    return _LAUNCHER.submit(WarmServer, mode, python, cache_dir).result()
+
+
+def server_for(mode: str, python: str, cache_dir: Path | None, *, discover: bool = True,
+               quiet: bool = False, wait: bool = True) -> Connection | None:
     """The server for this setup: a ``judge warm`` process's when one is running for it (unless
     ``discover`` is false), else one this process starts. None when warm workers are off or
     cannot run here (then the reason was printed once; with ``quiet``, by the next call
-    without it)."""
+    without it). Without ``wait``, it is returned as soon as it is started (or found), before
+    it is ready; the next call with ``wait`` waits for it."""
     if not enabled():
         return None
     key = (mode, python, str(cache_dir) if cache_dir else None)
@@ -291,11 +292,13 @@ def server_for(mode: str, python: str, cache_dir: Path | None, *,
             try:
                 server = connect(mode, python, cache_dir) if discover else None
                 if server is None:
-                    server = _LAUNCHER.submit(WarmServer, mode, python, cache_dir).result()
+                    server = _start(mode, python, cache_dir)
                 _servers[key] = server
             except (OSError, sandboxing.SandboxError, ServerError) as exc:
                 _give_up(key, str(exc), quiet)
                 return None
+    if not wait:
+        return server
     if not server.wait_ready():
         with _lock:
             if _servers.get(key) is server:
@@ -364,12 +367,17 @@ def _warn(key: tuple) -> None:
                         f"for every submission instead (same sandbox, slower)")
 
 
-@atexit.register
-def close_all() -> None:
+def close_all(wait: bool = True) -> None:
+    """Stop every server this process holds; with ``wait``, reap those it started."""
     with _lock:
         for server in _servers.values():
-            server.close()
+            server.close(wait)
         _servers.clear()
+
+
+# At exit, killed and not waited for: the sandbox ends with its parent (--die-with-parent) and
+# the server's children with it, whatever their teardown takes after a grade's report.
+atexit.register(close_all, wait=False)
 
 
 def prestart(settings: Settings, use_cache: bool | None = None) -> None:
@@ -407,15 +415,19 @@ def _snapshot(use_cache: bool | None) -> None:
 
 def prestart_early(option: str | None, use_cache: bool | None = None,
                    default: str = "bwrap") -> None:
-    """Start, in the background, the server that ``--sandbox option`` will most likely ask for,
-    before the command's sandbox is probed (``Settings.resolve``), so that probing, parsing and
-    loading the spec overlap the server's import of JAX: the bubblewrap server where bwrap is
+    """Start the server that ``--sandbox option`` will most likely ask for, before the command's
+    sandbox is probed (``Settings.resolve``), so that probing, parsing and loading the spec
+    overlap the server's import of JAX: the bubblewrap server where bwrap is
     installed and ``option`` (else $JUDGE_SANDBOX, else ``default``, the command's) is ``bwrap``
     or ``auto``; the unsandboxed one for ``none``, and for ``auto`` where bwrap is not installed
     (a TPU VM, a container), as the probe will then decide. Nothing for ``bwrap`` where it is
     not installed (the command reports it). Quiet: if the probe then decides otherwise, no run
     asks for this server (it ends with this process); if the server itself cannot start, the
-    first run that asks for it says so."""
+    first run that asks for it says so.
+
+    From the main thread, it is started before this returns (not waited for): its start heads a
+    lone grade's critical path, which a thread sharing the interpreter with the command's
+    imports would slow. From another thread, it is started in the background."""
     try:
         mode = sandboxing.requested_mode(option, default)
     except sandboxing.SandboxError:
@@ -427,8 +439,12 @@ def prestart_early(option: str | None, use_cache: bool | None = None,
 
     def start():
         try:
-            server_for(start_mode, sys.executable, cache.for_workers(use_cache), quiet=True)
+            server_for(start_mode, sys.executable, cache.for_workers(use_cache), quiet=True,
+                       wait=False)
         except Exception:  # noqa: BLE001 - the run that follows starts or reports it
             pass
 
-    threading.Thread(target=start, daemon=True).start()
+    if threading.current_thread() is threading.main_thread():
+        start()
+    else:
+        threading.Thread(target=start, daemon=True).start()
