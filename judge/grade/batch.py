@@ -43,7 +43,7 @@ from pathlib import Path
 
 from judge import gate
 from judge.errors import JudgeError
-from judge.grade import intake, lookalike, scoring
+from judge.grade import intake, lookalike, pool, scoring
 from judge.grade.order import longest_first, open_ended
 from judge.grade.regrade import grade
 from judge.grade.journal import Journal, basis as grading_basis
@@ -224,8 +224,8 @@ def _start(entry: Entry, folder: Path, problem: Problem, settings: Settings,
     return base, taken
 
 
-def _record(entry: Entry, folder: Path, problem: Problem, settings: Settings,
-            source_gate: bool, shared: set[str] = frozenset()) -> dict:
+def grade_entry(entry: Entry, folder: Path, problem: Problem, settings: Settings,
+                source_gate: bool, shared: set[str] = frozenset()) -> dict:
     """The journal's record of grading ``entry``: the batch report's fields
     (``batch_report.from_report``), the submission's ``fingerprint`` (``judge.grade.lookalike``,
     ``shared`` being the problem's own code), and what ``judge grade`` shows the student:
@@ -236,17 +236,31 @@ def _record(entry: Entry, folder: Path, problem: Problem, settings: Settings,
     try:
         result = grade(problem, taken, source_gate=source_gate, sandbox=settings)
     except JudgeError as exc:
-        return {**base, "verdict": "IE", "reason": "judge_error", "message": str(exc),
-                **ungraded(problem)}
+        return failed(base, problem, str(exc))
     except Exception as exc:  # noqa: BLE001 - one submission's failure never stops the batch
         # The text of an unexpected error is not a report's: it could quote anything. It goes
         # to the judge-side log, with its traceback.
         LOG.exception("judge batch: grading %s failed", entry.name)
-        return {**base, "verdict": "IE", "reason": "judge_error",
-                "message": f"internal error ({type(exc).__name__}) while grading this submission",
-                **ungraded(problem)}
+        return failed(base, problem,
+                      f"internal error ({type(exc).__name__}) while grading this submission")
     return {**base, **batch_report.from_report(json_report.to_dict(result)),
             "feedback": text.render(result), "gradescope": gradescope.to_dict(result)}
+
+
+def failed(base: dict, problem: Problem, message: str) -> dict:
+    """The ``IE`` record of a submission the judge could not grade (``base``: its start)."""
+    return {**base, "verdict": "IE", "reason": "judge_error", "message": message,
+            **ungraded(problem)}
+
+
+def _lost(entry: Entry, why: str, *, folder: Path, problem: Problem, settings: Settings,
+          source_gate: bool, shared: set[str]) -> dict:
+    """The record of an entry whose grading process ended before answering for it (``IE``:
+    a resume grades it again); an entry that cannot be graded gets its own ``CE`` record."""
+    base, taken = _start(entry, folder, problem, settings, source_gate, shared)
+    if taken is None:
+        return base
+    return failed(base, problem, f"not graded: {why}; `judge batch --resume` grades it again")
 
 
 def _earlier(path: Path, problem_id: str, how: dict, basis: str, secret: bytes | None) -> list[dict]:
@@ -338,14 +352,11 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
                 if progress is not None:
                     _finished(progress, tally, record)
         else:
-            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-                futures = [pool.submit(_record, entry, folder, problem, settings, gate_on, shared)
-                           for entry in todo]
-                for future in as_completed(futures):
-                    record = future.result()
-                    journal.add(record)
-                    if progress is not None:
-                        _finished(progress, tally, record)
+            for record in _graded_here(todo, folder, problem, settings, gate_on, shared, basis,
+                                       jobs):
+                journal.add(record)
+                if progress is not None:
+                    _finished(progress, tally, record)
     finally:
         journal.close()
     # named as this batch names its rows, whatever name an older journal recorded
@@ -353,3 +364,22 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
                if e.key in journal.records]
     alike = lookalike.similar({r["submission"]: r.get("fingerprint") for r in records})
     return [{**r, "similar_to": alike[r["submission"]]} for r in records]
+
+
+def _graded_here(todo: list[Entry], folder: Path, problem: Problem, settings: Settings,
+                 gate_on: bool, shared: set[str], basis: str, jobs: int):
+    """Each entry of ``todo`` graded on this machine, in ``jobs`` lanes, yielded as it finishes:
+    in this process, or, for a large ``jobs``, in grading processes of their own
+    (``judge.grade.pool``)."""
+    lanes = pool.split(max(1, jobs))
+    if lanes and len(todo) > 1:
+        with pool.Pool(problem, folder, settings, gate_on, basis, lanes) as processes:
+            yield from processes.grade(todo, partial(_lost, folder=folder, problem=problem,
+                                                     settings=settings, source_gate=gate_on,
+                                                     shared=shared))
+        return
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as threads:
+        futures = [threads.submit(grade_entry, entry, folder, problem, settings, gate_on, shared)
+                   for entry in todo]
+        for future in as_completed(futures):
+            yield future.result()

@@ -266,6 +266,8 @@ _lock = threading.Lock()
 _LAUNCHER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-warm")
 _servers: dict[tuple, Connection] = {}
 _unavailable: dict[tuple, str] = {}
+#: A server another judge process relays to this one, by setup (a batch's grading process).
+handed: dict[tuple, Connection] = {}
 
 
 def server_for(mode: str, python: str, cache_dir: Path | None, *,
@@ -289,7 +291,7 @@ def server_for(mode: str, python: str, cache_dir: Path | None, *,
                     other.close()
                     del _servers[other_key]
             try:
-                server = connect(mode, python, cache_dir) if discover else None
+                server = handed.pop(key, None) or (connect(mode, python, cache_dir) if discover else None)
                 if server is None:
                     server = _LAUNCHER.submit(WarmServer, mode, python, cache_dir).result()
                 _servers[key] = server
