@@ -53,13 +53,16 @@ def test_lanes_per_process_from_the_environment(monkeypatch):
         pool.split(4)
 
 
-def test_processes_grade_as_one_process_does_and_the_journal_resumes(bigger, monkeypatch):
+@pytest.mark.parametrize("sandbox", [None, "none"])
+def test_processes_grade_as_one_process_does_and_the_journal_resumes(bigger, monkeypatch,
+                                                                     sandbox):
     problem = spec.load("axpy", root=bigger)
-    alone = batch.run_batch(problem, bigger / "class", bigger / "alone.jsonl", jobs=2)
+    alone = batch.run_batch(problem, bigger / "class", bigger / "alone.jsonl", jobs=2,
+                            sandbox=sandbox)
     monkeypatch.setenv("JUDGE_BATCH_LANES", "1")
     progress = Progress(0, stream=io.StringIO())
     spread = batch.run_batch(problem, bigger / "class", bigger / "spread.jsonl", jobs=3,
-                             progress=progress)
+                             progress=progress, sandbox=sandbox)
     assert _kept(spread) == _kept(alone)
     assert [r["verdict"] for r in spread] == ["AC", "WA", "CE", "CE", "AC", "WA", "AC", "RTE"]
     assert progress.done == progress.total == 8
@@ -67,7 +70,8 @@ def test_processes_grade_as_one_process_does_and_the_journal_resumes(bigger, mon
     for line in (bigger / "spread.jsonl").read_text().splitlines():
         json.loads(line)
     again = batch.run_batch(problem, bigger / "class", bigger / "spread.jsonl", jobs=3,
-                            resume=True, progress=Progress(0, stream=io.StringIO()))
+                            resume=True, progress=Progress(0, stream=io.StringIO()),
+                            sandbox=sandbox)
     assert _kept(again) == _kept(spread)
 
 

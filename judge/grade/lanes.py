@@ -49,7 +49,7 @@ def serve(settings: dict, entries, write) -> None:
     from judge.grade.journal import basis as grading_basis
     from judge.errors import JudgeError
     from judge.problem import spec
-    from judge.run import warm
+    from judge.run import cache, tasks
     from judge.run.settings import Settings
 
     run = Settings(settings["sandbox"], settings["python"])
@@ -62,7 +62,7 @@ def serve(settings: dict, entries, write) -> None:
     if grading_basis(problem, how) != settings["basis"]:
         write({"error": "the problem's files changed since the batch started"})
         return
-    warm.prestart(run)
+    tasks.prepare_soon()
     folder, gate_on = Path(settings["folder"]), bool(settings["gate"])
     shared = lookalike.starter(problem)
     write({"ready": True})
@@ -73,6 +73,10 @@ def serve(settings: dict, entries, write) -> None:
     with ThreadPoolExecutor(max_workers=max(1, int(settings["lanes"]))) as pool:
         for line in entries:
             message = json.loads(line)
+            if "snapshot" in message:  # the batch's copy of the compilation cache, for workers
+                if cache.for_workers() is not None:
+                    cache.share_snapshot(cache.for_workers(), Path(message["snapshot"]))
+                continue
             fields = message["entry"]
             pool.submit(one, batch.Entry(**{**fields, "parts": None if fields["parts"] is None
                                                else tuple(fields["parts"])}))

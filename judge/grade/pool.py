@@ -241,6 +241,19 @@ class Pool:
 
             threading.Thread(target=find_server, daemon=True).start()
 
+    def _snapshot(self) -> str | None:
+        """Unsandboxed, the copy of the compilation cache this process made for its workers
+        (``cache.snapshot``, begun by ``warm.prestart``), for the grading processes to share:
+        one copy for the batch (where file operations are slow, a copy each was most of a
+        grading process's start)."""
+        cache_dir = self._key[2]
+        if self._key[0] != "none" or cache_dir is None:
+            return None
+        try:
+            return str(cache.snapshot(Path(cache_dir)))
+        except OSError:
+            return None  # each process makes its own
+
     def _wait_server(self):
         self._server_ready.wait()
         return self._server
@@ -256,6 +269,10 @@ class Pool:
             process = _Process(index, lanes, self.settings, self._key if relay else None, relay)
             self.processes.append(process)
             threading.Thread(target=self._read, args=(process,), daemon=True).start()
+        shared = self._snapshot()
+        if shared is not None:
+            for process in self.processes:
+                process.send({"snapshot": shared})
         by_key = {entry.key: entry for entry in todo}
         waiting = list(reversed(todo))  # popped from the end: todo's order
         alive = set(range(len(self.processes)))
