@@ -47,7 +47,7 @@ def collect(run, fd: int, started: float, startup_timeout: float,
             run.timed_out = True
             run.timeout_phase = phase
             return
-        chunk = os.read(fd, 1 << 20)
+        chunk = os.read(fd, 65536)
         if not chunk:
             run.channel_closed = True  # the worker closed the channel: exited or crashed
             return
