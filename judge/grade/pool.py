@@ -156,9 +156,11 @@ def _has_fd(stream) -> bool:
 
 def _relay(client: socket.socket, server) -> None:
     """The fork server's protocol between one grading process and this process's server:
-    ``ready`` (or ``failed``) once ``server()`` gives the server (None: there is none), then each ``run`` and ``kill`` forwarded and
+    ``ready`` (or ``failed``) once ``server()`` gives the server (None: there is none), then
+    each ``run`` forwarded to the server ``server()`` gives then (a server that stopped is
+    started again, as for a run of this process's own), each ``kill`` to the run's server, and
     each ``exited`` answered. Runs left when the process goes away are killed."""
-    runs: dict[int, int] = {}
+    runs: dict[int, tuple] = {}  # the process's run id -> (the server, its run id)
     lock = threading.Lock()
 
     def send(message: dict) -> None:
@@ -168,8 +170,7 @@ def _relay(client: socket.socket, server) -> None:
             except OSError:
                 pass
 
-    connection = server()  # waits for the server to be ready
-    if connection is None:
+    if server() is None:  # waits for the server to be ready
         send({"op": "failed", "error": "warm workers are not available to this batch"})
         client.close()
         return
@@ -190,14 +191,18 @@ def _relay(client: socket.socket, server) -> None:
                         send({"op": "exited", "id": ident, "returncode": returncode,
                               "cpu_s": cpu_s, "lost": lost})
 
+                    connection = server()
                     try:
-                        runs[ident] = connection.forward(fds, message.get("workdir"),
-                                                         message.get("cache"), on_exit)
+                        if connection is None:
+                            raise warm.ServerError("no warm worker server")
+                        runs[ident] = (connection, connection.forward(
+                            fds, message.get("workdir"), message.get("cache"), on_exit))
                     except warm.ServerError:
                         on_exit(None, None, True)
                 elif message.get("op") == "kill" and message.get("id") in runs:
-                    connection.kill(runs[message["id"]])
-            except (ValueError, AttributeError, warm.ServerError):
+                    connection, run_id = runs[message["id"]]
+                    connection.kill(run_id)
+            except (ValueError, AttributeError, TypeError, warm.ServerError):
                 pass
             finally:
                 for fd in fds:
@@ -205,7 +210,7 @@ def _relay(client: socket.socket, server) -> None:
     except OSError:
         pass
     finally:
-        for run_id in list(runs.values()):
+        for connection, run_id in list(runs.values()):
             try:
                 connection.kill(run_id)
             except warm.ServerError:
@@ -255,8 +260,13 @@ class Pool:
             return None  # each process makes its own
 
     def _wait_server(self):
+        """The batch's warm server once it is ready (None: there is none); later, the one
+        running then (``warm.server_for``: started again if it stopped)."""
         self._server_ready.wait()
-        return self._server
+        if self._server is None or self._server.alive:
+            return self._server
+        return warm.server_for(self._key[0], self._key[1],
+                               Path(self._key[2]) if self._key[2] else None)
 
     def grade(self, todo: list, lost):
         """Yield a record for every entry of ``todo`` (``batch.Entry``), in the order they
@@ -265,7 +275,8 @@ class Pool:
         for it."""
         last_usage.update(processes_cpu_s=0.0, workers_cpu_s=0.0)
         relay = self._wait_server if warm.enabled() else None
-        for index, lanes in enumerate(self.lanes):
+        needed = [lanes for i, lanes in enumerate(self.lanes) if sum(self.lanes[:i]) < len(todo)]
+        for index, lanes in enumerate(needed):
             process = _Process(index, lanes, self.settings, self._key if relay else None, relay)
             self.processes.append(process)
             threading.Thread(target=self._read, args=(process,), daemon=True).start()
