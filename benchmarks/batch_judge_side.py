@@ -11,7 +11,8 @@ is the judge's own work (the batch's process and, past a few lanes, its grading 
 figures per checkout and round:
 
 * CPU: the batch's process and its grading processes (``grading_speed.py --inner``), per
-  submission, and the workers' CPU per submission beside it;
+  submission, the batch's process alone beside it (with grading processes, what is left of the
+  one process that every lane used to wait on), and the workers' CPU;
 * system calls: the same batch under ``strace -f -c`` (every thread and child process of the
   batch), in all and by call, per submission; strace slows the run, so its times are not used.
 
@@ -117,15 +118,17 @@ def main() -> None:
                     summary = Path(tmp) / f"strace-{i}-{round_}"
                     run(root, [*batch[:-1], batch[-1] + "-traced"], envs[root], summary)
                 if round_:
-                    rows[root].append((wall, got["judge"], got["workers"], calls(summary)))
-    print(f"   {'':<16} {'wall':>7} {'judge CPU':>10} {'workers CPU':>12} {'syscalls':>9}   "
-          f"(per submission; syscalls: the judge's processes, the most frequent)")
+                    rows[root].append((wall, got["judge"], got.get("own", got["judge"]),
+                                       got["workers"], calls(summary)))
+    print(f"   {'':<16} {'wall':>7} {'judge CPU':>10} {'(batch)':>8} {'workers CPU':>12} "
+          f"{'syscalls':>9}   (per submission: the judge's processes, the batch's own in "
+          f"brackets; the most frequent calls)")
     for root in roots:
         name = "this checkout" if root == ROOT else root.name
-        for wall, judge_cpu, workers_cpu, counted in rows[root]:
+        for wall, judge_cpu, own_cpu, workers_cpu, counted in rows[root]:
             top = ", ".join(f"{c} {v / n:.0f}" for c, v in counted.most_common(6))
-            print(f"   {name:<16} {wall:6.1f}s {1000 * judge_cpu / n:8.0f}ms {1000 * workers_cpu / n:10.0f}ms "
-                  f"{sum(counted.values()) / n:9.0f}   {top}")
+            print(f"   {name:<16} {wall:6.1f}s {1000 * judge_cpu / n:8.0f}ms {1000 * own_cpu / n:6.0f}ms "
+                  f"{1000 * workers_cpu / n:10.0f}ms {sum(counted.values()) / n:9.0f}   {top}")
 
 
 if __name__ == "__main__":

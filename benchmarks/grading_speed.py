@@ -113,7 +113,8 @@ def inner(stats: str, argv: list[str]) -> None:
         except ImportError:  # a checkout without them
             pass
         Path(stats).write_text(json.dumps({"judge": judge_cpu, "workers": workers[0],
-                                           "code": code}))
+                                           "code": code,
+                                           "own": usage.ru_utime + usage.ru_stime}))
     entry.end(code)
 
 

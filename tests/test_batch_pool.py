@@ -166,12 +166,11 @@ def test_a_grading_process_refuses_a_problem_that_changed(bigger):
 def test_a_batch_whose_grading_processes_cannot_start_says_why(bigger, monkeypatch):
     problem = spec.load("axpy", root=bigger)
     monkeypatch.setenv("JUDGE_BATCH_LANES", "1")
-    real_init = pool.Pool.__init__
+    real = pool.Pool.grade
 
-    def init(self, *args, **kwargs):
-        real_init(self, *args, **kwargs)
-        self.settings = {**self.settings, "basis": "another"}
+    def grade(self, problem, folder, gate_on, basis, todo, lost):
+        return real(self, problem, folder, gate_on, "another", todo, lost)
 
-    monkeypatch.setattr(pool.Pool, "__init__", init)
+    monkeypatch.setattr(pool.Pool, "grade", grade)
     with pytest.raises(JudgeError, match="could not start: the problem's files changed"):
         batch.run_batch(problem, bigger / "class", bigger / "out.jsonl", jobs=2)

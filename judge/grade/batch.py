@@ -31,6 +31,7 @@ folder ``alice/``) are both shown by their full entry (``alice.py``, ``alice/``)
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
@@ -321,44 +322,47 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
         imports.check(settings.python)  # workers that cannot import JAX: one error, not a row each
     if not gate_on and source_gate is None:
         gate.warn_off(gate_source)
-    entries = collect(folder, problem.entry_point)
-    how = {"source_gate": gate_on, "sandbox": settings.sandbox}
-    basis = grading_basis(problem, how)
-    earlier = _earlier(journal_path, problem.id, how, basis, secret) if restart else []
-    journal = Journal(journal_path, problem.id, resume, how, basis=basis, secret=secret,
-                      restart=restart)
-    try:
-        todo, contents, guessed = [], {}, set()
-        for entry in entries:
-            taken = _take(folder, entry) if entry.parts else None
-            sha = taken.sha256 if isinstance(taken, intake.Submission) else ""
-            if not journal.reusable(entry.key, sha):
-                todo.append(entry)
-                contents[entry.key] = sha
-                if isinstance(taken, intake.Submission) and open_ended(taken.data):
-                    guessed.add(entry.key)
-        todo = longest_first(todo, contents, [*journal.records.values(), *earlier], guessed)
-        if progress is not None:
-            progress.total = len(todo)
-        tally: Counter = Counter()
-        shared = lookalike.starter(problem)
-        if remote is not None:
-            started = [_start(entry, folder, problem, settings, gate_on, shared) for entry in todo]
-            sent = [(base, taken) for base, taken in started if taken is not None]
-            done = itertools.chain((base for base, taken in started if taken is None),
-                                   remote.grade(problem, journal.id, how, sent))
-            for record in done:
-                journal.add(record)
-                if progress is not None:
-                    _finished(progress, tally, record)
-        else:
-            for record in _graded_here(todo, folder, problem, settings, gate_on, shared, basis,
-                                       jobs):
-                journal.add(record)
-                if progress is not None:
-                    _finished(progress, tally, record)
-    finally:
-        journal.close()
+    # a large -j: grading processes, started now, so that they start while the class is read
+    lanes = pool.split(max(1, jobs)) if remote is None else []
+    with pool.Pool(settings, lanes) if lanes else contextlib.nullcontext() as processes:
+        entries = collect(folder, problem.entry_point)
+        how = {"source_gate": gate_on, "sandbox": settings.sandbox}
+        basis = grading_basis(problem, how)
+        earlier = _earlier(journal_path, problem.id, how, basis, secret) if restart else []
+        journal = Journal(journal_path, problem.id, resume, how, basis=basis, secret=secret,
+                          restart=restart)
+        try:
+            todo, contents, guessed = [], {}, set()
+            for entry in entries:
+                taken = _take(folder, entry) if entry.parts else None
+                sha = taken.sha256 if isinstance(taken, intake.Submission) else ""
+                if not journal.reusable(entry.key, sha):
+                    todo.append(entry)
+                    contents[entry.key] = sha
+                    if isinstance(taken, intake.Submission) and open_ended(taken.data):
+                        guessed.add(entry.key)
+            todo = longest_first(todo, contents, [*journal.records.values(), *earlier], guessed)
+            if progress is not None:
+                progress.total = len(todo)
+            tally: Counter = Counter()
+            shared = lookalike.starter(problem)
+            if remote is not None:
+                started = [_start(entry, folder, problem, settings, gate_on, shared) for entry in todo]
+                sent = [(base, taken) for base, taken in started if taken is not None]
+                done = itertools.chain((base for base, taken in started if taken is None),
+                                       remote.grade(problem, journal.id, how, sent))
+                for record in done:
+                    journal.add(record)
+                    if progress is not None:
+                        _finished(progress, tally, record)
+            else:
+                for record in _graded_here(todo, folder, problem, settings, gate_on, shared, basis,
+                                           jobs, processes):
+                    journal.add(record)
+                    if progress is not None:
+                        _finished(progress, tally, record)
+        finally:
+            journal.close()
     # named as this batch names its rows, whatever name an older journal recorded
     records = [{**journal.records[e.key], "submission": e.name} for e in entries
                if e.key in journal.records]
@@ -367,16 +371,14 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
 
 
 def _graded_here(todo: list[Entry], folder: Path, problem: Problem, settings: Settings,
-                 gate_on: bool, shared: set[str], basis: str, jobs: int):
+                 gate_on: bool, shared: set[str], basis: str, jobs: int,
+                 processes: "pool.Pool | None"):
     """Each entry of ``todo`` graded on this machine, in ``jobs`` lanes, yielded as it finishes:
-    in this process, or, for a large ``jobs``, in grading processes of their own
-    (``judge.grade.pool``)."""
-    lanes = pool.split(max(1, jobs))
-    if lanes and len(todo) > 1:
-        with pool.Pool(problem, folder, settings, gate_on, basis, lanes) as processes:
-            yield from processes.grade(todo, partial(_lost, folder=folder, problem=problem,
-                                                     settings=settings, source_gate=gate_on,
-                                                     shared=shared))
+    in this process, or, for a large ``jobs``, by ``processes`` (``judge.grade.pool``)."""
+    if processes is not None:
+        yield from processes.grade(problem, folder, gate_on, basis, todo, partial(
+            _lost, folder=folder, problem=problem, settings=settings, source_gate=gate_on,
+            shared=shared))
         return
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as threads:
         futures = [threads.submit(grade_entry, entry, folder, problem, settings, gate_on, shared)

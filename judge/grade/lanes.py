@@ -83,12 +83,19 @@ def serve(settings: dict, entries, write) -> None:
 
 
 def main(argv: list[str]) -> int:
-    fds = dict(zip(argv[::2], argv[1::2]))
-    write = _writer(int(fds["--records-fd"]))
+    fds = {name: int(value) for name, value in zip(argv[::2], argv[1::2])}
+    for fd in fds.values():  # nothing this process starts inherits them
+        os.set_inheritable(fd, False)
+    write = _writer(fds["--records-fd"])
+    from judge.grade import batch  # noqa: F401  (the judge's grading, imported while the batch reads its class)
+
     stdin = sys.stdin.buffer
-    settings = json.loads(stdin.readline())
+    line = stdin.readline()
+    if not line:  # let go before it was given anything
+        return 0
+    settings = json.loads(line)
     if "--warm-fd" in fds and settings.get("warm_key"):
-        _handed_server(int(fds["--warm-fd"]), settings["warm_key"])
+        _handed_server(fds["--warm-fd"], settings["warm_key"])
     serve(settings, stdin, write)
     return 0
 

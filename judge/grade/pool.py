@@ -87,8 +87,9 @@ def split(jobs: int, per: int | None = None) -> list[int]:
 class _Process:
     """One grading process, seen from here."""
 
-    def __init__(self, index: int, lanes: int, settings: dict, server_key, relay_server):
+    def __init__(self, index: int, lanes: int, relay_server):
         self.index, self.lanes = index, lanes
+        self.retired = False  # let go before it was given anything
         self.out: set[str] = set()  # keys sent and not yet answered
         self.ready = False
         self.error: str | None = None
@@ -114,7 +115,6 @@ class _Process:
                 theirs.close()
         self.records = os.fdopen(read_fd, "rb")
         self._stdin_lock = threading.Lock()
-        self.send({**settings, "lanes": lanes, "warm_key": server_key})
         if ours is not None:
             threading.Thread(target=_relay, args=(ours, relay_server), daemon=True).start()
 
@@ -219,17 +219,11 @@ def _relay(client: socket.socket, server) -> None:
 
 
 class Pool:
-    """Grading processes for a batch: ``lanes`` (``split``) each, grading ``problem``'s
-    submissions in ``folder`` under ``settings`` (``judge.run.settings.Settings``) with the
-    source gate ``gate_on``; ``basis`` is the batch's grading basis (``journal.basis``), which
-    each process must find too."""
+    """Grading processes for a batch, started at once: one per item of ``lanes`` (``split``),
+    with that many lanes, getting their workers under ``settings``
+    (``judge.run.settings.Settings``); ``grade`` hands them the class."""
 
-    def __init__(self, problem, folder: Path, settings, gate_on: bool, basis: str,
-                 lanes: list[int]):
-        self.settings = {"spec": str(Path(problem.path).resolve()),
-                         "folder": str(Path(folder).resolve()),
-                         "sandbox": settings.sandbox, "python": settings.python,
-                         "gate": gate_on, "basis": basis}
+    def __init__(self, settings, lanes: list[int]):
         self.lanes = lanes
         cache_dir = cache.for_workers()
         self._key = [settings.sandbox, settings.python, str(cache_dir) if cache_dir else None]
@@ -237,6 +231,8 @@ class Pool:
         self._server_ready = threading.Event()
         self._messages: queue.SimpleQueue = queue.SimpleQueue()
         self.processes: list[_Process] = []
+        last_usage.update(processes_cpu_s=0.0, workers_cpu_s=0.0)
+        relay = None
         if warm.enabled():
             def find_server():
                 try:
@@ -245,6 +241,15 @@ class Pool:
                     self._server_ready.set()
 
             threading.Thread(target=find_server, daemon=True).start()
+            relay = self._wait_server
+        try:
+            for index, count in enumerate(lanes):
+                self.processes.append(_Process(index, count, relay))
+                threading.Thread(target=self._read, args=(self.processes[-1],),
+                                 daemon=True).start()
+        except BaseException:
+            self.close()
+            raise
 
     def _snapshot(self) -> str | None:
         """Unsandboxed, the copy of the compilation cache this process made for its workers
@@ -268,25 +273,28 @@ class Pool:
         return warm.server_for(self._key[0], self._key[1],
                                Path(self._key[2]) if self._key[2] else None)
 
-    def grade(self, todo: list, lost):
-        """Yield a record for every entry of ``todo`` (``batch.Entry``), in the order they
-        finish; each is sent, in ``todo``'s order, to the first process with a free lane.
-        ``lost(entry, why)`` makes the record of an entry whose process ended before answering
-        for it."""
-        last_usage.update(processes_cpu_s=0.0, workers_cpu_s=0.0)
-        relay = self._wait_server if warm.enabled() else None
-        needed = [lanes for i, lanes in enumerate(self.lanes) if sum(self.lanes[:i]) < len(todo)]
-        for index, lanes in enumerate(needed):
-            process = _Process(index, lanes, self.settings, self._key if relay else None, relay)
-            self.processes.append(process)
-            threading.Thread(target=self._read, args=(process,), daemon=True).start()
+    def grade(self, problem, folder: Path, gate_on: bool, basis: str, todo: list, lost):
+        """Yield a record for every entry of ``todo`` (``batch.Entry``) of ``problem``'s class
+        in ``folder``, graded with the source gate ``gate_on`` on the grading ``basis``
+        (``journal.basis``, which each process must find too), in the order they finish; each
+        is sent, in ``todo``'s order, to the first process with a free lane (processes a class
+        this small would leave idle are let go at once). ``lost(entry, why)`` makes the record
+        of an entry whose process ended before answering for it."""
+        settings = {"spec": str(Path(problem.path).resolve()), "folder": str(Path(folder).resolve()),
+                    "sandbox": self._key[0], "python": self._key[1], "gate": gate_on,
+                    "basis": basis, "warm_key": self._key if warm.enabled() else None}
         shared = self._snapshot()
-        if shared is not None:
-            for process in self.processes:
+        for process in self.processes:
+            if sum(self.lanes[:process.index]) >= len(todo):
+                process.retired = True
+                process.send(None)
+                continue
+            process.send({**settings, "lanes": process.lanes})
+            if shared is not None:
                 process.send({"snapshot": shared})
         by_key = {entry.key: entry for entry in todo}
         waiting = list(reversed(todo))  # popped from the end: todo's order
-        alive = set(range(len(self.processes)))
+        alive = {p.index for p in self.processes if not p.retired}
         remaining = len(todo)
         while remaining:
             for index in sorted(alive):
@@ -304,6 +312,8 @@ class Pool:
                 break
             index, message = self._messages.get()
             process = self.processes[index]
+            if process.retired:
+                continue
             if message is None:  # the process ended
                 alive.discard(index)
                 why = process.error or f"the judge process grading it {process.ended()}"
