@@ -174,3 +174,20 @@ def test_a_batch_whose_grading_processes_cannot_start_says_why(bigger, monkeypat
     monkeypatch.setattr(pool.Pool, "grade", grade)
     with pytest.raises(JudgeError, match="could not start: the problem's files changed"):
         batch.run_batch(problem, bigger / "class", bigger / "out.jsonl", jobs=2)
+
+
+def test_names_a_student_chose_reach_the_grading_processes_intact(package, monkeypatch):  # noqa: F811
+    cls = package / "class"
+    plain = SOLUTIONS["submissions/axpy/accepted/plain.py"]
+    (cls / "tab\tname.py").write_text(plain)
+    (cls / "tab\\tname.py").write_text(SOLUTIONS["submissions/axpy/wrong_answer/sum_first.py"])
+    (cls.joinpath(os.fsdecode(b"odd\xff.py"))).write_text(plain)
+    (cls / "link.py").symlink_to(cls / "ann.py")
+    problem = spec.load("axpy", root=package)
+    alone = batch.run_batch(problem, cls, package / "alone.jsonl", jobs=2)
+    monkeypatch.setenv("JUDGE_BATCH_LANES", "1")
+    spread = batch.run_batch(problem, cls, package / "spread.jsonl", jobs=2)
+    assert _kept(spread) == _kept(alone)
+    verdicts = {r["submission"]: r["verdict"] for r in spread}
+    assert (verdicts["tab\\tname"], verdicts["tab\\\\tname"], verdicts["odd\\udcff"],
+            verdicts["link"]) == ("AC", "WA", "AC", "CE")
