@@ -100,8 +100,9 @@ class _Process:
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             pass_fds.append(theirs.fileno())
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            [str(PACKAGE_PARENT), *filter(None, [env.get("PYTHONPATH")])])
+        if not _installed():  # a checkout: the same judge, whatever the folder it runs in
+            env["PYTHONPATH"] = os.pathsep.join(
+                [str(PACKAGE_PARENT), *filter(None, [env.get("PYTHONPATH")])])
         argv = [sys.executable, "-m", "judge.grade.lanes", "--records-fd", str(write_fd)]
         if theirs is not None:
             argv += ["--warm-fd", str(theirs.fileno())]
@@ -144,6 +145,15 @@ class _Process:
         except subprocess.TimeoutExpired:
             return "stopped answering"
         return f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
+
+
+def _installed() -> bool:
+    """Whether this judge is an installed package (in a site folder, which a fresh Python
+    searches anyway, after its standard library, and must not search first)."""
+    import site
+
+    folders = [*site.getsitepackages(), site.getusersitepackages()]
+    return any(Path(folder).resolve() == Path(PACKAGE_PARENT).resolve() for folder in folders)
 
 
 def _has_fd(stream) -> bool:
