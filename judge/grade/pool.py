@@ -293,14 +293,15 @@ class Pool:
         settings = {"spec": str(Path(problem.path).resolve()), "folder": str(Path(folder).resolve()),
                     "sandbox": self._key[0], "python": self._key[1], "gate": gate_on,
                     "basis": basis, "warm_key": self._key if warm.enabled() else None}
-        shared = self._snapshot()
         for process in self.processes:
             if sum(self.lanes[:process.index]) >= len(todo):
                 process.retired = True
                 process.send(None)
-                continue
-            process.send({**settings, "lanes": process.lanes})
-            if shared is not None:
+            else:
+                process.send({**settings, "lanes": process.lanes})
+        shared = self._snapshot()  # while they load the problem
+        for process in self.processes:
+            if shared is not None and not process.retired:
                 process.send({"snapshot": shared})
         by_key = {entry.key: entry for entry in todo}
         waiting = list(reversed(todo))  # popped from the end: todo's order
