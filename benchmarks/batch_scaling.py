@@ -1,7 +1,7 @@
 """How `judge batch` scales with cores, against how the machine itself scales, in one run.
 
     python benchmarks/batch_scaling.py [-n N] [--class-size 52] [--quick] [--problem fake_quant_ste]
-                                       [--fresh] [--served]
+                                       [--fresh] [--served] [--one-process]
 
 Two measurements, side by side:
 
@@ -11,6 +11,12 @@ Two measurements, side by side:
 * the machine: N bare processes (`benchmarks/bare_run.py`: each imports JAX and runs the
   problem's reference solution on its cases, no judge, on the CPU) one after another, then all
   at once.
+
+At ``-j N`` of two grading processes' worth of lanes or more (``judge.grade.pool``: 8 and up
+by default, ``$JUDGE_BATCH_LANES`` lanes each), the batch is graded by grading processes of its
+own; the first line says how the N lanes are split. With ``--one-process``, the class is also
+graded at ``-j N`` in the batch's own process alone (``JUDGE_BATCH_LANES=0``, as before grading
+processes), a row of its own.
 
 With ``--served``, the class is graded a second time, -j 1 and -j N, with a `judge warm` process
 running (its server has imported JAX before the batch starts: what a batch's start costs, less
@@ -44,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judge.cli import usable_cores  # noqa: E402
+from judge.grade.pool import split  # noqa: E402
 from grading_speed import served  # noqa: E402  (a `judge warm` process for a block)
 
 
@@ -113,10 +120,15 @@ def main() -> None:
                         help="also grade the class with fresh workers (JUDGE_WARM=off)")
     parser.add_argument("--served", action="store_true",
                         help="also grade the class with a `judge warm` process running")
+    parser.add_argument("--one-process", action="store_true",
+                        help="also grade the class at -j N in the batch's own process alone")
     args = parser.parse_args()
     size, n = (8 if args.quick else args.class_size), args.jobs
+    lanes = split(n)
     print(f"machine: {usable_cores()} usable cores ({os.cpu_count()} in all), "
-          f"Python {sys.version.split()[0]}; N = {n}")
+          f"Python {sys.version.split()[0]}; N = {n}; -j {n}: "
+          + (f"{len(lanes)} grading processes of {'+'.join(map(str, lanes))} lanes" if lanes
+             else "the batch's own process"))
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "JUDGE_CACHE_DIR": str(Path(tmp) / "cache")}
         for name in ("JUDGE_CACHE", "JUDGE_WARM", "JUDGE_SANDBOX", "JUDGE_SOURCE_GATE"):
@@ -132,6 +144,8 @@ def main() -> None:
         batch(args.problem, warmup, str(n), Path(tmp) / "warmup-run", env)  # caches: compiled programs, specs
         judge_1 = batch(args.problem, folder, "1", Path(tmp) / "run-1", env)
         judge_n = batch(args.problem, folder, str(n), Path(tmp) / f"run-{n}", env)
+        if args.one_process:
+            one_n = batch(args.problem, folder, str(n), Path(tmp) / f"one-{n}", {**env, "JUDGE_BATCH_LANES": "0"})
         if args.fresh:
             fresh_env = {**env, "JUDGE_WARM": "off"}
             fresh_1 = batch(args.problem, folder, "1", Path(tmp) / "fresh-1", fresh_env)
@@ -150,6 +164,9 @@ def main() -> None:
         print(f"   {'':<8}  {'one at a time':>14}  {f'{n} at once':>12}  {'speed-up':>8}")
         print(f"   {'judge':<8}  {judge_1:13.1f}s  {judge_n:11.1f}s  {judge_x:7.2f}x"
               f"   (-j 1 vs -j {n}; {size / judge_1:.2f} vs {size / judge_n:.2f} submissions/s)")
+        if args.one_process:
+            print(f"   {'one proc':<8}  {judge_1:13.1f}s  {one_n:11.1f}s  {judge_1 / one_n:7.2f}x"
+                  f"   (-j {n} in the batch's own process: share {judge_1 / one_n / bare_x:.2f})")
         if args.fresh:
             print(f"   {'fresh':<8}  {fresh_1:13.1f}s  {fresh_n:11.1f}s  {fresh_1 / fresh_n:7.2f}x"
                   f"   (the judge with JUDGE_WARM=off: a fresh Python per submission)")

@@ -82,7 +82,8 @@ def inner(stats: str, argv: list[str]) -> None:
     """The judge's own program in this process, as the ``judge`` command runs it
     (``judge.entry``: the warm server started before the command line is parsed, the quick end),
     counting its CPU and its workers' (``run_worker`` reports each worker's CPU time, measured by
-    the process that waited for it)."""
+    the process that waited for it). A batch graded by grading processes counts theirs too, and
+    the workers they ran (``judge.grade.pool.last_usage``)."""
     sys.path.insert(0, str(ROOT))
     from judge.run import supervisor
 
@@ -103,8 +104,17 @@ def inner(stats: str, argv: list[str]) -> None:
         code = cli.main(argv)
     finally:
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        Path(stats).write_text(json.dumps({"judge": usage.ru_utime + usage.ru_stime,
-                                           "workers": workers[0], "code": code}))
+        judge_cpu = usage.ru_utime + usage.ru_stime
+        try:  # a batch graded by grading processes (judge.grade.pool): theirs, and their workers'
+            from judge.grade import pool
+
+            judge_cpu += pool.last_usage["processes_cpu_s"]
+            workers[0] += pool.last_usage["workers_cpu_s"]
+        except ImportError:  # a checkout without them
+            pass
+        Path(stats).write_text(json.dumps({"judge": judge_cpu, "workers": workers[0],
+                                           "code": code,
+                                           "own": usage.ru_utime + usage.ru_stime}))
     entry.end(code)
 
 

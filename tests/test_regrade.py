@@ -63,7 +63,7 @@ def kill_workers(monkeypatch, fq_problem):
         state["pid"] = proc.popen.pid
         return proc
 
-    def collecting(run, read_fd, started_at, startup, per_case, on_case, deadline):
+    def collecting(run, read_fd, started_at, startup, per_case, on_case, deadline, *more):
         armed = [state["killed"] < state["times"]]
 
         def case_reported():
@@ -73,7 +73,8 @@ def kill_workers(monkeypatch, fq_problem):
                 os.kill(innermost(state["pid"]), signal.SIGKILL)
             on_case()
 
-        return collect_run(run, read_fd, started_at, startup, per_case, case_reported, deadline)
+        return collect_run(run, read_fd, started_at, startup, per_case, case_reported, deadline,
+                           *more)
 
     monkeypatch.setattr(supervisor, "_start_fresh", started)
     monkeypatch.setattr(collect, "collect", collecting)

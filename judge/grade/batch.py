@@ -31,6 +31,7 @@ folder ``alice/``) are both shown by their full entry (``alice.py``, ``alice/``)
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
@@ -43,7 +44,7 @@ from pathlib import Path
 
 from judge import gate
 from judge.errors import JudgeError
-from judge.grade import intake, lookalike, scoring
+from judge.grade import intake, lookalike, pool, scoring
 from judge.grade.order import longest_first, open_ended
 from judge.grade.regrade import grade
 from judge.grade.journal import Journal, basis as grading_basis
@@ -224,8 +225,8 @@ def _start(entry: Entry, folder: Path, problem: Problem, settings: Settings,
     return base, taken
 
 
-def _record(entry: Entry, folder: Path, problem: Problem, settings: Settings,
-            source_gate: bool, shared: set[str] = frozenset()) -> dict:
+def grade_entry(entry: Entry, folder: Path, problem: Problem, settings: Settings,
+                source_gate: bool, shared: set[str] = frozenset()) -> dict:
     """The journal's record of grading ``entry``: the batch report's fields
     (``batch_report.from_report``), the submission's ``fingerprint`` (``judge.grade.lookalike``,
     ``shared`` being the problem's own code), and what ``judge grade`` shows the student:
@@ -236,17 +237,31 @@ def _record(entry: Entry, folder: Path, problem: Problem, settings: Settings,
     try:
         result = grade(problem, taken, source_gate=source_gate, sandbox=settings)
     except JudgeError as exc:
-        return {**base, "verdict": "IE", "reason": "judge_error", "message": str(exc),
-                **ungraded(problem)}
+        return failed(base, problem, str(exc))
     except Exception as exc:  # noqa: BLE001 - one submission's failure never stops the batch
         # The text of an unexpected error is not a report's: it could quote anything. It goes
         # to the judge-side log, with its traceback.
         LOG.exception("judge batch: grading %s failed", entry.name)
-        return {**base, "verdict": "IE", "reason": "judge_error",
-                "message": f"internal error ({type(exc).__name__}) while grading this submission",
-                **ungraded(problem)}
+        return failed(base, problem,
+                      f"internal error ({type(exc).__name__}) while grading this submission")
     return {**base, **batch_report.from_report(json_report.to_dict(result)),
             "feedback": text.render(result), "gradescope": gradescope.to_dict(result)}
+
+
+def failed(base: dict, problem: Problem, message: str) -> dict:
+    """The ``IE`` record of a submission the judge could not grade (``base``: its start)."""
+    return {**base, "verdict": "IE", "reason": "judge_error", "message": message,
+            **ungraded(problem)}
+
+
+def _lost(entry: Entry, why: str, *, folder: Path, problem: Problem, settings: Settings,
+          source_gate: bool, shared: set[str]) -> dict:
+    """The record of an entry whose grading process ended before answering for it (``IE``:
+    a resume grades it again); an entry that cannot be graded gets its own ``CE`` record."""
+    base, taken = _start(entry, folder, problem, settings, source_gate, shared)
+    if taken is None:
+        return base
+    return failed(base, problem, f"not graded: {why}; `judge batch --resume` grades it again")
 
 
 def _earlier(path: Path, problem_id: str, how: dict, basis: str, secret: bytes | None) -> list[dict]:
@@ -307,49 +322,66 @@ def run_batch(problem: Problem, folder: Path, journal_path: Path, *, jobs: int =
         imports.check(settings.python)  # workers that cannot import JAX: one error, not a row each
     if not gate_on and source_gate is None:
         gate.warn_off(gate_source)
-    entries = collect(folder, problem.entry_point)
-    how = {"source_gate": gate_on, "sandbox": settings.sandbox}
-    basis = grading_basis(problem, how)
-    earlier = _earlier(journal_path, problem.id, how, basis, secret) if restart else []
-    journal = Journal(journal_path, problem.id, resume, how, basis=basis, secret=secret,
-                      restart=restart)
-    try:
-        todo, contents, guessed = [], {}, set()
-        for entry in entries:
-            taken = _take(folder, entry) if entry.parts else None
-            sha = taken.sha256 if isinstance(taken, intake.Submission) else ""
-            if not journal.reusable(entry.key, sha):
-                todo.append(entry)
-                contents[entry.key] = sha
-                if isinstance(taken, intake.Submission) and open_ended(taken.data):
-                    guessed.add(entry.key)
-        todo = longest_first(todo, contents, [*journal.records.values(), *earlier], guessed)
-        if progress is not None:
-            progress.total = len(todo)
-        tally: Counter = Counter()
-        shared = lookalike.starter(problem)
-        if remote is not None:
-            started = [_start(entry, folder, problem, settings, gate_on, shared) for entry in todo]
-            sent = [(base, taken) for base, taken in started if taken is not None]
-            done = itertools.chain((base for base, taken in started if taken is None),
-                                   remote.grade(problem, journal.id, how, sent))
-            for record in done:
-                journal.add(record)
-                if progress is not None:
-                    _finished(progress, tally, record)
-        else:
-            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-                futures = [pool.submit(_record, entry, folder, problem, settings, gate_on, shared)
-                           for entry in todo]
-                for future in as_completed(futures):
-                    record = future.result()
+    # a large -j: grading processes, started now, so that they start while the class is read
+    lanes = pool.split(max(1, jobs)) if remote is None else []
+    with pool.Pool(settings, lanes) if lanes else contextlib.nullcontext() as processes:
+        entries = collect(folder, problem.entry_point)
+        how = {"source_gate": gate_on, "sandbox": settings.sandbox}
+        basis = grading_basis(problem, how)
+        earlier = _earlier(journal_path, problem.id, how, basis, secret) if restart else []
+        journal = Journal(journal_path, problem.id, resume, how, basis=basis, secret=secret,
+                          restart=restart)
+        try:
+            todo, contents, guessed = [], {}, set()
+            for entry in entries:
+                taken = _take(folder, entry) if entry.parts else None
+                sha = taken.sha256 if isinstance(taken, intake.Submission) else ""
+                if not journal.reusable(entry.key, sha):
+                    todo.append(entry)
+                    contents[entry.key] = sha
+                    if isinstance(taken, intake.Submission) and open_ended(taken.data):
+                        guessed.add(entry.key)
+            todo = longest_first(todo, contents, [*journal.records.values(), *earlier], guessed)
+            if progress is not None:
+                progress.total = len(todo)
+            tally: Counter = Counter()
+            shared = lookalike.starter(problem)
+            if remote is not None:
+                started = [_start(entry, folder, problem, settings, gate_on, shared) for entry in todo]
+                sent = [(base, taken) for base, taken in started if taken is not None]
+                done = itertools.chain((base for base, taken in started if taken is None),
+                                       remote.grade(problem, journal.id, how, sent))
+                for record in done:
                     journal.add(record)
                     if progress is not None:
                         _finished(progress, tally, record)
-    finally:
-        journal.close()
+            else:
+                for record in _graded_here(todo, folder, problem, settings, gate_on, shared, basis,
+                                           jobs, processes):
+                    journal.add(record)
+                    if progress is not None:
+                        _finished(progress, tally, record)
+        finally:
+            journal.close()
     # named as this batch names its rows, whatever name an older journal recorded
     records = [{**journal.records[e.key], "submission": e.name} for e in entries
                if e.key in journal.records]
     alike = lookalike.similar({r["submission"]: r.get("fingerprint") for r in records})
     return [{**r, "similar_to": alike[r["submission"]]} for r in records]
+
+
+def _graded_here(todo: list[Entry], folder: Path, problem: Problem, settings: Settings,
+                 gate_on: bool, shared: set[str], basis: str, jobs: int,
+                 processes: "pool.Pool | None"):
+    """Each entry of ``todo`` graded on this machine, in ``jobs`` lanes, yielded as it finishes:
+    in this process, or, for a large ``jobs``, by ``processes`` (``judge.grade.pool``)."""
+    if processes is not None:
+        yield from processes.grade(problem, folder, gate_on, basis, todo, partial(
+            _lost, folder=folder, problem=problem, settings=settings, source_gate=gate_on,
+            shared=shared))
+        return
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as threads:
+        futures = [threads.submit(grade_entry, entry, folder, problem, settings, gate_on, shared)
+                   for entry in todo]
+        for future in as_completed(futures):
+            yield future.result()

@@ -141,7 +141,7 @@ def mark_warm(problem) -> None:
 
 
 _snapshot_lock = threading.Lock()
-_snapshots: dict[str, tuple[Path, set[str]]] = {}
+_snapshots: dict[str, tuple[Path, set[str] | None]] = {}
 
 
 def snapshot(folder: Path) -> Path:
@@ -157,6 +157,8 @@ def snapshot(folder: Path) -> Path:
             atexit.register(_remove, copy)
             _snapshots[str(folder)] = (copy, set())
         copy, copied = _snapshots[str(folder)]
+        if copied is None:  # another process's copy (``share_snapshot``): used as it is
+            return copy
         try:
             names = {e.name for e in os.scandir(folder) if not e.name.startswith(".") and e.is_file()}
         except OSError:
@@ -178,6 +180,16 @@ def snapshot(folder: Path) -> Path:
             finally:
                 copy.chmod(0o555)
         return copy
+
+
+def share_snapshot(folder: Path, copy: Path) -> None:
+    """Give this process's workers ``copy``, the snapshot of the cache ``folder`` that another
+    judge process made (``snapshot``: a batch's, for its grading processes), instead of a copy
+    of its own: used as it is, never brought up to date here, never removed here (its maker
+    removes it, once this process has ended). Entries added to the cache meanwhile are only
+    compiled again by the workers that miss them."""
+    with _snapshot_lock:
+        _snapshots[str(folder)] = (Path(copy), None)
 
 
 def _remove(copy: Path) -> None:

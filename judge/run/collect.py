@@ -15,7 +15,8 @@ from judge.worker import protocol
 
 
 def collect(run, fd: int, started: float, startup_timeout: float,
-             case_timeout: float, on_case=lambda: None, run_deadline: float | None = None) -> None:
+             case_timeout: float, on_case=lambda: None, run_deadline: float | None = None,
+             on_read=lambda first: None) -> None:
     """Read result lines until ``done``, ``halt``, end of pipe, a protocol error, a line that is
     not this worker's, or a deadline.
 
@@ -25,6 +26,11 @@ def collect(run, fd: int, started: float, startup_timeout: float,
     was not sent or is reported twice) came from the submission, and the channel is no longer
     trusted. Start-up is timed from the start and from ``ready``; each case from when it became
     due (``loaded``, or the previous case's report); the whole run against ``run_deadline``.
+
+    Everything the pipe holds is read at once (the worker writes its case reports several to
+    a write, ``judge.worker.channel``), and its lines taken in order: ``on_case()`` after each,
+    ``on_read(first)`` once after them all, ``first`` being the position of the last case
+    reported when the first of them was taken (None while no case is).
     """
     selector = selectors.DefaultSelector()
     selector.register(fd, selectors.EVENT_READ)
@@ -46,34 +52,47 @@ def collect(run, fd: int, started: float, startup_timeout: float,
             run.channel_closed = True  # the worker closed the channel: exited or crashed
             return
         buffer += chunk
-        while b"\n" in chunk and b"\n" in buffer:
-            line, _, rest = bytes(buffer).partition(b"\n")
+        if b"\n" in chunk:
+            *lines, rest = buffer.split(b"\n")
             buffer = bytearray(rest)
-            run.channel_bytes += len(line) + 1
-            if len(line) > _line_cap(run):
-                _too_much(run, _too_long(run))
-                return
-            if run.channel_bytes > protocol.MAX_CHANNEL_BYTES:
-                _too_much(run, f"the result channel passed {protocol.MAX_CHANNEL_BYTES} bytes")
-                return
-            now = time.monotonic()
-            try:
-                accept(run, boundary.decode(line, run.nonce, run.expected), now)
-                if getattr(run, "accepted", None) is not None:
-                    run.accepted.append(line)
-            except protocol.ProtocolError as exc:  # texts name fields, never quote the line
-                what = boundary.escape(str(exc)[:300])
-                if run.ready is None:
-                    run.protocol_error = what
-                else:
-                    run.tampered = f"{what} arrived on the result channel"
-                return
-            on_case()
-            if run.done or run.halt is not None:
+            first = [None]
+            stop = _take(run, lines, on_case, first)
+            on_read(first[0])
+            if stop:
                 return
         if len(buffer) > _line_cap(run):
             _too_much(run, _too_long(run))
             return
+
+
+def _take(run, lines: list[bytes], on_case, first: list) -> bool:
+    """Take ``lines`` in order, as ``collect`` says; whether the run's reading ends here."""
+    for line in lines:
+        run.channel_bytes += len(line) + 1
+        if len(line) > _line_cap(run):
+            _too_much(run, _too_long(run))
+            return True
+        if run.channel_bytes > protocol.MAX_CHANNEL_BYTES:
+            _too_much(run, f"the result channel passed {protocol.MAX_CHANNEL_BYTES} bytes")
+            return True
+        now = time.monotonic()
+        try:
+            accept(run, boundary.decode(line, run.nonce, run.expected), now)
+            if getattr(run, "accepted", None) is not None:
+                run.accepted.append(line)
+        except protocol.ProtocolError as exc:  # texts name fields, never quote the line
+            what = boundary.escape(str(exc)[:300])
+            if run.ready is None:
+                run.protocol_error = what
+            else:
+                run.tampered = f"{what} arrived on the result channel"
+            return True
+        if first[0] is None and run.cases:
+            first[0] = len(run.cases) - 1
+        on_case()
+        if run.done or run.halt is not None:
+            return True
+    return False
 
 
 def _line_cap(run) -> int:

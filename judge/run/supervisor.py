@@ -234,15 +234,18 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
             feed.put(None)
         answered = 0
 
+        def on_read(first):
+            """A task the kernel refused is noted against the case that was running (the
+            first reported in what was just read: ``collect.collect``)."""
+            if tasks is not None and run.tasks_exceeded_at is None and first is not None \
+                    and tasks.exceeded():
+                run.tasks_exceeded_at = first
+
         def on_case():
             """Hidden cases go to the worker only once every public case has been reported, so
             nothing a submission prints or raises while a public case runs (which the report
-            shows) can contain hidden inputs. A task the kernel refused is noted against the
-            case that was running."""
+            shows) can contain hidden inputs."""
             nonlocal rest, answered
-            if tasks is not None and run.tasks_exceeded_at is None and run.cases \
-                    and tasks.exceeded():
-                run.tasks_exceeded_at = len(run.cases) - 1
             if rest is not None and len(run.cases) == len(run.sent):
                 data, rest = protocol.dumps(rest).encode(), None
                 run.sent.extend(c["index"] for c in request["cases"][len(run.sent):])
@@ -255,7 +258,8 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
 
         try:
             on_case()
-            collect.collect(run, read_fd, started, startup_timeout, case_timeout, on_case, run_deadline)
+            collect.collect(run, read_fd, started, startup_timeout, case_timeout, on_case, run_deadline,
+                            on_read)
         finally:
             # A worker that closed the channel is let exit on its own, so its exit status is
             # its own and not the judge's kill; one still running is stopped.

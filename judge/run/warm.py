@@ -255,6 +255,8 @@ _lock = threading.Lock()
 _LAUNCHER = None
 _servers: dict[tuple, Connection] = {}
 _unavailable: dict[tuple, str] = {}
+#: A server another judge process relays to this one, by setup (a batch's grading process).
+handed: dict[tuple, Connection] = {}
 
 
 def _start(mode: str, python: str, cache_dir: Path | None) -> WarmServer:
@@ -290,7 +292,7 @@ def server_for(mode: str, python: str, cache_dir: Path | None, *, discover: bool
                     other.close()
                     del _servers[other_key]
             try:
-                server = connect(mode, python, cache_dir) if discover else None
+                server = handed.pop(key, None) or (connect(mode, python, cache_dir) if discover else None)
                 if server is None:
                     server = _start(mode, python, cache_dir)
                 _servers[key] = server
