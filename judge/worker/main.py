@@ -212,7 +212,6 @@ def main(argv: list[str] | None = None) -> None:
         def all_cases():
             yield from request["cases"]
             if request.get("more_cases"):  # the hidden cases, sent once the public ones are reported
-                send(None)  # the public cases' reports, held back (``channel``), before waiting
                 line = requests.readline()
                 yield from (json.loads(line)["cases"] if line else [])
 
@@ -262,7 +261,7 @@ def main(argv: list[str] | None = None) -> None:
             if classify(result.get("error")):
                 halt(classify(result["error"]), case["index"], str(result["error"].get("type")))
             send({"type": "case", "index": case["index"], "time_s": elapsed,
-                  "stdout": cap.stdout, "stderr": cap.stderr, **result}, hold=True)
+                          "stdout": cap.stdout, "stderr": cap.stderr, **result})
     send({"type": "done", **ops_report()})
     # Skip interpreter shutdown: atexit handlers belong to the submission, not to the result.
     os._exit(0)
