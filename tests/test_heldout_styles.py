@@ -129,6 +129,7 @@ def test_honest_styles_are_accepted(problems, pid, name):
 @pytest.mark.parametrize("pid, name, reason", [
     # a float32 backward pass whose products take one operand rebuilt from its bits
     ("mixed_precision_step", "float32_backward_operands_rebuilt_from_bits", "wrong_precision"),
+    ("mixed_precision_step", "float32_backward_operands_rebuilt_in_a_loop", "wrong_precision"),
     # a second forward pass in int32 products of fixed-point halves of x and w
     ("loss_and_grads", "second_pass_integer_products", "repeated_computation"),
 ])
