@@ -117,6 +117,7 @@ def problems():
     ("spectral_norm", "three_steps_python_remainder"),      # K and K + 1 may differ by two steps
     ("spectral_norm", "four_steps_rest_only_v_stopped"),    # ... three, each with its derivative
     ("loss_and_grads", "by_hand_comparison_one_hot"),       # a one-hot of labels is no data
+    ("loss_and_grads", "eye_rows_one_hot_einsum"),          # ... nor rows of jnp.eye(k) by them
     ("mixed_precision_step", "vjp_ravel_flat_vector"),      # one flat vector, isfinite(g).all()
 ])
 def test_honest_styles_are_accepted(problems, pid, name):

@@ -57,6 +57,9 @@ def test_decisions_stay_out_of_the_count():
     one_hot = lambda y, x: (y[:, None] == jnp.arange(3)[None, :]).astype(jnp.float32)  # noqa: E731
     assert _data_operands(lambda y, x: one_hot(y, x).T @ x, Y, X) == [1]
     assert _data_operands(lambda y, x: jax.nn.one_hot(y, 3) * x, Y, X) == [1]
+    assert _data_operands(lambda y, x: jnp.einsum("nk,nk->n", jnp.eye(3)[y], x), Y, X) == [1]
+    # the labels themselves, as integers, are data: a product of two is counted
+    assert _data_operands(lambda y, x: y * y, Y, X) == [2]
 
 
 def test_a_bool_array_from_floats_is_data():

@@ -12,7 +12,8 @@ through on the way (a float's bits read as an int32 are still the float's).
 
 A bool is a decision, not a quantity, and is not data: ``finite`` (of shape ``()``), a
 comparison of labels (``y[:, None] == arange(k)``, a one-hot), and what is selected by them from
-other values is data only as they are. But a bool *array* computed from floating data is data:
+other values is data only as they are. So is a float computed from integer inputs alone: the
+labels' one-hot as ``jnp.eye(k)[y]`` holds rows of a constant, as the comparison's does. But a bool *array* computed from floating data is data:
 its bits can hold the floats themselves (``(bits(x) >> i) & 1 == 1`` for each i, summed back
 by ``where``, rebuilds ``x`` exactly), so a product of ``x`` so rebuilt and another array is a
 product of two data operands, as ``x * dz`` is.
@@ -51,11 +52,14 @@ def input_levels(invars) -> tuple:
 
 def _kept(var, level: int) -> int:
     """``var``'s level as data, where it is computed from values of ``level``: a bool is data
-    only as an array computed from floating data."""
+    only as an array computed from floating data; a float computed from integer inputs alone
+    (a one-hot of labels, rows of ``jnp.eye(k)`` indexed by them) is a selection of constants."""
     if not level:
         return 0
     if _is_bool(var):
         return level if level == 2 and len(getattr(_aval(var), "shape", ())) > 0 else 0
+    if level == 1 and _floating(var):
+        return 0
     return level
 
 

@@ -24,8 +24,8 @@ each dtype list cut at ``protocol.MAX_TYPED_VALUES``; ``typed_omitted`` says how
 were left out (rules that read dtypes refuse a summary that left any out). An operand is data
 when it is computed from an input array: an input of the program with at least one dimension
 (not one of shape ``()``, a constant or a literal), through any equation, nested bodies
-included, but not through a decision: ``finite``, a comparison of labels (a one-hot), and what
-is selected by them from other values is data only as they are; a bool array computed from
+included, but not through a decision: ``finite``, a one-hot of labels (by a comparison or
+rows of ``jnp.eye(k)``), and what is selected by them from other values is data only as they are; a bool array computed from
 floating data is data, since its bits can rebuild the floats (``judge.worker.dataflow``). With ``x``
 and ``params`` arrays and ``loss_scale`` of shape ``()``, ``lr * g`` and ``g / loss_scale``
 have one data operand, ``x * dz`` two, and so has ``x[i, k] * dz[i, k]``;
