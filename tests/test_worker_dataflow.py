@@ -58,8 +58,11 @@ def test_decisions_stay_out_of_the_count():
     assert _data_operands(lambda y, x: one_hot(y, x).T @ x, Y, X) == [1]
     assert _data_operands(lambda y, x: jax.nn.one_hot(y, 3) * x, Y, X) == [1]
     assert _data_operands(lambda y, x: jnp.einsum("nk,nk->n", jnp.eye(3)[y], x), Y, X) == [1]
-    # the labels themselves, as integers, are data: a product of two is counted
+    # the labels themselves, as integers or converted to floats, are data
     assert _data_operands(lambda y, x: y * y, Y, X) == [2]
+    assert _data_operands(lambda y, x: y.astype(jnp.float32)[:, None] * x, Y, X) == [2]
+    q = jnp.ones((4, 3), jnp.int8)  # quantized values given as integers
+    assert _data_operands(lambda q, x: q.astype(jnp.float32) @ x.T, q, X) == [2]
 
 
 def test_a_bool_array_from_floats_is_data():

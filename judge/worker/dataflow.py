@@ -13,7 +13,9 @@ through on the way (a float's bits read as an int32 are still the float's).
 A bool is a decision, not a quantity, and is not data: ``finite`` (of shape ``()``), a
 comparison of labels (``y[:, None] == arange(k)``, a one-hot), and what is selected by them from
 other values is data only as they are. So is a float computed from integer inputs alone: the
-labels' one-hot as ``jnp.eye(k)[y]`` holds rows of a constant, as the comparison's does. But a bool *array* computed from floating data is data:
+labels' one-hot as ``jnp.eye(k)[y]`` holds rows of a constant, as the comparison's does; but
+integers converted to floats (``y.astype(float32)``, an int8 input made float) are quantities,
+counted as floating data. But a bool *array* computed from floating data is data:
 its bits can hold the floats themselves (``(bits(x) >> i) & 1 == 1`` for each i, summed back
 by ``where``, rebuilds ``x`` exactly), so a product of ``x`` so rebuilt and another array is a
 product of two data operands, as ``x * dz`` is.
@@ -53,7 +55,8 @@ def input_levels(invars) -> tuple:
 def _kept(var, level: int) -> int:
     """``var``'s level as data, where it is computed from values of ``level``: a bool is data
     only as an array computed from floating data; a float computed from integer inputs alone
-    (a one-hot of labels, rows of ``jnp.eye(k)`` indexed by them) is a selection of constants."""
+    (a one-hot of labels, rows of ``jnp.eye(k)`` indexed by them) is a selection of constants,
+    unless the integers themselves were converted to floats (``values``)."""
     if not level:
         return 0
     if _is_bool(var):
@@ -105,6 +108,9 @@ def values(jaxpr, levels: tuple, cache: dict) -> tuple:
                 if kept:
                     found[id(v)] = kept
         else:
+            if level == 1 and eqn.primitive.name == "convert_element_type" and \
+                    not _floating(eqn.invars[0]) and not _is_bool(eqn.invars[0]):
+                level = 2  # integer quantities made floats: counted as floating data from here
             for v in eqn.outvars:
                 if _kept(v, level):
                     found[id(v)] = _kept(v, level)
