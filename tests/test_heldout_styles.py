@@ -4,7 +4,9 @@ module-level jnp.int32(0); a scan's last estimate at one step, a one-hot indexed
 jnp.eye(k), the K % c steps written out after a loop of c steps to a trip (c up to 4, whatever
 values of K are drawn), a fixed loop nested in a loop of K trips, an online-softmax attention
 whose derivative stacks its running outputs; and the attacks beside each: a counter that is
-data, the rest of trips of eight, a stack of products read whole, an einsum to (b, t, s, d)."""
+data, the rest of trips of eight, a stack of products read whole, an einsum to (b, t, s, d); a
+float32 product of an operand rebuilt from its bits through bools, a second forward pass in
+integer products, and a closed form copied through a scan whose carry is multiplied by zero."""
 
 import itertools
 
@@ -99,7 +101,8 @@ def test_a_counter_beside_a_constant_that_is_data_is_not_read(fn):
 @pytest.fixture(scope="module")
 def problems():
     return {pid: spec.load(ROOT / "problems" / f"{pid}.yaml")
-            for pid in ("spectral_norm", "mixed_precision_step", "loss_and_grads", "batched_attention")}
+            for pid in ("spectral_norm", "mixed_precision_step", "loss_and_grads", "batched_attention",
+                        "ema_scan")}
 
 
 @pytest.mark.parametrize("pid, name", [
@@ -113,12 +116,34 @@ def problems():
     ("batched_attention", "online_softmax_jit"),            # ... and hands it across jits
     ("spectral_norm", "three_steps_python_remainder"),      # K and K + 1 may differ by two steps
     ("spectral_norm", "four_steps_rest_only_v_stopped"),    # ... three, each with its derivative
+    ("loss_and_grads", "by_hand_comparison_one_hot"),       # a one-hot of labels is no data
+    ("loss_and_grads", "eye_rows_one_hot_einsum"),          # ... nor rows of jnp.eye(k) by them
+    ("mixed_precision_step", "vjp_ravel_flat_vector"),      # one flat vector, isfinite(g).all()
 ])
 def test_honest_styles_are_accepted(problems, pid, name):
     result = grade_known(problems[pid], "accepted", name)
     assert result.verdict.value == "AC", result.message
 
 
+
+
+@pytest.mark.parametrize("pid, name, reason", [
+    # a float32 backward pass whose products take one operand rebuilt from its bits
+    ("mixed_precision_step", "float32_backward_operands_rebuilt_from_bits", "wrong_precision"),
+    ("mixed_precision_step", "float32_backward_operands_rebuilt_in_a_loop", "wrong_precision"),
+    # a second forward pass in int32 products of fixed-point halves of x and w
+    ("loss_and_grads", "second_pass_integer_products", "repeated_computation"),
+])
+def test_products_hidden_by_type_or_through_bools_are_counted(problems, pid, name, reason):
+    result = grade_known(problems[pid], "rejected", name)
+    assert (result.verdict.value, result.reason) == ("RJ", reason), result.message
+
+
+@pytest.mark.xfail(strict=True, reason="a scan whose step is 0 * m + row has the shape of the honest "
+                   "step at decay 0: the closed form's rows pass through it as a recurrence")
+def test_a_closed_form_copied_through_a_scan_of_zero_carry_is_refused(problems):
+    result = grade_known(problems["ema_scan"], "rejected", "doubling_rolls_then_scan_of_zero_carry")
+    assert result.verdict.value == "RJ", result.message
 
 
 def test_finite_read_from_the_loss_alone_is_a_wrong_answer(problems):

@@ -7,7 +7,9 @@ side of an equation it looks at (``of``: ``operands``, ``results`` or ``either``
 an equation matches when it is one of the primitives and a value on that side has one of the
 dtypes. With ``data: N`` it must also have at least N data operands: values computed from the
 program's input arrays (inputs of at least one dimension), not from scalars, constants and
-literals alone, nor through a bool such as ``finite`` (``judge.worker.program``). With ``x`` and ``params`` arrays and ``loss_scale``
+literals alone, nor through a decision: a bool of shape ``()`` such as ``finite``, or one
+computed from integer inputs alone such as a one-hot of labels; a bool array computed from
+floating data is data, since its bits can rebuild the floats (``judge.worker.dataflow``). With ``x`` and ``params`` arrays and ``loss_scale``
 of shape ``()``, ``x * dz`` has two, ``lr * g`` and ``g / loss_scale`` one.
 
 * ``require``: at least ``at_least`` (default 1) live equations match each entry. "The

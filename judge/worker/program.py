@@ -24,8 +24,9 @@ each dtype list cut at ``protocol.MAX_TYPED_VALUES``; ``typed_omitted`` says how
 were left out (rules that read dtypes refuse a summary that left any out). An operand is data
 when it is computed from an input array: an input of the program with at least one dimension
 (not one of shape ``()``, a constant or a literal), through any equation, nested bodies
-included, but not through a bool: a comparison (``finite``, ``x > 0``) is a decision, not a
-quantity, and what is selected by it from other values is data only as they are. With ``x``
+included, but not through a decision: ``finite``, a one-hot of labels (by a comparison or
+rows of ``jnp.eye(k)``), and what is selected by them from other values is data only as they are; a bool array computed from
+floating data is data, since its bits can rebuild the floats (``judge.worker.dataflow``). With ``x``
 and ``params`` arrays and ``loss_scale`` of shape ``()``, ``lr * g`` and ``g / loss_scale``
 have one data operand, ``x * dz`` two, and so has ``x[i, k] * dz[i, k]``;
 ``where(finite, loss_scale, loss_scale / 2) * 2.0`` has none.
@@ -74,8 +75,8 @@ most ``protocol.MAX_LOOPS``; ``"loops_omitted": true`` says that more were left 
 from __future__ import annotations
 import math
 
-from . import protocol, symbolic as _symbolic
-from .jaxapi import ONE_BODY_CALLS, sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
+from . import dataflow, protocol, symbolic as _symbolic
+from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
 from .loop_list import Listed, listed_loops, reaches
 from .loops import constants, is_ref, loop_needs, loop_summary
 from .stacked import read_by_rows
@@ -83,7 +84,7 @@ from .stacked import read_by_rows
 #: Primitives whose bodies' outputs are the equation's outputs, one for one: liveness follows
 #: which of them the caller needs (a call, and ``cond``'s branches). In any other body (a loop)
 #: every output of the body counts as needed.
-_FOLLOWS = ONE_BODY_CALLS | {"cond"}
+_FOLLOWS = dataflow.FOLLOWS
 
 
 def _line(eqn, source: str | None) -> int | None:
@@ -169,7 +170,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     totals: dict[int, tuple] = {}       # id(jaxpr) -> (equations, primitives, lines), once each
     lives: dict[tuple, dict] = {}       # (id(jaxpr), outputs needed) -> live primitives
     backward: dict = {}                 # the same key -> what _backward found
-    datas: dict = {}                    # (id(jaxpr), which inputs are data) -> what _data found
+    datas: dict = {}                    # (id(jaxpr), its inputs' levels) -> what dataflow found
     keep: list = []                     # the jaxprs walked, so no id is reused meanwhile
     largest: dict[tuple, tuple[int, dict]] = {}
 
@@ -232,7 +233,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         live: dict = {}
         listed: list = []
         producers = None
-        found = _data(jaxpr, data, datas)[0]
+        found = dataflow.values(jaxpr, data, datas)[0]
         for i, mask in _liveness(jaxpr, wanted, backward).items():
             eqn = jaxpr.eqns[i]
             name = eqn.primitive.name
@@ -252,7 +253,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
                 if loop is not None:
                     me = len(listed)
                     listed.append(Listed(loop, eqn, None, False))
-            inner = _inner_data(eqn, found)
+            inner = dataflow.inner(eqn, found)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     follows = name in _FOLLOWS and len(sub.outvars) == len(mask)
@@ -276,8 +277,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         _backward(top, tuple(i < outputs for i in range(len(top.outvars))), cache)
     rows = read_by_rows(top, set().union(*(e[2] for e in cache.values()))) if symbolic else set()
     equations, primitives, lines = walk(top)
-    both, walked = live_walk(top, None, tuple(len(getattr(getattr(v, "aval", None), "shape", ())) > 0
-                                              for v in top.invars))
+    both, walked = live_walk(top, None, dataflow.input_levels(top.invars))
     loops, loop_eqns = listed_loops(walked)
     live = {k: v for k, v in both.items() if isinstance(k, str)}
     typed = sorted(((k, v) for k, v in both.items() if not isinstance(k, str)), key=lambda kv: (-kv[1], kv[0]))
@@ -313,52 +313,6 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     if len(walked) > protocol.MAX_LOOPS:
         found["loops_omitted"] = True
     return found
-
-
-def _inner_data(eqn, found: set):
-    """``sub -> which inputs of sub are data``, for the jaxprs ``eqn`` holds: a call's or a
-    branch's inputs are its operands one for one (a ``cond``'s after its index); in any other
-    body (a loop, whose carries come back round) every input is data when any operand is."""
-    flags = tuple(id(v) in found for v in eqn.invars)
-    name = eqn.primitive.name
-
-    def inner(sub) -> tuple:
-        count = len(sub.invars)
-        if name in ONE_BODY_CALLS and count == len(flags):
-            return flags
-        if name == "cond" and count == len(flags) - 1:
-            return flags[1:]
-        return (any(flags),) * count
-    return inner
-
-
-def _quantity(var) -> bool:
-    """Can ``var`` be data? A bool is a decision (``finite``, ``x > 0``), not a quantity."""
-    return str(getattr(getattr(var, "aval", None), "dtype", "bool")) != "bool"
-
-
-def _data(jaxpr, data: tuple, cache: dict) -> tuple:
-    """(the ids of the values of ``jaxpr`` computed from its inputs flagged in ``data``, which of
-    its outputs are). A call's or a branch's outputs are data as its body's are; any other
-    equation's (a loop's included) when any of its operands is; a bool never is."""
-    key = (id(jaxpr), data)
-    if key in cache:
-        return cache[key]
-    found = {id(v) for v, flag in zip(jaxpr.invars, data) if flag and _quantity(v)}
-    for eqn in jaxpr.eqns:
-        name = eqn.primitive.name
-        if not any(id(v) in found for v in eqn.invars):
-            continue
-        subs = [s for p in eqn.params.values() for s in sub_jaxprs(p)]
-        if name in _FOLLOWS and subs and all(len(s.outvars) == len(eqn.outvars) for s in subs):
-            inner = _inner_data(eqn, found)
-            outs = [_data(s, inner(s), cache)[1] for s in subs]
-            found.update(id(v) for i, v in enumerate(eqn.outvars) if any(o[i] for o in outs) and _quantity(v))
-        else:
-            found.update(id(v) for v in eqn.outvars if _quantity(v))
-    result = (found, tuple(id(v) in found for v in jaxpr.outvars))
-    cache[key] = result
-    return result
 
 
 def _dtypes(variables) -> tuple:

@@ -1,0 +1,119 @@
+"""Which values of a traced program are data: computed from its input arrays (``values``).
+
+The program summary (``judge.worker.program``) counts, for each live equation, how many of its
+operands are data, and ``judge.rules.primitive_dtypes`` reads the count ("no float32 product of
+two values computed from the arrays"). A value is data when it is computed from an input of the
+program with at least one dimension (not one of shape ``()``, a constant or a literal), through
+any equation, nested bodies included.
+
+Each value has a level: 0, not data; 1, data computed from integer or bool inputs only (labels
+``y``); 2, data computed from a floating input (``x``, ``params``), whatever types it passed
+through on the way (a float's bits read as an int32 are still the float's).
+
+A bool is a decision, not a quantity, and is not data: ``finite`` (of shape ``()``), a
+comparison of labels (``y[:, None] == arange(k)``, a one-hot), and what is selected by them from
+other values is data only as they are. So is a float computed from integer inputs alone: the
+labels' one-hot as ``jnp.eye(k)[y]`` holds rows of a constant, as the comparison's does; but
+integers converted to floats (``y.astype(float32)``, an int8 input made float) are quantities,
+counted as floating data. But a bool *array* computed from floating data is data:
+its bits can hold the floats themselves (``(bits(x) >> i) & 1 == 1`` for each i, summed back
+by ``where``, rebuilds ``x`` exactly), so a product of ``x`` so rebuilt and another array is a
+product of two data operands, as ``x * dz`` is.
+
+Decides nothing: it only marks values.
+"""
+
+from __future__ import annotations
+
+from .jaxapi import ONE_BODY_CALLS, sub_jaxprs
+
+#: Primitives whose bodies' outputs are the equation's outputs, one for one (a call, and
+#: ``cond``'s branches): data flows through them output by output.
+FOLLOWS = ONE_BODY_CALLS | {"cond"}
+
+
+def _aval(var):
+    return getattr(var, "aval", None)
+
+
+def _is_bool(var) -> bool:
+    return str(getattr(_aval(var), "dtype", "bool")) == "bool"
+
+
+def _floating(var) -> bool:
+    dtype = str(getattr(_aval(var), "dtype", ""))
+    return dtype.startswith(("float", "bfloat", "complex"))
+
+
+def input_levels(invars) -> tuple:
+    """The level of each input of a whole program: 2 for a floating array of at least one
+    dimension, 1 for another array of at least one dimension, 0 for one of shape ``()``."""
+    return tuple((2 if _floating(v) else 1) if len(getattr(_aval(v), "shape", ())) > 0 else 0
+                 for v in invars)
+
+
+def _kept(var, level: int) -> int:
+    """``var``'s level as data, where it is computed from values of ``level``: a bool is data
+    only as an array computed from floating data; a float computed from integer inputs alone
+    (a one-hot of labels, rows of ``jnp.eye(k)`` indexed by them) is a selection of constants,
+    unless the integers themselves were converted to floats (``values``)."""
+    if not level:
+        return 0
+    if _is_bool(var):
+        return level if level == 2 and len(getattr(_aval(var), "shape", ())) > 0 else 0
+    if level == 1 and _floating(var):
+        return 0
+    return level
+
+
+def inner(eqn, found: dict):
+    """``sub -> the level of each input of sub``, for the jaxprs ``eqn`` holds: a call's or a
+    branch's inputs are its operands one for one (a ``cond``'s after its index); in any other
+    body (a loop, whose carries come back round) every input has the highest level of any
+    operand."""
+    levels = tuple(found.get(id(v), 0) for v in eqn.invars)
+    name = eqn.primitive.name
+
+    def of(sub) -> tuple:
+        count = len(sub.invars)
+        if name in ONE_BODY_CALLS and count == len(levels):
+            return levels
+        if name == "cond" and count == len(levels) - 1:
+            return levels[1:]
+        return (max(levels, default=0),) * count
+    return of
+
+
+def values(jaxpr, levels: tuple, cache: dict) -> tuple:
+    """(``{id: level}`` of the values of ``jaxpr`` that are data, given the ``levels`` of its
+    inputs; the level of each of its outputs). A call's or a branch's outputs are data as its
+    body's are; any other equation's (a loop's included) have the highest level of its
+    operands."""
+    key = (id(jaxpr), levels)
+    if key in cache:
+        return cache[key]
+    found = {}
+    for v, level in zip(jaxpr.invars, levels):
+        if _kept(v, level):
+            found[id(v)] = _kept(v, level)
+    for eqn in jaxpr.eqns:
+        level = max((found.get(id(v), 0) for v in eqn.invars), default=0)
+        if not level:
+            continue
+        subs = [s for p in eqn.params.values() for s in sub_jaxprs(p)]
+        if eqn.primitive.name in FOLLOWS and subs and all(len(s.outvars) == len(eqn.outvars) for s in subs):
+            outs = [values(s, inner(eqn, found)(s), cache)[1] for s in subs]
+            for i, v in enumerate(eqn.outvars):
+                kept = _kept(v, max(o[i] for o in outs))
+                if kept:
+                    found[id(v)] = kept
+        else:
+            if level == 1 and eqn.primitive.name == "convert_element_type" and \
+                    not _floating(eqn.invars[0]) and not _is_bool(eqn.invars[0]):
+                level = 2  # integer quantities made floats: counted as floating data from here
+            for v in eqn.outvars:
+                if _kept(v, level):
+                    found[id(v)] = _kept(v, level)
+    result = (found, tuple(found.get(id(v), 0) for v in jaxpr.outvars))
+    cache[key] = result
+    return result

