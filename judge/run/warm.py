@@ -292,9 +292,8 @@ def server_for(mode: str, python: str, cache_dir: Path | None, *, discover: bool
                     other.close()
                     del _servers[other_key]
             try:
-                server = handed.pop(key, None) or (connect(mode, python, cache_dir) if discover else None)
-                if server is None:
-                    server = _start(mode, python, cache_dir)
+                server = (handed.pop(key, None) or (connect(mode, python, cache_dir) if discover
+                                                    else None) or _start(mode, python, cache_dir))
                 _servers[key] = server
             except (OSError, sandboxing.SandboxError, ServerError) as exc:
                 _give_up(key, str(exc), quiet)
@@ -402,14 +401,13 @@ def prestart(settings: Settings, use_cache: bool | None = None) -> None:
 
 
 def _snapshot(use_cache: bool | None) -> None:
-    """Make the copy of the compilation cache that unsandboxed workers read
-    (``cache.snapshot``) now, while the server imports JAX, rather than when the first runs ask
-    for it, all at once, once the server is ready: where file operations are slow (gVisor),
-    copying its files held every lane of a batch's first wave. Later runs copy only what was
-    added since. Quiet: the runs make or report it themselves."""
+    """Make the copy of the compilation cache that unsandboxed workers read (``cache.snapshot``)
+    now, while the server imports JAX, not when the first runs ask for it, all at once, once the
+    server is ready: where file operations are slow (gVisor), copying its files held every lane
+    of a batch's first wave. Later runs copy only what was added since. Quiet: the runs make or
+    report it themselves."""
     try:
-        folder = cache.for_workers(use_cache)
-        if folder is not None:
+        if (folder := cache.for_workers(use_cache)) is not None:
             cache.snapshot(folder)
     except Exception:  # noqa: BLE001 - the first run that needs it makes it
         pass
