@@ -9,7 +9,8 @@ stored). Then, for each way, a fresh process evaluates the programs of
 ``benchmarks/evaluator_speed.py`` at several shapes with the worker's evaluator (NumPy where
 exact, the rest bound by JAX), twice: the first evaluation meets every first use, the second
 none. The cost of the first uses is the difference in CPU time, divided by their number; the
-fastest of ``--repeats`` processes is kept. Every evaluation's values are checked equal, bit
+fastest of ``--repeats`` processes is kept. A third way times JAX's path by phase (trace,
+lower, then hash and load), to show what a cheaper trace alone could save. Every evaluation's values are checked equal, bit
 for bit, across the ways.
 """
 
@@ -44,6 +45,28 @@ RUN = textwrap.dedent("""
     evaluator = Evaluator(jax, uses_numpy=way != "fill")
     if way in ("fill", "stored"):
         evaluator.stored = StoredOps(jax, sys.argv[1], writable=way == "fill")
+    phases = [0.0, 0.0, 0.0]  # way "phases": JAX's path, its trace, lowering and load timed apart
+    if way == "phases":
+        seen, plain_call = set(), evaluator.direct.call
+
+        def call(fun, args):
+            key = (fun, tuple((a.dtype, a.shape, bool(getattr(getattr(a, "aval", None), "weak_type", False)))
+                              for a in args))
+            if key in seen:
+                return plain_call(fun, args)
+            seen.add(key)
+            t0 = time.process_time()
+            traced = fun.trace(*args)
+            t1 = time.process_time()
+            lowered = traced.lower()
+            t2 = time.process_time()
+            compiled = lowered.compile()
+            phases[0] += t1 - t0
+            phases[1] += t2 - t1
+            phases[2] += time.process_time() - t2
+            return plain_call(compiled, args)
+
+        evaluator.direct.call = call
     jax.numpy.zeros(1).block_until_ready()  # the backend started, outside the measure
     rng = np.random.default_rng(1)
     work = []
@@ -64,7 +87,7 @@ RUN = textwrap.dedent("""
             digest.update(b"".join(np.asarray(o).tobytes() for o in out))
         times.append(time.process_time() - start)
     counts = evaluator.stored.counts if evaluator.stored is not None else None
-    print(json.dumps({"times": times, "digest": digest.hexdigest(), "counts": counts}))
+    print(json.dumps({"times": times, "digest": digest.hexdigest(), "counts": counts, "phases": phases}))
 """)
 
 
@@ -85,7 +108,7 @@ def main() -> None:
         kept = fill["counts"]["kept"]
         best: dict[str, dict] = {}
         for _ in range(args.repeats):
-            for way in ("jax", "stored"):  # alternated: a change in the machine's load hits both
+            for way in ("jax", "stored", "phases"):  # alternated: the machine's load hits all
                 result = run(folder, way)
                 if result["digest"] != fill["digest"]:
                     raise SystemExit(f"{way}: values differ from the trusted run's")
@@ -102,6 +125,9 @@ def main() -> None:
         per[way] = (first - second) / uses * 1000
         print(f"{label:28s} {first:15.3f} {second:15.3f} {per[way]:17.2f}")
     print(f"ratio (JAX's path / stored): {per['jax'] / per['stored']:.1f}x")
+    trace, lower, load = (t / uses * 1000 for t in best["phases"]["phases"])
+    print(f"JAX's path by phase, ms per first use: trace {trace:.2f}, lower {lower:.2f}, hash and "
+          f"load {load:.2f} (a cheaper trace alone saves at most the first)")
 
 
 if __name__ == "__main__":

@@ -268,25 +268,39 @@ class StoredOps:
         ``params``) would run on ``values``, or None."""
         if not self._same_context(primitive):
             return None
-        signature = signature_of(values)
-        if signature is None:
+        lookup = self._lookup(fun, values)
+        if lookup is None:
             return None
-        lookup = (fun, repr(signature))
-        if lookup in self.loaded:
+        try:
             return self.loaded[lookup]
-        found = None
-        key = self._key(primitive, params, signature)
+        except KeyError:
+            pass
+        found, signature = None, signature_of(values)
+        key = self._key(primitive, params, signature) if signature is not None else None
         if key is not None:
             found = self._load(key)
         self.counts["found" if found is not None else "missing"] += 1
         self.loaded[lookup] = found
         return found
 
+    def _lookup(self, fun, values) -> tuple | None:
+        """What ``loaded`` is keyed by: ``fun`` and each value's dtype, shape and weak type
+        (what ``signature_of`` describes, without making its text on every call)."""
+        lookup = [fun]
+        ndarray = np.ndarray
+        try:
+            for value in values:
+                weak = False if type(value) is ndarray else value.weak_type
+                lookup.append((value.dtype, value.shape, weak is True))
+        except AttributeError:
+            return None
+        return tuple(lookup)
+
     def drop(self, fun, values) -> None:
         """Forget the operation ``find`` gave for ``fun`` on ``values`` (it failed)."""
-        signature = signature_of(values)
-        if signature is not None:
-            self.loaded[(fun, repr(signature))] = None
+        lookup = self._lookup(fun, values)
+        if lookup is not None:
+            self.loaded[lookup] = None
 
     def _load(self, key: str):
         try:
