@@ -225,3 +225,10 @@ def test_an_operation_whose_lowering_was_replaced_is_never_loaded(filled):
     loaded = run(folder, "stored", before)
     assert loaded["counts"]["found"] > 0, "the other operations are loaded"
     assert loaded["digest"] == run(folder, "plain", before)["digest"] != fill["digest"]
+
+
+def test_nothing_is_loaded_while_jax_checks_for_nan(filled):
+    folder, fill = filled
+    checked = run(folder, "stored", "jax.config.update('jax_debug_infs', True)")
+    assert checked["counts"]["found"] == 0
+    assert checked["digest"] == fill["digest"]

@@ -237,6 +237,9 @@ class StoredOps:
         #: then another) is never loaded nor kept
         self.rules_of = jaxapi.lowering_rules()
         self.rules = {p: self.rules_of(p) for p in self.primitives.values()}
+        #: ``jax_debug_nans``, ``jax_debug_infs``: with one on, JAX's own path checks each
+        #: result and reports where a NaN came from; nothing is loaded then
+        self.debug_flags = jaxapi.EvaluatorParts().debug_flags
         self.load_compiled, self.direct = jaxapi.load_compiled, jaxapi.direct_calls()
         self.compiles = Compiles(jax) if writable else None
         #: (jitted callable, signature) -> the loaded operation, or None where none is stored
@@ -245,10 +248,13 @@ class StoredOps:
 
     def _same_context(self, primitive) -> bool:
         """Whether JAX's configuration is the one the stored operations are keyed under (but
-        for the traceback of the operation being bound), and ``primitive``'s lowering rules the
-        ones it had."""
+        for the traceback of the operation being bound), without its checks for NaN and
+        infinities, and ``primitive``'s lowering rules the ones it had."""
         rules, kept = self.rules_of(primitive), self.rules.get(primitive, (None, None))
         if rules[0] is not kept[0] or rules[1] is not kept[1]:
+            return False
+        nans, infs = self.debug_flags
+        if nans.value or infs.value:
             return False
         now, then, user = self.context_of(), self.context, self.user
         if user is None:
