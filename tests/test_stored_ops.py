@@ -232,3 +232,39 @@ def test_nothing_is_loaded_while_jax_checks_for_nan(filled):
     checked = run(folder, "stored", "jax.config.update('jax_debug_infs', True)")
     assert checked["counts"]["found"] == 0
     assert checked["digest"] == fill["digest"]
+
+
+#: An honest submission that, when imported, reaches the worker's stored operations: a lookup of
+#: its own on the instance, or a method of its own on the class (its code would then run at each
+#: operation JAX binds, where it could hand back an executable of its own). Either is tampering.
+SWAP_FIND = '''
+import gc
+
+for o in gc.get_objects():
+    if type(o).__name__ == "StoredOps":
+        o.load_compiled = lambda serialized: None
+'''
+PATCH_FIND = '''
+import gc
+
+for o in gc.get_objects():
+    if type(o).__name__ == "StoredOps":
+        type(o).find = lambda *args: None
+'''
+
+
+@pytest.mark.parametrize("tamper", [SWAP_FIND, PATCH_FIND], ids=["swap an attribute", "patch find"])
+def test_the_stored_operations_are_watched_like_the_other_instruments(tmp_path, monkeypatch, tamper):
+    from judge.grade import grading
+    from judge.problem import spec
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("JUDGE_CACHE", "on")
+    problem = spec.load("fake_quant_ste")
+    honest = (ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py").read_text()
+    path = tmp_path / "fake_quant_ste.py"
+    path.write_text(honest)
+    assert grading.grade(problem, path, examples_only=True, hints=False, source_gate=False).verdict.value == "AC"
+    path.write_text(honest + tamper)
+    result = grading.grade(problem, path, examples_only=True, hints=False, source_gate=False)
+    assert (result.verdict.value, result.reason) == ("RJ", "instrument_tampered"), result.message

@@ -62,8 +62,9 @@ An operation bound by JAX on arrays alone, outside any trace, calls the one-op j
 same equations again and again, and ``bind``'s conversions and search for the current trace
 change nothing there. The first time one is called at new input types, the executable that
 program compiles to is loaded as it is where the judge's cache holds it (``stored_ops``),
-without tracing and lowering it again; the values are that executable's either way. A value the NumPy path checked for subnormals and NaN (its own results,
-JAX's immutable arrays) is not checked again.
+without tracing and lowering it again; the values are that executable's either way. A value
+the NumPy path checked for subnormals and NaN (its own results, JAX's immutable arrays) is not
+checked again.
 
 ``tests/test_evaluate.py`` compares every operation here with XLA's on special and random
 values. ``uses_numpy=False`` (the judge's ``JUDGE_EVALUATOR=jax``) binds everything, as
@@ -237,7 +238,8 @@ class Evaluator:
         fun = self._callable(eqn, params, values)
         with self.source_info.user_context(eqn.source_info.traceback, name_stack=name_stack), \
                 eqn.ctx.manager:  # (the configuration the call is keyed by: ``stored`` reads it)
-            loaded = None if fun is None or stored is None else stored.find(fun, eqn.primitive, params, values)
+            loaded = None if fun is None or stored is None else \
+                stored.find(fun, eqn.primitive, params, values)
             mark = stored.mark() if stored is not None and loaded is None else None
             if fun is None:
                 out = eqn.primitive.bind(*values, **params)
