@@ -410,6 +410,7 @@ def reference_outputs(problem: Problem, cases=None, *, compiled: bool = False,
     planned = plan.resolve(problem, cases, traces=False)  # its values only: no rule decides
     request = build_request(problem, ref, cases, planned)
     request["compiled"] = compiled
+    request["store_ops"] = bool(fill_cache)  # its cache writable: it stores what it compiles
     if fill_cache and bind_all:  # every operation bound by JAX: the cache holds what any compiles to
         request["evaluator"] = "jax"
     request["message_bytes"] = protocol.MAX_MESSAGE_BYTES  # trusted; expected outputs may be missing

@@ -37,8 +37,10 @@ JAX_SETTINGS = {
     # then never hit. Workers see the cache at other paths than the warm-up does.
     "JAX_PERSISTENT_CACHE_ENABLE_XLA_CACHES": "none",
 }
-#: Bumped whenever the settings above change what the entries' keys are.
-LAYOUT = 2
+#: Bumped whenever the settings above change what the entries' keys are, or a folder of the
+#: last layout would lack what a worker reads (3: operations stored compiled, ``stored_ops``,
+#: which only a fresh compilation yields).
+LAYOUT = 3
 
 
 def enabled(flag: bool | None = None) -> bool:

@@ -60,8 +60,11 @@ by operation too, as under ``jax.disable_jit`` (``stepwise``).
 An operation bound by JAX on arrays alone, outside any trace, calls the one-op jitted program
 ``bind`` itself would call (``jaxapi.DirectCalls``), kept per equation: a loop's steps bind the
 same equations again and again, and ``bind``'s conversions and search for the current trace
-change nothing there. A value the NumPy path checked for subnormals and NaN (its own results,
-JAX's immutable arrays) is not checked again.
+change nothing there. The first time one is called at new input types, the executable that
+program compiles to is loaded as it is where the judge's cache holds it (``stored_ops``),
+without tracing and lowering it again; the values are that executable's either way. A value
+the NumPy path checked for subnormals and NaN (its own results, JAX's immutable arrays) is not
+checked again.
 
 ``tests/test_evaluate.py`` compares every operation here with XLA's on special and random
 values. ``uses_numpy=False`` (the judge's ``JUDGE_EVALUATOR=jax``) binds everything, as
@@ -143,6 +146,9 @@ class Evaluator:
         #: ``shared_ops.OpLog`` when the judge asked for the operations that missed its
         #: compilation cache (set by the worker before the submission is imported)
         self.ops = None
+        #: ``stored_ops.StoredOps``: operations loaded compiled, without JAX's trace and
+        #: lowering (set by the worker before the submission is imported)
+        self.stored = None
 
     def run(self, jaxpr, consts, *args, jit_inlined=False) -> list:
         """The values of ``jaxpr``'s outputs; with ``jit_inlined`` (True, or the budget of the
@@ -227,15 +233,26 @@ class Evaluator:
         ``bind``'s own steps where they change nothing (``_callable``)."""
         params = eqn.primitive.get_bind_params(eqn.params)
         name_stack = self.source_info.current_name_stack() + eqn.source_info.name_stack
-        ops = self.ops
+        ops, stored = self.ops, self.stored
         misses = ops.misses if ops is not None else 0
         fun = self._callable(eqn, params, values)
         with self.source_info.user_context(eqn.source_info.traceback, name_stack=name_stack), \
-                eqn.ctx.manager:
+                eqn.ctx.manager:  # (the configuration the call is keyed by: ``stored`` reads it)
+            loaded = None if fun is None or stored is None else \
+                stored.find(fun, eqn.primitive, params, values)
+            mark = stored.mark() if stored is not None and loaded is None else None
             if fun is None:
                 out = eqn.primitive.bind(*values, **params)
+            elif loaded is not None:
+                try:
+                    out = self.direct.call(loaded, values)
+                except Exception:  # noqa: BLE001 - a stored one that fails: JAX's own path
+                    stored.drop(fun, values)
+                    out = self.direct.call(fun, values)
             else:
                 out = self.direct.call(fun, values)
+            if mark is not None:
+                stored.keep(mark, eqn.primitive, params, values)
         if ops is not None:
             ops.note(eqn, params, misses)
         return list(out) if eqn.primitive.multiple_results else [out]

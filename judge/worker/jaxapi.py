@@ -22,6 +22,8 @@ What lives here:
 * ``primitives``, ``primitive_callable``, ``compile_jit``, ``plain_defaults``, ``jaxpr_types``,
   ``with_names``: what ``shared_ops`` needs to describe a bound operation as data and to
   compile it again from that description as JAX compiles it when it binds it on values;
+* ``trace_context``, ``eqn_context``, ``lowering_rules``, ``default_backend``, ``serialize_compiled``, ``load_compiled``: what
+  ``stored_ops`` needs to key, store and load a compiled operation;
 * ``scan_layout``: how a ``scan`` equation's operands split into constants, carries and
   scanned arrays (``num_consts``/``num_carry`` up to JAX 0.10, a flat tree ``ft_in`` from 0.11).
 """
@@ -257,6 +259,56 @@ def primitive_callable():
     from jax._src import dispatch
 
     return dispatch.xla_primitive_callable
+
+
+def trace_context():
+    """``(read, names)``: a function giving the configuration values a jitted call is keyed by
+    (``config.trace_context``), and their names, in the same order."""
+    from jax._src import config
+
+    return config.trace_context, tuple(config.trace_context_names())
+
+
+def eqn_context():
+    """The context an equation traced here and now is bound in (``JaxprEqnContext``'s
+    manager), as ``eval_jaxpr`` enters it around each equation."""
+    from jax._src import core
+
+    return core.JaxprEqnContext().manager
+
+
+def lowering_rules():
+    """A function giving the lowering rules registered for a primitive now, for every platform
+    and for the CPU (``mlir.register_lowering``), as the objects they are."""
+    from jax._src.interpreters import mlir
+
+    def rules(primitive) -> tuple:
+        return mlir._lowerings.get(primitive), mlir._platform_specific_lowerings.get("cpu", {}).get(primitive)
+
+    return rules
+
+
+def default_backend():
+    """The client JAX runs on by default (``platform``, ``platform_version``, ``devices()``)."""
+    import jax
+
+    return jax.devices()[0].client
+
+
+def serialize_compiled(compiled) -> tuple:
+    """A ``jax.stages.Compiled`` as ``(bytes, in_tree, out_tree)``, which ``load_compiled``
+    loads (``jax.experimental.serialize_executable``)."""
+    from jax.experimental import serialize_executable
+
+    return serialize_executable.serialize(compiled)
+
+
+def load_compiled(serialized):
+    """The ``jax.stages.Compiled`` ``serialize_compiled`` gave, loaded on the default backend."""
+    from jax.experimental import serialize_executable
+
+    data, in_tree, out_tree = serialized
+    return serialize_executable.deserialize_and_load(data, in_tree, out_tree, default_backend())
 
 
 def sub_jaxprs(value):

@@ -138,6 +138,15 @@ def main(argv: list[str] | None = None) -> None:
         except Exception:  # noqa: BLE001 - a JAX without what it reads: nothing is reported
             evaluator.ops = None
     op_log = evaluator.ops
+    folder = jax.config.jax_compilation_cache_dir
+    if folder:  # operations compiled once, loaded without tracing them again (``stored_ops``)
+        from .stored_ops import StoredOps
+
+        try:
+            evaluator.stored = StoredOps(jax, folder, writable=bool(request.get("store_ops")))
+        except Exception:  # noqa: BLE001 - a JAX or a configuration it cannot key: none loaded
+            evaluator.stored = None
+    stored = evaluator.stored
 
     def ops_report() -> dict:
         """The operations that missed the cache, for ``done`` (a wish list the judge checks)."""
@@ -166,12 +175,15 @@ def main(argv: list[str] | None = None) -> None:
     classify, clock, end = limits.classify, time.perf_counter, os._exit
     tampered = instrument.guard(CaseRunner, TraceOnce, Capture, custody.Measures, Evaluator,
                                 *([recorder.tracked] if recorder else []),
-                                *([type(op_log)] if op_log is not None else []))
-    # the evaluator and its op log are called while a program is evaluated: an attribute of
-    # theirs rebound (an op log of the submission's) would run its code there
+                                *([type(op_log)] if op_log is not None else []),
+                                *([type(stored)] if stored is not None else []))
+    # the evaluator, its op log and its stored operations are called while a program is
+    # evaluated: an attribute of theirs rebound (an op log of the submission's) would run its
+    # code there
     evaluator_changed = frozen_attributes(evaluator)
     op_log_changed = (frozen_attributes(op_log, keep=("misses", "size")) if op_log is not None
                       else lambda: [])
+    stored_changed = frozen_attributes(stored) if stored is not None else lambda: []
     numpy_changed = custody.watched_modules(numpy)  # a replaced NumPy function sees the values
     # The address space JAX has mapped by now is the runtime's; the submission gets ``memory``
     # bytes beyond it, whatever JAX's plugins reserve on this machine.
@@ -217,7 +229,7 @@ def main(argv: list[str] | None = None) -> None:
 
         def changed() -> list[str]:
             return tampered() + runner_changed() + numpy_changed() + evaluator_changed() + \
-                op_log_changed() + capture_changed()
+                op_log_changed() + stored_changed() + capture_changed()
 
         def ask(case: dict, args: dict) -> None:
             """Before the first ``decide`` case of a key is evaluated: send the program it

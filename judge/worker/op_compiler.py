@@ -4,7 +4,9 @@ started by ``judge.run.shared_compile`` and never loads a submission.
 
 Each operation is rebuilt from its description alone (``shared_ops.Plain``: JAX's own primitives
 bound again), lowered from its input shapes and compiled as JAX's op-by-op path compiles it
-(``dispatch.xla_primitive_callable``, a jitted call's own path for ``jit``); nothing runs. JAX
+(``dispatch.xla_primitive_callable``, a jitted call's own path for ``jit``); nothing runs. The
+executable of an operation a worker binds through that path is also stored in the form a
+worker loads without tracing it again (``stored_ops``). JAX
 writes each entry into a staging folder, from which it is renamed into the cache whole, so a
 worker never reads a half-written entry; the key is JAX's own, computed from the program, so an
 entry serves exactly the operation it was compiled from.
@@ -22,9 +24,10 @@ import time
 from .shared_ops import Plain, check_shape, dtype_of
 
 
-def compile_one(op: dict, primitives: dict, plain: Plain, callable_of) -> None:
+def compile_one(op: dict, primitives: dict, plain: Plain, callable_of, writer=None) -> None:
     """Compile ``op`` into the cache JAX is pointed at, from shapes, as binding it on values
-    would; raises on anything wrong."""
+    would; with ``writer`` (``stored_ops.Writer``), store the executable for workers to load
+    as it is too. Raises on anything wrong."""
     jax = plain.jax
     primitive = primitives.get(op["p"])
     if primitive is None:
@@ -35,7 +38,11 @@ def compile_one(op: dict, primitives: dict, plain: Plain, callable_of) -> None:
         plain.jaxapi.compile_jit(params["jaxpr"], params, inputs)
         return
     shapes = [jax.ShapeDtypeStruct(shape, dtype) for dtype, shape in inputs]
-    callable_of(primitive, **params).lower(*shapes).compile()
+    lower = lambda: callable_of(primitive, **params).lower(*shapes)  # noqa: E731
+    if writer is None:
+        lower().compile()
+    else:
+        writer.compile(primitive, params, inputs, lower)
 
 
 def _publish(staging: str, cache: str) -> None:
@@ -158,6 +165,12 @@ def compile_main() -> None:
 
         primitives, callable_of = jaxapi.primitives(), jaxapi.primitive_callable()
         plain = Plain(jax)
+        try:
+            from .stored_ops import Writer
+
+            writer = Writer(jax, staging)
+        except Exception:  # noqa: BLE001 - a JAX it cannot key operations for: cache entries only
+            writer = None
         answering, started = [True], [None]  # when the operation being compiled began
         threading.Thread(target=_watch, args=(started, staging), daemon=True).start()
 
@@ -167,7 +180,7 @@ def compile_main() -> None:
                 f.write(f"{ident}\n")  # a line per write: appends of processes interleave whole
             started[0] = time.monotonic()
             try:
-                compile_one(op, primitives, plain, callable_of)
+                compile_one(op, primitives, plain, callable_of, writer)
                 _publish(staging, cache)
                 answer = {"id": ident, "ok": True}
             except Exception as exc:  # noqa: BLE001 - a description this JAX cannot compile

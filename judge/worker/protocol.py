@@ -30,6 +30,7 @@ Channels
        "structure": false,                         # also trace each case without running it
        "reach": false,          # with structure: measure how much of the output a loop reaches
        "report_ops": false,     # list in "done" the operations that missed the compilation cache
+       "store_ops": false,  # (a trusted run, its cache writable) store what it compiles: stored_ops
        "more_cases": false,
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
                   "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}, "factor": 4.0,
@@ -104,9 +105,8 @@ Channels
   program was refused, is tampering.
 
   ``ops`` in ``done`` (only with ``report_ops``): the operations the evaluator bound that the
-  read-only compilation cache did not hold, described as plain data (``shared_ops``), for the
-  judge to compile once in a process of its own (``judge.run.shared_compile``); the judge keeps
-  the well-formed ones and decides nothing from them.
+  read-only compilation cache did not hold, as plain data (``shared_ops``), for the judge to
+  compile once (``judge.run.shared_compile``); it keeps the well-formed ones, decides nothing.
 
   ``runtime_mb`` in ``ready`` is the address space JAX had mapped (its CPU backend started) when
   the worker capped its address space at that plus ``memory_bytes``; it varies with the machine
