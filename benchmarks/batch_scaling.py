@@ -12,11 +12,11 @@ Two measurements, side by side:
   problem's reference solution on its cases, no judge, on the CPU) one after another, then all
   at once.
 
-At ``-j N`` of two grading processes' worth of lanes or more (``judge.grade.pool``: 8 and up
-by default, ``$JUDGE_BATCH_LANES`` lanes each), the batch is graded by grading processes of its
+With ``$JUDGE_BATCH_LANES`` set (lanes per grading process, ``judge.grade.pool``), a ``-j N``
+of two grading processes' worth of lanes or more is graded by grading processes of the judge's
 own; the first line says how the N lanes are split. With ``--one-process``, the class is also
-graded at ``-j N`` in the batch's own process alone (``JUDGE_BATCH_LANES=0``, as before grading
-processes), a row of its own.
+graded at ``-j N`` in the batch's own process alone (``JUDGE_BATCH_LANES=0``, the default), a
+row of its own.
 
 With ``--served``, the class is graded a second time, -j 1 and -j N, with a `judge warm` process
 running (its server has imported JAX before the batch starts: what a batch's start costs, less

@@ -48,9 +48,10 @@ from judge.errors import JudgeError
 from judge.run import cache, warm
 from judge.run.sandbox import PACKAGE_PARENT
 
-#: Lanes per grading process: the lanes one judge process keeps busy before it becomes what
-#: they wait for (a process per about four lanes on a 13-core machine).
-LANES = 4
+#: Lanes per grading process by default: none, every lane in the batch's own process. On a
+#: 13-core TPU VM, grading processes of four lanes graded a class in the same time as one
+#: process (docs/performance.md), so they are used only where $JUDGE_BATCH_LANES asks.
+LANES = 0
 #: A result line longer than this from a grading process is refused (a record is a few KB).
 MAX_LINE = 64 * 1024 * 1024
 
