@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 from judge.errors import JudgeError
-from judge.run import cache, warm
+from judge.run import cache, relay, warm
 from judge.run.sandbox import PACKAGE_PARENT
 
 #: Lanes per grading process by default: none, every lane in the batch's own process. On a
@@ -166,67 +166,12 @@ def _has_fd(stream) -> bool:
 
 
 def _relay(client: socket.socket, server) -> None:
-    """The fork server's protocol between one grading process and this process's server:
-    ``ready`` (or ``failed``) once ``server()`` gives the server (None: there is none), then
-    each ``run`` forwarded to the server ``server()`` gives then (a server that stopped is
-    started again, as for a run of this process's own), each ``kill`` to the run's server, and
-    each ``exited`` answered. Runs left when the process goes away are killed."""
-    runs: dict[int, tuple] = {}  # the process's run id -> (the server, its run id)
-    lock = threading.Lock()
+    """This process's server relayed to one grading process (``judge.run.relay``): ``server()``
+    waits for it, and gives it again (started anew if it stopped) for each run."""
+    def counted(cpu_s: float) -> None:
+        last_usage["workers_cpu_s"] += cpu_s
 
-    def send(message: dict) -> None:
-        with lock:
-            try:
-                client.send(json.dumps(message).encode())
-            except OSError:
-                pass
-
-    if server() is None:  # waits for the server to be ready
-        send({"op": "failed", "error": "warm workers are not available to this batch"})
-        client.close()
-        return
-    send({"op": "ready"})
-    try:
-        while True:
-            data, fds, _, _ = socket.recv_fds(client, 65536, 8)
-            if not data:
-                return
-            try:
-                message = json.loads(data)
-                if message.get("op") == "run" and len(fds) in (5, 6):
-                    ident = message.get("id")
-
-                    def on_exit(returncode, cpu_s, lost, ident=ident):
-                        runs.pop(ident, None)
-                        last_usage["workers_cpu_s"] += cpu_s or 0.0
-                        send({"op": "exited", "id": ident, "returncode": returncode,
-                              "cpu_s": cpu_s, "lost": lost})
-
-                    connection = server()
-                    try:
-                        if connection is None:
-                            raise warm.ServerError("no warm worker server")
-                        runs[ident] = (connection, connection.forward(
-                            fds, message.get("workdir"), message.get("cache"), on_exit))
-                    except warm.ServerError:
-                        on_exit(None, None, True)
-                elif message.get("op") == "kill" and message.get("id") in runs:
-                    connection, run_id = runs[message["id"]]
-                    connection.kill(run_id)
-            except (ValueError, AttributeError, TypeError, warm.ServerError):
-                pass
-            finally:
-                for fd in fds:
-                    os.close(fd)
-    except OSError:
-        pass
-    finally:
-        for connection, run_id in list(runs.values()):
-            try:
-                connection.kill(run_id)
-            except warm.ServerError:
-                pass
-        client.close()
+    relay.relay(client, server, counted, "warm workers are not available to this batch")
 
 
 class Pool:

@@ -7,15 +7,14 @@ importing JAX before the first submission runs. ``judge serve`` starts one and k
 (``warm.socket_path``) and get their workers forked from it, already warm.
 
 The socket speaks the fork server's own protocol (``judge.worker.forkserver``): this process
-answers a connection with ``ready`` and relays each ``run`` (with its descriptors) and ``kill``
-to its server, and each ``exited`` back. A run belongs to its connection: when a client goes
-away, its workers are killed. The socket lives in a folder only this user can enter; the
+answers a connection with ``ready`` and relays (``judge.run.relay``) each ``run`` (with its
+descriptors) and ``kill`` to its server, and each ``exited`` back. A run belongs to its
+connection: when a client goes away, its workers are killed. The socket lives in a folder only this user can enter; the
 workers are exactly as isolated as those of a server the client would have started itself.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import threading
@@ -23,59 +22,9 @@ import time
 from pathlib import Path
 
 from judge.run import cache, imports, warm
+from judge.run.relay import relay
 from judge.run.settings import Settings, of
 from judge.errors import JudgeError
-
-
-def _relay(client: socket.socket, server: warm.Connection) -> None:
-    """Serve one client connection until it closes; then kill whatever it left running."""
-    runs: dict[int, int] = {}  # the client's run id -> the server's
-    lock = threading.Lock()
-
-    def send(message: dict) -> None:
-        with lock:
-            try:
-                client.send(json.dumps(message).encode())
-            except OSError:
-                pass
-
-    send({"op": "ready"})
-    try:
-        while True:
-            data, fds, _, _ = socket.recv_fds(client, 65536, 8)
-            if not data:
-                return
-            try:
-                message = json.loads(data)
-                if message.get("op") == "run" and len(fds) in (5, 6):
-                    client_id = message.get("id")
-
-                    def on_exit(returncode, cpu_s, lost, client_id=client_id):
-                        runs.pop(client_id, None)
-                        send({"op": "exited", "id": client_id, "returncode": returncode,
-                              "cpu_s": cpu_s, "lost": lost})
-
-                    try:
-                        runs[client_id] = server.forward(fds, message.get("workdir"),
-                                                         message.get("cache"), on_exit)
-                    except warm.ServerError:
-                        on_exit(None, None, True)
-                elif message.get("op") == "kill" and message.get("id") in runs:
-                    server.kill(runs[message["id"]])
-            except (ValueError, AttributeError, warm.ServerError):
-                pass
-            finally:
-                for fd in fds:
-                    os.close(fd)
-    except OSError:
-        pass
-    finally:
-        for server_id in list(runs.values()):
-            try:
-                server.kill(server_id)
-            except warm.ServerError:
-                pass
-        client.close()
 
 
 def serve(sandbox: Settings | str | None = None, idle_timeout: float = 1800.0,
@@ -125,7 +74,7 @@ def serve(sandbox: Settings | str | None = None, idle_timeout: float = 1800.0,
                     return
                 continue
             client.settimeout(None)
-            thread = threading.Thread(target=_relay, args=(client, server), daemon=True)
+            thread = threading.Thread(target=relay, args=(client, lambda: server), daemon=True)
             thread.start()
             clients.append(thread)
         raise JudgeError(f"the warm worker server stopped: {server.error}")
