@@ -27,8 +27,8 @@ def collect(run, fd: int, started: float, startup_timeout: float,
     trusted. Start-up is timed from the start and from ``ready``; each case from when it became
     due (``loaded``, or the previous case's report); the whole run against ``run_deadline``.
 
-    Everything the pipe holds is read at once (the worker writes its case reports several to
-    a write, ``judge.worker.channel``), and its lines taken in order: ``on_case()`` after each,
+    Everything the pipe holds is read at once (reports that arrived while the judge was busy
+    wait there together), and its lines taken in order: ``on_case()`` after each,
     ``on_read(first)`` once after them all, ``first`` being the position of the last case
     reported when the first of them was taken (None while no case is).
     """
