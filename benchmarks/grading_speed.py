@@ -15,6 +15,9 @@
    it): wall time, submissions per second, the throughput ratio, and CPU per submission. Then
    the same class again with ``--restart``: the journal it replaces tells how long each grade
    took, and the batch starts the longest first (the endless one no longer ends the batch alone).
+3. The same class without its endless submission, graded by `judge batch -j 2` in a fresh
+   journal, against the bare processes' times for those files: with one, the per-case limit
+   alone holds the batch near 10 s, however fast the rest is graded.
 
 With ``--against DIR`` (another checkout of the judge, an earlier version say), every judge
 measurement is made for both, interleaved (the first after the other in each round), against
@@ -243,8 +246,16 @@ def main() -> None:
         folder.mkdir()
         files = make_class(folder, args.class_size)
         started = time.perf_counter()
-        bare_cpu = sum(bare(path, timeout=CASE_LIMIT_S)[1] for path in files)
+        bare_runs = [bare(path, timeout=CASE_LIMIT_S) for path in files]
         sequential = time.perf_counter() - started
+        bare_cpu = sum(cpu for _, cpu in bare_runs)
+        # the class without its endless submission (the last file): the time limit alone holds
+        # a batch with one at about 10 s however fast the rest is graded
+        finite = Path(tmp) / "finite"
+        finite.mkdir()
+        for path in files[:-1]:
+            shutil.copyfile(path, finite / path.name)
+        finite_bare = sum(wall for wall, _ in bare_runs[:-1])
         batch_args = {root: ["batch", str(folder), "-p", "fake_quant_ste", "-j", "2", *sandbox,
                              "--out", str(Path(tmp) / f"report-{i}.txt"),
                              "--journal", str(Path(tmp) / f"journal-{i}")]
@@ -255,6 +266,11 @@ def main() -> None:
         again = {root: judge([*batch_args[root], "--restart"], envs[root], root)
                  for root in reversed(roots)}
         batches = {root: (first[root], again[root]) for root in roots}
+        without = {root: judge(["batch", str(finite), "-p", "fake_quant_ste", "-j", "2", *sandbox,
+                                "--out", str(Path(tmp) / f"finite-{i}.txt"),
+                                "--journal", str(Path(tmp) / f"finite-journal-{i}")],
+                               envs[root], root)
+                   for i, root in enumerate(roots)}
     n = len(files)
     print(f"\n2. a class of {n} submissions (1 loops forever)")
     print(f"   one bare fresh process per submission     {sequential:7.1f} s  {n / sequential:5.2f}"
@@ -269,6 +285,13 @@ def main() -> None:
               f" submissions/s  CPU {again_judge / n:5.2f} / {again_workers / n:5.2f} s each{mark}")
         print(f"   throughput ratio batch/bare                {sequential / batch:7.2f}"
               f"   (target >= 12); graded again: {sequential / again:.2f}{mark}")
+    print(f"\n3. the same class without the endless submission ({n - 1} submissions)")
+    print(f"   one bare fresh process per submission     {finite_bare:7.1f} s")
+    for root in roots:
+        mark = "" if len(roots) == 1 else f"   [{names[root]}]"
+        wall = without[root][0]
+        print(f"   judge batch -j 2                           {wall:7.1f} s  ratio "
+              f"{finite_bare / wall:5.2f}   (target >= 12){mark}")
 
 
 if __name__ == "__main__":
