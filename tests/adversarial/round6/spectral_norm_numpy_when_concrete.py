@@ -1,9 +1,11 @@
 """spectral_norm: when W comes in as concrete values the steps run in NumPy in a Python loop
-(any K, any trick); only a traced W takes the JAX loop the rules look at. The function turns
-a value into a NumPy array whenever it can.
+(any K, any trick); only a traced W takes the JAX loop the rules look at. The judge runs only
+the program it traced, where ``np.asarray`` of a tracer fails and the JAX loop is taken: the
+NumPy branch never runs, and what is graded is an honest program.
 
 Problem: spectral_norm
-Expected: RJ
+Expected: AC
+Cases: all
 """
 
 import jax

@@ -1,9 +1,9 @@
 """spectral_norm: the steps run on the host through ``pure_callback``, reached as
 ``vars(jax)["pure_" + "callback"]``; a K-trip loop that only counts keeps the loop rules
-quiet, and u, v come back from the host.
+quiet, and u, v come back from the host. The source gate refuses ``vars``.
 
 Problem: spectral_norm
-Expected: RJ callback_used
+Expected: RJ forbidden_construct
 """
 
 import jax
