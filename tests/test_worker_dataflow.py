@@ -76,3 +76,18 @@ def test_a_bool_array_from_floats_is_data():
 def test_input_levels():
     closed = jax.make_jaxpr(lambda x, y, s, m: 0)(X, Y, jnp.float32(1), jnp.ones(2, bool))
     assert dataflow.input_levels(closed.jaxpr.invars) == (2, 1, 0, 1)
+
+
+def test_a_data_divisor_counts_twice():
+    """``1 / a`` is a nonlinear function of ``a`` (a square is ``1 / (1 / a - 1 / (a + 1)) - a``),
+    so a quotient by a data value counts as a product of two; a quotient of data by a scalar
+    input (``g / loss_scale``) or by a constant counts one."""
+    g, s = jnp.ones((3, 2)), jnp.float32(4.0)
+    div = ("div",)
+    assert _data_operands(lambda g, s: g / s, g, s, primitives=div) == [1]
+    assert _data_operands(lambda g, s: g / 3.0, g, s, primitives=div) == [1]
+    assert _data_operands(lambda g, s: 1.0 / g, g, s, primitives=div) == [2]
+    assert _data_operands(lambda g, s: s / g, g, s, primitives=div) == [2]
+    assert _data_operands(lambda g, s: g / (g + 1.0), g, s, primitives=div) == [3]
+    assert _data_operands(lambda g, s: jnp.remainder(s, g), g, s, primitives=("rem",)) == [2]
+    assert _data_operands(lambda g, s: jnp.remainder(g, s), g, s, primitives=("rem",)) == [1]

@@ -10,7 +10,9 @@ program's input arrays (inputs of at least one dimension), not from scalars, con
 literals alone, nor through a decision: a bool of shape ``()`` such as ``finite``, or one
 computed from integer inputs alone such as a one-hot of labels; a bool array computed from
 floating data is data, since its bits can rebuild the floats (``judge.worker.dataflow``). With ``x`` and ``params`` arrays and ``loss_scale``
-of shape ``()``, ``x * dz`` has two, ``lr * g`` and ``g / loss_scale`` one.
+of shape ``()``, ``x * dz`` has two, ``lr * g`` and ``g / loss_scale`` one; a divisor that is data
+counts twice, so ``1 / dz`` has two (a reciprocal is nonlinear: products can be built from
+reciprocals and sums).
 
 * ``require``: at least ``at_least`` (default 1) live equations match each entry. "The
   gradient's matrix products run in float16": ``{primitives: [dot_general], dtypes: [float16],

@@ -20,6 +20,9 @@ its bits can hold the floats themselves (``(bits(x) >> i) & 1 == 1`` for each i,
 by ``where``, rebuilds ``x`` exactly), so a product of ``x`` so rebuilt and another array is a
 product of two data operands, as ``x * dz`` is.
 
+A quotient by a data value counts that divisor as two data operands (``operands``): ``1 / a`` is
+a nonlinear function of ``a``, and squares, hence products, are built from reciprocals alone.
+
 Decides nothing: it only marks values.
 """
 
@@ -30,6 +33,21 @@ from .jaxapi import ONE_BODY_CALLS, sub_jaxprs
 #: Primitives whose bodies' outputs are the equation's outputs, one for one (a call, and
 #: ``cond``'s branches): data flows through them output by output.
 FOLLOWS = ONE_BODY_CALLS | {"cond"}
+
+
+#: Primitives whose second operand divides: nonlinear in it.
+DIVIDES = frozenset({"div", "rem"})
+
+
+def operands(eqn, found: dict) -> int:
+    """How many of ``eqn``'s operands are data (``found``: ``values``' marks), a quotient's (or a
+    remainder's) divisor counted twice: ``1 / a`` is a nonlinear function of ``a`` (``a * a`` is
+    ``1 / (1 / a - 1 / (a + 1)) - a``), so a quotient by a data value counts as a product of two,
+    while ``g / loss_scale``, by a scalar input, has one."""
+    count = sum(id(v) in found for v in eqn.invars)
+    if eqn.primitive.name in DIVIDES and len(eqn.invars) == 2 and id(eqn.invars[1]) in found:
+        count += 1
+    return count
 
 
 def _aval(var):

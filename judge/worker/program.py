@@ -239,7 +239,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             name = eqn.primitive.name
             live[name] = live.get(name, 0) + 1
             typed = (name, _dtypes(eqn.invars), _dtypes(eqn.outvars),  # a tuple key: see below
-                     min(sum(id(v) in found for v in eqn.invars), protocol.MAX_TYPED_VALUES))
+                     min(dataflow.operands(eqn, found), protocol.MAX_TYPED_VALUES))
             live[typed] = live.get(typed, 0) + 1
             bodies = _loop_wants(eqn, mask, backward)
             me = None  # this equation's own entry, where it is a loop
