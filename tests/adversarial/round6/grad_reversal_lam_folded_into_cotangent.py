@@ -3,7 +3,7 @@ the pullback, ``pull(lam * dy)``, hidden as a ``jnp.multiply`` with a broadcast 
 lam is applied outside the rule.
 
 Problem: grad_reversal
-Expected: RJ
+Expected: RJ grads_not_from_backward
 """
 
 import jax

@@ -3,7 +3,7 @@ differentiated is a stop_gradient construction that only looks like it: the valu
 plus -lam * (z - stop_gradient(z)), whose derivative is -lam without the rule.
 
 Problem: grad_reversal
-Expected: RJ
+Expected: RJ backward_not_run
 """
 
 import jax
