@@ -1,5 +1,5 @@
 """adamw_step: the optimizer state as a class registered with
-``jax.tree_util.register_pytree_node_class`` (count as aux-free child), every leaf made at least
+``jax.tree_util.register_pytree_node_class`` (count and both moments as its children), every leaf made at least
 1-d with ``jnp.atleast_1d`` for the arithmetic and reshaped back to its own shape (0-d leaves
 included), the hyperparameters bound with ``functools.partial``.
 
