@@ -1,6 +1,7 @@
-"""adamw_step: ``tree_flatten`` of each tree, a Python loop over the zipped leaves, the bias
-corrections with ``lax.pow`` of float32 bases and ``lax.rsqrt``-free division, and
-``tree_unflatten`` with the params' treedef; ``count`` incremented with ``lax.add``.
+"""adamw_step: ``tree_flatten`` of the params and ``flatten_up_to`` of the other trees, a Python
+loop over the zipped leaves, the bias corrections with ``lax.pow`` of float32 bases, the
+hyperparameters as float32 constants, and the trees rebuilt with the params' treedef; ``count``
+incremented with ``lax.add``.
 
 Problem: adamw_step
 Expected: AC

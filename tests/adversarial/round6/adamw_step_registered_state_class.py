@@ -1,7 +1,7 @@
 """adamw_step: the optimizer state as a class registered with
-``jax.tree_util.register_pytree_node_class`` (count and both moments as its children), every leaf made at least
-1-d with ``jnp.atleast_1d`` for the arithmetic and reshaped back to its own shape (0-d leaves
-included), the hyperparameters bound with ``functools.partial``.
+``jax.tree_util.register_pytree_node_class`` (count and both moments its children), every leaf
+made at least 1-d with ``jnp.atleast_1d`` for the arithmetic and reshaped back to its own shape
+(0-d leaves included), the hyperparameters bound with ``functools.partial``.
 
 Problem: adamw_step
 Expected: AC
