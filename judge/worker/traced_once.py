@@ -19,9 +19,10 @@ With the custom_vjp instrument (``instrument``, rule ``custom_vjp_grads``) the f
 markers scale by is one more input of the program, last, and the program is traced under
 ``disable_jit`` (``_make_jaxpr``; so is every program whose structure no rule reads). Each
 case's output is the program evaluated with the factor at 1, and its scaled output the same
-program evaluated with the case's own random factor (what does not depend on the factor kept from
-the first evaluation: ``reuse``); the instrument's counts are those of the program's trace, and its provenance is measured on that program once (``_measured``;
-``custody`` keeps the result for every later case of the key).
+program evaluated with the case's own random factor (what does not depend on the factor kept
+from the first evaluation: ``reuse``); the instrument's counts are those of the program's
+trace, and its provenance is measured on that program once (``_measured``; ``custody`` keeps
+the result for every later case of the key).
 Where the rule looks unfollowed, the key is traced once more from cleared caches.
 
 Used by ``case_runner`` (``CaseRunner`` is a ``TraceOnce``), in the process the submission
