@@ -109,6 +109,16 @@ def test_other_inputs_are_evaluated_whole():
     _identical([np.asarray(v) for v in got], [np.asarray(v) for v in want])
 
 
+def test_another_program_is_evaluated_whole():
+    """The key traced again (from cleared caches): its program is not the one recorded, though
+    it may print the same."""
+    one, two = (jax.make_jaxpr(_marked)(X, np.float32(1.0)) for _ in range(2))
+    evaluator, spy = evaluate.Evaluator(jax), Spy()
+    evaluator.run(one.jaxpr, one.consts, X, np.float32(1.0), jit_inlined=True, reuse=spy)
+    evaluator.run(two.jaxpr, two.consts, X, np.float32(2.0), jit_inlined=True, reuse=spy)
+    assert spy.passes[0] is not None and spy.passes[1] is None
+
+
 def test_a_program_with_an_effect_is_evaluated_whole():
     def printed(x, k):
         forward, grads = _marked(x, k)
@@ -118,6 +128,44 @@ def test_a_program_with_an_effect_is_evaluated_whole():
     got, want, spy = _both(printed, X)
     _identical(got, want)
     assert spy.passes == [None, None]
+
+
+def test_a_callback_runs_as_often_as_in_a_whole_evaluation():
+    """A ``pure_callback`` has no effect, but runs code of its own (a submission's, which the
+    rules refuse): it is called again, and what reads it evaluated again, as a whole second
+    evaluation would."""
+    calls: list = []
+
+    def counted(v):
+        calls.append(1)
+        return np.asarray(v) * len(calls)
+
+    def called(x, k):
+        forward, grads = _marked(x, k)
+        shape = jax.ShapeDtypeStruct(forward.shape, forward.dtype)
+        return jax.pure_callback(counted, shape, forward) + 1.0, grads
+
+    closed = jax.make_jaxpr(called)(X, np.float32(1.0))
+    evaluator, spy = evaluate.Evaluator(jax), Spy()
+    first = evaluator.run(closed.jaxpr, closed.consts, X, np.float32(1.0), jit_inlined=True, reuse=spy)
+    again = evaluator.run(closed.jaxpr, closed.consts, X, np.float32(3.0), jit_inlined=True, reuse=spy)
+    assert len(calls) == 2 and spy.passes[1] is not None and first
+    del calls[1:]  # the whole evaluation's call is the second too
+    whole = evaluate.Evaluator(jax).run(closed.jaxpr, closed.consts, X, np.float32(3.0), jit_inlined=True)
+    _identical([np.asarray(v) for v in again], [np.asarray(v) for v in whole])
+
+
+def test_a_generator_with_a_state_is_evaluated_again():
+    def drawn(x, k):
+        forward, grads = _marked(x, k)
+        return forward + jax.lax.rng_uniform(0.0, 1.0, forward.shape), grads
+
+    _, _, spy = _both(drawn, X)
+    closed = jax.make_jaxpr(drawn)(X, np.float32(1.0))
+    assert spy.passes[1] is not None
+    names = {e.primitive.name for e in spy.program[0].eqns if id(e) in spy.split[0]}
+    assert "rng_uniform" in names and "add" in names and "tanh" not in names
+    assert len(closed.jaxpr.eqns) == len(spy.program[0].eqns)
 
 
 def _loops(x, k):

@@ -20,10 +20,14 @@ deterministic: an equation given the same values computes the same values, down 
   whether a loop is stepped or bound whole. An equation that holds a loop is taken from the
   first evaluation only where the budget left before it is the same as then (it then spends
   what it spent then); if not, the evaluation starts again, whole;
-* a program with an effect (a state it reads and writes, a callback, an order) is evaluated
-  whole, and so is one where a value to keep is not a plain array or number (NumPy's own
-  arrays, JAX's, Python's and NumPy's scalars): nothing kept is an object a submission could
-  give behaviour to.
+* a program with an effect (a state it reads and writes, an ordered callback, a print) is
+  evaluated whole, and so is one where a value to keep is not a plain array or number (NumPy's
+  own arrays, JAX's, Python's and NumPy's scalars): nothing kept is an object a submission
+  could give behaviour to;
+* an equation that may give other values for the same inputs, or run code of its own, with no
+  effect to say so (a ``pure_callback``; ``rng_uniform``, whose generator keeps a state), or
+  one that holds such an equation, depends on the factor as if it read it: it is evaluated
+  again, in its place, as often as a whole evaluation evaluates it, and so is all that reads it.
 
 What is kept is held by the ``Reuse`` of one case, in the worker's process, from the first
 evaluation to the second; no submission code runs between them.
@@ -36,12 +40,14 @@ import types
 
 import numpy
 
-from .program import sub_jaxprs
+from .jaxapi import sub_jaxprs
 
 np = types.SimpleNamespace(**vars(numpy))  # NumPy's names before any submission ran
 
 #: The primitives a loop budget pays for (``stepwise``).
 _LOOPS = frozenset({"while", "scan"})
+#: Primitives with no effect whose values are not a function of their inputs alone.
+_STATEFUL = frozenset({"rng_uniform"})
 
 
 class Stale(Exception):
@@ -146,20 +152,28 @@ def _split(jaxpr, literal):
             return None
         ins = [v for v in eqn.invars if not isinstance(v, literal)]
         zero = eqn.primitive.name == "sub" and len(ins) == 2 and ins[0] is factor and ins[1] is factor
-        if not zero and any(v in moved for v in ins):
+        names = _held(eqn)
+        if (not zero and any(v in moved for v in ins)) or any(_impure(n) for n in names):
             dependent.add(id(eqn))
             moved.update(eqn.outvars)
             read.update(ins)
-        elif _holds_loop(eqn):
+        elif names & _LOOPS:
             loops.add(id(eqn))
     read.update(v for v in jaxpr.outvars if not isinstance(v, literal))
     made = {v for eqn in jaxpr.eqns if id(eqn) not in dependent for v in eqn.outvars}
     return dependent, made & read, loops
 
 
-def _holds_loop(eqn) -> bool:
-    if eqn.primitive.name in _LOOPS:
-        return True
+def _impure(name: str) -> bool:
+    """Whether a primitive may give other values for the same inputs, or run code of its own,
+    with no effect to say so: it is evaluated each time, in its place, as a whole evaluation
+    evaluates it (a callback; ``rng_uniform``, whose generator keeps a state)."""
+    return name in _STATEFUL or "callback" in name
+
+
+def _held(eqn) -> set:
+    """The names of the primitives of ``eqn`` and of every program nested in it."""
+    names = {eqn.primitive.name}
     stack = [sub for param in eqn.params.values() for sub in sub_jaxprs(param)]
     seen = set()
     while stack:
@@ -168,10 +182,9 @@ def _holds_loop(eqn) -> bool:
             continue
         seen.add(id(body))
         for inner in getattr(body, "eqns", ()):
-            if inner.primitive.name in _LOOPS:
-                return True
+            names.add(inner.primitive.name)
             stack.extend(sub for param in inner.params.values() for sub in sub_jaxprs(param))
-    return False
+    return names
 
 
 def _finite(factor) -> bool:
