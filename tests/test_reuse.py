@@ -112,7 +112,8 @@ def test_other_inputs_are_evaluated_whole():
 def test_another_program_is_evaluated_whole():
     """The key traced again (from cleared caches): its program is not the one recorded, though
     it may print the same."""
-    one, two = (jax.make_jaxpr(_marked)(X, np.float32(1.0)) for _ in range(2))
+    one, two = (jax.make_jaxpr(lambda x, k: _marked(x, k))(X, np.float32(1.0)) for _ in range(2))
+    assert one.jaxpr is not two.jaxpr
     evaluator, spy = evaluate.Evaluator(jax), Spy()
     evaluator.run(one.jaxpr, one.consts, X, np.float32(1.0), jit_inlined=True, reuse=spy)
     evaluator.run(two.jaxpr, two.consts, X, np.float32(2.0), jit_inlined=True, reuse=spy)
