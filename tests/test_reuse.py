@@ -295,7 +295,11 @@ def graded(tmp_path_factory):
               "two_rules": ROOT / "submissions/fake_quant_ste/accepted/two_rules_in_series.py",
               "stop_gradient": ROOT / "submissions/fake_quant_ste/rejected/stop_gradient_ste.py",
               "backward_ignored": ROOT / "submissions/fake_quant_ste/rejected/formula_grads.py",
-              "data_dependent": folder / "data_dependent.py"}
+              "data_dependent": folder / "data_dependent.py",
+              # the backward rule writes a ref the output reads: an effect, evaluated whole
+              "ref_written_by_backward": ROOT / "tests/adversarial/rules/ref_stash_from_backward.py",
+              # a callback in the forward pass: called again in the scaled evaluation
+              "callback": ROOT / "submissions/fake_quant_ste/rejected/pure_callback.py"}
     chosen["data_dependent"].write_text(_DATA_DEPENDENT)
     done = subprocess.run([sys.executable, "-c", _SCRIPT, *map(str, chosen.values())],
                           capture_output=True, text=True, timeout=600, cwd=ROOT)
@@ -305,7 +309,7 @@ def graded(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", ["honest", "two_rules", "stop_gradient", "backward_ignored",
-                                  "data_dependent"])
+                                  "data_dependent", "callback"])
 def test_the_evidence_is_that_of_a_whole_second_evaluation(graded, name):
     found = graded[name]
     assert found["same"], name
@@ -313,3 +317,9 @@ def test_the_evidence_is_that_of_a_whole_second_evaluation(graded, name):
     # every case's scaled output took the forward pass from its first evaluation (once more
     # where the rule looked unfollowed and the key was traced again)
     assert found["replayed"] in (found["cases"], found["cases"] + 1) and found["cases"] > 0
+
+
+def test_a_program_with_a_ref_the_backward_rule_writes_is_evaluated_whole(graded):
+    found = graded["ref_written_by_backward"]
+    assert found["same"] and all(found["evidence"])
+    assert found["replayed"] == 0
