@@ -135,6 +135,9 @@ class Evaluator:
         #: NumPy's and JAX's own arrays, Python's and NumPy's numbers
         self.plain_types = (np.ndarray, *parts.array_types, bool, int, float, np.float16,
                             np.float32, np.float64, np.int32, np.int64, np.bool_)
+        #: what ``reuse`` reads of each program (which equations depend on the factor), by id,
+        #: with the program
+        self.splits: dict = {}
         self.table = _table() if uses_numpy else {}
         self.errstate = np.errstate
         self.quiet = False  # within ``errstate(all="ignore")``, set once per evaluation
@@ -188,7 +191,8 @@ class Evaluator:
         env: dict = {}
         literal = self.Literal
         eqns, last_used = self._needed(jaxpr)
-        hooks = None if reuse is None else reuse.begin(jaxpr, consts, args, eqns, literal, self.plain_types)
+        hooks = None if reuse is None else reuse.begin(jaxpr, consts, args, eqns, literal,
+                                                       self.plain_types, self.splits)
         budget = jit_inlined or None
 
         def read(v):

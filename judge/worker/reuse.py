@@ -66,15 +66,20 @@ class Reuse:
         self.budgets: dict = {}  # id(eqn) -> (budget left before it, after it)
         self.complete = self.spoiled = False
 
-    def begin(self, jaxpr, consts, args, eqns, literal, plain) -> "Pass | None":
+    def begin(self, jaxpr, consts, args, eqns, literal, plain, splits) -> "Pass | None":
         """The hooks for one evaluation of ``jaxpr`` (``eqns``: those the evaluator computes;
-        ``literal``: JAX's literal type; ``plain``: the types a kept value may have): the
-        first records, a later one takes what does not depend on the factor from it; None
+        ``literal``: JAX's literal type; ``plain``: the types a kept value may have;
+        ``splits``: each program's ``_split`` by id, kept by the evaluator for every case that
+        runs it):
+        the first records, a later one takes what does not depend on the factor from it; None
         where it is to be evaluated whole."""
         if not args or not _finite(args[-1]):
             return None
         if self.program is None:
-            split = self.split = _split(jaxpr, literal)
+            known = splits.get(id(jaxpr))  # (the program, kept so that its id stays its own)
+            if known is None or known[0] is not jaxpr:
+                known = splits[id(jaxpr)] = (jaxpr, _split(jaxpr, literal))
+            split = self.split = known[1]
             if split is None:
                 return None
             self.program = (jaxpr, consts, list(args[:-1]), list(eqns))
