@@ -57,6 +57,10 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
 With ``jit_inlined`` (the case runner's), calls, branches and loops are evaluated operation
 by operation too, as under ``jax.disable_jit`` (``stepwise``).
 
+With ``reuse`` (the case runner's, where the custom_vjp instrument's factor is the program's
+last input), a case's second evaluation, at another factor, evaluates again only the equations
+that depend on the factor and takes the others' values from the first (``reuse``).
+
 An operation bound by JAX on arrays alone, outside any trace, calls the one-op jitted program
 ``bind`` itself would call (``jaxapi.DirectCalls``), kept per equation: a loop's steps bind the
 same equations again and again, and ``bind``'s conversions and search for the current trace
@@ -80,6 +84,7 @@ import weakref
 import numpy
 
 from . import jaxapi, stepwise
+from . import reuse as _reuse
 from .exact_ops import DTYPES as _DTYPES, F16 as _F16, HALF_OPS as _HALF_OPS, MAY as _MAY, PARAMS as _PARAMS
 from .exact_ops import flushed as _flushed, subnormal as _subnormal, table as _table
 
@@ -126,6 +131,13 @@ class Evaluator:
         self.last_used, self.clean_up = parts.last_used, parts.clean_up
         self.array_types = frozenset({np.ndarray, *parts.array_types})
         self.scalar_types = frozenset({bool, int, float, *parts.scalar_types})
+        #: the types of the values a second evaluation may take from a first (``reuse``):
+        #: NumPy's and JAX's own arrays, Python's and NumPy's numbers
+        self.plain_types = (np.ndarray, *parts.array_types, bool, int, float, np.float16,
+                            np.float32, np.float64, np.int32, np.int64, np.bool_)
+        #: what ``reuse`` reads of each program (which equations depend on the factor), by id,
+        #: with the program
+        self.splits: dict = {}
         self.table = _table() if uses_numpy else {}
         self.errstate = np.errstate
         self.quiet = False  # within ``errstate(all="ignore")``, set once per evaluation
@@ -150,16 +162,27 @@ class Evaluator:
         #: lowering (set by the worker before the submission is imported)
         self.stored = None
 
-    def run(self, jaxpr, consts, *args, jit_inlined=False) -> list:
+    def run(self, jaxpr, consts, *args, jit_inlined=False, reuse=None) -> list:
         """The values of ``jaxpr``'s outputs; with ``jit_inlined`` (True, or the budget of the
-        loops around), calls, branches and loops step by step (``stepwise``)."""
+        loops around), calls, branches and loops step by step (``stepwise``). With ``reuse``
+        (``reuse.Reuse``, one case's), the first evaluation keeps the values that do not depend
+        on the program's last input (the custom_vjp instrument's factor), and a later one with
+        another factor takes them from it, with the same values as evaluated whole."""
+        if reuse is not None:
+            try:
+                return self._run(jaxpr, consts, args, jit_inlined, reuse)
+            except _reuse.Stale:  # the first evaluation's values do not serve: evaluated whole
+                pass
+        return self._run(jaxpr, consts, args, jit_inlined, None)
+
+    def _run(self, jaxpr, consts, args, jit_inlined, reuse) -> list:
         if jit_inlined is True:
             jit_inlined = stepwise.Budget()
         if not self.quiet and self.table:  # NumPy's floating-point errors ignored, as XLA's are
             self.quiet = True
             try:
                 with self.errstate(all="ignore"):
-                    return self.run(jaxpr, consts, *args, jit_inlined=jit_inlined)
+                    return self._run(jaxpr, consts, args, jit_inlined, reuse)
             finally:
                 self.quiet = False
                 self.callables.clear()  # this evaluation's equations and programs
@@ -168,6 +191,9 @@ class Evaluator:
         env: dict = {}
         literal = self.Literal
         eqns, last_used = self._needed(jaxpr)
+        hooks = None if reuse is None else reuse.begin(jaxpr, consts, args, eqns, literal,
+                                                       self.plain_types, self.splits)
+        budget = jit_inlined or None
 
         def read(v):
             return v.val if isinstance(v, literal) else env[v]
@@ -175,6 +201,13 @@ class Evaluator:
         env.update(zip(jaxpr.constvars, consts))
         env.update(zip(jaxpr.invars, args))
         for eqn in eqns:
+            kept = None if hooks is None else hooks.kept(eqn, budget)
+            if kept is not None:  # the first evaluation's values, where the rest reads them
+                env.update(kept)
+                for v in eqn.invars:  # as ``clean_up``, for the values computed here
+                    if not isinstance(v, literal) and last_used.get(v) is eqn:
+                        env.pop(v, None)
+                continue
             values = [read(v) for v in eqn.invars]
             outs = self._numpy(eqn, values) if self.table else None
             name = eqn.primitive.name
@@ -184,9 +217,13 @@ class Evaluator:
                                          lambda vals: self._bind(eqn, vals), jit_inlined or None)
             if outs is None:
                 outs = self._bind(eqn, values)
+            if hooks is not None:
+                hooks.done(eqn, outs, budget)
             env.update(zip(eqn.outvars, outs))
             del values, outs
             self.clean_up(eqn, env, last_used)  # as eval_jaxpr: a value is dropped after its last use
+        if hooks is not None:
+            hooks.finish()
         return [read(v) for v in jaxpr.outvars]
 
     def _needed(self, jaxpr) -> tuple[list, dict]:

@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
 
     import numpy
 
-    from . import custody, instrument, lowering, program, provenance
+    from . import custody, instrument, lowering, program, provenance, reuse
     from .evaluate import Evaluator
 
     lowering.share_contexts()
@@ -174,6 +174,7 @@ def main(argv: list[str] | None = None) -> None:
     decode_args = protocol.decode_args
     classify, clock, end = limits.classify, time.perf_counter, os._exit
     tampered = instrument.guard(CaseRunner, TraceOnce, Capture, custody.Measures, Evaluator,
+                                reuse.Reuse, reuse.Pass,
                                 *([recorder.tracked] if recorder else []),
                                 *([type(op_log)] if op_log is not None else []),
                                 *([type(stored)] if stored is not None else []))

@@ -19,9 +19,10 @@ With the custom_vjp instrument (``instrument``, rule ``custom_vjp_grads``) the f
 markers scale by is one more input of the program, last, and the program is traced under
 ``disable_jit`` (``_make_jaxpr``; so is every program whose structure no rule reads). Each
 case's output is the program evaluated with the factor at 1, and its scaled output the same
-program evaluated with the case's own random factor; the instrument's counts are those of the
-program's trace, and its provenance is measured on that program once (``_measured``;
-``custody`` keeps the result for every later case of the key).
+program evaluated with the case's own random factor (what does not depend on the factor kept
+from the first evaluation: ``reuse``); the instrument's counts are those of the program's
+trace, and its provenance is measured on that program once (``_measured``; ``custody`` keeps
+the result for every later case of the key).
 Where the rule looks unfollowed, the key is traced once more from cleared caches.
 
 Used by ``case_runner`` (``CaseRunner`` is a ``TraceOnce``), in the process the submission
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 import contextlib
 
-from . import output_data, symbolic
+from . import output_data, reuse, symbolic
 from .output_data import describe_error
 
 
@@ -208,11 +209,13 @@ class TraceOnce:
             raise found
         return found
 
-    def _evaluate_at(self, traced: "Traced", args: dict, probe_args: dict, factor: float = 1.0
-                     ) -> tuple[list, dict]:
+    def _evaluate_at(self, traced: "Traced", args: dict, probe_args: dict, factor: float = 1.0,
+                     kept: "reuse.Reuse | None" = None) -> tuple[list, dict]:
         """The traced program's outputs at the case (made concrete at its dims), and the probes
         whose direction does not fit it; with the custom_vjp instrument, the backward rules'
-        results scaled by ``factor`` (1: the output itself)."""
+        results scaled by ``factor`` (1: the output itself). ``kept``, the case's: its first
+        evaluation keeps what does not depend on the factor, and the next takes it from there
+        (``reuse``)."""
         jax, np = self.jax, self.np
         dims = symbolic.case_dims(traced.shapes, {n: symbolic.shapes_of(args[n]) for n in traced.shapes})
         if dims is None:
@@ -231,7 +234,8 @@ class TraceOnce:
         # by the submission ("call", "log") would run its code there, on conversions that the
         # NumPy evaluator and JAX make a different number of times
         with np.errstate(all="ignore"):
-            return self.evaluator.run(concrete.jaxpr, concrete.consts, *inputs, jit_inlined=True), unfit
+            return self.evaluator.run(concrete.jaxpr, concrete.consts, *inputs, jit_inlined=True,
+                                      reuse=kept if traced.marked else None), unfit
 
     def _without_failing_probes(self, args: dict, probe_args: dict, spec: dict, traced: "Traced"):
         """The program run without the derivatives that fail when they run (a custom_vjp under
@@ -269,17 +273,19 @@ class TraceOnce:
                 result["error"]["kind"] = "symbolic"
             return result
         try:
+            kept = reuse.Reuse()  # the output's evaluation, kept for the scaled one
             try:
-                flat, unfit = self._evaluate_at(traced, args, probe_args)
+                flat, unfit = self._evaluate_at(traced, args, probe_args, kept=kept)
             except Exception:  # noqa: BLE001 - a derivative that fails when it runs, maybe
                 if not traced.probes:
                     raise
                 traced = self._without_failing_probes(args, probe_args, spec, traced)
-                flat, unfit = self._evaluate_at(traced, args, probe_args)
+                kept = reuse.Reuse()
+                flat, unfit = self._evaluate_at(traced, args, probe_args, kept=kept)
             evidence = {"custom_vjp_applied": 0, "backward_runs": 0}
             if traced.marked:
                 traced, flat, unfit, evidence = self._measured(traced, flat, unfit, args, probe_args,
-                                                               spec, factor)
+                                                               spec, factor, kept)
             result["output"] = self._fill(traced.skeleton, flat[:traced.outputs])
             if self.probes:
                 probes = result["probes"] = {"errors": {**traced.errors, **unfit}}
@@ -302,7 +308,7 @@ class TraceOnce:
         return result
 
     def _measured(self, traced: "Traced", flat: list, unfit: dict, args: dict, probe_args: dict,
-                  spec: dict, factor: float) -> tuple:
+                  spec: dict, factor: float, kept: "reuse.Reuse") -> tuple:
         """The custom_vjp instrument's evidence on one case (``custom_vjp_grads``): what it
         counted while the program was traced; the output with every backward rule's result
         scaled by the case's ``factor`` (the one program evaluated again with that input); and
@@ -310,13 +316,14 @@ class TraceOnce:
         the key is traced once more from cleared caches (JAX may have served a cached trace in
         which no rule ran; ``_fresh``), and what the first trace used counts too. Returns the
         program, its outputs and unfit probes (those of the new trace where there is one) and
-        the evidence."""
+        the evidence. ``kept``: the output's evaluation, whose values that do not depend on the
+        factor the scaled one takes (``reuse``)."""
         evidence: dict = {}
 
         def scaled(program, outputs):
             applied, runs = program.counts
             evidence.update(custom_vjp_applied=applied, backward_runs=runs)
-            moved = self._evaluate_at(program, args, probe_args, factor)[0]
+            moved = self._evaluate_at(program, args, probe_args, factor, kept)[0]
             got = self._fill(program.skeleton, moved[:program.outputs])
             output = self._fill(program.skeleton, outputs[:program.outputs])
             return got, bool(runs and applied and self._rule_followed(output, got, factor))
@@ -329,7 +336,8 @@ class TraceOnce:
             traced.primitives = {**traced.primitives, "primitives": sorted(
                 set(traced.primitives["primitives"]) | set(first["primitives"]))}
             self.traced_once[self._key(args, spec)] = traced
-            flat, unfit = self._evaluate_at(traced, args, probe_args)
+            kept = reuse.Reuse()
+            flat, unfit = self._evaluate_at(traced, args, probe_args, kept=kept)
             moved, followed = scaled(traced, flat)
             self.clearing_helps = followed
         evidence["scaled"] = moved
