@@ -234,6 +234,46 @@ class CaseRunner(traced_once.TraceOnce):
                 return skipped
         return self._run_symbolic(args, probe_args or {}, spec, factor)
 
+    def shortened(self, args: dict, probe_args: dict | None, spec: dict | None, output=None) -> dict | None:
+        """The case's output with the loop the trips rule reads stopped one trip early
+        (``last_trip``): ``{"loop": its index in the program's summary, "output": VALUE}``, or
+        None where there is no such loop or it cannot be measured; a scan of no step is told as
+        ``"trips": 0`` with the case's own ``output``. Runs nothing of the submission's: the
+        program its key traced, evaluated again."""
+        from . import last_trip
+
+        spec = spec if spec is not None else self._signature(args)
+        traced = self.traced_once.get(self._key(args, spec))
+        if traced is None or isinstance(traced, BaseException) or not traced.program or traced.marked:
+            return None
+        try:
+            dims = symbolic.case_dims(traced.shapes, {n: symbolic.shapes_of(args[n]) for n in traced.shapes})
+            if dims is None:
+                return None
+            concrete = traced.at(dims)
+            if getattr(traced, "loop_paths", None) is None:
+                traced.loop_paths = last_trip.paths(traced.closed, self.summarize)
+            found = traced.loop_paths
+            primal = list(range(traced.outputs))
+            index = last_trip.chosen(traced.program.get("loops") or [], lambda i: i < len(found) and
+                                     last_trip.needed_by(concrete.jaxpr, found[i], primal))
+            path = found[index] if index is not None and index < len(found) else None
+            if path is None:
+                return None
+            if last_trip.no_step(concrete.jaxpr, path):
+                return {"loop": index, "output": output, "trips": 0}
+            inputs = self.jax.tree_util.tree_leaves([args[n] for n in self.traced])
+            if traced.probes:
+                inputs += self._direction_leaves(traced, concrete, probe_args or {})[0]
+            with self.np.errstate(all="ignore"):
+                got = last_trip.shortened(concrete, path, inputs, traced.outputs,
+                                          lambda j, c, *x: self.evaluator.run(j, c, *x, jit_inlined=True))
+            if got is None:
+                return None
+            return {"loop": index, "output": self._fill(traced.skeleton, got[0]), "trips": got[1]}
+        except Exception:  # noqa: BLE001 - a program the measurement cannot run: not measured
+            return None
+
     def question(self, args: dict, spec: dict) -> dict | None:
         """What the judge is asked before the first ``decide`` case of ``spec``'s key is
         evaluated: the ``program`` and ``trace`` (primitives) of the program the key traced. None
