@@ -35,8 +35,7 @@ Channels
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
                   "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}, "factor": 4.0,
                   "symbolic": {"key": "...", "shapes": {"x": ["T", 3]},
-                               "symbols": {"T": [1, 4096]}},          # optional
-                  "shorten": true}, ...,   # optional: report "shortened" (below)
+                               "symbols": {"T": [1, 4096]}}, "shorten": true}, ...,  # optional
                  {"index": 70, "abstract": {"x": {"shape": [4096], "dtype": "float32"}},
                   "args": {"scale": 0.5, ...}}]}          # trace only, at these shapes
 
@@ -65,10 +64,10 @@ Channels
       {"type": "loaded", "ok": true, "time_s": 0.01, "stdout": TEXT, "stderr": TEXT}
       {"type": "loaded", "ok": false, "error": ERROR, "stdout": TEXT, "stderr": TEXT}
       {"type": "case", "index": 0, "time_s": 0.2, "stdout": TEXT, "stderr": TEXT,
-       "error": ERROR | null,
-       "output": VALUE | null,
+       "error": ERROR | null, "output": VALUE | null,
        "probes": {"vjp": VALUE, "jvp": VALUE, "errors": {"jvp": ERROR}} | null,
        "trace": {"primitives": ["add", ...], "custom_vjp_calls": 1} | null,
+       "shortened": {"loop": 0, "output": VALUE, "trips": 7} | null,  # with "shorten": last_trip
        "evidence": {"custom_vjp_applied": 2, "backward_runs": 1, "instrument_intact": true,
                     "provenance": {"reached": false, "used": true, "rules": 1, "opaque": 0},
                     "scaled": VALUE | null, "cache_cleared": false} | null,
@@ -79,8 +78,6 @@ Channels
                    "lines": {"while": 12, ...}, "busiest": [[12, 380], ...],
                    "typed": [["dot_general", ["float16", "float16"], ["float16"], 3, 2], ...],
                    "typed_omitted": 0} | null}
-      {"type": "case", "index": 5, ..., "program": {...},             # a case sent with "shorten"
-       "shortened": {"loop": 0, "output": VALUE, "trips": 7 | null} | null}
       {"type": "program", "index": 12, "program": {...}, "trace": {"primitives": [...], ...}}
       {"type": "case", "index": 12, "skipped": true, "time_s": 0.01, "stdout": TEXT,
        "stderr": TEXT, "error": null, "output": FORM, "probes": null, "trace": {...},
@@ -106,11 +103,6 @@ Channels
   case's dims). The judge accepts it only where it refused that very program for the case's key
   (``judge.run.asked``); a program for another case, or twice, or a case evaluated after its
   program was refused, is tampering.
-
-  ``shortened`` (only for a case sent with ``shorten``): the case's output with the loop
-  ``last_trip.chosen`` picks (``loop``, its index in ``program``'s loops) stopped one trip
-  early (``last_trip``), and the trips it ran in full (null where a ``cond`` lies on the way to
-  it; 0 for a scan of no step, with the case's own output); null where it cannot be measured.
 
   ``ops`` in ``done`` (only with ``report_ops``): the operations the evaluator bound that the
   read-only compilation cache did not hold, as plain data (``shared_ops``), for the judge to
