@@ -20,7 +20,7 @@ from judge.problem import spec
 from judge.rules import last_trip as rule
 from judge.run import boundary
 from judge.run.boundary import Expected, ProtocolError
-from judge.worker import last_trip, program
+from judge.worker import last_trip, program, protocol
 from judge.worker.evaluate import Evaluator
 
 #: two close singular values: after K steps the iteration is far from converged
@@ -142,6 +142,19 @@ def test_the_chosen_loop_is_the_heaviest_then_its_holder_but_not_a_loop_over_a_d
     assert last_trip.chosen([{"length": "<=7", "work": 5}]) == 0
 
 
+def test_the_worker_stops_measuring_once_an_output_moved_beyond_the_largest_tolerance():
+    skeleton = {"kind": "dict", "items": {"a": {"kind": "array", "slot": 0},
+                                          "b": {"kind": "list", "items": [{"kind": "array", "slot": 1}]}}}
+    own = {"kind": "dict", "items": {"a": protocol.encode_array(np.float32(2.0)),
+                                     "b": {"kind": "list", "items": [protocol.encode_array(np.ones(3, np.float32))]}}}
+    found = {k: protocol.decode_value(v) for k, v in last_trip.leaves(skeleton, own).items()}
+    assert sorted(found) == [0, 1]
+    tolerance = {"rtol": 1e-4, "atol": 1e-5}
+    assert not last_trip.moved([np.float32(2.0001), np.ones(3)], found, tolerance)
+    assert last_trip.moved([np.float32(2.0), np.array([1.0, 1.0, 1.01])], found, tolerance)
+    assert last_trip.moved([np.float32(np.nan), np.ones(3)], found, tolerance)
+
+
 def test_a_scan_of_no_step_is_told_apart():
     def none(W, u0):
         return jax.lax.scan(lambda c, x: (c * 2.0, None), jnp.float32(1), length=0)[0] + W[0, 0]
@@ -187,6 +200,7 @@ def test_every_case_of_a_problem_with_a_loop_keyed_on_k_is_measured(tmp_path):
     planned = plan.resolve(problem, cases, traces=False)
     request = trips.mark(build_request(problem, tmp_path / "s.py", cases, planned), problem, planned)
     assert all(c.get("shorten") for c in request["cases"])
+    assert request["shorten_tolerance"] == {"rtol": 1e-4, "atol": 1e-5}  # the spec's
     assert boundary.Expected.of(request).shorten == {c.index for c in cases}
     other = spec.load("ema_scan")
     planned = plan.resolve(other, other.cases, traces=False)

@@ -31,7 +31,11 @@ def mark(request: dict, problem, planned: Plan) -> dict:
         counts[key] = counts.get(key, 0) + 1
         more = last_trip.PER_KEY is None or counts[key] <= last_trip.PER_KEY
         found.append({**entry, "shorten": True} if more else entry)
-    return {**request, "cases": found}
+    # the worker stops measuring once a case moved beyond the largest of the outputs'
+    # tolerances (then it moved beyond its own): one such case is all the rule asks for
+    tolerances = [s.tolerance for p in planned.cases.values() for s in p.outputs]
+    largest = {k: max((float(t.get(k, 0.0)) for t in tolerances), default=0.0) for k in ("rtol", "atol")}
+    return {**request, "cases": found, "shorten_tolerance": largest}
 
 
 def moved(problem, planned, report) -> bool | str | None:

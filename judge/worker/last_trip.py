@@ -37,6 +37,9 @@ from . import jaxapi, reach
 
 #: Output elements past which the shortened output is not measured (sent back whole).
 MAX_ELEMENTS = 1 << 14
+#: Equations the measurement's loops may evaluate step by step (``stepwise.Budget``): a loop
+#: compiled by XLA for one case's shapes costs more than thousands of operations in NumPy
+STEPPED = 1 << 16
 
 
 def trip_count(length: str) -> int | None:
@@ -122,6 +125,36 @@ def paths(closed, summarize) -> list:
     found: list = []
     summarize(closed, paths=found)
     return found
+
+
+def leaves(skeleton: dict, value, found: dict | None = None) -> dict:
+    """The arrays of an encoded output (``output_data.fill``'s), by their skeleton's slots."""
+    found = {} if found is None else found
+    kind = skeleton.get("kind")
+    if kind == "array" and isinstance(value, dict) and value.get("kind") == "array":
+        found[skeleton["slot"]] = value
+    elif kind in ("dict", "list", "tuple") and isinstance(value, dict):
+        inner, items = skeleton["items"], value.get("items")
+        pairs = (((inner[k], items.get(k)) for k in inner) if kind == "dict" and isinstance(items, dict)
+                 else zip(inner, items) if isinstance(items, list) else ())
+        for sub, item in pairs:
+            leaves(sub, item, found)
+    return found
+
+
+def moved(short: list, own: dict, tolerance: dict) -> bool:
+    """Does an array of ``short`` differ from the case's own (``own``: decoded, by slot) by more
+    than ``atol + rtol * |own|`` somewhere (NaN against a number, too)? Only a hint to stop
+    measuring: the judge compares at each output's own tolerance, never above these."""
+    rtol, atol = float(tolerance.get("rtol", 0.0)), float(tolerance.get("atol", 0.0))
+    for slot, a in own.items():
+        if slot >= len(short):
+            continue
+        a, b = np.asarray(a, np.float64), np.asarray(short[slot], np.float64)
+        if a.shape != b.shape or not np.all((np.abs(a - b) <= atol + rtol * np.abs(a))
+                                            | (np.isnan(a) & np.isnan(b)) | (a == b)):
+            return True
+    return False
 
 
 def no_step(jaxpr, path: list) -> bool:
