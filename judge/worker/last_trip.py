@@ -16,13 +16,13 @@ autodiff's backward loop left for the forward loop of the same count) stopped on
   its last trip (its first carry where it runs none).
 
 What merely counts the trips is not the work of a trip: every element of what the loop gives
-out (its carries, its stacked rows) to which the last trip adds the same when the loop runs on
-its data moved (each floating operand, its first carries included, moved by a pseudo-random
-whole number of times one plus its magnitude: a count kept in a float stays exact), and every
-integer one, keeps its full run's value; only the rest comes from the shortened run. So
-``output + (count - K)``, the count an integer or a float, moves nothing, while a step's value
-computed from the data moves with them. (A loop that only carries a value along adds nothing
-to it, on any data: kept, as it is anyway.)
+out (its carries, its stacked rows) to which the last trip adds the same when the program runs
+on its inputs moved (each floating input moved by a pseudo-random whole number of times one
+plus its magnitude: a count kept in a float stays exact), and every integer one, keeps its full
+run's value; only the rest comes from the shortened run. So ``output + (count - K)``, the count
+an integer or a float, and a carry that converges whatever the inputs (``d / 2 + 1 / 2``, less
+its closed form) move nothing, while a step's value computed from the inputs moves with them.
+(A loop that only carries a value along adds nothing to it: kept, as it is anyway.)
 
 Only the primal outputs (the first ``outputs`` of the program; not the derivatives the judge
 traces in) are evaluated, by the worker's own evaluator. Decides nothing: the judge compares
@@ -183,8 +183,9 @@ def shortened(concrete, path: list, inputs: list, outputs: int, evaluate) -> tup
     ran: list = []  # the trips the loop ran in full, where no branch lies on the way to it
 
     def program(*values):
-        outs = _run(concrete.jaxpr, concrete.consts, values, list(path), outputs, ran)
-        return [*outs, *ran[:1]]
+        pairs = [(v, _moved(v, i)) for i, v in enumerate(values)]
+        outs = _run(concrete.jaxpr, concrete.consts, pairs, list(path), outputs, ran)
+        return [*(real for real, _ in outs), *ran[:1]]
 
     made = jax.make_jaxpr(program)(*inputs)
     got = list(evaluate(made.jaxpr, made.consts, *inputs))
@@ -207,20 +208,26 @@ def _needed(jaxpr, wanted) -> list:
     return kept[::-1]
 
 
-def _run(jaxpr, consts, values, route: list, wanted: int | None = None, ran: list | None = None) -> list:
-    """``jaxpr`` interpreted on tracers, the loop at the end of ``route`` stopped early; the
-    calls and the ``cond`` branch on the way interpreted too (``reach.path_to``'s indices count
-    no ``dim_as_value`` equation)."""
+def _bind(eqn, values: list) -> list:
+    outs = eqn.primitive.bind(*values, **eqn.primitive.get_bind_params(eqn.params))
+    return list(outs) if eqn.primitive.multiple_results else [outs]
+
+
+def _run(jaxpr, consts, pairs, route: list, wanted: int | None = None, ran: list | None = None) -> list:
+    """``jaxpr`` interpreted on tracers twice over, on the case's inputs and on the inputs
+    moved (``pairs``: each value as ``(case's, moved)``), the loop at the end of ``route``
+    stopped early; the calls and the ``cond`` branch on the way interpreted too
+    (``reach.path_to``'s indices count no ``dim_as_value`` equation)."""
     from jax._src import core
 
     env: dict = {}
 
     def read(v):
-        return v.val if isinstance(v, core.Literal) else env[v]
+        return (v.val, v.val) if isinstance(v, core.Literal) else env[v]
 
     for v, x in zip(jaxpr.constvars, consts):
-        env[v] = x
-    for v, x in zip(jaxpr.invars, values):
+        env[v] = (x, x)
+    for v, x in zip(jaxpr.invars, pairs):
         env[v] = x
     index = -1
     needed = {id(e) for e in _needed(jaxpr, wanted)}
@@ -233,8 +240,7 @@ def _run(jaxpr, consts, values, route: list, wanted: int | None = None, ran: lis
         if route and index == route[0]:
             outs = _on_route(eqn, ins, route[1:], ran)
         else:
-            outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
-            outs = outs if eqn.primitive.multiple_results else [outs]
+            outs = list(zip(_bind(eqn, [r for r, _ in ins]), _bind(eqn, [m for _, m in ins])))
         for v, x in zip(eqn.outvars, outs):
             env[v] = x
     return [read(v) for v in (jaxpr.outvars if wanted is None else jaxpr.outvars[:wanted])]
@@ -246,23 +252,28 @@ def _on_route(eqn, ins: list, rest: list, ran: list | None) -> list:
 
     if not rest:
         return _loop(eqn, ins, ran)
-    if eqn.primitive.name == "cond":
+    if eqn.primitive.name == "cond":  # the moved inputs go the case's way too
         taken = rest[0][1]
         branches = eqn.params["branches"]
 
         def made(b, branch):
-            def fn(*values):
-                if b == taken:
-                    return _run(branch.jaxpr, branch.consts, values, rest[1:])  # trips not told
-                return core.eval_jaxpr(branch.jaxpr, branch.consts, *values)
+            def fn(*flat):
+                pairs = list(zip(flat[0::2], flat[1::2]))
+                if b == taken:  # trips not told from inside a branch
+                    outs = _run(branch.jaxpr, branch.consts, pairs, rest[1:])
+                else:
+                    outs = zip(*(core.eval_jaxpr(branch.jaxpr, branch.consts, *side) for side in zip(*pairs)))
+                return [x for pair in outs for x in pair]
             return fn
-        return list(jax.lax.switch(ins[0], [made(b, br) for b, br in enumerate(branches)], *ins[1:]))
+        flat = jax.lax.switch(ins[0][0], [made(b, br) for b, br in enumerate(branches)],
+                              *[x for pair in ins[1:] for x in pair])
+        return list(zip(flat[0::2], flat[1::2]))
     sub = reach.call_body(eqn)
     return _run(reach.opened(sub), getattr(sub, "consts", ()), ins, rest, None, ran)
 
 
 def _moved(value, seed: int):
-    """A floating operand moved by a fixed pseudo-random whole number of times one plus its
+    """A floating input moved by a fixed pseudo-random whole number of times one plus its
     magnitude, one to three each way (whole, so that a count kept in a float stays exact)."""
     import jax.numpy as jnp
 
@@ -275,8 +286,8 @@ def _moved(value, seed: int):
 
 def _loop(eqn, ins: list, ran: list | None) -> list:
     """The loop's results with its last trip left out, but for what only counts its trips (an
-    element whose last trip adds the same on the data moved, ``_moved``, or an integer one);
-    the trips it ran in full go to ``ran``."""
+    element to which the last trip adds the same where the program's inputs are moved,
+    ``_moved``, or an integer one); the trips it ran in full go to ``ran``."""
     import jax.numpy as jnp
 
     params = eqn.primitive.get_bind_params(eqn.params)
@@ -287,12 +298,13 @@ def _loop(eqn, ins: list, ran: list | None) -> list:
             return full, _scan(eqn, values), jnp.int32(int(eqn.params["length"]))
         return (full, *_while(eqn, values))
 
-    full, short, trips = both(ins)
-    full_m, short_m, _ = both([_moved(x, i) for i, x in enumerate(ins)])
+    full, short, trips = both([r for r, _ in ins])
+    full_m, short_m, _ = both([m for _, m in ins])
     if ran is not None:
         ran.append(trips)
-    return [jnp.where((f - s) == (fm - sm), f, s) if np.issubdtype(np.dtype(f.dtype), np.inexact) else f
+    kept = [jnp.where((f - s) == (fm - sm), f, s) if np.issubdtype(np.dtype(f.dtype), np.inexact) else f
             for f, s, fm, sm in zip(full, short, full_m, short_m)]
+    return list(zip(kept, full_m))
 
 
 def _scan(eqn, ins: list) -> list:
