@@ -14,9 +14,9 @@ from judge.rules import last_trip
 def mark(request: dict, problem, planned: Plan) -> dict:
     """``request`` with ``shorten`` on the first ``last_trip.PER_KEY`` cases of each program
     (each key, or each case's static values where the program is traced at its shapes; every
-    case where it is None),
-    where the problem keys a loop rule on a static int parameter and its programs are
-    summarized."""
+    case where it is None), where the problem keys a loop rule on a static int parameter and
+    its programs are summarized; and the largest output tolerance, past which the worker stops
+    measuring."""
     if last_trip.rule_of(problem) is None or not request.get("structure"):
         return request
     statics = [p.name for p in problem.parameters if not p.traced]

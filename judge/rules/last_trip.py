@@ -1,7 +1,7 @@
 """Does the loop that ``no_unrolling`` keyed on a static int parameter K reads compute the output?
 Its form cannot say (a decoy loop of K trips whose result adds exactly zero, beside squarings
-by K's bits or steps written out, has every form the rule asks for); its values can. On a few
-cases of each program (``PER_KEY``), the worker evaluates the program the case ran again with
+by K's bits or steps written out, has every form the rule asks for); its values can. On every
+case (``PER_KEY``), until one moved, the worker evaluates the program the case ran again with
 that loop stopped one trip early (``judge.worker.last_trip``), and the judge compares the
 result with the case's own output at the problem's tolerance (``judge.grade.trips``). The honest
 loop's last trip changes the output wherever the iteration has not converged; a problem's cases
