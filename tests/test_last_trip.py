@@ -234,3 +234,16 @@ def test_a_while_that_stops_before_its_count_where_its_last_trip_moves_does_not_
     assert rule.counts(True, 3, Loop) == "early"  # bits of K - 1 ran out: not convergence
     assert rule.counts(False, 7, Loop) is False
     assert "stopped before its count" in rule.breach({"parameter": "K"}, 4, 0, 2).message
+
+
+def test_a_case_is_measured_only_where_the_worker_could_measure_it():
+    from types import SimpleNamespace
+
+    report = SimpleNamespace(error=None, skipped=False, program=SimpleNamespace(loops=()),
+                             shortened=None, output=np.zeros(last_trip.MAX_ELEMENTS + 1, np.float32))
+    assert trips.moved(None, None, report) is None  # too large for the worker: not measured
+    report.output = np.float32(1.0)
+    assert trips.moved(None, None, report) is False  # asked, and nothing came back
+    report.shortened = boundary.Shortened(loop=0, output=np.float32(1.0), trips=0)
+    report.program = SimpleNamespace(loops=(object(),))
+    assert trips.moved(None, None, report) is None  # a loop of no trip: nothing to leave out

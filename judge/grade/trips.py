@@ -6,9 +6,12 @@ what the rules found at the probe shapes."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from judge.grade import compare
 from judge.grade.plan import Plan
 from judge.rules import last_trip
+from judge.worker.last_trip import MAX_ELEMENTS
 
 
 def mark(request: dict, problem, planned: Plan) -> dict:
@@ -48,6 +51,8 @@ def moved(problem, planned, report) -> bool | str | None:
     if report.program is None:
         return None
     got = report.shortened
+    if got is None and _elements(report.output) > MAX_ELEMENTS:
+        return None  # an output the worker does not measure
     if got is None or got.loop >= len(report.program.loops):
         return False
     if got.trips == 0:
@@ -73,6 +78,15 @@ def moved(problem, planned, report) -> bool | str | None:
     except (TypeError, ValueError, KeyError, IndexError):
         changed = True  # not comparable with the output: not the same output
     return last_trip.counts(changed, got.trips, report.program.loops[got.loop])
+
+
+def _elements(value) -> int:
+    """The elements of a decoded output's arrays."""
+    if isinstance(value, dict):
+        return sum(_elements(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(_elements(v) for v in value)
+    return int(np.size(value)) if isinstance(value, (np.ndarray, np.generic)) else 0
 
 
 def breach(problem, cases, run, planned: Plan, request: dict):
