@@ -252,7 +252,7 @@ class CaseRunner(traced_once.TraceOnce):
 
         spec = spec if spec is not None else self._signature(args)
         traced = self.traced_once.get(self._key(args, spec))
-        if traced is None or isinstance(traced, BaseException) or not traced.program or traced.marked:
+        if traced is None or isinstance(traced, BaseException) or not traced.program:
             return None
         try:
             dims = symbolic.case_dims(traced.shapes, {n: symbolic.shapes_of(args[n]) for n in traced.shapes})
@@ -273,6 +273,8 @@ class CaseRunner(traced_once.TraceOnce):
             inputs = self.jax.tree_util.tree_leaves([args[n] for n in self.traced])
             if traced.probes:
                 inputs += self._direction_leaves(traced, concrete, probe_args or {})[0]
+            if traced.marked:  # the custom_vjp instrument's factor, at 1: the output itself
+                inputs.append(self.np.float32(1.0))
             with self.np.errstate(all="ignore"):  # every step in NumPy where it can: no compiling
                 got = last_trip.shortened(concrete, path, inputs, traced.outputs, lambda j, c, *x: self.evaluator.run(
                     j, c, *x, jit_inlined=stepwise.Budget(last_trip.STEPPED)))
