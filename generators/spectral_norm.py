@@ -156,6 +156,29 @@ def unit_scale(rng):
 
 
 @_again
+def slow_at_64(rng):
+    """K = 64 where the iteration has not converged: the two largest singular values within 2% to
+    5% of each other and u0 almost orthogonal to the top left singular vector, so that sigma
+    still changes at the last step (by more than ten times the tolerance, checked in float64):
+    a loop of K trips that does not compute the steps shows here, at the K the largest
+    programs run at."""
+    m, n = int(rng.integers(4, 13)), int(rng.integers(4, 13))
+    k = min(m, n)
+    U, _ = np.linalg.qr(rng.normal(size=(m, k)))
+    V, _ = np.linalg.qr(rng.normal(size=(n, k)))
+    s = np.asarray([1.0, 1 - rng.uniform(0.02, 0.05)] + list(rng.uniform(0.1, 0.6, k - 2)))
+    W = (U * s) @ V.T
+    W = _round(W * (LIMIT * 0.9 / np.abs(W).max()))
+    Uw, _, _ = np.linalg.svd(W.astype(F64))
+    u0 = _round(3.5 * Uw[:, 1] / np.abs(Uw[:, 1]).max() + 0.02 * Uw[:, 0])
+    last = [_iterate(W.astype(F64), u0.astype(F64), K) for K in (63, 64)]
+    sigmas = [u @ W.astype(F64) @ v for u, v, _ in last]
+    if not abs(sigmas[1] - sigmas[0]) > 1e-3 * abs(sigmas[1]):
+        return None
+    return _case(rng, W, u0, 64, "not converged at K = 64")
+
+
+@_again
 def largest(rng):
     """m = n = 16 and K = 64."""
     return _case(rng, rng.uniform(-4, 4, (16, 16)), rng.uniform(-4, 4, 16), 64, "largest")
@@ -163,7 +186,7 @@ def largest(rng):
 
 FAMILIES = {"mixed": mixed, "not_converged": not_converged, "one_step": one_step,
             "converged": converged, "vector": vector, "rank_one": rank_one,
-            "unit_scale": unit_scale, "largest": largest}
+            "unit_scale": unit_scale, "largest": largest, "slow_at_64": slow_at_64}
 
 
 def _derivatives(W, u, v, probe, dtype):

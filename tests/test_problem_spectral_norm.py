@@ -50,7 +50,7 @@ def test_rules(problem):
 
 
 def test_cases_keep_the_statement(problem):
-    seen = {"not_converged": 0, "one_step": 0, "vector": 0, "K64": 0}
+    seen = {"not_converged": 0, "one_step": 0, "vector": 0, "K64": 0, "last_step_moves_at_64": 0}
     for case in problem.cases:
         W, u0, K = (case.inputs[n] for n in ("W", "u0", "K"))
         m, n = W.shape
@@ -65,7 +65,30 @@ def test_cases_keep_the_statement(problem):
         seen["one_step"] += K == 1
         seen["vector"] += min(m, n) == 1
         seen["K64"] += K == 64
+        if K == 64:  # the 64th step still moves sigma well past the tolerance: a loop of K
+            fewer = _power(W.astype(np.float64), u0.astype(np.float64), K - 1)  # trips must run them
+            seen["last_step_moves_at_64"] += abs(sigma - fewer[0] @ W @ fewer[1]) > 10 * (1e-4 * sigma + 1e-5)
     assert all(seen.values()), seen
+
+
+def test_cases_that_all_converge_refuse_the_reference(problem):
+    """The last trip of the honest loop changes sigma only where the iteration has not
+    converged: with only such cases as K = 64 on a clear gap, nothing shows that the loop of K
+    trips computes the output, and the reference itself is refused (what ``judge check`` reports
+    to an author whose cases miss the unconverged ones)."""
+    from dataclasses import replace
+
+    from judge.grade import grading
+
+    converged = tuple(replace(c, visibility="example") for c in problem.cases
+                      if c.name.startswith("gen_converged"))
+    result = grading.grade(replace(problem, cases=converged), problem.reference, sandbox="none",
+                           hints=False)
+    assert (result.verdict.name, result.reason) == ("RJ", "unrolled_loop")
+    assert "with one trip fewer it is the same on every case" in result.message
+    kept = tuple(c for c in problem.cases if c.name.startswith(("gen_converged", "gen_slow_at_64")))
+    assert grading.grade(replace(problem, cases=kept), problem.reference, sandbox="none",
+                         hints=False).verdict.name == "AC"
 
 
 @pytest.mark.parametrize("folder, name, verdict, reason, words", [

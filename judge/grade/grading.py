@@ -21,7 +21,7 @@ from judge.run.settings import Settings, of as resolve_settings
 from judge import rules
 from judge.grade import compare, corners, example_diff, plan, traces
 from judge.grade import hints as hints_mod
-from judge.grade import intake, scoring, skips
+from judge.grade import intake, scoring, skips, trips
 from judge.grade.request import build_request
 from judge import gate
 from judge.run.boundary import ErrorReport, Probes, escape
@@ -114,7 +114,7 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
                            reason=reason, message=message, time_s=time.monotonic() - started,
                            cases=results)
     planned = plan.resolve(problem, cases)  # what grading needs of each case, resolved once
-    request = skips.flag(build_request(problem, path, cases, planned), planned)
+    request = trips.mark(skips.flag(build_request(problem, path, cases, planned), planned), problem, planned)
     cache_dir = _cache_for(problem, use_cache)
     if compiles is not None and cache_dir is not None:
         request["report_ops"] = True
@@ -128,7 +128,7 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
     factors = {c["index"]: c["factor"] for c in request["cases"]}
     shown = intake.shown(path.name)  # the student chose it: escaped, one-to-one
     describe = lambda error: _error_text(error, shown)  # noqa: E731
-    program_breach = traces.program_breach(planned, trace_run, describe)
+    program_breach = traces.program_breach(planned, trace_run, describe) or trips.breach(problem, cases, run, planned, request)
     decided: dict = {}  # the rules' decision on each program traced with symbolic dims
     results = tuple(judge_case(problem, case, run, factors[case.index], shown, program_breach,
                                traces.related(planned, case, trace_run, describe),

@@ -19,7 +19,7 @@ from judge.problem.model import bind_dims, dim_ranges, shapes_for, tree_extents,
 from judge.rules import carriers, primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence
 
-_HELPERS = {"base", "expression", "primitive_names", "polynomial", "carriers"}
+_HELPERS = {"base", "expression", "primitive_names", "polynomial", "carriers", "last_trip"}
 #: what the registry itself may report, beside its rules' reasons
 REASONS = ("opaque_computation", "function_primitive")
 

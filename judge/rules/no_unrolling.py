@@ -58,7 +58,10 @@ read from reads a whole number or flag the body computes from nothing the loop's
 arrays move (a counter against a bound computed from W, bits shifted out of K - 1): that loop
 stops where something decided before it runs says so, and its count is data. Where the count of a loop
 is data (a bound computed from an array, a while that runs until a value converges with no
-counter beside), nothing shows that it tracks K, and the program is refused.
+counter beside), nothing shows that it tracks K, and the program is refused. That loop must also
+compute the output, which its form cannot show and its values do: stopped one trip early at
+every case, it must change the output beyond the tolerance on one of them
+(``judge.rules.last_trip``, decided by ``judge.grade.trips`` across the cases).
 """
 
 from __future__ import annotations

@@ -125,6 +125,17 @@ class CaseReport:
     #: not evaluated: the judge refused its program (``program``, ``trace``); ``output`` is the
     #: output's form, each array all zeros of its shape and dtype (``protocol`` FORM)
     skipped: bool = False
+    #: the output with a loop stopped one trip early (``judge.worker.last_trip``), where asked
+    shortened: Shortened | None = None
+
+
+@dataclass(frozen=True)
+class Shortened:
+    """The case's output with one loop of its program stopped one trip early."""
+
+    loop: int     # the loop's index among the program summary's loops
+    output: Any   # decoded as ``CaseReport.output``
+    trips: int | None = None  # the trips it ran in full at the case, where told
 
 
 @dataclass(frozen=True)
@@ -166,6 +177,8 @@ class Expected:
     report_ops: bool = False                # ``done`` may list operations to compile
     #: the cases sent with ``decide``: index -> the key of the program they run (``symbolic``)
     decide: Mapping[int, str] = field(default_factory=dict)
+    #: the cases sent with ``shorten``, which may report ``shortened``
+    shorten: frozenset = frozenset()
 
     @classmethod
     def of(cls, request: dict) -> "Expected":
@@ -181,7 +194,8 @@ class Expected:
                    message_bytes=min(int(request.get("message_bytes") or protocol.MAX_MESSAGE_BYTES),
                                      protocol.MAX_MESSAGE_BYTES),
                    report_ops=bool(request.get("report_ops")),
-                   decide=MappingProxyType(decide))
+                   decide=MappingProxyType(decide),
+                   shorten=frozenset(c["index"] for c in request.get("cases", ()) if c.get("shorten")))
 
 
 # --- field checks -----------------------------------------------------------------------------
@@ -331,7 +345,7 @@ def _skipped(msg: dict, expected: Expected, index: int) -> CaseReport:
 
 def _case(msg: dict, expected: Expected) -> CaseReport:
     _keys(msg, "case", ("type", "index", "time_s", "stdout", "stderr", "error", "output", "probes",
-                        "trace", "evidence"), ("program", "skipped"))
+                        "trace", "evidence"), ("program", "skipped", "shortened"))
     index = _int(msg["index"], "case.index")
     if "skipped" in msg:
         return _skipped(msg, expected, index)
@@ -357,6 +371,8 @@ def _case(msg: dict, expected: Expected) -> CaseReport:
         _fail("case", "a case without an error must report its output, trace and evidence")
     if msg["probes"] is not None and not expected.probes:
         _fail("case.probes", "no probes were requested")
+    if msg.get("shortened") is not None and index not in expected.shorten:
+        _fail("case.shortened", "no loop stopped early was requested")
     return CaseReport(
         index=index, time_s=_number(msg["time_s"], "case.time_s"),
         stdout=_text(msg["stdout"], "case.stdout", cap, True),
@@ -366,7 +382,15 @@ def _case(msg: dict, expected: Expected) -> CaseReport:
         trace=_optional(_trace, msg["trace"], "case.trace"),
         evidence=_optional(_evidence, msg["evidence"], "case.evidence", expected, complete),
         probes=_optional(_probes, msg["probes"], "case.probes", expected, complete),
-        program=program)
+        program=program, shortened=_optional(_shortened, msg.get("shortened"), "case.shortened"))
+
+
+def _shortened(raw, where: str) -> Shortened:
+    item = _object(raw, where)
+    _keys(item, where, ("loop", "output", "trips"))
+    return Shortened(loop=_int(item["loop"], f"{where}.loop", 0, protocol.MAX_LOOPS - 1),
+                     output=value(item["output"], f"{where}.output"),
+                     trips=_optional(_int, item["trips"], f"{where}.trips", 0, protocol.MAX_SUMMARY_COUNT))
 
 
 def _halt(msg: dict, expected: Expected) -> Halt:

@@ -55,6 +55,8 @@ class CaseRunner(traced_once.TraceOnce):
         self.traced_once: dict = {}
         #: the judge's answers by key, for ``decide`` cases: evaluate them (True) or not (False)
         self.answers: dict = {}
+        #: ``"moved"``: a case's output moved with the loop one trip short (``shortened``)
+        self.last_trip: dict = {}
 
     def _split(self, value, leaves: list, depth: int = 0):
         """Output structure with arrays replaced by slots into ``leaves`` (``output_data.split``)."""
@@ -233,6 +235,57 @@ class CaseRunner(traced_once.TraceOnce):
             if skipped is not None:
                 return skipped
         return self._run_symbolic(args, probe_args or {}, spec, factor)
+
+    def shortened(self, args: dict, probe_args: dict | None, spec: dict | None, output=None,
+                  tolerance: dict | None = None) -> dict | None:
+        """The case's output with the loop the trips rule reads stopped one trip early
+        (``last_trip``): ``{"loop": its index in the program's summary, "output": VALUE}``, or
+        None where there is no such loop or it cannot be measured; a scan of no step is told as
+        ``"trips": 0`` with the case's own ``output``. Runs nothing of the submission's: the
+        program its key traced, evaluated again. Once one case's output moved beyond
+        ``tolerance`` (the largest of the problem's), no later case is measured: one is what the
+        judge asks for."""
+        from . import last_trip, protocol, stepwise
+
+        if self.last_trip.get("moved"):
+            return None
+
+        spec = spec if spec is not None else self._signature(args)
+        traced = self.traced_once.get(self._key(args, spec))
+        if traced is None or isinstance(traced, BaseException) or not traced.program:
+            return None
+        try:
+            dims = symbolic.case_dims(traced.shapes, {n: symbolic.shapes_of(args[n]) for n in traced.shapes})
+            if dims is None:
+                return None
+            concrete = traced.at(dims)
+            if getattr(traced, "loop_paths", None) is None:
+                traced.loop_paths = last_trip.paths(traced.closed, self.summarize)
+            found = traced.loop_paths
+            primal = list(range(traced.outputs))
+            index = last_trip.chosen(traced.program.get("loops") or [], lambda i: i < len(found) and
+                                     last_trip.needed_by(concrete.jaxpr, found[i], primal))
+            path = found[index] if index is not None and index < len(found) else None
+            if path is None:
+                return None
+            if last_trip.no_step(concrete.jaxpr, path):
+                return {"loop": index, "output": output, "trips": 0}
+            inputs = self.jax.tree_util.tree_leaves([args[n] for n in self.traced])
+            if traced.probes:
+                inputs += self._direction_leaves(traced, concrete, probe_args or {})[0]
+            if traced.marked:  # the custom_vjp instrument's factor, at 1: the output itself
+                inputs.append(self.np.float32(1.0))
+            with self.np.errstate(all="ignore"):  # every step in NumPy where it can: no compiling
+                got = last_trip.shortened(concrete, path, inputs, traced.outputs, lambda j, c, *x: self.evaluator.run(
+                    j, c, *x, jit_inlined=stepwise.Budget(last_trip.STEPPED)))
+            if got is None:
+                return None
+            if tolerance is not None and output is not None:
+                own = {k: protocol.decode_value(v) for k, v in last_trip.leaves(traced.skeleton, output).items()}
+                self.last_trip["moved"] = last_trip.moved(got[0], own, tolerance)
+            return {"loop": index, "output": self._fill(traced.skeleton, got[0]), "trips": got[1]}
+        except Exception:  # noqa: BLE001 - a program the measurement cannot run: not measured
+            return None
 
     def question(self, args: dict, spec: dict) -> dict | None:
         """What the judge is asked before the first ``decide`` case of ``spec``'s key is

@@ -266,6 +266,11 @@ def main(argv: list[str] | None = None) -> None:
                                         float(case.get("factor") or 2.0), case.get("symbolic"),
                                         decide)
             elapsed = clock() - started
+            if case.get("shorten") and case.get("abstract") is None and not result.get("error") \
+                    and not result.get("skipped"):  # the judge's measurement, not the case's time
+                result["shortened"] = runner.shortened(args, decode_args(case.get("probe_args") or {}),
+                                                       case.get("symbolic"), result.get("output"),
+                                                       request.get("shorten_tolerance"))
             if changed():
                 halt("instrument_tampered", case["index"], ", ".join(changed()))
             unmeasured = check_flow(result.get("evidence")) if check_flow else None

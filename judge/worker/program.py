@@ -75,7 +75,7 @@ most ``protocol.MAX_LOOPS``; ``"loops_omitted": true`` says that more were left 
 from __future__ import annotations
 import math
 
-from . import dataflow, protocol, symbolic as _symbolic
+from . import dataflow, protocol, reach, symbolic as _symbolic
 from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
 from .loop_list import Listed, listed_loops, reaches
 from .loops import constants, is_ref, loop_needs, loop_summary
@@ -146,12 +146,13 @@ def _shape_entry(aval, primitive: str):
 
 
 def summarize(closed, symbolic: bool = False, source: str | None = None,
-              symbols: dict | None = None, outputs: int | None = None) -> dict:
+              symbols: dict | None = None, outputs: int | None = None, paths: list | None = None) -> dict:
     """The summary of a ClosedJaxpr (or open Jaxpr) and everything nested in it; with
     ``symbolic``, its distinct shapes as text rather than its largest values. ``source``: the
     submission's file, whose lines the summary names. With ``symbols`` (dim -> [low, high]),
     each recurrent loop's reach over the first ``outputs`` outputs (all where None) is
-    measured (``reach``)."""
+    measured (``reach``). ``paths``, where given, gets each listed loop's path in ``closed``
+    (``reach.path_to``; None for a loop inside another loop's body), in the summary's order."""
     shapes: dict[tuple, dict] = {}
     carriers: set = set()
     first_lines: dict[str, int] = {}    # primitive -> the first line of the submission using it
@@ -279,6 +280,8 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     equations, primitives, lines = walk(top)
     both, walked = live_walk(top, None, dataflow.input_levels(top.invars))
     loops, loop_eqns = listed_loops(walked)
+    if paths is not None:
+        paths.extend(reach.path_to(top, eqn) for eqn in loop_eqns)
     live = {k: v for k, v in both.items() if isinstance(k, str)}
     typed = sorted(((k, v) for k, v in both.items() if not isinstance(k, str)), key=lambda kv: (-kv[1], kv[0]))
     # largest first; on a tie a floating value (what a student computed) before an index array

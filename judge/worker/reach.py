@@ -94,28 +94,28 @@ def path_to(jaxpr, target) -> list | None:
             continue
         if eqn is target:
             return [index]
-        sub = _call_body(eqn)
+        sub = call_body(eqn)
         if sub is not None:
-            found = path_to(_open(sub), target)
+            found = path_to(opened(sub), target)
             if found is not None:
                 return [index, *found]
         if eqn.primitive.name == "cond":
             for b, branch in enumerate(eqn.params["branches"]):
-                found = path_to(_open(branch), target)
+                found = path_to(opened(branch), target)
                 if found is not None:
                     return [index, ("branch", b), *found]
         index += 1
     return None
 
 
-def _open(jaxpr):
+def opened(jaxpr):
     return jaxpr.jaxpr if hasattr(jaxpr, "jaxpr") and hasattr(jaxpr.jaxpr, "eqns") else jaxpr
 
 
-def _call_body(eqn):
+def call_body(eqn):
     key = _CALLS.get(eqn.primitive.name)
     sub = eqn.params.get(key) if key else None
-    return sub if sub is not None and hasattr(_open(sub), "eqns") else None
+    return sub if sub is not None and hasattr(opened(sub), "eqns") else None
 
 
 def _evaluated(length: str, at: dict) -> int | None:
@@ -290,8 +290,8 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             elif route and i == route[0] and eqn.primitive.name == "cond":
                 outs = branch(eqn, ins, route[1][1], route[2:], k, r, j, fixed(eqn.invars[0]))
             elif route and i == route[0]:
-                sub = _call_body(eqn)
-                outs = run(_open(sub), getattr(sub, "consts", ()), ins, route[1:], k, r, j,
+                sub = call_body(eqn)
+                outs = run(opened(sub), getattr(sub, "consts", ()), ins, route[1:], k, r, j,
                            [fixed(v) for v in eqn.invars])
             else:
                 outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
@@ -300,7 +300,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
                 env[v] = x
         return [read(v) for v in jaxpr.outvars]
 
-    target = _find(closed.jaxpr, path)
+    target = find(closed.jaxpr, path)
     if target is None or target.primitive.name not in ("scan", "while"):
         return None
     body = target.params["jaxpr" if target.primitive.name == "scan" else "body_jaxpr"].jaxpr
@@ -400,7 +400,7 @@ def _floating(var) -> bool:
     return np.issubdtype(np.dtype(_aval(var).dtype), np.inexact)
 
 
-def _find(jaxpr, path: list):
+def find(jaxpr, path: list):
     eqn, steps = None, list(path)
     while steps:
         index = steps.pop(0)
@@ -410,12 +410,12 @@ def _find(jaxpr, path: list):
         if not steps:
             break
         if eqn.primitive.name == "cond":
-            jaxpr = _open(eqn.params["branches"][steps.pop(0)[1]])
+            jaxpr = opened(eqn.params["branches"][steps.pop(0)[1]])
             continue
-        sub = _call_body(eqn)
+        sub = call_body(eqn)
         if sub is None:
             return None
-        jaxpr = _open(sub)
+        jaxpr = opened(sub)
     return eqn
 
 

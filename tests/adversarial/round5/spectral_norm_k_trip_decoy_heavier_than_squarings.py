@@ -4,9 +4,8 @@ steps that ends where it starts), added to the result minus one.
 
 Problem: spectral_norm
 Expected: RJ unrolled_loop
-Open: AC: the loop whose trip count must track K is the one whose trip runs the most
-  equations; a decoy heavier than the loop computing the result passes, at K trips of at least
-  as many equations as that loop's
+Closed by: the loop whose trip runs the most equations is stopped one trip early on a few
+  cases of each K: the output is the same on every case, so that loop computes none of it
 """
 
 import jax

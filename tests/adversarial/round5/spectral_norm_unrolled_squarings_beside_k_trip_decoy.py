@@ -5,9 +5,8 @@ per trip, though the K steps never run.
 
 Problem: spectral_norm
 Expected: RJ unrolled_loop
-Open: AC: the trips read are those of the loop whose trip runs the most equations, and work
-  written out beside the loops is no loop; a light loop of K trips stands for K steps that a
-  fixed count of squarings computes
+Closed by: the only loop, stopped one trip early, leaves the output the same on every case
+  (the number it multiplies keeps its value on moved data too: it only counts)
 """
 
 import jax

@@ -4,9 +4,9 @@ K - 1 stop the loop after about log2(K) trips, and the carry reads the loop's va
 
 Problem: spectral_norm
 Expected: RJ unrolled_loop
-Open: AC: a carry that reads a value the loop computes is read as one the loop's values move,
-  and a test on it as an early exit (``moved > tol``), whatever the values do to it: the loop
-  counts as at most K trips
+Closed by: stopped one trip early, the loop changes the output only at cases where it ran
+  fewer trips than its count K (the bits ran out): that is not the values converging, and no
+  case shows a trip of K that computes the output
 """
 
 import jax

@@ -1,0 +1,102 @@
+"""The loop a static int parameter K keys, stopped one trip early (``judge.rules.last_trip``): which
+cases the worker measures it on (``mark``), and the rule's decision across them (``breach``),
+each measurement compared with the case's own output at the problem's tolerance. Decides no
+verdict itself: grading applies the breach to every case that otherwise passes, as it applies
+what the rules found at the probe shapes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from judge.grade import compare
+from judge.grade.plan import Plan
+from judge.rules import last_trip
+from judge.worker.last_trip import MAX_ELEMENTS
+
+
+def mark(request: dict, problem, planned: Plan) -> dict:
+    """``request`` with ``shorten`` on the first ``last_trip.PER_KEY`` cases of each program
+    (each key, or each case's static values where the program is traced at its shapes; every
+    case where it is None), where the problem keys a loop rule on a static int parameter and
+    its programs are summarized; and the largest output tolerance, past which the worker stops
+    measuring."""
+    if last_trip.rule_of(problem) is None or not request.get("structure"):
+        return request
+    statics = [p.name for p in problem.parameters if not p.traced]
+    counts: dict = {}
+    found = []
+    for entry in request["cases"]:
+        known = planned.cases.get(entry["index"])
+        if known is None or entry.get("abstract") is not None:
+            found.append(entry)
+            continue
+        key = known.key or repr([(n, repr(known.case.inputs[n])) for n in statics])
+        counts[key] = counts.get(key, 0) + 1
+        more = last_trip.PER_KEY is None or counts[key] <= last_trip.PER_KEY
+        found.append({**entry, "shorten": True} if more else entry)
+    # the worker stops measuring once a case moved beyond the largest of the outputs'
+    # tolerances (then it moved beyond its own): one such case is all the rule asks for
+    tolerances = [s.tolerance for p in planned.cases.values() for s in p.outputs]
+    largest = {k: max((float(t.get(k, 0.0)) for t in tolerances), default=0.0) for k in ("rtol", "atol")}
+    return {**request, "cases": found, "shorten_tolerance": largest}
+
+
+def moved(problem, planned, report) -> bool | str | None:
+    """Did the case's output change beyond the tolerance with the loop stopped one trip early?
+    None where the case was not measured (not asked, it did not run cleanly, or the loop ran no
+    trip); False where it was asked and the worker measured nothing; ``"early"`` where it
+    changed but a while had stopped before its count (``last_trip.counts``)."""
+    if report is None or report.error is not None or report.skipped or report.output is None:
+        return None
+    if report.program is None:
+        return None
+    got = report.shortened
+    if got is None and _elements(report.output) > MAX_ELEMENTS:
+        return None  # an output the worker does not measure
+    if got is None or got.loop >= len(report.program.loops):
+        return False
+    if got.trips == 0:
+        return None  # a loop of no trip at this case: nothing to leave out
+    slots = planned.outputs
+    tolerances = {s.key: s.tolerance for s in slots}
+    own, short, kind = report.output, got.output, problem.output_kind
+    if planned.nested:
+        (own, bad), (short, worse) = (compare.leaves_of(v, slots, "output" if kind == "tree" else None)
+                                      for v in (own, short))
+        if bad:
+            return None
+        if worse:
+            return True
+        kind = "dict"
+    expected = {"value": own} if kind == "array" else own
+    if not isinstance(expected, dict) or any(s.key not in expected for s in slots):
+        return None  # an output of the wrong form: the case's own verdict says so
+    expected = {s.key: expected[s.key] for s in slots}
+    try:
+        changed = bool(compare.check_form(short, expected, kind)
+                       or compare.check_form_values(short, expected, kind, tolerances))
+    except (TypeError, ValueError, KeyError, IndexError):
+        changed = True  # not comparable with the output: not the same output
+    return last_trip.counts(changed, got.trips, report.program.loops[got.loop])
+
+
+def _elements(value) -> int:
+    """The elements of a decoded output's arrays."""
+    if isinstance(value, dict):
+        return sum(_elements(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(_elements(v) for v in value)
+    return int(np.size(value)) if isinstance(value, (np.ndarray, np.generic)) else 0
+
+
+def breach(problem, cases, run, planned: Plan, request: dict):
+    """The rule's breach across the cases the loop was stopped early on (those ``request`` sent
+    with ``shorten``), or None."""
+    asked = {c["index"] for c in request["cases"] if c.get("shorten")}
+    rule = last_trip.rule_of(problem)
+    if rule is None or not asked:
+        return None
+    found = [moved(problem, planned.of(c), run.cases.get(c.index)) for c in cases if c.index in asked]
+    measured = [m for m in found if m is not None]
+    return last_trip.breach(rule, len(measured), sum(m is True for m in measured),
+                            sum(m == "early" for m in measured))

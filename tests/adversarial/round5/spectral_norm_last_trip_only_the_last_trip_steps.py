@@ -1,0 +1,44 @@
+"""spectral_norm: the 7 squarings of the bits of K - 2 written out compute K - 1 steps, and a
+``fori_loop`` of K trips takes the last step under a ``lax.cond`` at its last trip only (every
+other trip runs the branch that does nothing): the loop's last trip moves the output, though
+its other K - 1 trips never step.
+
+Problem: spectral_norm
+Cases: all
+Expected: RJ unrolled_loop
+Open: AC: only the last trip is left out, so only the last trip must compute; a loop whose
+  other trips do nothing passes (leaving out its last two trips would show it)
+"""
+
+import jax
+import jax.numpy as jnp
+
+
+def _step(Wc, u):
+    v = Wc.T @ u
+    v = v / jnp.linalg.norm(v)
+    u = Wc @ v
+    return u / jnp.linalg.norm(u), v
+
+
+def spectral_norm(W, u0, K):
+    Wc = jax.lax.stop_gradient(W)
+    P = Wc.T @ Wc
+    P = P / jnp.linalg.norm(P)
+    R = jnp.eye(W.shape[1], dtype=W.dtype)
+    for i in range(7):  # (W^T W)^(K - 2) by the bits of K - 2 (the identity at K = 1 and 2)
+        R = jnp.where((jnp.maximum(K - 2, 0) >> i) & 1 == 1, R @ P, R)
+        R = R / jnp.linalg.norm(R)
+        P = P @ P
+        P = P / jnp.linalg.norm(P)
+    v = R @ (Wc.T @ u0)  # K - 1 steps (one at K = 1: the loop's step is then the only one)
+    v = v / jnp.linalg.norm(v)
+    u = Wc @ v
+    u = u / jnp.linalg.norm(u)
+    start = jnp.where(K == 1, u0, u)
+
+    def trip(i, carry):
+        return jax.lax.cond(i == K - 1, lambda c: _step(Wc, c[0]), lambda c: c, carry)
+
+    u, v = jax.lax.fori_loop(0, K, trip, (start, jnp.zeros(W.shape[1], W.dtype)))
+    return u @ W @ v

@@ -1,0 +1,249 @@
+"""A loop keyed on a static int K stopped one trip early: the worker's measurement
+(``judge.worker.last_trip``, run here in the test's process on programs of its own), the
+result line that carries it (``judge.run.boundary``), which cases the judge asks it of and its
+decision across them (``judge.grade.trips``, ``judge.rules.last_trip``). The bundled and
+adversarial submissions that it refuses or keeps are graded in ``tests/test_round5_attacks.py``
+(``spectral_norm_last_trip_*`` and the decoys beside squarings)."""
+
+import base64
+import functools
+import json
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from judge.grade import plan, trips
+from judge.grade.request import build_request
+from judge.problem import spec
+from judge.rules import last_trip as rule
+from judge.run import boundary
+from judge.run.boundary import Expected, ProtocolError
+from judge.worker import last_trip, program, protocol
+from judge.worker.evaluate import Evaluator
+
+#: two close singular values: after K steps the iteration is far from converged
+W = np.array([[2.0, 0.1, 0.0], [0.1, 1.9, 0.2], [0.0, 0.2, 0.5], [0.3, 0.0, 0.1]], np.float32)
+U0 = np.array([1.0, -1.0, 0.5, 0.2], np.float32)
+K = 5
+EVALUATOR = Evaluator(jax)
+
+
+def _step(W, u):
+    v = W.T @ u
+    v = v / jnp.linalg.norm(v)
+    u = W @ v
+    return u / jnp.linalg.norm(u), v
+
+
+def honest(W, u0, k=K):
+    u, v = jax.lax.fori_loop(0, k, lambda i, c: _step(W, c[0]), (u0, jnp.zeros(3)))
+    return u @ W @ v
+
+
+def counts_its_trips(W, u0, k=K):
+    """The result from elsewhere; beside it a loop of K trips counting them, as an integer and
+    as a float, added to the result minus K twice."""
+    n, c = jax.lax.fori_loop(0, k, lambda i, c: (c[0] + 1, c[1] + 1.0), (jnp.int32(0), jnp.float32(0)))
+    return jnp.linalg.norm(W, 2) + (n - k) + (c - k)
+
+
+def converges_anyway(W, u0, k=K):
+    """The result from elsewhere; beside it a loop of K trips halving its distance to one from
+    zero, added to the result less its closed form: its last trip changes it, by the same on
+    any inputs."""
+    d = jax.lax.fori_loop(0, k, lambda i, d: d / 2 + 0.5, jnp.float32(0))
+    return jnp.linalg.norm(W, 2) + (d - (1 - 2.0 ** -k))
+
+
+def carries_w_along(W, u0, k=K):
+    """An honest loop that carries W itself beside u and v: what the last trip adds to W is
+    nothing, on any data, so W keeps its value; u and v move."""
+    def body(i, c):
+        Wc, u, _ = c
+        u, v = _step(Wc, u)
+        return Wc, u, v
+    _, u, v = jax.lax.fori_loop(0, k, body, (W, u0, jnp.zeros(3)))
+    return u @ W @ v
+
+
+def while_loop(W, u0, k=K):
+    def body(c):
+        u, v = _step(W, c[1])
+        return c[0] + 1, u, v
+    _, u, v = jax.lax.while_loop(lambda c: c[0] < k, body, (0, u0, jnp.zeros(3)))
+    return u @ W @ v
+
+
+def reversed_rows(W, u0, k=K):
+    """A reversed scan whose stacked rows the output reads: its first row is its last step's."""
+    def body(u, x):
+        u, v = _step(W, u)
+        return u, u @ W @ v * x
+    _, ys = jax.lax.scan(body, u0, jnp.ones(k), reverse=True)
+    return ys[0]
+
+
+def in_a_jit(W, u0, k=K):
+    return jax.jit(honest, static_argnums=2)(W, u0, k)
+
+
+def measured(fn, outputs=1, k=K):
+    """(the program's output, the output with its chosen loop stopped one trip early, the trips
+    it ran), on the program traced here at ``k``."""
+    closed = jax.make_jaxpr(functools.partial(fn, k=k))(W, U0)
+    summary = program.summarize(closed)
+    paths = last_trip.paths(closed, program.summarize)
+    index = last_trip.chosen(summary["loops"], lambda i: last_trip.needed_by(
+        closed.jaxpr, paths[i], list(range(outputs))))
+    full = EVALUATOR.run(closed.jaxpr, closed.consts, W, U0, jit_inlined=True)
+    short, ran = last_trip.shortened(closed, paths[index], [W, U0], outputs,
+                                     lambda j, c, *x: EVALUATOR.run(j, c, *x, jit_inlined=True))
+    return np.asarray(full[0]), np.asarray(short[0]), ran
+
+
+@pytest.mark.parametrize("fn", [honest, carries_w_along, while_loop, reversed_rows, in_a_jit])
+def test_an_honest_loop_stopped_early_moves_the_output(fn):
+    full, short, ran = measured(fn)
+    assert ran == K
+    assert abs(float(full) - float(short)) > 1e-6
+
+
+def test_the_output_with_one_trip_fewer_is_the_k_minus_one_steps():
+    full, short, _ = measured(honest)
+    fewer, _, _ = measured(honest, k=K - 1)
+    assert short == pytest.approx(fewer, rel=1e-6) and full != pytest.approx(fewer, rel=1e-6)
+
+
+@pytest.mark.parametrize("fn", [counts_its_trips, converges_anyway])
+def test_what_the_last_trip_adds_the_same_on_moved_inputs_keeps_its_full_value(fn):
+    full, short, ran = measured(fn)
+    assert ran == K and full == short
+
+
+def test_autodiffs_backward_loop_is_left_for_the_forward_one():
+    """Through the steps, the backward loop's trip runs more equations than the forward one's,
+    and the primal output does not need it: the forward loop of the same count is stopped."""
+    def with_vjp(W, u0):
+        out, pull = jax.vjp(lambda w: honest(w, u0), W)
+        return out, pull(jnp.ones(()))[0]
+
+    closed = jax.make_jaxpr(with_vjp)(W, U0)
+    loops = program.summarize(closed)["loops"]
+    paths = last_trip.paths(closed, program.summarize)
+    heaviest = max(range(len(loops)), key=lambda i: loops[i]["work"])
+    assert not last_trip.needed_by(closed.jaxpr, paths[heaviest], [0])
+    index = last_trip.chosen(loops, lambda i: last_trip.needed_by(closed.jaxpr, paths[i], [0]))
+    assert index != heaviest and loops[index]["length"] == loops[heaviest]["length"]
+    full = EVALUATOR.run(closed.jaxpr, closed.consts, W, U0, jit_inlined=True)[0]
+    short, _ = last_trip.shortened(closed, paths[index], [W, U0], 1,
+                                   lambda j, c, *x: EVALUATOR.run(j, c, *x, jit_inlined=True))
+    assert abs(float(full) - float(short[0])) > 1e-6
+
+
+def test_the_chosen_loop_is_the_heaviest_then_its_holder_but_not_a_loop_over_a_dim():
+    loops = [{"length": "T", "work": 2}, {"length": "7", "work": 3, "within": 0},
+             {"length": "2", "work": 9, "within": 1}, {"length": "64", "work": 1}]
+    assert last_trip.chosen(loops) == 1  # the fixed 2 steps held by the trips of 7
+    assert last_trip.chosen(loops[3:]) == 0
+    assert last_trip.chosen([{"length": "?", "work": 5}, {"length": "T", "work": 5}]) is None
+    assert last_trip.chosen([{"length": "<=7", "work": 5}]) == 0
+
+
+def test_the_worker_stops_measuring_once_an_output_moved_beyond_the_largest_tolerance():
+    skeleton = {"kind": "dict", "items": {"a": {"kind": "array", "slot": 0},
+                                          "b": {"kind": "list", "items": [{"kind": "array", "slot": 1}]}}}
+    own = {"kind": "dict", "items": {"a": protocol.encode_array(np.float32(2.0)),
+                                     "b": {"kind": "list", "items": [protocol.encode_array(np.ones(3, np.float32))]}}}
+    found = {k: protocol.decode_value(v) for k, v in last_trip.leaves(skeleton, own).items()}
+    assert sorted(found) == [0, 1]
+    tolerance = {"rtol": 1e-4, "atol": 1e-5}
+    assert not last_trip.moved([np.float32(2.0001), np.ones(3)], found, tolerance)
+    assert last_trip.moved([np.float32(2.0), np.array([1.0, 1.0, 1.01])], found, tolerance)
+    assert last_trip.moved([np.float32(np.nan), np.ones(3)], found, tolerance)
+
+
+def test_a_scan_of_no_step_is_told_apart():
+    def none(W, u0):
+        return jax.lax.scan(lambda c, x: (c * 2.0, None), jnp.float32(1), length=0)[0] + W[0, 0]
+
+    closed = jax.make_jaxpr(none)(W, U0)
+    paths = last_trip.paths(closed, program.summarize)
+    assert last_trip.no_step(closed.jaxpr, paths[0])
+
+
+# --- the result line ------------------------------------------------------------------------
+
+NONCE = "0123456789abcdef" * 2
+SCALAR = {"kind": "array", "dtype": "float32", "shape": [],
+          "data": base64.b64encode(np.float32(2.0).tobytes()).decode()}
+CASE = {"type": "case", "index": 0, "time_s": 0.1, "stdout": "", "stderr": "", "error": None,
+        "output": SCALAR, "probes": None, "trace": {"primitives": ["mul"], "custom_vjp_calls": 0},
+        "evidence": None}
+
+
+def _decode(message: dict, expected: Expected):
+    return boundary.decode((json.dumps({**message, "nonce": NONCE}) + "\n").encode(), NONCE, expected)
+
+
+def test_a_shortened_output_is_read_only_where_it_was_asked_for():
+    shortened = {"loop": 0, "output": SCALAR, "trips": 7}
+    report = _decode({**CASE, "shortened": shortened}, Expected(shorten=frozenset({0})))
+    assert report.shortened.loop == 0 and report.shortened.trips == 7
+    assert float(report.shortened.output) == 2.0
+    with pytest.raises(ProtocolError, match="shortened"):
+        _decode({**CASE, "shortened": shortened}, Expected())
+    with pytest.raises(ProtocolError, match="loop"):
+        _decode({**CASE, "shortened": {**shortened, "loop": -1}}, Expected(shorten=frozenset({0})))
+    with pytest.raises(ProtocolError, match="shortened"):
+        _decode({**CASE, "shortened": {"loop": 0, "output": SCALAR}}, Expected(shorten=frozenset({0})))
+    assert _decode(CASE, Expected(shorten=frozenset({0}))).shortened is None
+
+
+# --- the judge's side -------------------------------------------------------------------------
+
+def test_every_case_of_a_problem_with_a_loop_keyed_on_k_is_measured(tmp_path):
+    problem = spec.load("spectral_norm")
+    cases = problem.cases
+    planned = plan.resolve(problem, cases, traces=False)
+    request = trips.mark(build_request(problem, tmp_path / "s.py", cases, planned), problem, planned)
+    assert all(c.get("shorten") for c in request["cases"])
+    assert request["shorten_tolerance"] == {"rtol": 1e-4, "atol": 1e-5}  # the spec's
+    assert boundary.Expected.of(request).shorten == {c.index for c in cases}
+    other = spec.load("ema_scan")
+    planned = plan.resolve(other, other.cases, traces=False)
+    request = trips.mark(build_request(other, tmp_path / "s.py", other.cases, planned), other, planned)
+    assert not any(c.get("shorten") for c in request["cases"])
+
+
+def test_the_rule_refuses_where_no_measured_case_moved():
+    K_rule = {"id": "no_unrolling", "parameter": "K"}
+    assert rule.breach(K_rule, 0, 0) is None  # nothing measured: nothing said
+    assert rule.breach(K_rule, 5, 1) is None
+    found = rule.breach(K_rule, 5, 0)
+    assert found.reason == "unrolled_loop"
+    assert "with one trip fewer it is the same on every case" in found.message
+
+
+def test_a_while_that_stops_before_its_count_where_its_last_trip_moves_does_not_count():
+    class Loop:
+        length = "<=7"
+
+    assert rule.counts(True, 7, Loop) is True and rule.counts(True, None, Loop) is True
+    assert rule.counts(True, 3, Loop) == "early"  # bits of K - 1 ran out: not convergence
+    assert rule.counts(False, 7, Loop) is False
+    assert "stopped before its count" in rule.breach({"parameter": "K"}, 4, 0, 2).message
+
+
+def test_a_case_is_measured_only_where_the_worker_could_measure_it():
+    from types import SimpleNamespace
+
+    report = SimpleNamespace(error=None, skipped=False, program=SimpleNamespace(loops=()),
+                             shortened=None, output=np.zeros(last_trip.MAX_ELEMENTS + 1, np.float32))
+    assert trips.moved(None, None, report) is None  # too large for the worker: not measured
+    report.output = np.float32(1.0)
+    assert trips.moved(None, None, report) is False  # asked, and nothing came back
+    report.shortened = boundary.Shortened(loop=0, output=np.float32(1.0), trips=0)
+    report.program = SimpleNamespace(loops=(object(),))
+    assert trips.moved(None, None, report) is None  # a loop of no trip: nothing to leave out
