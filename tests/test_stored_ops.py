@@ -268,3 +268,55 @@ def test_the_stored_operations_are_watched_like_the_other_instruments(tmp_path, 
     path.write_text(honest + tamper)
     result = grading.grade(problem, path, examples_only=True, hints=False, source_gate=False)
     assert (result.verdict.value, result.reason) == ("RJ", "instrument_tampered"), result.message
+
+
+#: argv[1]: the cache folder; argv[2]: "fill" (a trusted run that stores what it compiles) or
+#: "stored" (a worker loading stored operations). Evaluates an SVD and an eigendecomposition,
+#: which JAX lowers to LAPACK's functions on the CPU, and prints the stored files' count and
+#: the values.
+LAPACK = textwrap.dedent("""
+    import json, os, sys
+    import numpy as np
+    import jax, jax.numpy as jnp
+    for key, value in {"jax_compilation_cache_dir": sys.argv[1],
+                       "jax_persistent_cache_min_compile_time_secs": 0,
+                       "jax_persistent_cache_min_entry_size_bytes": -1,
+                       "jax_persistent_cache_enable_xla_caches": "none"}.items():
+        jax.config.update(key, value)
+    from judge.worker.evaluate import Evaluator
+    from judge.worker.stored_ops import PREFIX, StoredOps
+
+    evaluator = Evaluator(jax, uses_numpy=sys.argv[2] != "fill")
+    evaluator.stored = StoredOps(jax, sys.argv[1], writable=sys.argv[2] == "fill")
+    x = np.arange(9, dtype=np.float32).reshape(3, 3) / 7 + np.eye(3, dtype=np.float32)
+    outs = []
+    for fun in (lambda a: jnp.linalg.svd(a, compute_uv=False),
+                lambda a: jnp.linalg.eigh(a @ a.T)[0], lambda a: jnp.tanh(a) + 1):
+        closed = jax.make_jaxpr(fun)(x)
+        outs += [np.asarray(o).tolist() for o in evaluator.run(closed.jaxpr, closed.consts, x)]
+    print(json.dumps({"files": len([n for n in os.listdir(sys.argv[1]) if n.startswith(PREFIX)]),
+                      "values": outs}))
+""")
+
+
+def test_an_operation_that_calls_outside_xla_is_never_stored(tmp_path):
+    """LAPACK's functions are looked up when JAX lowers the operation: an SVD's executable
+    loaded by a process that never lowered one would crash it (signal 11), so it is not kept."""
+    def run_lapack(mode: str) -> dict:
+        done = subprocess.run([sys.executable, "-c", LAPACK, str(tmp_path), mode],
+                              capture_output=True, text=True, timeout=300, cwd=ROOT,
+                              env={**os.environ, "JAX_PLATFORMS": "cpu"})
+        assert done.returncode == 0, (done.returncode, done.stderr[-3000:])
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    filled = run_lapack("fill")
+    assert filled["files"] >= 1  # the elementwise operations are stored
+    loaded = run_lapack("stored")
+    assert loaded["values"] == filled["values"]
+    import jax
+    import jax.numpy as jnp
+
+    x = jnp.ones((3, 3), jnp.float32)
+    assert stored_ops.calls_out(jax.jit(lambda a: jnp.linalg.svd(a, compute_uv=False)).lower(x).compile())
+    assert not stored_ops.calls_out(jax.jit(lambda a: a * 2).lower(x).compile())
+    assert not stored_ops.write(str(tmp_path), "svd", jax.jit(jnp.linalg.eigvalsh).lower(x).compile())

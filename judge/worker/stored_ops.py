@@ -41,7 +41,8 @@ from . import jaxapi
 from .shared_ops import DTYPES, TUPLES
 
 #: The form of a stored file; a new form never reads an old one (its digests differ).
-FORM = 1
+#: (2: no executable with a custom call is stored.)
+FORM = 2
 #: A stored operation's file in the cache folder: this prefix and the digest.
 PREFIX = "stored-op-"
 #: A stored file's size, at most.
@@ -141,8 +142,23 @@ def signature_of(values) -> list | None:
     return found
 
 
+def calls_out(compiled) -> bool:
+    """Whether ``compiled`` calls code outside XLA (a custom call: LAPACK's SVD or eigensolver on
+    the CPU, say), or cannot be read to tell. Such a call's target is made ready in the process
+    when JAX lowers the operation (LAPACK's functions looked up), which loading the executable
+    alone skips: run in a process that never lowered it, it crashes."""
+    try:
+        text = compiled.as_text()
+    except Exception:  # noqa: BLE001 - unreadable: not stored
+        return True
+    return not isinstance(text, str) or "custom-call" in text or "custom_call" in text
+
+
 def write(folder: str, key: str, compiled) -> bool:
-    """Write ``compiled`` as the stored operation ``key`` in ``folder``, whole (a rename)."""
+    """Write ``compiled`` as the stored operation ``key`` in ``folder``, whole (a rename); not
+    one that calls code outside XLA (``calls_out``)."""
+    if calls_out(compiled):
+        return False
     blob = pickle.dumps((FORM, key, jaxapi.serialize_compiled(compiled)), protocol=4)
     if len(blob) > MAX_BYTES:
         return False
