@@ -5,8 +5,6 @@ not the K power steps.
 
 Problem: spectral_norm
 Expected: RJ unrolled_loop
-Open: the trip rule reads how many times the loop runs, not what a trip does: the masks past
-  trip 7 compare the counter with a constant, as an honest remainder's masks compare it with K
 """
 
 import jax
