@@ -60,7 +60,7 @@ def _patch() -> None:
     from judge.grade import batch, corners, grading
     from judge.run import collect, warm
 
-    record_one = batch._record
+    record_one = batch.grade_entry
 
     def timed_record(entry, *args, **kwargs):
         record = {"name": entry.name, "taken": now(), "runs": [], "lane": threading.get_ident()}
@@ -75,7 +75,7 @@ def _patch() -> None:
             record["end"] = now()
         record["verdict"] = result.get("verdict")
         return result
-    batch._record = timed_record
+    batch.grade_entry = timed_record
 
     def timed_run_worker(original):
         def run_worker(request, **kwargs):
@@ -123,6 +123,9 @@ def _patch() -> None:
 
 
 def summary(records: list[dict], jobs: int, wall: float, cpu_main: float) -> None:
+    if not records:
+        print(f"no submission was graded (wall {wall:.2f} s): the batch's own output says why")
+        return
     records.sort(key=lambda r: r["taken"])
     first, later = records[:jobs], records[jobs:]
 

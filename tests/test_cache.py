@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,32 @@ def test_unsandboxed_workers_share_one_read_only_copy_kept_up_to_date(tmp_path):
     assert not os.access(copy, os.W_OK) or os.geteuid() == 0
     assert all(p.stat().st_mode & 0o222 == 0 for p in copy.iterdir())
     assert copy.stat().st_mode & 0o222 == 0
+
+
+def test_the_copy_lists_the_cache_again_only_when_the_folder_time_moved(tmp_path, monkeypatch):
+    folder = tmp_path / "xla"
+    folder.mkdir()
+    (folder / "jit_a-cache").write_bytes(b"a")
+    settled = time.time_ns() - 60 * 10**9
+    os.utime(folder, ns=(settled, settled))
+    listings = []
+    real = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path: listings.append(path) or real(path))
+    copy = cache.snapshot(folder)
+    assert cache.snapshot(folder) == copy and cache.snapshot(folder) == copy
+    assert len(listings) == 1  # a warm cache: one stat a run, not a listing
+    (folder / "jit_b-cache").write_bytes(b"b")  # the folder's time moves: listed and copied
+    assert sorted(p.name for p in cache.snapshot(folder).iterdir()) == ["jit_a-cache", "jit_b-cache"]
+    assert len(listings) == 2
+
+
+def test_a_folder_time_close_to_the_clock_is_never_trusted(tmp_path):
+    folder = tmp_path / "xla"
+    folder.mkdir()
+    (folder / "jit_a-cache").write_bytes(b"a")
+    stamp = folder.stat().st_mtime_ns  # now: an entry may still come in the same clock tick
+    copy = cache.snapshot(folder)
+    (folder / "jit_b-cache").write_bytes(b"b")
+    os.utime(folder, ns=(stamp, stamp))  # added within the same tick: the time did not move
+    cache.snapshot(folder)
+    assert sorted(p.name for p in copy.iterdir()) == ["jit_a-cache", "jit_b-cache"]

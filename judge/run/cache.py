@@ -24,6 +24,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from judge.errors import JudgeError
@@ -144,6 +145,8 @@ def mark_warm(problem) -> None:
 
 _snapshot_lock = threading.Lock()
 _snapshots: dict[str, tuple[Path, set[str] | None]] = {}
+_scanned: dict[str, int] = {}  # folder -> its modification time when last read whole
+SETTLED_NS = 2_000_000_000  # a folder time this old cannot hide an entry added since
 
 
 def snapshot(folder: Path) -> Path:
@@ -152,7 +155,11 @@ def snapshot(folder: Path) -> Path:
     and the folder itself are read-only, so a worker's JAX writes nothing there. One copy for
     every run of the process, rather than one per run: copying the cache for each submission
     was most of what the judge process did per submission where file operations are slow
-    (gVisor), and it made ``judge batch`` wait on this one process."""
+    (gVisor), and it made ``judge batch`` wait on this one process. The folder is read again
+    only when its modification time moved since it was last read (a warm batch adds nothing,
+    so its runs cost one ``stat``, not a listing of every entry); a time within two seconds of
+    the clock is never trusted, as an entry added in the same tick of the file system's clock
+    would not move it. A missed entry only costs a worker a compile."""
     with _snapshot_lock:
         if str(folder) not in _snapshots:
             copy = Path(tempfile.mkdtemp(prefix="judge-xla-cache-"))
@@ -160,6 +167,12 @@ def snapshot(folder: Path) -> Path:
             _snapshots[str(folder)] = (copy, set())
         copy, copied = _snapshots[str(folder)]
         if copied is None:  # another process's copy (``share_snapshot``): used as it is
+            return copy
+        try:
+            stamp = os.stat(folder).st_mtime_ns
+        except OSError:
+            stamp = None
+        if stamp is not None and _scanned.get(str(folder)) == stamp:
             return copy
         try:
             names = {e.name for e in os.scandir(folder) if not e.name.startswith(".") and e.is_file()}
@@ -181,6 +194,10 @@ def snapshot(folder: Path) -> Path:
                     copied.add(name)
             finally:
                 copy.chmod(0o555)
+        if stamp is not None and time.time_ns() - stamp > SETTLED_NS and names <= copied:
+            _scanned[str(folder)] = stamp
+        else:
+            _scanned.pop(str(folder), None)
         return copy
 
 
