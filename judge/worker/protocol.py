@@ -69,7 +69,8 @@ Channels
        "trace": {"primitives": ["add", ...], "custom_vjp_calls": 1} | null,
        "shortened": {"loop": 0, "output": VALUE, "trips": 7} | null,  # with "shorten": last_trip
        "evidence": {"custom_vjp_applied": 2, "backward_runs": 1, "instrument_intact": true,
-                    "provenance": {"reached": false, "used": true, "rules": 1, "opaque": 0},
+                    "provenance": {"reached": false, "used": true, "rules": 1, "opaque": 0,
+                                   "returned": true},
                     "scaled": VALUE | null, "cache_cleared": false} | null,
        "program": {"equations": 412, "primitives": {"dot_general": 6, ...},
                    "live": {"dot_general": 5, ...},
@@ -93,8 +94,10 @@ Channels
   of the cotangent input to the rule's field (``provenance.py``): ``reached`` when some part of
   the field carries the cotangent other than through a backward rule's own cotangent input (a
   raw cotangent, one mixed with x outside every rule, or one still inside a rule), ``used``
-  when the field depends on the cotangent at all, ``rules`` the backward rules followed and
-  ``opaque`` the equations whose sub-jaxprs were not followed.
+  when the field depends on the cotangent at all, ``rules`` the backward rules followed,
+  ``opaque`` the equations whose sub-jaxprs were not followed and ``returned`` (optional, false
+  when absent) when every part of the field is, at least in part, what a backward rule returned
+  (zeros a rule made of nothing included).
 
   ``program`` (for the due ``decide`` case, once per key): the summary and primitives of the
   program its key traced, before any of it is evaluated. A ``decide`` case of a key answered
