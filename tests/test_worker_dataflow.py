@@ -122,6 +122,15 @@ def test_float32_work_cast_to_float16_is_widened():
                     X, DZ) == [1]
     assert _widened(lambda x, dz: lax.fori_loop(0, 1, lambda i, a: a * 1.0, x).astype(F16).T
                     @ dz.astype(F16), X, DZ) == [1]
+    # a difference of two data values as a sum over their stack (``stack`` combines them); but a
+    # concatenation moves values (ravel_pytree of float32 params cast to float16 is honest), so
+    # the same sum over a concatenation is not seen (an open gap)
+    pair = lambda x, dz: jnp.stack([x[:, :2], -dz]).sum(0)  # noqa: E731
+    assert _widened(lambda x, dz: pair(x, dz).astype(F16) * dz.astype(F16), X, DZ) == [1]
+    cat = lambda x, dz: jnp.concatenate([x[None, :, :2], -dz[None]]).sum(0)  # noqa: E731
+    assert _widened(lambda x, dz: cat(x, dz).astype(F16) * dz.astype(F16), X, DZ) == [0]
+    flat = lambda x, dz: jnp.concatenate([x.ravel(), dz.ravel()])  # noqa: E731
+    assert _widened(lambda x, dz: flat(x, dz).astype(F16) * flat(x, dz).astype(F16), X, DZ) == [0]
     fixed = lambda a: (jnp.round(a * 256).astype(jnp.int32) * 3).astype(F16) / 256  # noqa: E731
     assert _widened(lambda x, dz: fixed(x).T @ dz.astype(F16), X, DZ) == [1]
 
