@@ -10,9 +10,10 @@ Interface (see README, "Generating hidden cases"):
   computation of the expected outputs in NumPy. A candidate on which any of them disagrees
   with the reference (beyond the tolerance) is ambiguous and is rejected.
 
-lam is never 0 in a case (an honest backward rule may special-case it, and a zero gradient
-cannot show where it came from), and 1 only in the written case that needs it (a rule that
-forgets lam passes there).
+lam is 0 only in the written case that needs it (a branch on lam == 0 that writes dx without
+a backward rule is refused there; an honest rule that special-cases it returns zeros the judge
+sees it return), and 1 only in the written case that needs it (a rule that forgets lam passes
+there).
 Values are rounded to a few decimal digits so that the spec stays short to read.
 
 This module is loaded into the judge process: it may import only NumPy, ml_dtypes and the

@@ -155,6 +155,18 @@ def test_honest_messages_give_typed_frozen_reports(fq_problem):
     assert isinstance(run.ready, boundary.Ready) and run.ready.jax == "0.10.2"
 
 
+@pytest.mark.parametrize("returned, decoded", [(True, True), (False, False), ("yes", None)])
+def test_provenance_returned_is_an_optional_bool(returned, decoded):
+    evidence = {**CASE["evidence"], "provenance": {**CASE["evidence"]["provenance"],
+                                                   "returned": returned}}
+    if decoded is None:
+        with pytest.raises(protocol.ProtocolError):
+            boundary.decode(line(case(0, evidence=evidence)), NONCE, RULE)
+        return
+    report = boundary.decode(line(case(0, evidence=evidence)), NONCE, RULE)
+    assert report.evidence.provenance.returned is decoded
+
+
 # --- order: only the indices sent, in order, each once; timed from when due -------------------
 
 @pytest.mark.parametrize("lines, why", [

@@ -235,3 +235,43 @@ def test_scaling_keeps_bfloat16_exact():
 def test_a_constant_scaled_by_a_rule_does_not_use_the_cotangent():
     flow = reached(lambda x, c, k: rule(lambda g: g, jnp.full(3, 0.5), k))
     assert flow["reached"] is False and flow["used"] is False
+
+
+# --- returned: a field a rule made without its cotangent (zeros where the answer is zero) -------
+
+def test_zeros_a_bound_rule_returns_are_returned_though_not_used():
+    flow = reached(lambda x, c, k: rule(lambda g: jnp.zeros_like(g), c, k))
+    assert flow["reached"] is False and flow["used"] is False and flow["returned"] is True
+
+
+def test_the_cotangent_through_the_rule_is_returned_too():
+    assert reached(HONEST["through the rule"])["returned"] is True
+
+
+@pytest.mark.parametrize("name, fn", [
+    ("zeros beside a rule whose output is thrown away",
+     lambda x, c, k: (rule(same, c, k), jnp.zeros(3))[1]),
+    ("zeros from the rule of a function never applied to x",
+     lambda x, c, k: rule(lambda g: jnp.zeros_like(g), c, k, n=1)),
+    ("zeros computed from x alone", lambda x, c, k: x * 0),
+])
+def test_zeros_no_bound_rule_returned_are_not_returned(name, fn):
+    flow = reached(fn)
+    assert flow["used"] is False and flow["returned"] is False, name
+
+
+def test_a_field_only_part_of_which_a_rule_returned_is_not_returned():
+    def fn(x, c, k):
+        return rule(lambda g: jnp.zeros_like(g), c, k), jnp.zeros(3)
+
+    x = jnp.arange(1.0, 4.0)
+    MADE.clear()
+
+    def with_x_applied(x, c, k):
+        FACTOR.append(k)
+        return fn(applied(x), c, k)
+
+    closed = jax.make_jaxpr(with_x_applied)(x, x * 2, jnp.float32(1.0))
+    recorded = {id(v): (kind, run, n) for v, kind, run, n in MADE if v is not None}
+    flow = trace_flow(closed, MARK, sources=[1], sinks=[0, 1], primals=[0], factor=2, made=recorded)
+    assert flow["returned"] is False

@@ -75,8 +75,10 @@ def test_the_summary_counts_operands_computed_from_input_arrays():
     ([["dot_general", "float16", ["float16"], 1, 1]], "expected [primitive"),
     ([["dot_general", ["float16"], ["float16"], 1, 1]] * 2, "twice"),
     ([["dot_general", ["float16"] * 17, ["float16"], 1, 1]], "expected [primitive"),
-    ([["dot_general", ["float16"], ["float16"], 1]], "data operands]"),
+    ([["dot_general", ["float16"], ["float16"], 1]], "widened operands]"),
     ([["dot_general", ["float16"], ["float16"], 1, 17]], "an integer from 0 to 16"),
+    ([["dot_general", ["float16"], ["float16"], 1, 1, 17]], "an integer from 0 to 16"),
+    ([["dot_general", ["float16"], ["float16"], 1, 1, 0, 0]], "widened operands]"),
 ])
 def test_a_forged_dtype_summary_is_refused(raw, says):
     summary = program.summarize(jax.make_jaxpr(lambda w: w * 2)(W))
@@ -113,6 +115,21 @@ def test_primitive_dtypes_decides_on_the_live_equations(typed, omitted, reason, 
     breach = primitive_dtypes.check(RULE, _trace(typed, omitted), None)
     assert (breach and breach.reason) == reason
     assert words in (breach.message if breach else "")
+
+
+def test_widened_matches_only_float16_work_reading_data_computed_outside_float16():
+    rule = {"id": "primitive_dtypes", "forbid": [{"primitives": ["dot_general", "mul"],
+                                                  "dtypes": ["float16"], "of": "operands", "widened": 1}]}
+    honest = {("dot_general", ("float16", "float16"), ("float16",), 2, 0): 3,
+              ("mul", ("float32", "float32"), ("float32",), 1, 0): 2}
+    assert primitive_dtypes.check(rule, _trace(honest), None) is None
+    assert primitive_dtypes.check(rule, _trace({("dot_general", ("float16", "float16"), ("float16",), 2): 3}),
+                                  None) is None  # a summary without the count: none widened
+    head = {**honest, ("mul", ("float16", "float16"), ("float16",), 1, 1): 1}
+    breach = primitive_dtypes.check(rule, _trace(head), None)
+    assert breach.reason == "wrong_precision"
+    assert "mul(float16, float16) -> float16 with 1 operand computed outside float16" in breach.message
+    assert "another type than float16" in primitive_dtypes.describe(rule)
 
 
 def test_primitive_dtypes_reads_the_names_a_primitive_had():

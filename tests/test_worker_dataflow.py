@@ -91,3 +91,65 @@ def test_a_data_divisor_counts_twice():
     assert _data_operands(lambda g, s: g / (g + 1.0), g, s, primitives=div) == [3]
     assert _data_operands(lambda g, s: jnp.remainder(s, g), g, s, primitives=("rem",)) == [2]
     assert _data_operands(lambda g, s: jnp.remainder(g, s), g, s, primitives=("rem",)) == [1]
+
+
+# --- widened: floating data computed in a type other than float16 --------------------------------
+
+F16 = jnp.float16
+
+
+def _widened(fn, *args, primitives=("dot_general", "mul")):
+    """The widened operands of each live float16 equation of these primitives."""
+    typed = decode(program.summarize(jax.make_jaxpr(fn)(*args)), "program").typed
+    return sorted(k[4] for k, n in typed.items() for _ in range(n)
+                  if k[0] in primitives and "float16" in k[1])
+
+
+def test_inputs_cast_to_float16_are_not_widened():
+    assert _widened(lambda x, dz: x.astype(F16).T @ dz.astype(F16), X, DZ) == [0]
+    assert _widened(lambda x, dz: x.astype(F16)[:, :2].reshape(2, 4) @ dz.astype(F16), X, DZ) == [0]
+
+
+def test_float32_work_cast_to_float16_is_widened():
+    assert _widened(lambda x, dz: (x * x).astype(F16).T @ dz.astype(F16), X, DZ) == [1]
+    assert _widened(lambda x, dz: jnp.exp(x).astype(F16).T @ dz.astype(F16), X, DZ) == [1]
+    r = lambda x, y: x.astype(F16).astype(jnp.float32) - y  # noqa: E731 - a float32 residual
+    assert _widened(lambda x, dz: r(x[:, :2], dz).astype(F16) * dz.astype(F16), X, DZ) == [1]
+    # through its bits, a jit, a loop of one trip and an int32 fixed point
+    bits = lambda a: lax.bitcast_convert_type(lax.bitcast_convert_type(a, jnp.int32), jnp.float32)  # noqa: E731
+    assert _widened(lambda x, dz: bits(x).astype(F16).T @ dz.astype(F16), X, DZ) == [1]
+    assert _widened(lambda x, dz: jax.jit(lambda a: a * a)(x).astype(F16).T @ dz.astype(F16),
+                    X, DZ) == [1]
+    assert _widened(lambda x, dz: lax.fori_loop(0, 1, lambda i, a: a * 1.0, x).astype(F16).T
+                    @ dz.astype(F16), X, DZ) == [1]
+    # a difference of two data values as a sum over their stack (``stack`` combines them); but a
+    # concatenation moves values (ravel_pytree of float32 params cast to float16 is honest), so
+    # the same sum over a concatenation is not seen (an open gap)
+    pair = lambda x, dz: jnp.stack([x[:, :2], -dz]).sum(0)  # noqa: E731
+    assert _widened(lambda x, dz: pair(x, dz).astype(F16) * dz.astype(F16), X, DZ) == [1]
+    cat = lambda x, dz: jnp.concatenate([x[None, :, :2], -dz[None]]).sum(0)  # noqa: E731
+    assert _widened(lambda x, dz: cat(x, dz).astype(F16) * dz.astype(F16), X, DZ) == [0]
+    flat = lambda x, dz: jnp.concatenate([x.ravel(), dz.ravel()])  # noqa: E731
+    assert _widened(lambda x, dz: flat(x, dz).astype(F16) * flat(x, dz).astype(F16), X, DZ) == [0]
+    fixed = lambda a: (jnp.round(a * 256).astype(jnp.int32) * 3).astype(F16) / 256  # noqa: E731
+    assert _widened(lambda x, dz: fixed(x).T @ dz.astype(F16), X, DZ) == [1]
+
+
+def test_float16_work_and_float32_work_after_it_are_not_widened():
+    """The honest mixed-precision step: the network in float16, its gradient cast up, unscaled
+    and applied in float32 (nothing float16 reads that float32 work)."""
+    def step(x, dz):
+        g = x.astype(F16).T @ dz.astype(F16)
+        return x[:2] - 0.1 * (g.astype(jnp.float32).T / 4.0)[:, :3][:2]
+    assert _widened(step, X, DZ) == [0]
+    assert _widened(lambda x, dz: jnp.tanh(x.astype(F16) @ jnp.ones((3, 2), F16)) * dz.astype(F16),
+                    X, DZ) == [0, 0]
+
+
+def test_a_float16_mean_summed_in_float32_is_not_widened():
+    """``jnp.mean`` of float16 values sums them in float32 and divides by the count: a sum and a
+    scaling of one data operand keep what float16 holds."""
+    assert _widened(lambda x, dz: jnp.mean(x.astype(F16), axis=0) * dz.astype(F16)[:3, 0],
+                    X, DZ) == [0]
+    assert _widened(lambda x, dz: (jnp.sum(x.astype(F16).astype(jnp.float32)) * 0.5).astype(F16)
+                    * dz.astype(F16), X, DZ) == [0]

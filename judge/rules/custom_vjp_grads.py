@@ -3,7 +3,9 @@
 Reads the custom_vjp instrument's evidence (``judge.worker.instrument`` and
 ``judge.worker.provenance``), measured on one trace of the case: how often an instrumented
 custom_vjp was applied to a traced value and its backward rule ran; whether the cotangent
-parameter reaches the field along a path that passes through no backward rule; and the output
+parameter reaches the field along a path that passes through no backward rule, and whether it
+reaches the field at all (a field that is zero on the case may instead be zeros a backward rule
+returned, made of nothing: a rule that special-cases a zero answer); and the output
 evaluated again with every backward rule's result scaled by ``factor``, a traced input of that
 trace. A gradient that passes through n rules in series scales by factor**n; a formula does not
 scale, and the dataflow sees any path around the rules.
@@ -64,6 +66,13 @@ def _field(output, name: str):
     return output if name == "value" else None
 
 
+def _zero(grads) -> bool:
+    """Whether a field is zero everywhere: a gradient that need not depend on the cotangent (a
+    rule may return zeros made of nothing where the answer is zero, as at lam = 0), provided
+    every part of it is what a backward rule returned (``returned``)."""
+    return isinstance(grads, np.ndarray) and grads.size > 0 and not np.any(grads)
+
+
 def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
     if trace.abstract:
         return None  # measured only on cases that run
@@ -88,11 +97,11 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
                       + ("; here the cotangent may only be plumbed outside the rule (reshaped, "
                          "broadcast, summed), never scaled or negated: put the whole "
                          "transformation in the backward rule" if rule.get("plumbed") else ""))
-    if not flow.used:
+    grads = _field(trace.output, name)
+    if not flow.used and not (flow.returned and _zero(grads)):
         return Breach("grads_not_from_backward",
                       f"{name} does not depend on the cotangent: it must be the cotangent pulled "
                       f"back through your backward rule")
-    grads = _field(trace.output, name)
     scaled = _field(evidence.scaled, name)  # decoded and validated by judge.run.boundary
     if not isinstance(grads, np.ndarray):
         return None  # the output check reports the malformed field

@@ -27,6 +27,15 @@ reciprocals and sums).
   elementwise products and sums in place of matrix products (even one scalar at a time), while a
   float32 unscale and update (``p - lr * g / loss_scale``: one data operand each) pass.
 
+With ``widened: N``
+it must have at least N operands that are floating data some equation on their way from the
+input arrays computed in a type other than float16, not merely cast or moved (``judge.worker.
+dataflow``): "what float16 computes never reads what float32 computed from the data" is
+``{primitives: [dot_general, mul, ...], dtypes: [float16], of: operands, widened: 1}``, which
+refuses a float32 loss head (the float16 prediction cast up, its residual squared in float32)
+whose derivative by the prediction is cast back to float16 for the backward products, while the
+inputs cast to float16 are data at the usual level.
+
 An equation whose result is thrown away is not live and counts for neither. A summary that had
 to leave dtypes out (more distinct (primitive, dtypes) than it lists) is refused: what was left
 out could be what a ``forbid`` entry names.
@@ -45,9 +54,12 @@ SIDES = {"operands": "operands", "results": "results", "either": "operands or re
 
 def _said(entry: dict) -> str:
     side = SIDES[entry.get("of", "either")]
-    data = entry.get("data")
+    data, wide = entry.get("data"), entry.get("widened")
     of_data = "" if not data else \
         f" and {'an operand' if data == 1 else f'at least {data} operands'} computed from the input arrays"
+    if wide:
+        of_data += (f" and {'an operand' if wide == 1 else f'at least {wide} operands'} computed "
+                    f"from the input arrays in another type than float16 (not only cast or moved)")
     return (f"{' or '.join(entry['primitives'])} with {side} in {' or '.join(entry['dtypes'])}"
             f"{of_data}")
 
@@ -79,14 +91,15 @@ def validate(rule: dict, problem) -> list:
 
 def matches(entry: dict, typed) -> int:
     """How many live equations of ``typed`` ((primitive, operand dtypes, result dtypes, data
-    operands) -> count) match ``entry``."""
+    operands, widened operands) -> count) match ``entry``."""
     names = {s for p in entry["primitives"] for s in primitive_names.spellings(p)}
     wanted = set(entry["dtypes"])
     side = entry.get("of", "either")
     least = entry.get("data", 0)
     found = 0
-    for (primitive, operands, results, data), n in typed.items():
-        if primitive not in names or data < least:
+    widest = entry.get("widened", 0)
+    for (primitive, operands, results, data, *wide), n in typed.items():
+        if primitive not in names or data < least or (wide[0] if wide else 0) < widest:
             continue
         seen = (set(operands) if side != "results" else set()) | \
                (set(results) if side != "operands" else set())
@@ -99,11 +112,13 @@ def _seen(entry: dict, typed, matching: bool = False) -> str:
     """What the program's equations of the entry's primitives compute in, for a message; with
     ``matching``, only those the entry matches."""
     names = {s for p in entry["primitives"] for s in primitive_names.spellings(p)}
-    counted = "data" in entry
+    counted, widened = "data" in entry, "widened" in entry
     told = sorted({f"{p}({', '.join(ops)}) -> {', '.join(res)}"
                    + (f" with {n} data operand{'' if n == 1 else 's'}" if counted else "")
-                   for (p, ops, res, n), count in typed.items() if p in names
-                   and (not matching or matches(entry, {(p, ops, res, n): count}))})
+                   + (f" with {w[0] if w else 0} operand{'' if w[:1] == [1] else 's'} computed "
+                      f"outside float16" if widened else "")
+                   for (p, ops, res, n, *w), count in typed.items() if p in names
+                   and (not matching or matches(entry, {(p, ops, res, n, *w): count}))})
     return ("; it has " + "; ".join(told[:6]) + (" ..." if len(told) > 6 else "")) if told else \
         f"; it has no live {' or '.join(entry['primitives'])}"
 

@@ -86,6 +86,7 @@ class Provenance:
     used: bool      # it reaches the rule's field at all (through backward rules included)
     rules: int      # backward-rule outputs seen
     opaque: int     # sub-computations the analysis could not see into
+    returned: bool = False  # every part of the field is (partly) what a backward rule returned
 
 
 @dataclass(frozen=True)
@@ -257,11 +258,13 @@ def _evidence(raw, where: str, expected: Expected, complete: bool) -> Evidence:
     provenance = None
     if "provenance" in msg:
         flow = _object(msg["provenance"], f"{where}.provenance")
-        _keys(flow, f"{where}.provenance", ("reached", "used", "rules", "opaque"))
+        _keys(flow, f"{where}.provenance", ("reached", "used", "rules", "opaque"), ("returned",))
         provenance = Provenance(reached=_bool(flow["reached"], f"{where}.provenance.reached"),
                                 used=_bool(flow["used"], f"{where}.provenance.used"),
                                 rules=_int(flow["rules"], f"{where}.provenance.rules"),
-                                opaque=_int(flow["opaque"], f"{where}.provenance.opaque"))
+                                opaque=_int(flow["opaque"], f"{where}.provenance.opaque"),
+                                returned=_bool(flow.get("returned", False),
+                                               f"{where}.provenance.returned"))
     return Evidence(
         custom_vjp_applied=_int(msg["custom_vjp_applied"], f"{where}.custom_vjp_applied"),
         backward_runs=_int(msg["backward_runs"], f"{where}.backward_runs"),

@@ -194,20 +194,23 @@ def _busiest(raw, where: str) -> tuple:
 
 
 def _typed(raw, where: str) -> dict:
-    """``typed``: [primitive, [operand dtypes], [result dtypes], count, data operands]
-    entries, each (primitive, dtypes, data operands) once."""
+    """``typed``: [primitive, [operand dtypes], [result dtypes], count, data operands,
+    widened operands] entries (the last optional: 0), each (primitive, dtypes, data operands,
+    widened operands) once."""
     if not isinstance(raw, list) or len(raw) > protocol.MAX_TYPED:
         _fail(where, f"expected a list of at most {protocol.MAX_TYPED} entries")
     found: dict = {}
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
-        if not isinstance(item, list) or len(item) != 5 or not all(
+        if not isinstance(item, list) or len(item) not in (5, 6) or not all(
                 isinstance(side, list) and len(side) <= protocol.MAX_TYPED_VALUES for side in item[1:3]):
-            _fail(here, "expected [primitive, [operand dtypes], [result dtypes], count, data operands]")
+            _fail(here, "expected [primitive, [operand dtypes], [result dtypes], count, data operands, "
+                        "widened operands]")
         key = (_text(item[0], here, protocol.MAX_NAME),
                tuple(_text(d, here, protocol.MAX_NAME) for d in item[1]),
                tuple(_text(d, here, protocol.MAX_NAME) for d in item[2]),
-               _int(item[4], here, 0, protocol.MAX_TYPED_VALUES))
+               _int(item[4], here, 0, protocol.MAX_TYPED_VALUES),
+               _int(item[5] if len(item) == 6 else 0, here, 0, protocol.MAX_TYPED_VALUES))
         if key in found:
             _fail(here, "the same primitive, dtypes and data operands twice")
         found[key] = _int(item[3], here, 1, protocol.MAX_SUMMARY_COUNT)

@@ -23,6 +23,16 @@ product of two data operands, as ``x * dz`` is.
 A quotient by a data value counts that divisor as two data operands (``operands``): ``1 / a`` is
 a nonlinear function of ``a``, and squares, hence products, are built from reciprocals alone.
 
+Floating data has a third level, 3: data that some equation on its way from the inputs
+*computed* in a type other than float16 (and bool) from two data operands (a quotient's divisor
+counted twice), or by any other function of one than a scaling or a sum (``SCALINGS``), where it
+did not merely cast or move it (``MOVES``). The float16 prediction cast up, less the labels in
+float32 (whose square's derivative is cast back to float16 for the backward products), is level
+3, while the inputs cast to float16 are level 2, and so is the mean JAX itself takes of float16
+values by summing them in float32 and dividing by the count. A loop's results are level 3
+where its body computes in such a type. (``widened``: how many of an equation's operands are
+level 3.)
+
 Decides nothing: it only marks values.
 """
 
@@ -34,6 +44,17 @@ from .jaxapi import ONE_BODY_CALLS, sub_jaxprs
 #: ``cond``'s branches): data flows through them output by output.
 FOLLOWS = ONE_BODY_CALLS | {"cond"}
 
+
+#: Primitives that cast or move a value without computing with it.
+MOVES = frozenset({"convert_element_type", "reshape", "broadcast_in_dim", "squeeze", "expand_dims",
+                   "transpose", "slice", "dynamic_slice", "concatenate", "gather", "copy", "copy_p",
+                   "rev", "pad"})
+#: The types a computation keeps floating data at level 2 in.
+NARROW = frozenset({"float16", "bool"})
+#: What computes with one data operand without widening it: sums, scalings and choices, which
+#: keep what a float16 value can hold (JAX's own mean of float16 values sums in float32).
+SCALINGS = frozenset({"reduce_sum", "cumsum", "mul", "div", "neg", "add", "add_any", "sub",
+                      "dot_general", "reduce_max", "reduce_min", "max", "min", "select_n", "abs"})
 
 #: Primitives whose second operand divides: nonlinear in it.
 DIVIDES = frozenset({"div", "rem"})
@@ -48,6 +69,27 @@ def operands(eqn, found: dict) -> int:
     if eqn.primitive.name in DIVIDES and len(eqn.invars) == 2 and id(eqn.invars[1]) in found:
         count += 1
     return count
+
+
+def widened(eqn, found: dict) -> int:
+    """How many of ``eqn``'s operands are floating data computed in a type other than float16
+    (level 3)."""
+    return sum(found.get(id(v), 0) == 3 for v in eqn.invars)
+
+
+def _computes_wide(eqn, seen: set | None = None) -> bool:
+    """Whether ``eqn`` computes (does not merely cast or move) with a value of a type outside
+    ``NARROW``; for an equation holding bodies (a loop), whether any equation in them does."""
+    if eqn.primitive.name in MOVES:
+        return False
+    seen = set() if seen is None else seen
+    subs = [s for p in eqn.params.values() for s in sub_jaxprs(p)]
+    if subs:
+        fresh = [s for s in subs if id(s) not in seen]
+        seen.update(id(s) for s in fresh)
+        return any(_computes_wide(e, seen) for s in fresh for e in s.eqns)
+    return any(str(getattr(_aval(v), "dtype", "bool")) not in NARROW
+               for v in (*eqn.invars, *eqn.outvars))
 
 
 def _aval(var):
@@ -78,7 +120,7 @@ def _kept(var, level: int) -> int:
     if not level:
         return 0
     if _is_bool(var):
-        return level if level == 2 and len(getattr(_aval(var), "shape", ())) > 0 else 0
+        return level if level >= 2 and len(getattr(_aval(var), "shape", ())) > 0 else 0
     if level == 1 and _floating(var):
         return 0
     return level
@@ -129,6 +171,9 @@ def values(jaxpr, levels: tuple, cache: dict) -> tuple:
             if level == 1 and eqn.primitive.name == "convert_element_type" and \
                     not _floating(eqn.invars[0]) and not _is_bool(eqn.invars[0]):
                 level = 2  # integer quantities made floats: counted as floating data from here
+            if level == 2 and _computes_wide(eqn) and (
+                    eqn.primitive.name not in SCALINGS or operands(eqn, found) >= 2):
+                level = 3  # floating data computed in a type other than float16
             for v in eqn.outvars:
                 if _kept(v, level):
                     found[id(v)] = _kept(v, level)

@@ -62,6 +62,7 @@ _named_scope = jax.named_scope
 _issubdtype = jax.numpy.issubdtype
 _asarray = jax.numpy.asarray
 _mul, _sub, _convert = jax.lax.mul, jax.lax.sub, jax.lax.convert_element_type
+_full = jax.lax.full
 _register = jax.tree_util.register_pytree_node
 
 _resolve_kwargs = jaxapi.resolve_kwargs()  # how custom_vjp itself turns keywords into positions
@@ -155,14 +156,30 @@ def install(marker: str) -> Recorder:
         return isinstance(t, _Tracer) and floating(t)
 
     class Residual:
-        """What the instrumented forward rule saves: the submission's residuals and the
-        factor of the trace it ran in."""
-        __slots__ = ("res", "factor")
+        """What the instrumented forward rule saves: the submission's residuals, the factor of
+        the trace it ran in, and (static) the shape and dtype of each floating array argument
+        the backward rule answers, for a zero to stand for a None it returns there."""
+        __slots__ = ("res", "factor", "zeros")
 
-        def __init__(self, res, factor):
-            self.res, self.factor = res, factor
+        def __init__(self, res, factor, zeros=()):
+            self.res, self.factor, self.zeros = res, factor, zeros
 
-    _register(Residual, lambda r: ((r.res, r.factor), None), lambda _, c: Residual(*c))
+    _register(Residual, lambda r: ((r.res, r.factor), r.zeros), lambda z, c: Residual(*c, z))
+
+    def zero_shapes(args, fixed) -> tuple:
+        """(shape, dtype) of each argument not in ``fixed`` (the backward rule returns one
+        cotangent each) that is a floating array, else None."""
+        def shape(a):
+            a = getattr(a, "value", a)  # a CustomVJPPrimal under symbolic_zeros
+            return (tuple(a.shape), a.dtype) if inexact(a) else None
+        return tuple(shape(a) for i, a in enumerate(args) if i not in fixed)
+
+    def stand_in(cotangents, zeros) -> tuple:
+        """The rule's cotangents with a zero for each None it returned for a floating array
+        argument: JAX reads None as that zero, and the zero then carries the output marker, so a
+        rule that returns None where the answer is zero is seen to answer."""
+        return tuple(_full(z[0], 0, z[1]) if c is None and z is not None else c
+                     for c, z in zip(cotangents, (*zeros, *[None] * len(cotangents))))
 
     def zero_of(factor, dtype):
         return _convert(_sub(factor, factor), dtype)  # exactly 0 for the finite factor
@@ -204,6 +221,7 @@ def install(marker: str) -> Recorder:
         as one more argument, last: the forward rule saves it as a residual, the backward rule
         marks with it. Nothing of the submission's ever receives it."""
         fun, fwd, bwd, zeros = self.fun, self.fwd, self.bwd, self.symbolic_zeros
+        fixed = set(self.nondiff_argnums)
 
         @_named_like(fun)
         def inner_fun(*args):
@@ -217,7 +235,7 @@ def install(marker: str) -> Recorder:
                 out, res = fwd(*args[:-1])
             finally:
                 state["factors"].pop()
-            return out, Residual(res, factor)
+            return out, Residual(res, factor, zero_shapes(args[:-1], fixed))
 
         @_named_like(bwd)
         def inner_bwd(*args):
@@ -234,7 +252,8 @@ def install(marker: str) -> Recorder:
                 state["factors"].pop()
             if not isinstance(cotangents, (tuple, list)):
                 return cotangents  # JAX reports the submission's mistake
-            return (*_tree_map(mark_out(saved.factor, run, fn), tuple(cotangents)), None)
+            cotangents = stand_in(tuple(cotangents), saved.zeros)
+            return (*_tree_map(mark_out(saved.factor, run, fn), cotangents), None)
 
         inner = _OriginalCustomVJP(inner_fun, nondiff_argnums=self.nondiff_argnums)
         inner.defvjp(inner_fwd, inner_bwd, symbolic_zeros=zeros,

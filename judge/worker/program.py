@@ -14,11 +14,12 @@ is linear in the program's size however often a body is reused. The summary (its
      "omitted": 0,                           # primitives left out past MAX_PRIMITIVE_NAMES
      "lines": {"while": 12, ...},            # each primitive's first line in the submission
      "busiest": [[12, 380], ...],            # the lines that made the most equations, and how many
-     "typed": [["dot_general", ["float16", "float16"], ["float16"], 3, 2], ...],
+     "typed": [["dot_general", ["float16", "float16"], ["float16"], 3, 2, 0], ...],
      "typed_omitted": 0}
 
 ``typed`` counts the live equations by primitive and dtypes: each distinct (primitive, its
-operands' dtypes, its results' dtypes, how many of its operands are data) with how many live
+operands' dtypes, its results' dtypes, how many of its operands are data, how many are data
+computed in a type other than float16: ``dataflow.widened``) with how many live
 equations have them (every call of a body counted), at most ``protocol.MAX_TYPED`` entries,
 each dtype list cut at ``protocol.MAX_TYPED_VALUES``; ``typed_omitted`` says how many entries
 were left out (rules that read dtypes refuse a summary that left any out). An operand is data
@@ -240,7 +241,8 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             name = eqn.primitive.name
             live[name] = live.get(name, 0) + 1
             typed = (name, _dtypes(eqn.invars), _dtypes(eqn.outvars),  # a tuple key: see below
-                     min(dataflow.operands(eqn, found), protocol.MAX_TYPED_VALUES))
+                     min(dataflow.operands(eqn, found), protocol.MAX_TYPED_VALUES),
+                     min(dataflow.widened(eqn, found), protocol.MAX_TYPED_VALUES))
             live[typed] = live.get(typed, 0) + 1
             bodies = _loop_wants(eqn, mask, backward)
             me = None  # this equation's own entry, where it is a loop
@@ -296,7 +298,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
              "lines": {k: first_lines[k] for k in names if k in first_lines},
              "busiest": [[line, min(n, cap)] for line, n in
                          sorted(lines.items(), key=lambda item: (-item[1], item[0]))[:protocol.MAX_BUSIEST]],
-             "typed": [[k[0][:protocol.MAX_NAME], list(k[1]), list(k[2]), min(v, cap), k[3]]
+             "typed": [[k[0][:protocol.MAX_NAME], list(k[1]), list(k[2]), min(v, cap), k[3], k[4]]
                        for k, v in typed[:protocol.MAX_TYPED]],
              "typed_omitted": max(0, len(typed) - protocol.MAX_TYPED)}
     if symbolic:

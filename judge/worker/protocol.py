@@ -69,14 +69,14 @@ Channels
        "trace": {"primitives": ["add", ...], "custom_vjp_calls": 1} | null,
        "shortened": {"loop": 0, "output": VALUE, "trips": 7} | null,  # with "shorten": last_trip
        "evidence": {"custom_vjp_applied": 2, "backward_runs": 1, "instrument_intact": true,
-                    "provenance": {"reached": false, "used": true, "rules": 1, "opaque": 0},
+                    "provenance": {"reached": false, "used": true, "returned": true, "rules": 1, "opaque": 0},
                     "scaled": VALUE | null, "cache_cleared": false} | null,
        "program": {"equations": 412, "primitives": {"dot_general": 6, ...},
                    "live": {"dot_general": 5, ...},
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
                                "primitive": "dot_general", "line": 7 | null}, ...], "omitted": 0,
                    "lines": {"while": 12, ...}, "busiest": [[12, 380], ...],
-                   "typed": [["dot_general", ["float16", "float16"], ["float16"], 3, 2], ...],
+                   "typed": [["dot_general", ["float16", "float16"], ["float16"], 3, 2, 0], ...],
                    "typed_omitted": 0} | null}
       {"type": "program", "index": 12, "program": {...}, "trace": {"primitives": [...], ...}}
       {"type": "case", "index": 12, "skipped": true, "time_s": 0.01, "stdout": TEXT,
@@ -87,14 +87,14 @@ Channels
       {"type": "done"}
       {"type": "done", "ops": [{"p": "reduce_sum", "params": {...}, "in": [["float32", [5, 3]]]}]}
 
-  ``evidence`` (only with ``grad_rule``) is measured on one trace of the case whose backward
-  rules' outputs are multiplied by a traced factor: ``scaled`` is the output evaluated with it at
-  the case's ``factor`` (drawn by the judge, a power of two), and ``provenance`` the dataflow
-  of the cotangent input to the rule's field (``provenance.py``): ``reached`` when some part of
-  the field carries the cotangent other than through a backward rule's own cotangent input (a
-  raw cotangent, one mixed with x outside every rule, or one still inside a rule), ``used``
-  when the field depends on the cotangent at all, ``rules`` the backward rules followed and
-  ``opaque`` the equations whose sub-jaxprs were not followed.
+  ``evidence`` (only with ``grad_rule``) is measured on one trace of the case whose backward rules'
+  outputs are multiplied by a traced factor: ``scaled`` is the output evaluated with it at the
+  case's ``factor`` (drawn by the judge, a power of two), and ``provenance`` the dataflow of the
+  cotangent input to the rule's field (``provenance.py``): ``reached`` when some part of the field
+  carries the cotangent other than through a backward rule's own cotangent input (a raw cotangent,
+  one mixed with x outside every rule, or one still inside a rule), ``used`` when the field depends
+  on the cotangent at all, ``returned`` (false if absent) when each part of it is partly what a
+  backward rule returned, ``rules`` the rules followed, ``opaque`` the sub-jaxprs not followed.
 
   ``program`` (for the due ``decide`` case, once per key): the summary and primitives of the
   program its key traced, before any of it is evaluated. A ``decide`` case of a key answered

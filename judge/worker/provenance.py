@@ -22,8 +22,11 @@ Two passes over the jaxpr, forwards, each giving every variable a set of labels:
    nothing else: a cotangent that entered the rule through a residual, a closure or a primal
    argument is still A when the rule returns it. Outside rules, a value that combines a
    cotangent (A or P) with a value depending on x becomes M (mixed): a mask applied by a
-   formula before or after a rule that does nothing. M never becomes anything else. The field
-   is *reached* when it carries A, M or any G; *used* when it carries any cotangent label.
+   formula before or after a rule that does nothing. M never becomes anything else. Every
+   output marker of a bound function also adds R (returned by a rule), whatever its operand
+   carries, so a rule that returns zeros made of nothing (an honest shortcut where the answer
+   is zero) still leaves its mark. The field is *reached* when it carries A, M or any G;
+   *used* when it carries any cotangent label; *returned* when each of its parts carries R.
 
 In each pass an equation's outputs carry the union of its inputs' labels. Sub-computations are
 followed where their dataflow is known: calls (``jit``, ``pjit``, ``closed_call``, ``remat``,
@@ -79,6 +82,7 @@ _PLUMBING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", 
                        "symbolic_zeros", "stop_gradient", "optimization_barrier"})
 
 X, A, P, M = "x", "a", "p", "m"   # depends on x; raw cotangent; passed a rule; mixed
+R = "r"                            # what a backward rule of a bound function returned
 NONE: frozenset = frozenset()
 _COTANGENT = frozenset({A, P, M})
 
@@ -187,7 +191,13 @@ class Flow:
                 return [(got - {A, P}) | {run} if got & {A, P} else got] * n_out
             if kind == "out" and run in ins[0]:  # what that run of the rule made of it
                 self.rules += 1
-                return [(ins[0] - {run, X}) | {P}] * n_out
+                return [(ins[0] - {run, X}) | {P, R}] * n_out
+            if kind == "out":  # a rule's output made without its cotangent (zeros, a closure)
+                return [out | {R} for out in self._plain(eqn, ins, kin, n_out)]
+        return self._plain(eqn, ins, kin, n_out)
+
+    def _plain(self, eqn, ins: list, kin: list, n_out: int) -> list[frozenset]:
+        """The labels of an equation's outputs, markers aside."""
         if self._touches_ref(eqn):  # new_ref, get, swap, addupdate, freeze, ...
             written = frozenset().union(*ins)
             self.pool |= written
@@ -328,6 +338,7 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
     outs = [flow.last[i] for i in sinks if i < len(flow.last)]
     return {"reached": any(o & {A, M} or _inside(o) for o in outs),
             "used": any(o & _COTANGENT or _inside(o) for o in outs),
+            "returned": bool(outs) and all(R in o for o in outs),
             "rules": flow.rules, "opaque": flow.opaque}
 
 

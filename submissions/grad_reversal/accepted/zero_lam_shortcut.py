@@ -1,7 +1,8 @@
 """The backward rule special-cases lam == 0 (a zero gradient, no multiplication); otherwise it
 returns -lam * g. jax.custom_vjp called as a function rather than used as a decorator.
 
-Expected verdict: accepted (no case has lam == 0).
+Expected verdict: accepted (on the hidden case lam = 0 too: its zeros are what the rule
+returns, though they do not depend on the cotangent).
 """
 import jax
 import jax.numpy as jnp

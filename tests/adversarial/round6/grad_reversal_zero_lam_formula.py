@@ -1,13 +1,11 @@
 """grad_reversal: a Python branch on the static lam: when lam == 0 the answer is known, so dx is
 written as zeros and no custom_vjp runs at all; otherwise an honest layer. dx is not pulled back
-through a backward rule on those cases, which the statement forbids (lam >= 0 includes 0).
+through a backward rule on those cases, which the statement forbids (lam >= 0 includes 0): the
+hidden case lam = 0 traces the branch that applies no custom_vjp.
 
 Problem: grad_reversal
-Expected: RJ
+Expected: RJ no_custom_vjp
 Cases: all
-Open: AC: no case has lam = 0 (the generator leaves it out: a zero gradient cannot show that it
-  came through a rule, and an honest rule may special-case it), so the branch that writes dx
-  without a rule never runs
 """
 
 import jax

@@ -1,14 +1,13 @@
 """mixed_precision_step: the network in float16 but the loss head in float32 (the residual and
 its square cast up, the usual "loss in float32" habit), so the scaled derivative by pred is
 float32 and overflows only when cast back to float16 for the products. The statement asks for
-the loss in float16 and the gradient of it in float16, so the judge should refuse this.
+the loss in float16 and the gradient of it in float16, so the judge refuses this. The float32
+square is dead (only its derivative lives), and what lives in float32 is the residual and its
+scaling by constants, one data operand each as in an honest unscale and update; but the float16
+backward products read that derivative, computed from the data in float32 (``widened``).
 
 Problem: mixed_precision_step
 Expected: RJ wrong_precision
-Open: the dtype rule refuses float32 products of two data values and float32 nonlinear
-  functions of one on the path to the output; here the float32 square is dead (only its
-  derivative lives), and what lives in float32 is the residual and its scaling by constants,
-  which an honest unscale and update also compute
 """
 
 import jax
