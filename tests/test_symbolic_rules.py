@@ -219,6 +219,25 @@ def test_the_dim_and_the_line_are_named():
     assert "the dim d" in text and "line 16" in text and "d * d <= 4 * m * d + 8 * d" in text, messages
 
 
+@pytest.mark.parametrize("source, told", [
+    ('jax.debug.print("weights {w}", w=w)', True), ("jax.debug.callback(show, w)", True),
+    ("debug . breakpoint()", True), ("for i in range(len(x)):", False),
+    ("my_debug.printer(x)", False)])
+def test_a_debug_callback_that_reads_a_symbolic_shape_is_named(source, told):
+    """JAX's debug callbacks fail on symbolic shapes with the TypeError a dim read as a number
+    raises: the message says that the callback, not the student's arithmetic, read it."""
+    from types import SimpleNamespace
+
+    from judge.grade import traces
+    from judge.run.boundary import ErrorReport
+
+    error = ErrorReport(kind="symbolic", type="TypeError", line=11, source=source,
+                        message="'_DimExpr' object cannot be interpreted as an integer")
+    breach = traces.symbolic_failure(SimpleNamespace(symbols={"b": (1, 8)}), error)
+    assert breach.reason == "dim_read_as_number" and "line 11" in breach.message
+    assert ("jax.debug.print and jax.debug.callback cannot run with symbolic dims" in breach.message) is told
+
+
 TELLS = [("hvp_tanh", "hvp_tells_symbolic_from_concrete", "x", 0),
          ("per_example_clip", "per_example_clip_loop_when_n_is_int", "X", 0),
          ("ema_scan", "ema_scan_closed_form_when_t_is_int", "x", 0)]
