@@ -134,11 +134,6 @@ def _first_line(text: str) -> str:
     return line[:200] + (" [...]" if len(line) > 200 else "")
 
 
-#: a call of jax.debug.print, jax.debug.callback or jax.debug.breakpoint on the failing line: JAX's
-#: debug callbacks read the shapes of what they print, which fails with symbolic dims
-_DEBUG_CALL = re.compile(r"(?<![A-Za-z0-9_])debug\s*\.\s*(print|callback|breakpoint)\s*\(")
-
-
 def symbolic_failure(trace: rules.AbstractTrace, error) -> rules.Breach:
     """Why the program could not be traced with symbolic dims (``error`` of kind "symbolic"),
     naming the dim and the line."""
@@ -150,10 +145,6 @@ def symbolic_failure(trace: rules.AbstractTrace, error) -> rules.Breach:
     told = " or ".join(dims)
     length = ("; len(x) reads a symbolic extent as a number: write x.shape[0]"
               if re.search(r"(?<![A-Za-z0-9_.])len\s*\(", error.source or "") else "")
-    if _DEBUG_CALL.search(error.source or ""):
-        length += ("; here JAX's own debug callback reads the shape: jax.debug.print and "
-                   "jax.debug.callback cannot run with symbolic dims, and the rules refuse "
-                   "callbacks anyway, so remove them before you submit")
     return rules.Breach("dim_read_as_number",
                         f"your code reads the dim {told} as a number{where}{length}; the rules "
                         f"are decided on your program traced with {', '.join(symbols)} as a "

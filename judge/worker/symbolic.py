@@ -12,7 +12,8 @@ an axis refuses any symbolic shape, so it squeezes the extents that are the cons
 every symbolic one; ``lax.fori_loop(..., unroll=k)`` refuses bounds that are not numbers, so
 ``unroll`` (a hint to the compiler, which changes no value) is dropped there; and
 ``lax.pmean`` under ``jax.vmap(..., axis_name=...)`` divides by the axis size as a number, so a
-symbolic size is divided by as the value of its dim.
+symbolic size is divided by as the value of its dim; a debug callback under a ``vmap`` of
+symbolic size is bound once with the whole batch (``debug_batching``).
 
 ``instantiate`` makes the traced program concrete at one case's dims: every shape and every
 parameter that names a symbolic extent evaluated there, and each ``dim_as_value`` replaced by
@@ -29,7 +30,7 @@ import types
 
 import numpy
 
-from . import protocol
+from . import debug_batching, protocol
 
 #: NumPy's names as they were when the worker loaded this module, before any submission.
 np = types.SimpleNamespace(**vars(numpy))
@@ -234,7 +235,7 @@ def scan_length_shim(source: str | None = None):
     file ``source`` where the ranges do not decide it, is said to read it as a number, on every
     supported JAX."""
     with _iteration_named(), _equality_named(source):
-        with _scan_and_squeeze():
+        with _scan_and_squeeze(), debug_batching.whole_batch_callbacks():
             with _fori_unroll(), _axis_size():
                 yield
 

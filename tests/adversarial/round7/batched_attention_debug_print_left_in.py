@@ -1,9 +1,11 @@
 """batched_attention: an honest vmapped attention with a ``jax.debug.print`` of the weights left
-in: the rules refuse debug callbacks, and JAX's own debug callback cannot run with b, t, s and e
-as symbols (it reads the shape as a number); the message names the callback.
+in. The rules allow jax.debug.print (it computes nothing), but JAX unrolls a debug callback once
+per index of the vmap's axis, which cannot run with b a symbol; the judge binds it once with the
+whole batch while it traces, so it prints every example's weights at once.
 
 Problem: batched_attention
-Expected: RJ dim_read_as_number
+Expected: AC
+Cases: all
 """
 import jax
 import jax.numpy as jnp
