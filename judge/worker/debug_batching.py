@@ -18,8 +18,42 @@ import contextlib
 
 @contextlib.contextmanager
 def whole_batch_callbacks():
+    """The debug callbacks under a ``vmap`` of symbolic size bound once with the whole batch."""
+    with _batching_replaced(_whole_batch):
+        yield
+
+
+@contextlib.contextmanager
+def dropped_under_vmap():
+    """The debug callbacks under any ``vmap`` dropped: for a program the judge runs batched over
+    thousands of its own perturbations (``reach``), where one print per run would be printed
+    and compiled thousands of times; the program's values are the same without them."""
+    with _batching_replaced(lambda prim, original: _dropped):
+        yield
+
+
+def _dropped(axis_data, args, dims, **params):
+    return [], []
+
+
+def _whole_batch(prim, original):
+    from jax._src import core
+
+    def batched(axis_data, args, dims, **params):
+        size = next((x.shape[d] for x, d in zip(args, dims) if d is not None), None)
+        if size is None or core.is_constant_dim(size):
+            return original(axis_data, args, dims, **params)
+        outs = prim.bind(*args, **params)
+        return outs, [None] * len(outs)
+    return batched
+
+
+@contextlib.contextmanager
+def _batching_replaced(make):
+    """JAX's batching rule of each debug callback primitive replaced by ``make(prim, original)``
+    while in effect, and put back after."""
     try:
-        from jax._src import core, debugging
+        from jax._src import debugging
         from jax._src.interpreters import batching
         table = batching.fancy_primitive_batchers
         prims = [p for p in (getattr(debugging, "debug_callback_p", None),
@@ -31,17 +65,8 @@ def whole_batch_callbacks():
         yield
         return
 
-    def rule(prim, original):
-        def batched(axis_data, args, dims, **params):
-            size = next((x.shape[d] for x, d in zip(args, dims) if d is not None), None)
-            if size is None or core.is_constant_dim(size):
-                return original(axis_data, args, dims, **params)
-            outs = prim.bind(*args, **params)
-            return outs, [None] * len(outs)
-        return batched
-
     for prim, original in originals.items():
-        table[prim] = rule(prim, original)
+        table[prim] = make(prim, original)
     try:
         yield
     finally:
