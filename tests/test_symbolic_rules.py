@@ -90,6 +90,25 @@ def test_reading_a_symbolic_dim_as_a_number_is_told_apart():
         assert not symbolic.is_symbolic_error(jax, caught.value), caught.value
 
 
+def test_an_equality_the_ranges_decide_is_not_a_dim_read_as_number(tmp_path, monkeypatch):
+    """A guard against an empty input (``T == 0`` where T is at least 1) or past the range keeps
+    JAX's answer; ``T == 1``, which depends on T's value, is reading it as a number."""
+    source = tmp_path / "guards.py"
+    source.write_text("def empty(y):\n    return y if y.shape[0] == 0 else 2 * y\n\n"
+                      "def past(y):\n    return -y if y.shape[0] != 65 else y\n\n"
+                      "def one(y):\n    return y if y.shape[0] == 1 else 2 * y\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import guards
+
+    x = jax.ShapeDtypeStruct((symbolic.dims(jax, {"T": (1, 64)})["T"], 2), jnp.float32)
+    for fn in (guards.empty, guards.past):
+        with symbolic.scan_length_shim(str(source)):
+            jax.make_jaxpr(fn)(x)
+    with pytest.raises(Exception) as caught, symbolic.scan_length_shim(str(source)):
+        jax.make_jaxpr(guards.one)(x)
+    assert symbolic.is_symbolic_error(jax, caught.value)
+
+
 def _ema_scan(x, decay=0.9):
     return jax.lax.scan(lambda m, r: ((decay * m + (1 - decay) * r),) * 2, jnp.zeros_like(x[0]), x)[1]
 
