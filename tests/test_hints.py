@@ -33,7 +33,23 @@ def test_fingerprints_are_exact():
     assert hints.fingerprint(FakeReport(np.zeros(1), probes=Probes({"vjp": np.ones(1)}, {}))) != \
         hints.fingerprint(FakeReport(np.zeros(1), probes=Probes({"vjp": np.zeros(1)}, {})))
     err = ErrorReport(kind="exception", type="TypeError", message="x")
-    assert hints.fingerprint(FakeReport(error=err)) == "error:TypeError"
+    assert hints.fingerprint(FakeReport(error=err)).startswith("error:")
+    assert hints.fingerprint(FakeReport(error=err)) == \
+        hints.fingerprint(FakeReport(error=ErrorReport(kind="exception", type="TypeError", message="x")))
+    assert hints.fingerprint(FakeReport(error=err)) != hints.fingerprint(FakeReport(output="x"))
+
+
+def test_errors_of_one_type_with_other_texts_are_other_mistakes():
+    """A shape mismatch and a dim read as a number both raise TypeError: a hint written for one
+    is not shown for the other."""
+    shape = ErrorReport(kind="exception", type="TypeError",
+                        message="dot_general requires contracting dimensions to have the same shape")
+    dim = ErrorReport(kind="exception", type="TypeError",
+                      message="'_DimExpr' object cannot be interpreted as an integer")
+    assert hints.fingerprint(FakeReport(error=shape)) != hints.fingerprint(FakeReport(error=dim))
+    assert hints.fingerprint(FakeReport(error=shape)) != \
+        hints.fingerprint(FakeReport(error=ErrorReport(kind="exception", type="ValueError",
+                                                       message=shape.message)))
     assert hints.fingerprint(None) is None
 
 

@@ -48,6 +48,20 @@ def test_a_recurrence_beside_a_closed_form_reaches_part_of_the_output(fn, reache
     assert _reach(fn) == [(reached, 128)]
 
 
+def test_a_print_in_the_step_is_left_out_of_the_measurement(capfd):
+    """The measurement runs the program batched over thousands of perturbations: a
+    jax.debug.print in the step (allowed: it computes nothing) is dropped there, not printed,
+    compiled and run once per perturbation."""
+    def step(c, row):
+        c = 0.9 * c + 0.1 * row
+        jax.debug.print("carry {c}", c=c)
+        return c, c
+
+    capfd.readouterr()
+    assert _reach(lambda x: jax.lax.scan(step, jnp.zeros_like(x[0]), x)[1]) == [(128, 128)]
+    assert "carry" not in capfd.readouterr().out
+
+
 def _scanned(x):
     return jax.lax.scan(_step, jnp.zeros_like(x[0]), x)[1]
 

@@ -90,6 +90,25 @@ def test_reading_a_symbolic_dim_as_a_number_is_told_apart():
         assert not symbolic.is_symbolic_error(jax, caught.value), caught.value
 
 
+def test_an_equality_the_ranges_decide_is_not_a_dim_read_as_number(tmp_path, monkeypatch):
+    """A guard against an empty input (``T == 0`` where T is at least 1) or past the range keeps
+    JAX's answer; ``T == 1``, which depends on T's value, is reading it as a number."""
+    source = tmp_path / "guards.py"
+    source.write_text("def empty(y):\n    return y if y.shape[0] == 0 else 2 * y\n\n"
+                      "def past(y):\n    return -y if y.shape[0] != 65 else y\n\n"
+                      "def one(y):\n    return y if y.shape[0] == 1 else 2 * y\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import guards
+
+    x = jax.ShapeDtypeStruct((symbolic.dims(jax, {"T": (1, 64)})["T"], 2), jnp.float32)
+    for fn in (guards.empty, guards.past):
+        with symbolic.scan_length_shim(str(source)):
+            jax.make_jaxpr(fn)(x)
+    with pytest.raises(Exception) as caught, symbolic.scan_length_shim(str(source)):
+        jax.make_jaxpr(guards.one)(x)
+    assert symbolic.is_symbolic_error(jax, caught.value)
+
+
 def _ema_scan(x, decay=0.9):
     return jax.lax.scan(lambda m, r: ((decay * m + (1 - decay) * r),) * 2, jnp.zeros_like(x[0]), x)[1]
 
@@ -217,6 +236,24 @@ def test_the_dim_and_the_line_are_named():
     result, messages = _grade("hvp_tanh", "hvp_hessian_when_it_fits")
     text = result.cases[0].message
     assert "the dim d" in text and "line 16" in text and "d * d <= 4 * m * d + 8 * d" in text, messages
+
+
+def test_a_debug_print_under_a_vmap_of_symbolic_size_is_bound_once():
+    """JAX unrolls a debug callback once per index of a vmap's axis, which a symbolic size
+    cannot give: while the judge traces with symbols it is bound once with the whole batch, and
+    JAX's own rule is back afterwards."""
+    def f(x):
+        jax.debug.print("x {x}", x=x)
+        return 2 * x
+
+    made = symbolic.dims(jax, {"b": (1, 8)})
+    spec_ = jax.ShapeDtypeStruct(symbolic.shape(["b", 3], made), jnp.float32)
+    with symbolic.scan_length_shim():
+        traced = jax.make_jaxpr(jax.vmap(f))(spec_)
+    printed = [e for e in traced.jaxpr.eqns if e.primitive.name == "debug_print"]
+    assert len(printed) == 1 and printed[0].invars[0].aval.ndim == 2
+    concrete = jax.make_jaxpr(jax.vmap(f))(jnp.ones((2, 3), jnp.float32))
+    assert sum(e.primitive.name == "debug_print" for e in concrete.jaxpr.eqns) == 2
 
 
 TELLS = [("hvp_tanh", "hvp_tells_symbolic_from_concrete", "x", 0),

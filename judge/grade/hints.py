@@ -7,7 +7,9 @@ A known submission carries a hint in ``submissions/<id>/submissions.yaml``::
       hint: "Both ends of the range get the gradient: qmin <= x / scale <= qmax."
 
 Only example outputs are compared (a fingerprint per example: a hash of its output fields and
-probe results, or of the error it raised), so a hint reveals nothing about hidden cases. The
+probe results, or of the error it raised: its type and text, so that two mistakes raising the
+same type, a shape error and a dim read as a number, are told apart), so a hint reveals nothing
+about hidden cases. The
 known submissions' fingerprints are computed once, by grading them on the examples only (the
 source gate off: they are the author's code), and cached in memory and under the judge's cache
 folder, keyed by the spec, the submission's source, the judge and JAX versions.
@@ -30,6 +32,10 @@ from judge.run import cache
 OVERRIDES_FILE = "submissions.yaml"
 LOG = logging.getLogger("judge.grade.hints")
 _memory: dict[str, tuple] = {}
+#: Changes whenever what a fingerprint hashes changes, so that fingerprints cached by an older
+#: judge are computed again rather than compared with new ones.
+_FORMAT = b"fingerprint 2: errors by type and text"
+
 _lock = threading.Lock()
 
 
@@ -98,11 +104,14 @@ def _canonical(value):
 
 
 def fingerprint(report) -> str | None:
-    """A case report's outcome as a hash: its output and probe results, or the error's type."""
+    """A case report's outcome as a hash: its output and probe results, or the error's type and
+    text (the same type alone says little: a TypeError is a shape mismatch or a dim read as a
+    number alike)."""
     if report is None:
         return None
     if report.error is not None:
-        return "error:" + str(report.error.type)
+        said = json.dumps([str(report.error.type), str(report.error.message)])
+        return "error:" + hashlib.sha256(said.encode()).hexdigest()
     probes = report.probes
     data = [_canonical(report.output),
             _canonical(dict(probes.values)) if probes else None,
@@ -117,7 +126,7 @@ def example_fingerprints(problem, run) -> tuple:
 
 def _key(problem, path: Path) -> str:
     digest = hashlib.sha256()
-    for part in (hashlib.sha256(__version__.encode()).digest(),
+    for part in (hashlib.sha256(_FORMAT).digest(), hashlib.sha256(__version__.encode()).digest(),
                  hashlib.sha256(cache.jax_version().encode()).digest(),
                  _file_digest(Path(problem.path)), _file_digest(path)):
         digest.update(part)

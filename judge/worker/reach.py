@@ -44,6 +44,9 @@ loops that cancel, each measured with the other as it is), which runs the honest
 NaN does not flow through a comparison: a step that updates its carry only where a test of its
 data holds (``where(x > 0, f(c, x), c)``) writes it from its data when they are moved instead.
 
+A ``jax.debug.print`` in the program (allowed: it computes nothing) is left out of the batched
+runs (``debug_batching.dropped_under_vmap``): it would be compiled and printed once per run.
+
 Decides nothing: ``judge.rules.required_primitives`` reads the counts.
 """
 
@@ -51,7 +54,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import jaxapi, reach_count, reach_key
+from . import debug_batching, jaxapi, reach_count, reach_key
 from .loops import is_ref
 
 #: Sources measured at most (steps times the recurrent carries' elements): past this, the
@@ -369,7 +372,9 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     if compiled is None:
         forcing.clear()
         measured = jax.jit(measuring)
-        compiled = measured.lower(*batch, *shared, jnp.int32(-1)).compile(compiler_options=QUICK)
+        with debug_batching.dropped_under_vmap():  # a print in the loop, printed once per run
+            lowered = measured.lower(*batch, *shared, jnp.int32(-1))
+        compiled = lowered.compile(compiler_options=QUICK)
         if len(reach_key.COMPILED) >= 64:
             reach_key.COMPILED.clear()
         reach_key.COMPILED[key] = compiled, list(forcing)

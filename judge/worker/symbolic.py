@@ -12,7 +12,8 @@ an axis refuses any symbolic shape, so it squeezes the extents that are the cons
 every symbolic one; ``lax.fori_loop(..., unroll=k)`` refuses bounds that are not numbers, so
 ``unroll`` (a hint to the compiler, which changes no value) is dropped there; and
 ``lax.pmean`` under ``jax.vmap(..., axis_name=...)`` divides by the axis size as a number, so a
-symbolic size is divided by as the value of its dim.
+symbolic size is divided by as the value of its dim; a debug callback under a ``vmap`` of
+symbolic size is bound once with the whole batch (``debug_batching``).
 
 ``instantiate`` makes the traced program concrete at one case's dims: every shape and every
 parameter that names a symbolic extent evaluated there, and each ``dim_as_value`` replaced by
@@ -29,7 +30,7 @@ import types
 
 import numpy
 
-from . import protocol
+from . import debug_batching, protocol
 
 #: NumPy's names as they were when the worker loaded this module, before any submission.
 np = types.SimpleNamespace(**vars(numpy))
@@ -234,7 +235,7 @@ def scan_length_shim(source: str | None = None):
     file ``source`` where the ranges do not decide it, is said to read it as a number, on every
     supported JAX."""
     with _iteration_named(), _equality_named(source):
-        with _scan_and_squeeze():
+        with _scan_and_squeeze(), debug_batching.whole_batch_callbacks():
             with _fori_unroll(), _axis_size():
                 yield
 
@@ -245,7 +246,9 @@ def _equality_named(source: str | None):
     ``__eq__`` cannot raise: hashing uses it), so ``if T == 1`` silently takes one branch for
     every extent (and a recursion stopped by it never ends) where ``T >= 2`` raises. In the
     submission's own code (a comparison written in ``source``) it is said as ``>=`` says it:
-    reading the dim as a number. JAX's own comparisons are left as they are."""
+    reading the dim as a number. A comparison the ranges do decide (``T == 0`` where T is at
+    least 1, a guard against an empty input) keeps JAX's answer. JAX's own comparisons are left
+    as they are."""
     try:
         from jax._src import core
         from jax._src.export import shape_poly
@@ -267,10 +270,11 @@ def _equality_named(source: str | None):
         if not isinstance(other, dim) and not core.is_constant_dim(other):
             return
         try:
-            undecided = core.is_symbolic_dim(self - other)
+            diff = self - other
+            undecided = core.is_symbolic_dim(diff)
         except Exception:  # noqa: BLE001 - not a difference JAX can form: its own answer
             return
-        if undecided:
+        if undecided and not (_holds(lambda: diff >= 1) or _holds(lambda: diff <= -1)):
             raise inconclusive(f"the comparison '{self} {op} {other}' is not decided by the ranges "
                                f"of the dims: it depends on their values")
 
@@ -287,6 +291,14 @@ def _equality_named(source: str | None):
         yield
     finally:
         dim.__eq__, dim.__ne__ = eq, ne
+
+
+def _holds(test) -> bool:
+    """Does a comparison of dims hold, as their ranges decide it (False where they do not)?"""
+    try:
+        return bool(test())
+    except Exception:  # noqa: BLE001 - undecided by the ranges
+        return False
 
 
 @contextlib.contextmanager
