@@ -6,7 +6,8 @@ cap of 150, and the message blames a Python loop over b that the file does not h
 Problem: batched_attention
 Expected: AC
 Open: an honest lax.map with batch_size traces its body twice (batches and rest) and exceeds the
-  150-equation cap of no_unrolling
+  150-equation cap of no_unrolling; with the cap raised, the body's batch of 4 examples is still a
+  (4, t, s) value over the size bound where b < 4 (a loop of no trip, never computed)
 """
 import jax
 import jax.numpy as jnp
