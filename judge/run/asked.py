@@ -33,7 +33,7 @@ def record(run, msg: Asked) -> None:
     refused = False
     if run.decide is not None:
         try:
-            refused = bool(run.decide(msg.index, msg.program, msg.trace))
+            refused = bool(run.decide(msg.index, msg.program, msg.trace, run.cases))
         except Exception:  # noqa: BLE001 - the judge's fault: evaluate, as without a question
             LOG.exception("the rules could not answer the program of case %d", msg.index)
     run.asked[msg.index] = refused
