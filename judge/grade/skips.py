@@ -83,7 +83,7 @@ def refused_beside(problem, planned: Plan, key: str, report: CaseReport, reporte
     every one of them in ``reported`` (the worker run's reports so far)? Decided as grading
     decides on such a case (``judge.grade.grading``): a trace beside it that failed, else the
     rules on the program with those traces. Refused only where the rules refuse it for the same
-    reason whether or not a probe of the program failed when it ran (``no_unrolling`` does not
+    reason whether or not a probe of the program (where the problem has probes) failed when it ran (``no_unrolling`` does not
     compare such a program with its traces; the message then names one value fewer)."""
     run = _Reported(reported)
     same = [c for c in planned.cases.values() if c.key == key and _flagged(c)]
@@ -97,13 +97,13 @@ def refused_beside(problem, planned: Plan, key: str, report: CaseReport, reporte
         if isinstance(related, rules.Breach):
             continue
         found = []
-        for variant in (report, replace(report, probes=_FAILED_PROBE)):
+        variants = (report, replace(report, probes=_FAILED_PROBE)) if problem.probes else (report,)
+        for variant in variants:
             evidence = traces.symbolic(problem, case, variant, {})
             if not isinstance(evidence, rules.TraceEvidence):
                 return False
             found.append(rules.check_case(problem, replace(evidence, related_by_rule=related)))
-        first, second = found
-        if first is None or second is None or first.reason != second.reason:
+        if any(b is None for b in found) or len({b.reason for b in found}) > 1:
             return False
     return True
 
