@@ -237,21 +237,38 @@ class TraceOnce:
             return self.evaluator.run(concrete.jaxpr, concrete.consts, *inputs, jit_inlined=True,
                                       reuse=kept if traced.marked else None), unfit
 
-    def _without_failing_probes(self, args: dict, probe_args: dict, spec: dict, traced: "Traced"):
+    def _without_failing_probes(self, args: dict, probe_args: dict, spec: dict, traced: "Traced",
+                                failed: BaseException | None = None):
         """The program run without the derivatives that fail when they run (a custom_vjp under
         ``jax.jvp`` traces, and raises when evaluated): each probe's program is run on its own
         at this case, and those that fail are left out, with their errors, for every later
-        case of the key too. Still traced with symbolic dims: nothing runs at the case's shapes."""
+        case of the key too. Still traced with symbolic dims: nothing runs at the case's shapes.
+        ``failed``: what evaluating ``traced`` raised; with one probe, that probe's program is
+        ``traced`` itself, so its error is that one, not traced and run again. The program kept
+        is the one already traced for what is left (the output's own, or one probe's), where no
+        other was traced after it or no instrument marks it; else it is traced once more."""
         errors = dict(traced.errors)
         # the output's own program first: where it fails too, the case's error is its own
-        self._evaluate_at(self._trace_symbolic(args, spec, []), args, probe_args)
-        for name in traced.probes:
-            try:
-                self._evaluate_at(self._trace_symbolic(args, spec, [name]), args, probe_args)
-            except Exception as exc:  # noqa: BLE001 - that probe's to report
-                errors[name] = describe_error(exc, "exception", self.submission)
+        alone = last = self._trace_symbolic(args, spec, [])
+        self._evaluate_at(alone, args, probe_args)
+        programs = {}
+        if failed is not None and len(traced.probes) == 1:
+            errors[traced.probes[0]] = describe_error(failed, "exception", self.submission)
+        else:
+            for name in traced.probes:
+                try:
+                    program = last = self._trace_symbolic(args, spec, [name])
+                    self._evaluate_at(program, args, probe_args)
+                    programs[name] = program
+                except Exception as exc:  # noqa: BLE001 - that probe's to report
+                    errors[name] = describe_error(exc, "exception", self.submission)
         kept = [n for n in traced.probes if n not in errors]
-        found = self.traced_once[self._key(args, spec)] = self._trace_symbolic(args, spec, kept, errors)
+        found = alone if not kept else programs.get(kept[0]) if len(kept) == 1 else None
+        if found is not None and (found is last or not traced.marked):
+            found.errors = {**errors, **found.errors}
+        else:
+            found = self._trace_symbolic(args, spec, kept, errors)
+        self.traced_once[self._key(args, spec)] = found
         return found
 
     def _run_symbolic(self, args: dict, probe_args: dict, spec: dict, factor: float = 2.0) -> dict:
@@ -276,10 +293,10 @@ class TraceOnce:
             kept = reuse.Reuse()  # the output's evaluation, kept for the scaled one
             try:
                 flat, unfit = self._evaluate_at(traced, args, probe_args, kept=kept)
-            except Exception:  # noqa: BLE001 - a derivative that fails when it runs, maybe
+            except Exception as exc:  # noqa: BLE001 - a derivative that fails when it runs, maybe
                 if not traced.probes:
                     raise
-                traced = self._without_failing_probes(args, probe_args, spec, traced)
+                traced = self._without_failing_probes(args, probe_args, spec, traced, exc)
                 kept = reuse.Reuse()
                 flat, unfit = self._evaluate_at(traced, args, probe_args, kept=kept)
             evidence = {"custom_vjp_applied": 0, "backward_runs": 0}
