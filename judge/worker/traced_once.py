@@ -241,33 +241,28 @@ class TraceOnce:
                                 failed: BaseException | None = None):
         """The program run without the derivatives that fail when they run (a custom_vjp under
         ``jax.jvp`` traces, and raises when evaluated): each probe's program is run on its own
-        at this case, and those that fail are left out, with their errors, for every later
-        case of the key too. Still traced with symbolic dims: nothing runs at the case's shapes.
-        ``failed``: what evaluating ``traced`` raised; with one probe, that probe's program is
-        ``traced`` itself, so its error is that one, not traced and run again. The program kept
-        is the one already traced for what is left (the output's own, or one probe's), where no
-        other was traced after it or no instrument marks it; else it is traced once more."""
-        errors = dict(traced.errors)
+        at this case (with one probe, ``traced``, which raised ``failed``), and those that fail
+        are left out, with their errors, for every later case of the key too; the one kept is
+        traced here already unless another was traced after it with the instrument. Still
+        traced with symbolic dims: nothing runs at the case's shapes."""
+        errors, programs = dict(traced.errors), {}
         # the output's own program first: where it fails too, the case's error is its own
         alone = last = self._trace_symbolic(args, spec, [])
         self._evaluate_at(alone, args, probe_args)
-        programs = {}
         if failed is not None and len(traced.probes) == 1:
             errors[traced.probes[0]] = describe_error(failed, "exception", self.submission)
         else:
             for name in traced.probes:
                 try:
-                    program = last = self._trace_symbolic(args, spec, [name])
-                    self._evaluate_at(program, args, probe_args)
-                    programs[name] = program
+                    programs[name] = last = self._trace_symbolic(args, spec, [name])
+                    self._evaluate_at(last, args, probe_args)
                 except Exception as exc:  # noqa: BLE001 - that probe's to report
                     errors[name] = describe_error(exc, "exception", self.submission)
         kept = [n for n in traced.probes if n not in errors]
         found = alone if not kept else programs.get(kept[0]) if len(kept) == 1 else None
-        if found is not None and (found is last or not traced.marked):
-            found.errors = {**errors, **found.errors}
-        else:
+        if found is None or (found is not last and traced.marked):
             found = self._trace_symbolic(args, spec, kept, errors)
+        found.errors = {**errors, **found.errors}
         self.traced_once[self._key(args, spec)] = found
         return found
 
