@@ -165,3 +165,29 @@ def test_skipped_cases_count_as_unmoved_where_no_case_was_measured():
     assert found.reason == "unrolled_loop" and "measured on 2 cases" in found.message
     run.cases = {0: unmeasured, 1: unmeasured, 2: unmeasured}
     assert trips.breach(problem, cases, run, planned, request) is None
+
+
+def test_a_stored_run_is_replayed_with_the_values_drawn_when_it_ran(halving, tmp_path, runs,
+                                                                    monkeypatch):
+    """The judge's answers are asked again of a replayed run with the traces planned when it was
+    stored, not with what this grade drew: the run is replayed, with the same verdicts."""
+    from judge.grade import result_cache
+
+    draws = iter([(3, 4), (2, 5, 6)])  # one trace more beside each case the second time
+
+    def others(rule, problem, drawn=None):  # drawn afresh for each grade, as the rule does
+        if drawn is None:
+            return (3, 4)
+        if "others" not in drawn:
+            drawn["others"] = next(draws)
+        return drawn["others"]
+
+    monkeypatch.setattr(no_unrolling, "others", others)
+    path = tmp_path / "seven.py"
+    path.write_text(SEVEN)
+    cache = result_cache.ResultCache(tmp_path / "results", secret=b"k" * 32)
+    first = grading.grade(halving, path, source_gate=False, hints=False, result_cache=cache)
+    again = grading.grade(halving, path, source_gate=False, hints=False, result_cache=cache)
+    assert (cache.stored, cache.hits, len(runs)) == (1, 1, 1)
+    assert sorted(runs[0][1].asked.values()) == [False, True]
+    assert shown(again) == shown(first) and again.message == first.message

@@ -47,7 +47,8 @@ def decider(problem, planned: Plan):
     cases is evaluated; or where they refuse every ``decide`` case of its key with the traces
     beside it (``refused_beside``), read from ``reported``: the reports of the worker run so far
     (``WorkerRun.cases``; the traces the rules asked for are among them where that run traced
-    them, before any hidden case)."""
+    them, before any hidden case). Its ``planned_with(wanted)`` answers for a run whose traces
+    were ``wanted`` (a stored run replayed: what was drawn at random then)."""
 
     def decide(index: int, program, trace, reported=None) -> bool:
         case = planned.cases.get(index)
@@ -61,6 +62,7 @@ def decider(problem, planned: Plan):
         return found is not None and reported is not None and refused_beside(
             problem, planned, case.key, report, reported)
 
+    decide.planned_with = lambda wanted: decider(problem, replace(planned, wanted=tuple(wanted)))
     return decide
 
 
@@ -83,8 +85,9 @@ def refused_beside(problem, planned: Plan, key: str, report: CaseReport, reporte
     every one of them in ``reported`` (the worker run's reports so far)? Decided as grading
     decides on such a case (``judge.grade.grading``): a trace beside it that failed, else the
     rules on the program with those traces. Refused only where the rules refuse it for the same
-    reason whether or not a probe of the program (where the problem has probes) failed when it ran (``no_unrolling`` does not
-    compare such a program with its traces; the message then names one value fewer)."""
+    reason whether or not a probe of the program (where the problem has probes) failed when it
+    ran: ``no_unrolling`` does not compare such a program with its traces (a hidden case's
+    message is a fixed text for its reason)."""
     run = _Reported(reported)
     same = [c for c in planned.cases.values() if c.key == key and _flagged(c)]
     if not same:
