@@ -158,6 +158,33 @@ def test_a_probe_that_fails_is_reported_by_name():
     np.testing.assert_allclose(protocol.decode_value(one["probes"]["vjp"]), np.cos(x), rtol=1e-6)
 
 
+@pytest.mark.parametrize("probes, calls", [(("vjp", "jvp"), 8), (("jvp",), 3)])
+def test_a_probe_that_fails_when_it_runs_is_left_out_with_no_trace_made_twice(probes, calls):
+    """A custom_vjp under jvp: the program with the probes traced in fails when it runs. The
+    output's own program is traced and run; each probe's own is traced and run only where there
+    are several (with one, its program is the one that failed); and the program kept for the
+    key is one of those, not traced again: the output's own where every probe failed, the vjp's
+    where only the jvp did. Every case of the key reports the same."""
+    @jax.custom_vjp
+    def f(x):
+        return jnp.sin(x)
+
+    f.defvjp(lambda x: (jnp.sin(x), jnp.cos(x)), lambda c, g: (g * c,))
+    counted = _Counted(f)
+    runner = CaseRunner(counted, _request(["x"], "x", probes=probes))
+    x = np.linspace(0, 1, 4, dtype=np.float32)
+    case = ({"x": x}, {"cotangent": np.ones(4, np.float32), "tangent": np.ones(4, np.float32)})
+    results = [runner.run(*case) for _ in range(3)]
+    assert counted.calls == calls
+    for one in results:
+        assert one["error"] is None and set(one["probes"]["errors"]) == {"jvp"}
+        assert one["probes"]["errors"]["jvp"]["type"] == "TypeError"
+        np.testing.assert_allclose(protocol.decode_value(one["output"]), np.sin(x), rtol=1e-6)
+        if "vjp" in probes:
+            np.testing.assert_allclose(protocol.decode_value(one["probes"]["vjp"]), np.cos(x), rtol=1e-6)
+    assert results[1] == results[2]
+
+
 def test_both_probes_from_one_program():
     x = np.linspace(-1, 1, 6, dtype=np.float32)
     request = _request(["x"], "x", probes=("vjp", "jvp"))

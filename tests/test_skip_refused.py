@@ -214,7 +214,7 @@ def ask(index, program=PROGRAM):
     return message(type="program", index=index, program=program, trace=TRACE)
 
 
-def accepted(*lines, refuse=lambda index, program, trace: True):
+def accepted(*lines, refuse=lambda index, program, trace, reported=None: True):
     """A run that accepted ``lines`` after ready and loaded (ProtocolError where one breaks
     the protocol)."""
     expected = boundary.Expected.of(REQUEST)
@@ -227,7 +227,7 @@ def accepted(*lines, refuse=lambda index, program, trace: True):
 
 def test_a_refused_key_is_skipped_and_an_allowed_one_runs():
     run = accepted(case(0), ask(1), case(1), ask(2), skip(2), skip(3),
-                   refuse=lambda index, program, trace: index == 2)
+                   refuse=lambda index, program, trace, reported=None: index == 2)
     assert run.asked == {1: False, 2: True}
     assert [run.cases[i].skipped for i in range(4)] == [False, False, True, True]
     assert run.cases[3].output.shape == (3,) and run.cases[3].output.dtype == np.float32
@@ -251,7 +251,7 @@ def test_a_refused_key_is_skipped_and_an_allowed_one_runs():
 ])
 def test_skips_and_questions_out_of_turn_break_the_protocol(lines):
     with pytest.raises(protocol.ProtocolError):
-        accepted(case(0), *lines, refuse=lambda index, program, trace: index == 1
+        accepted(case(0), *lines, refuse=lambda index, program, trace, reported=None: index == 1
                  and program.equations == 1)
 
 

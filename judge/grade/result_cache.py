@@ -294,9 +294,8 @@ class ResultCache:
 
     def find(self, problem, request: dict, content: bytes, settings, timeouts: dict,
              trace_timeout: float, decide=None) -> Replayed | None:
-        """The stored runs of ``content`` on ``request``'s cases, replayed; None on a miss.
-        ``decide``: the judge's answer to a program a case asked about (``WorkerRun.decide``),
-        asked again of every stored question."""
+        """The stored runs of ``content`` on ``request``'s cases, replayed (None: a miss), each
+        stored question answered again by ``decide`` (``WorkerRun.decide``)."""
         key = basis("grade", problem, request, content, settings, timeouts)
         entry = self._read(problem.id, key)
         found = None
@@ -319,6 +318,7 @@ class ResultCache:
         request = {**request, "cases": [{**c, "factor": factors[c["index"]]}
                                         for c in request["cases"]]}
         wanted = traces.wanted_from(entry["wanted"])
+        decide = getattr(decide, "planned_with", lambda _: decide)(wanted)  # with the draws then
         if entry.get("folded") is True:  # the traces and the cases in one worker (``traces.fold``)
             folded = traces.fold(request, traces.request(problem, request, wanted))
             if folded is None:

@@ -91,12 +91,19 @@ def _elements(value) -> int:
 
 def breach(problem, cases, run, planned: Plan, request: dict):
     """The rule's breach across the cases the loop was stopped early on (those ``request`` sent
-    with ``shorten``), or None."""
+    with ``shorten``), or None. Where none was measured, the cases sent with it that were not
+    evaluated (their program refused) count as measured and unmoved."""
     asked = {c["index"] for c in request["cases"] if c.get("shorten")}
     rule = last_trip.rule_of(problem)
     if rule is None or not asked:
         return None
     found = [moved(problem, planned.of(c), run.cases.get(c.index)) for c in cases if c.index in asked]
     measured = [m for m in found if m is not None]
+    if not measured:
+        # cases not evaluated because the rules refused their program (``judge.grade.skips``)
+        # are not measured: where no other case was, they count as measured and unmoved, so
+        # that a program refused on some cases never escapes the rule on the others by it
+        skipped = sum(1 for c in cases if c.index in asked and getattr(run.cases.get(c.index), "skipped", False))
+        return last_trip.breach(rule, skipped, 0)
     return last_trip.breach(rule, len(measured), sum(m is True for m in measured),
                             sum(m == "early" for m in measured))

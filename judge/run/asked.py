@@ -23,7 +23,7 @@ LOG = logging.getLogger("judge.run.asked")
 
 def record(run, msg: Asked) -> None:
     """Answer ``msg``, the program of the case that is due: refused (not evaluated) only where
-    the judge's rules refuse it (``run.decide`` true). ProtocolError for a question about a case
+    the judge's rules refuse it (``run.decide`` true, given the run's reports so far). ProtocolError for a question about a case
     that is not due, was not sent with ``decide`` (``boundary`` checks that), or was asked about
     already."""
     position = len(run.cases)
@@ -33,7 +33,7 @@ def record(run, msg: Asked) -> None:
     refused = False
     if run.decide is not None:
         try:
-            refused = bool(run.decide(msg.index, msg.program, msg.trace))
+            refused = bool(run.decide(msg.index, msg.program, msg.trace, run.cases))
         except Exception:  # noqa: BLE001 - the judge's fault: evaluate, as without a question
             LOG.exception("the rules could not answer the program of case %d", msg.index)
     run.asked[msg.index] = refused

@@ -90,7 +90,8 @@ class WorkerRun:
     #: (``judge.run.shared_compile``)
     ops: tuple = field(default=(), repr=False)
     #: the judge's answer to the program of a case sent with ``decide`` (index, ``Program``,
-    #: ``Trace``) -> refused, so not evaluated (``judge.run.asked``); None: every one evaluated
+    #: ``Trace``, the run's reports so far) -> refused, so not evaluated (``judge.run.asked``);
+    #: None: every one evaluated
     decide: object = field(default=None, repr=False)
     asked: dict[int, bool] = field(default_factory=dict)   # index asked about -> refused
     #: the programs the judge refused, by the key of the cases that run them: (program, trace)
@@ -168,9 +169,10 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     The worker is forked from this setup's warm server (``judge.run.warm``) when there is one, else
     started as a fresh Python; trusted runs always get a fresh one.
     With ``record``, the run keeps every result line the collector accepted (``accepted``).
-    ``decide(index, program, trace) -> bool``: the judge's rules on the program a case sent with
-    ``decide`` is about to run; true: refused, so that key's ``decide`` cases are not evaluated
-    (``judge.run.asked``). Without it every such case is evaluated.
+    ``decide(index, program, trace, reported) -> bool``: the judge's rules on the program a case
+    sent with ``decide`` is about to run (``reported``: the run's case reports so far); true:
+    refused, so that key's ``decide`` cases are not evaluated (``judge.run.asked``). Without it
+    every such case is evaluated.
     Raises ``sandbox.SandboxError`` if bwrap is required and cannot start, and
     ``WorkerImportError`` if the worker's Python would not import the judge's JAX and NumPy
     (``judge.run.imports``).

@@ -237,21 +237,33 @@ class TraceOnce:
             return self.evaluator.run(concrete.jaxpr, concrete.consts, *inputs, jit_inlined=True,
                                       reuse=kept if traced.marked else None), unfit
 
-    def _without_failing_probes(self, args: dict, probe_args: dict, spec: dict, traced: "Traced"):
+    def _without_failing_probes(self, args: dict, probe_args: dict, spec: dict, traced: "Traced",
+                                failed: BaseException | None = None):
         """The program run without the derivatives that fail when they run (a custom_vjp under
         ``jax.jvp`` traces, and raises when evaluated): each probe's program is run on its own
-        at this case, and those that fail are left out, with their errors, for every later
-        case of the key too. Still traced with symbolic dims: nothing runs at the case's shapes."""
-        errors = dict(traced.errors)
+        at this case (with one probe, ``traced``, which raised ``failed``), and those that fail
+        are left out, with their errors, for every later case of the key too; the one kept is
+        traced here already unless another was traced after it with the instrument. Still
+        traced with symbolic dims: nothing runs at the case's shapes."""
+        errors, programs = dict(traced.errors), {}
         # the output's own program first: where it fails too, the case's error is its own
-        self._evaluate_at(self._trace_symbolic(args, spec, []), args, probe_args)
-        for name in traced.probes:
-            try:
-                self._evaluate_at(self._trace_symbolic(args, spec, [name]), args, probe_args)
-            except Exception as exc:  # noqa: BLE001 - that probe's to report
-                errors[name] = describe_error(exc, "exception", self.submission)
+        alone = last = self._trace_symbolic(args, spec, [])
+        self._evaluate_at(alone, args, probe_args)
+        if failed is not None and len(traced.probes) == 1:
+            errors[traced.probes[0]] = describe_error(failed, "exception", self.submission)
+        else:
+            for name in traced.probes:
+                try:
+                    programs[name] = last = self._trace_symbolic(args, spec, [name])
+                    self._evaluate_at(last, args, probe_args)
+                except Exception as exc:  # noqa: BLE001 - that probe's to report
+                    errors[name] = describe_error(exc, "exception", self.submission)
         kept = [n for n in traced.probes if n not in errors]
-        found = self.traced_once[self._key(args, spec)] = self._trace_symbolic(args, spec, kept, errors)
+        found = alone if not kept else programs.get(kept[0]) if len(kept) == 1 else None
+        if found is None or (found is not last and traced.marked):
+            found = self._trace_symbolic(args, spec, kept, errors)
+        found.errors = {**errors, **found.errors}
+        self.traced_once[self._key(args, spec)] = found
         return found
 
     def _run_symbolic(self, args: dict, probe_args: dict, spec: dict, factor: float = 2.0) -> dict:
@@ -276,10 +288,10 @@ class TraceOnce:
             kept = reuse.Reuse()  # the output's evaluation, kept for the scaled one
             try:
                 flat, unfit = self._evaluate_at(traced, args, probe_args, kept=kept)
-            except Exception:  # noqa: BLE001 - a derivative that fails when it runs, maybe
+            except Exception as exc:  # noqa: BLE001 - a derivative that fails when it runs, maybe
                 if not traced.probes:
                     raise
-                traced = self._without_failing_probes(args, probe_args, spec, traced)
+                traced = self._without_failing_probes(args, probe_args, spec, traced, exc)
                 kept = reuse.Reuse()
                 flat, unfit = self._evaluate_at(traced, args, probe_args, kept=kept)
             evidence = {"custom_vjp_applied": 0, "backward_runs": 0}
