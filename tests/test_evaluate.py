@@ -786,7 +786,7 @@ def test_operations_outside_the_table_are_bound():
         body = lambda c, row: (c + row, jnp.tanh(row))
         carry, ys = lax.scan(body, jnp.zeros(8, jnp.float32), v)
         inner = jax.jit(lambda u: u * 2.0 + 1.0)(v)
-        return jnp.exp(v), jnp.sum(v, axis=1), v @ v.T, carry, ys, inner
+        return jnp.exp(v), jnp.sum(v, axis=(0, 1)), v @ v.T, carry, ys, inner
 
     closed = jax.make_jaxpr(program)(x)
     bound = compare_program(program, x, numpy_ops=False)[1]
