@@ -276,6 +276,15 @@ def _pad(x, value, padding_config):
     return out[tuple(slice(max(-lo, 0), size - max(-hi, 0)) for (lo, hi, _), size in zip(config, full))].copy()
 
 
+def _split(x, sizes, axis):
+    """XLA's ``split``: consecutive pieces of ``sizes`` along ``axis``, as a list."""
+    sizes, axis = [int(n) for n in sizes], int(axis)
+    if sum(sizes) != x.shape[axis] or any(n < 0 for n in sizes):
+        return None
+    bounds = np.cumsum([0, *sizes])
+    return [np.take(x, np.arange(a, b), axis=axis) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
 #: name -> (function of the inputs and the parameters, whether float inputs are operated on).
 #: An operation that only moves or selects values never reads a float, so a subnormal passes
 #: through it unchanged in XLA too.
@@ -319,6 +328,7 @@ def table() -> dict:
         "concatenate": (lambda *xs, dimension: np.concatenate(xs, axis=int(dimension)), False),
         "stack": (lambda *xs, axis: np.stack(xs, axis=int(axis)), False),
         "pad": (_pad, False),
+        "split": (_split, False),
         "copy": (lambda x: x.copy(), False),
         "copy_p": (lambda x: x.copy(), False),
         "stop_gradient": (lambda x: x.copy(), False),  # on values, the identity
@@ -339,8 +349,19 @@ PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element
           "squeeze": ("dimensions",), "expand_dims": ("dimensions",), "transpose": ("permutation",),
           "slice": ("start_indices", "limit_indices", "strides"), "rev": ("dimensions",),
           "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",),
+          "split": ("sizes", "axis"),
           "reduce_max": ("axes",), "reduce_min": ("axes",), "reduce_and": ("axes",),
           "reduce_or": ("axes",), "dot_general": ("dimension_numbers",), "reduce_sum": ("axes",)}
+#: Operations whose every result element is the bits of an operand's element, or those bits
+#: with the sign bit set or cleared: XLA's CPU backend copies them as they are, a subnormal
+#: and a NaN's payload included (its flushing and NaN rules are those of arithmetic), and so
+#: does NumPy. Their results are not checked for subnormals and NaN (``evaluate``); the next
+#: operation that reads floats checks its operands.
+MOVES = frozenset({
+    "neg", "abs", "select_n", "broadcast_in_dim", "reshape", "squeeze", "expand_dims", "transpose",
+    "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split"})
+#: The operations here with several results (their function gives a list).
+MULTIPLE = frozenset({"split"})
 #: Operations whose functions answer only for some shapes: name -> a test of the operands'
 #: avals and the parameter in ``PARAMS`` (``may(avals, param)``), so that an operation they
 #: would decline goes to JAX before its operands are converted and checked.
@@ -351,7 +372,7 @@ MAY = {"dot_general": _dot_general_may, "reduce_sum": _reduce_sum_may}
 HALF_OPS = frozenset({
     "add", "add_any", "sub", "mul", "neg", "eq", "ne", "lt", "le", "gt", "ge", "is_finite",
     "select_n", "convert_element_type", "broadcast_in_dim", "reshape", "squeeze", "expand_dims",
-    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient",
+    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split",
     "dot_general", "reduce_sum"})  # of one term per result (``MAY``): one rounding, or none
 
 
