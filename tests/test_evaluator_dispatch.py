@@ -55,7 +55,8 @@ def test_repeated_operations_of_a_loop_are_called_directly():
     w, u = RNG.standard_normal((6, 6)).astype(np.float32), RNG.standard_normal(6).astype(np.float32)
     closed = jax.make_jaxpr(power)(w, u)
     counting = _same_as_bind(closed, w, u)
-    assert counting.bound >= 40 and counting.direct_calls == counting.bound
+    # the 20 products (the norm's sum of 6 terms is XLA's sequential loop: computed in NumPy)
+    assert counting.bound >= 20 and counting.direct_calls == counting.bound
 
 
 def test_values_bind_would_convert_are_bound():

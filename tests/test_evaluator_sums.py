@@ -143,7 +143,7 @@ def test_one_term_sums(shape, axes):
     compare(closed, np.full(shape, -0.0, F32), path="numpy")
 
 
-@pytest.mark.parametrize("shape,axes", [((5, 7), (1,)), ((40,), (0,)), ((3, 4, 5), (0, 2))])
+@pytest.mark.parametrize("shape,axes", [((5, 40), (1,)), ((40,), (0,)), ((3, 4, 5), (0, 2))])
 def test_int32_sums_wrap_and_float_sums_go_to_jax(shape, axes):
     def total(x):
         return lax.reduce_sum_p.bind(x, axes=axes, out_sharding=None)

@@ -44,8 +44,14 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
 * An operation on an array of more than ``HIGHEST_RANK`` dimensions goes to JAX: JAX's arrays
   may have more dimensions than NumPy's (64 in NumPy 2, 32 before).
 * A sum of one term is that term, ``-0.0`` included (XLA does not add it to a ``+0.0``), and a
-  product of one term each is rounded once, in NumPy as in XLA; a float sum or product of two
-  terms or more goes to JAX, whose order of summation (and use of fused multiply-adds) is its own.
+  product of one term each is rounded once, in NumPy as in XLA. A float32 sum over one axis of
+  at most ``exact_ops.SEQUENTIAL_TERMS`` terms, of a small array, is XLA's sequential loop
+  (each partial sum rounded, one that XLA would flush sending the sum to JAX); any other float
+  sum, and a product of two terms or more, goes to JAX, whose order of summation (and use of
+  fused multiply-adds) is its own.
+* An operation that only moves bits (``exact_ops.MOVES``: a reshape, a transpose, a select, a
+  negation...) copies a subnormal or a NaN as XLA does; its results are not checked, and the
+  next operation that computes with them checks them.
 * Values are dropped after their last use, as ``eval_jaxpr`` drops them.
 * An operation whose results are all unused (``_`` in a printed program: the primal value of a
   ``jax.grad``, say) is not computed at all, as XLA drops it from a compiled program, when it
@@ -85,7 +91,8 @@ import numpy
 
 from . import jaxapi, stepwise
 from . import reuse as _reuse
-from .exact_ops import DTYPES as _DTYPES, F16 as _F16, HALF_OPS as _HALF_OPS, MAY as _MAY, PARAMS as _PARAMS
+from .exact_ops import DTYPES as _DTYPES, F16 as _F16, HALF_OPS as _HALF_OPS, MAY as _MAY, MOVES as _MOVES
+from .exact_ops import MULTIPLE as _MULTIPLE, PARAMS as _PARAMS
 from .exact_ops import flushed as _flushed, subnormal as _subnormal, table as _table
 
 #: NumPy's names as they were when the worker loaded this module, before any submission: the
@@ -326,7 +333,7 @@ class Evaluator:
         plan = plan[1]
         if plan is None:
             return None
-        function, reads_floats, params, dtype, shape, inputs = plan
+        function, reads_floats, params, results, inputs, moves = plan
         arrays, unchecked = [], []
         clean = self.clean
         for (want, want_shape), value in zip(inputs, values):
@@ -364,28 +371,41 @@ class Evaluator:
             return None
         if out is None:
             return None
-        out = np.asarray(out)
-        if out.dtype != dtype or out.shape != shape or out.size > LARGEST or _flushed([out]):
+        outs = [np.asarray(o) for o in out] if type(out) is list else [np.asarray(out)]  # (a split's: a list)
+        if len(outs) != len(results):
             return None
-        clean[id(out)] = out  # its own result, which no other code holds: checked for good
-        return [out]
+        for out, (dtype, shape) in zip(outs, results):
+            if out.dtype != dtype or out.shape != shape or out.size > LARGEST:
+                return None
+        if moves:  # each result's elements are operands' bits, as in XLA: a subnormal or a NaN too
+            return outs
+        if _flushed(outs):
+            return None
+        for out in outs:
+            clean[id(out)] = out  # its own result, which no other code holds: checked for good
+        return outs
 
     def _plan(self, eqn):
         """What ``_numpy`` needs of ``eqn`` whatever its values: (function, whether it reads
-        floats, its parameters, the result's dtype and shape, each operand's dtype and shape);
-        None where the operation is never computed here (not in the table, a dtype or rank not
-        taken, or shapes at which its function declines)."""
+        floats, its parameters, each result's dtype and shape, each operand's dtype and shape,
+        whether it only moves bits: ``exact_ops.MOVES``); None where the operation is never
+        computed here (not in the table, a dtype or rank not taken, or shapes at which its
+        function declines)."""
         name = eqn.primitive.name
         entry = self.table.get(name)
-        if entry is None or eqn.primitive.multiple_results or len(eqn.outvars) != 1:
+        if entry is None or (eqn.primitive.multiple_results != (name in _MULTIPLE)) \
+                or (len(eqn.outvars) != 1 and not eqn.primitive.multiple_results):
             return None
         function, reads_floats = entry
-        aval = eqn.outvars[0].aval
-        dtype = getattr(aval, "dtype", None)
         dtypes = _DTYPES | {_F16} if name in _HALF_OPS else _DTYPES
         try:
-            if dtype not in dtypes or len(aval.shape) > HIGHEST_RANK or math.prod(aval.shape) > LARGEST:
-                return None  # (a result too large is not made, before it is refused)
+            results = []
+            for var in eqn.outvars:
+                aval = var.aval
+                dtype = getattr(aval, "dtype", None)
+                if dtype not in dtypes or len(aval.shape) > HIGHEST_RANK or math.prod(aval.shape) > LARGEST:
+                    return None  # (a result too large is not made, before it is refused)
+                results.append((dtype, tuple(aval.shape)))
             inputs = []
             for var in eqn.invars:
                 want = getattr(var.aval, "dtype", None)
@@ -396,6 +416,6 @@ class Evaluator:
             may = _MAY.get(name)  # one that answers only at some shapes: decided from the avals
             if may is not None and not may([v.aval for v in eqn.invars], *params.values()):
                 return None
-            return function, reads_floats, params, dtype, tuple(aval.shape), inputs
+            return function, reads_floats, params, tuple(results), inputs, name in _MOVES
         except Exception:  # an aval of another kind: JAX's
             return None

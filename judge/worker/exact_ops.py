@@ -162,15 +162,36 @@ def _dot_general_may(avals, dimension_numbers) -> bool:
     return math.prod(int(lhs.shape[a]) for a in dimension_numbers[0][0]) <= 1
 
 
+#: A float32 sum over one axis of at most this many terms, of an array of at most
+#: ``SEQUENTIAL_SIZE`` elements, is XLA's CPU loop: each output adds its terms one after the
+#: other, in order along the axis, starting from ``+0.0`` (``tests/test_evaluator_sequential_sums.py``
+#: compares it with XLA on every rank, axis and length up to these bounds). Longer axes and
+#: larger arrays XLA sums in an order of its own, and they go to JAX.
+SEQUENTIAL_TERMS = 32
+SEQUENTIAL_SIZE = 2048
+
+
+def _sequential(shape, axes) -> bool:
+    """Whether a float32 ``reduce_sum`` of an array of ``shape`` over ``axes`` is XLA's
+    sequential loop (``SEQUENTIAL_TERMS``)."""
+    return len(axes) == 1 and int(shape[axes[0]]) <= SEQUENTIAL_TERMS and math.prod(shape) <= SEQUENTIAL_SIZE
+
+
 def _reduce_sum_may(avals, axes) -> bool:
     """Whether ``_reduce_sum`` could answer, from the operand's aval alone."""
-    return avals[0].dtype == np.int32 or math.prod(int(avals[0].shape[a]) for a in axes) <= 1
+    shape, axes = tuple(int(d) for d in avals[0].shape), tuple(int(a) for a in axes)
+    return (avals[0].dtype == np.int32 or math.prod(shape[a] for a in axes) <= 1
+            or (avals[0].dtype == F32 and _sequential(shape, axes)))
 
 
 def _reduce_sum(x, axes):
     """XLA's ``reduce_sum`` where the order of the sum cannot matter: over axes holding one
     element per output (the element itself, ``-0.0`` kept) or none (``+0.0``), or an int32 one
-    (it wraps modulo 2**32)."""
+    (it wraps modulo 2**32); and a float32 one whose order is XLA's sequential loop
+    (``SEQUENTIAL_TERMS``): each output's terms added one after the other along the axis,
+    every partial sum rounded to float32. XLA flushes a partial sum that is subnormal, so one
+    that NumPy leaves subnormal (or rounds to the smallest normal), or that is NaN, sends the
+    operation to JAX."""
     axes = tuple(int(a) for a in axes)
     terms = math.prod(x.shape[a] for a in axes)
     shape = tuple(n for a, n in enumerate(x.shape) if a not in axes)
@@ -178,6 +199,12 @@ def _reduce_sum(x, axes):
         return np.zeros(shape, x.dtype)
     if terms == 1:
         return x.reshape(shape).copy()
+    if x.dtype == F32 and _sequential(x.shape, axes):
+        partial = np.add.accumulate(x, axis=axes[0], dtype=F32)  # strictly in order, as XLA's loop
+        if flushed([partial]):
+            return None
+        # XLA starts from +0.0: only a sum of -0.0 alone differs, -0.0 here, +0.0 there
+        return np.add(np.take(partial, -1, axis=axes[0]), np.float32(0.0))
     if x.dtype != np.int32:
         return None
     return np.add.reduce(x, axis=axes, dtype=np.int32)
@@ -249,6 +276,15 @@ def _pad(x, value, padding_config):
     return out[tuple(slice(max(-lo, 0), size - max(-hi, 0)) for (lo, hi, _), size in zip(config, full))].copy()
 
 
+def _split(x, sizes, axis):
+    """XLA's ``split``: consecutive pieces of ``sizes`` along ``axis``, as a list."""
+    sizes, axis = [int(n) for n in sizes], int(axis)
+    if sum(sizes) != x.shape[axis] or any(n < 0 for n in sizes):
+        return None
+    bounds = np.cumsum([0, *sizes])
+    return [np.take(x, np.arange(a, b), axis=axis) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
 #: name -> (function of the inputs and the parameters, whether float inputs are operated on).
 #: An operation that only moves or selects values never reads a float, so a subnormal passes
 #: through it unchanged in XLA too.
@@ -292,6 +328,7 @@ def table() -> dict:
         "concatenate": (lambda *xs, dimension: np.concatenate(xs, axis=int(dimension)), False),
         "stack": (lambda *xs, axis: np.stack(xs, axis=int(axis)), False),
         "pad": (_pad, False),
+        "split": (_split, False),
         "copy": (lambda x: x.copy(), False),
         "copy_p": (lambda x: x.copy(), False),
         "stop_gradient": (lambda x: x.copy(), False),  # on values, the identity
@@ -312,8 +349,19 @@ PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element
           "squeeze": ("dimensions",), "expand_dims": ("dimensions",), "transpose": ("permutation",),
           "slice": ("start_indices", "limit_indices", "strides"), "rev": ("dimensions",),
           "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",),
+          "split": ("sizes", "axis"),
           "reduce_max": ("axes",), "reduce_min": ("axes",), "reduce_and": ("axes",),
           "reduce_or": ("axes",), "dot_general": ("dimension_numbers",), "reduce_sum": ("axes",)}
+#: Operations whose every result element is the bits of an operand's element, or those bits
+#: with the sign bit set or cleared: XLA's CPU backend copies them as they are, a subnormal
+#: and a NaN's payload included (its flushing and NaN rules are those of arithmetic), and so
+#: does NumPy. Their results are not checked for subnormals and NaN (``evaluate``); the next
+#: operation that reads floats checks its operands.
+MOVES = frozenset({
+    "neg", "abs", "select_n", "broadcast_in_dim", "reshape", "squeeze", "expand_dims", "transpose",
+    "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split"})
+#: The operations here with several results (their function gives a list).
+MULTIPLE = frozenset({"split"})
 #: Operations whose functions answer only for some shapes: name -> a test of the operands'
 #: avals and the parameter in ``PARAMS`` (``may(avals, param)``), so that an operation they
 #: would decline goes to JAX before its operands are converted and checked.
@@ -324,7 +372,7 @@ MAY = {"dot_general": _dot_general_may, "reduce_sum": _reduce_sum_may}
 HALF_OPS = frozenset({
     "add", "add_any", "sub", "mul", "neg", "eq", "ne", "lt", "le", "gt", "ge", "is_finite",
     "select_n", "convert_element_type", "broadcast_in_dim", "reshape", "squeeze", "expand_dims",
-    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient",
+    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split",
     "dot_general", "reduce_sum"})  # of one term per result (``MAY``): one rounding, or none
 
 
