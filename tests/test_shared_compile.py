@@ -79,9 +79,10 @@ def test_what_one_worker_compiled_the_next_one_loads(tmp_path):
     shared.mkdir()
     first = evaluate(first_cache)
     assert first["misses"] >= 20
-    # jitted calls, loops, branches and a scatter's update program are described too
+    # jitted calls, loops, branches and a scatter's update program are described too (a split
+    # only moves bits: NumPy computes it, nothing is compiled)
     kinds = {op["p"] for op in first["ops"]}
-    assert {"jit", "scan", "while", "cond", "scatter-add", "dot_general", "sort", "split"} <= kinds
+    assert {"jit", "scan", "while", "cond", "scatter-add", "dot_general", "sort"} <= kinds
     ops = check_ops(first["ops"])
     assert len(ops) == len(first["ops"])
     compiles = SharedCompiles(shared, idle=False)
