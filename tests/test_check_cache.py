@@ -251,7 +251,7 @@ def test_watch_checks_again_after_a_touch(warm, tmp_path):
         wait_for(out, "missing_clip.py changed; checking fake_quant_ste again", proc)
         wait_for(out, "fake_quant_ste: 0 errors", proc, count=2)
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=60) == 0
+        assert proc.wait(timeout=240) == 0  # stopping takes longer on a loaded machine
     finally:
         if proc.poll() is None:
             proc.kill()
