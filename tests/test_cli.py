@@ -142,3 +142,18 @@ def test_junit_format_lists_every_case():
     failures = [c for c in cases if c.find("failure") is not None]
     assert len(failures) == int(suite.get("failures")) > 0
     assert all(c.find("failure").get("type") == "WA" for c in failures)
+
+
+def test_a_command_named_first_is_parsed_by_its_own_parser_as_by_the_whole():
+    from judge import cli, cli_parser
+
+    def commands(parser):
+        return next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction").choices
+
+    whole = commands(cli.build_parser())
+    assert tuple(whole) == cli_parser.COMMANDS
+    for name in cli_parser.COMMANDS:
+        alone = commands(cli.build_parser(name))
+        assert list(alone) == [name] and alone[name].format_help() == whole[name].format_help()
+    argv = ["grade", "a.py", "-p", "fake_quant_ste", "--format", "json", "--sandbox", "none"]
+    assert vars(cli.build_parser("grade").parse_args(argv)) == vars(cli.build_parser().parse_args(argv))

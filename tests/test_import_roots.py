@@ -181,3 +181,18 @@ def test_the_workers_modules_get_their_bytecode_unless_python_writes_none(tmp_pa
 def test_the_worker_package_is_the_one_workers_import():
     assert imports.WORKER_PACKAGE == sandboxing.PACKAGE_DIR / "worker"
     assert (imports.WORKER_PACKAGE / "main.py").is_file()
+
+
+def test_a_servers_answer_agrees_only_when_it_names_the_judges_own_files():
+    from judge.worker import forkserver
+
+    judge = imports.origins()
+    assert all(judge[m] for m in imports.CHECKED)
+    theirs = forkserver.origins(list(imports.CHECKED))  # this process: JAX imported or not
+    assert theirs == judge and imports.agrees(theirs)
+    for other in (None, [], {}, {**judge, "jax": None}, {**judge, "numpy": "/elsewhere/numpy.py"},
+                  {m: p for m, p in judge.items() if m != "ml_dtypes"}):
+        assert not imports.agrees(other), other
+    assert forkserver.origins(["json", "no_such_module_here", 7]) == {
+        "json": os.path.realpath(json.__file__), "no_such_module_here": None}
+    assert forkserver.origins(None) == {}

@@ -18,6 +18,7 @@ import pytest
 from tests.helpers import ROOT
 from tests.hostile import ADVERSARIAL, descendants, hostile, needs_bwrap
 
+from judge.errors import WorkerImportError
 from judge.grade import grading
 from judge.run import warm
 from judge.grade.verdicts import Verdict
@@ -223,3 +224,39 @@ def test_time_limit_kills_the_child_and_the_next_grade_is_quick(fq_problem, spaw
     assert after.verdict is Verdict.AC, verdict_of(after)
     assert the_server(spawns) is server and len(spawns) == 3
     assert elapsed < 10.0, f"the grade after a time-out took {elapsed:.1f} s"
+
+
+# --- where a warm worker's JAX comes from ------------------------------------------------------
+
+def test_a_warm_run_asks_no_python_where_jax_is_and_a_fresh_one_does(fq_problem, spawns,
+                                                                      monkeypatch):
+    from judge.run import imports
+    from judge.run.settings import Settings
+
+    asked = []
+    monkeypatch.setattr(imports, "_checked", {})
+    monkeypatch.setattr(imports, "_problem", lambda python: asked.append(python))
+    settings = Settings.resolve("bwrap", ask=False)  # as `judge grade` resolves it
+    result = grading.grade(fq_problem, ACCEPTED, examples_only=True, sandbox=settings)
+    assert result.verdict is Verdict.AC, verdict_of(result)
+    server = the_server(spawns)
+    assert server.origins == imports.origins() and asked == []  # the server said where
+    monkeypatch.setenv("JUDGE_WARM", "off")
+    result = grading.grade(fq_problem, ACCEPTED, examples_only=True, sandbox=settings)
+    assert result.verdict is Verdict.AC, verdict_of(result)
+    assert asked == [settings.python] and len(spawns) == 1
+
+
+def test_a_server_whose_jax_is_not_the_judges_is_no_answer(fq_problem, spawns, monkeypatch):
+    from judge.run import imports
+    from judge.run.settings import Settings
+
+    asked = []
+    monkeypatch.setattr(imports, "_checked", {})
+    monkeypatch.setattr(imports, "_problem", lambda python: asked.append(python) or "not here")
+    real = imports.origins()
+    monkeypatch.setattr(imports, "origins", lambda: {**real, "numpy": "/elsewhere/numpy.py"})
+    settings = Settings.resolve("bwrap", ask=False)
+    with pytest.raises(WorkerImportError, match="not here"):  # what the Python asked said
+        grading.grade(fq_problem, ACCEPTED, examples_only=True, sandbox=settings)
+    assert asked == [settings.python] and spawns == []

@@ -15,7 +15,10 @@ and under bubblewrap they are mounted read-only
 
 ``check`` asks the workers' interpreter once per process where it would import JAX and NumPy
 from, and raises ``WorkerImportError`` naming where the judge found them when it would not find
-them, or would find others: a clear error once, instead of every case failing to start.
+them, or would find others: a clear error once, instead of every case failing to start. A warm
+server answers the same question for the runs forked from it, in its ``ready`` message
+(``judge.worker.forkserver``): where that answer is the judge's own (``agrees``), such a run
+needs no Python started to ask.
 """
 
 from __future__ import annotations
@@ -162,21 +165,35 @@ def check(python: str = sys.executable) -> None:
         raise WorkerImportError(problem)
 
 
-def check_soon(python: str = sys.executable) -> None:
+def agrees(theirs) -> bool:
+    """Whether ``theirs`` (a warm server's answer: where it imported each of ``CHECKED`` from)
+    names the very files the judge finds, so that a run forked from it needs no ``check``. Any
+    other answer (none, a module missing on either side, another file) proves nothing: the run
+    asks ``check``, which says what is wrong, if anything."""
+    if not isinstance(theirs, dict):
+        return False
+    judge = origins()
+    return all(judge[name] is not None and theirs.get(name) == judge[name] for name in CHECKED)
+
+
+def check_soon(python: str = sys.executable, ask: bool = True) -> None:
     """Start ``check``'s question in the background, so that the command's first run finds the
     answer ready rather than waiting for the workers' Python to start; and the worker's own
-    modules' bytecode (``compile_worker``)."""
-    def ask():
-        try:
-            check(python)
-        except WorkerImportError:
-            pass  # raised again, once per run, by the run that calls check
+    modules' bytecode (``compile_worker``). Without ``ask``, only the bytecode: for a command
+    whose runs are forked from a warm server, which answers the question itself (``agrees``),
+    so that no Python is started to ask it (a run that does not get one asks ``check``)."""
+    def soon():
+        if ask:
+            try:
+                check(python)
+            except WorkerImportError:
+                pass  # raised again, once per run, by the run that calls check
         compile_worker()
 
     with _lock:
         if python in _checked:
             return
-    threading.Thread(target=ask, daemon=True).start()
+    threading.Thread(target=soon, daemon=True).start()
 
 
 #: The judge's modules a worker imports: its package's ``__init__`` and ``worker`` folder.

@@ -136,7 +136,9 @@ _probe_cache: dict[str, str | None] = {}
 
 def probe(python: str = sys.executable) -> str | None:
     """None if the bwrap sandbox works here for ``python``, else why not. Runs the interpreter
-    once inside the full sandbox; the answer is cached for the life of this process."""
+    once inside the full sandbox, without ``site`` (``-S``: what the installation's ``.pth``
+    files import is no question about the sandbox, and took most of the probe's CPU time where
+    they import much); the answer is cached for the life of this process."""
     with _probe_lock:
         if python not in _probe_cache:
             _probe_cache[python] = _probe(python)
@@ -153,7 +155,7 @@ def _probe(python: str) -> str | None:
     except SandboxError as exc:
         return str(exc)
     try:
-        argv = bwrap_argv(python, ["-I", "-B", "-c", "pass"], seccomp_fd=seccomp)
+        argv = bwrap_argv(python, ["-I", "-S", "-B", "-c", "pass"], seccomp_fd=seccomp)
         done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, pass_fds=(seccomp,), timeout=60,
                               env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})

@@ -31,10 +31,12 @@ class Settings:
 
     @classmethod
     def resolve(cls, option: str | None = None, python: str = sys.executable, *,
-                quiet: bool = False, default: str = "auto") -> "Settings":
+                quiet: bool = False, default: str = "auto", ask: bool = True) -> "Settings":
         """The settings for ``--sandbox option``; warns on stderr, once, when the runs will be
-        unsandboxed (unless ``quiet``)."""
-        imports.check_soon(python)
+        unsandboxed (unless ``quiet``). With ``ask`` (the default), the workers' Python is asked
+        meanwhile where it imports JAX from (``imports.check_soon``); a command whose one run
+        will be forked from a warm server leaves that to the server (``imports.agrees``)."""
+        imports.check_soon(python, ask)
         try:
             return cls(sandboxing.resolve(option, python, quiet=quiet, default=default), python)
         except sandboxing.SandboxError as exc:

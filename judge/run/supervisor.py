@@ -180,13 +180,14 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     # Trusted code writing the cache runs as the judge's own user, outside the sandbox.
     settings = run_settings.Settings() if cache_writable else run_settings.of(sandbox).check()
     mode, python = settings.sandbox, settings.python
-    imports.check(python)
+    started = time.monotonic()
+    server = None if cache_writable else warm.server_for(mode, python, cache_dir)
+    if server is None or not imports.agrees(server.origins):
+        imports.check(python)  # a fresh worker, or a server that did not say the judge's JAX
     run = WorkerRun(sandbox=mode, limits={**DEFAULT_LIMITS, **(limits or {})},
                     nonce=secrets.token_hex(16), expected=boundary.Expected.of(request),
                     accepted=[] if record else None, decide=decide)
-    started = time.monotonic()
     original = Path(request["submission"])
-    server = None if cache_writable else warm.server_for(mode, python, cache_dir)
     with contextlib.ExitStack() as stack:
         tasks, task_rlimits = tasks_bound.bound_tasks(int(run.limits["tasks"]), mode)
         if tasks is not None:

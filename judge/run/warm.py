@@ -87,6 +87,7 @@ class Connection:
     """The judge's end of one control channel of the fork server protocol (documented in
     ``judge.worker.forkserver``): to a server this process started (``WarmServer``) or to one a
     ``judge warm`` process keeps running (``ServeClient``)."""
+    origins = None  # where the server imported JAX from, as its ``ready`` said (imports.agrees)
 
     def __init__(self, sock: socket.socket):
         self._sock = sock
@@ -114,6 +115,7 @@ class Connection:
                 message = json.loads(data)
                 op = message.get("op")
                 if op == "ready":
+                    self.origins = message.get("origins")
                     self._ready.set()
                 elif op == "failed":
                     self.error = str(message.get("error"))[:500]
@@ -214,7 +216,7 @@ class WarmServer(Connection):
             theirs.close()
         self._stderr = bytearray()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
-        self.send({"op": "config", "isolate": mode == "bwrap",
+        self.send({"op": "config", "isolate": mode == "bwrap", "origins": list(imports.CHECKED),
                    "seccomp": base64.b64encode(seccomp.seccomp_program()).decode()
                    if mode == "bwrap" else None,
                    "workdir": sandboxing.WORKDIR, "tmpfs_bytes": sandboxing.TMPFS_BYTES})
@@ -255,6 +257,7 @@ _lock = threading.Lock()
 _LAUNCHER = None
 _servers: dict[tuple, Connection] = {}
 _unavailable: dict[tuple, str] = {}
+_warned: set[tuple] = set()  # the setups whose unavailability was said
 #: A server another judge process relays to this one, by setup (a batch's grading process).
 handed: dict[tuple, Connection] = {}
 
@@ -355,9 +358,6 @@ def _give_up(key: tuple, why: str | None, quiet: bool = False) -> None:
     _unavailable[key] = why or "unknown"
     if not quiet:
         _warn(key)
-
-
-_warned: set[tuple] = set()
 
 
 def _warn(key: tuple) -> None:

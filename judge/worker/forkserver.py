@@ -25,13 +25,17 @@ Control channel (an ``AF_UNIX`` ``SOCK_SEQPACKET`` socket, ``--control-fd N``; o
 message, never pickled)::
 
     judge -> server  {"op": "config", "isolate": true, "seccomp": BASE64, "workdir": "/sandbox",
-                      "tmpfs_bytes": 67108864}                                  (first message)
-    server -> judge  {"op": "ready", "jax": "0.10.2"} | {"op": "failed", "error": TEXT}
+                      "tmpfs_bytes": 67108864, "origins": ["jax", "numpy"]}     (first message)
+    server -> judge  {"op": "ready", "jax": "0.10.2", "origins": {"jax": PATH | null, ...}}
+                     | {"op": "failed", "error": TEXT}
     judge -> server  {"op": "run", "id": 7, "workdir": PATH | null, "cache": PATH | null}
                      + descriptors [stdin, stdout, stderr, result, submission(, tasks)]
     server -> judge  {"op": "exited", "id": 7, "returncode": -9, "cpu_s": 1.2}   (when it ends)
     judge -> server  {"op": "kill", "id": 7}
 
+``origins`` in ``ready`` answers the modules ``config`` named: where the server imported each
+from (the real path of its origin, as ``judge.run.imports`` asks a fresh worker's Python), so
+the judge needs no other process to learn where its warm workers' JAX comes from.
 ``workdir`` is the child's working directory when it is not isolated (the judge made it);
 ``cache`` is the compilation cache folder the child uses (read-only under bubblewrap); the
 optional ``tasks`` descriptor is the ``cgroup.procs`` file of the run's pids cgroup, opened by
@@ -207,8 +211,9 @@ def _self_test_answer(started: tuple[int, int] | None) -> str | None:
 
 def load() -> str:
     """Import, once and before any fork, what every child uses (JAX first: the point of the
-    server), settle (``settle``), then move what was imported to the oldest generation; JAX's
-    version.
+    server; its search for a ROCm plugin reading only the installed packages' names,
+    ``names_only``), settle (``settle``), then move what was imported to the oldest generation;
+    JAX's version.
 
     The server runs with the collector off (``serve``), so what it imports stays in the youngest
     generation: a child that turned collection on walked all of it at its first collection,
@@ -224,7 +229,10 @@ def load() -> str:
 
     # The judge's compilation cache is read-only here; a missed entry is simply compiled.
     warnings.filterwarnings("ignore", message="Error writing persistent compilation cache entry")
-    import jax
+    from .names_only import quick_names
+
+    with quick_names():  # JAX's search for a ROCm plugin reads only the packages' names
+        import jax
 
     # loaded once, before any fork, for every child
     from . import case_runner, channel, custody, instrument, isolate, limits, lowering, main  # noqa: F401
@@ -235,6 +243,23 @@ def load() -> str:
     gc.freeze()
     gc.unfreeze()
     return jax.__version__
+
+
+def origins(names) -> dict[str, str | None]:
+    """Where this process imported each module of ``names`` from (the real path of its origin;
+    None for one it cannot find): the question ``judge.run.imports`` asks a fresh Python."""
+    import importlib.util
+
+    out = {}
+    for name in names if isinstance(names, list) else []:
+        if not isinstance(name, str):
+            continue
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        out[name] = os.path.realpath(spec.origin) if spec is not None and spec.origin else None
+    return out
 
 
 def collect_when_idle() -> None:
@@ -261,7 +286,7 @@ def serve(control: socket.socket) -> None:
     if problem is not None:
         _send(control, {"op": "failed", "error": problem})
         return
-    _send(control, {"op": "ready", "jax": version})
+    _send(control, {"op": "ready", "jax": version, "origins": origins(config.get("origins"))})
 
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_r, False)
