@@ -211,8 +211,7 @@ def _self_test_answer(started: tuple[int, int] | None) -> str | None:
 
 def load() -> str:
     """Import, once and before any fork, what every child uses (JAX first: the point of the
-    server; its search for a ROCm plugin reading only the installed packages' names,
-    ``names_only``), settle (``settle``), then move what was imported to the oldest generation;
+    server), settle (``settle``), then move what was imported to the oldest generation;
     JAX's version.
 
     The server runs with the collector off (``serve``), so what it imports stays in the youngest
@@ -229,10 +228,7 @@ def load() -> str:
 
     # The judge's compilation cache is read-only here; a missed entry is simply compiled.
     warnings.filterwarnings("ignore", message="Error writing persistent compilation cache entry")
-    from .names_only import quick_names
-
-    with quick_names():  # JAX's search for a ROCm plugin reads only the packages' names
-        import jax
+    import jax
 
     # loaded once, before any fork, for every child
     from . import case_runner, channel, custody, instrument, isolate, limits, lowering, main  # noqa: F401
