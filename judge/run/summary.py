@@ -72,6 +72,9 @@ class Reach:
     outputs: int         # the output's floating elements
     steps: int           # the steps the loop ran
     at: Mapping[str, int]
+    #: the elements the program's recurrent loops of this loop's length reach together, each
+    #: by an element of its own of one of them (``judge.worker.loop_list``): at least ``reached``
+    together: int = 0
 
 
 @dataclass(frozen=True)
@@ -251,12 +254,14 @@ def _reach(raw, where: str) -> Reach | None:
     if raw is None:
         return None
     item = _object(raw, where)
-    _keys(item, where, ("reached", "outputs", "steps", "at"))
+    _keys(item, where, ("reached", "outputs", "steps", "at"), ("together",))
     at = _object(item["at"], f"{where}.at")
     if len(at) > protocol.MAX_PRIMITIVE_NAMES:
         _fail(f"{where}.at", "too many dims")
     outputs = _int(item["outputs"], f"{where}.outputs", 0, protocol.MAX_SUMMARY_COUNT)
-    return Reach(reached=_int(item["reached"], f"{where}.reached", 0, outputs), outputs=outputs,
+    reached = _int(item["reached"], f"{where}.reached", 0, outputs)
+    return Reach(reached=reached, outputs=outputs,
+                 together=_int(item.get("together", reached), f"{where}.together", reached, outputs),
                  steps=_int(item["steps"], f"{where}.steps", 0, protocol.MAX_SUMMARY_COUNT),
                  at=MappingProxyType({_text(k, f"{where}.at", protocol.MAX_NAME):
                                       _int(v, f"{where}.at", 0, protocol.MAX_SUMMARY_COUNT)
