@@ -43,6 +43,9 @@ class SymbolicValue:
     #: a scan's stacked output that the program reads one row a step only
     #: (``judge.worker.stacked``): every value of this shape is
     rows: bool = False
+    #: the counts of the scans that hold every value of this shape (``floordiv(b, 4)``): where
+    #: one of them is 0, no value of this shape is computed
+    within: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -275,13 +278,14 @@ def _symbolic_shapes(raw, where: str) -> tuple:
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
         item = _object(item, here)
-        _keys(item, here, ("shape", "dtype", "primitive"), ("line", "rows"))
+        _keys(item, here, ("shape", "dtype", "primitive"), ("line", "rows", "within"))
         if item.get("rows", False) is not True and "rows" in item:
             _fail(f"{here}.rows", "expected true where given")
         found.append(SymbolicValue(shape=_extents(item["shape"], f"{here}.shape"),
                                    dtype=_text(item["dtype"], f"{here}.dtype", protocol.MAX_NAME),
                                    primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
-                                   line=_line(item.get("line"), f"{here}.line"), rows="rows" in item))
+                                   line=_line(item.get("line"), f"{here}.line"), rows="rows" in item,
+                                   within=_extents(item.get("within", []), f"{here}.within")))
     return tuple(found)
 
 

@@ -53,9 +53,15 @@ most ``protocol.MAX_BUSIEST`` lines, counted as ``equations`` is.
 A program traced with symbolic dims (``symbolic.py``) has no largest value to rank: its summary
 lists every distinct shape (with dtype, first maker, ``"rows": true`` where all its values are
 scans' stacks read a row a step: ``stacked``), each extent as text (``"d"``, ``"2*d + 1"``), at
-most ``protocol.MAX_SHAPES``, and says how many it left out (the judge refuses any left out)::
+most ``protocol.MAX_SHAPES``, and says how many it left out (the judge refuses any left out);
+``within`` lists the counts of scans (a symbol's expression, or 0) that hold every value of
+that shape, so that a value computed only inside a scan of no trip at some dims (the batches of
+``lax.map`` with ``batch_size`` where there are fewer examples than a batch) is not weighed
+there::
 
-     "shapes": [{"shape": ["4", "d"], "dtype": "float32", "primitive": "dot_general", "line": 9}, ...],
+     "shapes": [{"shape": ["4", "d"], "dtype": "float32", "primitive": "dot_general", "line": 9},
+                {"shape": ["4", "t", "s"], "dtype": "float32", "primitive": "dot_general", "line": 12,
+                 "within": ["floordiv(b, 4)"]}, ...],
      "shapes_omitted": 0,
      "carriers": ["custom_jvp_call", "pjit", "reduce"]   # primitives that hold a function
 
@@ -158,17 +164,25 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     carriers: set = set()
     first_lines: dict[str, int] = {}    # primitive -> the first line of the submission using it
 
-    def note_shape(aval, primitive: str, line, rows: bool = False) -> None:
+    def note_shape(aval, primitive: str, line, rows: bool = False, within: tuple = ()) -> None:
         if symbolic:
             entry = _shape_entry(aval, primitive)
             if entry is not None:
                 rows = rows and len(entry["shape"]) == len(aval.shape)  # its rows' axis kept
                 entry.update(line=line, **({"rows": True} if rows else {}))
+                if within:
+                    entry["within"] = list(within)
                 known = shapes.setdefault((tuple(entry["shape"]), entry["dtype"]), entry)
                 if known["line"] is None and line is not None:  # the submission's own maker
                     known.update(primitive=entry["primitive"], line=line)
                 if not rows:  # read by rows only where every value of that shape is
                     known.pop("rows", None)
+                # inside a loop of that count only where every value of that shape is
+                common = [n for n in known.get("within", ()) if n in within]
+                if common:
+                    known["within"] = common
+                else:
+                    known.pop("within", None)
     totals: dict[int, tuple] = {}       # id(jaxpr) -> (equations, primitives, lines), once each
     lives: dict[tuple, dict] = {}       # (id(jaxpr), outputs needed) -> live primitives
     backward: dict = {}                 # the same key -> what _backward found
@@ -176,8 +190,8 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     keep: list = []                     # the jaxprs walked, so no id is reused meanwhile
     largest: dict[tuple, tuple[int, dict]] = {}
 
-    def note(found, line=None) -> None:
-        if symbolic:
+    def note(found, line=None, within: tuple = ()) -> None:
+        if symbolic or "0" in within:  # a value in a loop of no trip is never computed
             return
         if found is not None:
             found[1]["line"] = line
@@ -190,18 +204,23 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         for k, v in counts.items():
             into[k] = into.get(k, 0) + v
 
-    def walk(jaxpr) -> tuple[int, dict, dict]:
-        if id(jaxpr) in totals:
-            return totals[id(jaxpr)]
+    def walk(jaxpr, within: tuple = ()) -> tuple[int, dict, dict]:
+        """``within``: the counts of the scans holding ``jaxpr``, as text (``_counts``)."""
+        if (id(jaxpr), within) in totals:
+            return totals[(id(jaxpr), within)]
         keep.append(jaxpr)
         equations, primitives, lines = 0, {}, {}
         for var in getattr(jaxpr, "constvars", ()):
-            note(_value(var.aval, "constant"))
-            note_shape(var.aval, "constant", None)
+            note(_value(var.aval, "constant"), None, within)
+            note_shape(var.aval, "constant", None, within=within)
+        hoisted = _hoisted(jaxpr)
         for eqn in jaxpr.eqns:
             name = eqn.primitive.name
             line = _line(eqn, source)
             equations += 1
+            # values only a scan's body reads (its constants: what JAX hoists out of the body)
+            made_for = {hoisted.get(id(v)) for v in eqn.outvars}
+            here = within if None in made_for or len(made_for) != 1 else _joined(within, made_for.pop())
             primitives[name] = primitives.get(name, 0) + 1
             if line is not None:
                 lines[line] = lines.get(line, 0) + 1
@@ -209,16 +228,17 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             if name == "sort" and len(eqn.invars) > 1:
                 carriers.add("sort")
             for var in eqn.outvars:
-                note(_value(getattr(var, "aval", None), name), line)
-                note_shape(getattr(var, "aval", None), name, line, id(var) in rows)
+                note(_value(getattr(var, "aval", None), name), line, here)
+                note_shape(getattr(var, "aval", None), name, line, id(var) in rows, here)
+            inner = _counts(eqn, here)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     carriers.add(name)
-                    n, counts, more = walk(sub)
+                    n, counts, more = walk(sub, inner)
                     equations += n
                     add(primitives, counts)
                     add(lines, more)
-        totals[id(jaxpr)] = (equations, primitives, lines)
+        totals[(id(jaxpr), within)] = (equations, primitives, lines)
         return equations, primitives, lines
 
     loops_at: dict = {}                 # the same key as ``lives`` -> the loops that walk lists
@@ -318,6 +338,44 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     if len(walked) > protocol.MAX_LOOPS:
         found["loops_omitted"] = True
     return found
+
+
+def _count(eqn) -> str | None:
+    """A scan's count as text where it is a symbol's expression or 0, else None (a scan of a
+    positive number of trips always runs its body; a ``while``'s count is not known)."""
+    if eqn.primitive.name != "scan":
+        return None
+    count = _symbolic.text(eqn.params.get("length"))[:protocol.MAX_NAME]
+    return None if count.isdigit() and count != "0" else count
+
+
+def _joined(within: tuple, count: str | None) -> tuple:
+    if count is None or count in within:
+        return within
+    return (*within, count)[:protocol.MAX_SUMMARY_NDIM]
+
+
+def _counts(eqn, within: tuple) -> tuple:
+    """The counts of the scans holding the bodies of ``eqn``: those holding ``eqn``, and its
+    own where it is a scan whose count ``_count`` reads."""
+    return _joined(within, _count(eqn))
+
+
+def _hoisted(jaxpr) -> dict:
+    """id of a variable -> the count (``_count``) of the scans that read it, where every
+    reader is a scan of that one count reading it as a constant of its body: a value JAX
+    hoisted out of the body (a fill broadcast for ``jnp.where``), which nothing reads where the
+    scan runs no trip."""
+    readers: dict = {}
+    for eqn in jaxpr.eqns:
+        count = _count(eqn)
+        consts = eqn.params.get("num_consts", 0) if count is not None else 0
+        for i, v in enumerate(eqn.invars):
+            if hasattr(v, "aval") and not hasattr(v, "val"):
+                readers.setdefault(id(v), set()).add(count if i < consts else None)
+    for v in jaxpr.outvars:
+        readers.setdefault(id(v), set()).add(None)
+    return {k: next(iter(c)) for k, c in readers.items() if len(c) == 1 and None not in c}
 
 
 def _dtypes(variables) -> tuple:
