@@ -82,7 +82,7 @@ most ``protocol.MAX_LOOPS``; ``"loops_omitted": true`` says that more were left 
 from __future__ import annotations
 import math
 
-from . import dataflow, protocol, reach, symbolic as _symbolic
+from . import dataflow, protocol, reach, scan_counts, symbolic as _symbolic
 from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
 from .loop_list import Listed, listed_loops, reaches
 from .loops import constants, is_ref, loop_needs, loop_summary
@@ -205,7 +205,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             into[k] = into.get(k, 0) + v
 
     def walk(jaxpr, within: tuple = ()) -> tuple[int, dict, dict]:
-        """``within``: the counts of the scans holding ``jaxpr``, as text (``_counts``)."""
+        """``within``: the counts of the scans holding ``jaxpr``, as text (``scan_counts``)."""
         if (id(jaxpr), within) in totals:
             return totals[(id(jaxpr), within)]
         keep.append(jaxpr)
@@ -213,14 +213,14 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         for var in getattr(jaxpr, "constvars", ()):
             note(_value(var.aval, "constant"), None, within)
             note_shape(var.aval, "constant", None, within=within)
-        hoisted = _hoisted(jaxpr)
+        hoisted = scan_counts.hoisted(jaxpr)
         for eqn in jaxpr.eqns:
             name = eqn.primitive.name
             line = _line(eqn, source)
             equations += 1
             # values only a scan's body reads (its constants: what JAX hoists out of the body)
             made_for = {hoisted.get(id(v)) for v in eqn.outvars}
-            here = within if None in made_for or len(made_for) != 1 else _joined(within, made_for.pop())
+            here = within if None in made_for or len(made_for) != 1 else scan_counts.joined(within, made_for.pop())
             primitives[name] = primitives.get(name, 0) + 1
             if line is not None:
                 lines[line] = lines.get(line, 0) + 1
@@ -230,7 +230,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             for var in eqn.outvars:
                 note(_value(getattr(var, "aval", None), name), line, here)
                 note_shape(getattr(var, "aval", None), name, line, id(var) in rows, here)
-            inner = _counts(eqn, here)
+            inner = scan_counts.holding(eqn, here)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     carriers.add(name)
@@ -338,44 +338,6 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     if len(walked) > protocol.MAX_LOOPS:
         found["loops_omitted"] = True
     return found
-
-
-def _count(eqn) -> str | None:
-    """A scan's count as text where it is a symbol's expression or 0, else None (a scan of a
-    positive number of trips always runs its body; a ``while``'s count is not known)."""
-    if eqn.primitive.name != "scan":
-        return None
-    count = _symbolic.text(eqn.params.get("length"))[:protocol.MAX_NAME]
-    return None if count.isdigit() and count != "0" else count
-
-
-def _joined(within: tuple, count: str | None) -> tuple:
-    if count is None or count in within:
-        return within
-    return (*within, count)[:protocol.MAX_SUMMARY_NDIM]
-
-
-def _counts(eqn, within: tuple) -> tuple:
-    """The counts of the scans holding the bodies of ``eqn``: those holding ``eqn``, and its
-    own where it is a scan whose count ``_count`` reads."""
-    return _joined(within, _count(eqn))
-
-
-def _hoisted(jaxpr) -> dict:
-    """id of a variable -> the count (``_count``) of the scans that read it, where every
-    reader is a scan of that one count reading it as a constant of its body: a value JAX
-    hoisted out of the body (a fill broadcast for ``jnp.where``), which nothing reads where the
-    scan runs no trip."""
-    readers: dict = {}
-    for eqn in jaxpr.eqns:
-        count = _count(eqn)
-        consts = eqn.params.get("num_consts", 0) if count is not None else 0
-        for i, v in enumerate(eqn.invars):
-            if hasattr(v, "aval") and not hasattr(v, "val"):
-                readers.setdefault(id(v), set()).add(count if i < consts else None)
-    for v in jaxpr.outvars:
-        readers.setdefault(id(v), set()).add(None)
-    return {k: next(iter(c)) for k, c in readers.items() if len(c) == 1 and None not in c}
 
 
 def _dtypes(variables) -> tuple:
