@@ -183,7 +183,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
                     known["within"] = common
                 else:
                     known.pop("within", None)
-    totals: dict[int, tuple] = {}       # id(jaxpr) -> (equations, primitives, lines), once each
+    totals: dict[tuple, tuple] = {}     # (id(jaxpr), within) -> (equations, primitives, lines)
     lives: dict[tuple, dict] = {}       # (id(jaxpr), outputs needed) -> live primitives
     backward: dict = {}                 # the same key -> what _backward found
     datas: dict = {}                    # (id(jaxpr), its inputs' levels) -> what dataflow found
