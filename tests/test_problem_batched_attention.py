@@ -54,7 +54,7 @@ def test_cases_keep_the_statement(attention):
     ("accepted", "vmap_attend", "AC", "ok", ""),
     ("accepted", "custom_vjp_backward", "AC", "ok", ""),
     ("rejected", "python_loop_over_batch", "RJ", "dim_read_as_number", "b"),
-    ("rejected", "fixed_loop_over_eight", "RJ", "unrolled_loop", "more than the 150"),
+    ("rejected", "fixed_loop_over_eight", "RJ", "unrolled_loop", "more than the 200"),
     ("rejected", "broadcast_scores", "RJ", "intermediate_too_large", "(b, t, s, 4)"),
     ("rejected", "pure_callback", "RJ", "callback_used", "pure_callback"),
     ("wrong_answer", "mask_as_zero_score", "WA", "wrong_value", ""),

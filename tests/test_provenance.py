@@ -275,3 +275,59 @@ def test_a_field_only_part_of_which_a_rule_returned_is_not_returned():
     recorded = {id(v): (kind, run, n) for v, kind, run, n in MADE if v is not None}
     flow = trace_flow(closed, MARK, sources=[1], sinks=[0, 1], primals=[0], factor=2, made=recorded)
     assert flow["returned"] is False
+
+
+def made_by(t, n=0):
+    """What the instrument does to what function n returns (its output marker)."""
+    k = FACTOR[-1]
+    with jax.named_scope(f"{MARK}out{n}"):
+        return jax.lax.sub(t, _zero(k))
+
+
+def computed_of(fn):
+    """Trace fn(x, c, k) -> (grads, values), with x applied to function 0, and ask whether
+    values (output 1) is what a function whose rule gives grads (output 0) computed."""
+    x = jnp.arange(1.0, 4.0)
+    MADE.clear()
+
+    def with_x_applied(x, c, k):
+        FACTOR.append(k)
+        return fn(applied(x), c, k)
+
+    closed = jax.make_jaxpr(with_x_applied)(x, x * 2, jnp.float32(1.0))
+    recorded = {id(v): (kind, run, n) for v, kind, run, n in MADE if v is not None}
+    return trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2, made=recorded,
+                      computed=[1])["computed"]
+
+
+def _grads(x, c, k, n=0):
+    return rule(lambda g: g * _mask(x), c, k, n)
+
+
+COMPUTED = {
+    "a quantizer's output": lambda x, c, k: (_grads(x, c, k), made_by(jnp.round(x * 2) / 2)),
+    "computed in a jit, then moved": lambda x, c, k: (
+        _grads(x, c, k), jnp.reshape(made_by(jax.jit(jnp.round)(x)), (3,)) * 3.0),
+    "two functions in series": lambda x, c, k: (
+        _grads(x, c, k), made_by(applied(made_by(jnp.round(x)), 1) + 1.0, 1)),
+}
+NOT_COMPUTED = {
+    "an identity, rounded outside": lambda x, c, k: (_grads(x, c, k), jnp.round(made_by(x))),
+    "an identity, moved and times one": lambda x, c, k: (
+        _grads(x, c, k), made_by(jnp.reshape(x, (3,)) * 1.0 + 0.0)),
+    "rounded outside, passed through it again": lambda x, c, k: (
+        _grads(x, c, k), made_by(applied(jnp.round(made_by(x))))),
+    "another function computes it": lambda x, c, k: (
+        _grads(x, c, k), made_by(jnp.round(applied(x, 1)), 1)),
+    "no function's output": lambda x, c, k: (_grads(x, c, k), jnp.round(x)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPUTED))
+def test_values_a_function_computed_from_its_input(name):
+    assert computed_of(COMPUTED[name]) is True
+
+
+@pytest.mark.parametrize("name", sorted(NOT_COMPUTED))
+def test_values_passed_through_or_computed_outside_are_not_computed(name):
+    assert computed_of(NOT_COMPUTED[name]) is False

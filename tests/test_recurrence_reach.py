@@ -147,3 +147,29 @@ def test_a_worker_not_asked_for_the_reach_does_not_measure_it():
         jax.ShapeDtypeStruct((made["T"], 4), jnp.float32))
     loops = program.summarize(closed, symbolic=True, symbols=None, outputs=1)["loops"]
     assert loops and all("reach" not in lp for lp in loops)
+
+
+def _together(fn, d=4):
+    made = symbolic.dims(jax, SYMBOLS)
+    closed = jax.make_jaxpr(fn)(jax.ShapeDtypeStruct((made["T"], d), jnp.float32))
+    loops = program.summarize(closed, symbolic=True, symbols=SYMBOLS, outputs=1)["loops"]
+    return [(lp["reach"]["reached"], lp["reach"]["together"]) if lp.get("reach") else None for lp in loops]
+
+
+def _per_column(x, columns):
+    return jnp.stack([jax.lax.scan(_step, 0.0, x[:, j])[1] for j in columns], axis=1)
+
+
+@pytest.mark.parametrize("fn, found", [
+    # one scan per column: 32 elements each, the whole output together
+    (lambda x: _per_column(x, range(4)), [(32, 128)] * 4),
+    # two scans of the same column beside a closed form: that column only, together too
+    (lambda x: _closed_form(x).at[:, :1].set(
+        0.5 * (_per_column(x, [0]) + _per_column(x * 1.0, [0]))), [(32, 32)] * 2),
+    # a scan over one column, its results broadcast to every column, beside another scan of
+    # a column: each column of the first is one carry element a step, matched once
+    (lambda x: jnp.concatenate([jnp.broadcast_to(_per_column(x, [0]), (x.shape[0], 3)),
+                                _per_column(x, [3])], axis=1), [(32, 64)] * 2),
+], ids=["scan_per_column", "two_scans_of_one_column", "broadcast_column_beside_another"])
+def test_loops_of_one_length_are_matched_together(fn, found):
+    assert _together(fn) == found

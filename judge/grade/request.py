@@ -53,7 +53,8 @@ def build_request(problem: Problem, submission: Path, cases, planned: plan.Plan 
         "entry_point": problem.entry_point,
         "parameters": [{"name": p.name, "traced": p.traced} for p in problem.parameters],
         "grad_rule": ({"field": grad_rule["field"], "cotangent": grad_rule.get("cotangent", "cotangent"),
-                       **({"plumbed": True} if grad_rule.get("plumbed") else {})}
+                       **({"plumbed": True} if grad_rule.get("plumbed") else {}),
+                       **({"values": grad_rule["values"]} if grad_rule.get("values") else {})}
                       if grad_rule else None),
         # one parameter named as a string (its gradient comes back alone), several as a list
         "probes": ({"wrt": list(problem.probes[0].wrt) if problem.probes[0].listed else problem.probes[0].wrt[0],

@@ -53,6 +53,7 @@ REASONS = {
     # RJ
     "no_custom_vjp": Verdict.RJ, "backward_not_run": Verdict.RJ,
     "grads_not_from_backward": Verdict.RJ, "traced_value_concretized": Verdict.RJ,
+    "values_not_from_custom_vjp": Verdict.RJ,
     "callback_used": Verdict.RJ, "instrument_tampered": Verdict.RJ,
     "channel_tampered": Verdict.RJ,  # a line on the result channel was not the worker's
     "forbidden_construct": Verdict.RJ,  # the source gate refused the submission; it never ran
@@ -100,6 +101,7 @@ HIDDEN_MESSAGES = {
     "no_custom_vjp": "no jax.custom_vjp function was applied to the traced inputs",
     "backward_not_run": "the custom_vjp backward rule did not run",
     "grads_not_from_backward": "the gradients do not come from the custom_vjp backward rule",
+    "values_not_from_custom_vjp": "the values are not computed by the custom_vjp function whose backward rule gives the gradients",
     "traced_value_concretized": "a traced value was turned into a Python value or NumPy array",
     "callback_used": "the traced computation calls back into Python",
     "intermediate_too_large": "an intermediate value is larger than the problem allows",

@@ -8,7 +8,11 @@ reaches the field at all (a field that is zero on the case may instead be zeros 
 returned, made of nothing: a rule that special-cases a zero answer); and the output
 evaluated again with every backward rule's result scaled by ``factor``, a traced input of that
 trace. A gradient that passes through n rules in series scales by factor**n; a formula does not
-scale, and the dataflow sees any path around the rules.
+scale, and the dataflow sees any path around the rules. With ``values`` (a field the custom_vjp
+function computes, a quantizer's values), the dataflow also asks that each part of that field be
+what one of the functions whose backward rules give the gradient computed from its input (its
+forward, or the function applied plainly): an identity function whose backward rule masks the
+cotangent, beside a rounding outside every function, is refused.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from judge.worker import provenance
 
 ID = "custom_vjp_grads"
 EVIDENCE = ("custom_vjp",)
-REASONS = ("instrument_tampered", "no_custom_vjp", "backward_not_run", "grads_not_from_backward")
+REASONS = ("instrument_tampered", "no_custom_vjp", "backward_not_run", "grads_not_from_backward",
+           "values_not_from_custom_vjp")
 
 
 def describe(rule: dict) -> str:
@@ -32,13 +37,20 @@ def describe(rule: dict) -> str:
             f"stop_gradient construction or custom_jvp)"
             + ("; outside the rule the cotangent is only plumbed (reshaped, broadcast, summed), "
                "never scaled or negated: the whole transformation is in the backward rule"
-               if rule.get("plumbed") else ""))
+               if rule.get("plumbed") else "")
+            + (f"; `{rule['values']}` is what that custom_vjp function computes from its input "
+               f"(not its input passed through, nor a formula outside it)"
+               if rule.get("values") else ""))
 
 
 def validate(rule: dict, problem) -> list:
     found = []
     if rule["field"] not in [f.name for f in problem.fields]:
         found.append(("field", f"no output field named {rule['field']!r}"))
+    if "values" in rule and (rule["values"] not in [f.name for f in problem.fields]
+                             or rule["values"] == rule["field"]):
+        found.append(("values", f"{rule['values']!r} must name another output field than "
+                                f"{rule['field']!r}"))
     cotangent = rule.get("cotangent", "cotangent")
     if not any(p.name == cotangent and p.traced and p.kind == "array" for p in problem.parameters):
         found.append(("cotangent" if "cotangent" in rule else "id",
@@ -117,4 +129,11 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
                       f"backward rule's output scaled by {factor:g}, {where} went from "
                       f"{grads[idx].item()!r} to {scaled[idx].item()!r}, not a power of "
                       f"{factor:g} times it")
+    if rule.get("values") and flow.computed is not True:
+        values = rule["values"]
+        return Breach("values_not_from_custom_vjp",
+                      f"{values} is not what the custom_vjp function whose backward rule gives "
+                      f"{name} computes: the quantizer itself must be the function wrapped with "
+                      f"jax.custom_vjp (its forward computes {values} from its input), not an "
+                      f"identity function beside a formula computed outside it")
     return None

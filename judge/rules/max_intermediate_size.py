@@ -8,7 +8,10 @@ its running outputs that its derivative keeps, jitted or not. A stack summed, sl
 transposed or returned is read whole and weighed whole, and so is one that the output the
 submission returns needs (a stack of products built on purpose and read back by a second scan
 for the result, not for the judge's derivatives); a step whose own value is too large
-is refused as it is made.
+is refused as it is made. A value that only a scan's body computes is weighed only where the
+scan runs a trip (``SymbolicValue.within``), and a stack read a row a step only where it has a
+row: ``lax.map`` with ``batch_size=4`` scans over ``b // 4`` batches of 4 examples, which it
+never computes where b < 4.
 
 On the program traced with symbolic dims (``judge.rules.symbolic_trace``), every distinct shape
 of every value (equations' outputs and constants, nested jaxprs included: jit, scan/while/cond
@@ -122,9 +125,18 @@ def check_symbolic(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
                               f"growing faster than {dim}" + (f"^{power}" if power != 1 else ""))
         if limit is None:
             continue
+        try:
+            counts = [polynomial.parse(n) for n in value.within]
+        except polynomial.ExtentError:
+            counts = []  # a count the rule cannot read: the value is weighed everywhere
+        if value.rows:  # a stack of no row holds no row
+            counts.append(polynomial.parse(value.shape[0]))
 
-        def elements(values, trees=trees):
-            return math.prod([polynomial.evaluate(t, values) for t in trees]) if trees else 1
+        def elements(values, trees=trees, counts=counts):
+            size = math.prod([polynomial.evaluate(t, values) for t in trees]) if trees else 1
+            for count in counts:  # a scan of no trip never computes what its body makes
+                size = size * (polynomial.evaluate(count, values) > 0)
+            return size
         held, where = polynomial.proves(elements, limit, symbols)
         if not held:
             if where is not None:

@@ -24,7 +24,11 @@ element of the carry at a step, computed from the step's data (which, moved, cha
 output), that it depends on (as NaN flows), and to an element of the loop's results that it
 shows (its value changes when that result is moved), none used twice; so a full recurrence the
 output never shows (times zero, minus itself) does not count, nor does a dummy whose steps
-compute nothing from their data, nor a loop whose reach was not measured.
+compute nothing from their data, nor a loop whose reach was not measured. Loops of the same
+length (its text: ``T``) are matched together (``Reach.together``): one scan over each column
+of the output, in a Python loop over a concrete number of columns, reaches the whole output,
+each element by an element of its own of one loop; two scans of one column still reach that
+column only, and a closed form beside them reaches nothing.
 """
 
 from __future__ import annotations
@@ -98,16 +102,19 @@ def _over(length: str, T: str) -> bool:
     return at[1] - at[0] == 1000 and abs(at[0] - 1000) <= 8
 
 
-def _wide(loop, T: str) -> bool:
+def _wide(loop, T: str, together: bool = False) -> bool:
     """Does the loop's recurrence reach the whole output element by element (``reach``), but
     for one step's share, and the share of each step of T the loop does not run (a scan over
-    x[1:] from x[0])? Not measured: no."""
+    x[1:] from x[0])? With ``together``, its reach with the other recurrent loops of its length
+    (one scan per column: each reaches its own column, the whole output together). Not
+    measured: no."""
     reach = loop.reach
     at = reach.at.get(T) if reach is not None else None
     if not at:
         return False
     spared = 1 + max(0, at - reach.steps)
-    return (reach.outputs - reach.reached) * at <= reach.outputs * spared
+    reached = max(reach.reached, reach.together) if together else reach.reached
+    return (reach.outputs - reached) * at <= reach.outputs * spared
 
 
 def _seen(loop, T: str) -> str:
@@ -117,10 +124,12 @@ def _seen(loop, T: str) -> str:
     reach = loop.reach
     if reach is None:
         return said + " carrying a recurrence whose reach over the output could not be measured"
-    if not _wide(loop, T):
+    if not _wide(loop, T, together=True):
         at = ", ".join(f"{k} = {v}" for k, v in reach.at.items())
         return (said + f" carrying a recurrence that reaches {reach.reached} of the output's "
-                       f"{reach.outputs} elements ({at}), each by an element of its own")
+                       f"{reach.outputs} elements ({at}), each by an element of its own"
+                + (f", {reach.together} together with the other loops of its length"
+                   if reach.together > reach.reached else ""))
     return said + " carrying a recurrence"
 
 
@@ -129,7 +138,7 @@ def _recurrence(rule: dict, trace: TraceEvidence) -> Breach | None:
     program = trace.program
     if not program.symbolic:
         return None  # a role is read on the program traced with T as a symbol
-    if any(lp.recurrent and _over(lp.length, T) and _wide(lp, T) for lp in program.loops):
+    if any(lp.recurrent and _over(lp.length, T) and _wide(lp, T, together=True) for lp in program.loops):
         return None
     seen = ", ".join(_seen(lp, T) for lp in program.loops) or "no loop"
     return Breach("missing_primitive",

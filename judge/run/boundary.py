@@ -87,6 +87,9 @@ class Provenance:
     rules: int      # backward-rule outputs seen
     opaque: int     # sub-computations the analysis could not see into
     returned: bool = False  # every part of the field is (partly) what a backward rule returned
+    #: with the rule's ``values``: every part of that field is what a custom_vjp function whose
+    #: backward rule gives the gradient computed from its input; None where not measured
+    computed: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -258,13 +261,15 @@ def _evidence(raw, where: str, expected: Expected, complete: bool) -> Evidence:
     provenance = None
     if "provenance" in msg:
         flow = _object(msg["provenance"], f"{where}.provenance")
-        _keys(flow, f"{where}.provenance", ("reached", "used", "rules", "opaque"), ("returned",))
+        _keys(flow, f"{where}.provenance", ("reached", "used", "rules", "opaque"), ("returned", "computed"))
         provenance = Provenance(reached=_bool(flow["reached"], f"{where}.provenance.reached"),
                                 used=_bool(flow["used"], f"{where}.provenance.used"),
                                 rules=_int(flow["rules"], f"{where}.provenance.rules"),
                                 opaque=_int(flow["opaque"], f"{where}.provenance.opaque"),
                                 returned=_bool(flow.get("returned", False),
-                                               f"{where}.provenance.returned"))
+                                               f"{where}.provenance.returned"),
+                                computed=_optional(_bool, flow.get("computed"),
+                                                   f"{where}.provenance.computed"))
     return Evidence(
         custom_vjp_applied=_int(msg["custom_vjp_applied"], f"{where}.custom_vjp_applied"),
         backward_runs=_int(msg["backward_runs"], f"{where}.backward_runs"),

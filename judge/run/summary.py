@@ -43,6 +43,9 @@ class SymbolicValue:
     #: a scan's stacked output that the program reads one row a step only
     #: (``judge.worker.stacked``): every value of this shape is
     rows: bool = False
+    #: the counts of the scans that hold every value of this shape (``floordiv(b, 4)``): where
+    #: one of them is 0, no value of this shape is computed
+    within: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,9 @@ class Reach:
     outputs: int         # the output's floating elements
     steps: int           # the steps the loop ran
     at: Mapping[str, int]
+    #: the elements the program's recurrent loops of this loop's length reach together, each
+    #: by an element of its own of one of them (``judge.worker.loop_list``): at least ``reached``
+    together: int = 0
 
 
 @dataclass(frozen=True)
@@ -251,12 +257,14 @@ def _reach(raw, where: str) -> Reach | None:
     if raw is None:
         return None
     item = _object(raw, where)
-    _keys(item, where, ("reached", "outputs", "steps", "at"))
+    _keys(item, where, ("reached", "outputs", "steps", "at"), ("together",))
     at = _object(item["at"], f"{where}.at")
     if len(at) > protocol.MAX_PRIMITIVE_NAMES:
         _fail(f"{where}.at", "too many dims")
     outputs = _int(item["outputs"], f"{where}.outputs", 0, protocol.MAX_SUMMARY_COUNT)
-    return Reach(reached=_int(item["reached"], f"{where}.reached", 0, outputs), outputs=outputs,
+    reached = _int(item["reached"], f"{where}.reached", 0, outputs)
+    return Reach(reached=reached, outputs=outputs,
+                 together=_int(item.get("together", reached), f"{where}.together", reached, outputs),
                  steps=_int(item["steps"], f"{where}.steps", 0, protocol.MAX_SUMMARY_COUNT),
                  at=MappingProxyType({_text(k, f"{where}.at", protocol.MAX_NAME):
                                       _int(v, f"{where}.at", 0, protocol.MAX_SUMMARY_COUNT)
@@ -270,13 +278,14 @@ def _symbolic_shapes(raw, where: str) -> tuple:
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
         item = _object(item, here)
-        _keys(item, here, ("shape", "dtype", "primitive"), ("line", "rows"))
+        _keys(item, here, ("shape", "dtype", "primitive"), ("line", "rows", "within"))
         if item.get("rows", False) is not True and "rows" in item:
             _fail(f"{here}.rows", "expected true where given")
         found.append(SymbolicValue(shape=_extents(item["shape"], f"{here}.shape"),
                                    dtype=_text(item["dtype"], f"{here}.dtype", protocol.MAX_NAME),
                                    primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
-                                   line=_line(item.get("line"), f"{here}.line"), rows="rows" in item))
+                                   line=_line(item.get("line"), f"{here}.line"), rows="rows" in item,
+                                   within=_extents(item.get("within", []), f"{here}.within")))
     return tuple(found)
 
 

@@ -190,17 +190,13 @@ class CaseRunner(traced_once.TraceOnce):
             positions[traced], start = list(range(start, start + count)), start + count
         sources = positions.get(source, [])
         primals = [i for n in self.traced if n != source for i in positions[n]]  # not the factor
-        if skeleton.get("kind") == "dict":
-            skeleton = skeleton["items"].get(name, {"kind": "other"})
-        elif name != "value":
-            skeleton = {"kind": "other"}
-        sinks = [] if skeleton.get("kind") != "array" else [skeleton["slot"]]
-        for item in output_data.nested(skeleton):
-            if item.get("kind") == "array":
-                sinks.append(item["slot"])
+        sinks = _slots(skeleton, name)
+        computed = self.grad_rule.get("values")  # the field the custom_vjp function computes
         factor = len(closed.jaxpr.invars) - 1  # the factor is the trace's last input
         return self.provenance.trace_flow(closed, self.marker, sources, sinks, primals, factor,
-                                          made=made, plumbed=bool(self.grad_rule.get("plumbed")))
+                                          made=made, plumbed=bool(self.grad_rule.get("plumbed")),
+                                          **({"computed": _slots(skeleton, computed)}
+                                             if isinstance(computed, str) else {}))
 
     def _rule_followed(self, output: dict, scaled: dict, factor: float) -> bool:
         """Did scaling the backward rules' output scale the rule's field by a power of the
@@ -339,3 +335,17 @@ def _form(skeleton: dict, leaves: list) -> dict:
     if kind in ("list", "tuple"):
         return {"kind": kind, "items": [_form(v, leaves) for v in skeleton["items"]]}
     return skeleton
+
+
+def _slots(skeleton: dict, name: str) -> list[int]:
+    """The outputs of the traced program that hold the output's field ``name`` (the whole
+    output where it is not a dict and ``name`` is ``value``): its arrays, nested ones too."""
+    if skeleton.get("kind") == "dict":
+        skeleton = skeleton["items"].get(name, {"kind": "other"})
+    elif name != "value":
+        skeleton = {"kind": "other"}
+    found = [] if skeleton.get("kind") != "array" else [skeleton["slot"]]
+    for item in output_data.nested(skeleton):
+        if item.get("kind") == "array":
+            found.append(item["slot"])
+    return found

@@ -43,17 +43,20 @@ def measures(recorder, marker: str, provenance, plumbed: bool = False):
     intact, dict_, len_, isinstance_ = recorder.intact, dict, len, isinstance
     id_, tuple_ = id, tuple
 
-    def measured(closed, _marker, sources, sinks, primals, factor, made=None, plumbed=None):
+    def measured(closed, _marker, sources, sinks, primals, factor, made=None, plumbed=None,
+                 computed=None):
         # a program is measured once, when first asked, right after its trace (the instrument's
         # markers are then its own; a later trace replaces them), and kept with its result:
         # every case that runs it reports that result
-        key = (id_(closed), tuple_(sources), tuple_(sinks), tuple_(primals), factor)
+        computed = None if computed is None else tuple_(computed)
+        key = (id_(closed), tuple_(sources), tuple_(sinks), tuple_(primals), factor, computed)
         kept = programs.get(key)
         if kept is not None and kept[0] is closed:
             found = dict_(kept[1])
         else:  # the request's plumbed, as the marker, whatever the caller passes
             found = trace_flow(closed, marker, sources, sinks, primals, factor, made=recorded(),
-                               **({"plumbed": True} if wanted_plumbed else {}))
+                               **({"plumbed": True} if wanted_plumbed else {}),
+                               **({"computed": list(computed)} if computed is not None else {}))
             programs[key] = (closed, dict_(found))
         flows.append(dict_(found))
         return found

@@ -15,6 +15,9 @@ worker also instruments ``jax.custom_vjp`` itself (``install``):
   *factor* (an extra traced input of the one trace of each case) under the name scope
   ``<marker>in<n>``, whose name is random per run: the *input marker*, which tells
   ``provenance`` which functions were applied to a value depending on the inputs;
+* what function n returns, its forward rule as its primal function, it marks the same way
+  under the scope ``<marker>out<n>`` (the *output marker of the function*): ``provenance``
+  tells a value the function computed from its input from its input passed through;
 * every time JAX runs a backward rule it marks the rule's cotangent input (the *cotangent
   marker*, the same subtraction of a zero) and multiplies everything the rule returns by the
   factor (the *output marker*). Both are recorded as the very jaxpr variables they define,
@@ -216,6 +219,12 @@ def install(marker: str) -> Recorder:
         with _named_scope(scope):
             return _sub(t, zero_of(factor, t.dtype))
 
+    def mark_made(factor, fn, out):
+        """The function's primal output, each floating array of it marked as input markers are,
+        under the scope ``<marker>out<n>`` (the *output marker of the function*)."""
+        scope = f"{marker}out{fn}"
+        return _tree_map(lambda t: mark_in(scope, factor, t) if inexact(t) else t, out)
+
     def marked(self, fn: int):
         """The original custom_vjp of ``self``'s function, rules and options, with the factor
         as one more argument, last: the forward rule saves it as a residual, the backward rule
@@ -225,7 +234,7 @@ def install(marker: str) -> Recorder:
 
         @_named_like(fun)
         def inner_fun(*args):
-            return fun(*args[:-1])
+            return mark_made(args[-1], fn, fun(*args[:-1]))
 
         @_named_like(fwd)
         def inner_fwd(*args):
@@ -235,7 +244,7 @@ def install(marker: str) -> Recorder:
                 out, res = fwd(*args[:-1])
             finally:
                 state["factors"].pop()
-            return out, Residual(res, factor, zero_shapes(args[:-1], fixed))
+            return mark_made(factor, fn, out), Residual(res, factor, zero_shapes(args[:-1], fixed))
 
         @_named_like(bwd)
         def inner_bwd(*args):

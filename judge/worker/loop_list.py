@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from . import protocol, reach, symbolic as _symbolic
+from . import protocol, reach, reach_count, symbolic as _symbolic
 
 
 class Listed(NamedTuple):
@@ -38,8 +38,14 @@ def listed_loops(listed: list) -> tuple[list, list]:
 
 def reaches(closed, loops: list, eqns: list, symbols: dict, outputs: int | None) -> None:
     """Each recurrent loop's ``reach`` (``reach.measure``) on ``closed`` made concrete at the
-    measurement's extents; ``None`` where it cannot be measured."""
-    concrete, measured = None, {}
+    measurement's extents; ``None`` where it cannot be measured. Each reach also says how many
+    elements the measured loops of its length (its text, ``T``) reach together (``together``):
+    one scan per column of the output, in a Python loop over the columns, reaches one column
+    each and the whole output together; each output element still matched to an element of
+    its own of some loop's carry and results (``reach_count.together``), so that two loops
+    over the same column reach that column only. A loop with a branch decided by the dims on
+    the way to it counts alone."""
+    concrete, measured, edges = None, {}, {}
     for loop, eqn in zip(loops, eqns):
         if not loop["recurrent"] or loop["length"].isdigit() or loop["length"] == "?":
             continue  # a recurrence over no dim: nothing to measure for a rule over one
@@ -54,9 +60,31 @@ def reaches(closed, loops: list, eqns: list, symbols: dict, outputs: int | None)
             at = reach.extents(symbols)
             if concrete is None:
                 concrete = _symbolic.instantiate(closed, at)
+            found: list = []
             loop["reach"] = reach.measure(concrete, path, set(loop["carries"]),
                                           len(closed.jaxpr.outvars) if outputs is None else outputs, at,
-                                          loop["length"])
+                                          loop["length"], found)
+            if loop["reach"] is not None and found:
+                edges[id(eqn)] = (loop["length"], loop["reach"]["steps"], found[0])
         except Exception:  # noqa: BLE001 - a program the measurement cannot run: not measured
             loop["reach"] = None
         measured[id(eqn)] = loop["reach"]
+    _together(loops, eqns, edges)
+
+
+def _together(loops: list, eqns: list, edges: dict) -> None:
+    """Each measured reach's ``together``: the reach of the loops of its length and count of
+    steps taken together (``reach_count.together``), its own where it has no pairs kept."""
+    groups: dict = {}
+    for key, (length, steps, found) in edges.items():
+        groups.setdefault((length, steps), {})[key] = found
+    for loop, eqn in zip(loops, eqns):
+        found = loop.get("reach")
+        if found is None:
+            continue
+        found["together"] = found["reached"]
+        if id(eqn) in edges:
+            length, steps, _ = edges[id(eqn)]
+            group = list(groups[(length, steps)].values())
+            if len(group) > 1 and len({g[0].shape[1] for g in group} | {g[1].shape[1] for g in group}) == 1:
+                found["together"] = max(found["reached"], reach_count.together(group))

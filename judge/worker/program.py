@@ -53,9 +53,15 @@ most ``protocol.MAX_BUSIEST`` lines, counted as ``equations`` is.
 A program traced with symbolic dims (``symbolic.py``) has no largest value to rank: its summary
 lists every distinct shape (with dtype, first maker, ``"rows": true`` where all its values are
 scans' stacks read a row a step: ``stacked``), each extent as text (``"d"``, ``"2*d + 1"``), at
-most ``protocol.MAX_SHAPES``, and says how many it left out (the judge refuses any left out)::
+most ``protocol.MAX_SHAPES``, and says how many it left out (the judge refuses any left out);
+``within`` lists the counts of scans (a symbol's expression, or 0) that hold every value of
+that shape, so that a value computed only inside a scan of no trip at some dims (the batches of
+``lax.map`` with ``batch_size`` where there are fewer examples than a batch) is not weighed
+there::
 
-     "shapes": [{"shape": ["4", "d"], "dtype": "float32", "primitive": "dot_general", "line": 9}, ...],
+     "shapes": [{"shape": ["4", "d"], "dtype": "float32", "primitive": "dot_general", "line": 9},
+                {"shape": ["4", "t", "s"], "dtype": "float32", "primitive": "dot_general", "line": 12,
+                 "within": ["floordiv(b, 4)"]}, ...],
      "shapes_omitted": 0,
      "carriers": ["custom_jvp_call", "pjit", "reduce"]   # primitives that hold a function
 
@@ -76,7 +82,7 @@ most ``protocol.MAX_LOOPS``; ``"loops_omitted": true`` says that more were left 
 from __future__ import annotations
 import math
 
-from . import dataflow, protocol, reach, symbolic as _symbolic
+from . import dataflow, protocol, reach, scan_counts, symbolic as _symbolic
 from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
 from .loop_list import Listed, listed_loops, reaches
 from .loops import constants, is_ref, loop_needs, loop_summary
@@ -158,26 +164,34 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     carriers: set = set()
     first_lines: dict[str, int] = {}    # primitive -> the first line of the submission using it
 
-    def note_shape(aval, primitive: str, line, rows: bool = False) -> None:
+    def note_shape(aval, primitive: str, line, rows: bool = False, within: tuple = ()) -> None:
         if symbolic:
             entry = _shape_entry(aval, primitive)
             if entry is not None:
                 rows = rows and len(entry["shape"]) == len(aval.shape)  # its rows' axis kept
                 entry.update(line=line, **({"rows": True} if rows else {}))
+                if within:
+                    entry["within"] = list(within)
                 known = shapes.setdefault((tuple(entry["shape"]), entry["dtype"]), entry)
                 if known["line"] is None and line is not None:  # the submission's own maker
                     known.update(primitive=entry["primitive"], line=line)
                 if not rows:  # read by rows only where every value of that shape is
                     known.pop("rows", None)
-    totals: dict[int, tuple] = {}       # id(jaxpr) -> (equations, primitives, lines), once each
+                # inside a loop of that count only where every value of that shape is
+                common = [n for n in known.get("within", ()) if n in within]
+                if common:
+                    known["within"] = common
+                else:
+                    known.pop("within", None)
+    totals: dict[tuple, tuple] = {}     # (id(jaxpr), within) -> (equations, primitives, lines)
     lives: dict[tuple, dict] = {}       # (id(jaxpr), outputs needed) -> live primitives
     backward: dict = {}                 # the same key -> what _backward found
     datas: dict = {}                    # (id(jaxpr), its inputs' levels) -> what dataflow found
     keep: list = []                     # the jaxprs walked, so no id is reused meanwhile
     largest: dict[tuple, tuple[int, dict]] = {}
 
-    def note(found, line=None) -> None:
-        if symbolic:
+    def note(found, line=None, within: tuple = ()) -> None:
+        if symbolic or "0" in within:  # a value in a loop of no trip is never computed
             return
         if found is not None:
             found[1]["line"] = line
@@ -190,18 +204,23 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         for k, v in counts.items():
             into[k] = into.get(k, 0) + v
 
-    def walk(jaxpr) -> tuple[int, dict, dict]:
-        if id(jaxpr) in totals:
-            return totals[id(jaxpr)]
+    def walk(jaxpr, within: tuple = ()) -> tuple[int, dict, dict]:
+        """``within``: the counts of the scans holding ``jaxpr``, as text (``scan_counts``)."""
+        if (id(jaxpr), within) in totals:
+            return totals[(id(jaxpr), within)]
         keep.append(jaxpr)
         equations, primitives, lines = 0, {}, {}
         for var in getattr(jaxpr, "constvars", ()):
-            note(_value(var.aval, "constant"))
-            note_shape(var.aval, "constant", None)
+            note(_value(var.aval, "constant"), None, within)
+            note_shape(var.aval, "constant", None, within=within)
+        hoisted = scan_counts.hoisted(jaxpr)
         for eqn in jaxpr.eqns:
             name = eqn.primitive.name
             line = _line(eqn, source)
             equations += 1
+            # values only a scan's body reads (its constants: what JAX hoists out of the body)
+            made_for = {hoisted.get(id(v)) for v in eqn.outvars}
+            here = within if None in made_for or len(made_for) != 1 else scan_counts.joined(within, made_for.pop())
             primitives[name] = primitives.get(name, 0) + 1
             if line is not None:
                 lines[line] = lines.get(line, 0) + 1
@@ -209,16 +228,17 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
             if name == "sort" and len(eqn.invars) > 1:
                 carriers.add("sort")
             for var in eqn.outvars:
-                note(_value(getattr(var, "aval", None), name), line)
-                note_shape(getattr(var, "aval", None), name, line, id(var) in rows)
+                note(_value(getattr(var, "aval", None), name), line, here)
+                note_shape(getattr(var, "aval", None), name, line, id(var) in rows, here)
+            inner = scan_counts.holding(eqn, here)
             for param in eqn.params.values():
                 for sub in sub_jaxprs(param):
                     carriers.add(name)
-                    n, counts, more = walk(sub)
+                    n, counts, more = walk(sub, inner)
                     equations += n
                     add(primitives, counts)
                     add(lines, more)
-        totals[id(jaxpr)] = (equations, primitives, lines)
+        totals[(id(jaxpr), within)] = (equations, primitives, lines)
         return equations, primitives, lines
 
     loops_at: dict = {}                 # the same key as ``lives`` -> the loops that walk lists

@@ -17,7 +17,7 @@ Channels
        "submission": "/abs/path/solution.py",
        "entry_point": "fake_quant_ste",
        "parameters": [{"name": "x", "traced": true}, {"name": "scale", "traced": false}, ...],
-       "grad_rule": {"field": "grads", "cotangent": "cotangent"} | null,  # instrument custom_vjp
+       "grad_rule": {"field": "grads", "cotangent": "cotangent", "values": "values"} | null,
        "probes": {"wrt": "x", "names": ["vjp", "jvp"]} | null,   # derivatives to compute
        "derivative": {"wrt": ..., "names": [...]} | null,  # traced into the rules' programs
        "capture_bytes": 4096,                      # per-case cap on captured stdout/stderr
@@ -69,7 +69,8 @@ Channels
        "trace": {"primitives": ["add", ...], "custom_vjp_calls": 1} | null,
        "shortened": {"loop": 0, "output": VALUE, "trips": 7} | null,  # with "shorten": last_trip
        "evidence": {"custom_vjp_applied": 2, "backward_runs": 1, "instrument_intact": true,
-                    "provenance": {"reached": false, "used": true, "returned": true, "rules": 1, "opaque": 0},
+                    "provenance": {"reached": false, "used": true, "returned": true, "rules": 1, "opaque": 0,
+                                   "computed": true},  # computed: with the grad rule's values
                     "scaled": VALUE | null, "cache_cleared": false} | null,
        "program": {"equations": 412, "primitives": {"dot_general": 6, ...},
                    "live": {"dot_general": 5, ...},
@@ -164,10 +165,9 @@ HALT_CAUSES = ("memory_limit", "output_limit", "instrument_tampered")
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
           "uint8", "uint16", "uint32", "uint64", "bool")
 
-#: Hard cap on one result line, so a hostile worker cannot make the judge buffer without bound.
+#: Hard cap on one result line, so a hostile worker cannot make the judge buffer without bound,
+#: and on everything one run may send on the result channel (all its lines together).
 MAX_MESSAGE_BYTES = 8 * 1024 * 1024
-
-#: Hard cap on everything one run may send on the result channel (all its lines together).
 MAX_CHANNEL_BYTES = 64 * 1024 * 1024
 
 #: How deep containers (dict, list, tuple) may nest in a VALUE: the root is at depth 0, and a

@@ -41,6 +41,16 @@ one): its outputs carry all of its inputs' labels, and a marker inside it counts
 Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read
 everywhere.
 
+Which function computed a value: the input marker of function n gives its input I(n) (and
+takes off C(n): what was computed from an earlier input of it), an operation that changes
+values (not a move, ``_PASSING``, nor a product with one or a sum with a literal zero) turns
+I(n) into C(n), and the function's output marker adds F(n) where C(n) is there: F(n) is "what
+function n computed from its input", which an identity function (its output its input, moved)
+never gives, and a rounding outside every function neither. The output marker of a backward
+rule of function n adds P(n) beside P. A field that the custom_vjp function must compute
+(``computed``) is measured by these: each of its parts carries F(n) of some n whose rule
+passed the cotangent to the gradient (P(n)).
+
 With ``plumbed`` (the rule's ``plumbed: true``), a cotangent outside every rule (A or P) may
 only be plumbed: reshaped, broadcast, transposed, cast, sliced, concatenated, summed with
 another cotangent or over axes, or multiplied by a constant one; any other operation on it
@@ -67,7 +77,10 @@ from . import jaxapi
 _CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr",
           "remat2": "jaxpr", "checkpoint": "jaxpr", "remat": "jaxpr", "named_call": "call_jaxpr",
           "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr",
-          "custom_vjp_call_jaxpr": "fun_jaxpr"}
+          "custom_vjp_call_jaxpr": "fun_jaxpr",
+          # a forward rule under ``optimize_remat``: its jaxpr gives the primal outputs and
+          # the residuals the equation gives
+          "remat_opt": "fwd_jaxpr"}
 #: Primitives that give their first operand back unchanged in value (a cast, a broadcast under
 #: vmap): the factor, or a zero made from it, stays what it was.
 _SAME_VALUE = frozenset({"convert_element_type", "broadcast_in_dim", "reshape", "squeeze",
@@ -81,15 +94,32 @@ _PLUMBING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", 
                        "scatter_add", "pad", "reduce_sum", "select_n", "rev", "zeros_like",
                        "symbolic_zeros", "stop_gradient", "optimization_barrier"})
 
+#: What gives a value back as it is, moved and not changed: a function whose output is its
+#: input passed through these computes nothing (its output marker gives no F(n)).
+_PASSING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
+                      "convert_element_type", "copy", "copy_p", "concatenate", "slice",
+                      "dynamic_slice", "dynamic_update_slice", "gather", "pad", "select_n", "rev",
+                      "stop_gradient", "optimization_barrier", "reduce_precision"})
+
 X, A, P, M = "x", "a", "p", "m"   # depends on x; raw cotangent; passed a rule; mixed
 R = "r"                            # what a backward rule of a bound function returned
 NONE: frozenset = frozenset()
+_ROUNDS = 10_000  # a loop's rounds at most: each adds a label to a carry (finitely many) or ends
 _COTANGENT = frozenset({A, P, M})
 
 
 def _inside(labels) -> bool:
     """Whether labels include a G(run): the cotangent inside a run of a rule."""
-    return any(isinstance(label, tuple) for label in labels)
+    return any(isinstance(label, tuple) and label[0] == "g" for label in labels)
+
+
+def _computed(labels: frozenset) -> frozenset:
+    """The labels of a value an operation that changes values computed from these: the input
+    of function n (I(n)) becomes what was computed from it (C(n))."""
+    inputs = {label for label in labels if isinstance(label, tuple) and label[0] == "i"}
+    if not inputs:
+        return labels
+    return (labels - inputs) | {("c", label[1]) for label in inputs}
 
 
 def _mixed(labels: frozenset) -> frozenset:
@@ -127,6 +157,7 @@ class Flow:
                  pool: frozenset = NONE, made: dict | None = None, plumbed: bool = False):
         self.plumbed = plumbed  # a cotangent outside every rule may only be moved, not changed
         self.pattern = re.compile(re.escape(marker) + r"in(\d+)")
+        self.made_pattern = re.compile(re.escape(marker) + r"out(\d+)")
         self.made = made if isinstance(made, dict) else {}
         self.bound = bound
         self.refs = refs      # False: a read from a mutable ref carries no label
@@ -135,13 +166,14 @@ class Flow:
         self.rules = 0    # output markers that turned a rule's cotangent into P
         self.opaque = 0   # equations with sub-jaxprs whose dataflow is not followed
 
-    def _applied_to(self, eqn) -> int | None:
+    def _applied_to(self, eqn, pattern=None) -> int | None:
         """The function number of an input marker, else None: a subtraction recorded under the
-        scope ``<marker>in<n>`` (as a whole scope name, not part of one)."""
+        scope ``<marker>in<n>`` (as a whole scope name, not part of one); with ``pattern``,
+        the function's output marker's (``<marker>out<n>``)."""
         if eqn.primitive.name != "sub":
             return None
         for name in reversed(_scopes(eqn)):
-            found = self.pattern.fullmatch(name)
+            found = (pattern or self.pattern).fullmatch(name)
             if found:
                 return int(found.group(1))
         return None
@@ -182,7 +214,16 @@ class Flow:
         if fn is not None and kin[1:] == ["zero"]:
             if X in ins[0]:
                 self.applied.add(fn)
-            return [ins[0]] * n_out  # the value itself
+            if self.bound is None:
+                return [ins[0]] * n_out  # the value itself
+            # the function's input as it enters it: what is computed from it from here on is
+            # the function's (what was computed from an earlier input of it is not)
+            return [(ins[0] - {("c", fn)}) | {("i", fn)}] * n_out
+        fn = self._applied_to(eqn, self.made_pattern)
+        if fn is not None and kin[1:] == ["zero"]:
+            if self.bound is not None and ("c", fn) in ins[0]:  # computed from its input
+                return [ins[0] | {("f", fn)}] * n_out
+            return [ins[0]] * n_out
         made = self._made(eqn) if self.bound is not None else None
         if made is not None and made[2] in self.bound and len(ins) >= 1:
             kind, run = made[0], ("g", made[1])
@@ -191,7 +232,7 @@ class Flow:
                 return [(got - {A, P}) | {run} if got & {A, P} else got] * n_out
             if kind == "out" and run in ins[0]:  # what that run of the rule made of it
                 self.rules += 1
-                return [(ins[0] - {run, X}) | {P, R}] * n_out
+                return [(ins[0] - {run, X}) | {P, R, ("p", made[2])}] * n_out
             if kind == "out":  # a rule's output made without its cotangent (zeros, a closure)
                 return [out | {R} for out in self._plain(eqn, ins, kin, n_out)]
         return self._plain(eqn, ins, kin, n_out)
@@ -227,7 +268,22 @@ class Flow:
         out = frozenset().union(*ins)
         if self.plumbed and out & {A, P} and not self._moves(eqn, ins, kin):
             out = (out - {A, P}) | {M}
+        if not self._passes(eqn, kin):
+            out = _computed(out)
         return [_mixed(out)] * n_out
+
+    def _passes(self, eqn, kin) -> bool:
+        """Does this equation give a value back as it is, moved (``_PASSING``), or changed by
+        nothing (a product with a constant one, a sum with a literal zero)?"""
+        name = eqn.primitive.name
+        if name in _PASSING:
+            return True
+        if name in ("mul", "div") and len(eqn.invars) == 2:
+            kinds = {v: k for v, k in zip(eqn.invars, kin) if _is_var(v) and k}
+            return any(_one(v, kinds) for v in eqn.invars[1 if name == "div" else 0:])
+        if name in ("add", "sub", "add_any") and len(eqn.invars) == 2:
+            return any(_zero_literal(v) for v in eqn.invars[1 if name == "sub" else 0:])
+        return False
 
     def _moves(self, eqn, ins, kin) -> bool:
         """Does this equation only move a cotangent (``_PLUMBING``, or a product with a
@@ -260,7 +316,7 @@ class Flow:
         cond_kin = kin[:nc] + [None] * len(carry)
         body_kin = kin[nc:nc + nb] + [None] * len(carry)
         control = NONE
-        for _ in range(4 * len(carry) + 4):  # each round adds labels to a carry, or stops
+        for _ in range(_ROUNDS):  # each round adds labels to a carry, or stops: it ends
             control = control | self.run(params["cond_jaxpr"], cond_consts + carry, cond_kin)[0]
             outs = self.run(params["body_jaxpr"], body_consts + carry, body_kin)
             new = [_controlled(a | b, control) for a, b in zip(carry, outs)]
@@ -274,7 +330,7 @@ class Flow:
         consts, carry, xs = ins[:nc], ins[nc:nc + ncarry], ins[nc + ncarry:]
         body_kin = kin[:nc] + [None] * (len(ins) - nc)
         ys = [NONE] * (n_out - ncarry)
-        for _ in range(4 * len(carry) + 4):
+        for _ in range(_ROUNDS):
             outs = self.run(params["jaxpr"], consts + carry + xs, body_kin)
             new = [a | b for a, b in zip(carry, outs[:ncarry])]
             ys = [a | b for a, b in zip(ys, outs[ncarry:])]
@@ -312,6 +368,16 @@ def _one(atom, kinds: dict) -> bool:
         return False
 
 
+def _zero_literal(atom) -> bool:
+    """A literal 0 (any dtype)."""
+    if _is_var(atom):
+        return False
+    try:
+        return float(getattr(atom, "val")) == 0.0
+    except Exception:  # noqa: BLE001 - not a scalar literal
+        return False
+
+
 def _holds_jaxpr(value) -> bool:
     if hasattr(value, "eqns") or hasattr(getattr(value, "jaxpr", None), "eqns"):
         return True
@@ -319,13 +385,16 @@ def _holds_jaxpr(value) -> bool:
 
 
 def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
-               primals: list[int], factor: int, made: dict | None = None, plumbed: bool = False) -> dict:
+               primals: list[int], factor: int, made: dict | None = None, plumbed: bool = False,
+               computed: list[int] | None = None) -> dict:
     """Does any input in ``sources`` (the cotangent) reach any output in ``sinks`` of ``closed``
     other than from a cotangent marker to an output marker of the same run of a rule of a
     custom_vjp function applied to a value depending on an input in ``primals``? ``factor`` is
     the index of the factor input; ``made`` the markers the instrument recorded (see
-    ``instrument``: id of the variable -> (kind, run, function)). Plain data for the result
-    channel."""
+    ``instrument``: id of the variable -> (kind, run, function)). With ``computed`` (the outputs
+    of the field a custom_vjp function must compute), also: does each of them carry F(n) of a
+    function n whose backward rule passed the cotangent to a sink (P(n))? Plain data for the
+    result channel."""
     jaxpr = _open(closed)
     n = len(jaxpr.invars)
     kinds = ["factor" if i == factor else None for i in range(n)]
@@ -336,10 +405,16 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
     flow = _settled(lambda pool: Flow(marker, bound=applied.applied, pool=pool, made=made, plumbed=plumbed),
                     jaxpr, start, kinds)
     outs = [flow.last[i] for i in sinks if i < len(flow.last)]
-    return {"reached": any(o & {A, M} or _inside(o) for o in outs),
-            "used": any(o & _COTANGENT or _inside(o) for o in outs),
-            "returned": bool(outs) and all(R in o for o in outs),
-            "rules": flow.rules, "opaque": flow.opaque}
+    found = {"reached": any(o & {A, M} or _inside(o) for o in outs),
+             "used": any(o & _COTANGENT or _inside(o) for o in outs),
+             "returned": bool(outs) and all(R in o for o in outs),
+             "rules": flow.rules, "opaque": flow.opaque}
+    if computed is not None:
+        passed = {label[1] for o in outs for label in o if isinstance(label, tuple) and label[0] == "p"}
+        made_by = [{label[1] for label in flow.last[i] if isinstance(label, tuple) and label[0] == "f"}
+                   for i in computed if i < len(flow.last)]
+        found["computed"] = bool(made_by) and all(fns & passed for fns in made_by)
+    return found
 
 
 def _settled(make, jaxpr, labels_in, kinds_in) -> Flow:

@@ -131,13 +131,16 @@ def _evaluated(length: str, at: dict) -> int | None:
         return None
 
 
-def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: str) -> dict | None:
+def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: str,
+            edges: list | None = None) -> dict | None:
     """``{"reached": n, "outputs": m, "steps": s}`` for the loop at ``path`` in ``closed`` (a
     concrete closed jaxpr), whose carries at the body's input positions ``recurrent`` are the
     recurrence, over the first ``outputs`` outputs of the program; ``steps`` is how many steps
     the loop ran; ``at`` the extents the program was made concrete at (its symbolic dims');
     ``length`` the loop's length as text (a while loop's count of steps).
-    None when it cannot be measured."""
+    None when it cannot be measured. ``edges``, where given, gets the loop's matched pairs
+    (``reach_count.edges``), unless a branch decided by the dims lies on the way to it (each
+    branch then has its own)."""
     import jax
     import jax.numpy as jnp
     from jax._src import core
@@ -383,8 +386,11 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         return None  # more than one branch decided by the dims on the way: not measured
     # a branch on the way to the loop decided by the dims alone (a cond on T's value): the
     # reach is the least over its branches, each taken in turn, as other extents would
-    reached = min(reach_count.reached(compiled(*batch, *shared, jnp.int32(b)), sources, size, steps)
-                  for b in (range(branches[0]) if branches else [-1]))
+    found = [reach_count.edges(compiled(*batch, *shared, jnp.int32(b)), sources, size, steps)
+             for b in (range(branches[0]) if branches else [-1])]
+    if edges is not None and len(found) == 1:
+        edges.append(found[0])  # for the reach of several loops together (``loop_list``)
+    reached = min(reach_count.together([f]) for f in found)
     return {"reached": reached, "outputs": int(count), "steps": steps, "at": dict(at)}
 
 

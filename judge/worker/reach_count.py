@@ -12,6 +12,24 @@ def reached(found, sources: int, size: int, steps: int) -> int:
     results: ``(hits, flags, seen, snap, t)`` over its rows, in the order the runs were laid out:
     the run without a NaN or a move, one per source, one per result, then four per step (its
     data all NaN; moved far up; moved far down; nothing moved, keeping the step's carries)."""
+    return together([edges(found, sources, size, steps)])
+
+
+def together(found: list) -> int:
+    """The elements of the output matched both ways by several loops taken together: each
+    ``(by_carry, by_result)`` of ``edges``, one per loop, its rows stacked on the others' (a
+    source or result of one loop is never another's), so that no output element, source or
+    result is used twice across them."""
+    if not found:
+        return 0
+    return min(matching(np.concatenate([f[0] for f in found])),
+               matching(np.concatenate([f[1] for f in found])))
+
+
+def edges(found, sources: int, size: int, steps: int) -> tuple:
+    """``(by_carry, by_result)``: the rows of the recurrent sources some step computes from its
+    data, by the output elements they reach, and the rows of the loop's results those sources
+    reach, by the output elements that show them (``reached``)."""
     hits, flags, seen, snap, _ = found
     hits, flags, seen, snap = np.asarray(hits), np.asarray(flags), np.asarray(seen), np.asarray(snap)
     hits, flags = hits & ~hits[:1], flags & ~flags[:1]
@@ -29,9 +47,7 @@ def reached(found, sources: int, size: int, steps: int) -> int:
     updated = np.tile(written, steps) & np.repeat(shows, sources // steps)
     # the sources among them, and the loop's results they reach
     recurrent_results = flags[1:1 + sources][updated].any(axis=0)
-    by_carry = matching(hits[1:1 + sources][updated])
-    by_result = matching(hits[1 + sources:1 + sources + size][recurrent_results])
-    return min(by_carry, by_result)
+    return hits[1:1 + sources][updated], hits[1 + sources:1 + sources + size][recurrent_results]
 
 
 def _differ(a, b):
@@ -45,7 +61,7 @@ def matching(hits) -> int:
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import maximum_bipartite_matching
 
-    if not hits.any():
+    if not hits.size or not hits.any():
         return 0
     matched = maximum_bipartite_matching(csr_matrix(hits.astype(np.int8)), perm_type="column")
     return int((matched >= 0).sum())

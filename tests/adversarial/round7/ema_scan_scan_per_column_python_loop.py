@@ -5,8 +5,6 @@ carry, but each loop reaches only its own column, and the rule measures each loo
 Problem: ema_scan
 Expected: AC
 Cases: all
-Open: required_primitives' recurrence asks one loop to reach the whole output; d scans of a column
-  each are refused
 """
 import jax
 import jax.numpy as jnp

@@ -1,14 +1,12 @@
 """fake_quant_ste: no quantizer in any custom_vjp: an identity function whose backward rule
 multiplies the cotangent by a mask it closes over, pulled back with ``jax.vjp``; the rounding
-computed beside it. The statement asks for the quantizer wrapped with custom_vjp; the rule asks
-only that the cotangent reach ``grads`` through a backward rule, and the whole transformation is
-in one.
+computed beside it. The statement asks for the quantizer wrapped with custom_vjp: the values must
+be what the function whose backward rule gives ``grads`` computed from its input, and this one
+computes nothing (its output is its input).
 
 Problem: fake_quant_ste
-Expected: RJ
+Expected: RJ values_not_from_custom_vjp
 Cases: all
-Open: custom_vjp_grads reads where grads comes from, not whether the custom_vjp function computes
-  values
 """
 import jax
 import jax.numpy as jnp
