@@ -141,6 +141,24 @@ REFUSED = [
     ("register_dataclass_dunder", "from jax.tree_util import register_dataclass\n"
                                   "def f(C): register_dataclass(C, ['__globals__'], [])",
      "register_dataclass('__globals__')"),
+    ("register_dataclass_partial_dunder",
+     "import functools, jax\n@functools.partial(jax.tree_util.register_dataclass, "
+     "data_fields=['__globals__'], meta_fields=[])\nclass C:\n    pass",
+     "register_dataclass('__globals__')"),
+    ("register_dataclass_partial_computed",
+     "from functools import partial\nfrom jax.tree_util import register_dataclass\nNAMES = ['x']\n"
+     "@partial(register_dataclass, data_fields=NAMES, meta_fields=[])\nclass C:\n    pass",
+     "register_dataclass() with computed"),
+    ("register_dataclass_partial_unpacked",
+     "import functools, jax\ndef f(kw):\n"
+     "    @functools.partial(jax.tree_util.register_dataclass, **kw)\n    class C:\n        pass",
+     "register_dataclass() with unpacked"),
+    ("register_dataclass_partial_positional",
+     "import functools, jax\n@functools.partial(jax.tree_util.register_dataclass, int, ['x'], [])\n"
+     "class C:\n    pass", "functools.partial(register_dataclass, ...) with positional"),
+    ("register_dataclass_partial_as_value",
+     "import functools, jax\nreg = functools.partial(jax.tree_util.register_dataclass, "
+     "data_fields=['x'], meta_fields=[])", "'register_dataclass' used other than as a checked call"),
     ("match_class_dunder", "def f(x):\n    match x:\n        case object(__class__=c):\n"
                            "            return c", "class pattern attribute '__class__'"),
     # format strings
@@ -420,6 +438,25 @@ ALLOWED = [
             x: jax.Array
 
         jax.tree_util.register_dataclass(State, data_fields=["x"], meta_fields=[])
+        """),
+    ("register_dataclass_partial_decorator", """
+        import dataclasses
+        import functools
+        from functools import partial
+
+        import jax
+        from jax.tree_util import register_dataclass
+
+        @functools.partial(jax.tree_util.register_dataclass, data_fields=["x"], meta_fields=["n"])
+        @dataclasses.dataclass
+        class State:
+            x: jax.Array
+            n: int
+
+        @partial(register_dataclass, data_fields=("y",), meta_fields=(), drop_fields=None)
+        @dataclasses.dataclass
+        class Other:
+            y: jax.Array
         """),
     ("type_hints", """
         from __future__ import annotations

@@ -421,12 +421,19 @@ def test_a_loop_held_through_a_cond_surely_runs_only_its_own_trips(nests, refuse
     # K trips, and K + 1 of a loop that runs a first step beside the others
     ({k: [(k, 15, None)] for k in (3, 7, 64)}, False),
     ({k: [(k + 1, 15, None)] for k in (3, 7, 64)}, False),
+    # a loop no other loop holds, of 2K trips: a half step to a trip (v, then u)
+    ({k: [(2 * k, 15, None)] for k in (3, 7, 64)}, False),
+    ({k: [(2 * k + 8, 15, None)] for k in (3, 7, 64)}, False),
+    ({k: [(2 * k + 9, 15, None)] for k in (3, 7, 64)}, True),
+    # ... 2K trips in all of a loop that another holds: K // 8 + 1 trips of a fixed 16
+    ({k: [(k // 8 + 1, 3, None), (16, 15, 0)] for k in (3, 7, 64)}, True),
 ])
 def test_the_steps_run_at_most_k_trips_and_one_trip_of_padding(nests, refused):
     """The loop that does the most work per trip, its count times those of the loops holding
     it, runs at most K trips and one trip's padding of ``steps_per_trip`` steps masked past K:
     a fixed loop of more steps than a trip may hold, run at each of a few trips, is refused
-    however few trips hold it."""
+    however few trips hold it. A loop that no other loop holds may run 2K trips and the
+    padding: a half step to a trip holds no fixed chunk of steps."""
     traces = [_nest(k, *loops) for k, loops in nests.items()]
     breach = no_unrolling.check_traces(RULE, traces, None)
     assert (breach is not None) is refused, breach

@@ -35,8 +35,9 @@ What is refused, and why (``docs/students.md``, The source gate, says it in a st
   literal that is itself an allowed attribute; the same for the other functions that take
   attribute names as strings (``operator.attrgetter``/``methodcaller``, the ``assigned`` and
   ``updated`` arguments of ``functools.wraps``/``update_wrapper``, the field lists of
-  ``jax.tree_util.register_dataclass``) and for the keyword attributes of ``match`` class
-  patterns.
+  ``jax.tree_util.register_dataclass``, called directly or as the class decorator
+  ``functools.partial(register_dataclass, data_fields=[...], meta_fields=[...])``) and for the
+  keyword attributes of ``match`` class patterns.
 * ``str.format``/``format_map`` with attribute or index access in a field (``"{0.__class__}"``,
   ``"{0[x]}"``), and either called on a string that is not a literal (or a name bound once, to
   a literal); the same for the template of ``jax.debug.print``/``log``, which is formatted with

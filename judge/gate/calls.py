@@ -27,6 +27,7 @@ class CallChecks:
         if function in NAME_ARGUMENT_FUNCTIONS:
             self.handled.add(id(func))
             self._name_argument_function(node, function)
+        self._partial_register_dataclass(node)
         self._raw_memory_array(node)
         self._class_from_data(node)
         self._named_tuple_fields(node)
@@ -160,6 +161,29 @@ class CallChecks:
             else:
                 self.refuse(value, f"{function}() with a computed attribute name",
                             reasons.LITERAL_NAME)
+
+    def _partial_register_dataclass(self, node: ast.Call) -> None:
+        """``@functools.partial(jax.tree_util.register_dataclass, data_fields=[...],
+        meta_fields=[...])`` on a class, JAX's documented form: checked as the direct call is
+        (literal field names), and only as a class decorator with the fields as keywords, so
+        that nothing can call the partial again with other names."""
+        func = node.func
+        if not node.args or self.import_path(func) != "functools.partial":
+            return
+        target = node.args[0]
+        function = (target.attr if isinstance(target, ast.Attribute) else
+                    self.name_functions.get(target.id) if isinstance(target, ast.Name) else None)
+        if function != "register_dataclass":
+            return
+        parent = self.parent(node)
+        if not (isinstance(parent, ast.ClassDef) and node in parent.decorator_list):
+            return  # left to the check of the name itself: refused
+        self.handled.add(id(target))
+        if len(node.args) > 1:
+            self.refuse(node, "functools.partial(register_dataclass, ...) with positional "
+                              "arguments", reasons.LITERAL_NAME)
+        call = ast.copy_location(ast.Call(func=target, args=[target], keywords=node.keywords), node)
+        self._name_argument_function(call, function)
 
     def _name_argument_function(self, node: ast.Call, function: str) -> None:
         args, keywords = node.args, node.keywords

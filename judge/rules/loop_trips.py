@@ -98,7 +98,8 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
     parameter across ``traces``: from each value K1 to each larger K2, up by at least
     ``(K2 - K1) / steps_per_trip - 1`` (counting only the trips it surely runs: not those of a
     loop that holds it through a ``cond`` or where it may stop early), at most K trips and one
-    trip's padding (``steps_per_trip`` steps masked past K) at every K, and at most
+    trip's padding (``steps_per_trip`` steps masked past K) at every K (2K trips and the padding
+    for a loop no other loop holds: half a step to a trip, ``_held``), and at most
     ``steps_per_trip`` trips for each step at every K for every loop (``most_trips``)? A count that is data is refused: nothing shows
     it tracks K; so is a program with more loops than its summary lists."""
     K = rule["parameter"]
@@ -136,7 +137,8 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"the most work per trip runs {told}, its count times the counts of the loops "
                       f"that hold it; that is more than {per} trips for each of the {K} steps, as "
                       f"when a loop of {K} trips holds a fixed loop that runs the steps; {cure}")
-    if any(n > k + per for k, n in seen):
+    alone = [not _held(t.program) for t in valued]
+    if any(n > (2 * k if flat else k) + per for (k, n), flat in zip(seen, alone)):
         return Breach("unrolled_loop",
                       f"the loops do not run a number of times that tracks {K}: the loop that does "
                       f"the most work per trip runs {told}, its count times the counts of the loops "
@@ -156,6 +158,15 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"loop of {K} trips, or called again inside one); whatever loop computes "
                       f"the output, no loop may repeat the steps that often; {cure}")
     return None
+
+
+def _held(program) -> bool:
+    """Whether the loop that computes the output (``computing``) is held by another loop. One
+    that is not may run up to 2K trips and a trip's padding: a half step to a trip (v from u at
+    even trips, u from v at odd ones) is the iteration too, and a single loop of 2K trips holds
+    no fixed chunk of steps, which is what the cap of K trips refuses in nested loops."""
+    loop = computing(program)
+    return loop is not None and loop.within is not None
 
 
 def _data(K: str, runs: list, which: str, then: str, cure: str) -> Breach | None:
