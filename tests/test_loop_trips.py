@@ -187,6 +187,35 @@ def test_the_trips_read_are_those_of_the_loop_doing_the_most_work(counts, refuse
         assert "the loop that does the most work per trip" in breach.message
 
 
+def _eights(k):
+    """The rest's loop (K - 1) % 8 trips, then the loop of eight steps a trip (K - 1) // 8,
+    as the summary lists the two loops of ``spectral_norm_eighth_power_of_gram_k_over_8_trips``
+    (tests/adversarial/round8/), each of 6 equations a trip."""
+    return [((k - 1) % 8, 6), ((k - 1) // 8, 6)]
+
+
+@pytest.mark.parametrize("counts, refused", [
+    # eight steps a trip and the rest: the busier of the two changes with K (the rest at K = 8,
+    # one trip of eight at K = 9), but the loop of eights tracks K at every value
+    ({k: _eights(k) for k in (2, 8, 9, 16, 17, 64)}, False),
+    ({k: _eights(k) for k in (8, 9)}, False),
+    # ... neither loop tracks K: a fixed loop and log2(K) trips, as heavy
+    ({3: [(7, 6), (2, 6)], 7: [(7, 6), (3, 6)], 64: [(7, 6), (6, 6)]}, True),
+    # ... the loops trade places between the values: no one loop tracks K
+    ({8: [(7, 6), (0, 6)], 9: [(0, 6), (1, 6)], 64: [(7, 6), (0, 6)]}, True),
+    # ... the loop that tracks K does less work a trip than a fixed one beside it
+    ({k: [(7, 9), ((k - 1) // 8, 6)] for k in (2, 8, 9, 64)}, True),
+    # ... programs that list different loops are not read loop by loop
+    ({8: [(7, 6), (0, 6)], 9: [(1, 6)], 64: [(7, 6), (7, 6)], 65: [(8, 6)]}, True),
+])
+def test_the_same_loop_of_the_most_work_may_track_the_parameter(counts, refused):
+    traces = [_worked(k, *loops) for k, loops in counts.items()]
+    breach = no_unrolling.check_traces(RULE, traces, None)
+    assert (breach is not None) is refused, breach
+    if refused:
+        assert "the loop that does the most work per trip" in breach.message
+
+
 def test_a_loop_s_work_counts_the_equations_a_trip_needs():
     def fn(x):
         def body(i, c):

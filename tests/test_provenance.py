@@ -331,3 +331,54 @@ def test_values_a_function_computed_from_its_input(name):
 @pytest.mark.parametrize("name", sorted(NOT_COMPUTED))
 def test_values_passed_through_or_computed_outside_are_not_computed(name):
     assert computed_of(NOT_COMPUTED[name]) is False
+
+
+# --- with ``plumbed``: the function applied to x itself, moved -----------------------------------
+
+def flow_at(point, plumbed=True):
+    """The cotangent pulled back through function 0's rule (one that does nothing), function 0
+    applied to ``point(x)`` (not to x itself, as ``flow_of`` applies it)."""
+    x = jnp.arange(1.0, 4.0)
+    MADE.clear()
+
+    def fn(x, c, k):
+        FACTOR.append(k)
+        applied(point(x))
+        return rule(same, c, k)
+
+    closed = jax.make_jaxpr(fn)(x, x * 2, jnp.float32(1.0))
+    recorded = {id(v): (kind, run, n) for v, kind, run, n in MADE if v is not None}
+    return trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2, made=recorded,
+                      plumbed=plumbed)
+
+
+MOVED = {
+    "x itself": lambda x: x,
+    "reshaped and cast": lambda x: x.reshape(1, 3).astype(jnp.float64).reshape(3).astype(jnp.float32),
+    "transposed and broadcast": lambda x: jnp.broadcast_to(x[:, None], (3, 2)).T,
+    "times one, plus zero": lambda x: x * 1.0 + 0.0,
+    "inside jit": lambda x: jax.jit(lambda v: v[::-1])(x),
+    "under vmap": lambda x: jax.vmap(lambda v: v.reshape(1))(x),
+    "chosen by a cond on x": lambda x: jax.lax.cond(x[0] > 0, lambda: x, lambda: -x * 1.0),
+}
+
+FROM_X = {
+    "x times zero": lambda x: x * 0.0,
+    "x minus x": lambda x: x - x,
+    "a where between x and zeros": lambda x: jnp.where(jnp.abs(x) > 1e30, x, 0.0),
+    "a function of x": lambda x: jnp.sin(x),
+    "zeros shaped like x": lambda x: jnp.zeros_like(x),
+}
+
+
+@pytest.mark.parametrize("name", MOVED)
+def test_with_plumbed_a_function_applied_to_x_moved_is_bound(name):
+    flow = flow_at(MOVED[name])
+    assert flow["reached"] is False and flow["rules"] == 1, flow
+
+
+@pytest.mark.parametrize("name", FROM_X)
+def test_with_plumbed_a_function_applied_to_a_value_computed_from_x_is_not(name):
+    assert flow_at(FROM_X[name])["reached"] is True
+    if name != "zeros shaped like x":  # without plumbed, a value that depends on x is enough
+        assert flow_at(FROM_X[name], plumbed=False)["reached"] is False

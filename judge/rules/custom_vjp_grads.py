@@ -36,7 +36,9 @@ def describe(rule: dict) -> str:
             f"back through the backward rule of a jax.custom_vjp function (no formula, "
             f"stop_gradient construction or custom_jvp)"
             + ("; outside the rule the cotangent is only plumbed (reshaped, broadcast, summed), "
-               "never scaled or negated: the whole transformation is in the backward rule"
+               "never scaled or negated: the whole transformation is in the backward rule, and "
+               "the function is applied to the input itself (moved, reshaped or cast only, not a "
+               "value computed from it)"
                if rule.get("plumbed") else "")
             + (f"; `{rule['values']}` is what that custom_vjp function computes from its input "
                f"(not its input passed through, nor a formula outside it)"
@@ -108,7 +110,9 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
                       f"a stop_gradient construction or a value multiplied by a rule's output"
                       + ("; here the cotangent may only be plumbed outside the rule (reshaped, "
                          "broadcast, summed), never scaled or negated: put the whole "
-                         "transformation in the backward rule" if rule.get("plumbed") else ""))
+                         "transformation in the backward rule, and apply the custom_vjp function "
+                         "to the input itself (reshaped or cast at most), not to a value computed "
+                         "from it" if rule.get("plumbed") else ""))
     grads = _field(trace.output, name)
     if not flow.used and not (flow.returned and _zero(grads)):
         return Breach("grads_not_from_backward",

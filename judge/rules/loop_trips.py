@@ -97,7 +97,8 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
     """Does the trip count of the loop that computes the output (``trips``) track the
     parameter across ``traces``: from each value K1 to each larger K2, up by at least
     ``(K2 - K1) / steps_per_trip - 1`` (counting only the trips it surely runs: not those of a
-    loop that holds it through a ``cond`` or where it may stop early), at most K trips and one
+    loop that holds it through a ``cond`` or where it may stop early; or those of one loop of
+    the most work read at the same place in every program, ``_alike``), at most K trips and one
     trip's padding (``steps_per_trip`` steps masked past K) at every K (2K trips and the padding
     for a loop no other loop holds: half a step to a trip, ``_held``), and at most
     ``steps_per_trip`` trips for each step at every K for every loop (``most_trips``)? A count that is data is refused: nothing shows
@@ -119,18 +120,18 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
         return breach
     told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}" for j, (k, n) in enumerate(seen))
     least = [(value_at(t, K), trips(t.program, held=False)) for t in valued]
-    for i, (k1, n1) in enumerate(least):
-        for k2, n2 in least[i + 1:]:
-            if k2 > k1 and (n2 - n1) * per < k2 - k1 - per:
-                surely = "" if least == seen else (
-                    " (" + ", ".join(f"{number(n)} at {K} = {k}" for k, n in least) + " surely: the "
-                    "rest in a branch of a cond, or in a loop that may stop early, which may run at "
-                    "a few of its holder's trips only)")
-                return Breach("unrolled_loop",
-                              f"the loops do not run a number of times that tracks {K}: the "
-                              f"loop that does the most work per trip runs {told}{surely}; with at "
-                              f"most {per} of the {K} steps to a trip, it must run more times as "
-                              f"{K} grows; {cure}")
+    if _lagging(per, least) and not any(
+            _tracks(per, [(value_at(t, K), trips(t.program, t.program.loops[i], held=False)) for t in valued])
+            for i in _alike(valued)):
+        surely = "" if least == seen else (
+            " (" + ", ".join(f"{number(n)} at {K} = {k}" for k, n in least) + " surely: the "
+            "rest in a branch of a cond, or in a loop that may stop early, which may run at "
+            "a few of its holder's trips only)")
+        return Breach("unrolled_loop",
+                      f"the loops do not run a number of times that tracks {K}: the "
+                      f"loop that does the most work per trip runs {told}{surely}; with at "
+                      f"most {per} of the {K} steps to a trip, it must run more times as "
+                      f"{K} grows; {cure}")
     if any(n > per * (k + 1) for k, n in seen):
         return Breach("unrolled_loop",
                       f"the loops do not run a number of times that tracks {K}: the loop that does "
@@ -158,6 +159,37 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"loop of {K} trips, or called again inside one); whatever loop computes "
                       f"the output, no loop may repeat the steps that often; {cure}")
     return None
+
+
+def _lagging(per: int, runs: list) -> list:
+    """The pairs of ``runs`` (``(K, trips)``, by K) where trips grow from K1 to a larger K2 by
+    less than ``(K2 - K1) / per - 1``: ``(K1, n1, K2, n2)``."""
+    return [(k1, n1, k2, n2) for i, (k1, n1) in enumerate(runs) for k2, n2 in runs[i + 1:]
+            if k2 > k1 and (n2 - n1) * per < k2 - k1 - per]
+
+
+def _tracks(per: int, runs: list) -> bool:
+    """Whether the trips of ``runs`` are known at every K and grow enough (``_lagging``)."""
+    return None not in (n for _, n in runs) and not _lagging(per, runs)
+
+
+def _alike(traces: list) -> list[int]:
+    """Where every program lists the same loops (as many, each held by the same loop, with the
+    same work and primitive, none over a symbolic dim), the places in that list of the loops
+    doing the most work per trip in every program: the same loop read at each value of the
+    parameter. Where two loops of equal work run the steps, one of several steps to a trip and
+    one of the rest (``K // 8`` trips, then ``K % 8``), the loop computing the output at a value
+    is the one that runs more trips there, and which that is changes with the value, so its trips
+    alone may not grow from one value to the next: those of one loop across them do. None where
+    the programs differ."""
+    shapes = {tuple((lp.primitive, lp.work, lp.within, getattr(lp, "guarded", False))
+                    for lp in t.program.loops) for t in traces}
+    if len(shapes) != 1 or any(trip_count(lp.length) is OVER_A_DIM
+                               for t in traces for lp in t.program.loops):
+        return []
+    (shape,) = shapes
+    most = max((work for _, work, _, _ in shape), default=None)
+    return [i for i, (_, work, _, _) in enumerate(shape) if work == most]
 
 
 def _held(program) -> bool:

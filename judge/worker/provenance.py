@@ -38,8 +38,7 @@ and ``scan`` iterate over their carries to a fixed point (a ``while`` condition 
 dependence like a ``cond`` index). Any other equation that holds a sub-jaxpr is *opaque*
 (``reduce``, whose reducer takes accumulators and elements, not the equation's operands, is
 one): its outputs carry all of its inputs' labels, and a marker inside it counts for nothing.
-Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read
-everywhere.
+Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read everywhere.
 
 Which function computed a value: the input marker of function n gives its input I(n) (and
 takes off C(n): what was computed from an earlier input of it), an operation that changes
@@ -55,7 +54,9 @@ With ``plumbed`` (the rule's ``plumbed: true``), a cotangent outside every rule 
 only be plumbed: reshaped, broadcast, transposed, cast, sliced, concatenated, summed with
 another cotangent or over axes, or multiplied by a constant one; any other operation on it
 (a scaling, a negation) makes it M, so a backward rule that returns g unchanged with the
-reversal applied outside it is seen.
+reversal applied outside it is seen; and a function is bound only where applied to x itself,
+moved (XM: dropped by all but ``_passes``, and by a ``select_n`` of x beside another value), so
+an identity layer, whose pullback is the same at any point, differentiated at ``x * 0`` is not.
 
 A formula (the cotangent times a mask), a ``stop_gradient`` construction, a factor taken from a
 dummy rule, a cotangent routed around the rule, an intermediate smuggled out of a rule, a rule
@@ -102,6 +103,7 @@ _PASSING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "
                       "stop_gradient", "optimization_barrier", "reduce_precision"})
 
 X, A, P, M = "x", "a", "p", "m"   # depends on x; raw cotangent; passed a rule; mixed
+XM = "xm"                          # x itself, moved only (``_passes``): under ``plumbed``
 R = "r"                            # what a backward rule of a bound function returned
 NONE: frozenset = frozenset()
 _ROUNDS = 10_000  # a loop's rounds at most: each adds a label to a carry (finitely many) or ends
@@ -125,9 +127,7 @@ def _computed(labels: frozenset) -> frozenset:
 def _mixed(labels: frozenset) -> frozenset:
     """The labels of a value computed, outside any rule, from these: a cotangent that has not
     entered a rule (A) or has left one (P) combined with a value depending on x is mixed (M)."""
-    if X in labels and labels & {A, P}:
-        return (labels - {A, P}) | {M}
-    return labels
+    return (labels - {A, P}) | {M} if X in labels and labels & {A, P} else labels
 
 
 def _open(jaxpr):
@@ -154,8 +154,10 @@ class Flow:
     label; otherwise the markers of the functions in ``bound`` do."""
 
     def __init__(self, marker: str, bound: set[int] | None = None, refs: bool = True,
-                 pool: frozenset = NONE, made: dict | None = None, plumbed: bool = False):
+                 pool: frozenset = NONE, made: dict | None = None, plumbed: bool = False,
+                 applied_to: str = X):
         self.plumbed = plumbed  # a cotangent outside every rule may only be moved, not changed
+        self.applied_to = applied_to  # what an input of a function applied carries: X, or XM
         self.pattern = re.compile(re.escape(marker) + r"in(\d+)")
         self.made_pattern = re.compile(re.escape(marker) + r"out(\d+)")
         self.made = made if isinstance(made, dict) else {}
@@ -212,7 +214,7 @@ class Flow:
         n_out = len(eqn.outvars)
         fn = self._applied_to(eqn)
         if fn is not None and kin[1:] == ["zero"]:
-            if X in ins[0]:
+            if self.applied_to in ins[0]:
                 self.applied.add(fn)
             if self.bound is None:
                 return [ins[0]] * n_out  # the value itself
@@ -269,7 +271,9 @@ class Flow:
         if self.plumbed and out & {A, P} and not self._moves(eqn, ins, kin):
             out = (out - {A, P}) | {M}
         if not self._passes(eqn, kin):
-            out = _computed(out)
+            out = _computed(out) - {XM}
+        elif name == "select_n" and not all(XM in labels for labels in ins[1:]):
+            out = out - {XM}  # x chosen beside another value at some places: not x moved
         return [_mixed(out)] * n_out
 
     def _passes(self, eqn, kin) -> bool:
@@ -282,7 +286,7 @@ class Flow:
             kinds = {v: k for v, k in zip(eqn.invars, kin) if _is_var(v) and k}
             return any(_one(v, kinds) for v in eqn.invars[1 if name == "div" else 0:])
         if name in ("add", "sub", "add_any") and len(eqn.invars) == 2:
-            return any(_zero_literal(v) for v in eqn.invars[1 if name == "sub" else 0:])
+            return any(_literal(v, 0.0) for v in eqn.invars[1 if name == "sub" else 0:])
         return False
 
     def _moves(self, eqn, ins, kin) -> bool:
@@ -345,7 +349,7 @@ def _controlled(labels: frozenset, control: frozenset) -> frozenset:
     ``control``'s labels: every cotangent label of the control, and x-dependence, which mixes
     a raw cotangent (a mask chosen by x, element by element under vmap or scan) but not one a
     rule inside the branch has passed (a ``cond`` around the custom_vjp function)."""
-    out = labels | (control - {X})
+    out = labels | (control - {X, XM})
     if X in control:
         if A in out:
             out = (out - {A}) | {M}
@@ -360,20 +364,15 @@ def _is_ref(atom) -> bool:
 
 def _one(atom, kinds: dict) -> bool:
     """A literal 1 (any dtype), or a variable known to hold ones."""
-    if _is_var(atom):
-        return kinds.get(atom) == "one"
-    try:
-        return float(getattr(atom, "val")) == 1.0
-    except Exception:  # noqa: BLE001 - not a scalar literal
-        return False
+    return kinds.get(atom) == "one" if _is_var(atom) else _literal(atom, 1.0)
 
 
-def _zero_literal(atom) -> bool:
-    """A literal 0 (any dtype)."""
+def _literal(atom, value: float) -> bool:
+    """Whether ``atom`` is a scalar literal equal to ``value`` (any dtype)."""
     if _is_var(atom):
         return False
     try:
-        return float(getattr(atom, "val")) == 0.0
+        return float(getattr(atom, "val")) == value
     except Exception:  # noqa: BLE001 - not a scalar literal
         return False
 
@@ -398,8 +397,9 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
     jaxpr = _open(closed)
     n = len(jaxpr.invars)
     kinds = ["factor" if i == factor else None for i in range(n)]
-    applied = Flow(marker, refs=False)  # a function counts as applied to x only where that is sure
-    applied.run(jaxpr, [frozenset({X}) if i in primals else NONE for i in range(n)], kinds)
+    # applied to x only where that is sure; under ``plumbed``, to x itself, moved (XM)
+    applied = Flow(marker, refs=False, applied_to=XM if plumbed else X)
+    applied.run(jaxpr, [frozenset({X, XM}) if i in primals else NONE for i in range(n)], kinds)
     start = [frozenset({A}) if i in sources else frozenset({X}) if i in primals else NONE
              for i in range(n)]
     flow = _settled(lambda pool: Flow(marker, bound=applied.applied, pool=pool, made=made, plumbed=plumbed),

@@ -4,9 +4,6 @@ rule's output; whether r was applied to x is what the statement asks.
 
 Problem: grad_reversal
 Expected: RJ grads_not_from_backward
-Open: AC: the rule's dataflow check asks that the custom_vjp function be applied to a value
-  computed from x, and x * 0 is one; where the point is x itself, or x only plumbed, is not
-  asked (zeros_like(x), which reads only x's shape, is refused)
 """
 import jax
 

@@ -6,10 +6,6 @@ trip", but a trip does one matrix-vector product where eight steps do sixteen.
 Problem: spectral_norm
 Expected: AC
 Cases: all
-Open: RJ unrolled_loop: where K - 1 < 8 the loop of eight steps a trip runs no trip, and the
-  loop of the rest, as heavy a trip, is read as the loop of the steps at that K (one trip at
-  K = 2, against 7 of the other at K = 60: too little growth); a loop of no trip is not set
-  aside when the trips of the loop doing the most work are read
 """
 import jax.numpy as jnp
 from jax import lax
