@@ -12,11 +12,12 @@ Python versions, the backend and $XLA_FLAGS. The worker computes that digest fro
 operation it is about to bind and loads the file if there is one (``StoredOps.find``); on any
 miss or error it binds the operation as before.
 
-Only the judge's own code writes these files (``StoredOps.keep``, ``write``): its compiling
-process (``op_compiler``), from an operation's description alone, and a trusted worker whose
-cache folder is writable (the reference's run that fills the cache), each time JAX compiled
-the operation there and then (an executable loaded from the compilation cache does not
-serialize whole). A worker that runs a submission gets the folder read-only. Nothing here
+Only the judge's own code writes these files (``StoredOps.compiled``, ``keep``, ``write``): its
+compiling process (``op_compiler``), from an operation's description alone, and a trusted
+worker whose cache folder is writable (the reference's run that fills the cache), each time
+JAX compiled the operation there and then (an executable loaded from the compilation cache
+does not serialize whole); such a worker compiles an operation before it runs it, so that
+what it runs is what it stores. A worker that runs a submission gets the folder read-only. Nothing here
 decides a verdict: a loaded operation is the executable JAX's own path would load for it, and
 its values are those of that executable.
 
