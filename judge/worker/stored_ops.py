@@ -354,7 +354,7 @@ class StoredOps:
         which does not serialize whole, and nothing was stored (in a fill of `judge check`, every
         operation of a program under ``jax.vjp``). The values are the executable's either way."""
         direct = self.direct
-        if not self.writable or direct is None or not self._same_context(primitive) \
+        if not self.writable or self.compiles is None or direct is None or not self._same_context(primitive) \
                 or not direct.plain(primitive) or not direct.ready():
             return None
         lookup = self._lookup(fun, values)
