@@ -4,6 +4,7 @@ write them."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -12,6 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from judge.run.shared_compile import SharedCompiles, check_ops
@@ -320,3 +322,35 @@ def test_an_operation_that_calls_outside_xla_is_never_stored(tmp_path):
     assert stored_ops.calls_out(jax.jit(lambda a: jnp.linalg.svd(a, compute_uv=False)).lower(x).compile())
     assert not stored_ops.calls_out(jax.jit(lambda a: a * 2).lower(x).compile())
     assert not stored_ops.write(str(tmp_path), "svd", jax.jit(jnp.linalg.eigvalsh).lower(x).compile())
+
+
+def test_a_fill_stores_every_operation_it_compiled_under_a_derivative_too(tmp_path, monkeypatch):
+    """The reference's runs that fill the cache for `judge check` store each operation they
+    compiled. Those bound under a derivative's name stack (``u @ W`` in spectral_norm's vjp)
+    were not: lowered again to be stored, their module differed from the binding's in what the
+    cache's key leaves out, so the cache gave its entry back, which does not serialize whole,
+    and every worker then traced, lowered and hashed them again. A trusted run now compiles an
+    operation before it runs it, and stores what that compiled; the values are the same, loaded
+    or bound by JAX without any cache."""
+    from judge.grade import grading
+    from judge.problem import spec
+    from judge.run import cache
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
+    problem = spec.load(spec.resolve("spectral_norm"))
+    problem = dataclasses.replace(problem, cases=problem.cases[:4])
+    filled = grading.fill_cache(problem, parts=1, bind_all=False)
+    assert filled is not None and len(filled) == 4
+    names = os.listdir(cache.directory())
+    compiled = [n for n in names if n.startswith("jit_dot_general-")]  # the only one it binds
+    stored = [n for n in names if n.startswith(stored_ops.PREFIX)]
+    assert compiled and len(stored) == len(compiled)
+    again = grading.reference_outputs(problem, problem.cases)  # loading what was stored
+    monkeypatch.setenv("JUDGE_CACHE", "off")
+    alone = grading.reference_outputs(problem, problem.cases)  # JAX's own path, no cache
+    for found in (again, alone):
+        assert found.keys() == filled.keys()
+        for index, outputs in found.items():
+            assert outputs.keys() == filled[index].keys()
+            for name, value in outputs.items():
+                assert np.asarray(value).tobytes() == np.asarray(filled[index][name]).tobytes()

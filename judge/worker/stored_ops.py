@@ -12,11 +12,12 @@ Python versions, the backend and $XLA_FLAGS. The worker computes that digest fro
 operation it is about to bind and loads the file if there is one (``StoredOps.find``); on any
 miss or error it binds the operation as before.
 
-Only the judge's own code writes these files (``StoredOps.keep``, ``write``): its compiling
-process (``op_compiler``), from an operation's description alone, and a trusted worker whose
-cache folder is writable (the reference's run that fills the cache), each time JAX compiled
-the operation there and then (an executable loaded from the compilation cache does not
-serialize whole). A worker that runs a submission gets the folder read-only. Nothing here
+Only the judge's own code writes these files (``StoredOps.compiled``, ``keep``, ``write``): its
+compiling process (``op_compiler``), from an operation's description alone, and a trusted
+worker whose cache folder is writable (the reference's run that fills the cache), each time
+JAX compiled the operation there and then (an executable loaded from the compilation cache
+does not serialize whole); such a worker compiles an operation before it runs it, so that
+what it runs is what it stores. A worker that runs a submission gets the folder read-only. Nothing here
 decides a verdict: a loaded operation is the executable JAX's own path would load for it, and
 its values are those of that executable.
 
@@ -339,6 +340,38 @@ class StoredOps:
 
     def mark(self) -> tuple | None:
         return self.compiles.mark() if self.compiles is not None else None
+
+    def compiled(self, fun, primitive, params: dict, values):
+        """For a trusted run (``writable``): the operation ``fun`` (JAX's one-op callable for
+        ``primitive`` with ``params``) would run on ``values``, lowered and compiled here (or
+        loaded from the compilation cache, as binding it would), and stored where that compiled
+        it afresh (one miss, no hit); None where nothing is kept (not writable, another
+        configuration, not JAX's plain primitive, an operation this cannot lower): the caller
+        binds it then, and ``keep`` stores what that compiled.
+        Compiled before it runs rather than lowered again once it has run: under a derivative's
+        name stack a second lowering differs from the binding's in what the cache's key leaves
+        out (so JAX's memory did not serve it), the compilation cache then gave back its entry,
+        which does not serialize whole, and nothing was stored (in a fill of `judge check`, every
+        operation of a program under ``jax.vjp``). The values are the executable's either way."""
+        direct = self.direct
+        if not self.writable or self.compiles is None or direct is None or not self._same_context(primitive) \
+                or not direct.plain(primitive) or not direct.ready():
+            return None
+        lookup = self._lookup(fun, values)
+        signature = signature_of(values)
+        key = self._key(primitive, params, signature) if signature is not None else None
+        if lookup is None or key is None:
+            return None
+        hits, misses = self.compiles.mark()
+        try:
+            compiled = fun.lower(*values).compile()
+        except Exception:  # noqa: BLE001 - binding it reports what is wrong
+            return None
+        if self.compiles.mark() == (hits, misses + 1) and \
+                not os.path.exists(os.path.join(self.folder, PREFIX + key)) and write(self.folder, key, compiled):
+            self.counts["kept"] += 1
+        self.loaded[lookup] = compiled  # the next use of the operation in this run
+        return compiled
 
     def keep(self, mark, primitive, params: dict, values) -> None:
         """Store the operation just bound on ``values`` if binding it compiled it afresh (one
