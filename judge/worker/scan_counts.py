@@ -5,7 +5,7 @@ worker; decides nothing."""
 
 from __future__ import annotations
 
-from . import protocol, symbolic
+from . import jaxapi, protocol, symbolic
 
 
 def count(eqn) -> str | None:
@@ -38,7 +38,7 @@ def hoisted(jaxpr) -> dict:
     readers: dict = {}
     for eqn in jaxpr.eqns:
         found = count(eqn)
-        consts = eqn.params.get("num_consts", 0) if found is not None else 0
+        consts = jaxapi.scan_layout(eqn.params, len(eqn.invars))[0] if found is not None else 0
         for i, v in enumerate(eqn.invars):
             if hasattr(v, "aval") and not hasattr(v, "val"):
                 readers.setdefault(id(v), set()).add(found if i < consts else None)
