@@ -1,4 +1,5 @@
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -12,6 +13,13 @@ sys.path.insert(0, str(ROOT))
 # judge's workers do: on a TPU or GPU machine it must neither take the accelerator from another
 # program nor compute other values than the expected ones.
 os.environ["JAX_PLATFORMS"] = "cpu"
+
+# The tests that stop a command with Ctrl-C send its process SIGINT. A shell starts a command
+# run in the background (`python -m pytest &`, nohup) with SIGINT ignored, and an ignored signal
+# stays ignored across exec, so every command the tests start would ignore it too. A handler of
+# this process's own is reset to the default in each child at exec, as a terminal's would be.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 from judge.problem import spec  # noqa: E402
 from judge.run import sandbox  # noqa: E402
