@@ -143,7 +143,13 @@ _checked: dict[str, str | None] = {}
 
 
 def origins() -> dict[str, str | None]:
-    """Where this process would import each of ``CHECKED`` from (real paths, not importing)."""
+    """Where this process would import each of ``CHECKED`` from (real paths, not importing).
+    Looked up once per process: ``agrees`` asks it for every run of a batch."""
+    return dict(_origins())
+
+
+@functools.cache
+def _origins() -> dict[str, str | None]:
     out = {}
     for name in CHECKED:
         try:
