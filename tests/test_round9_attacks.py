@@ -3,7 +3,7 @@ a student writes from the statement alone, over all fifteen problems: a state cl
 as a pytree node, a history of sigma stacked by the scan, matrix-vector products by ``vmap`` of
 ``jnp.dot``, an iteration on W prescaled by its Frobenius norm, singular vectors with their sign
 fixed, a while loop counting from 1 to K inclusive, u and v packed in one carried vector, the K
-steps split between two loops (spectral_norm); a scale updated as ``loss_scale * 2.0 ** delta``
+steps split between two loops, a debug print left in the loop (spectral_norm); a scale updated as ``loss_scale * 2.0 ** delta``
 or grown by a floor division of the counter, a step size gated by ``finite`` made
 a float, the prediction as an elementwise product and a sum, ``finite`` checked on the float16
 gradient, an optax-like scaler NamedTuple (mixed_precision_step); ``lax.batch_matmul``,
@@ -13,7 +13,7 @@ multi-head attention reused with one head, a ``lax.map`` over the query rows
 then the chain rule by hand, ``ravel_pytree``, a registered dataclass pulled back by ``jax.vjp``
 (loss_and_grads); ``linearize`` of the gradient and its ``linear_transpose``, ``jacrev`` under
 ``jvp``, tanh through ``sigmoid``, a loop over the units (hvp_tanh); ``jnp.inner``,
-``dot_general`` at the highest precision, a ``relu`` clamp (pairwise_sq_dists); a carry scaled
+``dot_general`` at the highest precision, a ``relu`` clamp, defensive asserts on shapes (pairwise_sq_dists); a carry scaled
 by 1 / (1 - decay), columns split between two carried halves (ema_scan); a rule on the integer
 levels with the scale outside it, the scale as a second primal (fake_quant_ste); and more of the
 other problems. Plausible wrong answers and cheats aimed at the rules stand beside them: a zero
