@@ -9,9 +9,9 @@ for one) with a trivial submission and no cases, ``--gap`` seconds apart (time f
 child ahead to get ready; 0: runs back to back, the child taken may still be setting up). For
 each: the seconds from the ask to the worker's ``ready`` message (its backend made, its limits
 set) and to its ``loaded`` message (the submission imported). Medians, and their ratio. Then the
-memory of a child waiting ahead: the resident set and proportional set size (``Pss``: its
-pages shared with the server counted in part) of its keeper and worker, where this process can
-read them.
+memory of a child waiting ahead: the resident set, proportional set size (``Pss``: its pages
+shared with the server counted in part) and private memory of its keeper and worker, where
+this process can read them.
 """
 
 from __future__ import annotations
@@ -84,8 +84,9 @@ def memory(srv: warm.WarmServer) -> str:
         except OSError:
             continue
         fields = {line.split(":")[0]: int(line.split()[1]) for line in rollup[1:] if "kB" in line}
-        found.append(f"{fields.get('Rss', 0) >> 10}/{fields.get('Pss', 0) >> 10}")
-    return " + ".join(found) + " MiB (RSS/PSS, each process from the top)" if found \
+        private = fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)
+        found.append(f"{fields.get('Rss', 0) >> 10}/{fields.get('Pss', 0) >> 10}/{private >> 10}")
+    return " + ".join(found) + " MiB (RSS/PSS/private, each process from the top)" if found \
         else "not readable here"
 
 

@@ -9,9 +9,6 @@ as to a fresh worker. When a server cannot start here (no user namespaces inside
 say), runs fall back to fresh workers with a one-line warning.
 
 ``JUDGE_WARM=off`` turns warm workers off (every run starts a fresh Python).
-``JUDGE_WARM_AHEAD=off`` has a server fork each worker when its run comes, rather than keep
-workers forked ahead of their runs with JAX's backend already made
-(``judge.worker.ahead``); it is read by the process that starts the server.
 """
 
 from __future__ import annotations
@@ -44,11 +41,6 @@ MAX_SERVERS = 2
 
 def enabled() -> bool:
     return os.environ.get("JUDGE_WARM", "on").lower() not in ("off", "0", "no", "false")
-
-
-def ahead() -> bool:
-    """Whether a server this process starts keeps workers forked ahead ($JUDGE_WARM_AHEAD)."""
-    return os.environ.get("JUDGE_WARM_AHEAD", "on").lower() not in ("off", "0", "no", "false")
 
 
 class ServerError(Exception):
@@ -226,9 +218,8 @@ class WarmServer(Connection):
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         self.send({"op": "config", "isolate": mode == "bwrap", "origins": list(imports.CHECKED),
                    "seccomp": base64.b64encode(seccomp.seccomp_program()).decode()
-                   if mode == "bwrap" else None,
-                   "workdir": sandboxing.WORKDIR, "tmpfs_bytes": sandboxing.TMPFS_BYTES,
-                   "ahead": ahead()})
+                   if mode == "bwrap" else None, "ahead": server_command.ahead(),
+                   "workdir": sandboxing.WORKDIR, "tmpfs_bytes": sandboxing.TMPFS_BYTES})
         self.start_reading()
 
     def _drain_stderr(self) -> None:

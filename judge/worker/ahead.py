@@ -30,7 +30,7 @@ TRIM_S = 2.0
 #: Children that died before they were ready, in a row, after which none is forked ahead.
 MAX_FAILURES = 3
 #: How long a run waits for its child's keeper to say its worker's PID.
-PID_WAIT_S = 30.0
+PID_WAIT_S = 10.0
 
 
 class Spare:
@@ -158,22 +158,23 @@ class Ahead:
     def hand(self, message: dict, fds: list[int]) -> int | None:
         """Give the run ``message`` (descriptors ``fds``: stdin, stdout, stderr, result,
         submission, and maybe the run's ``cgroup.procs``) to the oldest child waiting; the PID to
-        wait for, or None when none could take it (the caller forks one for the run)."""
-        while self.spares:
-            spare = self.spares.pop(0)
-            try:
-                if len(fds) > 5:
-                    if spare.worker is None and not _wait_pid(spare):
-                        raise OSError("no worker")
-                    for pid in (spare.pid, spare.worker):  # keeper and worker, as one writes 0
-                        os.write(fds[5], str(pid).encode())
-                socket.send_fds(spare.sock, [json.dumps(message).encode()], fds[:5])
-            except OSError:
-                self._end(spare)
-                continue
-            self.handed[spare.pid] = spare
-            return spare.pid
-        return None
+        wait for, or None when none waits or it could not take the run (it is ended; the caller
+        forks a child for the run, which joins the task group itself)."""
+        if not self.spares:
+            return None
+        spare = self.spares.pop(0)
+        try:
+            if len(fds) > 5:
+                if spare.worker is None and not _wait_pid(spare):
+                    raise OSError("no worker")
+                for pid in dict.fromkeys((spare.pid, spare.worker)):  # keeper, then worker
+                    os.write(fds[5], str(pid).encode())
+            socket.send_fds(spare.sock, [json.dumps(message).encode()], fds[:5])
+        except OSError:
+            self._end(spare)
+            return None
+        self.handed[spare.pid] = spare
+        return spare.pid
 
     def _end(self, spare: Spare) -> None:
         try:
@@ -182,13 +183,15 @@ class Ahead:
             pass
         spare.close()
 
-    def stop(self) -> None:
-        """End every child waiting (the server is stopping)."""
+    def stop(self) -> list[int]:
+        """End every child waiting (the server is stopping); their PIDs, to reap."""
+        ended = [spare.pid for spare in self.spares]
         for spare in self.spares:
             self._end(spare)
         for spare in self.handed.values():
             spare.close()
         self.spares, self.handed = [], {}
+        return ended
 
 
 def _wait_pid(spare: Spare) -> bool:

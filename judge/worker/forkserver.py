@@ -21,11 +21,17 @@ their parent. Without isolation there is nothing to keep: the child, once it has
 descriptors and submission, runs the worker itself (one fork of the server's whole address
 space per run rather than two, each tens of milliseconds under gVisor).
 
+Forked ahead. With ``"ahead": true`` in ``config`` the server also keeps children forked before
+their runs (``ahead``; what each does, ``child.spare``): isolated, privileges dropped, JAX's CPU
+backend made, waiting for a run on a socket of their own. A run goes to the oldest waiting, and
+another is forked once no message waits; where none waits, the run gets a child forked for it.
+
 Control channel (an ``AF_UNIX`` ``SOCK_SEQPACKET`` socket, ``--control-fd N``; one JSON object per
 message, never pickled)::
 
     judge -> server  {"op": "config", "isolate": true, "seccomp": BASE64, "workdir": "/sandbox",
-                      "tmpfs_bytes": 67108864, "origins": ["jax", "numpy"]}     (first message)
+                      "tmpfs_bytes": 67108864, "origins": ["jax", "numpy"],
+                      "ahead": true}                                            (first message)
     server -> judge  {"op": "ready", "jax": "0.10.2", "origins": {"jax": PATH | null, ...}}
                      | {"op": "failed", "error": TEXT}
     judge -> server  {"op": "run", "id": 7, "workdir": PATH | null, "cache": PATH | null}
@@ -39,8 +45,9 @@ the judge needs no other process to learn where its warm workers' JAX comes from
 ``workdir`` is the child's working directory when it is not isolated (the judge made it);
 ``cache`` is the compilation cache folder the child uses (read-only under bubblewrap); the
 optional ``tasks`` descriptor is the ``cgroup.procs`` file of the run's pids cgroup, opened by
-the judge: the keeper writes ``0`` to it (joining the group) before it forks the worker. The
-server ends, killing its children, when the judge closes the channel.
+the judge: the keeper writes ``0`` to it (joining the group) before it forks the worker; for a
+child forked ahead, the server writes its keeper's and its worker's PIDs there before it hands
+the run over. The server ends, killing its children, when the judge closes the channel.
 """
 
 from __future__ import annotations
@@ -281,12 +288,29 @@ def serve(control: socket.socket) -> None:
             if spares.needs_top_up():
                 spares.top_up()
     finally:
-        spares.stop()
+        stopped = spares.stop() + list(children)
         for pid in children:
             try:
                 os.killpg(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+        _reap_killed(stopped)
+
+
+def _reap_killed(pids: list[int], timeout: float = 2.0) -> None:
+    """Wait (at most ``timeout`` in all) for the children just killed, so none is left a zombie
+    while this process lives on."""
+    deadline = time.monotonic() + timeout
+    left = set(pids)
+    while left and time.monotonic() < deadline:
+        for pid in list(left):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    left.discard(pid)
+            except ChildProcessError:
+                left.discard(pid)
+        if left:
+            time.sleep(0.01)
 
 
 def main(argv: list[str] | None = None) -> None:
