@@ -35,11 +35,12 @@ def children():
     return found
 
 
-def waiting(count, timeout=60.0):
-    '''The children once ``count`` are running with more than one thread each (backend made).'''
+def waiting(count, gone=(), timeout=60.0):
+    '''The children once ``count`` are running with more than one thread each (backend made),
+    none of them one of ``gone`` (killed, maybe not yet reaped).'''
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        running = [pid for pid, state in children() if state != "Z"]
+        running = [pid for pid, state in children() if state != "Z" and pid not in gone]
         try:
             made = [pid for pid in running if len(os.listdir(f"/proc/{{pid}}/task")) > 1]
         except OSError:
@@ -108,7 +109,7 @@ def judge():
     second = waiting(1)
     seen["second"] = second
     os.kill(second[0], 9)
-    seen["replaced"] = waiting(1)
+    seen["replaced"] = waiting(1, gone=second)
     ours.close()
 
 

@@ -90,18 +90,6 @@ class Ahead:
         self.failures = 0
         self.idle_since: float | None = time.monotonic()
 
-    def owns(self, pid: int) -> bool:
-        return any(s.pid == pid for s in self.spares)
-
-    def fileobjs(self) -> list[socket.socket]:
-        return [s.sock for s in self.spares]
-
-    def readable(self, sock) -> None:
-        """A child's socket has a message (or was closed: it is reaped when it ends)."""
-        for spare in self.spares:
-            if spare.sock is sock:
-                spare.read()
-
     def runs_in_flight(self, count: int) -> None:
         """Told how many runs are in flight now (after one came or ended)."""
         if count:
