@@ -1,7 +1,7 @@
 """How `judge batch` scales with cores, against how the machine itself scales, in one run.
 
     python benchmarks/batch_scaling.py [-n N] [--class-size 52] [--quick] [--problem fake_quant_ste]
-                                       [--fresh] [--served] [--one-process]
+                                       [--fresh] [--served] [--one-process] [--no-ahead]
 
 Two measurements, side by side:
 
@@ -21,7 +21,9 @@ row of its own.
 With ``--served``, the class is graded a second time, -j 1 and -j N, with a `judge warm` process
 running (its server has imported JAX before the batch starts: what a batch's start costs, less
 the server's start, which under gVisor is about a second and a half of one core while the lanes
-wait); with ``--fresh``, with a fresh Python per submission (``JUDGE_WARM=off``).
+wait); with ``--fresh``, with a fresh Python per submission (``JUDGE_WARM=off``); with
+``--no-ahead``, with warm workers each forked when its run comes rather than ahead of it, JAX's
+backend made (``JUDGE_WARM_AHEAD=off``: what forking ahead saves, side by side).
 
 Each speed-up is the one-at-a-time wall time over the N-at-once one; the last line is the
 judge's speed-up over the machine's, the share of the machine's parallelism the judge reaches
@@ -120,6 +122,8 @@ def main() -> None:
                         help="also grade the class with fresh workers (JUDGE_WARM=off)")
     parser.add_argument("--served", action="store_true",
                         help="also grade the class with a `judge warm` process running")
+    parser.add_argument("--no-ahead", action="store_true",
+                        help="also grade the class with no worker forked ahead (JUDGE_WARM_AHEAD=off)")
     parser.add_argument("--one-process", action="store_true",
                         help="also grade the class at -j N in the batch's own process alone")
     args = parser.parse_args()
@@ -131,7 +135,8 @@ def main() -> None:
              else "the batch's own process"))
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "JUDGE_CACHE_DIR": str(Path(tmp) / "cache")}
-        for name in ("JUDGE_CACHE", "JUDGE_WARM", "JUDGE_SANDBOX", "JUDGE_SOURCE_GATE"):
+        for name in ("JUDGE_CACHE", "JUDGE_WARM", "JUDGE_WARM_AHEAD", "JUDGE_SANDBOX",
+                     "JUDGE_SOURCE_GATE"):
             env.pop(name, None)
         folder = Path(tmp) / "class"
         folder.mkdir()
@@ -150,6 +155,10 @@ def main() -> None:
             fresh_env = {**env, "JUDGE_WARM": "off"}
             fresh_1 = batch(args.problem, folder, "1", Path(tmp) / "fresh-1", fresh_env)
             fresh_n = batch(args.problem, folder, str(n), Path(tmp) / f"fresh-{n}", fresh_env)
+        if args.no_ahead:
+            demand_env = {**env, "JUDGE_WARM_AHEAD": "off"}
+            demand_1 = batch(args.problem, folder, "1", Path(tmp) / "demand-1", demand_env)
+            demand_n = batch(args.problem, folder, str(n), Path(tmp) / f"demand-{n}", demand_env)
         if args.served:
             with served(env, ["--sandbox", "auto"]):
                 served_1 = batch(args.problem, folder, "1", Path(tmp) / "served-1", env)
@@ -170,6 +179,10 @@ def main() -> None:
         if args.fresh:
             print(f"   {'fresh':<8}  {fresh_1:13.1f}s  {fresh_n:11.1f}s  {fresh_1 / fresh_n:7.2f}x"
                   f"   (the judge with JUDGE_WARM=off: a fresh Python per submission)")
+        if args.no_ahead:
+            print(f"   {'no ahead':<8}  {demand_1:13.1f}s  {demand_n:11.1f}s  {demand_1 / demand_n:7.2f}x"
+                  f"   (JUDGE_WARM_AHEAD=off: share {demand_1 / demand_n / bare_x:.2f}; "
+                  f"ahead / not: {judge_1 / demand_1:.2f} at -j 1, {judge_n / demand_n:.2f} at -j {n})")
         if args.served:
             print(f"   {'served':<8}  {served_1:13.1f}s  {served_n:11.1f}s  {served_1 / served_n:7.2f}x"
                   f"   (the judge with `judge warm` running: share {served_1 / served_n / bare_x:.2f})")

@@ -209,6 +209,25 @@ def test_the_parent_death_signal_cannot_be_reset(fq_problem, spawns):
     assert result.verdict is Verdict.AC, verdict_of(result)
 
 
+@pytest.mark.parametrize("ahead", ["on", "off"])
+def test_every_thread_of_a_worker_is_walled_off_forked_ahead_or_not(fq_problem, spawns,
+                                                                    monkeypatch, ahead):
+    """A worker forked ahead made JAX's backend, and started its threads, before its run: each
+    of them must carry the seccomp filter, no capability and no new privileges, as in a worker
+    forked for its run (the control)."""
+    monkeypatch.setenv("JUDGE_WARM_AHEAD", ahead)
+    grade(fq_problem, ACCEPTED)
+    server = the_server(spawns)
+    if ahead == "on":  # the next run's worker waits: the server, its keeper and itself
+        deadline = time.monotonic() + SLACK_S
+        while len(descendants(server._proc.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(descendants(server._proc.pid)) >= 3, "no worker waits ahead"
+    result = grade(fq_problem, ADVERSARIAL / "warm_early_threads.py")
+    assert the_server(spawns) is server and len(spawns) == 2
+    assert result.verdict is Verdict.AC, verdict_of(result)
+
+
 # --- a killed child does not disturb the next run ------------------------------------------------
 
 def test_time_limit_kills_the_child_and_the_next_grade_is_quick(fq_problem, spawns):

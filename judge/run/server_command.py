@@ -7,6 +7,10 @@ server's first import, where a lone grade waits for it (0.03 s of CPU on a machi
 installation imported ``certifi`` that way), and gives a worker nothing it uses. The folders
 JAX and NumPy are imported from are added either way (``judge.run.imports``), so a worker
 forked from the server imports what a fresh worker would.
+
+``JUDGE_WARM_AHEAD=off`` (read by the process that starts the server) has the server fork each
+worker when its run comes, rather than keep workers forked ahead of their runs with JAX's
+backend made (``judge.worker.ahead``).
 """
 
 from __future__ import annotations
@@ -37,6 +41,11 @@ def command(mode: str, python: str, cache_dir: Path | None,
     env = sandboxing.worker_env(sandboxing.WORKDIR if mode == "bwrap" else tempfile.gettempdir(),
                                 None, cache.JAX_SETTINGS if cache_dir else None)
     return argv, cwd, env
+
+
+def ahead() -> bool:
+    """Whether the server keeps workers forked ahead ($JUDGE_WARM_AHEAD, default on)."""
+    return os.environ.get("JUDGE_WARM_AHEAD", "on").lower() not in ("off", "0", "no", "false")
 
 
 def server_args(mode: str, python: str) -> list[str]:

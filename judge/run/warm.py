@@ -218,7 +218,7 @@ class WarmServer(Connection):
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         self.send({"op": "config", "isolate": mode == "bwrap", "origins": list(imports.CHECKED),
                    "seccomp": base64.b64encode(seccomp.seccomp_program()).decode()
-                   if mode == "bwrap" else None,
+                   if mode == "bwrap" else None, "ahead": server_command.ahead(),
                    "workdir": sandboxing.WORKDIR, "tmpfs_bytes": sandboxing.TMPFS_BYTES})
         self.start_reading()
 

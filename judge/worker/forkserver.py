@@ -21,11 +21,17 @@ their parent. Without isolation there is nothing to keep: the child, once it has
 descriptors and submission, runs the worker itself (one fork of the server's whole address
 space per run rather than two, each tens of milliseconds under gVisor).
 
+Forked ahead. With ``"ahead": true`` in ``config`` the server also keeps children forked before
+their runs (``ahead``; what each does, ``child.spare``): isolated, privileges dropped, JAX's CPU
+backend made, waiting for a run on a socket of their own. A run goes to the oldest waiting, and
+another is forked once no message waits; where none waits, the run gets a child forked for it.
+
 Control channel (an ``AF_UNIX`` ``SOCK_SEQPACKET`` socket, ``--control-fd N``; one JSON object per
 message, never pickled)::
 
     judge -> server  {"op": "config", "isolate": true, "seccomp": BASE64, "workdir": "/sandbox",
-                      "tmpfs_bytes": 67108864, "origins": ["jax", "numpy"]}     (first message)
+                      "tmpfs_bytes": 67108864, "origins": ["jax", "numpy"],
+                      "ahead": true}                                            (first message)
     server -> judge  {"op": "ready", "jax": "0.10.2", "origins": {"jax": PATH | null, ...}}
                      | {"op": "failed", "error": TEXT}
     judge -> server  {"op": "run", "id": 7, "workdir": PATH | null, "cache": PATH | null}
@@ -39,128 +45,30 @@ the judge needs no other process to learn where its warm workers' JAX comes from
 ``workdir`` is the child's working directory when it is not isolated (the judge made it);
 ``cache`` is the compilation cache folder the child uses (read-only under bubblewrap); the
 optional ``tasks`` descriptor is the ``cgroup.procs`` file of the run's pids cgroup, opened by
-the judge: the keeper writes ``0`` to it (joining the group) before it forks the worker. The
-server ends, killing its children, when the judge closes the channel.
+the judge: the keeper writes ``0`` to it (joining the group) before it forks the worker; for a
+child forked ahead, the server writes its keeper's and its worker's PIDs there before it hands
+the run over. The server ends, killing its children, when the judge closes the channel.
 """
 
 from __future__ import annotations
 
-import base64
-import fcntl
 import gc
 import json
 import os
-import resource
 import selectors
 import signal
 import socket
 import sys
+import time
 
-#: Exit status of a keeper whose isolation failed (its message is on the child's stderr).
-SETUP_FAILED = 71
-_MAX_SUBMISSION = 16 * 1024 * 1024
+from . import child
+
 #: How long the server waits for a message before it counts itself idle (``collect_when_idle``).
 IDLE_S = 0.05
 
 
 def _send(control: socket.socket, message: dict) -> None:
     control.send(json.dumps(message).encode())
-
-
-def _write_submission(fd: int, path: str) -> None:
-    data = bytearray()
-    while chunk := os.read(fd, 1 << 20):
-        data += chunk
-        if len(data) > _MAX_SUBMISSION:
-            raise OSError(27, f"the submission is larger than {_MAX_SUBMISSION} bytes")
-    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), "wb") as f:
-        f.write(data)
-
-
-def _isolate(config: dict, workdir: str) -> None:
-    from . import isolate
-
-    isolate.new_namespaces()
-    isolate.private_tmpfs(workdir, config["tmpfs_bytes"])
-    isolate.private_tmpfs("/tmp", config["tmpfs_bytes"], stage=os.path.join(workdir, ".stage"))
-    isolate.private_devpts()
-    isolate.read_only_proc()
-
-
-def _keeper(config: dict, message: dict, fds: list[int]) -> None:
-    """Runs in the forked child and never returns."""
-    code = SETUP_FAILED
-    try:
-        from . import isolate
-
-        signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        os.setsid()
-        isolate.die_with_parent()
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        # stdin, stdout, stderr at 0, 1, 2, then the result pipe at 3 and the submission at 4
-        # (moved out of the way first: a received descriptor may already be one of 0-4)
-        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 256) for fd in fds]
-        if len(high) > 5:  # the run's task group: join it, so the worker and its threads count
-            os.write(high.pop(), b"0")
-        for target, fd in enumerate(high):
-            os.dup2(fd, target)
-        os.closerange(5, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
-        workdir = config["workdir"] if config["isolate"] else message["workdir"]
-        if config["isolate"]:
-            _isolate(config, workdir)
-        _write_submission(4, os.path.join(workdir, "submission.py"))
-        os.close(4)
-        if not config["isolate"]:  # no namespace to keep: this process is the worker
-            _worker(config, message, workdir)
-        worker = os.fork()
-        if worker == 0:
-            _worker(config, message, workdir)
-        for fd in range(4):
-            os.close(fd)
-        _, status = os.waitpid(worker, 0)
-        if os.WIFSIGNALED(status):  # end the same way, so the server sees the signal
-            number = os.WTERMSIG(status)
-            if number not in (signal.SIGKILL, signal.SIGSTOP):
-                signal.signal(number, signal.SIG_DFL)
-            os.kill(os.getpid(), number)
-        code = os.waitstatus_to_exitcode(status)
-    except BaseException as exc:  # noqa: BLE001 - reported on the child's stderr
-        try:
-            os.write(2, f"judge worker setup failed: {exc}\n".encode())
-        except OSError:
-            pass
-    os._exit(code)
-
-
-def _worker(config: dict, message: dict, workdir: str) -> None:
-    """The submission's process (PID 1 of its namespace when isolated). Never returns."""
-    code = SETUP_FAILED
-    try:
-        from . import isolate
-        from .main import main
-
-        gc.enable()  # the server runs none (``serve``); the worker collects as a fresh one does
-        isolate.die_with_parent()
-        os.chdir(workdir)
-        os.environ.update(HOME=workdir, TMPDIR=workdir)
-        import tempfile
-
-        tempfile.tempdir = None
-        if message.get("cache"):
-            import jax
-
-            jax.config.update("jax_compilation_cache_dir", message["cache"])
-        if config["isolate"]:
-            isolate.lock_down(base64.b64decode(config["seccomp"]))
-        code = 70
-        main(["--result-fd", "3"])  # ends the process itself
-    except BaseException as exc:  # noqa: BLE001
-        try:
-            os.write(2, f"judge worker failed before the submission ran: {exc}\n".encode())
-        except OSError:
-            pass
-    os._exit(code)
 
 
 def settle() -> None:
@@ -189,7 +97,7 @@ def _start_self_test(config: dict) -> tuple[int, int] | None:
             from . import isolate
 
             isolate.not_dumpable()
-            _isolate(config, config["workdir"])
+            child.isolate_steps(config, config["workdir"])
             os.write(write_fd, b"ok")
         except BaseException as exc:  # noqa: BLE001
             os.write(write_fd, str(exc).encode()[:500])
@@ -267,6 +175,17 @@ def collect_when_idle() -> None:
     gc.collect()
 
 
+def _fork(run) -> int:
+    """Fork a child that runs ``run()`` (which never returns); its PID."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            run()
+        finally:
+            os._exit(child.SETUP_FAILED)
+    return pid
+
+
 def serve(control: socket.socket) -> None:
     # No collections in the server (it makes few objects after its imports; ``load``).
     gc.disable()
@@ -274,7 +193,7 @@ def serve(control: socket.socket) -> None:
     testing = _start_self_test(config)  # runs while JAX is imported
     version = load()
 
-    from . import isolate
+    from . import ahead, isolate
 
     if config["isolate"]:
         isolate.not_dumpable()
@@ -294,6 +213,7 @@ def serve(control: socket.socket) -> None:
     selector.register(wake_r, selectors.EVENT_READ)
     children: dict[int, int] = {}  # keeper pid -> run id
     ended = [False]  # whether a run's child has ended yet (``collect_when_idle``)
+    spares = ahead.Ahead(config, _fork)  # workers forked ahead of their runs
 
     def reap() -> None:
         """Collect every ended child: keepers, and workers whose keeper was killed first (the
@@ -302,24 +222,33 @@ def serve(control: socket.socket) -> None:
             try:
                 pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
-                return
+                break
             if not pid:
-                return
+                break
+            if spares.ended(pid):
+                continue
             run_id = children.pop(pid, None)
             if run_id is not None:
                 ended[0] = True
                 _send(control, {"op": "exited", "id": run_id,
                                 "returncode": os.waitstatus_to_exitcode(status),
                                 "cpu_s": usage.ru_utime + usage.ru_stime})
+        spares.runs_in_flight(len(children))
 
     garbage = True  # what importing left behind, collected once the server is idle
+    last = time.monotonic()  # when something last came
 
     try:
         while True:
-            events = selector.select(IDLE_S if garbage else None)
-            if not events and garbage and (ended[0] or not children):
-                collect_when_idle()
-                garbage = False
+            waits = [spares.timeout()]
+            if garbage:
+                waits.append(max(0.0, last + IDLE_S - time.monotonic()))
+            if spares.needs_top_up():
+                waits.append(0.0)  # fork one ahead, unless a message is waiting
+            waits = [w for w in waits if w is not None]
+            events = selector.select(min(waits) if waits else None)
+            if events:
+                last = time.monotonic()
             for key, _ in events:
                 if key.fileobj is wake_r:
                     while True:
@@ -335,10 +264,11 @@ def serve(control: socket.socket) -> None:
                     return
                 message = json.loads(data)
                 if message.get("op") == "run" and len(fds) in (5, 6):
-                    pid = os.fork()
-                    if pid == 0:
-                        _keeper(config, message, fds)
+                    pid = spares.hand(message, fds)
+                    if pid is None:
+                        pid = _fork(lambda: child.keeper(config, message, fds))
                     children[pid] = message["id"]
+                    spares.runs_in_flight(len(children))
                 elif message.get("op") == "kill":
                     for pid, run_id in list(children.items()):
                         if run_id == message.get("id"):
@@ -349,12 +279,38 @@ def serve(control: socket.socket) -> None:
                 for fd in fds:
                     os.close(fd)
             reap()
+            if events:
+                continue
+            if garbage and time.monotonic() - last >= IDLE_S and (ended[0] or not children):
+                collect_when_idle()
+                garbage = False
+            spares.trim()
+            if spares.needs_top_up():
+                spares.top_up()
     finally:
+        stopped = spares.stop() + list(children)
         for pid in children:
             try:
                 os.killpg(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+        _reap_killed(stopped)
+
+
+def _reap_killed(pids: list[int], timeout: float = 2.0) -> None:
+    """Wait (at most ``timeout`` in all) for the children just killed, so none is left a zombie
+    while this process lives on."""
+    deadline = time.monotonic() + timeout
+    left = set(pids)
+    while left and time.monotonic() < deadline:
+        for pid in list(left):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    left.discard(pid)
+            except ChildProcessError:
+                left.discard(pid)
+        if left:
+            time.sleep(0.01)
 
 
 def main(argv: list[str] | None = None) -> None:
