@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from judge.grade import grading, skips, trips
+from judge import rules
+from judge.grade import grading, skips, traces, trips
 from judge.grade.verdicts import Verdict
 from judge.problem import spec
 from judge.rules import no_unrolling
@@ -133,6 +134,42 @@ def test_only_the_keys_refused_beside_their_cases_are_skipped(halving, tmp_path,
     run = runs[0][1]
     assert sorted(run.asked.values()) == asked
     assert [run.cases[i].skipped for i in range(5)] == [False, False, False] + asked[-1:] * 2
+
+
+@pytest.mark.parametrize("text", [HONEST, UNROLLED, FIXED, SEVEN])
+def test_cases_with_the_same_traces_beside_are_decided_once(halving, tmp_path, runs, monkeypatch,
+                                                            text):
+    """The rules decide once on a program with the traces beside its cases where several of
+    its cases have the same traces beside them (``traces.with_beside``): one worker run judged
+    both ways gets the verdicts, reasons and messages of deciding on each case alone."""
+    path = tmp_path / "solution.py"
+    path.write_text(text)
+    real_runs, kept = grading._runs, []
+
+    def once(*args, **kwargs):  # the first grade's worker run, judged again by the others
+        if not kept:
+            kept.append(real_runs(*args, **kwargs))
+        return kept[0]
+
+    monkeypatch.setattr(grading, "_runs", once)
+    grading.grade(halving, path, source_gate=False, hints=False)  # the run, and its questions
+    calls = []
+    check_case = rules.check_case
+    monkeypatch.setattr(rules, "check_case", lambda problem, trace: calls.append(
+        bool(trace.related_by_rule)) or check_case(problem, trace))  # with traces beside it?
+    shared = grading.grade(halving, path, source_gate=False, hints=False)
+    decided = sum(calls)
+    with_beside, related = traces.with_beside, traces.related
+    monkeypatch.setattr(traces, "with_beside", lambda problem, symbolic, beside, decided=None:
+                        with_beside(problem, symbolic, beside))
+    monkeypatch.setattr(traces, "related", lambda planned, case, run, describe, made=None:
+                        related(planned, case, run, describe))
+    alone = grading.grade(halving, path, source_gate=False, hints=False)
+    assert shown(shared) == shown(alone) and shared.message == alone.message
+    assert (shared.verdict, shared.reason) == (alone.verdict, alone.reason)
+    if text is HONEST:  # three programs (K = 3, 2, 7) for five cases, each case with traces beside
+        assert shared.verdict is Verdict.AC, shared.message
+        assert (decided, sum(calls) - decided) == (3, len(halving.cases))
 
 
 def test_an_honest_loop_runs_every_case(halving, tmp_path, runs):

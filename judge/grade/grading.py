@@ -121,19 +121,18 @@ def _grade_copy(problem: Problem, path: Path, submission: str, *, examples_only:
     settings = resolve_settings(sandbox)  # after the gate and the cache: where the run begins
     timeouts = {"startup_timeout": problem.limits["startup_s"],
                 "case_timeout": time_per_case_s or problem.limits["time_per_case_s"]}
-    request, planned, run, trace_run = _runs(problem, path, planned, request, timeouts, settings,
-                                             cache_dir, result_cache)
+    request, planned, run, trace_run = _runs(problem, path, planned, request, timeouts, settings, cache_dir, result_cache)
     if request.get("report_ops"):
         compiles.offer(run.ops)
     factors = {c["index"]: c["factor"] for c in request["cases"]}
     shown = intake.shown(path.name)  # the student chose it: escaped, one-to-one
     describe = lambda error: _error_text(error, shown)  # noqa: E731
     program_breach = traces.program_breach(planned, trace_run, describe) or trips.breach(problem, cases, run, planned, request)
-    decided: dict = {}  # the rules' decision on each program traced with symbolic dims
+    decided, made, beside = {}, {}, {}  # each made once per grade: see traces.symbolic, related, with_beside
     results = tuple(judge_case(problem, case, run, factors[case.index], shown, program_breach,
-                               traces.related(planned, case, trace_run, describe),
+                               traces.related(planned, case, trace_run, describe, made),
                                traces.symbolic(problem, planned.of(case), run.cases.get(case.index),
-                                               decided), planned.of(case))
+                                               decided), planned.of(case), beside)
                     for case in cases)
     verdict, reason, message = overall(results)
     # a hidden case's refusal is a fixed text: the same rules at the public corners say more
@@ -237,12 +236,13 @@ def fill_cache(problem: Problem, parts: int = 1, bind_all: bool = True,
 
 def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = None,
                name: str | None = None, program_breach: rules.Breach | None = None,
-               related=None, symbolic=None, planned: plan.CasePlan | None = None) -> CaseResult:
+               related=None, symbolic=None, planned: plan.CasePlan | None = None, beside=None) -> CaseResult:
     """One case's verdict (``_judge_case``), a failing example's expected output shown in the
     shape a submission returns (``example_diff.as_returned``). ``planned``: the case as the
-    grade's plan resolved it (``judge.grade.plan``; resolved here when not given)."""
+    grade's plan resolved it (``judge.grade.plan``; resolved here when not given). ``beside``: the
+    grade's decisions on its programs with the traces beside their cases (``traces.with_beside``)."""
     planned = planned or plan.case_plan(problem, case)
-    result = _judge_case(problem, case, run, factor, name, program_breach, related, symbolic, planned)
+    result = _judge_case(problem, case, run, factor, name, program_breach, related, symbolic, planned, beside)
     if not result.details:
         return result
     return replace(result, details=example_diff.as_returned(result.details, problem, planned=planned))
@@ -250,7 +250,7 @@ def judge_case(problem: Problem, case, run: WorkerRun, factor: float | None = No
 
 def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None,
                 name: str | None, program_breach: rules.Breach | None,
-                related, symbolic, planned: plan.CasePlan) -> CaseResult:
+                related, symbolic, planned: plan.CasePlan, beside: dict | None = None) -> CaseResult:
     """One case's verdict; ``factor`` is what the case's backward rules were scaled by;
     ``name`` is the submission's file name, for messages; ``program_breach`` what the rules
     found at the probe shapes, ``related`` the traces made beside this case, by rule, and
@@ -309,7 +309,7 @@ def _judge_case(problem: Problem, case, run: WorkerRun, factor: float | None,
     elif isinstance(symbolic, rules.Breach):
         breach = symbolic
     elif symbolic is not None:  # decided already; what rules traced beside this case, if any
-        breach = rules.check_case(problem, replace(symbolic, related_by_rule=related)) if related else None
+        breach = traces.with_beside(problem, symbolic, related, beside) if related else None
     else:
         breach = rules.check_case(problem, rules.TraceEvidence(
             label="at this case's shapes", shapes=planned.shapes, program=report.program, report=report,

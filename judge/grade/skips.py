@@ -92,10 +92,15 @@ def refused_beside(problem, planned: Plan, key: str, report: CaseReport, reporte
     same = [c for c in planned.cases.values() if c.key == key and _flagged(c)]
     if not same:
         return False
-    for case in same:
+    done = set()  # the traces beside a case decided on already: the cases of one key share
+    for case in same:  # their program (one trace, one key), so those beside decide alone
         beside = planned.beside(case.case)
         if not beside or any(w.index not in reported for w in beside):
             return False  # nothing traced beside it, or not in this run: evaluated
+        asked = tuple((w.origin, w.index) for w in beside)
+        if asked in done:
+            continue
+        done.add(asked)
         related = traces.related(planned, case.case, run, str)
         if isinstance(related, rules.Breach):
             continue

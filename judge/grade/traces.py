@@ -24,6 +24,7 @@ as evidence.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from judge import rules
 from judge.grade import outcome
@@ -185,16 +186,44 @@ def symbolic(problem, planned: CasePlan, report, decided: dict) -> rules.TraceEv
     return known[1]
 
 
-def related(planned: Plan, case, run, describe) -> dict | rules.Breach:
+def related(planned: Plan, case, run, describe, made: dict | None = None) -> dict | rules.Breach:
     """The traces made beside ``case`` (the plan's ``beside``), by the index of the rule that
-    asked for them; or the rules' breach on one."""
+    asked for them; or the rules' breach on one. ``made`` (one dict per grade, where given):
+    cases with the same traces beside them get the very same answer, made once."""
+    beside = planned.beside(case)
+    key = tuple((w.origin, w.index) for w in beside)
+    if made is not None and key in made:
+        return made[key]
     by_rule: dict = {}
-    for w in planned.beside(case):
+    found = None
+    for w in beside:
         got = evidence(w, run, describe)
         if isinstance(got, rules.Breach):
-            return got
+            found = got
+            break
         by_rule.setdefault(w.origin, []).append(got)
-    return {k: tuple(v) for k, v in by_rule.items()}
+    if found is None:
+        found = {k: tuple(v) for k, v in by_rule.items()}
+    if made is not None:
+        made[key] = found
+    return found
+
+
+def with_beside(problem, symbolic: rules.TraceEvidence, related: dict,
+                decided: dict | None = None) -> rules.Breach | None:
+    """The rules' decision on the program ``symbolic`` (``symbolic``'s evidence, which the cases
+    of its key share) with the traces ``related`` beside it. ``decided`` (one dict per grade,
+    where given) keeps it for each such pair, so cases of one program with the same traces
+    beside them (``related`` made once for them) are decided once: the rules read nothing
+    else, and the evidence is the same objects."""
+    if decided is None:
+        return rules.check_case(problem, replace(symbolic, related_by_rule=related))
+    key = (id(symbolic), id(related))
+    known = decided.get(key)
+    if known is None:  # the pair is kept too, so that neither id is reused within the grade
+        known = decided[key] = (symbolic, related,
+                                rules.check_case(problem, replace(symbolic, related_by_rule=related)))
+    return known[2]
 
 
 def wanted_data(wanted) -> list:
