@@ -38,7 +38,8 @@ def cmd_grade(args) -> int:
 
     from judge.run import warm
 
-    warm.prestart_early(args.sandbox)  # the server imports JAX while bwrap is probed
+    # the server imports JAX while bwrap is probed; one run, so no worker forked ahead of a next
+    warm.prestart_early(args.sandbox, ahead=False)
     with ThreadPoolExecutor(max_workers=1) as pool:  # ... and while the spec is imported and loaded
         # its runs are forked from the warm server, which says where it imported JAX from
         resolving = pool.submit(_settings, args.sandbox, "bwrap", prestart=True,

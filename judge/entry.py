@@ -56,7 +56,8 @@ def start_server_early(argv: list[str]) -> None:
         return  # the parser says what is wrong with it
     from judge.run import warm
 
-    warm.prestart_early(option)
+    # a lone grade makes one run: a worker forked ahead for a next one would only take CPU from it
+    warm.prestart_early(option, ahead=argv[0] != "grade")
 
 
 def end(code: int) -> None:

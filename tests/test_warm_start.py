@@ -57,7 +57,29 @@ def test_which_server_starts_before_the_probe(fresh, monkeypatch, option, env, i
     monkeypatch.setattr(warm, "server_for", server_for)
     warm.prestart_early(option, use_cache=False)
     assert done.wait(5 if started else 0.5) is bool(started)
-    assert calls == ([(started, {"quiet": True, "wait": False})] if started else [])
+    assert calls == ([(started, {"quiet": True, "wait": False, "ahead": True})] if started else [])
+
+
+@pytest.mark.parametrize("command, ahead", [("grade", False), ("batch", True)])
+def test_a_lone_grade_has_no_worker_forked_ahead(fresh, monkeypatch, command, ahead):
+    """`judge grade` makes one run: its server forks each worker for its run, rather than keep
+    one forked ahead for a run that never comes (which would only take a core from the grade);
+    a batch's server keeps them."""
+    from judge import entry
+
+    monkeypatch.setattr(warm.shutil, "which", lambda name: "/usr/bin/bwrap")
+    monkeypatch.delenv("JUDGE_SANDBOX", raising=False)
+    monkeypatch.delenv("JUDGE_WARM_AHEAD", raising=False)
+    configs = []
+
+    class Started:
+        def __init__(self, mode, python, cache_dir, ahead=True):
+            configs.append(ahead)
+            self.alive = True
+
+    monkeypatch.setattr(warm, "WarmServer", Started)
+    entry.start_server_early([command, "solution.py", "-p", "fake_quant_ste"])
+    assert configs == [ahead]
 
 
 

@@ -203,7 +203,7 @@ class Connection:
 class WarmServer(Connection):
     """A fork server this process starts (inside bubblewrap in ``bwrap`` mode) and owns."""
 
-    def __init__(self, mode: str, python: str, cache_dir: Path | None):
+    def __init__(self, mode: str, python: str, cache_dir: Path | None, ahead: bool = True):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         super().__init__(ours)
         self.mode = mode
@@ -218,7 +218,7 @@ class WarmServer(Connection):
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         self.send({"op": "config", "isolate": mode == "bwrap", "origins": list(imports.CHECKED),
                    "seccomp": base64.b64encode(seccomp.seccomp_program()).decode()
-                   if mode == "bwrap" else None, "ahead": server_command.ahead(),
+                   if mode == "bwrap" else None, "ahead": ahead and server_command.ahead(),
                    "workdir": sandboxing.WORKDIR, "tmpfs_bytes": sandboxing.TMPFS_BYTES})
         self.start_reading()
 
@@ -262,24 +262,26 @@ _warned: set[tuple] = set()  # the setups whose unavailability was said
 handed: dict[tuple, Connection] = {}
 
 
-def _start(mode: str, python: str, cache_dir: Path | None) -> WarmServer:
+def _start(mode: str, python: str, cache_dir: Path | None, ahead: bool = True) -> WarmServer:
     """A new server, started from a thread that lives as long as this process."""
     global _LAUNCHER
     if threading.current_thread() is threading.main_thread():
-        return WarmServer(mode, python, cache_dir)
+        return WarmServer(mode, python, cache_dir, ahead)
     if _LAUNCHER is None:
         from concurrent.futures import ThreadPoolExecutor
         _LAUNCHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-warm")
-    return _LAUNCHER.submit(WarmServer, mode, python, cache_dir).result()
+    return _LAUNCHER.submit(WarmServer, mode, python, cache_dir, ahead).result()
 
 
 def server_for(mode: str, python: str, cache_dir: Path | None, *, discover: bool = True,
-               quiet: bool = False, wait: bool = True) -> Connection | None:
+               quiet: bool = False, wait: bool = True, ahead: bool = True) -> Connection | None:
     """The server for this setup: a ``judge warm`` process's when one is running for it (unless
     ``discover`` is false), else one this process starts. None when warm workers are off or
     cannot run here (then the reason was printed once; with ``quiet``, by the next call
     without it). Without ``wait``, it is returned as soon as it is started (or found), before
-    it is ready; the next call with ``wait`` waits for it."""
+    it is ready; the next call with ``wait`` waits for it. A server this call starts keeps
+    workers forked ahead of their runs (``judge.worker.ahead``) unless ``ahead`` is false or
+    $JUDGE_WARM_AHEAD is off."""
     if not enabled():
         return None
     key = (mode, python, str(cache_dir) if cache_dir else None)
@@ -296,7 +298,7 @@ def server_for(mode: str, python: str, cache_dir: Path | None, *, discover: bool
                     del _servers[other_key]
             try:
                 server = (handed.pop(key, None) or (connect(mode, python, cache_dir) if discover
-                                                    else None) or _start(mode, python, cache_dir))
+                                                    else None) or _start(mode, python, cache_dir, ahead))
                 _servers[key] = server
             except (OSError, sandboxing.SandboxError, ServerError) as exc:
                 _give_up(key, str(exc), quiet)
@@ -414,7 +416,7 @@ def _snapshot(use_cache: bool | None) -> None:
 
 
 def prestart_early(option: str | None, use_cache: bool | None = None,
-                   default: str = "bwrap") -> None:
+                   default: str = "bwrap", ahead: bool = True) -> None:
     """Start the server that ``--sandbox option`` will most likely ask for, before the command's
     sandbox is probed (``Settings.resolve``), so that probing, parsing and loading the spec
     overlap the server's import of JAX: the bubblewrap server where bwrap is
@@ -440,7 +442,7 @@ def prestart_early(option: str | None, use_cache: bool | None = None,
     def start():
         try:
             server_for(start_mode, sys.executable, cache.for_workers(use_cache), quiet=True,
-                       wait=False)
+                       wait=False, ahead=ahead)
         except Exception:  # noqa: BLE001 - the run that follows starts or reports it
             pass
 
