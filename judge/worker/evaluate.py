@@ -52,6 +52,9 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
 * An operation that only moves bits (``exact_ops.MOVES``: a reshape, a transpose, a select, a
   negation...) copies a subnormal or a NaN as XLA does; its results are not checked, and the
   next operation that computes with them checks them.
+* ``iota``, ``gather`` and ``scatter-add`` (``index_ops``): a gather only moves bits, its windows
+  clamped as XLA clamps them (one XLA would fill goes to JAX); a float32 scatter-add is computed
+  only where no element receives two updates (one rounding each, in any order).
 * Values are dropped after their last use, as ``eval_jaxpr`` drops them.
 * An operation whose results are all unused (``_`` in a printed program: the primal value of a
   ``jax.grad``, say) is not computed at all, as XLA drops it from a compiled program, when it

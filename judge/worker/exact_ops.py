@@ -11,6 +11,8 @@ import types
 
 import numpy
 
+from .index_ops import gather as _gather, iota as _iota, scatter_add as _scatter_add
+
 #: NumPy's names as they were when the worker loaded this module, before any submission: the
 #: evaluator never looks a function up in the numpy module a submission can write to.
 np = types.SimpleNamespace(**vars(numpy))
@@ -339,6 +341,9 @@ def table() -> dict:
         "reduce_or": (_reduce_logical(np.logical_or), False),
         "dot_general": (_dot_general, True),
         "reduce_sum": (_reduce_sum, True),
+        "iota": (_iota, False),
+        "gather": (_gather, False),  # moves bits (``index_ops``)
+        "scatter-add": (_scatter_add, True),
     })
     return table
 
@@ -351,7 +356,10 @@ PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element
           "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",),
           "split": ("sizes", "axis"),
           "reduce_max": ("axes",), "reduce_min": ("axes",), "reduce_and": ("axes",),
-          "reduce_or": ("axes",), "dot_general": ("dimension_numbers",), "reduce_sum": ("axes",)}
+          "reduce_or": ("axes",), "dot_general": ("dimension_numbers",), "reduce_sum": ("axes",),
+          "iota": ("dtype", "shape", "dimension", "sharding"),
+          "gather": ("dimension_numbers", "slice_sizes", "mode", "fill_value"),
+          "scatter-add": ("dimension_numbers", "mode", "update_jaxpr", "update_consts")}
 #: Operations whose every result element is the bits of an operand's element, or those bits
 #: with the sign bit set or cleared: XLA's CPU backend copies them as they are, a subnormal
 #: and a NaN's payload included (its flushing and NaN rules are those of arithmetic), and so
@@ -359,7 +367,7 @@ PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element
 #: operation that reads floats checks its operands.
 MOVES = frozenset({
     "neg", "abs", "select_n", "broadcast_in_dim", "reshape", "squeeze", "expand_dims", "transpose",
-    "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split"})
+    "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split", "gather"})
 #: The operations here with several results (their function gives a list).
 MULTIPLE = frozenset({"split"})
 #: Operations whose functions answer only for some shapes: name -> a test of the operands'
@@ -372,7 +380,7 @@ MAY = {"dot_general": _dot_general_may, "reduce_sum": _reduce_sum_may}
 HALF_OPS = frozenset({
     "add", "add_any", "sub", "mul", "neg", "eq", "ne", "lt", "le", "gt", "ge", "is_finite",
     "select_n", "convert_element_type", "broadcast_in_dim", "reshape", "squeeze", "expand_dims",
-    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split",
+    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split", "gather",
     "dot_general", "reduce_sum"})  # of one term per result (``MAY``): one rounding, or none
 
 
