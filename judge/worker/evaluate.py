@@ -34,8 +34,8 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
   multiplied by the divisor's reciprocal, as XLA rewrites it (not where the broadcast adds no
   element: an array of a single element is divided).
 * Signed zeros follow XLA: ``max(0.0, -0.0)`` is ``0.0``, ``min`` the reverse, and
-  ``sign(-0.0)`` is ``-0.0``. A float32 maximum or minimum reduced over an array that holds a
-  zero goes to JAX: which zero comes out depends on the order XLA reduces in.
+  ``sign(-0.0)`` is ``-0.0``. A float32 maximum or minimum reduced to a zero from
+  zeros of both signs goes to JAX: which zero comes out depends on the order XLA reduces in.
 * An operation that meets or makes a NaN goes to JAX: the sign and payload of XLA's NaN follow
   rules of its own (``max(0.0, -nan)`` is a positive NaN there), and a program can read them
   back as values.

@@ -101,13 +101,25 @@ def _sqrt(x):
 def _reduce_extreme(ufunc):
     """``reduce_max`` or ``reduce_min`` over ``axes``: the result is one of the inputs, whatever
     the order XLA reduces in, except among zeros of both signs (``max(0.0, -0.0)`` depends on
-    the order), so a float32 array holding a zero goes to JAX; an empty reduction (XLA's
-    identity, an infinity or an integer limit) too."""
+    the order), so a float32 reduction whose result is a zero where that result's inputs hold
+    zeros of both signs goes to JAX; an empty reduction (XLA's identity, an infinity or an
+    integer limit) too."""
     def reduce(x, axes):
         axes = tuple(int(a) for a in axes)
-        if any(x.shape[a] == 0 for a in axes) or (x.dtype == F32 and not np.all(x != 0)):
+        if any(x.shape[a] == 0 for a in axes):
             return None
-        return ufunc.reduce(x, axis=axes) if axes else x.copy()
+        if not axes:
+            return x.copy()
+        out = ufunc.reduce(x, axis=axes)
+        if x.dtype == F32:
+            zero = x == 0
+            if zero.any():
+                negative = np.signbit(x)
+                both = np.logical_or.reduce(zero & negative, axis=axes) & \
+                    np.logical_or.reduce(zero & ~negative, axis=axes)
+                if (both & (out == 0)).any():
+                    return None
+        return out
     return reduce
 
 
