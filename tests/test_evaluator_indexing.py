@@ -185,6 +185,9 @@ def test_repeated_float_updates_go_to_jax_and_int_updates_do_not():
     closed = _closed(lambda c, i: c.at[i].add(np.int32(2**30 + 7)), counts, ids)
     compare(closed, counts, ids, path="numpy")
     compare(closed, np.resize(ALL_I32, 5), np.int32([[1, 1], [1, 1]]), path="numpy")
+    promised = _closed(lambda c, i: c.at[i].add(np.int32(3), unique_indices=True), counts, ids)
+    compare(promised, counts, np.int32([[0, 1], [2, 4]]), path="numpy")
+    assert compare(promised, counts, ids, path="jax") == ["scatter-add"]  # a broken promise: XLA's
 
 
 ADDS = [

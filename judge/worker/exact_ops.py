@@ -371,7 +371,7 @@ PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element
           "reduce_or": ("axes",), "dot_general": ("dimension_numbers",), "reduce_sum": ("axes",),
           "iota": ("dtype", "shape", "dimension", "sharding"),
           "gather": ("dimension_numbers", "slice_sizes", "mode", "fill_value"),
-          "scatter-add": ("dimension_numbers", "mode", "update_jaxpr", "update_consts")}
+          "scatter-add": ("dimension_numbers", "mode", "update_jaxpr", "update_consts", "unique_indices")}
 #: Operations whose every result element is the bits of an operand's element, or those bits
 #: with the sign bit set or cleared: XLA's CPU backend copies them as they are, a subnormal
 #: and a NaN's payload included (its flushing and NaN rules are those of arithmetic), and so

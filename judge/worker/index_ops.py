@@ -11,9 +11,10 @@ bit for bit where they answer (None where they decline, and JAX computes the ope
 * ``scatter-add`` of float32 only where no operand element receives more than one update: each
   result is then the operand's element, or that element plus one update, rounded once, whatever
   order XLA adds in; with two or more updates to an element the order would matter, and it is
-  declined. Of int32, any updates (sums wrap modulo 2**32 in any order). A window out of bounds
-  is declined, but under ``CLIP``, whose indices JAX clamps before XLA sees them, as here. Only
-  a scatter whose update is JAX's ``add`` of the two values, nothing else.
+  declined. Of int32, any updates (sums wrap modulo 2**32 in any order), but repeated ones
+  under a promise that none repeats (``unique_indices``), which XLA may keep as it likes. A
+  window out of bounds is declined, but under ``CLIP``, whose indices JAX clamps before XLA
+  sees them, as here. Only a scatter whose update is JAX's ``add`` of the two values.
 
 The caller (``evaluate``) checks the float inputs for subnormals and NaN before and the results
 after, as for every operation it computes. ``tests/test_evaluator_indexing.py`` compares each
@@ -143,9 +144,11 @@ def _is_add(update_jaxpr, update_consts) -> bool:
         return False
 
 
-def scatter_add(operand, indices, updates, dimension_numbers, mode, update_jaxpr=None, update_consts=()):
+def scatter_add(operand, indices, updates, dimension_numbers, mode, update_jaxpr=None, update_consts=(),
+                unique_indices=False):
     """XLA's ``scatter`` with an ``add`` update, where the order of the adds cannot matter (the
-    module's notes); JAX's index vector is the last axis of ``indices``."""
+    module's notes); JAX's index vector is the last axis of ``indices``. Indices promised
+    unique (``unique_indices``) that are not are declined: XLA may then update as it likes."""
     name = _mode(mode)
     if name is None or indices.dtype != _I32 or indices.ndim < 1 or operand.dtype not in (_F32, _I32) \
             or updates.dtype != operand.dtype or not _is_add(update_jaxpr, update_consts):
@@ -195,10 +198,11 @@ def scatter_add(operand, indices, updates, dimension_numbers, mode, update_jaxpr
         index.append(np.broadcast_to(at, updates.shape))
     flat = np.ravel_multi_index(tuple(index), operand.shape).reshape(-1)
     out = operand.copy().reshape(-1)
-    if operand.dtype == _I32:
-        np.add.at(out, flat, updates.reshape(-1))  # wraps, in any order
+    repeated = np.unique(flat).size != flat.size
+    if repeated and (unique_indices or operand.dtype != _I32):
+        return None  # two updates of one element: XLA's order would decide (or its promise)
+    if repeated:
+        np.add.at(out, flat, updates.reshape(-1))  # int32: wraps, in any order
     else:
-        if np.unique(flat).size != flat.size:
-            return None  # two updates of one element: XLA's order would decide
         out[flat] = np.add(out[flat], updates.reshape(-1))
     return out.reshape(operand.shape)
