@@ -1,6 +1,6 @@
 """How often a cold `judge check` compiles the same operation in more than one worker.
 
-    python benchmarks/compile_counts.py [PROBLEM ...] [-j 2]
+    python benchmarks/compile_counts.py [PROBLEM ...] [-j 2] [--by-primitive]
 
 For each problem, in fresh, empty cache folders (JUDGE_CACHE_DIR, XDG_CACHE_HOME,
 XDG_DATA_HOME), one `judge check -j N`. Every submission's case run lists the operations its
@@ -14,7 +14,8 @@ The duplicates bound what compiling each operation once per check could save. Th
 compiling process rebuilds an operation from its description, lowers and compiles it, and the
 worker then still lowers it (for the cache key) and loads it: an operation that only one
 worker needs costs more that way than the worker's own compile, so sharing during the check
-pays only where most operations are needed by two or more workers.
+pays only where most operations are needed by two or more workers. With --by-primitive, the
+same figures for each primitive under each problem's row.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def counted(request, **kw):
     run = run_worker(request, **kw)
     if request.get("report_ops"):
         keys = [hashlib.sha256(json.dumps(op, sort_keys=True).encode()).hexdigest() for op in run.ops]
-        log.write(json.dumps({"ops": keys}) + "\\n")
+        log.write(json.dumps({"ops": keys, "names": [str(op.get("p")) for op in run.ops]}) + "\\n")
         log.flush()
     return run
 
@@ -64,8 +65,9 @@ cli.main()
 """
 
 
-def counts(problem: str, jobs: int) -> tuple[list[list[str]], int]:
-    """The digests each case run listed, and the check's exit status."""
+def counts(problem: str, jobs: int) -> tuple[list[list[tuple[str, str]]], int]:
+    """The (digest, primitive) of each operation each case run listed, and the check's exit
+    status."""
     with tempfile.TemporaryDirectory(prefix="compile-counts-") as tmp:
         env = {**os.environ, "JUDGE_CACHE_DIR": f"{tmp}/judge-cache", "XDG_CACHE_HOME": f"{tmp}/cache",
                "XDG_DATA_HOME": f"{tmp}/data"}
@@ -80,13 +82,15 @@ def counts(problem: str, jobs: int) -> tuple[list[list[str]], int]:
                     os.killpg(line["compiler"], signal.SIGKILL)
                 except OSError:
                     pass
-        return [line["ops"] for line in lines if "ops" in line], done.returncode
+        return [list(zip(line["ops"], line["names"])) for line in lines if "ops" in line], done.returncode
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("problems", nargs="*", default=list(DEFAULT))
     parser.add_argument("-j", "--jobs", type=int, default=2)
+    parser.add_argument("--by-primitive", action="store_true",
+                        help="also the compiles and duplicates of each primitive, most compiled first")
     args = parser.parse_args(argv)
     print(f"cold judge check -j {args.jobs}: operations compiled in the submissions' workers")
     print(f"{'problem':24s} {'runs':>5s} {'compiles':>9s} {'distinct':>9s} {'duplicates':>11s}   "
@@ -102,6 +106,13 @@ def main(argv=None) -> int:
         flag = "" if status == 0 else f"   (exit {status}: the check found errors)"
         print(f"{problem:24s} {len(runs):5d} {total:9d} {len(per_op):9d} {total - len(per_op):11d}   "
               f"{shown}{flag}", flush=True)
+        if args.by_primitive:
+            compiles, distinct = collections.Counter(), collections.Counter()
+            for (key, name), n in per_op.items():
+                compiles[name] += n
+                distinct[name] += 1
+            for name, n in compiles.most_common(12):
+                print(f"    {name:20s} {n:9d} {distinct[name]:9d} {n - distinct[name]:11d}", flush=True)
     return 1 if failed else 0
 
 

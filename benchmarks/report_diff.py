@@ -9,7 +9,8 @@ and case exactly as it was.
 every file under submissions/<id>/ (the source gate on for accepted/ ones, off for the rest,
 as `judge check` grades them) and every file of tests/adversarial/round5 and round6 whose name
 starts with the problem's id (gate on, every case), and writes one JSON report per file
-(``judge.reports.json_report``) with the times left out. The result cache is not used; the
+(``judge.reports.json_report``) with the times left out and the submission's path relative to
+the tree. The result cache is not used; the
 compilation cache is the one $JUDGE_CACHE_DIR names. ``diff`` prints each file whose report
 differs, and exits 1 if any does. What the rules draw at random for a grade (``no_unrolling``'s
 other values and extents, the custom_vjp rule's factors) is drawn from a generator seeded with
@@ -37,6 +38,15 @@ def _timeless(value):
     if isinstance(value, list):
         return [_timeless(v) for v in value]
     return value
+
+
+def _untreed(report: dict) -> dict:
+    """The report with the submission's path relative to the tree it was graded from, so that
+    two trees' reports of one file compare equal."""
+    path = report.get("submission")
+    if isinstance(path, str) and path.startswith(f"{ROOT}/"):
+        report["submission"] = path[len(f"{ROOT}/"):]
+    return report
 
 
 def files(problem: str) -> list[tuple[str, Path, bool]]:
@@ -83,7 +93,7 @@ def dump(tree: str, out: str, problems: list[str], jobs: int, only: str | None =
             label, path, gated = item
             drawn.rng = random.Random(label)
             result = grading.grade(problem, path, source_gate=gated, hints=True)
-            return label, _timeless(json.loads(json_report.render(result)))
+            return label, _untreed(_timeless(json.loads(json_report.render(result))))
 
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             chosen = [f for f in files(problem_id) if only is None or only in f[0]]

@@ -657,8 +657,9 @@ REDUCTIONS = [((12,), (0,)), ((4, 6), (1,)), ((4, 6), (0,)), ((4, 6), (0, 1)), (
 @pytest.mark.parametrize("name", ["reduce_max", "reduce_min"])
 @pytest.mark.parametrize("shape,axes", REDUCTIONS)
 def test_greatest_and_least(name, shape, axes):
-    """A maximum or minimum is one of its inputs whatever the order: computed here unless a
-    zero (whose sign the order decides), a subnormal or a NaN is among them, or nothing is."""
+    """A maximum or minimum is one of its inputs whatever the order: computed here unless it
+    is a zero among zeros of both signs (the order decides which comes out), a subnormal or a
+    NaN is among them, or nothing is."""
     reduce = {"reduce_max": lax.reduce_max_p.bind, "reduce_min": lax.reduce_min_p.bind}[name]
     empty = any(shape[a] == 0 for a in axes)
     nonzero = SAFE_F32[SAFE_F32 != 0]
@@ -669,12 +670,15 @@ def test_greatest_and_least(name, shape, axes):
             x = np.resize(RNG.permutation(pool), shape)
             closed = jax.make_jaxpr(lambda a: reduce(a, axes=axes))(x)
             assert _names(closed.jaxpr) == [name]
-            zero_f32 = x.dtype == F32 and x.size and not np.all(x != 0)
-            compare(closed, x, path="jax" if empty or zero_f32 else path)
-    # zeros of both signs, which XLA's order decides between, go to JAX
+            compare(closed, x, path="jax" if empty else path)
+    # zeros of both signs, which XLA's order decides between, go to JAX where a zero is the
+    # result; zeros of one sign, or beside the result, are computed here
     if not empty and np.prod(shape):
-        x = np.resize(np.float32([0.0, -0.0, -1.0]), shape)
-        compare(jax.make_jaxpr(lambda a: reduce(a, axes=axes))(x), x, path="jax")
+        for values, path in (([0.0, -0.0, -1.0], "jax" if axes else "numpy"), ([0.0, -1.0, 2.0], "numpy"),
+                             ([-0.0, -1.0, 2.0], "numpy"), ([-0.0, 0.0, 2.0, -2.0], None)):
+            x = np.resize(np.float32(values if name == "reduce_max" else [-v for v in values]), shape)
+            x = np.ascontiguousarray(RNG.permutation(x.reshape(-1)).reshape(shape))
+            compare(jax.make_jaxpr(lambda a: reduce(a, axes=axes))(x), x, path=path)
 
 
 @pytest.mark.parametrize("shape,axes", REDUCTIONS)

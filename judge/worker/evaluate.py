@@ -34,8 +34,8 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
   multiplied by the divisor's reciprocal, as XLA rewrites it (not where the broadcast adds no
   element: an array of a single element is divided).
 * Signed zeros follow XLA: ``max(0.0, -0.0)`` is ``0.0``, ``min`` the reverse, and
-  ``sign(-0.0)`` is ``-0.0``. A float32 maximum or minimum reduced over an array that holds a
-  zero goes to JAX: which zero comes out depends on the order XLA reduces in.
+  ``sign(-0.0)`` is ``-0.0``. A float32 maximum or minimum reduced to a zero from
+  zeros of both signs goes to JAX: which zero comes out depends on the order XLA reduces in.
 * An operation that meets or makes a NaN goes to JAX: the sign and payload of XLA's NaN follow
   rules of its own (``max(0.0, -nan)`` is a positive NaN there), and a program can read them
   back as values.
@@ -52,6 +52,9 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
 * An operation that only moves bits (``exact_ops.MOVES``: a reshape, a transpose, a select, a
   negation...) copies a subnormal or a NaN as XLA does; its results are not checked, and the
   next operation that computes with them checks them.
+* ``iota``, ``gather`` and ``scatter-add`` (``index_ops``): a gather only moves bits, its windows
+  clamped as XLA clamps them (one XLA would fill goes to JAX); a float32 scatter-add is computed
+  only where no element receives two updates (one rounding each, in any order).
 * Values are dropped after their last use, as ``eval_jaxpr`` drops them.
 * An operation whose results are all unused (``_`` in a printed program: the primal value of a
   ``jax.grad``, say) is not computed at all, as XLA drops it from a compiled program, when it

@@ -11,6 +11,8 @@ import types
 
 import numpy
 
+from .index_ops import gather as _gather, iota as _iota, scatter_add as _scatter_add
+
 #: NumPy's names as they were when the worker loaded this module, before any submission: the
 #: evaluator never looks a function up in the numpy module a submission can write to.
 np = types.SimpleNamespace(**vars(numpy))
@@ -99,13 +101,25 @@ def _sqrt(x):
 def _reduce_extreme(ufunc):
     """``reduce_max`` or ``reduce_min`` over ``axes``: the result is one of the inputs, whatever
     the order XLA reduces in, except among zeros of both signs (``max(0.0, -0.0)`` depends on
-    the order), so a float32 array holding a zero goes to JAX; an empty reduction (XLA's
-    identity, an infinity or an integer limit) too."""
+    the order), so a float32 reduction whose result is a zero where that result's inputs hold
+    zeros of both signs goes to JAX; an empty reduction (XLA's identity, an infinity or an
+    integer limit) too."""
     def reduce(x, axes):
         axes = tuple(int(a) for a in axes)
-        if any(x.shape[a] == 0 for a in axes) or (x.dtype == F32 and not np.all(x != 0)):
+        if any(x.shape[a] == 0 for a in axes):
             return None
-        return ufunc.reduce(x, axis=axes) if axes else x.copy()
+        if not axes:
+            return x.copy()
+        out = ufunc.reduce(x, axis=axes)
+        if x.dtype == F32:
+            zero = x == 0
+            if zero.any():
+                negative = np.signbit(x)
+                both = np.logical_or.reduce(zero & negative, axis=axes) & \
+                    np.logical_or.reduce(zero & ~negative, axis=axes)
+                if (both & (out == 0)).any():
+                    return None
+        return out
     return reduce
 
 
@@ -339,6 +353,9 @@ def table() -> dict:
         "reduce_or": (_reduce_logical(np.logical_or), False),
         "dot_general": (_dot_general, True),
         "reduce_sum": (_reduce_sum, True),
+        "iota": (_iota, False),
+        "gather": (_gather, False),  # moves bits (``index_ops``)
+        "scatter-add": (_scatter_add, True),
     })
     return table
 
@@ -351,7 +368,10 @@ PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element
           "concatenate": ("dimension",), "stack": ("axis",), "pad": ("padding_config",),
           "split": ("sizes", "axis"),
           "reduce_max": ("axes",), "reduce_min": ("axes",), "reduce_and": ("axes",),
-          "reduce_or": ("axes",), "dot_general": ("dimension_numbers",), "reduce_sum": ("axes",)}
+          "reduce_or": ("axes",), "dot_general": ("dimension_numbers",), "reduce_sum": ("axes",),
+          "iota": ("dtype", "shape", "dimension", "sharding"),
+          "gather": ("dimension_numbers", "slice_sizes", "mode", "fill_value"),
+          "scatter-add": ("dimension_numbers", "mode", "update_jaxpr", "update_consts", "unique_indices")}
 #: Operations whose every result element is the bits of an operand's element, or those bits
 #: with the sign bit set or cleared: XLA's CPU backend copies them as they are, a subnormal
 #: and a NaN's payload included (its flushing and NaN rules are those of arithmetic), and so
@@ -359,7 +379,7 @@ PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element
 #: operation that reads floats checks its operands.
 MOVES = frozenset({
     "neg", "abs", "select_n", "broadcast_in_dim", "reshape", "squeeze", "expand_dims", "transpose",
-    "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split"})
+    "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split", "gather"})
 #: The operations here with several results (their function gives a list).
 MULTIPLE = frozenset({"split"})
 #: Operations whose functions answer only for some shapes: name -> a test of the operands'
@@ -372,7 +392,7 @@ MAY = {"dot_general": _dot_general_may, "reduce_sum": _reduce_sum_may}
 HALF_OPS = frozenset({
     "add", "add_any", "sub", "mul", "neg", "eq", "ne", "lt", "le", "gt", "ge", "is_finite",
     "select_n", "convert_element_type", "broadcast_in_dim", "reshape", "squeeze", "expand_dims",
-    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split",
+    "transpose", "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split", "gather",
     "dot_general", "reduce_sum"})  # of one term per result (``MAY``): one rounding, or none
 
 
