@@ -201,7 +201,9 @@ class Connection:
 
 
 class WarmServer(Connection):
-    """A fork server this process starts (inside bubblewrap in ``bwrap`` mode) and owns."""
+    """A fork server this process starts (inside bubblewrap in ``bwrap`` mode) and owns; it keeps
+    workers forked ahead of their runs (``judge.worker.ahead``) unless ``ahead`` is false or
+    $JUDGE_WARM_AHEAD is off."""
 
     def __init__(self, mode: str, python: str, cache_dir: Path | None, ahead: bool = True):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -275,13 +277,10 @@ def _start(mode: str, python: str, cache_dir: Path | None, ahead: bool = True) -
 
 def server_for(mode: str, python: str, cache_dir: Path | None, *, discover: bool = True,
                quiet: bool = False, wait: bool = True, ahead: bool = True) -> Connection | None:
-    """The server for this setup: a ``judge warm`` process's when one is running for it (unless
-    ``discover`` is false), else one this process starts. None when warm workers are off or
-    cannot run here (then the reason was printed once; with ``quiet``, by the next call
-    without it). Without ``wait``, it is returned as soon as it is started (or found), before
-    it is ready; the next call with ``wait`` waits for it. A server this call starts keeps
-    workers forked ahead of their runs (``judge.worker.ahead``) unless ``ahead`` is false or
-    $JUDGE_WARM_AHEAD is off."""
+    """The server for this setup: a ``judge warm`` process's when one runs for it (unless
+    ``discover`` is false), else one this process starts (``ahead``: ``WarmServer``'s). None when
+    warm workers are off or cannot run here (the reason printed once; with ``quiet``, by the next
+    call without it). Without ``wait``, returned once started (or found), before it is ready."""
     if not enabled():
         return None
     key = (mode, python, str(cache_dir) if cache_dir else None)
@@ -427,9 +426,8 @@ def prestart_early(option: str | None, use_cache: bool | None = None,
     asks for this server (it ends with this process); if the server itself cannot start, the
     first run that asks for it says so.
 
-    From the main thread, it is started before this returns (not waited for): its start heads a
-    lone grade's critical path, which a thread sharing the interpreter with the command's
-    imports would slow. From another thread, it is started in the background."""
+    Started before this returns from the main thread (a thread sharing the interpreter with the
+    command's imports would slow a lone grade's critical path), else in the background."""
     try:
         mode = sandboxing.requested_mode(option, default)
     except sandboxing.SandboxError:
