@@ -66,18 +66,18 @@ print(json.dumps({"code": code, "left": [command(p) for p in left],
 
 
 @pytest.mark.parametrize("argv, started", [
-    (["grade", "a.py", "-p", "x"], [None]),
-    (["grade", "a.py", "-p", "x", "--sandbox", "none"], ["none"]),
-    (["batch", "class", "-p", "x", "--sandbox=auto"], ["auto"]),
+    (["grade", "a.py", "-p", "x"], [(None, False)]),  # one run: no worker forked ahead
+    (["grade", "a.py", "-p", "x", "--sandbox", "none"], [("none", False)]),
+    (["batch", "class", "-p", "x", "--sandbox=auto"], [("auto", True)]),
     (["batch", "class", "-p", "x", "--queue", "redis://h:1/0"], []),  # the graders grade
     (["batch", "class", "-p", "x", "--queue=redis://h:1/0"], []),
     (["grade", "-h"], []),
     (["grade", "a.py", "-p", "x", "--sandbox", "bogus"], []),  # the parser's error to give
-    (["grade", "a.py", "-p", "x", "--sandbox"], [None]),  # no value: the parser says so
+    (["grade", "a.py", "-p", "x", "--sandbox"], [(None, False)]),  # no value: the parser says so
 ])
 def test_which_arguments_start_the_server_before_parsing(monkeypatch, argv, started):
     calls = []
-    monkeypatch.setattr(warm, "prestart_early", calls.append)
+    monkeypatch.setattr(warm, "prestart_early", lambda option, ahead: calls.append((option, ahead)))
     entry.start_server_early(argv)
     assert calls == started
 
