@@ -40,10 +40,11 @@ def free_port() -> int:
 class Service:
     """A ``judge service`` process group (the API and its grader)."""
 
-    def __init__(self, data: Path, *args: str, token: str | None = TOKEN, port=None):
+    def __init__(self, data: Path, *args: str, token: str | None = TOKEN, port=None,
+                 extra_env: dict | None = None):
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {k: v for k, v in os.environ.items() if k != "JUDGE_SERVICE_TOKEN"}
+        env = {k: v for k, v in os.environ.items() if k != "JUDGE_SERVICE_TOKEN"} | (extra_env or {})
         if token:
             env["JUDGE_SERVICE_TOKEN"] = token
         self.log = open(data.parent / f"service-{self.port}-{time.monotonic_ns()}.log", "w+")
@@ -183,7 +184,10 @@ def test_a_worker_killed_from_outside_mid_grade_is_graded_again_not_charged(tmp_
     """kill -9 of the innermost worker (a warm worker forked for this grade), as the host's
     out-of-memory killer would: the submission is graded again and gets its own verdict, AC,
     with the attempt that failed in its report; never RTE."""
-    with running(tmp_path / "data", "--workers", "1") as service:
+    # Each worker forked for its run: the kill must find the grade's worker from outside, and a
+    # worker forked ahead, waiting, is the deepest process as well (its death is replaced
+    # unseen: tests/test_forkserver_ahead.py).
+    with running(tmp_path / "data", "--workers", "1", extra_env={"JUDGE_WARM_AHEAD": "off"}) as service:
         deadline = time.monotonic() + 180
         while True:  # the grader's warm server, idle: the depth its workers are forked under
             servers = [d for d, _, cmd in _tree(service.proc.pid) if "judge.worker" in cmd]
@@ -216,7 +220,7 @@ def test_a_worker_killed_from_outside_mid_grade_is_graded_again_not_charged(tmp_
             assert (result["verdict"], result["reason"]) == ("AC", "ok"), result  # never RTE
             if result.get("regraded"):
                 break
-        assert "ended with an internal error (worker_killed" in service.output()
+        assert "ended with an internal error (worker_killed" in service.output(), results
     assert result["regraded"] == ["worker_killed"], results
 
 
