@@ -138,8 +138,8 @@ class Ahead:
                 self.failures = 0 if spare.ready else self.failures + 1
                 if self.failures >= MAX_FAILURES and self.on:
                     self.on = False
-                    child_stderr(f"judge warm server: {MAX_FAILURES} workers forked ahead died "
-                                 f"before they were ready; forking each worker for its run")
+                    child.report(f"judge warm server: {MAX_FAILURES} workers forked ahead died "
+                                 f"before they were ready; forking each worker for its run\n")
                 return True
         return False
 
@@ -191,9 +191,3 @@ def _wait_pid(spare: Spare) -> bool:
             return False
     return spare.worker is not None
 
-
-def child_stderr(text: str) -> None:
-    try:
-        os.write(2, (text + "\n").encode())
-    except OSError:
-        pass

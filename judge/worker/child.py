@@ -85,7 +85,8 @@ def _end_as(worker: int) -> int:
     return os.waitstatus_to_exitcode(status)
 
 
-def _report(text: str) -> None:
+def report(text: str) -> None:
+    """Write ``text`` to descriptor 2 (the server's stderr, or the run's), ignoring a closed one."""
     try:
         os.write(2, text.encode())
     except OSError:
@@ -119,7 +120,7 @@ def keeper(config: dict, message: dict, fds: list[int]) -> None:
             os.close(fd)
         code = _end_as(pid)
     except BaseException as exc:  # noqa: BLE001 - reported on the child's stderr
-        _report(f"judge worker setup failed: {exc}\n")
+        report(f"judge worker setup failed: {exc}\n")
     os._exit(code)
 
 
@@ -155,7 +156,7 @@ def worker(config: dict, message: dict, workdir: str) -> None:
         code = 70
         main(["--result-fd", "3"])  # ends the process itself
     except BaseException as exc:  # noqa: BLE001
-        _report(f"judge worker failed before the submission ran: {exc}\n")
+        report(f"judge worker failed before the submission ran: {exc}\n")
     os._exit(code)
 
 
@@ -189,7 +190,7 @@ def spare(config: dict, channel: int) -> None:
         else:
             _spare_worker(config)
     except BaseException as exc:  # noqa: BLE001
-        _report(f"judge worker setup (ahead of its run) failed: {exc}\n")
+        report(f"judge worker setup (ahead of its run) failed: {exc}\n")
     os._exit(code)
 
 
@@ -232,5 +233,5 @@ def _spare_worker(config: dict) -> None:
         code = 70
         main(["--result-fd", "3"])
     except BaseException as exc:  # noqa: BLE001
-        _report(f"judge worker failed before the submission ran: {exc}\n")
+        report(f"judge worker failed before the submission ran: {exc}\n")
     os._exit(code)
