@@ -4,7 +4,9 @@
 # command, and then either the test suite or the batch figures.
 #
 #     bash benchmarks/tpu_machine.sh tests   [WHEELS]   # python -m pytest, logs under $OUT or /tmp
-#     bash benchmarks/tpu_machine.sh scaling [WHEELS]   # benchmarks/batch_scaling.py, classes of 52 and 130
+#     bash benchmarks/tpu_machine.sh scaling [WHEELS] [ARGS...]   # benchmarks/batch_scaling.py, classes of 52 and 130
+#
+# ARGS go to each batch_scaling.py run (for example --no-ahead).
 #
 # WHEELS, if given, is a folder of wheels for what the machine lacks (the judge's requirements and
 # its test extras, `pip download` of them for this machine's Python): they are installed under
@@ -15,6 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-tests}
 wheels=${2:-}
+shift $(( $# < 2 ? $# : 2 ))
 out=${OUT:-/tmp/tpu-machine}
 mkdir -p "$out"
 status=0
@@ -51,8 +54,8 @@ tests)
     echo "python -m pytest: $(( $(date +%s) - start )) s"
     ;;
 scaling)
-    step python3 benchmarks/batch_scaling.py
-    step python3 benchmarks/batch_scaling.py --class-size 130
+    step python3 benchmarks/batch_scaling.py "$@"
+    step python3 benchmarks/batch_scaling.py --class-size 130 "$@"
     ;;
 *)
     echo "unknown mode $mode (tests or scaling)"; exit 2 ;;
