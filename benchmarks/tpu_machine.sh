@@ -3,10 +3,11 @@
 # from the checkout as docs/install.md says: which JAX and cores are there, the README's grade
 # command, and then either the test suite or the batch figures.
 #
-#     bash benchmarks/tpu_machine.sh tests   [WHEELS]   # python -m pytest, logs under $OUT or /tmp
+#     bash benchmarks/tpu_machine.sh tests   [WHEELS] [ARGS...]   # python -m pytest [ARGS], logs under $OUT or /tmp
 #     bash benchmarks/tpu_machine.sh scaling [WHEELS] [ARGS...]   # benchmarks/batch_scaling.py, classes of 52 and 130
 #
-# ARGS go to each batch_scaling.py run (for example --no-ahead).
+# ARGS go to pytest (test files: the whole suite takes longer than ten minutes there) or to each
+# batch_scaling.py run (for example --no-ahead).
 #
 # WHEELS, if given, is a folder of wheels for what the machine lacks (the judge's requirements and
 # its test extras, `pip download` of them for this machine's Python): they are installed under
@@ -48,7 +49,7 @@ tests)
     # One process per two cores: the tests wait on workers and time limits, and gVisor makes
     # every process start slow.
     step python3 -m pytest -n "${TEST_JOBS:-13}" -p no:cacheprovider -p no:benchmark -v --tb=short \
-        --junitxml="$out/junit.xml" > "$out/pytest.log" 2>&1
+        --junitxml="$out/junit.xml" "$@" > "$out/pytest.log" 2>&1
     grep -E "^(FAILED|ERROR)|^\[gw[0-9]+\].* (FAILED|ERROR)" "$out/pytest.log" | head -40
     tail -5 "$out/pytest.log"
     echo "python -m pytest: $(( $(date +%s) - start )) s"
