@@ -111,6 +111,29 @@ def test_a_server_whose_children_cannot_be_isolated_says_why_instead_of_ready(tm
     assert found["forked"] == [False]  # the test child, forked before JAX was imported
 
 
+@pytest.mark.parametrize("has_filter", [True, False])
+def test_a_server_without_isolation_tries_the_lock_down_once_and_names_what_fails(has_filter):
+    # the steps that need no privilege are tried in a child forked before JAX is imported; a
+    # step that fails there (no filter for this machine) is named in ready, not fatal
+    from judge.run import seccomp
+
+    config = {"isolate": False, "seccomp": seccomp.encoded() if has_filter else None,
+              "workdir": "/nonexistent", "tmpfs_bytes": 0}
+    done = subprocess.run([sys.executable, "-c", SERVED.format(root=str(ROOT), config=config)],
+                          env={"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu",
+                               "PYTHONPATH": pythonpath()},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    answer = found["answer"]
+    assert answer["op"] == "ready", answer
+    if has_filter:
+        assert "unconfined" not in answer, answer
+    else:
+        assert answer["unconfined"].startswith("seccomp: ") and "no filter" in answer["unconfined"]
+    assert found["forked"] == [False]  # the test child, forked before JAX was imported
+
+
 COLLECTED = r"""
 import gc, json, os, resource, sys
 sys.path.insert(0, {root!r})
@@ -160,7 +183,7 @@ ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 seen = {{}}
 
 def judge():
-    ours.send(json.dumps({{"op": "config", "isolate": False, "seccomp": None,
+    ours.send(json.dumps({{"op": "config", "isolate": False, "seccomp": {seccomp!r},
                           "workdir": "/nonexistent", "tmpfs_bytes": 0}}).encode())
     assert json.loads(ours.recv(65536))["op"] == "ready"
     if {run!r}:  # a worker that waits for its request until the judge closes its stdin
@@ -192,7 +215,10 @@ def test_the_server_collects_its_garbage_once_idle_never_beside_a_worker(run):
     # what importing left is collected once nothing has come for a while: at once for a server
     # kept waiting; after the worker has ended where one was forked (a lone grade's only worker
     # does not share its CPU with the collection)
-    done = subprocess.run([sys.executable, "-c", IDLE.format(root=str(ROOT), run=run)],
+    from judge.run import seccomp
+
+    done = subprocess.run([sys.executable, "-c", IDLE.format(root=str(ROOT), run=run,
+                                                             seccomp=seccomp.encoded())],
                           env={"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu",
                                "PYTHONPATH": pythonpath()},
                           capture_output=True, text=True, timeout=120)

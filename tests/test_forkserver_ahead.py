@@ -85,7 +85,7 @@ def run(ident):
 
 
 def judge():
-    ours.send(json.dumps({{"op": "config", "isolate": False, "seccomp": None,
+    ours.send(json.dumps({{"op": "config", "isolate": False, "seccomp": {seccomp!r},
                           "workdir": "/nonexistent", "tmpfs_bytes": 0, "ahead": {ahead}}}).encode())
     assert json.loads(ours.recv(65536))["op"] == "ready"
     if not {ahead}:
@@ -122,7 +122,10 @@ print(json.dumps(seen))
 
 
 def served(ahead: bool) -> dict:
-    done = subprocess.run([sys.executable, "-c", SCRIPT.format(root=str(ROOT), ahead=ahead)],
+    from judge.run import seccomp
+
+    done = subprocess.run([sys.executable, "-c", SCRIPT.format(root=str(ROOT), ahead=ahead,
+                                                               seccomp=seccomp.encoded())],
                           env={"PATH": os.environ.get("PATH", ""), "JAX_PLATFORMS": "cpu",
                                "PYTHONPATH": pythonpath()},
                           capture_output=True, text=True, timeout=300)
@@ -208,3 +211,71 @@ def test_as_many_wait_ahead_as_runs_were_in_flight_and_the_extra_ones_end_once_i
         for proc in started:
             proc.kill()
             proc.wait()
+
+
+def test_a_run_never_waits_for_a_child_that_has_not_said_its_workers_pid(monkeypatch):
+    """A child forked ahead whose keeper has not said its worker's PID cannot be joined to a
+    run's task group: the run passes it over at once (and gets one that has said it, else a
+    child forked for it), and once ``PID_WAIT_S`` has passed since its fork it is ended."""
+    import json
+    import time
+
+    from judge.worker import ahead, child
+
+    says = {"pid": False}  # what the next child forked does
+
+    def spare(config, channel):  # a keeper that says its worker's PID, or never does
+        os.setsid()  # as a real one: the server ends a child by its process group
+        if says["pid"]:
+            os.write(channel, json.dumps({"op": "spare", "pid": os.getpid()}).encode())
+        time.sleep(60)
+
+    def fork(run):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                run()
+            finally:
+                os._exit(0)
+        return pid
+
+    monkeypatch.setattr(child, "spare", spare)
+    monkeypatch.setattr(ahead, "PID_WAIT_S", 1.0)
+    pool = ahead.Ahead({"ahead": True, "isolate": True}, fork)
+    pipes = [os.pipe() for _ in range(6)]
+    fds = [r for r, _ in pipes[:5]] + [pipes[5][1]]  # the last: the run's cgroup.procs
+    try:
+        pool.top_up()
+        (silent,) = pool.spares
+        started = time.monotonic()
+        assert pool.hand({"op": "run", "id": 1}, fds) is None  # a child is forked for it
+        assert time.monotonic() - started < 0.5
+        assert pool.spares == [silent]  # still waiting: it may yet say it
+        says["pid"] = True
+        pool.top_up()
+        speaking = pool.spares[1]
+        deadline = time.monotonic() + 10
+        while speaking.worker is None and time.monotonic() < deadline:
+            speaking.read()
+            time.sleep(0.01)
+        assert pool.hand({"op": "run", "id": 2}, fds) == speaking.pid  # the younger one
+        assert os.read(pipes[5][0], 100) == str(speaking.pid).encode()  # joined to the group
+        time.sleep(1.0)
+        started = time.monotonic()
+        assert pool.hand({"op": "run", "id": 3}, fds) is None
+        assert time.monotonic() - started < 0.5
+        assert pool.spares == [] and pool.failures == 1  # the silent one ended, counted
+        assert os.waitpid(silent.pid, 0)[1] == 9  # SIGKILL
+    finally:
+        for spare_ in pool.spares + list(pool.handed.values()):
+            try:
+                os.kill(spare_.pid, 9)
+                os.waitpid(spare_.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        for r, w in pipes:
+            for fd in (r, w):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass

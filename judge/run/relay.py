@@ -2,8 +2,9 @@
 (``judge.worker.forkserver``): ``judge serve`` relays its server to other judge commands, and a
 batch's process relays its server to its grading processes (``judge.grade.pool``).
 
-``relay`` answers the client with ``ready`` (with where the server imported JAX from, as the
-server said; or ``failed`` where there is no server), forwards
+``relay`` answers the client with ``ready`` (with where the server imported JAX from, and what
+of its lock-down does not hold here, as the server said; or ``failed`` where there is no
+server), forwards
 each ``run`` (with its descriptors) to the server ``server_of()`` gives at that moment and each
 ``kill`` to the server of that run, and sends each ``exited`` back. A run belongs to its client:
 when the client goes away, the runs it left are killed. Malformed messages are ignored; nothing
@@ -40,7 +41,8 @@ def relay(client: socket.socket, server_of, counted=None,
         send({"op": "failed", "error": unavailable})
         client.close()
         return
-    send({"op": "ready", "origins": getattr(server, "origins", None)})
+    send({"op": "ready", "origins": getattr(server, "origins", None),
+          "unconfined": getattr(server, "unconfined", None)})
     try:
         while True:
             data, fds, _, _ = socket.recv_fds(client, 65536, 8)

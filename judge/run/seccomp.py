@@ -6,6 +6,7 @@ worker and by ``judge.worker.isolate.lock_down`` for a warm one.
 
 from __future__ import annotations
 
+import base64
 import os
 import platform
 import struct
@@ -100,3 +101,15 @@ def seccomp_fd() -> int:
     finally:
         os.close(write_fd)
     return read_fd
+
+
+def encoded(required: bool = True) -> str | None:
+    """The filter in base64, as the fork server's ``config`` carries it
+    (``judge.worker.forkserver``); where there is none for this machine, None unless
+    ``required`` (a server without isolation then says its workers go without it)."""
+    try:
+        return base64.b64encode(seccomp_program()).decode()
+    except SandboxError:
+        if required:
+            raise
+        return None

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from judge.run import cache, imports, warm
+from judge.run import unsandboxed
 from judge.run.relay import relay
 from judge.run.settings import Settings, of
 from judge.errors import JudgeError
@@ -45,6 +46,8 @@ def serve(sandbox: Settings | str | None = None, idle_timeout: float = 1800.0,
     server = warm.server_for(mode, python, cache_dir, discover=False)
     if server is None:
         raise JudgeError("the warm worker server could not start (see the warning above)")
+    if mode == "none":  # its workers can reach this process as the runs' judges' own
+        unsandboxed.before_run(server)
     path.parent.mkdir(parents=True, exist_ok=True)
     os.chmod(path.parent, 0o700)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)

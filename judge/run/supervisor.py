@@ -41,6 +41,7 @@ from judge.run import boundary, cache, collect, imports, settings as run_setting
 from judge.run import sandbox as sandboxing
 from judge.run import seccomp
 from judge.run import tasks as tasks_bound
+from judge.run import unsandboxed
 from judge.run.boundary import CaseReport, Halt, Loaded, Ready
 from judge.problem.model import DEFAULT_LIMITS
 from judge.worker import protocol
@@ -182,6 +183,8 @@ def run_worker(request: dict, *, startup_timeout: float, case_timeout: float,
     mode, python = settings.sandbox, settings.python
     started = time.monotonic()
     server = None if cache_writable else warm.server_for(mode, python, cache_dir)
+    if mode == "none":
+        unsandboxed.before_run(server)
     if server is None or not imports.agrees(server.origins):
         imports.check(python)  # a fresh worker, or a server that did not say the judge's JAX
     run = WorkerRun(sandbox=mode, limits={**DEFAULT_LIMITS, **(limits or {})},

@@ -6,15 +6,14 @@ first run that needs it, inside bubblewrap when the run is sandboxed, and ends w
 Each run still gets a fresh process, forked before any JAX computation and walled off from the
 server and from other runs; the runner talks to it through the same pipes and result channel
 as to a fresh worker. When a server cannot start here (no user namespaces inside bubblewrap,
-say), runs fall back to fresh workers with a one-line warning.
-
-``JUDGE_WARM=off`` turns warm workers off (every run starts a fresh Python).
+say), runs fall back to fresh workers with a one-line warning. A process that gets a server
+without the sandbox is made not dumpable first (``judge.run.unsandboxed``). ``JUDGE_WARM=off``
+turns warm workers off (every run starts a fresh Python).
 """
 
 from __future__ import annotations
 
 import atexit
-import base64
 import hashlib
 import json
 import os
@@ -26,7 +25,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.run import cache, imports, tasks
+from judge.run import cache, imports, tasks, unsandboxed
 from judge.run import sandbox as sandboxing
 from judge.run import seccomp, server_command
 
@@ -60,8 +59,7 @@ class WarmProcess:
 
     @property
     def signal(self) -> int | None:
-        """The signal that ended the worker, if one did (an isolated worker's keeper ends with the
-        same one)."""
+        """The signal that ended the worker, if one did (an isolated one's keeper ends so too)."""
         code = self.returncode
         return -code if code is not None and code < 0 else None
 
@@ -88,6 +86,7 @@ class Connection:
     ``judge.worker.forkserver``): to a server this process started (``WarmServer``) or to one a
     ``judge warm`` process keeps running (``ServeClient``)."""
     origins = None  # where the server imported JAX from, as its ``ready`` said (imports.agrees)
+    unconfined = None  # without isolation: what its ``ready`` said does not hold here
 
     def __init__(self, sock: socket.socket):
         self._sock = sock
@@ -115,7 +114,7 @@ class Connection:
                 message = json.loads(data)
                 op = message.get("op")
                 if op == "ready":
-                    self.origins = message.get("origins")
+                    self.origins, self.unconfined = message.get("origins"), message.get("unconfined")
                     self._ready.set()
                 elif op == "failed":
                     self.error = str(message.get("error"))[:500]
@@ -219,8 +218,7 @@ class WarmServer(Connection):
         self._stderr = bytearray()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         self.send({"op": "config", "isolate": mode == "bwrap", "origins": list(imports.CHECKED),
-                   "seccomp": base64.b64encode(seccomp.seccomp_program()).decode()
-                   if mode == "bwrap" else None, "ahead": ahead and server_command.ahead(),
+                   "seccomp": seccomp.encoded(mode == "bwrap"), "ahead": ahead and server_command.ahead(),
                    "workdir": sandboxing.WORKDIR, "tmpfs_bytes": sandboxing.TMPFS_BYTES})
         self.start_reading()
 
@@ -284,6 +282,8 @@ def server_for(mode: str, python: str, cache_dir: Path | None, *, discover: bool
     if not enabled():
         return None
     key = (mode, python, str(cache_dir) if cache_dir else None)
+    if mode == "none":  # its workers could otherwise reach this process (``unsandboxed``)
+        unsandboxed.protect()
     with _lock:
         server = _servers.get(key)
         if server is None or not server.alive:

@@ -11,7 +11,11 @@ they were ready, none is forked again and runs get children forked for them, as 
 
 Handing a run over: the server joins the child's processes (its keeper, and the worker whose
 PID the keeper reported) to the run's task group, through the descriptor the judge opened,
-before it sends the run's descriptors, so nothing of the run executes outside the group.
+before it sends the run's descriptors, so nothing of the run executes outside the group. The
+server never waits for a child to say that PID: a run goes to the oldest child that has said it
+(the messages waiting are read without blocking), else it gets a child forked for it; a child
+that has not said it ``PID_WAIT_S`` after its fork is ended (counted as one that died before
+it was ready) when a run next passes it over.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from . import child
 TRIM_S = 2.0
 #: Children that died before they were ready, in a row, after which none is forked ahead.
 MAX_FAILURES = 3
-#: How long a run waits for its child's keeper to say its worker's PID.
+#: How long after its fork a child forked ahead may take to say its worker's PID.
 PID_WAIT_S = 10.0
 
 
@@ -43,13 +47,11 @@ class Spare:
         self.forked = time.monotonic()
         self.ready_s: float | None = None  # from the fork to its backend made
 
-    def read(self, block: bool = False) -> bool:
-        """Take in the messages waiting (the first, waiting for it, with ``block``); False once
-        the child has gone."""
+    def read(self) -> bool:
+        """Take in the messages waiting, never waiting for one; False once the child has gone."""
         while True:
-            if not block and not select.select([self.sock], [], [], 0)[0]:
+            if not select.select([self.sock], [], [], 0)[0]:
                 return True
-            block = False
             try:
                 data = self.sock.recv(4096)
             except OSError:
@@ -135,26 +137,28 @@ class Ahead:
                 self.spares.remove(spare)
                 spare.read()
                 spare.close()
-                self.failures = 0 if spare.ready else self.failures + 1
-                if self.failures >= MAX_FAILURES and self.on:
-                    self.on = False
-                    child.report(f"judge warm server: {MAX_FAILURES} workers forked ahead died "
-                                 f"before they were ready; forking each worker for its run\n")
+                self._count(spare.ready)
                 return True
         return False
+
+    def _count(self, ready: bool) -> None:
+        """A child forked ahead has ended, ``ready`` or not."""
+        self.failures = 0 if ready else self.failures + 1
+        if self.failures >= MAX_FAILURES and self.on:
+            self.on = False
+            child.report(f"judge warm server: {MAX_FAILURES} workers forked ahead died "
+                         f"before they were ready; forking each worker for its run\n")
 
     def hand(self, message: dict, fds: list[int]) -> int | None:
         """Give the run ``message`` (descriptors ``fds``: stdin, stdout, stderr, result,
         submission, and maybe the run's ``cgroup.procs``) to the oldest child waiting; the PID to
         wait for, or None when none waits or it could not take the run (it is ended; the caller
         forks a child for the run, which joins the task group itself)."""
-        if not self.spares:
+        spare = self._take(len(fds) > 5)
+        if spare is None:
             return None
-        spare = self.spares.pop(0)
         try:
             if len(fds) > 5:
-                if spare.worker is None and not _wait_pid(spare):
-                    raise OSError("no worker")
                 for pid in dict.fromkeys((spare.pid, spare.worker)):  # keeper, then worker
                     os.write(fds[5], str(pid).encode())
             socket.send_fds(spare.sock, [json.dumps(message).encode()], fds[:5])
@@ -163,6 +167,22 @@ class Ahead:
             return None
         self.handed[spare.pid] = spare
         return spare.pid
+
+    def _take(self, joins: bool) -> Spare | None:
+        """The oldest child waiting that can take a run now, out of the list: where the run
+        ``joins`` a task group, one whose worker's PID is known. Never waits; a child that has
+        not said its PID within ``PID_WAIT_S`` of its fork is ended on the way."""
+        for spare in list(self.spares):
+            if joins and spare.worker is None and spare.read() and spare.worker is None:
+                if time.monotonic() - spare.forked > PID_WAIT_S:
+                    self.spares.remove(spare)
+                    self._end(spare)
+                    self._count(False)
+                continue
+            if not joins or spare.worker is not None:
+                self.spares.remove(spare)
+                return spare
+        return None
 
     def _end(self, spare: Spare) -> None:
         try:
@@ -180,14 +200,3 @@ class Ahead:
             spare.close()
         self.spares, self.handed = [], {}
         return ended
-
-
-def _wait_pid(spare: Spare) -> bool:
-    deadline = time.monotonic() + PID_WAIT_S
-    while spare.worker is None and time.monotonic() < deadline:
-        if not select.select([spare.sock], [], [], deadline - time.monotonic())[0]:
-            break
-        if not spare.read(block=True):
-            return False
-    return spare.worker is not None
-

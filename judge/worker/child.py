@@ -16,6 +16,12 @@ run is handed over. ``main`` then runs exactly as in a child forked for the run:
 limits (``limits.apply``: resource limits are the whole process's, threads included) and
 memory cap start there.
 
+Without isolation (``--sandbox none``, or a machine that refuses namespaces) a child has no
+namespaces to leave and no keeper to fork: it is the worker itself. It still drops its
+privileges at the same point, before JAX's backend starts a thread (``lock_down``: no
+capability, not dumpable, no new privileges, the seccomp filter), so a submission cannot trace,
+read or write the server, a child waiting ahead or another run's worker.
+
 Descriptors of a child forked ahead, while it waits: 0 to 2 are the server's (where a setup
 failure is reported), 3 and 4 ``/dev/null`` (held, so that nothing the backend opens takes the
 numbers the run's result pipe goes to), 5 its socket. Once its run comes, 0 to 3 are the run's
@@ -140,6 +146,20 @@ def _use_cache(message: dict) -> None:
         jax.config.update("jax_compilation_cache_dir", message["cache"])
 
 
+def seccomp_filter(config: dict) -> bytes | None:
+    """The seccomp filter the judge sent (None where it has none for this machine)."""
+    return base64.b64decode(config["seccomp"]) if config.get("seccomp") else None
+
+
+def lock_down(config: dict) -> None:
+    """The worker's privileges dropped (``isolate.lock_down``), as the last step before JAX's
+    backend starts any thread: every step when isolated; otherwise those the server found to
+    work on this machine (it said which do not, once: ``forkserver``)."""
+    from . import isolate
+
+    isolate.lock_down(seccomp_filter(config), () if config["isolate"] else config.get("skip", ()))
+
+
 def worker(config: dict, message: dict, workdir: str) -> None:
     """The submission's process (PID 1 of its namespace when isolated). Never returns."""
     code = SETUP_FAILED
@@ -151,8 +171,7 @@ def worker(config: dict, message: dict, workdir: str) -> None:
         isolate.die_with_parent()
         _settle_in(config, workdir)
         _use_cache(message)
-        if config["isolate"]:
-            isolate.lock_down(base64.b64decode(config["seccomp"]))
+        lock_down(config)
         code = 70
         main(["--result-fd", "3"])  # ends the process itself
     except BaseException as exc:  # noqa: BLE001
@@ -205,7 +224,7 @@ def _spare_worker(config: dict) -> None:
         isolate.die_with_parent()
         if config["isolate"]:
             _settle_in(config, config["workdir"])
-            isolate.lock_down(base64.b64decode(config["seccomp"]))
+        lock_down(config)
         import jax
 
         limits.start_runtime(jax)  # the backend and its threads, under the filter

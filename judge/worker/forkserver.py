@@ -11,8 +11,13 @@ user namespaces. A child leaves everything it would otherwise share with the ser
 earlier or concurrent children before any of the submission's code runs (``isolate``): new
 user, mount, PID, network, IPC and UTS namespaces, fresh size-capped tmpfs mounts over the
 working directory and ``/tmp``, no capabilities, not dumpable, and the same seccomp filter a
-fresh worker gets. Without bubblewrap (``--sandbox none``) the child only gets its own session
-and working directory, as a fresh unsandboxed worker does.
+fresh worker gets. Without bubblewrap (``--sandbox none``) the child gets its own session and
+working directory, as a fresh unsandboxed worker does, and still takes the steps that need no
+privilege: no capabilities, not dumpable, no new privileges, the seccomp filter
+(``child.lock_down``); the server itself is not dumpable and gains no privileges either (it
+forks, so the filter is not its own). Those steps are tried once, in a child forked before
+JAX is imported; any that fails on this machine is named in ``ready`` (``unconfined``) and left
+out of every child, rather than failing every run.
 
 Each isolated child is two processes: a *keeper* that makes the namespaces and mounts, then
 forks the *worker* (PID 1 of the new PID namespace) and waits for it; the keeper exits the way
@@ -32,7 +37,8 @@ message, never pickled)::
     judge -> server  {"op": "config", "isolate": true, "seccomp": BASE64, "workdir": "/sandbox",
                       "tmpfs_bytes": 67108864, "origins": ["jax", "numpy"],
                       "ahead": true}                                            (first message)
-    server -> judge  {"op": "ready", "jax": "0.10.2", "origins": {"jax": PATH | null, ...}}
+    server -> judge  {"op": "ready", "jax": "0.10.2", "origins": {"jax": PATH | null, ...},
+                      "unconfined": TEXT (only without isolation, where a step failed)}
                      | {"op": "failed", "error": TEXT}
     judge -> server  {"op": "run", "id": 7, "workdir": PATH | null, "cache": PATH | null}
                      + descriptors [stdin, stdout, stderr, result, submission(, tasks)]
@@ -82,13 +88,12 @@ def settle() -> None:
         jaxapi.mlir_module().make_ir_context()
 
 
-def _start_self_test(config: dict) -> tuple[int, int] | None:
-    """Fork one child through the isolation steps (``_self_test_answer`` reads how it went), in
-    the state every child is forked in (not dumpable); None without isolation. Started before
-    the server imports JAX, so the test runs meanwhile: forked from the small process it is
-    then, it is cheaper too (a fork of the imported server took it 0.03 to 0.08 s)."""
-    if not config["isolate"]:
-        return None
+def _start_self_test(config: dict) -> tuple[int, int]:
+    """Fork one child through the isolation steps, in the state every child is forked in (not
+    dumpable), or without isolation through the lock-down steps (``isolate.try_lock_down``);
+    ``_self_test_answer`` reads how it went. Started before the server imports JAX, so the test
+    runs meanwhile: forked from the small process it is then, it is cheaper too (a fork of the
+    imported server took it 0.03 to 0.08 s)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -96,9 +101,13 @@ def _start_self_test(config: dict) -> tuple[int, int] | None:
             os.close(read_fd)
             from . import isolate
 
-            isolate.not_dumpable()
-            child.isolate_steps(config, config["workdir"])
-            os.write(write_fd, b"ok")
+            if config["isolate"]:
+                isolate.not_dumpable()
+                child.isolate_steps(config, config["workdir"])
+                answer = "ok"
+            else:
+                answer = json.dumps(isolate.try_lock_down(child.seccomp_filter(config)))
+            os.write(write_fd, answer.encode())
         except BaseException as exc:  # noqa: BLE001
             os.write(write_fd, str(exc).encode()[:500])
         os._exit(0)
@@ -106,15 +115,39 @@ def _start_self_test(config: dict) -> tuple[int, int] | None:
     return pid, read_fd
 
 
-def _self_test_answer(started: tuple[int, int] | None) -> str | None:
-    """None if the isolation steps of ``_start_self_test`` worked here, else why not."""
-    if started is None:
-        return None
+def _self_test_answer(started: tuple[int, int]) -> str:
+    """What the child of ``_start_self_test`` wrote: ``ok``, the failed steps (JSON, without
+    isolation) or why it failed."""
     pid, read_fd = started
-    answer = os.read(read_fd, 600).decode(errors="replace")
+    answer = b""
+    while chunk := os.read(read_fd, 4096):
+        answer += chunk
     os.close(read_fd)
     os.waitpid(pid, 0)
-    return None if answer == "ok" else (answer or "the test child died")
+    return answer.decode(errors="replace") or "the test child died"
+
+
+def confine(config: dict, answer: str) -> str | None:
+    """Without isolation: the server's own steps (not dumpable, no new privileges), and the
+    lock-down steps that failed in the test child (``answer``) left out of every child's
+    (``config["skip"]``); what does not hold here, in words, or None when everything does."""
+    from . import isolate
+
+    try:
+        failed = json.loads(answer)
+    except ValueError:
+        failed = None
+    if isinstance(failed, dict):
+        config["skip"] = list(failed)
+    else:  # the test child did not get to say: no step is known to work
+        failed, config["skip"] = {"lock-down": answer[:300]}, list(isolate.STEPS)
+    for name, step in (("server dumpable", isolate.not_dumpable),
+                       ("server no_new_privs", isolate.no_new_privs)):
+        try:
+            step()
+        except (OSError, AttributeError) as exc:
+            failed[name] = str(exc)
+    return "; ".join(f"{name}: {why}" for name, why in failed.items()) or None
 
 
 def load() -> str:
@@ -195,13 +228,15 @@ def serve(control: socket.socket) -> None:
 
     from . import ahead, isolate
 
+    answer, ready = _self_test_answer(testing), {"op": "ready", "jax": version}
     if config["isolate"]:
         isolate.not_dumpable()
-    problem = _self_test_answer(testing)
-    if problem is not None:
-        _send(control, {"op": "failed", "error": problem})
-        return
-    _send(control, {"op": "ready", "jax": version, "origins": origins(config.get("origins"))})
+        if answer != "ok":
+            _send(control, {"op": "failed", "error": answer})
+            return
+    elif (unconfined := confine(config, answer)) is not None:
+        ready["unconfined"] = unconfined
+    _send(control, {**ready, "origins": origins(config.get("origins"))})
 
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_r, False)

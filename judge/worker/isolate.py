@@ -14,7 +14,9 @@ before any code of the submission runs:
   can change nothing (it is the server's, so other processes are listed there);
 * ``lock_down``: no capabilities, not dumpable (its ``/proc`` files and memory are closed to
   siblings that share the same uid), no new privileges, and the judge's seccomp filter (no new
-  processes, mounts or namespaces, no ptrace, ...).
+  processes, mounts or namespaces, no ptrace, ...). None of these needs a privilege, so a child
+  the server cannot isolate (``--sandbox none``, or a machine that refuses namespaces) takes
+  them all the same, those that work here (``try_lock_down``).
 
 Linux only, through libc (ctypes): Python 3.11 has no ``os.unshare``. Every call raises
 ``OSError`` naming what failed; the caller turns that into an exit status the judge reports.
@@ -142,16 +144,56 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def lock_down(seccomp_program: bytes) -> None:
-    """Drop every capability, become not dumpable, forbid new privileges and install the
-    seccomp filter (classic BPF, as ``judge.run.seccomp.seccomp_program`` builds it)."""
+def drop_capabilities() -> None:
+    """Drop every capability (permitted, effective and inheritable): allowed to any process."""
     header, data = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0), (_CapData * 2)()
     _check(_libc.capset(ctypes.byref(header), data), "capset")
-    not_dumpable()
+
+
+def no_new_privs() -> None:
+    """No privilege gained through ``execve`` from now on (set-uid files, file capabilities)."""
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+
+
+def install_filter(seccomp_program: bytes | None) -> None:
+    """Install the seccomp filter (classic BPF, as ``judge.run.seccomp.seccomp_program`` builds
+    it) on the calling thread; threads it starts later inherit it."""
+    if seccomp_program is None:
+        raise OSError(22, "seccomp: the judge has no filter for this machine")
     if len(seccomp_program) % 8 or not seccomp_program:
         raise OSError(22, "seccomp: the filter is not a list of 8-byte instructions")
     buffer = ctypes.create_string_buffer(seccomp_program, len(seccomp_program))
     program = _SockFprog(len(seccomp_program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
     _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0),
            "prctl(PR_SET_SECCOMP)")
+
+
+#: The steps of ``lock_down``, in their order.
+STEPS = ("capabilities", "dumpable", "no_new_privs", "seccomp")
+
+
+def _steps(seccomp_program: bytes | None) -> list:
+    return list(zip(STEPS, (drop_capabilities, not_dumpable, no_new_privs,
+                            lambda: install_filter(seccomp_program))))
+
+
+def lock_down(seccomp_program: bytes | None, skip=()) -> None:
+    """Drop every capability, become not dumpable, forbid new privileges and install the
+    seccomp filter, in that order; none of these needs a privilege. ``skip``: the names of
+    steps (``capabilities``, ``dumpable``, ``no_new_privs``, ``seccomp``) left out, those
+    ``try_lock_down`` found to fail on this machine."""
+    for name, step in _steps(seccomp_program):
+        if name not in skip:
+            step()
+
+
+def try_lock_down(seccomp_program: bytes | None) -> dict[str, str]:
+    """Take every step of ``lock_down`` that works here, in its order; why each other one
+    failed, by name (empty: all held)."""
+    failed = {}
+    for name, step in _steps(seccomp_program):
+        try:
+            step()
+        except (OSError, AttributeError) as exc:  # AttributeError: no such call in this libc
+            failed[name] = str(exc)
+    return failed
