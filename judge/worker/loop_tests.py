@@ -12,10 +12,23 @@ def producer(jaxpr, var):
     return next((e for e in jaxpr.eqns if any(o is var for o in e.outvars)), None)
 
 
+#: what gives back the bool of shape () it is handed: a cast to bool, and ``jnp.all`` or
+#: ``jnp.any`` of a single test (``reduce_and`` over no axes)
+_SAME_BOOL = frozenset({"convert_element_type", "reduce_and", "reduce_or"})
+
+
+def _same_bool(test) -> bool:
+    """Whether ``test`` (an equation of a condition) hands back its one operand, a bool of
+    shape (), unchanged."""
+    if test.primitive.name not in _SAME_BOOL or len(test.invars) != 1:
+        return False
+    aval = test.invars[0].aval
+    return str(getattr(aval, "dtype", "")) == "bool" and getattr(aval, "shape", None) == ()
+
+
 def conjuncts(cond, test, depth: int = 0) -> list:
     """The tests a while's condition joins with ``&`` (bools), or ``[test]``."""
-    while test is not None and test.primitive.name == "convert_element_type" and depth <= 8 \
-            and str(getattr(test.invars[0].aval, "dtype", "")) == "bool":
+    while test is not None and depth <= 8 and _same_bool(test):
         test, depth = producer(cond, test.invars[0]), depth + 1  # a bool made a bool again
     if test is None or test.primitive.name != "and" or depth > 8:
         return [test]
