@@ -89,6 +89,14 @@ CONCRETE = [
                                          lambda i: i + 1), "3"),
     ("all of two tests stacked", _counted(lambda x: 0, lambda i: jnp.all(jnp.stack([i < K, i < 3])),
                                           lambda i: i + 1), "?"),
+    ("a counter of shape (1,)", _counted(lambda x: jnp.zeros(1, jnp.int32), lambda i: i[0] < K,
+                                         lambda i: i + 1), "5"),
+    ("a counter of shape (1, 1) reshaped", _counted(lambda x: jnp.zeros((1, 1), jnp.int32),
+                                                    lambda i: jnp.reshape(i, ()) < K, lambda i: i + 1), "5"),
+    ("a counter of shape (1,) started from the data", _counted(
+        lambda x: (x[:1] * 0).astype(jnp.int32), lambda i: i[0] < K, lambda i: i + 1), "?"),
+    ("a counter of two entries", _counted(lambda x: jnp.zeros(2, jnp.int32), lambda i: i[0] < K,
+                                          lambda i: i + 1), "?"),
     ("a float counter", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 1.0), "5"),
     ("a float counter by a half", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 0.5), "?"),
 ]
