@@ -6,16 +6,20 @@ loop, an inner loop of the two half steps in each of K trips, sigma as sqrt(v^T 
 ``custom_jvp`` by ``defjvps``, K stopped copies of W scanned as xs, a dict state with products
 written as broadcasts and sums, powers of W^T W built one a trip, while loops tested by
 ``i != K``, ``K > i``, ``i <= K - 1``, ``jnp.all(i < K)`` on an unsigned counter, from -K to 0
-and counting down while ``i >= 1``, ``fori_loop(-K, 0)``, one jitted iteration per K kept by
-``lru_cache``, a ``tree_util.Partial`` body carrying u alone (spectral_norm); bookkeeping as
+and counting down while ``i >= 1``, a counter of shape (1,) read as ``i[0]``, a ``uint8``
+counter, ``fori_loop(-K, 0)``, one jitted iteration per K kept by ``lru_cache``, a
+``tree_util.Partial`` body carrying u alone (spectral_norm); bookkeeping as
 integer products of decisions, ``finite`` from the largest magnitude, the old operand-tuple
 ``lax.cond``, hand-written module classes with ``dot_general`` into float16, ``jnp.reciprocal``
 of the scale and ``ldexp``, a float16 sum divided by a symbolic row count
 (mixed_precision_step); ``log_softmax`` of -inf-filled scores exponentiated (batched_attention);
-``jax.nn.one_hot`` with a symbolic class count, ``argnums=(0, 1)`` rewrapped (loss_and_grads).
+``jax.nn.one_hot`` with a symbolic class count, ``argnums=(0, 1)`` rewrapped (loss_and_grads);
+the Hessian-vector product's closed form and ``jvp`` of a partial ``grad`` (hvp_tanh), and a
+few more of the older problems.
 Wrong answers and cheats beside them: a ``custom_vjp`` forward rule or ``custom_jvp`` rule
 that runs the steps in a Python loop (alone, or beside a loop of K trips), a while's test
-against the data wrapped in ``jnp.any``, three masked steps in each of K trips, sigma as
+against the data wrapped in ``jnp.any``, a counter of shape (1,) started from W, three
+masked steps in each of K trips, sigma as
 ||W^T u||, the scale through exp2 of log2, a loss halved then doubled whose backward forms
 2 * scale in float16, the scale applied after the backward pass, a period compared before the
 increment, ``finite`` that asks the scaled loss too, ``tree_all`` on traced leaves,
