@@ -18,7 +18,8 @@ the Hessian-vector product's closed form and ``jvp`` of a partial ``grad`` (hvp_
 few more of the older problems.
 Wrong answers and cheats beside them: a ``custom_vjp`` forward rule or ``custom_jvp`` rule
 that runs the steps in a Python loop (alone, or beside a loop of K trips), a while's test
-against the data wrapped in ``jnp.any``, a counter of shape (1,) started from W, three
+against the data wrapped in ``jnp.any``, a counter of shape (1,) started from W, K = 1
+written out with no loop, three
 masked steps in each of K trips, sigma as
 ||W^T u||, the scale through exp2 of log2, a loss halved then doubled whose backward forms
 2 * scale in float16, the scale applied after the backward pass, a period compared before the
