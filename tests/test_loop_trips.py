@@ -82,6 +82,21 @@ CONCRETE = [
     ("the bound minus the counter", _counted(lambda x: 0, lambda i: K - i > 0, lambda i: i + 1), "5"),
     ("zero below the bound minus", _counted(lambda x: 0, lambda i: 0 < K - i, lambda i: i + 1), "5"),
     ("counting down past a sum", _counted(lambda x: K, lambda i: i - 1 + 1 > 0, lambda i: i - 1), "5"),
+    ("all of one test", _counted(lambda x: 0, lambda i: jnp.all(i < K), lambda i: i + 1), "5"),
+    ("any of one test made a bool", _counted(lambda x: 0, lambda i: jnp.any((i < K).astype(bool)),
+                                             lambda i: i + 1), "5"),
+    ("all of two tests joined", _counted(lambda x: 0, lambda i: jnp.all((i < K) & (i < 3)),
+                                         lambda i: i + 1), "3"),
+    ("all of two tests stacked", _counted(lambda x: 0, lambda i: jnp.all(jnp.stack([i < K, i < 3])),
+                                          lambda i: i + 1), "?"),
+    ("a counter of shape (1,)", _counted(lambda x: jnp.zeros(1, jnp.int32), lambda i: i[0] < K,
+                                         lambda i: i + 1), "5"),
+    ("a counter of shape (1, 1) reshaped", _counted(lambda x: jnp.zeros((1, 1), jnp.int32),
+                                                    lambda i: jnp.reshape(i, ()) < K, lambda i: i + 1), "5"),
+    ("a counter of shape (1,) started from the data", _counted(
+        lambda x: (x[:1] * 0).astype(jnp.int32), lambda i: i[0] < K, lambda i: i + 1), "?"),
+    ("a counter of two entries", _counted(lambda x: jnp.zeros(2, jnp.int32), lambda i: i[0] < K,
+                                          lambda i: i + 1), "?"),
     ("a float counter", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 1.0), "5"),
     ("a float counter by a half", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 0.5), "?"),
 ]
@@ -456,6 +471,16 @@ def test_a_loop_held_through_a_cond_surely_runs_only_its_own_trips(nests, refuse
     ({k: [(2 * k + 9, 15, None)] for k in (3, 7, 64)}, True),
     # ... 2K trips in all of a loop that another holds: K // 8 + 1 trips of a fixed 16
     ({k: [(k // 8 + 1, 3, None), (16, 15, 0)] for k in (3, 7, 64)}, True),
+    # K trips (or K - 1 after a first step) each holding a fixed loop of its two half steps
+    ({k: [(k, 3, None), (2, 15, 0)] for k in (3, 7, 64)}, False),
+    ({k: [(k - 1, 3, None), (2, 15, 0)] for k in (3, 7, 64)}, False),
+    # ... of three trips: more than a step's two halves
+    ({k: [(k, 3, None), (3, 15, 0)] for k in (3, 7, 64)}, True),
+    # K // 2 trips, or K - 2, each holding a fixed loop of four or two
+    ({k: [(k // 2, 3, None), (4, 15, 0)] for k in (3, 7, 64)}, True),
+    ({k: [(k - 2, 3, None), (2, 15, 0)] for k in (3, 7, 64)}, True),
+    # the holder of K trips under a cond at one of a fixed loop's trips: not surely K
+    ({k: [(4, 2, None), (k, 3, 0, True), (2, 15, 1)] for k in (3, 7, 64)}, True),
 ])
 def test_the_steps_run_at_most_k_trips_and_one_trip_of_padding(nests, refused):
     """The loop that does the most work per trip, its count times those of the loops holding

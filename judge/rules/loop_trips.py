@@ -100,7 +100,8 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
     loop that holds it through a ``cond`` or where it may stop early; or those of one loop of
     the most work read at the same place in every program, ``_alike``), at most K trips and one
     trip's padding (``steps_per_trip`` steps masked past K) at every K (2K trips and the padding
-    for a loop no other loop holds: half a step to a trip, ``_held``), and at most
+    for a loop no other loop holds, or one held by loops of K - 1 trips or more: half a step
+    to a trip, ``_held``, ``_halves``), and at most
     ``steps_per_trip`` trips for each step at every K for every loop (``most_trips``)? A count that is data is refused: nothing shows
     it tracks K; so is a program with more loops than its summary lists."""
     K = rule["parameter"]
@@ -138,7 +139,7 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"the most work per trip runs {told}, its count times the counts of the loops "
                       f"that hold it; that is more than {per} trips for each of the {K} steps, as "
                       f"when a loop of {K} trips holds a fixed loop that runs the steps; {cure}")
-    alone = [not _held(t.program) for t in valued]
+    alone = [not _held(t.program) or _halves(t.program, k) for t, (k, _) in zip(valued, seen)]
     if any(n > (2 * k if flat else k) + per for (k, n), flat in zip(seen, alone)):
         return Breach("unrolled_loop",
                       f"the loops do not run a number of times that tracks {K}: the loop that does "
@@ -199,6 +200,19 @@ def _held(program) -> bool:
     no fixed chunk of steps, which is what the cap of K trips refuses in nested loops."""
     loop = computing(program)
     return loop is not None and loop.within is not None
+
+
+def _halves(program, K: int) -> bool:
+    """Whether the loop that computes the output (``computing``) is held by loops that surely
+    run at least K - 1 trips (``trips`` of its holder, as far as it surely runs; K - 1 after a
+    first step written out): then each of its runs is within one of the steps, and a fixed loop
+    of two trips held there is a step's two half steps (v from u, then u from v), as in one loop
+    of 2K trips. A fixed loop of steps in each of ``K // 8 + 1`` trips is held by fewer."""
+    loop = computing(program)
+    if loop is None or loop.within is None or loop.within >= len(program.loops):
+        return False
+    holder = trips(program, program.loops[loop.within], held=False)
+    return holder is not None and holder >= K - 1
 
 
 def _data(K: str, runs: list, which: str, then: str, cure: str) -> Breach | None:

@@ -12,10 +12,41 @@ def producer(jaxpr, var):
     return next((e for e in jaxpr.eqns if any(o is var for o in e.outvars)), None)
 
 
+#: what gives back the bool of shape () it is handed: a cast to bool, and ``jnp.all`` or
+#: ``jnp.any`` of a single test (``reduce_and`` over no axes)
+_SAME_BOOL = frozenset({"convert_element_type", "reduce_and", "reduce_or"})
+
+
+def _same_bool(test) -> bool:
+    """Whether ``test`` (an equation of a condition) hands back its one operand, a bool of
+    shape (), unchanged."""
+    if test.primitive.name not in _SAME_BOOL or len(test.invars) != 1:
+        return False
+    aval = test.invars[0].aval
+    return str(getattr(aval, "dtype", "")) == "bool" and getattr(aval, "shape", None) == ()
+
+
+#: what moves a value without changing it: a number of one entry reshaped, squeezed or
+#: broadcast to another shape of one entry is that number (a counter of shape (1,) read as
+#: ``i[0]``, started by ``jnp.zeros(1, int32)``)
+_MOVES = frozenset({"reshape", "squeeze", "broadcast_in_dim", "expand_dims", "slice"})
+
+
+def _one_entry(var) -> bool:
+    shape = getattr(getattr(var, "aval", None), "shape", None)
+    return shape is not None and all(type(n) is int and n == 1 for n in shape)
+
+
+def one_entry(eqn) -> bool:
+    """Whether ``eqn`` hands back its one operand, a value of one entry, as a value of one entry
+    (of shape ``()``, ``(1,)``, ``(1, 1)``...): the same number."""
+    return eqn.primitive.name in _MOVES and len(eqn.invars) == 1 and len(eqn.outvars) == 1 \
+        and _one_entry(eqn.invars[0]) and _one_entry(eqn.outvars[0])
+
+
 def conjuncts(cond, test, depth: int = 0) -> list:
     """The tests a while's condition joins with ``&`` (bools), or ``[test]``."""
-    while test is not None and test.primitive.name == "convert_element_type" and depth <= 8 \
-            and str(getattr(test.invars[0].aval, "dtype", "")) == "bool":
+    while test is not None and depth <= 8 and _same_bool(test):
         test, depth = producer(cond, test.invars[0]), depth + 1  # a bool made a bool again
     if test is None or test.primitive.name != "and" or depth > 8:
         return [test]

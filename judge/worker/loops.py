@@ -194,7 +194,8 @@ def _test_count(eqn, test, producers: dict) -> tuple:
         made = inner.get(id(var))
         if made is None or depth > 8:
             return None
-        if made.primitive.name == "convert_element_type" and _whole_dtype(made):
+        if (made.primitive.name == "convert_element_type" and _whole_dtype(made)) \
+                or loop_tests.one_entry(made):
             return side(made.invars[0], depth + 1)
         if made.primitive.name not in ("add", "sub") or len(made.invars) != 2:
             return None
@@ -288,7 +289,7 @@ def _known(var, producers: dict, consts: dict | None = None, outer: dict | None 
     name = made.primitive.name
     if name == "dim_as_value":
         return made.params.get("dim")
-    if name == "convert_element_type" and _whole_dtype(made):
+    if (name == "convert_element_type" and _whole_dtype(made)) or loop_tests.one_entry(made):
         return _known(made.invars[0], producers, consts, outer, depth + 1)
     if name in _ARITHMETIC and len(made.invars) == 2:
         x, y = (_known(v, producers, consts, outer, depth + 1) for v in made.invars)

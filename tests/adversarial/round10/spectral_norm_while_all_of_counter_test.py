@@ -1,0 +1,23 @@
+"""spectral_norm: a ``lax.while_loop`` whose test is wrapped in ``jnp.all`` (as a student who
+once saw an array predicate refused writes it), the counter an unsigned ``jnp.uint32``.
+
+Problem: spectral_norm
+Expected: AC
+Cases: all
+"""
+import jax
+import jax.numpy as jnp
+
+
+def spectral_norm(W, u0, K):
+    def body(state):
+        i, u, v = state
+        v = W.T @ u
+        v = v / jnp.linalg.norm(v)
+        u = W @ v
+        u = u / jnp.linalg.norm(u)
+        return i + jnp.uint32(1), u, v
+
+    _, u, v = jax.lax.while_loop(lambda s: jnp.all(s[0] < K), body, (jnp.uint32(0), u0, jnp.zeros(W.shape[1], W.dtype)))
+    u, v = jax.lax.stop_gradient((u, v))
+    return jnp.vdot(u, W @ v)
