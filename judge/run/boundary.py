@@ -241,14 +241,21 @@ def _clean(decoded):
     return decoded
 
 
+_STR = frozenset((str,))
+
+
 def _trace(raw, where: str) -> Trace:
     msg = _object(raw, where)
     _keys(msg, where, ("primitives", "custom_vjp_calls"))
     names = msg["primitives"]
     if not isinstance(names, list) or len(names) > MAX_PRIMITIVES:
         _fail(f"{where}.primitives", f"expected a list of at most {MAX_PRIMITIVES} names")
-    return Trace(primitives=tuple(_text(n, f"{where}.primitives", protocol.MAX_NAME)
-                                  for n in names),
+    if set(map(type, names)) <= _STR and max(map(len, names), default=0) <= protocol.MAX_NAME \
+            and (joined := "".join(names)).isascii() and joined.isprintable():
+        primitives = tuple(names)  # what ``_text`` keeps of each name: nothing to escape
+    else:
+        primitives = tuple(_text(n, f"{where}.primitives", protocol.MAX_NAME) for n in names)
+    return Trace(primitives=primitives,
                  custom_vjp_calls=_int(msg["custom_vjp_calls"], f"{where}.custom_vjp_calls"))
 
 

@@ -259,7 +259,7 @@ def decode_array(msg) -> np.ndarray:
     """An ARRAY as a NumPy array; ProtocolError for anything that is not one."""
     if not isinstance(msg, dict) or msg.get("kind") != "array":
         raise ProtocolError("expected an array")
-    if set(msg) != {"kind", "dtype", "shape", "data"}:
+    if msg.keys() != {"kind", "dtype", "shape", "data"}:
         raise ProtocolError("an array has exactly the keys kind, dtype, shape and data")
     name = msg["dtype"]
     if not isinstance(name, str):
@@ -273,8 +273,8 @@ def decode_array(msg) -> np.ndarray:
     count = math.prod(shape)  # exact: Python integers do not wrap
     if len(data) != 4 * -(-count * dtype.itemsize // 3):  # base64 of exactly that many bytes
         raise ProtocolError("array data that does not fit its shape")
-    try:
-        raw = base64.b64decode(data, validate=True)
+    try:  # ``base64.b64decode(data, validate=True)``, on the ASCII text as it is
+        raw = binascii.a2b_base64(data, strict_mode=True)
     except (binascii.Error, ValueError):
         raise ProtocolError("array data is not base64") from None
     if len(raw) != count * dtype.itemsize:
