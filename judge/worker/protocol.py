@@ -280,10 +280,9 @@ def decode_array(msg) -> np.ndarray:
     if len(raw) != count * dtype.itemsize:
         raise ProtocolError("array data that does not fit its shape")
     try:
-        arr = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(shape)
+        return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(shape)
     except (ValueError, OverflowError):
         raise ProtocolError("a shape that cannot be made") from None
-    return arr
 
 
 def encode_value(value, _depth: int = 0) -> dict:

@@ -441,10 +441,10 @@ def first_unscaled(base, scaled, factor: float, max_rules: int = 16):
     if base.shape != scaled.shape:
         return ()
     wide, powers = base.astype(np.float64), np.array([float(factor) ** n for n in range(1, max_rules + 1)])
-    fixed = (wide == 0) | ~np.isfinite(wide)
-    ok = fixed & ((scaled.astype(np.float64) == wide) | (np.isnan(wide) & np.isnan(scaled.astype(np.float64))))
+    fixed, same = (wide == 0) | ~np.isfinite(wide), scaled.astype(np.float64)
+    ok = fixed & ((same == wide) | (np.isnan(wide) & np.isnan(same)))
     with np.errstate(over="ignore", invalid="ignore"):
         for part in ([powers] if base.size <= 4096 else powers[:, None]):  # the same products
-            ok |= ~fixed & (scaled[..., None] == (wide[..., None] * part).astype(base.dtype)).any(axis=-1)
-    bad = np.argwhere(~ok)
+            ok |= ~fixed & np.logical_or.reduce(scaled[..., None] == (wide[..., None] * part).astype(base.dtype), -1)
+    bad = () if ok.all() else np.argwhere(~ok)
     return tuple(int(i) for i in bad[0]) if len(bad) else None
