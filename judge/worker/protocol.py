@@ -176,7 +176,6 @@ MAX_DEPTH = 16
 
 #: Nodes (containers and leaves) in one VALUE; a larger output is sent as "too_many".
 MAX_NODES = 10_000
-
 #: Characters of a dict key or of an "other" value's type name.
 MAX_NAME = 100
 
@@ -197,10 +196,8 @@ MAX_LOOPS = 64
 #: Dimensions of one value in a program summary, and the largest count it may state.
 MAX_SUMMARY_NDIM = 64
 MAX_SUMMARY_COUNT = 2 ** 53
-
 #: Why a submission's output could not be sent as it is (``{"kind": "malformed", "why": ...}``).
 MALFORMED = ("too_deep", "cyclic", "too_many", "bad_key")
-
 #: Dimensions of one ARRAY.
 MAX_NDIM = 32
 
@@ -434,14 +431,18 @@ def _no_constant(name):
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)  # one for all: json.loads makes one a call
+
+
 def loads(line: bytes | str) -> dict:
     """One message: a JSON object with a string ``type``. The text of a parse error is not kept
     (its position is the sender's choice)."""
     if len(line) > MAX_MESSAGE_BYTES:
         raise ProtocolError("message too large")
-    try:  # UTF-8 only: json.loads would guess UTF-16 or UTF-32 from the bytes
-        msg = json.loads(line.decode("utf-8") if isinstance(line, bytes) else line,
-                         parse_constant=_no_constant)
+    try:  # UTF-8 only for bytes: json.loads would guess UTF-16 or UTF-32 (as it does for a bytearray)
+        text = line.decode("utf-8") if isinstance(line, bytes) else line
+        text = text.decode(json.detect_encoding(text), "surrogatepass") if isinstance(text, bytearray) else text
+        msg = _DECODER.decode(text)
     except (ValueError, RecursionError):
         raise ProtocolError("a line that is not JSON") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
