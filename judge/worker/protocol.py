@@ -164,6 +164,7 @@ HALT_CAUSES = ("memory_limit", "output_limit", "instrument_tampered")
 #: dtypes that may cross the channel. bfloat16 comes from ml_dtypes (a JAX dependency).
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
           "uint8", "uint16", "uint32", "uint64", "bool")
+_NUMPY_DTYPES = {name: np.dtype(name) for name in DTYPES if name != "bfloat16"}  # made once
 
 #: Hard cap on one result line, so a hostile worker cannot make the judge buffer without bound,
 #: and on everything one run may send on the result channel (all its lines together).
@@ -173,12 +174,10 @@ MAX_CHANNEL_BYTES = 64 * 1024 * 1024
 #: How deep containers (dict, list, tuple) may nest in a VALUE: the root is at depth 0, and a
 #: container at depth MAX_DEPTH or deeper is sent as ``{"kind": "malformed", "why": "too_deep"}``.
 MAX_DEPTH = 16
-
 #: Nodes (containers and leaves) in one VALUE; a larger output is sent as "too_many".
 MAX_NODES = 10_000
 #: Characters of a dict key or of an "other" value's type name.
 MAX_NAME = 100
-
 #: Values a program summary lists in ``largest``, and distinct primitives in ``primitives``.
 MAX_LARGEST = 4
 #: Lines of the submission a program summary lists in ``busiest`` (``program.py``).
@@ -192,7 +191,6 @@ MAX_TYPED = 256
 MAX_TYPED_VALUES = 16
 #: Live loops a program summary describes.
 MAX_LOOPS = 64
-
 #: Dimensions of one value in a program summary, and the largest count it may state.
 MAX_SUMMARY_NDIM = 64
 MAX_SUMMARY_COUNT = 2 ** 53
@@ -217,7 +215,7 @@ def _dtype(name: str) -> np.dtype:
         import ml_dtypes
 
         return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(name)
+    return _NUMPY_DTYPES[name]
 
 
 def dtype_named(name: str) -> np.dtype:
@@ -441,7 +439,9 @@ def loads(line: bytes | str) -> dict:
         raise ProtocolError("message too large")
     try:  # UTF-8 only for bytes: json.loads would guess UTF-16 or UTF-32 (as it does for a bytearray)
         text = line.decode("utf-8") if isinstance(line, bytes) else line
-        text = text.decode(json.detect_encoding(text), "surrogatepass") if isinstance(text, bytearray) else text
+        if isinstance(text, bytearray):  # as json.loads reads it: "{" then no NUL is UTF-8 there
+            utf8 = text[:1] == b"{" and text[1:2] != b"\0"
+            text = text.decode("utf-8" if utf8 else json.detect_encoding(text), "surrogatepass")
         msg = _DECODER.decode(text)
     except (ValueError, RecursionError):
         raise ProtocolError("a line that is not JSON") from None
