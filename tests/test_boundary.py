@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from judge.grade import batch, example_diff, grading
-from judge.run import boundary
+from judge.run import boundary, values
 from judge.run import collect as channel_reader
 from judge import cli
 from judge.run.boundary import Expected
@@ -461,3 +461,43 @@ def test_escape_leaves_only_printable_ascii_alone():
                 assert escaping.escape(text, multiline) == by_pattern(text, multiline), (code, multiline)
     assert escaping.escape("x\ty\nz", multiline=True) == "x\ty\nz"
     assert escaping.escape("x\ty\nz") == "x\\ty\\nz"
+
+
+def _in_full(raw):
+    """What ``boundary.value`` gives through the general decoding, its quick path aside."""
+    return values.clean(protocol.decode_value(raw))
+
+
+@pytest.mark.parametrize("raw", [
+    OUTPUT,
+    {"kind": "dict", "items": {}},
+    {"kind": "dict", "items": {"w": {**F32, "shape": [1, 2]}, "b": F32}},
+])
+def test_a_dict_of_arrays_is_decoded_as_in_full(raw):
+    quick = boundary.value(raw)
+    assert list(quick) == list(_in_full(raw))
+    for key, got in quick.items():
+        full = _in_full(raw)[key]
+        assert got.dtype == full.dtype and got.shape == full.shape and got.tobytes() == full.tobytes()
+        assert got.flags.writeable
+
+
+@pytest.mark.parametrize("raw", [
+    {"kind": "dict", "items": {"x": {**F32, "data": "!!!!"}}},                 # not base64
+    {"kind": "dict", "items": {"x": {**F32, "extra": 1}}},                     # a key too many
+    {"kind": "dict", "items": {"x" * (protocol.MAX_NAME + 1): F32}},           # a key too long
+    {"kind": "dict", "items": {"x": F32}, "more": 1},                          # a container key too many
+    {"kind": "dict", "items": {"x": {**F32, "shape": [3]}}},                   # data of another shape
+])
+def test_a_bad_dict_of_arrays_is_refused_as_in_full(raw):
+    with pytest.raises(protocol.ProtocolError) as full:
+        _in_full(raw)
+    with pytest.raises(protocol.ProtocolError) as quick:
+        boundary.value(raw, "case.output")
+    assert str(quick.value) == f"case.output: {full.value}"
+
+
+def test_keys_to_escape_and_other_values_are_decoded_in_full():
+    raw = {"kind": "dict", "items": {"a\nb": F32, "c": {"kind": "other", "type": "str"}}}
+    got = boundary.value(raw)
+    assert list(got) == ["a\\nb", "c"] and got["c"] == protocol.Other("str")

@@ -28,6 +28,25 @@ def test_check_values(got, expected, tol, ok):
     assert (compare.check_values(got, expected, "values", tol) is None) is ok
 
 
+@pytest.mark.parametrize("got, expected, tol", [
+    (f32(1, -0.0, np.nan, np.inf), f32(1, -0.0, np.nan, np.inf), {**TOL, "signed_zero": True}),
+    (np.float32(np.nan), np.float32(np.nan), {"rtol": 0.0, "atol": 0.0}),
+    (np.arange(6, dtype=np.int32).reshape(2, 3), np.arange(6, dtype=np.int32).reshape(2, 3), {}),
+])
+def test_the_same_bits_agree_with_the_full_comparison(got, expected, tol):
+    """Arrays of the same bytes are passed at once; the elementwise comparison agrees."""
+    assert compare.check_values(got, expected, "values", tol) is None
+    assert compare.close_mask(got, expected, tol.get("rtol", 0.0), tol.get("atol", 0.0),
+                              tol.get("signed_zero", False)).all()
+
+
+def test_the_same_bytes_of_another_shape_or_dtype_are_compared_in_full():
+    got = np.zeros(2, np.float32)
+    assert not compare._same_bits(got, np.zeros((1, 2), np.float32))
+    assert not compare._same_bits(got, np.zeros(1, np.float64))  # 8 bytes both
+    assert compare._same_bits(got, np.zeros(2, np.float32))
+
+
 def test_value_mismatch_names_field_and_first_position():
     m = compare.check_values(f32(1, 5, 7), f32(1, 2, 3), "grads", TOL)
     assert m.reason == "wrong_value" and m.field == "grads"

@@ -63,9 +63,11 @@ def test_a_case_the_plan_was_not_made_with_is_resolved_on_its_own(pairwise):
     assert planned.of(other).case is other
 
 
-def test_a_grade_resolves_each_case_s_program_once(pairwise, monkeypatch):
-    """Grading reads the plan: the rules' program of each case is resolved once per grade, not
-    once for the request, again for the rules and again for the verdict."""
+def test_a_grade_resolves_each_case_s_program_once(monkeypatch):
+    """Grading reads the plan: the rules' program of each case is resolved once, not once for
+    the request, again for the rules and again for the verdict; and once per problem, not per
+    grade: the next submission's grade reuses it."""
+    pairwise = spec.load(ROOT / "problems" / "pairwise_sq_dists.yaml")  # planned by no test yet
     calls = []
     real = rules.symbolic_trace
 
@@ -74,10 +76,21 @@ def test_a_grade_resolves_each_case_s_program_once(pairwise, monkeypatch):
         return real(problem, inputs)
 
     monkeypatch.setattr(rules, "symbolic_trace", counted)
-    result = grading.grade(pairwise, ROOT / "reference" / "pairwise_sq_dists.py", examples_only=True,
-                           hints=False, use_cache=False)  # no reference run to fill a cache
-    assert result.verdict is Verdict.AC, [c.message for c in result.cases]
-    assert len(calls) == len(pairwise.examples)
+    for _ in range(2):
+        result = grading.grade(pairwise, ROOT / "reference" / "pairwise_sq_dists.py", examples_only=True,
+                               hints=False, use_cache=False)  # no reference run to fill a cache
+        assert result.verdict is Verdict.AC, [c.message for c in result.cases]
+        assert len(calls) == len(pairwise.examples)
+
+
+def test_a_problem_loaded_again_is_planned_again(pairwise):
+    """A case's plan is kept per problem object: a spec loaded again (edited, say) is planned
+    anew, and its plan is not the old problem's."""
+    again = spec.load(ROOT / "problems" / "pairwise_sq_dists.yaml")
+    case, other = pairwise.examples[0], again.examples[0]
+    assert plan.case_plan(pairwise, case) is plan.case_plan(pairwise, case)
+    assert plan.case_plan(again, other) is not plan.case_plan(pairwise, case)
+    assert plan.case_plan(again, other).case is other
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
 """The worker/judge message format: exact round trips and refusal of malformed data."""
 
 import base64
+import json
 
 import ml_dtypes
 import numpy as np
@@ -55,3 +56,20 @@ def test_messages_must_be_typed_objects():
 def test_nan_never_travels_as_a_bare_json_float():
     with pytest.raises(ValueError):
         protocol.dumps({"type": "x", "v": float("nan")})
+
+
+@pytest.mark.parametrize("line", [b'{"type": "case", "index": 1}', b'{"type": "case", "x": NaN}',
+                                  b'{"type": "case"} trailing', b"[1]"])
+def test_a_line_is_read_as_json_reads_it_without_a_decoder_per_line(line):
+    """The result channel's lines come as bytearrays: each is read as ``json.loads`` reads it
+    (with one decoder kept for every line), NaN and the infinities refused."""
+    for raw in (bytes(line), bytearray(line)):  # either way alike, for these
+        try:
+            expected = json.loads(raw, parse_constant=protocol._no_constant)
+        except ValueError:
+            expected = None
+        if not isinstance(expected, dict):
+            with pytest.raises(protocol.ProtocolError):
+                protocol.loads(raw)
+        else:
+            assert protocol.loads(raw) == expected

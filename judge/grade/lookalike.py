@@ -185,14 +185,16 @@ class _Own(ast.NodeVisitor):
 
     def __init__(self, entry_point: str, shared: set[str], sizes: dict[int, int]):
         self.entry_point, self.shared, self.count = entry_point, shared, 0
-        self.sizes = sizes  # of the submission's nodes; only a node of a piece's size is compared
-        self.piece_sizes = {int(key.partition(":")[0]) for key in shared}
+        self.sizes = sizes  # of the submission's nodes; only a node of a piece's size and kind
+        # is compared (reducing keeps a piece's kind: its key's text starts with the kind's name)
+        self.piece_kinds = {(int(size), text.partition("(")[0])
+                            for size, _, text in (key.partition(":") for key in shared)}
 
     def visit(self, node):
         if isinstance(node, _SKIPPED) or isinstance(node, (ast.Import, ast.ImportFrom)):
             return
         size = self.sizes.get(id(node), 0)
-        if isinstance(node, _PIECES) and size in self.piece_sizes \
+        if isinstance(node, _PIECES) and (size, type(node).__name__) in self.piece_kinds \
                 and _key(node, size) in self.shared:
             return
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \

@@ -22,6 +22,7 @@ from typing import Mapping
 import numpy as np
 
 from judge import rules
+from judge.memo import ByIdentity
 from judge.problem import layout
 from judge.problem.model import Case, Problem, dim_ranges
 
@@ -94,8 +95,16 @@ def traced_arrays(problem: Problem) -> tuple[str, ...]:
     return tuple(p.name for p in problem.parameters if p.traced and p.kind == "array")
 
 
+#: (problem, case) -> its plan: the same for every submission of the problem
+_PLANS = ByIdentity()
+
+
 def case_plan(problem: Problem, case) -> CasePlan:
-    """One case's plan (``CasePlan``)."""
+    """One case's plan (``CasePlan``), made once per problem and case (shared: read-only)."""
+    return _PLANS.get((problem, case), lambda: _case_plan(problem, case))
+
+
+def _case_plan(problem: Problem, case) -> CasePlan:
     inputs = case.inputs
     probe_args = (layout.nest(layout.input_slots(problem, inputs), case.probe_inputs)
                   if case.probe_inputs else {})

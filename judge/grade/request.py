@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ import numpy as np
 from judge import rules
 from judge.errors import JudgeError
 from judge.grade import plan
+from judge.memo import ByIdentity
 from judge.problem.model import Problem
 from judge.rules.custom_vjp_grads import draw_factors
 from judge.worker import protocol
@@ -25,8 +27,28 @@ MESSAGE_FLOOR = 1024 * 1024
 def message_budget(problem: Problem, cases) -> int:
     """Bytes one result line may take: the floor plus 16 times the largest expected output
     (base64, the scaled output, probes, a wrong shape); past it a line is OLE, never parsed."""
-    largest = max((sum(np.asarray(v).nbytes for v in c.expected.values()) for c in cases), default=0)
+    largest = max((_sent(problem, c).expected_bytes for c in cases), default=0)
     return MESSAGE_FLOOR + 16 * largest
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """What the request carries of one case, the same for every submission of the problem."""
+
+    args: dict            # its inputs, encoded (shared by every request: never changed)
+    probe_args: dict      # its probe inputs, encoded
+    expected_bytes: int   # the bytes of its expected output
+
+
+_SENT = ByIdentity()
+
+
+def _sent(problem: Problem, case, planned: plan.CasePlan | None = None) -> _Sent:
+    def make() -> _Sent:
+        probe_args = (planned or plan.case_plan(problem, case)).probe_args
+        return _Sent(args=protocol.encode_args(case.inputs), probe_args=protocol.encode_args(probe_args),
+                     expected_bytes=sum(np.asarray(v).nbytes for v in case.expected.values()))
+    return _SENT.get((problem, case), make)
 
 
 #: How a worker evaluates each traced program (``judge.worker.evaluate``): "numpy" computes the
@@ -66,8 +88,8 @@ def build_request(problem: Problem, submission: Path, cases, planned: plan.Plan 
         "evaluator": evaluator(),
         # examples come first; the supervisor holds the rest back until they are reported
         "public_cases": sum(1 for c in cases if c.visibility == "example"),
-        "cases": [{"index": c.index, "args": protocol.encode_args(c.inputs),
-                   "probe_args": protocol.encode_args(planned.of(c).probe_args),
+        "cases": [{"index": c.index, "args": (sent := _sent(problem, c, planned.of(c))).args,
+                   "probe_args": sent.probe_args,
                    "factor": factor,
                    **({"symbolic": dict(spec)} if (spec := planned.of(c).symbolic) else {})}
                   for c, factor in zip(cases, draw_factors(len(cases)))],

@@ -192,7 +192,9 @@ def check_case(problem, trace: TraceEvidence) -> Breach | None:
     if breach:
         return breach
     for i, rule in enumerate(problem.rules):
-        mine = replace(trace, related=tuple(trace.related_by_rule.get(i, ())))
+        related = tuple(trace.related_by_rule.get(i, ()))
+        # the same evidence where the rule's own traces are the ones it holds already (none)
+        mine = trace if not related and not trace.related else replace(trace, related=related)
         breach = RULES[rule["id"]].check(rule, mine, problem)
         if breach:
             return breach

@@ -208,6 +208,8 @@ from judge.run.fields import (  # noqa: E402 - the field checks, shared with jud
     boolean as _bool, fail as _fail, integer as _int, keys as _keys, number as _number, obj as _object,
     optional as _optional, text as _text)
 from judge.run.summary import program as _program  # noqa: E402
+from judge.run import values as channel_values  # noqa: E402
+from judge.run.values import value  # noqa: E402, F401 - re-exported
 from judge.run.shared_compile import check_ops  # noqa: E402
 
 
@@ -222,33 +224,19 @@ def _error(value, where: str, kinds=protocol.ERROR_KINDS) -> ErrorReport:
                        source=_optional(_text, msg["source"], f"{where}.source", MAX_SOURCE))
 
 
-def value(raw, where: str = "value"):
-    """A VALUE decoded (``protocol.decode_value``) with its dict keys and type names escaped."""
-    try:
-        return _clean(protocol.decode_value(raw))
-    except ProtocolError as exc:
-        _fail(where, str(exc))
-
-
-def _clean(decoded):
-    if isinstance(decoded, protocol.Other):
-        return protocol.Other(escape(decoded.type_name))
-    if isinstance(decoded, dict):
-        return {escape(k): _clean(v) for k, v in decoded.items()}
-    if isinstance(decoded, (list, tuple)):
-        items = [_clean(v) for v in decoded]
-        return items if isinstance(decoded, list) else tuple(items)
-    return decoded
-
-
 def _trace(raw, where: str) -> Trace:
     msg = _object(raw, where)
     _keys(msg, where, ("primitives", "custom_vjp_calls"))
     names = msg["primitives"]
     if not isinstance(names, list) or len(names) > MAX_PRIMITIVES:
         _fail(f"{where}.primitives", f"expected a list of at most {MAX_PRIMITIVES} names")
-    return Trace(primitives=tuple(_text(n, f"{where}.primitives", protocol.MAX_NAME)
-                                  for n in names),
+    if set(map(type, names)) <= channel_values.STR \
+            and max(map(len, names), default=0) <= protocol.MAX_NAME \
+            and (joined := "".join(names)).isascii() and joined.isprintable():
+        primitives = tuple(names)  # what ``_text`` keeps of each name: nothing to escape
+    else:
+        primitives = tuple(_text(n, f"{where}.primitives", protocol.MAX_NAME) for n in names)
+    return Trace(primitives=primitives,
                  custom_vjp_calls=_int(msg["custom_vjp_calls"], f"{where}.custom_vjp_calls"))
 
 
@@ -341,7 +329,7 @@ def _skipped(msg: dict, expected: Expected, index: int) -> CaseReport:
         _fail("case", "a skipped case reports its program, trace and output's form, nothing else")
     cap = expected.capture_bytes + CAPTURE_MARGIN
     try:
-        form = _clean(protocol.decode_value(msg["output"], form=True))
+        form = channel_values.clean(protocol.decode_value(msg["output"], form=True))
     except ProtocolError as exc:
         _fail("case.output", str(exc))
     return CaseReport(index=index, time_s=_number(msg["time_s"], "case.time_s"),

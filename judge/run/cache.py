@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from judge.errors import JudgeError
+from judge.memo import ByIdentity
 
 #: Environment of a worker that uses the cache; the directory is added by the runner.
 JAX_SETTINGS = {
@@ -106,11 +107,16 @@ def _marker(problem) -> Path:
     digest = hashlib.sha256()
     raw = getattr(problem, "raw", None)
     if raw:
-        digest.update(json.dumps(_without_expected(raw), sort_keys=True, default=repr).encode())
+        digest.update(_SPEC_TEXT.get((raw,), lambda: json.dumps(
+            _without_expected(raw), sort_keys=True, default=repr).encode()))
     else:
         digest.update(problem.path.read_bytes() if problem.path.is_file() else b"")
     digest.update(b"\0" + (problem.reference.read_bytes() if problem.reference.is_file() else b""))
     return directory() / f".warm-{problem.id}-{digest.hexdigest()[:16]}"
+
+
+#: a loaded spec (its ``raw`` mapping) -> its text without the expected outputs, made once
+_SPEC_TEXT = ByIdentity(64)
 
 
 def _without_expected(raw: dict) -> dict:

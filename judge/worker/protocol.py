@@ -164,6 +164,7 @@ HALT_CAUSES = ("memory_limit", "output_limit", "instrument_tampered")
 #: dtypes that may cross the channel. bfloat16 comes from ml_dtypes (a JAX dependency).
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
           "uint8", "uint16", "uint32", "uint64", "bool")
+_NUMPY_DTYPES = {name: np.dtype(name) for name in DTYPES if name != "bfloat16"}  # made once
 
 #: Hard cap on one result line, so a hostile worker cannot make the judge buffer without bound,
 #: and on everything one run may send on the result channel (all its lines together).
@@ -173,13 +174,10 @@ MAX_CHANNEL_BYTES = 64 * 1024 * 1024
 #: How deep containers (dict, list, tuple) may nest in a VALUE: the root is at depth 0, and a
 #: container at depth MAX_DEPTH or deeper is sent as ``{"kind": "malformed", "why": "too_deep"}``.
 MAX_DEPTH = 16
-
 #: Nodes (containers and leaves) in one VALUE; a larger output is sent as "too_many".
 MAX_NODES = 10_000
-
 #: Characters of a dict key or of an "other" value's type name.
 MAX_NAME = 100
-
 #: Values a program summary lists in ``largest``, and distinct primitives in ``primitives``.
 MAX_LARGEST = 4
 #: Lines of the submission a program summary lists in ``busiest`` (``program.py``).
@@ -193,14 +191,11 @@ MAX_TYPED = 256
 MAX_TYPED_VALUES = 16
 #: Live loops a program summary describes.
 MAX_LOOPS = 64
-
 #: Dimensions of one value in a program summary, and the largest count it may state.
 MAX_SUMMARY_NDIM = 64
 MAX_SUMMARY_COUNT = 2 ** 53
-
 #: Why a submission's output could not be sent as it is (``{"kind": "malformed", "why": ...}``).
 MALFORMED = ("too_deep", "cyclic", "too_many", "bad_key")
-
 #: Dimensions of one ARRAY.
 MAX_NDIM = 32
 
@@ -220,7 +215,7 @@ def _dtype(name: str) -> np.dtype:
         import ml_dtypes
 
         return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(name)
+    return _NUMPY_DTYPES[name]
 
 
 def dtype_named(name: str) -> np.dtype:
@@ -259,7 +254,7 @@ def decode_array(msg) -> np.ndarray:
     """An ARRAY as a NumPy array; ProtocolError for anything that is not one."""
     if not isinstance(msg, dict) or msg.get("kind") != "array":
         raise ProtocolError("expected an array")
-    if set(msg) != {"kind", "dtype", "shape", "data"}:
+    if msg.keys() != {"kind", "dtype", "shape", "data"}:
         raise ProtocolError("an array has exactly the keys kind, dtype, shape and data")
     name = msg["dtype"]
     if not isinstance(name, str):
@@ -273,17 +268,16 @@ def decode_array(msg) -> np.ndarray:
     count = math.prod(shape)  # exact: Python integers do not wrap
     if len(data) != 4 * -(-count * dtype.itemsize // 3):  # base64 of exactly that many bytes
         raise ProtocolError("array data that does not fit its shape")
-    try:
-        raw = base64.b64decode(data, validate=True)
+    try:  # ``base64.b64decode(data, validate=True)``, on the ASCII text as it is
+        raw = binascii.a2b_base64(data, strict_mode=True)
     except (binascii.Error, ValueError):
         raise ProtocolError("array data is not base64") from None
     if len(raw) != count * dtype.itemsize:
         raise ProtocolError("array data that does not fit its shape")
     try:
-        arr = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(shape)
+        return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(shape)
     except (ValueError, OverflowError):
         raise ProtocolError("a shape that cannot be made") from None
-    return arr
 
 
 def encode_value(value, _depth: int = 0) -> dict:
@@ -435,14 +429,20 @@ def _no_constant(name):
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)  # one for all: json.loads makes one a call
+
+
 def loads(line: bytes | str) -> dict:
     """One message: a JSON object with a string ``type``. The text of a parse error is not kept
     (its position is the sender's choice)."""
     if len(line) > MAX_MESSAGE_BYTES:
         raise ProtocolError("message too large")
-    try:  # UTF-8 only: json.loads would guess UTF-16 or UTF-32 from the bytes
-        msg = json.loads(line.decode("utf-8") if isinstance(line, bytes) else line,
-                         parse_constant=_no_constant)
+    try:  # UTF-8 only for bytes: json.loads would guess UTF-16 or UTF-32 (as it does for a bytearray)
+        text = line.decode("utf-8") if isinstance(line, bytes) else line
+        if isinstance(text, bytearray):  # as json.loads reads it: "{" then no NUL is UTF-8 there
+            utf8 = text[:1] == b"{" and text[1:2] != b"\0"
+            text = text.decode("utf-8" if utf8 else json.detect_encoding(text), "surrogatepass")
+        msg = _DECODER.decode(text)
     except (ValueError, RecursionError):
         raise ProtocolError("a line that is not JSON") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):

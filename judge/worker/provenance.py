@@ -434,17 +434,17 @@ def first_unscaled(base, scaled, factor: float, max_rules: int = 16):
     """Index of the first entry of ``base`` (an array) whose value in ``scaled`` is not
     ``base * factor**n`` for some n in 1..max_rules, or None if every entry is. Zeros and
     non-finite entries must stay what they were. ``factor`` is a power of two, so honest
-    scaling is exact."""
+    scaling is exact. Every power is compared at once for a small array, one at a time else."""
     import numpy as np
 
     base, scaled = np.asarray(base), np.asarray(scaled)
     if base.shape != scaled.shape:
         return ()
-    wide = base.astype(np.float64)
-    fixed = (wide == 0) | ~np.isfinite(wide)
-    ok = fixed & ((scaled.astype(np.float64) == wide) | (np.isnan(wide) & np.isnan(scaled.astype(np.float64))))
+    wide, powers = base.astype(np.float64), np.array([float(factor) ** n for n in range(1, max_rules + 1)])
+    fixed, same = (wide == 0) | ~np.isfinite(wide), scaled.astype(np.float64)
+    ok = fixed & ((same == wide) | (np.isnan(wide) & np.isnan(same)))
     with np.errstate(over="ignore", invalid="ignore"):
-        for n in range(1, max_rules + 1):
-            ok |= ~fixed & (scaled == (wide * float(factor) ** n).astype(base.dtype))
-    bad = np.argwhere(~ok)
+        for part in ([powers] if base.size <= 4096 else powers[:, None]):  # the same products
+            ok |= ~fixed & np.logical_or.reduce(scaled[..., None] == (wide[..., None] * part).astype(base.dtype), -1)
+    bad = () if ok.all() else np.argwhere(~ok)
     return tuple(int(i) for i in bad[0]) if len(bad) else None
