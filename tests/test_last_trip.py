@@ -247,3 +247,89 @@ def test_a_case_is_measured_only_where_the_worker_could_measure_it():
     report.shortened = boundary.Shortened(loop=0, output=np.float32(1.0), trips=0)
     report.program = SimpleNamespace(loops=(object(),))
     assert trips.moved(None, None, report) is None  # a loop of no trip: nothing to leave out
+
+
+def _rows(W, u0, xs, reverse=False):
+    """A scan reading rows and stacking rows, forward or reversed."""
+    def body(u, x):
+        u, v = _step(W, u)
+        return u, (u @ W @ v) * x
+    return jax.lax.scan(body, u0, xs, reverse=reverse)
+
+
+def _counted(W, u0, k):
+    def body(c):
+        u, v = _step(W, c[1])
+        return c[0] + 1, u, v
+    return jax.lax.while_loop(lambda c: c[0] < k, body, (jnp.int32(0), u0, jnp.zeros(3)))
+
+
+def _loop_alone(fn, *args):
+    """The first scan or while of ``fn``'s program at ``args``, and its operands' values."""
+    closed = jax.make_jaxpr(fn)(*args)
+    eqn = next(e for e in closed.jaxpr.eqns if e.primitive.name in ("scan", "while"))
+    env = dict(zip(closed.jaxpr.invars, args))
+    env.update(zip(closed.jaxpr.constvars, closed.consts))
+    for e in closed.jaxpr.eqns[:closed.jaxpr.eqns.index(eqn)]:  # what the loop reads, bound
+        outs = e.primitive.bind(*[v.val if hasattr(v, "val") else env[v] for v in e.invars], **e.params)
+        env.update(zip(e.outvars, outs if e.primitive.multiple_results else [outs]))
+    return eqn, [v.val if hasattr(v, "val") else env[v] for v in eqn.invars]
+
+
+def _evaluated(fn, *args) -> list:
+    """``fn``'s program evaluated as a case's is, operation by operation."""
+    closed = jax.make_jaxpr(fn)(*args)
+    return [np.asarray(x) for x in EVALUATOR.run(closed.jaxpr, closed.consts, *args, jit_inlined=True)]
+
+
+XS = np.linspace(1, 2, 6, dtype=np.float32)
+
+
+@pytest.mark.parametrize("fn, args, steps, fewer", [
+    (_rows, (W, U0, XS), 6, lambda: _evaluated(_rows, W, U0, XS[:5])),
+    (functools.partial(_rows, reverse=True), (W, U0, XS), 6,
+     lambda: _evaluated(functools.partial(_rows, reverse=True), W, U0, XS[1:])),
+    (_rows, (W, U0, XS[:1]), 1, lambda: [U0, np.zeros(1, np.float32)]),
+    (functools.partial(_counted, k=7), (W, U0), 7, lambda: _evaluated(functools.partial(_counted, k=6), W, U0)),
+    (functools.partial(_counted, k=0), (W, U0), 0, lambda: _evaluated(functools.partial(_counted, k=0), W, U0)),
+])
+def test_one_run_gives_the_loops_own_results_bit_for_bit_and_those_one_trip_short(fn, args, steps, fewer):
+    """The measurement runs the loop once on each side: its full results are the loop's own,
+    evaluated whole, bit for bit; its results one trip short are those of a loop of one trip
+    fewer (a scan's rows padded with the last one made; a while's carry before its last trip)."""
+    eqn, ins = _loop_alone(fn, *args)
+    both = _evaluated(lambda *xs: last_trip.both_runs(eqn, list(xs)), *ins)
+    count = len(eqn.outvars)
+    full, short, ran = both[:count], both[count:2 * count], both[-1]
+    own = _evaluated(lambda *xs: eqn.primitive.bind(*xs, **eqn.params), *ins)
+    assert int(ran) == steps
+    assert [x.tobytes() for x in full] == [x.tobytes() for x in own]
+    want = fewer()
+    if eqn.primitive.name == "scan":  # the rows made, padded with the last one
+        reverse = eqn.params["reverse"]
+        rows = want[1] if steps > 1 else want[1][:0]
+        pad = (rows[:1] if reverse else rows[-1:]) if steps > 1 else np.zeros((1,), np.float32)
+        want = [want[0], np.concatenate([pad, rows] if reverse else [rows, pad])]
+    assert [x.tobytes() for x in short] == [np.asarray(x).tobytes() for x in want]
+
+
+def test_the_measuring_program_is_traced_once_for_cases_of_one_program_and_inputs_types():
+    closed = jax.make_jaxpr(functools.partial(honest, k=K))(W, U0)
+    summary = program.summarize(closed)
+    paths = last_trip.paths(closed, program.summarize)
+    index = last_trip.chosen(summary["loops"])
+    made: dict = {}
+
+    def measure(*inputs, cache=None):
+        return last_trip.shortened(closed, paths[index], list(inputs), 1,
+                                   lambda j, c, *x: EVALUATOR.run(j, c, *x, jit_inlined=True), cache)
+
+    first = measure(W, U0, cache=made)
+    (_, kept), = made.values()
+    other = (W * 1.5, U0[::-1].copy())
+    again = measure(*other, cache=made)
+    assert len(made) == 1 and next(iter(made.values()))[1] is kept
+    for got, fresh in ((first, measure(W, U0)), (again, measure(*other))):
+        assert np.asarray(got[0][0]).tobytes() == np.asarray(fresh[0][0]).tobytes() and got[1] == fresh[1]
+    measure(W[:3], U0[:3], cache=made)  # other shapes: another program
+    assert len(made) == 2

@@ -55,7 +55,8 @@ class CaseRunner(traced_once.TraceOnce):
         self.traced_once: dict = {}
         #: the judge's answers by key, for ``decide`` cases: evaluate them (True) or not (False)
         self.answers: dict = {}
-        #: ``"moved"``: a case's output moved with the loop one trip short (``shortened``)
+        #: ``"moved"``: a case's output moved with the loop one trip short (``shortened``);
+        #: ``"made"``: the programs that measure it, by program and inputs' types
         self.last_trip: dict = {}
 
     def _split(self, value, leaves: list, depth: int = 0):
@@ -271,9 +272,12 @@ class CaseRunner(traced_once.TraceOnce):
                 inputs += self._direction_leaves(traced, concrete, probe_args or {})[0]
             if traced.marked:  # the custom_vjp instrument's factor, at 1: the output itself
                 inputs.append(self.np.float32(1.0))
-            with self.np.errstate(all="ignore"):  # every step in NumPy where it can: no compiling
-                got = last_trip.shortened(concrete, path, inputs, traced.outputs, lambda j, c, *x: self.evaluator.run(
-                    j, c, *x, jit_inlined=stepwise.Budget(last_trip.STEPPED)))
+            def evaluate(jaxpr, consts, *values):  # every step in NumPy where it can: no compiling
+                return self.evaluator.run(jaxpr, consts, *values, jit_inlined=stepwise.Budget(last_trip.STEPPED))
+
+            with self.np.errstate(all="ignore"):
+                got = last_trip.shortened(concrete, path, inputs, traced.outputs, evaluate,
+                                          self.last_trip.setdefault("made", {}))
             if got is None:
                 return None
             if tolerance is not None and output is not None:

@@ -163,14 +163,23 @@ def no_step(jaxpr, path: list) -> bool:
     return target is not None and target.primitive.name == "scan" and int(target.params["length"]) < 1
 
 
-def shortened(concrete, path: list, inputs: list, outputs: int, evaluate) -> tuple | None:
+def shortened(concrete, path: list, inputs: list, outputs: int, evaluate,
+              made: dict | None = None) -> tuple | None:
     """The first ``outputs`` outputs of ``concrete`` (the program a case ran, made concrete at its
     dims) on ``inputs`` with the loop at ``path`` stopped one trip early, as arrays, evaluated
     by ``evaluate(jaxpr, consts, *inputs)``, and the trips the loop ran in full (None where a
     ``cond`` lies on the way to it); None where it cannot be measured (no such loop, a scan of
-    no step, an output too large)."""
+    no step, an output too large). ``made``: the measuring programs traced already, kept there
+    for the next case of the same program (they depend on the inputs' types alone)."""
     import jax
 
+    key = (id(concrete), repr(path), outputs,
+           tuple((type(x), np.shape(x), str(np.result_type(x)), bool(getattr(x, "weak_type", False)))
+                 for x in inputs))
+    known = None if made is None else made.get(key)
+    if known is not None and known[0] is concrete:
+        got = list(evaluate(known[1].jaxpr, known[1].consts, *inputs))
+        return got[:outputs], (int(np.asarray(got[outputs])) if len(got) > outputs else None)
     target = reach.find(concrete.jaxpr, path)
     if target is None or target.primitive.name not in ("scan", "while"):
         return None
@@ -187,8 +196,10 @@ def shortened(concrete, path: list, inputs: list, outputs: int, evaluate) -> tup
         outs = _run(concrete.jaxpr, concrete.consts, pairs, list(path), outputs, ran)
         return [*(real for real, _ in outs), *ran[:1]]
 
-    made = jax.make_jaxpr(program)(*inputs)
-    got = list(evaluate(made.jaxpr, made.consts, *inputs))
+    measuring = jax.make_jaxpr(program)(*inputs)
+    if made is not None:
+        made[key] = (concrete, measuring)  # (the program kept: its id stays its own)
+    got = list(evaluate(measuring.jaxpr, measuring.consts, *inputs))
     return got[:outputs], (int(np.asarray(got[outputs])) if len(got) > outputs else None)
 
 
@@ -287,19 +298,14 @@ def _moved(value, seed: int):
 def _loop(eqn, ins: list, ran: list | None) -> list:
     """The loop's results with its last trip left out, but for what only counts its trips (an
     element to which the last trip adds the same where the program's inputs are moved,
-    ``_moved``, or an integer one); the trips it ran in full go to ``ran``."""
+    ``_moved``, or an integer one); the trips it ran in full go to ``ran``. The loop runs once
+    on each side, the full run's results and what it held before its last trip both kept
+    (``_scan``, ``_while``): the same operations, in the same order, as running it in full and
+    again one trip short."""
     import jax.numpy as jnp
 
-    params = eqn.primitive.get_bind_params(eqn.params)
-
-    def both(values):
-        full = eqn.primitive.bind(*values, **params)
-        if eqn.primitive.name == "scan":
-            return full, _scan(eqn, values), jnp.int32(int(eqn.params["length"]))
-        return (full, *_while(eqn, values))
-
-    full, short, trips = both([r for r, _ in ins])
-    full_m, short_m, _ = both([m for _, m in ins])
+    full, short, trips = both_runs(eqn, [r for r, _ in ins])
+    full_m, short_m, _ = both_runs(eqn, [m for _, m in ins])
     if ran is not None:
         ran.append(trips)
     kept = [jnp.where((f - s) == (fm - sm), f, s) if np.issubdtype(np.dtype(f.dtype), np.inexact) else f
@@ -307,7 +313,18 @@ def _loop(eqn, ins: list, ran: list | None) -> list:
     return list(zip(kept, full_m))
 
 
-def _scan(eqn, ins: list) -> list:
+def both_runs(eqn, ins: list) -> tuple:
+    """(the loop's results, its results one trip short, the trips it ran in full) for a ``scan``
+    or ``while`` equation ``eqn`` on ``ins``, traced: one run of its trips, the same operations
+    in the same order as the loop's own."""
+    return (_scan if eqn.primitive.name == "scan" else _while)(eqn, ins)
+
+
+def _scan(eqn, ins: list) -> tuple:
+    """(the scan's results, its results one step short, its length): its first ``length - 1``
+    steps (the last ones where it is reversed) as a scan, then the step left, from the carry
+    they leave. One step short, the stacked outputs are padded with the last row made (zeros
+    where none was)."""
     import jax
     from jax._src import core
     import jax.numpy as jnp
@@ -323,14 +340,18 @@ def _scan(eqn, ins: list) -> list:
         return list(outs[:ncarry]), list(outs[ncarry:])
 
     carry, ys = jax.lax.scan(step, list(init), kept, length=length - 1, reverse=reverse)
-    padded = []
-    for y, var in zip(ys, eqn.outvars[ncarry:]):
+    last_carry, last_ys = step(carry, [x[0] if reverse else x[length - 1] for x in xs])
+    padded, stacked = [], []
+    for y, last, var in zip(ys, last_ys, eqn.outvars[ncarry:]):
         row = (y[:1] if reverse else y[-1:]) if length > 1 else jnp.zeros((1, *var.aval.shape[1:]), var.aval.dtype)
         padded.append(jnp.concatenate([row, y] if reverse else [y, row]))
-    return [*carry, *padded]
+        stacked.append(jnp.concatenate([last[None], y] if reverse else [y, last[None]]))
+    return [*last_carry, *stacked], [*carry, *padded], jnp.int32(length)
 
 
-def _while(eqn, ins: list) -> list:
+def _while(eqn, ins: list) -> tuple:
+    """(the loop's results, what it carried before its last trip (its first carry where it runs
+    none), the trips it ran), from one run that keeps the carry before each trip."""
     import jax
     from jax._src import core
 
@@ -346,5 +367,5 @@ def _while(eqn, ins: list) -> list:
         return (list(carry[1]), list(core.eval_jaxpr(body.jaxpr, body.consts, *bconsts, *carry[1])),
                 carry[2] + 1)
 
-    before, _, trips = jax.lax.while_loop(go, step, (list(init), list(init), jax.numpy.int32(0)))
-    return before, trips
+    before, full, trips = jax.lax.while_loop(go, step, (list(init), list(init), jax.numpy.int32(0)))
+    return full, before, trips
