@@ -2,6 +2,8 @@
 leave running."""
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from judge.run import sandbox
 
 ADVERSARIAL = Path(__file__).resolve().parent / "adversarial"
+YAMA = Path("/proc/sys/kernel/yama/ptrace_scope")
 
 _unavailable = sandbox.probe()
 #: CI sets JUDGE_REQUIRE_BWRAP=1: there a sandbox that cannot run fails these tests instead of
@@ -49,3 +52,50 @@ def descendants(pid: int) -> list[int]:
                 found.append(child)
             todo.append(child)
     return found
+
+
+# Attacks of a worker without isolation on the processes of its own uid
+# (tests/adversarial/warm_unsandboxed_reach.py): the kernel's policy they run under, and a
+# process they must be able to reach, to show that the attempts themselves work.
+
+
+@pytest.fixture
+def ptrace_scope():
+    """Yama's ptrace scope for the test: "absent", or the value in force (0 where this process
+    may set it, put back afterwards)."""
+    if not YAMA.exists():
+        yield "absent"
+        return
+    before = YAMA.read_text().strip()
+    try:
+        if before != "0":
+            YAMA.write_text("0")
+    except OSError:
+        yield before
+        return
+    try:
+        yield "0"
+    finally:
+        if before != "0":
+            YAMA.write_text(before)
+
+
+#: Python statements that leave the process without capabilities, and unable to regain any
+#: through ``exec`` (the bounding set emptied first, where it may be: only with CAP_SETPCAP).
+NO_CAPABILITIES = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+for cap in range(64):
+    libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP
+header, data = (ctypes.c_uint32 * 2)(0x20080522, 0), (ctypes.c_uint32 * 6)()  # version 3
+assert libc.capset(header, data) == 0, "capset"
+"""
+
+
+@pytest.fixture
+def decoy():
+    """A dumpable process of this uid without capabilities, none of the judge's."""
+    proc = subprocess.Popen([sys.executable, "-c", NO_CAPABILITIES + "import time; time.sleep(300)"])
+    yield proc.pid
+    proc.kill()
+    proc.wait()

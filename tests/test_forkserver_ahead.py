@@ -60,10 +60,24 @@ def cpu(pid):
     return total / os.sysconf("SC_CLK_TCK")
 
 
+SOURCE = b'''import json, os
+fds = {{}}
+for fd in os.listdir("/proc/self/fd"):
+    try:
+        fds[fd] = os.readlink(f"/proc/self/fd/{{fd}}")
+    except OSError:
+        pass  # the listing's own descriptor, closed
+print(json.dumps({{"pid": os.getpid(), "fds": fds}}))
+def f():
+    return 0
+'''
+
+
 def run(ident):
-    '''One run of a submission that prints its PID; (its PID, the exited message).'''
+    '''One run of a submission that prints its PID and what its descriptors are; (its PID,
+    the exited message); those descriptors in ``seen["run_fds"]``.'''
     stdin, stdout, stderr, result, source = (os.pipe() for _ in range(5))
-    os.write(source[1], b"import os\nprint(os.getpid())\ndef f():\n    return 0\n")
+    os.write(source[1], SOURCE)
     os.close(source[1])
     socket.send_fds(ours, [json.dumps({{"op": "run", "id": ident, "workdir": tempfile.mkdtemp(),
                                        "cache": None}}).encode()],
@@ -78,7 +92,9 @@ def run(ident):
         for line in lines:
             message = json.loads(line)
             if message["type"] == "loaded":
-                pid = int(message["stdout"])
+                printed = json.loads(message["stdout"])
+                pid = printed["pid"]
+                seen.setdefault("run_fds", {{}})[ident] = printed["fds"]
     for fd in (stdout[0], stderr[0]):
         os.close(fd)
     return pid, json.loads(ours.recv(65536))
@@ -101,8 +117,9 @@ def judge():
                for fd in os.listdir(f"/proc/{{first[0]}}/fd")}}
     except PermissionError:
         fds = None
+    mine = {{os.readlink(f"/proc/self/fd/{{fd}}") for fd in (ours.fileno(), theirs.fileno())}}
+    seen["server_sockets"] = sorted(mine)
     if fds is not None:
-        mine = {{os.readlink(f"/proc/self/fd/{{fd}}") for fd in (ours.fileno(), theirs.fileno())}}
         seen["fds"] = {{fd: target for fd, target in fds.items() if fd <= 5}}
         seen["server_fds"] = sorted(fd for fd, target in fds.items() if target in mine)
     before = cpu(first[0])
@@ -149,6 +166,11 @@ def test_a_worker_waits_ahead_holding_nothing_and_takes_the_next_run():
         assert seen["server_fds"] == [], seen
     else:
         assert "fds" not in seen, seen
+    # what the run it then took holds, seen from the run itself (as any user can): none of the
+    # server's sockets, nor the socket it waited on (a worker holds no socket at all)
+    run_fds = seen["run_fds"]["1"]
+    assert not set(run_fds.values()) & set(seen["server_sockets"]), (run_fds, seen)
+    assert not [t for t in run_fds.values() if t.startswith("socket:")], run_fds
     # its threads idle while it waits: nothing counts against the run it has not got yet
     assert seen["cpu_waiting"] < 0.2, seen
     # the run went to it, and it ended as any worker does

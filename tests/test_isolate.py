@@ -46,3 +46,37 @@ def test_private_tmpfs_keeps_what_is_mounted_below_it(tmp_path):
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stdout + done.stderr
     # outside the child's mount namespace nothing changed
     assert (base / "left-by-another").exists() and not (base / "new").exists()
+
+
+UNDUMPABLE = textwrap.dedent("""
+    import ctypes, os
+    from judge.worker import isolate
+    if os.geteuid() == 0:  # as an ordinary user: root's own files would stay writable to it
+        os.setgroups([])
+        os.setresgid(65534, 65534, 65534)
+        os.setresuid(65534, 65534, 65534)
+    isolate.not_dumpable()  # as every child of the fork server is
+    try:
+        isolate.new_namespaces()
+    except OSError as exc:
+        if exc.errno in (1, 22, 28) and "unshare" in str(exc):  # no user namespace for this uid
+            print("no namespaces:", exc)
+            raise SystemExit(3)
+        raise
+    with open("/proc/self/uid_map") as f:
+        mapped = f.read().split()
+    dumpable = ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
+    print("ok" if mapped == [str(os.getuid())] * 2 + ["1"] else mapped, dumpable)
+""")
+
+
+def test_a_child_that_is_not_dumpable_makes_its_namespaces_as_an_ordinary_user():
+    """Not dumpable, a process's /proc/self files belong to root (or to nobody, under a
+    bubblewrap an ordinary user started), so an ordinary user's child could not write its own
+    uid_map: every warm worker's isolation failed. It writes them, and is not dumpable again."""
+    done = subprocess.run([sys.executable, "-c", UNDUMPABLE], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    if done.returncode == 3:
+        pytest.skip(done.stdout.strip())
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.split() == ["ok", "0"], done.stdout

@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 from tests.helpers import ROOT, pythonpath
-from tests.hostile import ADVERSARIAL, descendants, hostile
+from tests.hostile import (ADVERSARIAL, NO_CAPABILITIES, decoy, descendants,  # noqa: F401
+                           hostile, ptrace_scope)
 
 from judge.grade import grading
 from judge.grade.verdicts import Verdict
@@ -34,7 +35,6 @@ from judge.run import seccomp, unsandboxed, warm
 from judge.errors import SandboxError
 
 ACCEPTED = ROOT / "submissions" / "fake_quant_ste" / "accepted" / "closure_vjp.py"
-YAMA = Path("/proc/sys/kernel/yama/ptrace_scope")
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 
@@ -61,38 +61,6 @@ def spawns(monkeypatch):
     warm.close_all()
 
 
-@pytest.fixture
-def ptrace_scope():
-    """Yama's ptrace scope for the test: "absent", or the value in force (0 where this process
-    may set it, put back afterwards)."""
-    if not YAMA.exists():
-        yield "absent"
-        return
-    before = YAMA.read_text().strip()
-    try:
-        if before != "0":
-            YAMA.write_text("0")
-    except OSError:
-        yield before
-        return
-    try:
-        yield "0"
-    finally:
-        if before != "0":
-            YAMA.write_text(before)
-
-
-#: Python statements that leave the process without capabilities, and unable to regain any
-#: through ``exec`` (the bounding set emptied first, where it may be: only with CAP_SETPCAP).
-NO_CAPABILITIES = """
-import ctypes
-libc = ctypes.CDLL(None, use_errno=True)
-for cap in range(64):
-    libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP
-header, data = (ctypes.c_uint32 * 2)(0x20080522, 0), (ctypes.c_uint32 * 6)()  # version 3
-assert libc.capset(header, data) == 0, "capset"
-"""
-
 #: A judge without capabilities grading ``paths`` in turn, warm and unsandboxed; the verdicts.
 JUDGE = NO_CAPABILITIES + """
 import json
@@ -108,15 +76,6 @@ for path in {paths!r}:
     texts.append([result.verdict.value, f"{{result.reason}} {{result.message}} | {{stdout}}"])
 print(json.dumps(texts))
 """
-
-
-@pytest.fixture
-def decoy():
-    """A dumpable process of this uid without capabilities, none of the judge's."""
-    proc = subprocess.Popen([sys.executable, "-c", NO_CAPABILITIES + "import time; time.sleep(300)"])
-    yield proc.pid
-    proc.kill()
-    proc.wait()
 
 
 def grade(problem, path):
@@ -160,7 +119,8 @@ def waiting_child(server: warm.WarmServer, timeout: float = 30.0) -> int:
 
 def test_a_worker_reaches_neither_the_server_nor_a_child_waiting_ahead_nor_the_judge(
         tmp_path, ptrace_scope, decoy):
-    attack = hostile("warm_unsandboxed_reach.py", tmp_path, DECOY=decoy)
+    attack = hostile("warm_unsandboxed_reach.py", tmp_path, DECOY=decoy, WORKERS="warm",
+                     MARK=tmp_path / "attacked")
     script = JUDGE.format(root=str(ROOT), paths=[str(ACCEPTED), str(attack)])  # the first: the
     # server is up and one child waits ahead when the attack runs
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -221,7 +181,8 @@ def test_a_step_that_fails_on_this_machine_is_said_once_and_runs_go_on(fq_proble
         assert result.verdict is Verdict.AC, verdict_of(result)
     server = the_server(spawns)
     assert server.unconfined and "seccomp" in server.unconfined, server.unconfined
-    said = [line for line in capsys.readouterr().err.splitlines() if "not locked down" in line]
+    said = [line for line in capsys.readouterr().err.splitlines()
+            if "warm workers" in line and "not locked down" in line]
     assert len(said) == 1 and "seccomp" in said[0], said
     child = waiting_child(server)
     assert status(child)["Seccomp"] == "0" and status(child)["NoNewPrivs"] == "1"

@@ -5,7 +5,9 @@ from a warm server that has imported JAX already (``judge.run.warm``), or starte
 (``-I``: no user site, no PYTHONPATH; the folders the judge found JAX and NumPy in are put on
 its path by ``judge.run.imports``); either way with a rebuilt environment, its own session
 (so the whole process tree can be killed) and a private working directory holding a copy of the
-submission; under ``--sandbox bwrap`` (``judge.run.sandbox``) that is inside bubblewrap. Where a
+submission; under ``--sandbox bwrap`` (``judge.run.sandbox``) that is inside bubblewrap, and
+without it a fresh worker first locks itself down as far as needs no privilege
+(``judge.worker.fresh``, ``judge.run.unsandboxed.lock_down_args``). Where a
 pids cgroup can be made, the worker runs in one of its own that bounds its tasks (processes and
 threads; ``judge.run.tasks.bound_tasks``).
 
@@ -356,8 +358,8 @@ def _start_fresh(mode: str, python: str, original: Path, workdir: str, cache_dir
         cwd = "/"
     else:
         shutil.copyfile(original, os.path.join(workdir, "submission.py"))
-        argv = [python, "-I", "-B", "-c", imports.bootstrap(PACKAGE_PARENT, "judge.worker.main", "main"),
-                "--result-fd", str(write_fd)]
+        argv = [python, "-I", "-B", "-c", imports.bootstrap(PACKAGE_PARENT, "judge.worker.fresh", "run"),
+                *unsandboxed.lock_down_args(python, PACKAGE_PARENT), "--result-fd", str(write_fd)]
         cwd = workdir
     if tasks is not None:
         argv = tasks.join_argv(argv)  # the first process joins the group; the rest inherit it

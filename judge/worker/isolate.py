@@ -33,7 +33,8 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 1 << 18
 MNT_DETACH = 2
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 1, 4, 22, 38
+PR_SET_PDEATHSIG, PR_GET_DUMPABLE, PR_SET_DUMPABLE = 1, 3, 4
+PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 22, 38
 SECCOMP_MODE_FILTER = 2
 _LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
@@ -67,9 +68,21 @@ def new_namespaces() -> None:
     uid, gid = os.getuid(), os.getgid()
     flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
     _check(_libc.unshare(flags), "unshare")
-    _write("/proc/self/setgroups", "deny")
-    _write("/proc/self/uid_map", f"{uid} {uid} 1\n")
-    _write("/proc/self/gid_map", f"{gid} {gid} 1\n")
+    # The maps are files of the caller's own /proc/self. While it is not dumpable (every child
+    # of the server is) those belong to the root of the namespace its memory was made in, or to
+    # nobody where that namespace maps no root (bubblewrap started by an ordinary user): such a
+    # caller could not write them. Dumpable for these three writes only, and only once it is in
+    # its new user namespace: no submission holds a capability over it (each runs in a user
+    # namespace of its own, a sibling of this one), so none can trace it meanwhile.
+    was = _libc.prctl(PR_GET_DUMPABLE, 0, 0, 0, 0)
+    _check(_libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl(PR_SET_DUMPABLE)")
+    try:
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", f"{uid} {uid} 1\n")
+        _write("/proc/self/gid_map", f"{gid} {gid} 1\n")
+    finally:
+        if was == 0:
+            not_dumpable()
     # mounts made from now on stay in this namespace
     _check(_libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
 

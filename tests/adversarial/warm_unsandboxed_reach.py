@@ -1,15 +1,19 @@
-"""Warm workers without isolation (``--sandbox none``): tries to reach the fork server, a child
-forked ahead and waiting for the next run, and the judge process, all of the worker's own uid.
+"""Workers without isolation (``--sandbox none``): tries to reach the other processes of the
+worker's own uid that belong to the judge.
 
-The worker is a child of the fork server (its parent); the judge is the server's parent; a child
-waiting ahead is another child of the server, found in /proc (it waits up to WAIT_S for one to
-have started its threads, and raises if none comes: the attack must have a target). For each
-of them it tries ``ptrace(PTRACE_ATTACH)`` and ``ptrace(PTRACE_SEIZE)``, ``process_vm_readv``
-of an address mapped in itself (the server and its children share that layout), opening
-/proc/PID/mem for reading and for writing (then reading it), reading /proc/PID/environ and
-/proc/PID/maps, and reading the links /proc/PID/fd/N and cwd. A call refused with EPERM, EACCES
-or ESRCH is refused; anything else (EFAULT from ``process_vm_readv`` means the access check
-passed) counts as reached, and it raises naming what it reached.
+WORKERS says which kind of worker this is. ``warm``: the worker is a child of the fork server
+(its parent); the judge is the server's parent; a child waiting ahead is another child of the
+server. ``fresh`` (``JUDGE_WARM=off``): the worker is a child of the judge (its parent), and
+another run's fresh worker is another child of the judge. The other child is found in /proc (it
+waits up to WAIT_S for one to have started its threads, and raises if none comes: the attack
+must have a target); once done with it, the attack creates the file MARK, which such a
+neighbour may wait for. For each target it tries ``ptrace(PTRACE_ATTACH)`` and
+``ptrace(PTRACE_SEIZE)``, ``process_vm_readv`` of an address mapped in itself (a server and its
+children share that layout), opening /proc/PID/mem for reading and for writing (then reading
+it), reading /proc/PID/environ and /proc/PID/maps, and reading the links /proc/PID/fd/N and cwd.
+A call refused with EPERM, EACCES or ESRCH is refused; anything else (EFAULT from
+``process_vm_readv`` means the access check passed) counts as reached, and it raises naming what
+it reached.
 
 It also checks itself, every thread: the seccomp filter (``Seccomp: 2``), ``NoNewPrivs: 1``,
 no capability, and not dumpable (``prctl(PR_GET_DUMPABLE)``), raising where one is missing.
@@ -32,6 +36,8 @@ import jax
 import jax.numpy as jnp
 
 DECOY = int("__DECOY__")
+WORKERS = "__WORKERS__"
+MARK = "__MARK__"
 WAIT_S = 30.0
 PTRACE_ATTACH, PTRACE_DETACH, PTRACE_SEIZE = 16, 17, 0x4206
 PR_GET_DUMPABLE = 3
@@ -121,15 +127,15 @@ def own_state():
     return missing
 
 
-def waiting_ahead(server):
-    """Children of the server other than this one, once one has started its threads."""
+def waiting_beside(parent):
+    """Children of ``parent`` other than this one, once one has started its threads."""
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
         found = []
         for entry in os.listdir("/proc"):
             if entry.isdigit() and int(entry) != me:
                 try:
-                    if parent_of(entry) == server and len(os.listdir(f"/proc/{entry}/task")) > 1:
+                    if parent_of(entry) == parent and len(os.listdir(f"/proc/{entry}/task")) > 1:
                         found.append(int(entry))
                 except (OSError, ValueError):
                     pass
@@ -142,20 +148,31 @@ def waiting_ahead(server):
 missing = own_state()
 if missing:
     raise RuntimeError(f"this worker is not locked down: {missing}")
-server = os.getppid()
-judge = parent_of(server)
-ahead = waiting_ahead(server)
-if not ahead:
-    raise RuntimeError(f"no child of the server {server} waits ahead: nothing to attack")
+if WORKERS == "warm":
+    server = os.getppid()
+    judge = parent_of(server)
+    targets = [("server", server), ("judge", judge)]
+    beside = waiting_beside(server)
+    role = "waiting ahead"
+elif WORKERS == "fresh":
+    judge = os.getppid()
+    targets = [("judge", judge)]
+    beside = waiting_beside(judge)
+    role = "another run's worker"
+else:
+    raise RuntimeError(f"WORKERS is {WORKERS!r}, not warm or fresh")
+if not beside:
+    raise RuntimeError(f"no other child of {targets[0][1]} started its threads: nothing to attack")
 reached = {}
-for role, pid in [("server", server), ("judge", judge)] + [("ahead", p) for p in ahead]:
+for name, pid in targets + [(role, p) for p in beside]:
     if found := attempts(pid):
-        reached[f"{role} {pid}"] = found
+        reached[f"{name} {pid}"] = found
+open(MARK, "w").close()
 if reached:
     raise RuntimeError(f"reached: {reached}")
 control = attempts(DECOY)
-REPORT = (f"server {server}, judge {judge}, waiting ahead {ahead}: every attempt refused; "
-          f"control (decoy {DECOY}) reached: {control}")
+REPORT = (f"{', '.join(f'{name} {pid}' for name, pid in targets)}, {role} {beside}: every "
+          f"attempt refused; control (decoy {DECOY}) reached: {control}")
 
 
 def fake_quant_ste(x, scale, qmin, qmax, cotangent):
