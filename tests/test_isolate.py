@@ -59,7 +59,7 @@ UNDUMPABLE = textwrap.dedent("""
     try:
         isolate.new_namespaces()
     except OSError as exc:
-        if exc.errno in (1, 22, 28) and "unshare" in str(exc):  # no user namespace for this uid
+        if exc.errno in (1, 22, 28, 38) and "unshare" in str(exc):  # no user namespace here (38: gVisor)
             print("no namespaces:", exc)
             raise SystemExit(3)
         raise

@@ -122,6 +122,9 @@ def own_state():
         with open(f"/proc/self/task/{tid}/status") as f:
             fields = dict(line.split(":", 1) for line in f if ":" in line)
         state = {k: fields.get(k, "").strip() for k in ("Seccomp", "NoNewPrivs", "CapEff")}
+        # a kernel that shows no NoNewPrivs (gVisor): this thread's own flag, which every thread
+        # inherited from the one that set it before any other started
+        state["NoNewPrivs"] = state["NoNewPrivs"] or ("1" if libc.prctl(39, 0, 0, 0, 0) == 1 else "")
         if state["Seccomp"] != "2" or state["NoNewPrivs"] != "1" or state["CapEff"].strip("0"):
             missing.append(f"thread {tid}: {state}")
     return missing
