@@ -94,8 +94,9 @@ def _verdicts(problem, path, apart: bool, monkeypatch, started: list):
     real = grading.run_worker
 
     def counted(request, **kwargs):
-        started.append(len(request["cases"]))
-        return real(request, **kwargs)
+        run = real(request, **kwargs)
+        started.append((len(request["cases"]), run.timed_out))
+        return run
 
     with monkeypatch.context() as m:
         m.setattr(grading, "run_worker", counted)
@@ -113,7 +114,10 @@ def test_one_worker_gives_the_verdicts_of_two(spectral, rel, monkeypatch):
     folded = _verdicts(spectral, SUBS / rel, False, monkeypatch, one)
     apart = _verdicts(spectral, SUBS / rel, True, monkeypatch, two)
     assert folded == apart
-    assert len(one) == 1 and len(two) == 2  # one worker run instead of two
+    assert len(two) == 2
+    # one worker run instead of two, unless a clock stopped it (a machine loaded enough to stop
+    # a case stops it in the runs apart too; the verdicts are theirs, as above)
+    assert len(one) == 1 or (len(one) == 2 and one[0][1]), one
 
 
 def test_a_trace_that_crashes_its_worker_runs_the_cases_again_apart(spectral, tmp_path, monkeypatch):
