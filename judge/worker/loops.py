@@ -5,6 +5,9 @@ length (a dim's text, a number, or ``"?"``) and whether it is a recurrence, for 
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 from . import jaxapi as _jaxapi, loop_tests, protocol, symbolic as _symbolic
 from .loop_tests import producer as _producer
 
@@ -191,6 +194,8 @@ def _test_count(eqn, test, producers: dict) -> tuple:
         known = _known(var, inner, consts, producers)
         if known is not None:
             return {}, known
+        if _literal(var) and (half := _fraction(var.val)) is not None:
+            return {}, half  # a bound between whole numbers: ``t > 0.5`` on a float counter
         made = inner.get(id(var))
         if made is None or depth > 8:
             return None
@@ -206,7 +211,8 @@ def _test_count(eqn, test, producers: dict) -> tuple:
         terms = dict(x[0])
         for k, c in y[0].items():
             terms[k] = terms.get(k, 0) + sign * c
-        return terms, x[1] + sign * y[1]
+        total = _plus(x[1], sign, y[1])
+        return None if total is None else (terms, total)
 
     left, right = side(test.invars[0]), side(test.invars[1])
     if left is None or right is None:
@@ -214,7 +220,9 @@ def _test_count(eqn, test, producers: dict) -> tuple:
     terms = dict(left[0])  # left - right, compared with 0
     for k, c in right[0].items():
         terms[k] = terms.get(k, 0) - c
-    rest = left[1] - right[1]
+    rest = _plus(left[1], -1, right[1])
+    if rest is None:
+        return None, set()
     moving, fixed = [], set()
     for k, c in terms.items():
         if c == 0:
@@ -223,7 +231,9 @@ def _test_count(eqn, test, producers: dict) -> tuple:
             value = _known(outer[cc + bc + k], producers)
             if value is None:
                 return None, set()
-            rest, fixed = rest + c * value, fixed | {k}
+            rest, fixed = _plus(rest, c, value), fixed | {k}
+            if rest is None:
+                return None, set()
         else:
             moving.append((k, c))
     if len(moving) != 1 or moving[0][1] not in (1, -1):
@@ -232,6 +242,17 @@ def _test_count(eqn, test, producers: dict) -> tuple:
     relation = test.primitive.name
     # i + rest REL 0: i REL -rest; -i + rest REL 0: i FLIPPED rest
     bound, relation = (0 - rest, relation) if sign == 1 else (rest, _FLIPPED[relation])
+    if isinstance(bound, Fraction):
+        # a whole counter (its start and step are whole) against a bound between whole
+        # numbers: ``i < 2.5`` is ``i <= 2``, ``i > 0.5`` is ``i >= 1``; it never equals one
+        if bound.denominator == 1:
+            bound = int(bound)
+        elif relation == "ne":
+            return None, set()
+        elif relation in ("lt", "le"):
+            bound, relation = math.floor(bound), "le"
+        else:
+            bound, relation = math.ceil(bound), "ge"
     start = _known(outer[cc + bc + a], producers)
 
     def passed(var):
@@ -352,13 +373,34 @@ def _whole(value) -> int | None:
     return int(array)
 
 
-def _step(body, counter, out, passed=None) -> int:
+def _plus(x, sign: int, y):
+    """``x + sign * y``, None where a fraction (``_fraction``) meets a dim's expression."""
+    if (isinstance(x, Fraction) or isinstance(y, Fraction)) and not all(
+            isinstance(v, (int, Fraction)) for v in (x, y)):
+        return None
+    return x + sign * y
+
+
+def _fraction(value) -> Fraction | None:
+    """A literal's value as a fraction where it is a finite float of shape () between two
+    whole numbers (a bound such as 0.5), else None."""
+    array = _symbolic.np.asarray(value)
+    if array.shape != () or array.dtype.kind != "f" or not _symbolic.np.isfinite(array) \
+            or float(array).is_integer() or abs(float(array)) > 2 ** 24:
+        return None
+    return Fraction(float(array))
+
+
+def _step(body, counter, out, passed=None, depth: int = 0) -> int:
     """What the body adds to the counter at each step (``i + c``, ``c + i``, ``i - c`` with
     ``c`` a literal, or a constant of the body whose value ``passed`` knows: a module-level
     ``jnp.int32(1)``), 0 where it does anything else. A conversion of the counter, or of the
     sum, to an integer or float type is looked through: ``i + jnp.int32(1)`` on a counter that
-    started as a Python int converts the weakly typed ``i`` first."""
+    started as a Python int converts the weakly typed ``i`` first; so is a call whose body
+    makes the sum (a body that is a jitted function: ``_called_step``)."""
     made = _unconverted(body, _producer(body, out))
+    if made is not None and made.primitive.name in _jaxapi.ONE_BODY_CALLS and depth < 4:
+        return _called_step(body, made, counter, out, passed, depth)
     if made is None or made.primitive.name not in ("add", "sub") or len(made.invars) != 2:
         return 0
     x, y = (_converted_from(body, v, counter) for v in made.invars)
@@ -372,6 +414,30 @@ def _step(body, counter, out, passed=None) -> int:
     if not isinstance(step, int) or not step:
         return 0
     return step if made.primitive.name == "add" else -step
+
+
+def _called_step(body, call, counter, out, passed, depth: int) -> int:
+    """``_step`` where the counter's next value is a result of ``call``, a call of one body
+    taking its operands one for one (a jitted step: ``jax.jit(body)`` as a while's body): the
+    step its body adds to the operand that is the counter (or the counter converted), its
+    operands that the caller knows (literals, or constants ``passed`` knows) known inside."""
+    inner = next((j for p in call.params.values() for j in _jaxapi.sub_jaxprs(p)
+                  if len(j.invars) == len(call.invars) and len(j.outvars) == len(call.outvars)), None)
+    made = _producer(body, out)
+    result = out if made is call else (made.invars[0] if made is not None else None)
+    at = next((k for k, v in enumerate(call.outvars) if v is result), None)
+    ins = [_converted_from(body, v, counter) for v in call.invars]
+    where = [k for k, v in enumerate(ins) if v is counter]
+    if inner is None or at is None or len(where) != 1:
+        return 0
+
+    def known(var):
+        k = next((k for k, v in enumerate(inner.invars) if v is var), None)
+        if k is None:
+            return None
+        outer = call.invars[k]
+        return _whole(outer.val) if _literal(outer) else (passed(outer) if passed else None)
+    return _step(inner, inner.invars[where[0]], inner.outvars[at], known, depth + 1)
 
 
 def _unconverted(body, made):
