@@ -20,6 +20,7 @@ from tests.test_rule_dtypes_and_loops import _with_K
 from tests.test_rule_vocabulary import _load
 
 K = 5
+ZERO, ONE = jnp.int32(0), jnp.int32(1)  # constants the traced program holds
 
 
 def _counted(start, test, step):
@@ -99,6 +100,7 @@ CONCRETE = [
                                           lambda i: i + 1), "?"),
     ("a float counter", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 1.0), "5"),
     ("a float counter by a half", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 0.5), "?"),
+    ("a start and a step held as constants", _counted(lambda x: ZERO, lambda i: i < K, lambda i: i + ONE), "5"),
     # a bound between whole numbers, for a counter that starts whole and steps by a whole number
     ("a float counter down past a half", _counted(lambda x: jnp.float32(K), lambda i: i > 0.5,
                                                   lambda i: i - 1.0), "5"),

@@ -58,14 +58,14 @@ def step(body, counter, out, passed=None, depth: int = 0) -> int:
     x, y = (converted_from(body, v, counter) for v in made.invars)
     if made.primitive.name == "add" and y is counter:
         x, y = y, x
-    step = None
+    by = None
     if x is counter and literal(y):
-        step = whole(y.val)
+        by = whole(y.val)
     elif x is counter and passed is not None:
-        step = passed(y)
-    if not isinstance(step, int) or not step:
+        by = passed(y)
+    if not isinstance(by, int) or not by:
         return 0
-    return step if made.primitive.name == "add" else -step
+    return by if made.primitive.name == "add" else -by
 
 
 def called_step(body, call, counter, out, passed, depth: int) -> int:

@@ -343,11 +343,11 @@ def constants(closed) -> dict:
         seen.add(id(jaxpr))
         for var, const in zip(jaxpr.constvars, getattr(value, "consts", None) or ()):
             try:
-                whole = whole(const)
+                number = whole(const)
             except Exception:  # noqa: BLE001 - not a concrete number: not known
-                whole = None
-            if whole is not None:
-                found[id(var)] = Constant(whole)
+                number = None
+            if number is not None:
+                found[id(var)] = Constant(number)
         for eqn in jaxpr.eqns:
             pending.extend(eqn.params.values())
     return found
