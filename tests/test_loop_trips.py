@@ -20,6 +20,7 @@ from tests.test_rule_dtypes_and_loops import _with_K
 from tests.test_rule_vocabulary import _load
 
 K = 5
+ZERO, ONE = jnp.int32(0), jnp.int32(1)  # constants the traced program holds
 
 
 def _counted(start, test, step):
@@ -99,6 +100,22 @@ CONCRETE = [
                                           lambda i: i + 1), "?"),
     ("a float counter", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 1.0), "5"),
     ("a float counter by a half", _counted(lambda x: 0.0, lambda i: i < K, lambda i: i + 0.5), "?"),
+    ("a start and a step held as constants", _counted(lambda x: ZERO, lambda i: i < K, lambda i: i + ONE), "5"),
+    # a bound between whole numbers, for a counter that starts whole and steps by a whole number
+    ("a float counter down past a half", _counted(lambda x: jnp.float32(K), lambda i: i > 0.5,
+                                                  lambda i: i - 1.0), "5"),
+    ("below a bound between whole numbers", _counted(lambda x: 0, lambda i: i < K + 0.5,
+                                                     lambda i: i + 1), "6"),
+    ("up to and with a bound between", _counted(lambda x: 0, lambda i: i <= K - 0.5, lambda i: i + 1), "5"),
+    ("not equal to a bound between", _counted(lambda x: 0, lambda i: i != K - 0.5, lambda i: i + 1), "?"),
+    # a body that is a jitted function: the counter's step is read inside it
+    ("a jitted body", lambda x: lax.while_loop(lambda c: c[0] < K, jax.jit(lambda c: (c[0] + 1, c[1] * x)),
+                                               (0, x))[1], "5"),
+    ("a jitted body passed its step", lambda x: lax.while_loop(
+        lambda c: c[0] < K, lambda c: jax.jit(lambda c, s: (c[0] + s, c[1] * x))(c, 1), (0, x))[1], "5"),
+    ("a jitted body stepping by the data", lambda x: lax.while_loop(
+        lambda c: c[0] < K, lambda c: jax.jit(lambda c, s: (c[0] + s, c[1] * x))(
+            c, (x[0] * 0).astype(jnp.int32) + 1), (0, x))[1], "?"),
 ]
 
 

@@ -38,6 +38,27 @@ def test_an_honest_recurrence_reaches_every_element(fn):
     assert _reach(fn) == [(128, 128)]
 
 
+def _guarded(guard):
+    """An EMA by a while over T whose test joins ``t < T`` with ``guard(m, out)``."""
+    def fn(x):
+        def body(s):
+            t, m, out = s
+            m = _step(m, x[t])[0]
+            return t + 1, m, out.at[t].set(m)
+        cond = lambda s: jnp.logical_and(s[0] < x.shape[0], guard(s[1], s[2]))  # noqa: E731
+        return jax.lax.while_loop(cond, body, (0, jnp.zeros_like(x[0]), jnp.zeros_like(x)))[2]
+    return fn
+
+
+@pytest.mark.parametrize("guard, reached", [
+    (lambda m, out: jnp.all(jnp.isfinite(m)), 128),
+    # a test that stops it after the first step: it reaches the first row only
+    (lambda m, out: jnp.all(out == 0), 4),
+], ids=["never_stops", "stops_after_one_step"])
+def test_a_while_that_may_stop_early_reaches_the_steps_it_runs(guard, reached):
+    assert _reach(_guarded(guard)) == [(reached, 128)]
+
+
 @pytest.mark.parametrize("fn, reached", [
     (lambda x: _closed_form(x).at[:, :1].set(jax.lax.scan(_step, jnp.zeros((1,)), x[:, :1])[1]), 32),
     (lambda x: _closed_form(x) + 0.5 * jax.lax.scan(_step, jnp.zeros((1,)), x[:, :1])[1], 32),

@@ -91,9 +91,10 @@ def reads_reach(rule: dict) -> bool:
 
 def _over(length: str, T: str) -> bool:
     """Is a loop of this length one step per index of T, give or take a few: ``T``,
-    ``T - 1`` (a scan over x[1:] from x[0])?"""
+    ``T - 1`` (a scan over x[1:] from x[0]), or at most that (``<=T``: a while whose test
+    joins ``t < T`` with a guard on the data, its reach measured on the steps it takes)?"""
     try:
-        tree = polynomial.parse(length)
+        tree = polynomial.parse(length.removeprefix("<="))
     except polynomial.ExtentError:
         return False
     if polynomial.names(tree) != {T} or polynomial.degree(tree, T) != 1:

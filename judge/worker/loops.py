@@ -5,7 +5,11 @@ length (a dim's text, a number, or ``"?"``) and whether it is a recurrence, for 
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 from . import jaxapi as _jaxapi, loop_tests, protocol, symbolic as _symbolic
+from .loop_steps import fraction, literal, step as counter_step, whole, whole_dtype
 from .loop_tests import producer as _producer
 
 
@@ -154,7 +158,7 @@ def _while_length(eqn, producers: dict) -> tuple[str, set]:
     body, cc, bc = params["body_jaxpr"].jaxpr, params["cond_nconsts"], params["body_nconsts"]
     outer = list(eqn.invars)
     free = loop_tests.data_free(body, bc, lambda at: _known(outer[cc + at], producers) is not None,
-                                {k for k, out in enumerate(body.outvars) if _step(body, body.invars[bc + k], out)})
+                                {k for k, out in enumerate(body.outvars) if counter_step(body, body.invars[bc + k], out)})
     if not counts or loop_tests.reads_any(cond, [t for t, (c, _) in zip(tests, read) if c is None],
                                           {id(cond.invars[cc + k]) for k in free}):
         return "?", set()  # no test read, or one not read reads what no value of the loop moves
@@ -191,10 +195,12 @@ def _test_count(eqn, test, producers: dict) -> tuple:
         known = _known(var, inner, consts, producers)
         if known is not None:
             return {}, known
+        if literal(var) and (half := fraction(var.val)) is not None:
+            return {}, half  # a bound between whole numbers: ``t > 0.5`` on a float counter
         made = inner.get(id(var))
         if made is None or depth > 8:
             return None
-        if (made.primitive.name == "convert_element_type" and _whole_dtype(made)) \
+        if (made.primitive.name == "convert_element_type" and whole_dtype(made)) \
                 or loop_tests.one_entry(made):
             return side(made.invars[0], depth + 1)
         if made.primitive.name not in ("add", "sub") or len(made.invars) != 2:
@@ -206,7 +212,8 @@ def _test_count(eqn, test, producers: dict) -> tuple:
         terms = dict(x[0])
         for k, c in y[0].items():
             terms[k] = terms.get(k, 0) + sign * c
-        return terms, x[1] + sign * y[1]
+        total = _plus(x[1], sign, y[1])
+        return None if total is None else (terms, total)
 
     left, right = side(test.invars[0]), side(test.invars[1])
     if left is None or right is None:
@@ -214,7 +221,9 @@ def _test_count(eqn, test, producers: dict) -> tuple:
     terms = dict(left[0])  # left - right, compared with 0
     for k, c in right[0].items():
         terms[k] = terms.get(k, 0) - c
-    rest = left[1] - right[1]
+    rest = _plus(left[1], -1, right[1])
+    if rest is None:
+        return None, set()
     moving, fixed = [], set()
     for k, c in terms.items():
         if c == 0:
@@ -223,7 +232,9 @@ def _test_count(eqn, test, producers: dict) -> tuple:
             value = _known(outer[cc + bc + k], producers)
             if value is None:
                 return None, set()
-            rest, fixed = rest + c * value, fixed | {k}
+            rest, fixed = _plus(rest, c, value), fixed | {k}
+            if rest is None:
+                return None, set()
         else:
             moving.append((k, c))
     if len(moving) != 1 or moving[0][1] not in (1, -1):
@@ -232,6 +243,17 @@ def _test_count(eqn, test, producers: dict) -> tuple:
     relation = test.primitive.name
     # i + rest REL 0: i REL -rest; -i + rest REL 0: i FLIPPED rest
     bound, relation = (0 - rest, relation) if sign == 1 else (rest, _FLIPPED[relation])
+    if isinstance(bound, Fraction):
+        # a whole counter (its start and step are whole) against a bound between whole
+        # numbers: ``i < 2.5`` is ``i <= 2``, ``i > 0.5`` is ``i >= 1``; it never equals one
+        if bound.denominator == 1:
+            bound = int(bound)
+        elif relation == "ne":
+            return None, set()
+        elif relation in ("lt", "le"):
+            bound, relation = math.floor(bound), "le"
+        else:
+            bound, relation = math.ceil(bound), "ge"
     start = _known(outer[cc + bc + a], producers)
 
     def passed(var):
@@ -239,7 +261,7 @@ def _test_count(eqn, test, producers: dict) -> tuple:
         loop is passed for it is known before the loop runs (a literal, a constant)."""
         at = next((i for i, v in enumerate(body.invars[:bc]) if v is var), None)
         return None if at is None else _known(outer[cc + at], producers)
-    step = _step(body, body.invars[bc + a], body.outvars[a], passed)
+    step = counter_step(body, body.invars[bc + a], body.outvars[a], passed)
     if start is None or not step:
         return None, set()
     if relation == "ne" and step in (1, -1):
@@ -259,11 +281,6 @@ def _test_count(eqn, test, producers: dict) -> tuple:
     return count, {a} | fixed
 
 
-def _whole_dtype(eqn) -> bool:
-    """Does a conversion make an integer or a float (a counter's own types)?"""
-    return any(k in str(eqn.params.get("new_dtype", "")) for k in ("int", "float"))
-
-
 #: a comparison, and what it is with its operands swapped
 _FLIPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "ne": "ne"}
 #: how a value known before the loop may be computed from others
@@ -277,8 +294,8 @@ def _known(var, producers: dict, consts: dict | None = None, outer: dict | None 
     ``outer`` (the caller's producers)."""
     if depth > 16:
         return None
-    if _literal(var):
-        return _whole(var.val)
+    if literal(var):
+        return whole(var.val)
     if consts and id(var) in consts:
         return _known(consts[id(var)], outer or {}, None, None, depth + 1)
     made = producers.get(id(var))
@@ -289,7 +306,7 @@ def _known(var, producers: dict, consts: dict | None = None, outer: dict | None 
     name = made.primitive.name
     if name == "dim_as_value":
         return made.params.get("dim")
-    if (name == "convert_element_type" and _whole_dtype(made)) or loop_tests.one_entry(made):
+    if (name == "convert_element_type" and whole_dtype(made)) or loop_tests.one_entry(made):
         return _known(made.invars[0], producers, consts, outer, depth + 1)
     if name in _ARITHMETIC and len(made.invars) == 2:
         x, y = (_known(v, producers, consts, outer, depth + 1) for v in made.invars)
@@ -326,70 +343,22 @@ def constants(closed) -> dict:
         seen.add(id(jaxpr))
         for var, const in zip(jaxpr.constvars, getattr(value, "consts", None) or ()):
             try:
-                whole = _whole(const)
+                number = whole(const)
             except Exception:  # noqa: BLE001 - not a concrete number: not known
-                whole = None
-            if whole is not None:
-                found[id(var)] = Constant(whole)
+                number = None
+            if number is not None:
+                found[id(var)] = Constant(number)
         for eqn in jaxpr.eqns:
             pending.extend(eqn.params.values())
     return found
 
 
-def _literal(var) -> bool:
-    return type(var).__name__ == "Literal"
-
-
-def _whole(value) -> int | None:
-    """A literal's value as an int where it is a whole number of shape () (an integer, or a
-    float with no fraction: a float counter ``i + 1.0``), else None."""
-    array = _symbolic.np.asarray(value)
-    if array.shape != () or array.dtype.kind not in "iuf":
+def _plus(x, sign: int, y):
+    """``x + sign * y``, None where a fraction (``fraction``) meets a dim's expression."""
+    if (isinstance(x, Fraction) or isinstance(y, Fraction)) and not all(
+            isinstance(v, (int, Fraction)) for v in (x, y)):
         return None
-    if array.dtype.kind == "f" and not (_symbolic.np.isfinite(array) and float(array).is_integer()
-                                        and abs(float(array)) <= 2 ** 24):
-        return None
-    return int(array)
-
-
-def _step(body, counter, out, passed=None) -> int:
-    """What the body adds to the counter at each step (``i + c``, ``c + i``, ``i - c`` with
-    ``c`` a literal, or a constant of the body whose value ``passed`` knows: a module-level
-    ``jnp.int32(1)``), 0 where it does anything else. A conversion of the counter, or of the
-    sum, to an integer or float type is looked through: ``i + jnp.int32(1)`` on a counter that
-    started as a Python int converts the weakly typed ``i`` first."""
-    made = _unconverted(body, _producer(body, out))
-    if made is None or made.primitive.name not in ("add", "sub") or len(made.invars) != 2:
-        return 0
-    x, y = (_converted_from(body, v, counter) for v in made.invars)
-    if made.primitive.name == "add" and y is counter:
-        x, y = y, x
-    step = None
-    if x is counter and _literal(y):
-        step = _whole(y.val)
-    elif x is counter and passed is not None:
-        step = passed(y)
-    if not isinstance(step, int) or not step:
-        return 0
-    return step if made.primitive.name == "add" else -step
-
-
-def _unconverted(body, made):
-    """``made``, or where it converts a value to an integer or float type, what made that
-    value."""
-    if made is not None and made.primitive.name == "convert_element_type" and _whole_dtype(made):
-        return _producer(body, made.invars[0])
-    return made
-
-
-def _converted_from(body, var, counter):
-    """``counter`` where ``var`` is the counter converted to an integer or float type, else
-    ``var``."""
-    made = None if _literal(var) else _producer(body, var)
-    if made is not None and made.primitive.name == "convert_element_type" and _whole_dtype(made) \
-            and made.invars[0] is counter:
-        return counter
-    return var
+    return x + sign * y
 
 
 def loop_needs(eqn, mask: tuple, needed_in) -> tuple[dict, list] | None:

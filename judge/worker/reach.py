@@ -346,8 +346,9 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
 
     if target.primitive.name == "scan":
         steps = int(target.params["length"])
-    else:  # a fori_loop's while: its length's text at these extents
-        steps = _evaluated(length, at)
+    else:  # a fori_loop's while: its length's text at these extents (at most that many, for
+        # a loop that may stop early: the runs count the steps it takes)
+        steps = _evaluated(length.removeprefix("<="), at)
         if steps is None:
             return None
     sources = offset * steps

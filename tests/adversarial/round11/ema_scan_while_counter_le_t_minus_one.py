@@ -1,0 +1,21 @@
+"""ema_scan: a ``lax.while_loop`` tested by ``t <= T - 1``.
+
+Problem: ema_scan
+Expected: AC
+Cases: all
+"""
+import jax
+import jax.numpy as jnp
+
+
+def ema(x, decay):
+    T = x.shape[0]
+
+    def body(s):
+        t, m, out = s
+        m = decay * m + (1.0 - decay) * x[t]
+        return t + 1, m, out.at[t].set(m)
+
+    _, _, out = jax.lax.while_loop(lambda s: s[0] <= T - 1, body,
+                                   (0, jnp.zeros_like(x[0]), jnp.zeros_like(x)))
+    return out
