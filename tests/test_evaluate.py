@@ -312,6 +312,43 @@ def test_binary_table_functions_on_random_bits(name):
             assert_same(got, want, (x, y))
 
 
+#: NaNs of both signs and several payloads (quiet and signalling bit patterns), as float32 bits
+NAN_PAYLOADS_F32 = np.uint32([0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800001, 0x7FFFFFFF, 0xFFFFFFFF,
+                              0x7FC01234, 0x7FA00000]).view(np.float32)
+
+
+@pytest.mark.parametrize("name", list(_COMPARE))
+@pytest.mark.parametrize("dtype", [F32, np.dtype(np.float16)])
+def test_comparisons_meeting_nan_are_computed(name, dtype):
+    """A comparison that meets a NaN (any sign or payload) is computed here, with XLA's bools:
+    a NaN compares unordered. In a 2-D array (XLA's vector loop and its remainder), against
+    scalars, at rank 0; an operand holding a subnormal still goes to JAX (XLA reads it as a
+    zero)."""
+    op = BINARY[F32][name]
+    nans = NAN_PAYLOADS_F32 if dtype == F32 else np.uint16([0x7E00, 0xFE00, 0x7C01, 0xFFFF, 0x7D23]).view(np.float16)
+    base = np.resize(SAFE_F32, 40) if dtype == F32 else RNG.choice(SAFE_F16, 40)
+    values = np.concatenate([base, nans, np.array([np.inf, -np.inf, 0.0, -0.0], dtype)])
+    x, y = grid(values)
+    closed = jax.make_jaxpr(op)(x, y)
+    assert compare(closed, x, y) == []
+    for a, b in ((x[:, :7], np.float32(np.nan)), (np.array(nans[0]), y[3, :5])):
+        a, b = np.asarray(a, dtype), np.asarray(b, dtype)
+        closed = jax.make_jaxpr(op)(a, b)
+        assert compare(closed, a, b) == []
+    scalar = jax.make_jaxpr(op)(np.zeros((), dtype), np.zeros((), dtype))
+    for a in (nans[0], nans[-1], values[0]):
+        for b in (nans[1], np.dtype(dtype).type(1.5)):
+            assert compare(scalar, np.asarray(a), np.asarray(b)) == []
+    tiny = np.finfo(dtype).tiny
+    flushed = np.array([np.nan, tiny / 2, 1.0], dtype)
+    closed = jax.make_jaxpr(op)(flushed, flushed[::-1])
+    assert compare(closed, flushed, flushed[::-1].copy()) == [name]
+    # the NaN compared is not taken as checked: an addition reading it next goes to JAX
+    pair = np.array([np.nan, 1.0], dtype)
+    closed = jax.make_jaxpr(lambda a, b: (op(a, b), a + b))(pair, pair[::-1].copy())
+    assert compare(closed, pair, pair[::-1].copy()) == ["add"]
+
+
 def test_division_by_a_scalar_is_a_product_with_its_reciprocal():
     """The rewrite is visible: 3 * (1/3) rounds differently from 3 / 3... and NumPy follows it."""
     x = np.arange(1, 1001, dtype=np.float32)

@@ -118,3 +118,43 @@ def test_an_array_that_is_not_the_evaluators_own_is_checked_each_time():
     got = evaluator.run(closed.jaxpr, closed.consts, x, y)[0]
     assert evaluator.bound == 1
     assert_same(np.asarray(got), np.asarray(JAX.run(closed.jaxpr, closed.consts, x, y)[0]))
+
+
+def test_a_literal_of_the_program_is_passed_on_as_bind_passes_it():
+    """A constant of the program (JAX's NumPy literal, weakly typed or not) with an array that
+    NumPy leaves to JAX (a NaN in it): called directly, with bind's values, NaNs' bits too."""
+    x = np.float32([np.nan, 1.5, -np.inf, 3.0])
+    for f in (lambda a: a * 2.0, lambda a: a - np.float32(0.5), lambda a: jnp.float16(3) * a.astype(jnp.float16)):
+        closed = jax.make_jaxpr(f)(x)
+        literal = [type(v.val).__name__ for e in closed.jaxpr.eqns for v in e.invars if hasattr(v, "val")]
+        assert "TypedNdArray" in literal
+        counting = _same_as_bind(closed, x)
+        assert counting.bound >= 1 and counting.direct_calls == counting.bound
+
+
+def test_a_sum_of_cotangents_is_the_one_op_program_of_add():
+    """``add_any`` (JAX's sum of two cotangents) adds with ``lax.add`` on arrays: called as the
+    one-op program of ``add`` (compiled and stored under ``add``'s name), with bind's values on
+    float32, float16 and int32, NaNs' and subnormals' bits included; bool goes through bind."""
+    from jax._src import ad_util
+
+    parts = jaxapi.direct_calls()
+    assert parts.target(ad_util.add_jaxvals_p, np.dtype(np.float32)) is lax.add_p
+    assert parts.target(ad_util.add_jaxvals_p, np.dtype(np.bool_)) is None
+    assert parts.target(lax.add_p, np.dtype(np.float32)) is lax.add_p
+    bits = RNG.integers(0, 2**32, 64, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    cases = [np.concatenate([bits, np.float32([np.nan, -np.nan, np.inf, -0.0]), SUBNORMAL_F32]),
+             RNG.integers(0, 2**16, 64).astype(np.uint16).view(np.float16),
+             RNG.integers(-2**31, 2**31, 64).astype(np.int32)]
+    for x in cases:
+        y = RNG.permutation(x)
+        closed = jax.make_jaxpr(ad_util.add_jaxvals)(x, y)
+        assert [e.primitive.name for e in closed.jaxpr.eqns] == ["add_any"]
+        for a, b in ((x, y), (jnp.asarray(x), y), (jnp.asarray(x), jnp.asarray(y))):
+            counting = _same_as_bind(closed, a, b)
+            assert counting.direct_calls == counting.bound
+            assert counting.bound == (x.dtype != np.int32)  # int32: NumPy's (it wraps the same)
+    grads = jax.make_jaxpr(jax.grad(lambda u: jnp.sum(jnp.sin(u) * u)))(cases[0][:8])
+    assert "add_any" in [e.primitive.name for e in grads.jaxpr.eqns]
+    counting = _same_as_bind(grads, cases[0][:8])
+    assert counting.direct_calls == counting.bound

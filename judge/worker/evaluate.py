@@ -38,7 +38,8 @@ Where NumPy and XLA could differ, the evaluator does as XLA does, or hands the o
   zeros of both signs goes to JAX: which zero comes out depends on the order XLA reduces in.
 * An operation that meets or makes a NaN goes to JAX: the sign and payload of XLA's NaN follow
   rules of its own (``max(0.0, -nan)`` is a positive NaN there), and a program can read them
-  back as values.
+  back as values. A comparison is computed (``exact_ops.COMPARES``): a NaN compares unordered,
+  in XLA as in NumPy, and its result is a bool.
 * An array of more than ``LARGEST`` elements goes to JAX, where one compilation is small beside
   the work; NumPy's temporaries would weigh on the memory limit.
 * An operation on an array of more than ``HIGHEST_RANK`` dimensions goes to JAX: JAX's arrays
@@ -94,7 +95,7 @@ import numpy
 
 from . import jaxapi, stepwise
 from . import reuse as _reuse
-from .exact_ops import DTYPES as _DTYPES, F16 as _F16, HALF_OPS as _HALF_OPS, MAY as _MAY, MOVES as _MOVES
+from .exact_ops import COMPARES as _COMPARES, DTYPES as _DTYPES, F16 as _F16, HALF_OPS as _HALF_OPS, MAY as _MAY, MOVES as _MOVES
 from .exact_ops import MULTIPLE as _MULTIPLE, PARAMS as _PARAMS
 from .exact_ops import flushed as _flushed, subnormal as _subnormal, table as _table
 
@@ -163,7 +164,9 @@ class Evaluator:
         #: (``_needed``), by id, with what they were made from, which keeps the id its own
         self.plans: dict = {}
         self.needed: dict = {}
-        self.direct_types = frozenset({*parts.direct_types, np.ndarray})
+        self.direct_types = frozenset({*parts.direct_types, *parts.direct_arrays, np.ndarray})
+        #: NumPy arrays among them, passed on only where their dtype is one JAX keeps as it is
+        self.direct_arrays = frozenset({*parts.direct_arrays, np.ndarray})
         self.debug_flags = parts.debug_flags
         #: ``shared_ops.OpLog`` when the judge asked for the operations that missed its
         #: compilation cache (set by the worker before the submission is imported)
@@ -282,13 +285,13 @@ class Evaluator:
         name_stack = self.source_info.current_name_stack() + eqn.source_info.name_stack
         ops, stored = self.ops, self.stored
         misses = ops.misses if ops is not None else 0
-        fun = self._callable(eqn, params, values)
+        fun, primitive = self._callable(eqn, params, values)
         with self.source_info.user_context(eqn.source_info.traceback, name_stack=name_stack), \
                 eqn.ctx.manager:  # (the configuration the call is keyed by: ``stored`` reads it)
             loaded = None if fun is None or stored is None else \
-                stored.find(fun, eqn.primitive, params, values)
+                stored.find(fun, primitive, params, values)
             if loaded is None and fun is not None and stored is not None and stored.writable:
-                loaded = stored.compiled(fun, eqn.primitive, params, values)  # a trusted run's
+                loaded = stored.compiled(fun, primitive, params, values)  # a trusted run's
             mark = stored.mark() if stored is not None and loaded is None else None
             if fun is None:
                 out = eqn.primitive.bind(*values, **params)
@@ -301,29 +304,35 @@ class Evaluator:
             else:
                 out = self.direct.call(fun, values)
             if mark is not None:
-                stored.keep(mark, eqn.primitive, params, values)
+                stored.keep(mark, primitive, params, values)
         if ops is not None:
-            ops.note(eqn, params, misses)
+            ops.note(eqn, params, misses, primitive)
         return list(out) if eqn.primitive.multiple_results else [out]
 
-    def _callable(self, eqn, params, values):
-        """The one-op jitted callable ``bind`` would call for ``eqn`` (``jaxapi.DirectCalls``),
-        where every value is one of JAX's arrays or a NumPy array of a dtype JAX keeps as it is
-        (no conversion), no trace is active and the primitive's implementation is JAX's
-        op-by-op one; else None."""
+    def _callable(self, eqn, params, values) -> tuple:
+        """``(callable, primitive)``: the one-op jitted callable ``bind`` would call for ``eqn``
+        (``jaxapi.DirectCalls``) and the primitive it binds (``eqn``'s own, or ``add`` for a sum
+        of cotangents: ``DirectCalls.target``), where every value is one of JAX's arrays or
+        literals or a NumPy array, of a dtype JAX keeps as it is (no conversion), no trace is
+        active and the primitive's implementation is JAX's op-by-op one; else ``(None,
+        eqn.primitive)``."""
         direct = self.direct
         if direct is None:
-            return None
-        kinds = self.direct_types
+            return None, eqn.primitive
+        kinds, arrays = self.direct_types, self.direct_arrays
         for value in values:
             kind = type(value)
-            if kind not in kinds or (kind is np.ndarray and value.dtype not in _DIRECT_DTYPES):
-                return None
+            if kind not in kinds or (kind in arrays and value.dtype not in _DIRECT_DTYPES):
+                return None, eqn.primitive
         found = self.callables.get(id(eqn))
         if found is None or found[0] is not eqn:
-            fun = direct.callable_of(eqn.primitive, **params) if direct.plain(eqn.primitive) else None
-            found = self.callables[id(eqn)] = (eqn, fun)
-        return found[1] if found[1] is not None and direct.ready() else None
+            dtype = getattr(eqn.invars[0].aval, "dtype", None) if eqn.invars else None
+            target = direct.target(eqn.primitive, dtype)
+            fun = direct.callable_of(target, **params) if target is not None else None
+            found = self.callables[id(eqn)] = (eqn, fun, target)
+        if found[1] is None or not direct.ready():
+            return None, eqn.primitive
+        return found[1], found[2]
 
     def _inlined(self, budget):  # ``run`` for a body stepped through, on the same loop budget
         return lambda jaxpr, consts, *args: self.run(jaxpr, consts, *args, jit_inlined=budget)
@@ -338,7 +347,7 @@ class Evaluator:
         plan = plan[1]
         if plan is None:
             return None
-        function, reads_floats, params, results, inputs, moves = plan
+        function, reads_floats, params, results, inputs, moves, compares = plan
         arrays, unchecked = [], []
         clean = self.clean
         for (want, want_shape), value in zip(inputs, values):
@@ -359,7 +368,11 @@ class Evaluator:
                 unchecked.append((value, array))
         if unchecked:
             if _subnormal([array for _, array in unchecked]):
-                return None
+                # a comparison reads a NaN as IEEE says, in XLA as here (its operands are not
+                # kept as checked: the next operation to read them checks them again)
+                if not compares or _subnormal([array for _, array in unchecked], nan=False):
+                    return None
+                unchecked = ()
             for value, _ in unchecked:
                 if type(value) in self.jax_arrays:  # immutable: checked once
                     try:
@@ -393,7 +406,8 @@ class Evaluator:
     def _plan(self, eqn):
         """What ``_numpy`` needs of ``eqn`` whatever its values: (function, whether it reads
         floats, its parameters, each result's dtype and shape, each operand's dtype and shape,
-        whether it only moves bits: ``exact_ops.MOVES``); None where the operation is never
+        whether it only moves bits: ``exact_ops.MOVES``, whether it compares:
+        ``exact_ops.COMPARES``); None where the operation is never
         computed here (not in the table, a dtype or rank not taken, or shapes at which its
         function declines)."""
         name = eqn.primitive.name
@@ -421,6 +435,6 @@ class Evaluator:
             may = _MAY.get(name)  # one that answers only at some shapes: decided from the avals
             if may is not None and not may([v.aval for v in eqn.invars], *params.values()):
                 return None
-            return function, reads_floats, params, tuple(results), inputs, name in _MOVES
+            return function, reads_floats, params, tuple(results), inputs, name in _MOVES, name in _COMPARES
         except Exception:  # an aval of another kind: JAX's
             return None

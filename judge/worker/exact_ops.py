@@ -380,6 +380,11 @@ PARAMS = {"round": ("rounding_method",), "integer_pow": ("y",), "convert_element
 MOVES = frozenset({
     "neg", "abs", "select_n", "broadcast_in_dim", "reshape", "squeeze", "expand_dims", "transpose",
     "slice", "rev", "concatenate", "copy", "copy_p", "stop_gradient", "split", "gather"})
+#: The comparisons: IEEE's result of comparing a NaN is false (true for ``ne``), whatever its
+#: sign and payload, in XLA's CPU code (LLVM's ordered predicates, unordered for ``ne``) as in
+#: NumPy, and the result is a bool: a NaN operand does not send one to JAX (a subnormal does:
+#: XLA reads it as a zero).
+COMPARES = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
 #: The operations here with several results (their function gives a list).
 MULTIPLE = frozenset({"split"})
 #: Operations whose functions answer only for some shapes: name -> a test of the operands'
@@ -396,21 +401,24 @@ HALF_OPS = frozenset({
     "dot_general", "reduce_sum"})  # of one term per result (``MAY``): one rounding, or none
 
 
-def subnormal(values, limit=_TINY) -> bool:
+def subnormal(values, limit=_TINY, nan=True) -> bool:
     """Whether a float32 value is NaN, or nonzero and smaller in magnitude than ``limit`` (a
     float16 value: than float16's smallest normal, or the float16 after it where ``limit`` is
-    the float32 after the smallest normal).
+    the float32 after the smallest normal); with ``nan`` false, a NaN does not count.
     (NaN: XLA's sign and payload of a NaN result follow rules of its own, which a submission can
-    read back as a value, so every operation that meets or makes one goes to JAX.)"""
+    read back as a value, so every operation that meets or makes one goes to JAX; but for a
+    comparison, ``COMPARES``, whose result is a bool.)"""
     for value in values:
         if value.dtype == F32 and value.size:
             magnitude = np.abs(value)
-            if not ((magnitude >= limit) | (magnitude == 0)).all():
+            kept = (magnitude >= limit) | (magnitude == 0)
+            if not (kept if nan else kept | np.isnan(value)).all():
                 return True
         elif value.dtype == F16 and value.size:
             magnitude = np.abs(value)
             bound = _HALF_TINY if limit is _TINY else _HALF_ABOVE_TINY
-            if not ((magnitude >= bound) | (magnitude == 0)).all():
+            kept = (magnitude >= bound) | (magnitude == 0)
+            if not (kept if nan else kept | np.isnan(value)).all():
                 return True
     return False
 

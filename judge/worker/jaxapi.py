@@ -111,6 +111,9 @@ class EvaluatorParts:
         self.scalar_types = tuple(typed("TypedFloat", "TypedInt", "TypedBool"))
         #: JAX's own arrays, which ``bind`` passes on as they are
         self.direct_types = (ArrayImpl,)
+        #: JAX's NumPy literals (``TypedNdArray``: a constant of the program, weakly typed or
+        #: not), which ``bind`` passes on as they are too
+        self.direct_arrays = tuple(typed("TypedNdArray"))
         self.debug_flags = (config.debug_nans, config.debug_infs)
 
 
@@ -132,6 +135,37 @@ class DirectCalls:
         self.callable_of = dispatch.xla_primitive_callable
         self.disable_jit, self.key_reuse = config.disable_jit, config.debug_key_reuse
         self.trace_ctx, self.EvalTrace = core.trace_ctx, core.EvalTrace
+        self.add_any, self.add = self._sums()
+
+    @staticmethod
+    def _sums() -> tuple:
+        """``(add_any, add)``: JAX's sum of two cotangents, and ``lax.add``'s primitive, where
+        ``add_any``'s implementation on JAX's arrays and literals is ``lax.add`` (``_add_arrays``
+        for each); else ``(None, None)``."""
+        try:
+            from jax._src import ad_util, literals
+            from jax._src.array import ArrayImpl
+            from jax._src.lax import lax
+
+            adders, add_arrays = ad_util.raw_jaxval_adders, lax._add_arrays
+            if all(adders.get(kind) is add_arrays for kind in (ArrayImpl, literals.TypedNdArray)) \
+                    and ad_util.add_jaxvals_p.impl is ad_util.add_impl:
+                return ad_util.add_jaxvals_p, lax.add_p
+        except (ImportError, AttributeError):
+            pass
+        return None, None
+
+    def target(self, primitive, dtype):
+        """The primitive whose one-op callable binding ``primitive`` on arrays of ``dtype``
+        calls: ``primitive`` where ``plain``; ``add`` for ``add_any`` on floats or int32 (its
+        implementation adds with ``lax.add``, which binds ``add``: the same program, compiled
+        and stored under ``add``'s name); else None."""
+        if self.plain(primitive):
+            return primitive
+        if primitive is self.add_any and self.add is not None and self.plain(self.add) \
+                and dtype is not None and dtype.kind in "fi" and dtype.itemsize <= 4:
+            return self.add
+        return None
 
     def plain(self, primitive) -> bool:
         """Whether binding ``primitive`` on values is ``apply_primitive`` and nothing else."""

@@ -318,11 +318,12 @@ class OpLog:
         if event == MISS_EVENT:
             self.misses += 1
 
-    def note(self, eqn, params: dict, misses_before: int) -> None:
-        """Note ``eqn`` (bound with ``params``) if its binding compiled something."""
+    def note(self, eqn, params: dict, misses_before: int, primitive=None) -> None:
+        """Note ``eqn`` (bound with ``params``, as ``primitive`` where given: the one its
+        binding called) if its binding compiled something."""
         if self.misses == misses_before or len(self.ops) >= MAX_OPS:
             return
-        op = describe(eqn.primitive, params, eqn.invars, self.plain)
+        op = describe(primitive if primitive is not None else eqn.primitive, params, eqn.invars, self.plain)
         if op is None:
             return
         text = json.dumps(op, sort_keys=True)

@@ -125,7 +125,7 @@ def op_key(environment_: list, context: str, name: str, params: dict, signature)
 
 def signature_of(values) -> list | None:
     """Each input's [dtype, shape, weak type], or None where one is not an array of JAX's or a
-    NumPy array of a dtype JAX takes as it is."""
+    NumPy array (or JAX's NumPy literal) of a dtype JAX takes as it is."""
     found = []
     for value in values:
         aval = getattr(value, "aval", None)
@@ -133,6 +133,10 @@ def signature_of(values) -> list | None:
             if value.dtype.name not in _NUMPY_DTYPES:
                 return None
             weak = False
+        elif aval is not None and isinstance(value, np.ndarray) and type(value).__name__ == "TypedNdArray":
+            if value.dtype.name not in _NUMPY_DTYPES:  # a literal of the program, passed on as it is
+                return None
+            weak = bool(aval.weak_type)
         elif aval is not None and type(value).__name__ == "ArrayImpl":
             weak = bool(aval.weak_type)
         else:
