@@ -194,3 +194,26 @@ def check_corpus_documented(paths: list[Path]) -> None:
         assert Verdict(verdict) and len(reason) <= 1, path.name
         assert (ROOT / "problems" / f"{fields['Problem']}.yaml").is_file(), path.name
         assert fields.get("Cases", "all") == "all", path.name
+
+
+def record_warm_spawns(monkeypatch) -> list:
+    """No warm server running yet, and none reached through a ``judge serve`` process that may
+    be running here: each grade starts a server of this process's own. Returns the list of the
+    servers each run was forked by, which grows as runs are made; ``warm.close_all()`` after."""
+    import threading
+
+    from judge.run import warm
+
+    monkeypatch.setattr(warm, "connect", lambda *args, **kwargs: None)
+    warm.close_all()
+    calls: list = []
+    lock = threading.Lock()
+    original = warm.WarmServer.spawn
+
+    def spawn(self, *args, **kwargs):
+        with lock:
+            calls.append(self)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(warm.WarmServer, "spawn", spawn)
+    return calls

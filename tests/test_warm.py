@@ -10,12 +10,11 @@ share that test's server, as two grades of a ``judge batch`` do.
 """
 
 import secrets
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from tests.helpers import ROOT
+from tests.helpers import ROOT, record_warm_spawns
 from tests.hostile import ADVERSARIAL, descendants, hostile, needs_bwrap
 
 from judge.errors import WorkerImportError
@@ -35,19 +34,7 @@ def spawns(monkeypatch):
     """Warm workers on, no server running yet, and a server of this process's own (not a
     ``judge serve`` process that may be running here); the servers each run was forked by."""
     monkeypatch.setenv("JUDGE_WARM", "on")
-    monkeypatch.setattr(warm, "connect", lambda *args, **kwargs: None)
-    warm.close_all()
-    calls: list[warm.WarmServer] = []
-    lock = threading.Lock()
-    original = warm.WarmServer.spawn
-
-    def spawn(self, *args, **kwargs):
-        with lock:
-            calls.append(self)
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(warm.WarmServer, "spawn", spawn)
-    yield calls
+    yield record_warm_spawns(monkeypatch)
     warm.close_all()
 
 

@@ -20,12 +20,11 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
-from tests.helpers import ROOT, pythonpath
+from tests.helpers import ROOT, pythonpath, record_warm_spawns
 from tests.hostile import (ADVERSARIAL, NO_CAPABILITIES, decoy, descendants,  # noqa: F401
                            hostile, ptrace_scope)
 
@@ -45,19 +44,7 @@ def spawns(monkeypatch):
     the servers each run was forked by."""
     monkeypatch.setenv("JUDGE_WARM", "on")
     monkeypatch.setenv("JUDGE_WARM_AHEAD", "on")
-    monkeypatch.setattr(warm, "connect", lambda *args, **kwargs: None)
-    warm.close_all()
-    calls: list[warm.WarmServer] = []
-    lock = threading.Lock()
-    original = warm.WarmServer.spawn
-
-    def spawn(self, *args, **kwargs):
-        with lock:
-            calls.append(self)
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(warm.WarmServer, "spawn", spawn)
-    yield calls
+    yield record_warm_spawns(monkeypatch)
     warm.close_all()
 
 
