@@ -15,7 +15,10 @@ with the scale outside, a scale as a traced argument), ``jax.vjp``, ``jax.grad``
 walrus, f-string prints, a ``__main__`` block, a ``global`` trace counter, ``jax.debug.print``
 in a scan's step, Python loops over the m units (hvp_tanh) and over a tree's leaves.
 Cheats and near misses beside them: masks applied outside a pass-through rule by a scatter of
-``nonzero`` indices or a gather from a stack, a sign put on the cotangent by flipping its bits,
+``nonzero`` indices, a gather from a stack, a ``lax.cond`` per entry on x, a one-trip
+``while_loop`` per entry stopped by x or a ``switch`` on the whole array (the cond and while
+ones were accepted until the dataflow took a cotangent that left a rule back to raw inside a
+control flow chosen by x), a sign put on the cotangent by flipping its bits,
 a backward rule called by hand, ``custom_jvp`` and ``linear_transpose`` in place of the rule,
 values rounded outside an identity computed as ``sign(v) * |v|``, ``cumsum`` inside a jitted
 ``cond`` branch, a Hessian under ``vmap``, ``lax.map``, a batch padded to 64 rows, a loop over
