@@ -88,6 +88,8 @@ HONEST = {
     "inside scan": lambda x, c, k: jax.lax.scan(lambda s, r: (s, rule(same, r, k)), 0.0, c)[1],
     "inside while": lambda x, c, k: jax.lax.while_loop(
         lambda s: s[0] < 2, lambda s: (s[0] + 1, rule(same, c, k) + s[1] * 0), (0, jnp.zeros(3)))[1],
+    "inside cond on x, after a rule": lambda x, c, k: jax.lax.cond(
+        x[0] > 0, lambda g: rule(same, g, k), lambda g: rule(same, -g, k), rule(same, c, k)),
     "inside jit": lambda x, c, k: jax.jit(lambda a, b: rule(same, a, b))(c, k),
     "inside vmap": lambda x, c, k: jax.vmap(lambda a: rule(same, a, k))(c),
     "under scopes named like transformations": lambda x, c, k: _scoped(
@@ -145,6 +147,12 @@ CHEATS = {
         same, jax.lax.scan(lambda s, p: (s, jax.lax.cond(p[0] > 1, lambda: p[1], lambda: 0.0 * p[1])),
                            0.0, (x, c))[1], k),
     "a value of one run smuggled into another, masked between them": _stash,
+    "a rule that does nothing, then a mask chosen by cond on x": lambda x, c, k: jax.lax.cond(
+        x[0] > 1, lambda g: g, lambda g: jnp.zeros_like(g), rule(same, c, k)),
+    "a rule that does nothing, then a mask chosen by cond per entry on x": lambda x, c, k: jnp.stack(
+        [jax.lax.cond(x[i] > 1, lambda g: g, lambda g: 0.0 * g, rule(same, c, k)[i]) for i in range(3)]),
+    "a rule that does nothing, then zeroed by a while stopped by x": lambda x, c, k: jax.lax.while_loop(
+        lambda s: (x[0] > 1) & (s[0] == 0), lambda s: (s[0] + 1, jnp.zeros(3)), (0, rule(same, c, k)))[1],
 }
 
 

@@ -33,9 +33,11 @@ followed where their dataflow is known: calls (``jit``, ``pjit``, ``closed_call`
 custom_jvp/custom_vjp bodies) map inputs to inputs and outputs to outputs; ``cond`` joins its
 branches, and its index is a control dependence: a cotangent label on it reaches every output,
 and an x-dependent index mixes a raw cotangent (A) the branches give (but not one that passed a
-rule inside them, so a ``cond`` around the custom_vjp function is as good as none); ``while``
-and ``scan`` iterate over their carries to a fixed point (a ``while`` condition is a control
-dependence like a ``cond`` index). Any other equation that holds a sub-jaxpr is *opaque*
+rule inside them, so a ``cond`` around the custom_vjp function is as good as none); a cotangent
+that passed a rule before such a ``cond`` enters its branches as raw (A) again, so one chosen
+by x after a rule that does nothing is mixed; ``while`` and ``scan`` iterate over their carries
+to a fixed point (a ``while`` condition is a control dependence like a ``cond`` index, and an
+x-dependent one takes a passed cotangent back to raw in the same way). Any other equation that holds a sub-jaxpr is *opaque*
 (``reduce``, whose reducer takes accumulators and elements, not the equation's operands, is
 one): its outputs carry all of its inputs' labels, and a marker inside it counts for nothing.
 Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read everywhere.
@@ -253,9 +255,12 @@ class Flow:
     def _structured(self, eqn, ins, kin, n_out) -> list[frozenset]:
         name, params = eqn.primitive.name, eqn.params
         if name == "cond":
+            operands = ins[1:]
+            if X in ins[0]:  # chosen by x: a cotangent that left a rule before is raw again
+                operands = [_unpassed(labels) for labels in operands]
             outs = [NONE] * n_out
             for branch in params["branches"]:
-                outs = [a | b for a, b in zip(outs, self.run(branch, ins[1:], kin[1:]))]
+                outs = [a | b for a, b in zip(outs, self.run(branch, operands, kin[1:]))]
             return [_controlled(out, ins[0]) for out in outs]
         if name == "while":
             return self._while(params, ins, kin)
@@ -315,6 +320,15 @@ class Flow:
         return any(_is_ref(v) for v in (*eqn.invars, *eqn.outvars))
 
     def _while(self, params, ins, kin):
+        counts = self.rules, self.opaque
+        carry, control = self._while_rounds(params, ins, kin)
+        if X in control and any(P in labels for labels in ins):
+            # stopped by x: a cotangent that left a rule before the loop is raw again in it
+            self.rules, self.opaque = counts
+            carry, _ = self._while_rounds(params, [_unpassed(labels) for labels in ins], kin)
+        return carry
+
+    def _while_rounds(self, params, ins, kin):
         nc, nb = params["cond_nconsts"], params["body_nconsts"]
         cond_consts, body_consts, carry = ins[:nc], ins[nc:nc + nb], ins[nc + nb:]
         cond_kin = kin[:nc] + [None] * len(carry)
@@ -327,7 +341,7 @@ class Flow:
             if new == carry:
                 break
             carry = new
-        return carry
+        return carry, control
 
     def _scan(self, params, ins, kin, n_out):
         nc, ncarry = jaxapi.scan_layout(params, len(ins))
@@ -356,6 +370,14 @@ def _controlled(labels: frozenset, control: frozenset) -> frozenset:
         if not (out & {P} or _inside(out)):
             out = out | {X}
     return out
+
+
+def _unpassed(labels: frozenset) -> frozenset:
+    """The labels of an operand of a ``cond`` whose index, or a ``while`` whose condition,
+    depends on x: a cotangent a rule passed before it (P) counts there as raw (A), so what the
+    branches or the body give back of it without a rule of their own is mixed (a mask chosen
+    by x after a rule that does nothing), while one a rule inside them passes is P again."""
+    return (labels - {P}) | {A} if P in labels else labels
 
 
 def _is_ref(atom) -> bool:
