@@ -67,7 +67,10 @@ def _branches(levels: list, index, count: int, symbols: dict) -> tuple:
     if isinstance(index, core.Literal):
         return (_clipped(index.val, count),)
     points = _points(symbols)
-    values = None if points is None else _evaluated(levels, index, points)
+    try:
+        values = None if points is None else _evaluated(levels, index, points)
+    except Exception:  # noqa: BLE001 - an index of a form not evaluated here: any branch
+        values = None
     if values is None:
         return tuple(range(count))
     return tuple(sorted({_clipped(v, count) for v in values}))
@@ -122,17 +125,15 @@ def _evaluated(levels: list, var, points: list):
               for e in dims]
     kept = [n for n, v in enumerate(jaxpr.constvars) if id(v) in seen]
     invars = [*inputs, *(e.outvars[0] for e in dims)]
-    info = jaxpr.debug_info._replace(arg_names=("",) * len(invars), result_paths=("",))
+    info = getattr(jaxpr, "debug_info", None)
+    info = info and info._replace(arg_names=("",) * len(invars), result_paths=("",))
     piece = core.Jaxpr([jaxpr.constvars[n] for n in kept], invars, [var],
                        [e for e in eqns if e.primitive.name != "dim_as_value"], debug_info=info)
     values = [consts[n] for n in kept]
-    try:
-        if not given:
-            value = np.asarray(core.eval_jaxpr(piece, values)[0])
-            return np.broadcast_to(value, (len(points), *value.shape))
-        return np.asarray(jax.vmap(lambda *a: core.eval_jaxpr(piece, values, *a)[0])(*given))
-    except Exception:  # noqa: BLE001 - not evaluated so: any branch
-        return None
+    if not given:
+        value = np.asarray(core.eval_jaxpr(piece, values)[0])
+        return np.broadcast_to(value, (len(points), *value.shape))
+    return np.asarray(jax.vmap(lambda *a: core.eval_jaxpr(piece, values, *a)[0])(*given))
 
 
 def _slice(jaxpr, var):
