@@ -138,12 +138,74 @@ def test_a_buffer_the_loop_only_carries_along_is_no_source():
     assert _reach(fn) == [(32, 128)]
 
 
-def test_a_cond_on_the_length_is_measured_both_ways():
+def _scanned_or(test, other=jnp.zeros_like):
+    """The scan where ``test(x)`` holds, ``other`` where it does not, by a lax.cond around it."""
     def fn(x):
-        honest = lambda x: jax.lax.scan(_step, jnp.zeros_like(x[0]), x)[1]  # noqa: E731
-        return jax.lax.cond(jnp.array(x.shape[0]) >= 32, honest, _closed_form, x)
+        return jax.lax.cond(test(x), lambda x: jax.lax.scan(_step, jnp.zeros_like(x[0]), x)[1], other, x)
+    return fn
 
-    assert _reach(fn) == [(0, 128)]
+
+@pytest.mark.parametrize("test", [
+    lambda x: jnp.array(x.shape[0]) >= 32,
+    lambda x: jnp.array(x.shape[0]) == 32,   # the one extent measured
+    lambda x: jnp.array(x.shape[0]) > 1,     # all but T = 1
+    # on the data: whatever the judge's own inputs take, the cases may take either branch
+    lambda x: x[0, 0] > 0,
+    lambda x: x[0, 0] == x[0, 0],
+    # on the length through the data's shape, or joined with the data
+    lambda x: jnp.sum(jnp.ones_like(x[:, 0])) == 32,
+    lambda x: (jnp.array(x.shape[0]) == 32) | jnp.isnan(x[0, 0]),
+], ids=["length_at_least_32", "length_32", "length_above_1", "data_positive", "data_finite",
+        "length_from_data_shape", "length_or_data"])
+def test_a_cond_the_cases_may_take_either_way_is_measured_both_ways(test):
+    assert _reach(_scanned_or(test, _closed_form)) == [(0, 128)]
+
+
+@pytest.mark.parametrize("test", [
+    lambda x: x.shape[0] > 0,                   # decided while tracing: a literal
+    lambda x: jnp.array(x.shape[0]) > 0,        # evaluated at every extent: true at all
+    lambda x: jnp.array(x.shape[0]) <= 64,
+    lambda x: jax.jit(lambda t: t >= 1)(jnp.array(x.shape[0])),
+    lambda x: jnp.where(jnp.array(x.size) > 0, True, False),
+], ids=["python_test", "value_test", "value_at_most_64", "jitted_test", "size_through_where"])
+def test_a_cond_true_over_the_whole_range_is_the_branch_it_takes(test):
+    assert _reach(_scanned_or(test)) == [(128, 128)]
+
+
+def test_a_cond_whose_test_comes_through_a_call_is_evaluated_there():
+    """The index computed outside the jitted function that holds the cond, from T's value."""
+    def fn(x):
+        inner = jax.jit(lambda x, n: _scanned_or(lambda x: n > 0)(x))
+        return inner(x, jnp.array(x.shape[0]))
+
+    assert _reach(fn) == [(128, 128)]
+    switched = lambda x: jax.lax.switch(jnp.array(x.shape[0]) // 30, [  # noqa: E731
+        _scanned_or(lambda x: True), _scanned_or(lambda x: True), jnp.zeros_like], x)
+    assert _reach(switched) == [(0, 128), (0, 128)]
+
+
+def test_the_branches_a_cond_takes_over_the_range():
+    from judge.worker import reach, reach_branch
+
+    made = symbolic.dims(jax, SYMBOLS)
+    found = []
+    for test in (lambda x: jnp.array(x.shape[0]) > 0, lambda x: jnp.array(x.shape[0]) // 30,
+                 lambda x: x[0, 0] > 0, lambda x: x.shape[0] >= 1,
+                 # computed by a loop: not evaluated at every extent
+                 lambda x: jax.lax.fori_loop(0, 3, lambda i, t: t - 1, jnp.array(x.shape[0]))):
+        fn = lambda x: jax.lax.switch(jnp.asarray(test(x), jnp.int32),  # noqa: E731
+                                      [_scanned_or(lambda x: True)] * 3, x)
+        closed = jax.make_jaxpr(fn)(jax.ShapeDtypeStruct((made["T"], 4), jnp.float32))
+        loop = next(e for e in closed.jaxpr.eqns[-1].params["branches"][1].jaxpr.eqns if e.primitive.name == "cond")
+        scan = next(e for e in loop.params["branches"][1].jaxpr.eqns if e.primitive.name == "scan")
+        found.append(reach_branch.taken(closed, reach.path_to(closed.jaxpr, scan), SYMBOLS))
+    # a bool's True is branch 1, data may select any branch; the inner cond is a literal
+    assert found == [[(1,), (1,)], [(0, 1, 2), (1,)], [(0, 1, 2), (1,)], [(1,), (1,)], [(0, 1, 2), (1,)]]
+    unbounded = {"T": [1, None]}
+    fn = _scanned_or(lambda x: jnp.array(x.shape[0]) > 0)
+    closed = jax.make_jaxpr(fn)(jax.ShapeDtypeStruct((symbolic.dims(jax, unbounded)["T"], 4), jnp.float32))
+    scan = next(e for e in closed.jaxpr.eqns[-1].params["branches"][1].jaxpr.eqns if e.primitive.name == "scan")
+    assert reach_branch.taken(closed, reach.path_to(closed.jaxpr, scan), unbounded) == [(0, 1)]
 
 
 @pytest.mark.parametrize("problem_id, wanted", [("ema_scan", True), ("per_example_clip", False),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from . import protocol, reach, reach_count, symbolic as _symbolic
+from . import protocol, reach, reach_branch, reach_count, symbolic as _symbolic
 
 
 class Listed(NamedTuple):
@@ -43,8 +43,8 @@ def reaches(closed, loops: list, eqns: list, symbols: dict, outputs: int | None)
     one scan per column of the output, in a Python loop over the columns, reaches one column
     each and the whole output together; each output element still matched to an element of
     its own of some loop's carry and results (``reach_count.together``), so that two loops
-    over the same column reach that column only. A loop with a branch decided by the dims on
-    the way to it counts alone."""
+    over the same column reach that column only. A loop behind a ``cond`` whose cases may take
+    several branches (``reach_branch``) counts alone."""
     concrete, measured, edges = None, {}, {}
     for loop, eqn in zip(loops, eqns):
         if not loop["recurrent"] or loop["length"].isdigit() or loop["length"] == "?":
@@ -63,7 +63,7 @@ def reaches(closed, loops: list, eqns: list, symbols: dict, outputs: int | None)
             found: list = []
             loop["reach"] = reach.measure(concrete, path, set(loop["carries"]),
                                           len(closed.jaxpr.outvars) if outputs is None else outputs, at,
-                                          loop["length"], found)
+                                          loop["length"], found, reach_branch.taken(closed, path, symbols))
             if loop["reach"] is not None and found:
                 edges[id(eqn)] = (loop["length"], loop["reach"]["steps"], found[0])
         except Exception:  # noqa: BLE001 - a program the measurement cannot run: not measured

@@ -132,15 +132,16 @@ def _evaluated(length: str, at: dict) -> int | None:
 
 
 def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: str,
-            edges: list | None = None) -> dict | None:
+            edges: list | None = None, taken: list = ()) -> dict | None:
     """``{"reached": n, "outputs": m, "steps": s}`` for the loop at ``path`` in ``closed`` (a
     concrete closed jaxpr), whose carries at the body's input positions ``recurrent`` are the
     recurrence, over the first ``outputs`` outputs of the program; ``steps`` is how many steps
     the loop ran; ``at`` the extents the program was made concrete at (its symbolic dims');
-    ``length`` the loop's length as text (a while loop's count of steps).
-    None when it cannot be measured. ``edges``, where given, gets the loop's matched pairs
-    (``reach_count.edges``), unless a branch decided by the dims lies on the way to it (each
-    branch then has its own)."""
+    ``length`` the loop's length as text (a while loop's count of steps); ``taken`` the
+    branches each ``cond`` on the path may take on the cases (``reach_branch.taken``; one:
+    the cond runs as it is). None when it cannot be measured. ``edges``, where given, gets the
+    loop's matched pairs (``reach_count.edges``), unless a cond that may take another branch
+    lies on the way to it (each branch then has its own)."""
     import jax
     import jax.numpy as jnp
     from jax._src import core
@@ -153,8 +154,8 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
     #: are NaN (before a result is moved)
     counted: list = []
     lifted: dict = {}    # id of a floating literal -> its place among the arguments
-    forced: list = []    # the branch a cond decided by the dims takes (-1: its own), traced
-    forcing: list = []   # each such cond's count of branches, as the trace meets them
+    forced: list = []    # the branch a cond that may take several is made to take (-1: its own)
+    forcing: list = []   # the branches each such cond may take, as the trace meets them
     literals: list = []  # those arguments, while the program is traced
 
     def nan_at(value, index):
@@ -248,7 +249,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         kinds = [np.dtype(_aval(v).dtype) for v in (body.invars[p] for p in sorted(recurrent))]
         return jnp.zeros(width[0], bool), jnp.zeros(width[0], np.result_type(*kinds))
 
-    def branch(eqn, ins, taken: int, route, k, r, j, static: bool):
+    def branch(eqn, ins, taken: int, route, k, r, j, choices: tuple):
         # the loop's branch interpreted on the way to it, the others as they are; what the
         # loop gives out comes out of the branch as more results (nothing seen where not taken)
         def made(b, closed_branch):
@@ -262,20 +263,15 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             return fn
 
         index = ins[0]
-        if static:  # decided by the dims alone: each branch measured in turn (``forcing``)
-            forcing.append(len(eqn.params["branches"]))
+        if len(choices) > 1:  # a branch the cases may not all take: each measured in turn
+            forcing.append(choices)
             index = jnp.where(forced[0] >= 0, forced[0], index).astype(jnp.int32)
         found = jax.lax.switch(index, [made(b, c) for b, c in enumerate(eqn.params["branches"])], *ins[1:])
         counted.append(tuple(found[-4:]))
         return list(found[:-4])
 
-    def run(jaxpr, consts, values, route, k, r, j, static_in=()):
+    def run(jaxpr, consts, values, route, k, r, j):
         env: dict = {}
-        # the values computed from literals alone (a dim made a number, a static value)
-        static = {v for v, known in zip(jaxpr.invars, static_in) if known}
-
-        def fixed(v):
-            return isinstance(v, core.Literal) or v in static
 
         def read(v):
             if isinstance(v, core.Literal):
@@ -289,16 +285,13 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
             env[v] = x
         for i, eqn in enumerate(jaxpr.eqns):
             ins = [read(v) for v in eqn.invars]
-            if all(map(fixed, eqn.invars)) and not any(True for p in eqn.params.values() for _ in jaxapi.sub_jaxprs(p)):
-                static.update(eqn.outvars)
             if route and i == route[0] and len(route) == 1:
                 outs = loop(eqn, ins, k, r, j)
             elif route and i == route[0] and eqn.primitive.name == "cond":
-                outs = branch(eqn, ins, route[1][1], route[2:], k, r, j, fixed(eqn.invars[0]))
+                outs = branch(eqn, ins, route[1][1], route[2:], k, r, j, route[1][2])
             elif route and i == route[0]:
                 sub = call_body(eqn)
-                outs = run(opened(sub), getattr(sub, "consts", ()), ins, route[1:], k, r, j,
-                           [fixed(v) for v in eqn.invars])
+                outs = run(opened(sub), getattr(sub, "consts", ()), ins, route[1:], k, r, j)
             else:
                 outs = eqn.primitive.bind(*ins, **eqn.primitive.get_bind_params(eqn.params))
                 outs = outs if eqn.primitive.multiple_results else [outs]
@@ -307,6 +300,9 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         return [read(v) for v in jaxpr.outvars]
 
     target = find(closed.jaxpr, path)
+    # the path with each cond's branches that may be taken: ("branch", b, branches)
+    choices = iter(taken)
+    path = [(*step, tuple(next(choices, ()))) if isinstance(step, tuple) else step for step in path]
     if target is None or target.primitive.name not in ("scan", "while"):
         return None
     body = target.params["jaxpr" if target.primitive.name == "scan" else "body_jaxpr"].jaxpr
@@ -384,11 +380,11 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         reach_key.COMPILED[key] = compiled, list(forcing)
     compiled, branches = reach_key.COMPILED[key]
     if len(branches) > 1:
-        return None  # more than one branch decided by the dims on the way: not measured
-    # a branch on the way to the loop decided by the dims alone (a cond on T's value): the
-    # reach is the least over its branches, each taken in turn, as other extents would
+        return None  # more than one cond on the way that may take several branches: not measured
+    # a cond on the way to the loop whose cases may take several branches (one on T's value, on
+    # the data): the reach is the least over those branches, each taken in turn
     found = [reach_count.edges(compiled(*batch, *shared, jnp.int32(b)), sources, size, steps)
-             for b in (range(branches[0]) if branches else [-1])]
+             for b in (branches[0] if branches else [-1])]
     if edges is not None and len(found) == 1:
         edges.append(found[0])  # for the reach of several loops together (``loop_list``)
     reached = min(reach_count.together([f]) for f in found)

@@ -4,10 +4,6 @@ empty sequence (which the statement excludes).
 Problem: ema_scan
 Expected: AC
 Cases: all
-Open: the recurrence's reach is measured on a trace at a number for T, where the cond's index
-  is a literal whether it came from ``T > 0`` (true at every extent) or from ``T > 5`` (a
-  branch that changes with T); taking the least reach over the branches, it counts the
-  branch of zeros and refuses the scan as reaching none of the output
 """
 import jax
 import jax.numpy as jnp
