@@ -11,8 +11,10 @@ the examples and the queries, around ``jax.remat``/``checkpoint`` with a policy 
 ``custom_vjp`` with its backward rule written out. loss_and_grads by ``value_and_grad`` with
 ``argnums=(0, 1)`` over unpacked params, ``grad``/``jacrev`` with ``has_aux``, ``jax.vjp`` of
 ``(w, b)``, one-hots by comparison with ``arange``/``broadcasted_iota``, ``jax.nn.one_hot`` or
-rows of ``eye``, log-sum-exp by hand, the gradient in closed form ((softmax - one-hot) / n),
-labels cast to int64 with 64-bit types off. mixed_precision_step with a ``jmp``-style policy
+rows of ``eye`` or by comparing the labels as floats (refused before as a third product of the
+data: a comparison of the labels made floats is now a decision, as one of the integers is),
+log-sum-exp by hand, the gradient in closed form ((softmax - one-hot) / n, the bias's as a
+product with ones), labels cast to int64 with 64-bit types off. mixed_precision_step with a ``jmp``-style policy
 and loss-scale class, ``lax.select`` per leaf, ``lax.cond`` with closures or an operand,
 ``tree_flatten`` lists and ``optax.sgd``-like updates, ``ravel_pytree`` for the check, the
 counter by ``%``, the scale doubled as a sum or by a factor picked from the decisions.
