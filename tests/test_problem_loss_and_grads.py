@@ -89,6 +89,21 @@ def test_one_forward_pass_is_a_rule(problem):
         assert result.verdict.value == "AC", (name, result.message)
 
 
+
+def test_products_are_counted_in_every_type(problem):
+    """The statement counts the matrix products of x and w "in any type": the rule's entry
+    names every dtype a spec can name (float8 and 4-bit types and bool too), so a second
+    forward pass on float8 pieces of x and w, accumulated in float32, is counted like a float32
+    one (``tests/adversarial/round12/loss_and_grads_loss_by_float8_pieces_under_cap.py``)."""
+    import json
+
+    schema = json.loads((ROOT / "judge" / "schema" / "problem.schema.json").read_text())
+    every = set(schema["$defs"]["computed_dtype"]["enum"])
+    assert {"float8_e4m3fn", "float8_e5m2", "int4", "bool"} <= every
+    (rule,) = [r for r in problem.rules if r["id"] == "primitive_dtypes"]
+    (entry,) = rule["require"]
+    assert entry["at_most"] == 2 and set(entry["dtypes"]) == every
+
 # -- a dim named only in a tree's leaves ------------------------------------------------------------
 
 def _variant(tmp_path, change):

@@ -41,6 +41,20 @@ def test_the_interface_others_grade_against(problem):
     assert problem.symbolic_dims == ("d", "h", "n")
 
 
+def test_what_float16_replaces_is_refused_in_every_other_type(problem):
+    """Each entry forbidding work outside float16 names every other dtype a spec can name:
+    wider ones (float32, complex) and narrower ones (float8, 4-bit, bool), whose products
+    of pieces can rebuild float32 work."""
+    import json
+
+    schema = json.loads((ROOT / "judge" / "schema" / "problem.schema.json").read_text())
+    others = set(schema["$defs"]["computed_dtype"]["enum"]) - {"float16"}
+    assert {"float8_e4m3fn", "float8_e5m2", "int4", "bool"} <= others
+    (rule,) = [r for r in problem.rules if r["id"] == "primitive_dtypes"]
+    wide = [e for e in rule["forbid"] if "float16" not in e["dtypes"]]
+    assert len(wide) == 3 and all(set(e["dtypes"]) == others for e in wide)
+
+
 def test_cases_meet_the_constraints_and_overflow_only_in_float16(problem):
     seen = {"overflow": 0, "finite": 0, "grows": 0, "overflow_about_to_grow": 0, "period_one": 0}
     for case in problem.cases:

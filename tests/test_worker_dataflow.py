@@ -65,6 +65,21 @@ def test_decisions_stay_out_of_the_count():
     assert _data_operands(lambda q, x: q.astype(jnp.float32) @ x.T, q, X) == [2]
 
 
+def test_a_one_hot_of_labels_compared_as_floats_is_a_decision():
+    """The labels converted to floats are quantities (``y_f * x`` multiplies two data values),
+    but a comparison of them holds nothing the labels' own comparisons do not: the one-hot it
+    makes is a decision, however it is spelled. A float input beside them makes the comparison
+    data again, and so does one of the labels with the floats."""
+    yf = lambda y: y.astype(jnp.float32)  # noqa: E731
+    one_hot = lambda y: (yf(y)[:, None] == jnp.arange(3, dtype=jnp.float32)).astype(jnp.float32)  # noqa: E731
+    assert _data_operands(lambda y, x: jnp.einsum("nk,nk->n", one_hot(y), x), Y, X) == [1]
+    assert _data_operands(lambda y, x: one_hot(y).T @ x, Y, X) == [1]
+    assert _data_operands(lambda y, x: jnp.where(yf(y) + 1.0 > 1.5, 1.0, 0.0) * x[:, 0], Y, X) == [1]
+    assert _data_operands(lambda y, x: yf(y)[:, None] * x, Y, X) == [2]
+    assert _data_operands(lambda y, x: (yf(y)[:, None] + x > 1.0) * x, Y, X) == [2]
+    assert _data_operands(lambda y, x: (yf(y)[:, None] == x) * x, Y, X) == [2]
+
+
 def test_a_bool_array_from_floats_is_data():
     """A mask of the floats themselves (``x > 0``) is computed from them; a mask given as an
     input is not (it is no float)."""
@@ -75,7 +90,8 @@ def test_a_bool_array_from_floats_is_data():
 
 def test_input_levels():
     closed = jax.make_jaxpr(lambda x, y, s, m: 0)(X, Y, jnp.float32(1), jnp.ones(2, bool))
-    assert dataflow.input_levels(closed.jaxpr.invars) == (2, 1, 0, 1)
+    assert dataflow.input_levels(closed.jaxpr.invars) == (dataflow.FLOATING, dataflow.LABELS,
+                                                          dataflow.NONE, dataflow.LABELS)
 
 
 def test_a_data_divisor_counts_twice():

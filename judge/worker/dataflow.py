@@ -6,32 +6,36 @@ two values computed from the arrays"). A value is data when it is computed from 
 program with at least one dimension (not one of shape ``()``, a constant or a literal), through
 any equation, nested bodies included.
 
-Each value has a level: 0, not data; 1, data computed from integer or bool inputs only (labels
-``y``); 2, data computed from a floating input (``x``, ``params``), whatever types it passed
-through on the way (a float's bits read as an int32 are still the float's).
+Each value has a level: 0 (``NONE``), not data; 1 (``LABELS``), data computed from integer or
+bool inputs only (labels ``y``); 2 (``QUANTITIES``), those integers converted to floats and what
+is computed from them alone; 3 (``FLOATING``), data computed from a floating input (``x``,
+``params``), whatever types it passed through on the way (a float's bits read as an int32 are
+still the float's).
 
 A bool is a decision, not a quantity, and is not data: ``finite`` (of shape ``()``), a
-comparison of labels (``y[:, None] == arange(k)``, a one-hot), and what is selected by them from
-other values is data only as they are. So is a float computed from integer inputs alone: the
-labels' one-hot as ``jnp.eye(k)[y]`` holds rows of a constant, as the comparison's does; but
-integers converted to floats (``y.astype(float32)``, an int8 input made float) are quantities,
-counted as floating data. But a bool *array* computed from floating data is data:
-its bits can hold the floats themselves (``(bits(x) >> i) & 1 == 1`` for each i, summed back
-by ``where``, rebuilds ``x`` exactly), so a product of ``x`` so rebuilt and another array is a
-product of two data operands, as ``x * dz`` is.
+comparison of labels (``y[:, None] == arange(k)``, a one-hot, also with the labels converted to
+floats first), and what is selected by them from other values is data only as they are. So is
+a float computed from integer inputs alone: the labels' one-hot as ``jnp.eye(k)[y]`` holds rows
+of a constant, as the comparison's does; but integers converted to floats (``y.astype(float32)``,
+an int8 input made float) are quantities, counted as data. But a bool *array* computed from
+floating data is data: its bits can hold the floats themselves (``(bits(x) >> i) & 1 == 1``
+for each i, summed back by ``where``, rebuilds ``x`` exactly), so a product of ``x`` so rebuilt
+and another array is a product of two data operands, as ``x * dz`` is; a bool computed from
+the labels as floats holds nothing the labels' own comparisons do not.
 
 A quotient by a data value counts that divisor as two data operands (``operands``): ``1 / a`` is
 a nonlinear function of ``a``, and squares, hence products, are built from reciprocals alone.
 
-Floating data has a third level, 3: data that some equation on its way from the inputs
-*computed* in a type other than float16 (and bool) from two data operands (a quotient's divisor
-counted twice), or by any other function of one than a scaling or a sum (``SCALINGS``), where it
-did not merely cast or move it (``MOVES``). The float16 prediction cast up, less the labels in
-float32 (whose square's derivative is cast back to float16 for the backward products), is level
-3, while the inputs cast to float16 are level 2, and so is the mean JAX itself takes of float16
-values by summing them in float32 and dividing by the count. A loop's results are level 3
-where its body computes in such a type. (``widened``: how many of an equation's operands are
-level 3.)
+Floating data has a last level, 4 (``WIDENED``): data that some equation on its way from the
+inputs *computed* in a type other than float16 (and bool) from two data operands (a quotient's
+divisor counted twice), or by any other function of one than a scaling or a sum
+(``SCALINGS``), where it did not merely cast or move it (``MOVES``). The float16 prediction cast
+up, less the labels in float32 (whose square's derivative is cast back to float16 for the
+backward products), is level 4, while the inputs cast to float16 are level 3, and so is the
+mean JAX itself takes of float16 values by summing them in float32 and dividing by the count.
+A loop's results are level 4 where its body computes in such a type. (``widened``: how many of
+an equation's operands are level 4.) Integers converted to floats stay ``QUANTITIES`` whatever
+computes with them, so that a comparison of them stays a decision: only floating inputs widen.
 
 Decides nothing: it only marks values.
 """
@@ -39,6 +43,9 @@ Decides nothing: it only marks values.
 from __future__ import annotations
 
 from .jaxapi import ONE_BODY_CALLS, sub_jaxprs
+
+#: The levels of data (the module's docstring).
+NONE, LABELS, QUANTITIES, FLOATING, WIDENED = range(5)
 
 #: Primitives whose bodies' outputs are the equation's outputs, one for one (a call, and
 #: ``cond``'s branches): data flows through them output by output.
@@ -49,7 +56,7 @@ FOLLOWS = ONE_BODY_CALLS | {"cond"}
 MOVES = frozenset({"convert_element_type", "reshape", "broadcast_in_dim", "squeeze", "expand_dims",
                    "transpose", "slice", "dynamic_slice", "concatenate", "gather", "copy", "copy_p",
                    "rev", "pad"})
-#: The types a computation keeps floating data at level 2 in.
+#: The types a computation keeps floating data at ``FLOATING`` (not ``WIDENED``) in.
 NARROW = frozenset({"float16", "bool"})
 #: What computes with one data operand without widening it: sums, scalings and choices, which
 #: keep what a float16 value can hold (JAX's own mean of float16 values sums in float32).
@@ -73,8 +80,8 @@ def operands(eqn, found: dict) -> int:
 
 def widened(eqn, found: dict) -> int:
     """How many of ``eqn``'s operands are floating data computed in a type other than float16
-    (level 3)."""
-    return sum(found.get(id(v), 0) == 3 for v in eqn.invars)
+    (``WIDENED``)."""
+    return sum(found.get(id(v), NONE) == WIDENED for v in eqn.invars)
 
 
 def _computes_wide(eqn, seen: set | None = None) -> bool:
@@ -106,23 +113,25 @@ def _floating(var) -> bool:
 
 
 def input_levels(invars) -> tuple:
-    """The level of each input of a whole program: 2 for a floating array of at least one
-    dimension, 1 for another array of at least one dimension, 0 for one of shape ``()``."""
-    return tuple((2 if _floating(v) else 1) if len(getattr(_aval(v), "shape", ())) > 0 else 0
-                 for v in invars)
+    """The level of each input of a whole program: ``FLOATING`` for a floating array of at least
+    one dimension, ``LABELS`` for another array of at least one dimension, ``NONE`` for one of
+    shape ``()``."""
+    return tuple((FLOATING if _floating(v) else LABELS) if len(getattr(_aval(v), "shape", ())) > 0
+                 else NONE for v in invars)
 
 
 def _kept(var, level: int) -> int:
     """``var``'s level as data, where it is computed from values of ``level``: a bool is data
-    only as an array computed from floating data; a float computed from integer inputs alone
-    (a one-hot of labels, rows of ``jnp.eye(k)`` indexed by them) is a selection of constants,
-    unless the integers themselves were converted to floats (``values``)."""
+    only as an array computed from floating data (not from the labels, as integers or as
+    floats); a float computed from integer inputs alone (a one-hot of labels, rows of
+    ``jnp.eye(k)`` indexed by them) is a selection of constants, unless the integers themselves
+    were converted to floats (``values``)."""
     if not level:
-        return 0
+        return NONE
     if _is_bool(var):
-        return level if level >= 2 and len(getattr(_aval(var), "shape", ())) > 0 else 0
-    if level == 1 and _floating(var):
-        return 0
+        return level if level >= FLOATING and len(getattr(_aval(var), "shape", ())) > 0 else NONE
+    if level == LABELS and _floating(var):
+        return NONE
     return level
 
 
@@ -168,12 +177,12 @@ def values(jaxpr, levels: tuple, cache: dict) -> tuple:
                 if kept:
                     found[id(v)] = kept
         else:
-            if level == 1 and eqn.primitive.name == "convert_element_type" and \
+            if level == LABELS and eqn.primitive.name == "convert_element_type" and \
                     not _floating(eqn.invars[0]) and not _is_bool(eqn.invars[0]):
-                level = 2  # integer quantities made floats: counted as floating data from here
-            if level == 2 and _computes_wide(eqn) and (
+                level = QUANTITIES  # integer quantities made floats: counted as data from here
+            if level == FLOATING and _computes_wide(eqn) and (
                     eqn.primitive.name not in SCALINGS or operands(eqn, found) >= 2):
-                level = 3  # floating data computed in a type other than float16
+                level = WIDENED  # floating data computed in a type other than float16
             for v in eqn.outvars:
                 if _kept(v, level):
                     found[id(v)] = _kept(v, level)

@@ -1,0 +1,30 @@
+"""batched_attention, cheat: a loop padded to a fixed count, in a loop primitive: b <= 8, so a
+``lax.fori_loop`` of eight trips attends one example a trip (its index clamped past the end)
+and writes it where it belongs with ``jnp.where``, never reading b as a number. The statement
+refuses a loop padded to a fixed count; the program does not grow with b and the body is
+counted once against the cap of 200 equations.
+
+Problem: batched_attention
+Expected: RJ
+Open: a loop primitive of a fixed count of trips over the examples, each clamped to the batch,
+  passes: nothing reads a fixed loop's count against the symbolic b, and its body counts once
+  against the cap (the Python loop of eight is refused by the cap)
+Cases: all
+"""
+import jax
+import jax.numpy as jnp
+
+
+def attend(q, k, v, mask):
+    scores = jnp.where(mask, q @ k.T / jnp.sqrt(jnp.float32(q.shape[-1])), -jnp.inf)
+    return jax.nn.softmax(scores, axis=-1) @ v
+
+
+def batched_attention(q, k, v, mask):
+    rows = jnp.arange(q.shape[0])[:, None, None]
+
+    def body(i, out):
+        one = attend(*(jax.lax.dynamic_index_in_dim(a, i, keepdims=False) for a in (q, k, v, mask)))
+        return jnp.where(rows == i, one[None], out)
+
+    return jax.lax.fori_loop(0, 8, body, jnp.zeros(q.shape[:2] + v.shape[2:], q.dtype))
