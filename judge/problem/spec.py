@@ -9,8 +9,6 @@ returns every case error with the problem of the valid cases (what `judge check`
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -27,10 +25,7 @@ from judge.problem.model import (DEFAULT_LIMITS, DEFAULT_TOLERANCE, PROBE_INPUTS
                                  Parameter, Probe, ProbeShape, Problem, ScoreGroup, bind_dims,
                                  dim_names, leaf_dim_names, shapes_for)
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "problem.schema.json"
-@lru_cache(maxsize=1)
-def schema() -> dict:
-    return json.loads(SCHEMA_PATH.read_text())
+from judge.problem.schema_file import SCHEMA_PATH, schema  # noqa: F401  (spec.schema())
 
 
 def find_root(start: Path | None = None) -> Path:

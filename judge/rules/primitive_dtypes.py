@@ -43,6 +43,7 @@ out could be what a ``forbid`` entry names.
 
 from __future__ import annotations
 
+from judge.problem.schema_file import computed_dtypes
 from judge.rules import primitive_names
 from judge.rules.base import Breach, TraceEvidence, number
 
@@ -60,8 +61,15 @@ def _said(entry: dict) -> str:
     if wide:
         of_data += (f" and {'an operand' if wide == 1 else f'at least {wide} operands'} computed "
                     f"from the input arrays in another type than float16 (not only cast or moved)")
-    return (f"{' or '.join(entry['primitives'])} with {side} in {' or '.join(entry['dtypes'])}"
-            f"{of_data}")
+    return f"{' or '.join(entry['primitives'])} with {side} in {_types(entry['dtypes'])}{of_data}"
+
+
+def _types(dtypes) -> str:
+    """``dtypes`` in words: listed one by one, or as every type but the few left out."""
+    left = [t for t in computed_dtypes() if t not in dtypes]
+    if len(dtypes) > 6 and len(left) <= 2:
+        return f"any type but {' and '.join(left)}" if left else "any type"
+    return " or ".join(dtypes)
 
 
 def describe(rule: dict) -> str:
