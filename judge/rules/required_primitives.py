@@ -29,6 +29,15 @@ length (its text: ``T``) are matched together (``Reach.together``): one scan ove
 of the output, in a Python loop over a concrete number of columns, reaches the whole output,
 each element by an element of its own of one loop; two scans of one column still reach that
 column only, and a closed form beside them reaches nothing.
+
+``degenerate: {decay: [0]}`` names static values at which the recurrence is not asked for: where
+a static value makes it vanish from the answer (at decay 0 the average is x itself, each row of
+the output its own row of the data), no program needs a carry to compute the output, and an
+honest one may show none (a step that emits the average it was given, the output rebuilt
+outside as ``decay * results + (1 - decay) * x``, reads the results only times zero there). A
+program traced at those values is graded by its output's values alone; every other value of the
+problem is still traced and judged on its own, so a closed form kept to the degenerate values
+computes there only what the values check.
 """
 
 from __future__ import annotations
@@ -62,8 +71,32 @@ def describe(rule: dict) -> str:
                     f"step t+1 is computed from its carry at step t and reaches every element of "
                     f"the output, each through an element of the carry of its own (a scan over "
                     f"zero rows, without a carry, that only copies its carry, or over part of the "
-                    f"output beside a closed form for the rest does not count)")
+                    f"output beside a closed form for the rest does not count)"
+                    + (f", except where {_spared_said(rule)}, where the answer needs no carry"
+                       if rule.get("degenerate") else ""))
     return "; ".join(said)
+
+
+def _spared_said(rule: dict) -> str:
+    return " and ".join(f"{name} is {' or '.join(f'{v:g}' if isinstance(v, float) else str(v) for v in values)}"
+                        for name, values in sorted(rule["degenerate"].items()))
+
+
+def _spared(rule: dict, trace: TraceEvidence) -> bool:
+    """Was ``trace`` traced at static values at which the recurrence degenerates (``degenerate``:
+    every parameter it names at one of its values)?"""
+    spared = rule.get("degenerate") or {}
+    return bool(spared) and all(name in trace.values and any(_same(trace.values[name], v) for v in values)
+                                for name, values in spared.items())
+
+
+def _same(value, listed) -> bool:
+    if isinstance(value, bool) or isinstance(listed, bool):
+        return value is listed
+    try:
+        return float(value) == float(listed)
+    except (TypeError, ValueError):
+        return False
 
 
 def validate(rule: dict, problem) -> list:
@@ -73,6 +106,13 @@ def validate(rule: dict, problem) -> list:
     if "recurrence" in rule and rule["recurrence"] not in problem.symbolic_dims:
         found.append(("recurrence", f"{rule['recurrence']!r} is not one of the symbolic dims "
                                     f"({', '.join(problem.symbolic_dims) or 'none'})"))
+    if rule.get("degenerate") and "recurrence" not in rule:
+        found.append(("degenerate", "names where a recurrence is not asked for: give recurrence"))
+    static = {p.name: p for p in problem.parameters if not p.traced and p.kind in ("float", "int")}
+    for name, values in sorted((rule.get("degenerate") or {}).items()):
+        if name not in static:
+            found.append((f"degenerate.{name}", f"{name!r} is not a static number parameter "
+                                                f"({', '.join(sorted(static)) or 'none'})"))
     return found
 
 
@@ -139,6 +179,8 @@ def _recurrence(rule: dict, trace: TraceEvidence) -> Breach | None:
     program = trace.program
     if not program.symbolic:
         return None  # a role is read on the program traced with T as a symbol
+    if _spared(rule, trace):
+        return None  # the answer needs no carry at these static values: graded by values
     if any(lp.recurrent and _over(lp.length, T) and _wide(lp, T, together=True) for lp in program.loops):
         return None
     seen = ", ".join(_seen(lp, T) for lp in program.loops) or "no loop"

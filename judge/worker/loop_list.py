@@ -61,9 +61,10 @@ def reaches(closed, loops: list, eqns: list, symbols: dict, outputs: int | None)
             if concrete is None:
                 concrete = _symbolic.instantiate(closed, at)
             found: list = []
-            loop["reach"] = reach.measure(concrete, path, set(loop["carries"]),
-                                          len(closed.jaxpr.outvars) if outputs is None else outputs, at,
-                                          loop["length"], found, reach_branch.taken(closed, path, symbols))
+            count = len(closed.jaxpr.outvars) if outputs is None else outputs
+            taken = reach_branch.taken(closed, path, symbols)
+            loop["reach"] = reach.measure(concrete, path, set(loop["carries"]), count, at, loop["length"],
+                                          found, taken, reach_branch.fixed(closed, path, taken, count))
             if loop["reach"] is not None and found:
                 edges[id(eqn)] = (loop["length"], loop["reach"]["steps"], found[0])
         except Exception:  # noqa: BLE001 - a program the measurement cannot run: not measured

@@ -132,14 +132,15 @@ def _evaluated(length: str, at: dict) -> int | None:
 
 
 def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: str,
-            edges: list | None = None, taken: list = ()) -> dict | None:
+            edges: list | None = None, taken: list = (), fixed: set = frozenset()) -> dict | None:
     """``{"reached": n, "outputs": m, "steps": s}`` for the loop at ``path`` in ``closed`` (a
     concrete closed jaxpr), whose carries at the body's input positions ``recurrent`` are the
     recurrence, over the first ``outputs`` outputs of the program; ``steps`` is how many steps
     the loop ran; ``at`` the extents the program was made concrete at (its symbolic dims');
     ``length`` the loop's length as text (a while loop's count of steps); ``taken`` the
     branches each ``cond`` on the path may take on the cases (``reach_branch.taken``; one:
-    the cond runs as it is). None when it cannot be measured. ``edges``, where given, gets the
+    the cond runs as it is), less ``fixed`` (``reach_branch.fixed``: branches whose output reads
+    none of the inputs). None when it cannot be measured. ``edges``, where given, gets the
     loop's matched pairs (``reach_count.edges``), unless a cond that may take another branch
     lies on the way to it (each branch then has its own)."""
     import jax
@@ -383,8 +384,11 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         return None  # more than one cond on the way that may take several branches: not measured
     # a cond on the way to the loop whose cases may take several branches (one on T's value, on
     # the data): the reach is the least over those branches, each taken in turn
+    # (a branch whose output reads none of the inputs, a constant fill, is left out: a case
+    # taking it is graded by that fixed output's values)
+    forced_ones = [b for b in branches[0] if b not in fixed] if branches else [-1]
     found = [reach_count.edges(compiled(*batch, *shared, jnp.int32(b)), sources, size, steps)
-             for b in (branches[0] if branches else [-1])]
+             for b in forced_ones]
     if edges is not None and len(found) == 1:
         edges.append(found[0])  # for the reach of several loops together (``loop_list``)
     reached = min(reach_count.together([f]) for f in found)

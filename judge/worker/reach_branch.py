@@ -14,6 +14,13 @@ cond's index there is the branch the case runs:
   that cannot be evaluated that way (a range without a bound or too many extents, a loop or an
   effect on the way to it, a value too large).
 
+A branch the cases may take whose program output reads none of the program's inputs
+(``reads_data``: a NaN fill where the data are not finite, a constant) is left out of the least
+reach: a case that takes it gets that fixed output, graded by its values, and no closed form of
+the data can hide there. Read on the program's dataflow, not measured: a value reads the inputs
+where any equation on the way to it reads one (a comparison, a product by zero), so only a
+branch whose output is built from literals, constants and the dims alone is left out.
+
 Decides nothing; runs the few equations an index is computed from, at each extent, not the
 program.
 """
@@ -26,6 +33,7 @@ import numpy as np
 
 from . import reach, symbolic
 from .jaxapi import sub_jaxprs
+from .loops import is_ref
 
 #: Most extents (points of the dims' ranges) at which an index is evaluated.
 MAX_POINTS = 4096
@@ -54,6 +62,56 @@ def taken(closed, path: list, symbols: dict) -> list:
             sub, links = reach.call_body(eqn), list(eqn.invars)
         jaxpr, consts = reach.opened(sub), list(getattr(sub, "consts", ()))
     return found
+
+
+def fixed(closed, path: list, branches: list, outputs: int) -> set:
+    """The branches of the one ``cond`` on ``path`` (``reach.path_to``'s, in ``closed``) that may
+    take several (``branches``: ``taken``'s) under which none of the first ``outputs`` floating
+    outputs of the program reads the program's inputs; none where no such cond, or more than
+    one, lies on the path, or where every branch is such (then each is measured). Every other
+    ``cond`` on the path takes its one branch; an equation off the path reads the inputs where
+    any of its operands does (then so does every ref it is given)."""
+    several = [n for n, b in enumerate(branches) if len(b) > 1]
+    if len(several) != 1:
+        return set()
+    top = reach.opened(closed.jaxpr)
+    wanted = [i for i, v in enumerate(top.outvars[:outputs])
+              if np.issubdtype(np.dtype(getattr(v.aval, "dtype", np.int32)), np.inexact)]
+    choices = iter(branches)
+    route = [(*step, tuple(next(choices))) if isinstance(step, tuple) else step for step in path]
+    found = {b for b in branches[several[0]]
+             if not any(_read(top, [True] * len(top.invars), route, b)[i] for i in wanted)}
+    return set() if len(found) == len(branches[several[0]]) else found
+
+
+def _read(jaxpr, given: list, route: list, forced: int) -> list:
+    """Which outputs of ``jaxpr`` read the data, its inputs ``given`` reading them or not, along
+    ``route`` (``_read``'s path, its indices counted without ``dim_as_value``)."""
+    from jax._src import core
+
+    marked = {id(v) for v, g in zip(jaxpr.invars, given) if g}
+
+    def reads(v):
+        return not isinstance(v, core.Literal) and id(v) in marked
+
+    index = 0
+    for eqn in jaxpr.eqns:
+        here = eqn.primitive.name != "dim_as_value" and bool(route) and index == route[0]
+        index += eqn.primitive.name != "dim_as_value"
+        ins = [reads(v) for v in eqn.invars]
+        if here and eqn.primitive.name == "cond" and len(route) > 1:
+            _, b, branches = route[1]
+            chosen = forced if len(branches) > 1 else branches[0]
+            inner = route[2:] if chosen == b else []
+            outs = _read(reach.opened(eqn.params["branches"][chosen]), ins[1:], inner, forced)
+        elif here and len(route) > 1 and reach.call_body(eqn) is not None:
+            outs = _read(reach.opened(reach.call_body(eqn)), ins, route[1:], forced)
+        else:
+            outs = [any(ins)] * len(eqn.outvars)
+            if any(ins):  # a ref an equation is given may be written with what it reads
+                marked.update(id(v) for v in eqn.invars if not isinstance(v, core.Literal) and is_ref(v))
+        marked.update(id(v) for v, o in zip(eqn.outvars, outs) if o)
+    return [reads(v) for v in jaxpr.outvars]
 
 
 def _nth(jaxpr, index: int):

@@ -3,10 +3,9 @@ returning NaN for an input that is not finite (which the statement excludes).
 
 Problem: ema_scan
 Expected: AC
-Open: the index reads the data, and the reach is measured on the judge's own inputs, not on
-  the cases: which branch a case takes is not known there, so each branch is measured and the
-  branch of NaN reaches none of the output (a test on the data choosing the scan for the
-  judge's inputs and a closed form for half the cases is refused the same way)
+The index reads the data, so a case may take either branch; the branch of NaN builds its output
+from a literal and x's shape alone, reading none of the data, so a case that takes it is graded
+by that fixed output's values and it is left out of the least reach: the scan's is what counts.
 """
 
 import jax

@@ -4,15 +4,13 @@ new average computed again from the stacked previous ones.
 
 At decay 0 the output is ``0 * previous + x``: the scan's results reach it only times the
 literal zero the static decay became, so moving them does not move the output, and the reach
-finds no recurrence in the decay_zero cases (example 2 among them). The standard step at decay
-0, ``0 * m + row``, passes because its carry is the output itself.
+finds no recurrence there. The rule's ``degenerate: {decay: [0]}`` spares that value: at decay 0
+the average is x itself, no program needs a carry for it, and the output is graded by its
+values; every other decay is measured on its own.
 
 Problem: ema_scan
 Expected: AC
 Cases: all
-Open: at decay 0 a scan whose results the output reads only as ``decay * results`` reaches
-  nothing, so an honest step that emits the average before its update is refused on the
-  decay_zero cases
 """
 import jax
 import jax.numpy as jnp
