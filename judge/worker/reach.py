@@ -111,6 +111,13 @@ def path_to(jaxpr, target) -> list | None:
     return None
 
 
+def with_choices(path: list, taken) -> list:
+    """``path`` (``path_to``'s) with the branches each of its conds may take (``taken``, in the
+    order the path meets them; none given: the cond runs as it is): ``("branch", b, branches)``."""
+    choices = iter(taken)
+    return [(*step, tuple(next(choices, ()))) if isinstance(step, tuple) else step for step in path]
+
+
 def opened(jaxpr):
     return jaxpr.jaxpr if hasattr(jaxpr, "jaxpr") and hasattr(jaxpr.jaxpr, "eqns") else jaxpr
 
@@ -301,9 +308,7 @@ def measure(closed, path: list, recurrent: set, outputs: int, at: dict, length: 
         return [read(v) for v in jaxpr.outvars]
 
     target = find(closed.jaxpr, path)
-    # the path with each cond's branches that may be taken: ("branch", b, branches)
-    choices = iter(taken)
-    path = [(*step, tuple(next(choices, ()))) if isinstance(step, tuple) else step for step in path]
+    path = with_choices(path, taken)
     if target is None or target.primitive.name not in ("scan", "while"):
         return None
     body = target.params["jaxpr" if target.primitive.name == "scan" else "body_jaxpr"].jaxpr

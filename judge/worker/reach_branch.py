@@ -77,8 +77,7 @@ def fixed(closed, path: list, branches: list, outputs: int) -> set:
     top = reach.opened(closed.jaxpr)
     wanted = [i for i, v in enumerate(top.outvars[:outputs])
               if np.issubdtype(np.dtype(getattr(v.aval, "dtype", np.int32)), np.inexact)]
-    choices = iter(branches)
-    route = [(*step, tuple(next(choices))) if isinstance(step, tuple) else step for step in path]
+    route = reach.with_choices(path, branches)
     found = {b for b in branches[several[0]]
              if not any(_read(top, [True] * len(top.invars), route, b)[i] for i in wanted)}
     return set() if len(found) == len(branches[several[0]]) else found
