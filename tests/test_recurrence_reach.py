@@ -208,6 +208,23 @@ def test_the_branches_a_cond_takes_over_the_range():
     assert reach_branch.taken(closed, reach.path_to(closed.jaxpr, scan), unbounded) == [(0, 1)]
 
 
+def test_an_index_too_costly_to_evaluate_at_every_extent_may_take_any_branch():
+    """Each value on the way to an index is made at every point of the dims' ranges at once:
+    where that would be more than ``MAX_WORK`` elements (here 4096 points of a 256 x 256 value,
+    a GiB), the index is not evaluated and every branch counts as taken."""
+    from judge.worker import reach, reach_branch
+
+    wide = {"T": [1, 4096]}
+    fn = _scanned_or(lambda x: jnp.sum(jnp.ones((256, 256)) * x.shape[0]) > 0)
+    closed = jax.make_jaxpr(fn)(jax.ShapeDtypeStruct((symbolic.dims(jax, wide)["T"], 4), jnp.float32))
+    scan = next(e for e in closed.jaxpr.eqns[-1].params["branches"][1].jaxpr.eqns if e.primitive.name == "scan")
+    assert reach_branch.taken(closed, reach.path_to(closed.jaxpr, scan), wide) == [(0, 1)]
+    small = {"T": [1, 8]}  # the same index over 8 points is evaluated: only True is taken
+    closed = jax.make_jaxpr(fn)(jax.ShapeDtypeStruct((symbolic.dims(jax, small)["T"], 4), jnp.float32))
+    scan = next(e for e in closed.jaxpr.eqns[-1].params["branches"][1].jaxpr.eqns if e.primitive.name == "scan")
+    assert reach_branch.taken(closed, reach.path_to(closed.jaxpr, scan), small) == [(1,)]
+
+
 @pytest.mark.parametrize("problem_id, wanted", [("ema_scan", True), ("per_example_clip", False),
                                                 ("spectral_norm", False)])
 def test_the_reach_is_measured_only_where_a_rule_reads_it(problem_id, wanted):

@@ -41,6 +41,9 @@ MAX_POINTS = 4096
 MAX_EQUATIONS = 64
 #: Most elements of a value computed on the way to an index, at any extent.
 MAX_ELEMENTS = 1 << 16
+#: Most elements the equations of an index compute in all, over every point at once (each value
+#: is made at every point together: 4096 points of a value of 65536 elements would be a GiB).
+MAX_WORK = 1 << 22
 
 
 def taken(closed, path: list, symbols: dict) -> list:
@@ -168,6 +171,8 @@ def _evaluated(levels: list, var, points: list):
     if cut is None:
         return None
     eqns, inputs, seen = cut
+    if len(points) * sum(_size(v) for e in eqns for v in e.outvars) > MAX_WORK:
+        return None
     given = []
     for v in inputs:  # the level's inputs it reads: from the level around it
         if links is None:
@@ -236,6 +241,11 @@ def _plain(eqn, nested: bool = False) -> bool:
     if name != "dim_as_value" and any(_dim(item) for p in eqn.params.values() for item in _items(p)):
         return False
     return all(_plain(e, True) for p in eqn.params.values() for sub in sub_jaxprs(p) for e in sub.eqns)
+
+
+def _size(var) -> int:
+    """The elements of ``var`` (a fixed shape: ``_plain`` checked it)."""
+    return max(1, int(np.prod(getattr(var.aval, "shape", ()), dtype=np.int64)))
 
 
 def _items(value):
