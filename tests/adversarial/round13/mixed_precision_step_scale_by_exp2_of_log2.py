@@ -1,9 +1,11 @@
-"""mixed_precision_step: the new scale as ``jnp.exp2(jnp.log2(loss_scale) + step)`` with the step
-+1, 0 or -1 picked by ``jnp.select`` (the scale is no value computed from params, x or y, so a
-nonlinear function of it is allowed), ``finite`` read on the float16 gradient before unscaling.
+"""mixed_precision_step, a mistake: the new scale as ``jnp.exp2(jnp.log2(loss_scale) + step)``
+with the step +1, 0 or -1 picked by ``jnp.select`` (a nonlinear function of the scale is
+allowed: it is no value computed from params, x or y), ``finite`` read on the float16 gradient
+before unscaling. XLA's float32 ``exp2`` and ``log2`` are not exact at powers of two (half of
+32768 comes out 16383.984), and the scale must match exactly: a wrong answer, not a rule's.
 
 Problem: mixed_precision_step
-Expected: AC
+Expected: WA wrong_value
 Cases: all
 """
 import jax
