@@ -184,6 +184,9 @@ F32_DOT = ("dot_general", ("float32", "float32"), ("float32",))
     ({F32_DOT + (2,): 2, F32_DOT + (1,): 1, F32_DOT + (0,): 1}, None),  # a one-hot's products
     ({}, None),                                                        # at_least 0
     ({F32_DOT + (2,): 3}, "repeated_computation"),
+    # a ragged dot of one group is x @ w under another primitive's name: counted as a dot_general
+    ({F32_DOT + (2,): 2, ("ragged_dot_general", ("float32", "float32", "int32"), ("float32",), 2): 1},
+     "repeated_computation"),
 ])
 def test_at_most_caps_the_matching_equations_with_its_own_reason(typed, reason):
     breach = primitive_dtypes.check(ONE_PASS, _trace(typed), None)

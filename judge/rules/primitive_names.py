@@ -4,6 +4,12 @@ JAX renames primitives from time to time (``pjit`` became ``jit``, ``custom_vjp_
 became ``custom_vjp_call``, ``remat2`` is shown as ``checkpoint``). A spec names a primitive by
 one canonical name; ``spellings`` gives every name it has had, so a rule written today still
 holds on an older or newer JAX.
+
+A computation JAX offers under a second primitive is one name too: ``ragged_dot_general``
+(``lax.ragged_dot``: the rows of one operand split in groups, each group multiplied by its own
+matrix of the other) is a matrix product, so a rule that names ``dot_general`` reads it as one.
+With one group it is ``x @ w`` itself; without this, a product the rule counts or types
+(a second forward pass, a float32 backward pass) could be written under the other name.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 #: canonical name -> every name the primitive has had in a supported JAX version
 ALIASES = {
     "jit": ("jit", "pjit", "xla_call"),
+    "dot_general": ("dot_general", "ragged_dot_general"),
     "custom_vjp_call": ("custom_vjp_call", "custom_vjp_call_jaxpr"),
     "custom_jvp_call": ("custom_jvp_call", "custom_jvp_call_jaxpr"),
     "checkpoint": ("checkpoint", "remat", "remat2"),

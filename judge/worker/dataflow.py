@@ -61,7 +61,8 @@ NARROW = frozenset({"float16", "bool"})
 #: What computes with one data operand without widening it: sums, scalings and choices, which
 #: keep what a float16 value can hold (JAX's own mean of float16 values sums in float32).
 SCALINGS = frozenset({"reduce_sum", "cumsum", "mul", "div", "neg", "add", "add_any", "sub",
-                      "dot_general", "reduce_max", "reduce_min", "max", "min", "select_n", "abs"})
+                      "dot_general", "ragged_dot_general", "reduce_max", "reduce_min", "max", "min",
+                      "select_n", "abs"})
 
 #: Primitives whose second operand divides: nonlinear in it.
 DIVIDES = frozenset({"div", "rem"})
