@@ -98,7 +98,10 @@ def loop_summary(eqn, mask, producers: dict, wants: dict | None = None) -> dict 
     found = {"primitive": name, "length": length,
              "recurrent": bool(recurrent) and reaches, "work": min(work(body, (wants or {}).get(id(body))), protocol.MAX_SUMMARY_COUNT),
              "carries": sorted(recurrent)}
-    over = loop_index.steps_over(body, set(range(consts, len(body.invars))))
+    try:
+        over = loop_index.steps_over(body, set(range(consts, len(body.invars))))
+    except Exception:  # noqa: BLE001 - a body of a form not read: nothing seen indexed
+        over = []
     if over:
         found["steps_over"] = over[:protocol.MAX_PRIMITIVE_NAMES]
     return found
