@@ -101,6 +101,8 @@ REFUSED = [
      "attrgetter() with a computed attribute name"),
     ("debug_print_dunder_call", "import jax\njax.debug.print.__call__.__call__('{x.y}', 1)",
      "the format field '{x.y}'"),
+    ("eval_dunder_call", "x = eval.__call__('1')", "the name 'eval'"),
+    ("load_dunder_call", "import numpy as np\na = np.load.__call__('f')", "attribute access 'load'"),
     ("super_two_args_foreign", "class A:\n    def m(self, other):\n"
                                "        return super(A, other).__init__()", "'__init__'"),
     ("private_on_object", "import jax\nx = jax.custom_vjp._counters", "attribute access '_counters'"),
