@@ -280,7 +280,7 @@ class Flow:
             out = _computed(out) - {XM}
         elif name == "select_n" and not all(XM in labels for labels in ins[1:]):
             out = out - {XM}  # x chosen beside another value at some places: not x moved
-        return [_mixed(smooth.after(eqn, out))] * n_out
+        return [_mixed(smooth.after(eqn, ins, out))] * n_out
 
     def _passes(self, eqn, kin) -> bool:
         """Does this equation give a value back as it is, moved (``_PASSING``), or changed by

@@ -3,21 +3,23 @@ path the pullback follows (``provenance``'s ``computed``; worker side, measures 
 
 The output marker of function n gives what it computed from its input F(n) and S(n): "reached
 from function n's output by operations each of which has a derivative JAX follows". An
-operation of zero derivative on a float (``round``, ``floor``, ``ceil``, ``sign``,
-``stop_gradient``, a cast to a whole number) takes S(n) off and gives Z(n): "reached from it
-through an operation whose derivative is zero"; an operation whose result is a flag or a whole
-number (a comparison, ``argmax``) takes S(n) off and gives nothing (a mask chosen by the output,
-``where(out > hi, hi, out)``, is control, not the values' path). Every other operation carries
-the labels of its operands (a sum or a ``where`` keeps S(n) where one operand has it).
+operation of zero derivative (``round``, ``floor``, ``ceil``, ``sign``, ``stop_gradient``, and any
+whose result is a whole number or a flag: a cast, a comparison, ``argmax``) takes S(n) off and
+gives Z(n): "reached from it through an operation whose derivative is zero". Every other
+operation carries the labels of its operands (a sum keeps S(n) where one operand has it), but a
+``select_n`` (``where``) leaves out what its predicate carries of S(n) and Z(n): a mask chosen by
+the output (``where(out > hi, hi, out)``) is control, not the values' path.
 
 A field that the function must compute then needs, at each of its parts, F(n) and S(n) and no
 Z(n) for one function n whose backward rule passed the cotangent: the values are a function of
 that output whose derivative the rule's pullback stands for. A rounding applied outside the
 rule to its output (an identity written as ``sign(v) * |v|`` with the honest clipped backward,
-the quantizer outside) gives the values Z(n) and no S(n), and the same rounding beside a
-straight-through path (``out + stop_gradient(q(out) - out)``) gives Z(n); a rule that rounds
+the quantizer outside: by ``round``, a cast, or flags counted against each level) gives the
+values Z(n), also beside a path that keeps S(n) (a straight-through term
+``out + stop_gradient(q(out) - out)``, or ``where(out == out, q(out), out)``); a rule that rounds
 inside (the whole quantizer, or ``round`` with scale and clip outside, differentiated whole)
-gives S(n) only."""
+gives S(n) only. A product of the output with a mask made from it (``out * (out > lo)``) is
+refused too: write it as ``where``."""
 
 from __future__ import annotations
 
@@ -30,20 +32,23 @@ def _inexact(var) -> bool:
     return "float" in dtype or "complex" in dtype
 
 
-def after(eqn, labels: frozenset) -> frozenset:
-    """The labels of ``eqn``'s outputs, given the union of its operands' (``labels``), as far
-    as S(n) and Z(n) go."""
+def after(eqn, ins: list, labels: frozenset) -> frozenset:
+    """The labels of ``eqn``'s outputs, given its operands' (``ins``) and their union
+    (``labels``), as far as S(n) and Z(n) go. A ``select_n``'s predicate chooses between its
+    cases: what it carries of S(n) and Z(n) is control, and stays out."""
+    if eqn.primitive.name == "select_n" and len(ins) > 1:
+        cases = frozenset().union(*ins[1:])
+        labels = frozenset(label for label in labels if not _marks(label) or label in cases)
     smooth = {label for label in labels if isinstance(label, tuple) and label[0] == "s"}
     if not smooth:
         return labels
-    name = eqn.primitive.name
-    whole = not all(_inexact(v) for v in eqn.outvars)
-    if name in ZERO_DERIVATIVE or (whole and name == "convert_element_type"
-                                   and all(_inexact(v) for v in eqn.invars[:1])):
+    if eqn.primitive.name in ZERO_DERIVATIVE or not all(_inexact(v) for v in eqn.outvars):
         return (labels - smooth) | {("z", label[1]) for label in smooth}
-    if whole:
-        return labels - smooth
     return labels
+
+
+def _marks(label) -> bool:
+    return isinstance(label, tuple) and label[0] in ("s", "z")
 
 
 def made_by(labels: frozenset) -> set:
