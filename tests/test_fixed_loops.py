@@ -178,3 +178,14 @@ def test_a_summary_s_dim_names_are_checked():
     raw["loops"][0]["steps_over"] = ["b; rm"]
     with pytest.raises(Exception, match="identifier"):
         decode(raw, "program")
+
+
+def test_a_counter_broadcast_into_a_jitted_comparison_is_still_the_counter():
+    """The counter broadcast to the rows' shape and compared with them inside a ``jit``."""
+    pick = jax.jit(lambda rows, i, x: jnp.where(rows == i, jnp.tanh(x), 0.0))
+
+    def fn(x):
+        rows = jnp.arange(x.shape[0])[:, None] + jnp.zeros(x.shape, jnp.int32)
+        return lax.fori_loop(0, 8, lambda i, out: out + pick(rows, jnp.broadcast_to(i, x.shape), x),
+                             jnp.zeros_like(x))
+    assert _breach(fn) is not None

@@ -43,11 +43,14 @@ def _walk(jaxpr, moving: set, found: set, depth: int, counters: set | None = Non
         counters = {id(v) for v in jaxpr.invars if id(v) in moving and _counter_like(v)}
     for eqn in jaxpr.eqns:
         ins = [id(v) in moving for v in eqn.invars]
-        _indexed(eqn, ins, [id(v) in counters for v in eqn.invars], found)
+        counted = [id(v) in counters for v in eqn.invars]
+        _indexed(eqn, ins, counted, found)
         if depth < 16:
             for sub, sub_moving in _inner(eqn, ins):
+                fed = {id(v) for sub_, fed in _inner(eqn, counted) if sub_ is sub for v in sub.invars
+                       if id(v) in fed}
                 _walk(sub, sub_moving, found, depth + 1,
-                      {id(v) for v in sub.invars if id(v) in sub_moving and _counter_like(v)})
+                      fed | {id(v) for v in sub.invars if id(v) in sub_moving and _counter_like(v)})
         if any(ins):
             moving.update(id(v) for v in eqn.outvars)
             made = _counts(eqn, ins, counters)
