@@ -74,6 +74,35 @@ REFUSED = [
     ("dunder_traceback", "try:\n    1/0\nexcept Exception as e:\n    t = e.__traceback__",
      "'__traceback__'"),
     ("dunder_on_self", "class A:\n    def m(self):\n        return self.__dict__", "'__dict__'"),
+    # ``X.__call__`` is readable; what it leads to, and what calling it does, is checked as ``X``'s
+    ("call_then_self", "def f(x): return x\ng = f.__call__.__self__", "'__self__'"),
+    ("call_then_func_globals", "class A:\n    def __call__(self, x): return x\n"
+     "g = A().__call__.__func__.__globals__", "'__func__'"),
+    ("call_then_objclass", "import jax\nc = jax.jit(abs).__call__.__objclass__", "'__objclass__'"),
+    ("type_dunder_call", "C = type.__call__(type, 'X', (), {})", "type() with three arguments"),
+    ("metaclass_dunder_call", "C = type(int).__call__(type(int), 'X', (), {})",
+     "attribute access '__call__'"),
+    ("metaclass_dunder_call_read", "make = type(int).__call__", "attribute access '__call__'"),
+    ("dunder_call_store", "class A:\n    pass\na = A()\na.__call__ = print",
+     "attribute access '__call__'"),
+    ("dunder_call_delete", "def f(a):\n    del a.__call__", "attribute access '__call__'"),
+    ("setattr_dunder_call", "def f(a):\n    setattr(a, '__call__', print)", "'__call__'"),
+    ("enum_dunder_call", "import enum\nE = enum.Enum.__call__('E', names)",
+     "the functional form Enum"),
+    ("namedtuple_dunder_call", "import collections\nP = collections.namedtuple.__call__('P', f)",
+     "namedtuple() with computed field names"),
+    ("namedtuple_dunder_call_read", "import collections\nmake = collections.namedtuple.__call__",
+     "'namedtuple' used other than as a call"),
+    ("ndarray_dunder_call", "import numpy as np\na = np.ndarray.__call__((1,), object, b)",
+     "an array built over a buffer"),
+    ("getattr_dunder_call", "def f(o, n): return getattr.__call__(o, n)",
+     "getattr() with a computed attribute name"),
+    ("attrgetter_dunder_call", "import operator\ng = operator.attrgetter.__call__(n)",
+     "attrgetter() with a computed attribute name"),
+    ("debug_print_dunder_call", "import jax\njax.debug.print.__call__.__call__('{x.y}', 1)",
+     "the format field '{x.y}'"),
+    ("eval_dunder_call", "x = eval.__call__('1')", "the name 'eval'"),
+    ("load_dunder_call", "import numpy as np\na = np.load.__call__('f')", "attribute access 'load'"),
     ("super_two_args_foreign", "class A:\n    def m(self, other):\n"
                                "        return super(A, other).__init__()", "'__init__'"),
     ("private_on_object", "import jax\nx = jax.custom_vjp._counters", "attribute access '_counters'"),
@@ -280,6 +309,22 @@ def test_findings_name_the_line_and_the_construct():
 # --- allowed: honest solutions in every style we know ------------------------------------------
 
 ALLOWED = [
+    ("vjp_of_a_bound_dunder_call", """
+        import jax
+
+        class Layer:
+            def __init__(self, lam):
+                self.lam = lam
+
+            def __call__(self, x):
+                return x * self.lam
+
+        def run(x, lam):
+            layer = Layer(lam)
+            y, pullback = jax.vjp(layer.__call__, x)
+            z = Layer.__call__(layer, x) + layer.__call__(x) + jax.jit(abs).__call__(x)
+            return y, pullback, z, callable(layer) and hasattr(layer, "__call__")
+        """),
     ("decorator_custom_vjp", """
         import jax
         import jax.numpy as jnp

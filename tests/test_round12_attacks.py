@@ -24,8 +24,9 @@ Cheats beside them: the loss computed beside ``jax.grad`` on stopped operands, o
 rebuilt by a triangular solve, or from float8 pieces of x and w whose products accumulate in
 float32 (a product in a type the rule did not list, now counted: the specs' dtype lists name
 every type), a float32 loss head squared by ``jnp.square`` or as ``abs(r) ** 2``, and a
-``fori_loop`` of eight trips over the examples clamped to the batch (a loop padded to a fixed
-count, still open); and two mistakes (a stopped softmax denominator, sigma's derivative run
+``fori_loop`` of eight trips over the examples clamped to the batch, a ``while_loop`` stopped at
+8 and a ``scan`` over ``arange(8)`` (loops padded to a fixed count that index the examples by
+their counter, refused: ``judge.rules.fixed_loops``); and two mistakes (a stopped softmax denominator, sigma's derivative run
 through the steps), and ``len(y)``, which no symbolic trace can give a number.
 
 Each file's docstring names its problem and the verdict a correct judge gives (``Expected:

@@ -20,7 +20,9 @@ Cheats and near misses beside them: masks applied outside a pass-through rule by
 ones were accepted until the dataflow took a cotangent that left a rule back to raw inside a
 control flow chosen by x), a sign put on the cotangent by flipping its bits,
 a backward rule called by hand, ``custom_jvp`` and ``linear_transpose`` in place of the rule,
-values rounded outside an identity computed as ``sign(v) * |v|``, ``cumsum`` inside a jitted
+values rounded outside an identity computed as ``sign(v) * |v|`` (the values reach the rule's
+output only through ``round``, whose derivative is zero; its other spellings are in round 7),
+``cumsum`` inside a jitted
 ``cond`` branch, a Hessian under ``vmap``, ``lax.map``, a batch padded to 64 rows, a loop over
 the features, callbacks under ``jit`` and ``cond``, ``int(step)``, an ``optax`` import; and
 numerically wrong honest forms (an unshifted log-sum-exp, an unguarded norm at zero, the

@@ -8,7 +8,10 @@ column, a ``jax.debug.print`` left in a mapped function or a scan's step) must s
 attacks must not be: a second forward pass as rank-one terms over features padded to a fixed count,
 scores summed one feature at a time, the cotangent scaled outside a rule, a backward rule that
 ignores its cotangent, a callback in a backward rule or a mapped step, an EMA whose scan carries
-only the decay power. A few honest-looking styles are wrong answers on purpose (a softmax
+only the decay power, an identity rule computed as ``sign(v) * |v|`` with the values rounded
+outside it by a cast, by flags counted against each level, by a straight-through term or in a
+``where`` beside its output (the values must reach the rule's output along a path its pullback
+follows: ``judge.worker.smooth``). A few honest-looking styles are wrong answers on purpose (a softmax
 renormalized after masking underflows, a finite difference).
 
 Each file's docstring names its problem and the verdict a correct judge gives (``Expected:

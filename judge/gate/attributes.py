@@ -11,7 +11,7 @@ import string
 
 from judge.gate import reasons
 from judge.gate.imports import DENIED_MODULE_ATTRIBUTES, leads_to_allowed, module_verdict
-from judge.gate.names import (HARMLESS_DUNDER_ATTRIBUTES, MEMBER_NAMES, MODULE_NAMES,
+from judge.gate.names import (CALLABLE_DUNDER_ATTRIBUTES, HARMLESS_DUNDER_ATTRIBUTES, MEMBER_NAMES, MODULE_NAMES,
                               NAME_ARGUMENT_FUNCTIONS, NAMED_TUPLE_FACTORIES, NAMEDTUPLE_API,
                               SUPER_DUNDERS, is_dunder, is_reflective)
 
@@ -33,6 +33,9 @@ class AttributeChecks:
                 pass
             elif attr in SUPER_DUNDERS and self.is_super_call(value):
                 return
+            elif attr in CALLABLE_DUNDER_ATTRIBUTES and isinstance(node.ctx, ast.Load) \
+                    and not _is_type_call(value):
+                pass
             else:
                 self.refuse(node, construct, reasons.DUNDER)
                 return
@@ -149,3 +152,8 @@ class AttributeChecks:
             if spec and "{" in spec and depth < 3:
                 self._format_fields(node, spec, depth + 1)
 
+
+def _is_type_call(expr) -> bool:
+    """``type(...)``: the class of an object, which for a class is its metaclass."""
+    return (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name)
+            and expr.func.id == "type")

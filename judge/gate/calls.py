@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from judge.gate import reasons
-from judge.gate.names import (ENUM_FACTORIES, FORMATTING_FUNCTIONS, NAME_ARGUMENT_BUILTINS,
+from judge.gate.names import (CALLABLE_DUNDER_ATTRIBUTES, ENUM_FACTORIES, FORMATTING_FUNCTIONS, NAME_ARGUMENT_BUILTINS,
                               NAME_ARGUMENT_FUNCTIONS, NAMED_TUPLE_FACTORIES)
 
 
@@ -17,6 +17,10 @@ class CallChecks:
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in CALLABLE_DUNDER_ATTRIBUTES \
+                and isinstance(func.ctx, ast.Load):
+            self._dunder_call(node, func)
+            return
         if isinstance(func, ast.Name) and func.id in NAME_ARGUMENT_BUILTINS \
                 and func.id not in self.aliases:
             self.handled.add(id(func))
@@ -35,6 +39,17 @@ class CallChecks:
             self.handled.add(id(func))
             self._template(node)
         self.generic_visit(node)
+
+    def _dunder_call(self, node: ast.Call, func: ast.Attribute) -> None:
+        """``X.__call__(...)`` does what ``X(...)`` does, so it is checked as that call (the
+        checks that know a callee by its name: ``type``, ``namedtuple``, ``Enum``, ``ndarray``,
+        ``getattr``, ``jax.debug.print``, ...), and the attribute as an attribute."""
+        call = ast.copy_location(ast.Call(func=func.value, args=node.args,
+                                          keywords=node.keywords), node)
+        self.parents[id(call)] = self.parent(node)
+        self.parents[id(func.value)] = call
+        self.check_attribute(func)
+        self.visit_Call(call)
 
     def formatting_function(self, expr) -> str | None:
         """``jax.debug.print`` or ``jax.debug.log`` however it is imported, or an attribute

@@ -92,6 +92,14 @@ NAME_ARGUMENT_FUNCTIONS = frozenset({"attrgetter", "methodcaller", "wraps", "upd
 
 #: Dunder attributes that are plain strings.
 HARMLESS_DUNDER_ATTRIBUTES = frozenset({"__name__", "__qualname__", "__doc__", "__version__"})
+#: Dunder attributes a submission may read (never assign or delete), from any object but the
+#: class ``type(...)`` gives. ``obj.__call__`` is what calling ``obj`` runs, bound to it: a
+#: function, method, method-wrapper or slot wrapper whose own attributes that lead anywhere
+#: (``__self__``, ``__func__``, ``__globals__``, ``__objclass__``) are dunders the gate refuses,
+#: and calling it does what calling ``obj`` does. On a metaclass it is ``type.__call__``, which
+#: builds classes from data like ``type(name, bases, namespace)``: refused on ``type(...)``, and
+#: ``type`` itself is refused by name but as ``type(obj)``.
+CALLABLE_DUNDER_ATTRIBUTES = frozenset({"__call__"})
 #: Dunder methods an honest class calls on ``super()`` (zero arguments only).
 SUPER_DUNDERS = frozenset({"__init__", "__post_init__", "__init_subclass__", "__call__",
                            "__repr__", "__str__"})

@@ -2,8 +2,10 @@
 
 When the dim is one of the spec's ``symbolic_dims`` (the default), the rules' program is traced
 with it as a symbol: a Python loop or comprehension over it cannot be traced at all (RJ
-``dim_read_as_number``, ``judge.grade.traces``), and this rule only caps the equations at
-``max_equations`` (a loop padded to a fixed count never grows, but it is as long as the loop).
+``dim_read_as_number``, ``judge.grade.traces``), and this rule caps the equations at
+``max_equations`` (a loop padded to a fixed count never grows, but it is as long as the loop)
+and refuses a loop primitive padded to a fixed count over the dim: a fixed number of trips
+each indexing the dim by the loop's counter (``judge.rules.fixed_loops``).
 Otherwise, as before symbolic dims:
 
 Traces the entry abstractly (nothing runs) at two or more extents of one dim of the parameters'
@@ -69,7 +71,7 @@ from __future__ import annotations
 import secrets
 
 from judge.problem.model import bind_dims, dim_names, dim_ranges, shapes_for, tree_extents, tree_shapes
-from judge.rules import loop_trips, primitive_names
+from judge.rules import fixed_loops, loop_trips, primitive_names
 from judge.rules.base import AbstractTrace, Breach, TraceEvidence, number
 
 ID = "no_unrolling"
@@ -98,7 +100,8 @@ def describe(rule: dict) -> str:
                 f"number of times that grows with {rule['parameter']} (at most "
                 f"{rule.get('steps_per_trip', STEPS_PER_TRIP)} steps to a trip)")
     return (f"the traced program must not grow with {rule['dim']}{budget}: no Python loop, "
-            f"comprehension or branch over it (use jax.vmap or batched operations)")
+            f"comprehension or branch over it, and no loop of a fixed count that takes one index "
+            f"of it a trip (use jax.vmap or batched operations)")
 
 
 def _range(p) -> tuple[int, int | None]:
@@ -278,6 +281,8 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
                       f"{'a loop' if 'parameter' in rule else 'a batched solution'} "
                       f"needs{_busiest(trace.program)}; a Python loop over {key} makes that many: "
                       f"{cure}")
+    if "dim" in rule and (padded := fixed_loops.padded_breach(rule, trace)) is not None:
+        return padded
     # a program traced without running is compared with nothing, but a case's program traced
     # with symbolic dims is: with the traces made beside it
     if trace.abstract and not trace.related:

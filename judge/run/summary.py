@@ -64,6 +64,9 @@ class Loop:
     #: a ``cond`` lies between this loop and the one holding it: it may run at some of that
     #: loop's trips only
     guarded: bool = False
+    #: the dims whose axes its body indexes by a value that changes from trip to trip (its
+    #: counter: ``judge.worker.loop_index``)
+    steps_over: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -241,7 +244,8 @@ def _loops(raw, where: str) -> tuple:
     for i, item in enumerate(raw):
         here = f"{where}[{i}]"
         item = _object(item, here)
-        _keys(item, here, ("primitive", "length", "recurrent"), ("reach", "work", "within", "guarded"))
+        _keys(item, here, ("primitive", "length", "recurrent"),
+              ("reach", "work", "within", "guarded", "steps_over"))
         found.append(Loop(primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
                           length=_text(item["length"], f"{here}.length", protocol.MAX_NAME),
                           recurrent=_bool(item["recurrent"], f"{here}.recurrent"), reach=_reach(item.get("reach"), f"{here}.reach"),
@@ -249,8 +253,19 @@ def _loops(raw, where: str) -> tuple:
                           # an earlier loop: the walk lists a loop before those its body holds
                           within=None if item.get("within") is None
                           else _int(item["within"], f"{here}.within", 0, i - 1),
-                          guarded=_bool(item.get("guarded", False), f"{here}.guarded")))
+                          guarded=_bool(item.get("guarded", False), f"{here}.guarded"),
+                          steps_over=_dim_names(item.get("steps_over", []), f"{here}.steps_over")))
     return tuple(found)
+
+
+def _dim_names(raw, where: str) -> tuple:
+    """A list of at most MAX_PRIMITIVE_NAMES dim names, each an identifier."""
+    if not isinstance(raw, list) or len(raw) > protocol.MAX_PRIMITIVE_NAMES:
+        _fail(where, f"expected a list of at most {protocol.MAX_PRIMITIVE_NAMES} dim names")
+    names = tuple(_text(e, where, protocol.MAX_NAME) for e in raw)
+    if any(not e.isidentifier() or not e.isascii() for e in names):
+        _fail(where, "a dim name must be an identifier")
+    return names
 
 
 def _reach(raw, where: str) -> Reach | None:

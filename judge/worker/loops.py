@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from . import jaxapi as _jaxapi, loop_tests, protocol, symbolic as _symbolic
+from . import jaxapi as _jaxapi, loop_index, loop_tests, protocol, symbolic as _symbolic
 from .loop_steps import fraction, literal, step as counter_step, whole, whole_dtype
 from .loop_tests import producer as _producer
 
@@ -95,9 +95,16 @@ def loop_summary(eqn, mask, producers: dict, wants: dict | None = None) -> dict 
             reaches = True
     if len(length) > protocol.MAX_NAME:
         length = "?"  # cut, a count would read as another
-    return {"primitive": name, "length": length,
-            "recurrent": bool(recurrent) and reaches, "work": min(work(body, (wants or {}).get(id(body))), protocol.MAX_SUMMARY_COUNT),
-            "carries": sorted(recurrent)}
+    found = {"primitive": name, "length": length,
+             "recurrent": bool(recurrent) and reaches, "work": min(work(body, (wants or {}).get(id(body))), protocol.MAX_SUMMARY_COUNT),
+             "carries": sorted(recurrent)}
+    try:
+        over = loop_index.steps_over(body, set(range(consts, len(body.invars))))
+    except Exception:  # noqa: BLE001 - a body of a form not read: nothing seen indexed
+        over = []
+    if over:
+        found["steps_over"] = over[:protocol.MAX_PRIMITIVE_NAMES]
+    return found
 
 
 def work(body, wanted: tuple | None = None) -> int:

@@ -71,12 +71,16 @@ wrote, run by that primitive), and ``sort`` with more than one operand.
 ``loops`` lists every live ``scan`` and ``while`` (``loops.loop_summary``), a loop before those
 its body holds, each held one naming the index of the loop holding it (``within``) and, where a
 ``cond`` lies between the two, ``"guarded": true`` (it may run at a few of the holder's trips
-only). A body called at several places (a jitted function called inside a loop and outside it)
-is walked once, but its loops are listed at each call, held by the loops holding that call. At
-most ``protocol.MAX_LOOPS``; ``"loops_omitted": true`` says that more were left out::
+only), and ``steps_over`` the dims whose axes its body indexes by its counter
+(``loop_index``). A body called at several places (a jitted function called inside a loop and
+outside it) is walked once, but its loops are listed at each call, held by the loops holding
+that call. At most ``protocol.MAX_LOOPS``; ``"loops_omitted": true`` says that more were left
+out::
 
      "loops": [{"primitive": "scan", "length": "5", "recurrent": true, "work": 14},
-               {"primitive": "scan", "length": "2", "recurrent": true, "work": 13, "within": 0}]
+               {"primitive": "scan", "length": "2", "recurrent": true, "work": 13, "within": 0},
+               {"primitive": "scan", "length": "8", "recurrent": false, "work": 40,
+                "steps_over": ["b"]}]
 """
 
 from __future__ import annotations

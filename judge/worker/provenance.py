@@ -50,7 +50,8 @@ function n computed from its input", which an identity function (its output its 
 never gives, and a rounding outside every function neither. The output marker of a backward
 rule of function n adds P(n) beside P. A field that the custom_vjp function must compute
 (``computed``) is measured by these: each of its parts carries F(n) of some n whose rule
-passed the cotangent to the gradient (P(n)).
+passed the cotangent to the gradient (P(n)), reached from that function's output along a path
+the pullback follows (S(n), no Z(n): ``smooth``).
 
 With ``plumbed`` (the rule's ``plumbed: true``), a cotangent outside every rule (A or P) may
 only be plumbed: reshaped, broadcast, transposed, cast, sliced, concatenated, summed with
@@ -72,7 +73,7 @@ from __future__ import annotations
 
 import re
 
-from . import jaxapi
+from . import jaxapi, smooth
 
 #: Call primitives (their names across the JAX versions supported) and the parameter holding the
 #: sub-jaxpr that takes the equation's inputs and gives its outputs. Only these are followed: a
@@ -226,7 +227,7 @@ class Flow:
         fn = self._applied_to(eqn, self.made_pattern)
         if fn is not None and kin[1:] == ["zero"]:
             if self.bound is not None and ("c", fn) in ins[0]:  # computed from its input
-                return [ins[0] | {("f", fn)}] * n_out
+                return [ins[0] | {("f", fn), ("s", fn)}] * n_out
             return [ins[0]] * n_out
         made = self._made(eqn) if self.bound is not None else None
         if made is not None and made[2] in self.bound and len(ins) >= 1:
@@ -279,7 +280,7 @@ class Flow:
             out = _computed(out) - {XM}
         elif name == "select_n" and not all(XM in labels for labels in ins[1:]):
             out = out - {XM}  # x chosen beside another value at some places: not x moved
-        return [_mixed(out)] * n_out
+        return [_mixed(smooth.after(eqn, ins, out))] * n_out
 
     def _passes(self, eqn, kin) -> bool:
         """Does this equation give a value back as it is, moved (``_PASSING``), or changed by
@@ -433,8 +434,7 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
              "rules": flow.rules, "opaque": flow.opaque}
     if computed is not None:
         passed = {label[1] for o in outs for label in o if isinstance(label, tuple) and label[0] == "p"}
-        made_by = [{label[1] for label in flow.last[i] if isinstance(label, tuple) and label[0] == "f"}
-                   for i in computed if i < len(flow.last)]
+        made_by = [smooth.made_by(flow.last[i]) for i in computed if i < len(flow.last)]
         found["computed"] = bool(made_by) and all(fns & passed for fns in made_by)
     return found
 

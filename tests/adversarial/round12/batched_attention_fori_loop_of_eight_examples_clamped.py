@@ -2,13 +2,12 @@
 ``lax.fori_loop`` of eight trips attends one example a trip (its index clamped past the end)
 and writes it where it belongs with ``jnp.where``, never reading b as a number. The statement
 refuses a loop padded to a fixed count; the program does not grow with b and the body is
-counted once against the cap of 200 equations.
+counted once against the cap of 200 equations, but the loop's count is a number in the program
+traced with b as a symbol and its body indexes the examples by its counter
+(``judge.rules.fixed_loops``).
 
 Problem: batched_attention
-Expected: RJ
-Open: a loop primitive of a fixed count of trips over the examples, each clamped to the batch,
-  passes: nothing reads a fixed loop's count against the symbolic b, and its body counts once
-  against the cap (the Python loop of eight is refused by the cap)
+Expected: RJ unrolled_loop
 Cases: all
 """
 import jax

@@ -1,15 +1,13 @@
 """fake_quant_ste: a ``custom_vjp`` whose forward is the identity written as a computation
 (``sign(v) * |v|``, exact) and whose backward is the honest clipped mask (from the residual
 x); the rounding and clipping applied outside, to the rule's output. The values are a formula
-outside the rule.
+outside the rule, and reach the rule's output only through ``round``, whose derivative is zero:
+the gradient is not the pullback of the function that makes the values
+(``judge.worker.smooth``).
 
 Problem: fake_quant_ste
 Expected: RJ values_not_from_custom_vjp
 Cases: all
-Open: the values may be any formula of the rule's output, and the rule's forward any
-  computation on its input, here an exact identity (``sign(v) * |v|``); telling the quantizer
-  apart would take the function's values, which the dataflow does not read (the same hole as
-  round 7's near-identity rule)
 """
 import jax
 import jax.numpy as jnp

@@ -1,14 +1,12 @@
 """grad_reversal: the layer class of ``grad_reversal_class_with_lam_attribute.py``, its
 pullback taken by ``jax.vjp(layer.__call__, x)``: the method named by its dunder, as some write
-it. Honest, but the source gate refuses every dunder attribute but plain strings, ``__call__``
-included (on a class object it is ``type.__call__``, which builds classes), and it cannot tell
-an instance from a type by the source.
+it. The source gate lets ``.__call__`` be read: on any object it is what calling the object runs,
+and what it leads to (``__self__``, ``__func__``) stays refused, and ``X.__call__(...)`` is
+checked as the call ``X(...)`` (``tests/test_gate.py``).
 
 Problem: grad_reversal
 Expected: AC
 Cases: all
-Open: the source gate refuses ``obj.__call__`` on any object, so honest code that names a
-  layer's call method by its dunder is refused (``jax.vjp(layer, x)`` passes)
 """
 from functools import partial
 

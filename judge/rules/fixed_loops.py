@@ -1,0 +1,48 @@
+"""A loop padded to a fixed count over a dim, as ``no_unrolling`` keyed on that dim reads it:
+a live ``scan`` or ``while`` whose count is a number (the program traced with the dim as a
+symbol, so the count never read it), held by no loop whose count reads a dim, whose body
+indexes an axis of the dim's extent by its counter (``Loop.steps_over``,
+``judge.worker.loop_index``): a ``fori_loop`` of 8 trips each taking one example of a batch
+of at most 8 (``dynamic_index_in_dim``, ``jnp.take``, a mask or one-hot product chosen by the
+counter) runs over the examples one at a time, padded to a count that does not grow with
+them. A loop over the dim itself (``lax.map``, a ``scan`` over the rows: its count is the
+dim), and a fixed loop that works on the whole batch at each trip (a fixed number of
+refinement steps), are not such loops. Reads the judge's typed summary of a program only."""
+
+from __future__ import annotations
+
+from judge.rules.base import Breach, number
+from judge.rules.loop_trips import OVER_A_DIM, trip_count
+
+
+def padded_breach(rule: dict, trace) -> Breach | None:
+    """``unrolled_loop`` where a fixed loop of ``trace``'s program steps over ``rule['dim']``."""
+    program = trace.program
+    dim = rule.get("dim")
+    if program is None or dim is None:
+        return None
+    loops = program.loops
+    for loop in loops:
+        count = trip_count(loop.length)
+        if dim not in loop.steps_over or count is None or count is OVER_A_DIM \
+                or not _fixed_holders(loops, loop):
+            continue
+        return Breach("unrolled_loop",
+                      f"{trace.label}: a {loop.primitive} of a fixed {number(count)} trips takes one "
+                      f"index of {dim} a trip by its counter: a loop over {dim} padded to a fixed "
+                      f"count; batch it with jax.vmap or array operations, or loop over {dim} "
+                      f"itself (lax.map, lax.scan over the rows)")
+    return None
+
+
+def _fixed_holders(loops, loop) -> bool:
+    """Whether every loop holding ``loop`` runs a fixed count too (a fixed loop inside a loop
+    over chunks of the dim walks one chunk, and the loop holding it grows with the dim)."""
+    seen = 0
+    while loop.within is not None and seen < len(loops):
+        loop = loops[loop.within]
+        count = trip_count(loop.length)
+        if count is None or count is OVER_A_DIM:
+            return False
+        seen += 1
+    return True
