@@ -35,9 +35,13 @@ branches, and its index is a control dependence: a cotangent label on it reaches
 and an x-dependent index mixes a raw cotangent (A) the branches give (but not one that passed a
 rule inside them, so a ``cond`` around the custom_vjp function is as good as none); a cotangent
 that passed a rule before such a ``cond`` enters its branches as raw (A) again, so one chosen
-by x after a rule that does nothing is mixed; ``while`` and ``scan`` iterate over their carries
+by x after a rule that does nothing is mixed, and in its branches a cotangent outside the rules
+may only be moved (as under ``plumbed``), while an output that some branches give a cotangent
+and another does not (zeros beside a rule's output) is mixed too: a mask chosen by x around a
+rule that does nothing, even where the rule runs inside the branches; ``while`` and ``scan`` iterate over their carries
 to a fixed point (a ``while`` condition is a control dependence like a ``cond`` index, and an
-x-dependent one takes a passed cotangent back to raw in the same way). Any other equation that holds a sub-jaxpr is *opaque*
+x-dependent one takes a passed cotangent back to raw in the same way, and mixes a cotangent the
+trips give where the initial carry held none). Any other equation that holds a sub-jaxpr is *opaque*
 (``reduce``, whose reducer takes accumulators and elements, not the equation's operands, is
 one): its outputs carry all of its inputs' labels, and a marker inside it counts for nothing.
 Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read everywhere.
@@ -255,12 +259,16 @@ class Flow:
     def _structured(self, eqn, ins, kin, n_out) -> list[frozenset]:
         name, params = eqn.primitive.name, eqn.params
         if name == "cond":
-            operands = ins[1:]
-            if X in ins[0]:  # chosen by x: a cotangent that left a rule before is raw again
-                operands = [_unpassed(labels) for labels in operands]
-            outs = [NONE] * n_out
-            for branch in params["branches"]:
-                outs = [a | b for a, b in zip(outs, self.run(branch, operands, kin[1:]))]
+            by_x = X in ins[0]  # chosen by x: a cotangent that left a rule before is raw again
+            operands = [_unpassed(labels) for labels in ins[1:]] if by_x else ins[1:]
+            plumbed, self.plumbed = self.plumbed, self.plumbed or by_x
+            try:  # and in the branches it is only moved: a change there is a mask chosen by x
+                given = [self.run(branch, operands, kin[1:]) for branch in params["branches"]]
+            finally:
+                self.plumbed = plumbed
+            outs = [frozenset().union(*got) for got in zip(*given)]
+            if by_x:  # a cotangent that some branches give and others do not: a mask by x
+                outs = [_given_by_some(out, got) for out, got in zip(outs, zip(*given))]
             return [_controlled(out, ins[0]) for out in outs]
         if name == "while":
             return self._while(params, ins, kin)
@@ -326,6 +334,9 @@ class Flow:
             # stopped by x: a cotangent that left a rule before the loop is raw again in it
             self.rules, self.opaque = counts
             carry, _ = self._while_rounds(params, [_unpassed(labels) for labels in ins], kin)
+        if X in control:  # a cotangent the trips give where the initial carry has none
+            first = ins[params["cond_nconsts"] + params["body_nconsts"]:]
+            carry = [_given_by_some(out, (out, start)) for out, start in zip(carry, first)]
         return carry
 
     def _while_rounds(self, params, ins, kin):
@@ -369,6 +380,15 @@ def _controlled(labels: frozenset, control: frozenset) -> frozenset:
             out = (out - {A}) | {M}
         if not (out & {P} or _inside(out)):
             out = out | {X}
+    return out
+
+
+def _given_by_some(out: frozenset, given) -> frozenset:
+    """The labels of an output chosen by x from ``given`` (each branch's, or a while's initial
+    carry and its trips'): a cotangent that some of them give and another does not (zeros beside
+    a rule's output) is a mask chosen by x, mixed."""
+    if out & {A, P} and not all(labels & _COTANGENT or _inside(labels) for labels in given):
+        return (out - {A, P}) | {M}
     return out
 
 
