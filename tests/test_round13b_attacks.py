@@ -16,15 +16,23 @@ on a dict of residuals, or choosing by data between two exact spellings, ``custo
 reverse over forward, the Hessian in the units' space (m x m), ``jax.linearize`` of a model
 class, ``cumsum`` and ``broadcasted_iota`` masks, advanced indexing, one augmented matrix
 product, ``jnp.inner`` and ``tensordot``, ``vmap`` of a ``partial`` of ``grad``, ``lax.switch`` on
-a sum of bools, ``optax``'s ``join_schedules`` written by hand, ``print`` calls and ``__main__``
-blocks.
+a sum of bools or over an ``IntEnum``'s phases, ``optax``'s ``join_schedules`` written by hand,
+``itertools.accumulate``, ``collections.namedtuple``, ``typing.NamedTuple`` with a method,
+``functools.cached_property``, gradients accumulated into zeros (a sum and a ``tree_map`` add), a
+``custom_vjp``'s rules as static methods named through their class (``Layer._fwd``, which the
+source gate refused until it read a class of the file's own), a ``cond`` or ``switch`` on x whose
+branches apply the rule to x moved differently, ``print`` calls and ``__main__`` blocks.
 Cheats and near misses beside them: ``lax.associative_scan`` for the EMA, a scan of the decay's
 powers beside a closed form by doubling, a scan over 64 padded rows, loops padded to 16
 features or 64 examples by ``take(mode="fill")``, the full Hessian where d is small, a step
 number made a Python int under ``ensure_compile_time_eval``, positions as a NumPy constant
 there, an identity rule whose mask or -λ is applied outside it (the cotangent masked before the
-pullback, a product with ``-lam * eye``, a pullback of ones times ``dy``), a backward rule chosen
-by the sign of a sum, a ``stop_gradient`` through ``tree_map``, callbacks through ``getattr``,
+pullback, a product with ``-lam * eye``, a pullback of ones times ``dy``), a plain STE rule run
+inside the branches of a ``cond`` per entry on x whose other branch gives zeros, the rule's
+output times zero or a cotangent zeroed before the rule, or inside a ``while`` per entry stopped
+by x (all four accepted until the dataflow asked the branches of a control flow chosen by x to
+move the cotangent only and to give one in every branch), a backward rule chosen by the sign of
+a sum, four fixed chunks of 16 rows (open), a ``stop_gradient`` through ``tree_map``, callbacks through ``getattr``,
 an aliased ``io_callback`` in a ``cond`` branch and ``jax.debug.callback`` in a rule; and
 numerically wrong honest forms (an ``int16`` counter that wraps, a softmax clipped before its
 log, ``x / (|x| + 1e-12)``).
