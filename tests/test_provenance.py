@@ -91,6 +91,9 @@ HONEST = {
     "inside cond on x, after a rule": lambda x, c, k: jax.lax.cond(
         x[0] > 0, lambda g: rule(same, g, k), lambda g: rule(lambda g: g * _mask(x), g, k),
         rule(same, c, k)),
+    "through a cond on x that moves it alike in every branch": lambda x, c, k: rule(
+        same, jax.lax.cond(x[0] > 0, lambda a: a.reshape(3) * 1.0, lambda a: a.reshape(3) * 1.0,
+                           c), k),
     "inside cond on x, moved in both branches": lambda x, c, k: jax.lax.cond(
         x[0] > 0, lambda: rule(same, c, k).reshape(3), lambda: rule(same, c[::-1], k)[::-1]),
     "inside jit": lambda x, c, k: jax.jit(lambda a, b: rule(same, a, b))(c, k),
@@ -168,6 +171,8 @@ CHEATS = {
         x[0] > 1, lambda: rule(same, c, k), lambda: rule(same, c, k) * 0.0),
     "a cotangent zeroed before a rule in one branch of a cond on x": lambda x, c, k: jax.lax.cond(
         x[0] > 1, lambda: rule(same, c, k), lambda: rule(same, c * 0.0, k)),
+    "a cotangent moved differently by a cond on x, then a rule that does nothing": lambda x, c, k: rule(
+        same, jax.lax.cond(x[0] > 0, lambda a: a, lambda a: a[::-1], c), k),
     "a rule's output from zeros by a while stopped by x": lambda x, c, k: jax.lax.while_loop(
         lambda s: (x[0] > 1) & (s[0] == 0), lambda s: (s[0] + 1, rule(same, c, k)),
         (0, jnp.zeros(3)))[1],

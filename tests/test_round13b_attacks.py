@@ -21,7 +21,10 @@ a sum of bools or over an ``IntEnum``'s phases, ``optax``'s ``join_schedules`` w
 ``functools.cached_property``, gradients accumulated into zeros (a sum and a ``tree_map`` add), a
 ``custom_vjp``'s rules as static methods named through their class (``Layer._fwd``, which the
 source gate refused until it read a class of the file's own), a ``cond`` or ``switch`` on x whose
-branches apply the rule to x moved differently, ``print`` calls and ``__main__`` blocks.
+branches apply the rule to x moved differently, ``jax.grad`` of a weighted sum or a ``vdot``
+inside a ``cond`` on x (refused until the dataflow let an output every branch computes alike,
+the cotangent handed on as a residual, pass the choice unmixed), ``print`` calls and
+``__main__`` blocks.
 Cheats and near misses beside them: ``lax.associative_scan`` for the EMA, a scan of the decay's
 powers beside a closed form by doubling, a scan over 64 padded rows, loops padded to 16
 features or 64 examples by ``take(mode="fill")``, the full Hessian where d is small, a step

@@ -38,7 +38,10 @@ that passed a rule before such a ``cond`` enters its branches as raw (A) again, 
 by x after a rule that does nothing is mixed, and in its branches a cotangent outside the rules
 may only be moved (as under ``plumbed``), while an output that some branches give a cotangent
 and another does not (zeros beside a rule's output) is mixed too: a mask chosen by x around a
-rule that does nothing, even where the rule runs inside the branches; ``while`` and ``scan`` iterate over their carries
+rule that does nothing, even where the rule runs inside the branches; an output that every
+branch computes alike from the same operands (a residual the forward branches hand on, the
+cotangent itself or moved the same way) does not depend on the choice, and keeps its operands'
+labels; ``while`` and ``scan`` iterate over their carries
 to a fixed point (a ``while`` condition is a control dependence like a ``cond`` index, and an
 x-dependent one takes a passed cotangent back to raw in the same way, and mixes a cotangent the
 trips give where the initial carry held none). Any other equation that holds a sub-jaxpr is *opaque*
@@ -204,7 +207,8 @@ class Flow:
         kinds = {v: k for v, k in zip(jaxpr.invars, kinds_in) if k}
         for eqn in jaxpr.eqns:
             ins = [labels.get(v, NONE) if _is_var(v) else NONE for v in eqn.invars]
-            kin = [kinds.get(v) if _is_var(v) else None for v in eqn.invars]
+            kin = [kinds.get(v) if _is_var(v) else "one" if _literal(v, 1.0) else None
+                   for v in eqn.invars]  # a literal one handed to a branch is a one there
             name = eqn.primitive.name
             if name in _SAME_VALUE and kin and kin[0]:
                 kinds.update((v, kin[0]) for v in eqn.outvars)
@@ -269,7 +273,15 @@ class Flow:
             outs = [frozenset().union(*got) for got in zip(*given)]
             if by_x:  # a cotangent that some branches give and others do not: a mask by x
                 outs = [_given_by_some(out, got) for out, got in zip(outs, zip(*given))]
-            return [_controlled(out, ins[0]) for out in outs]
+            outs = [_controlled(out, ins[0]) for out in outs]
+            same = _same_in_every_branch(params["branches"], n_out)
+            if same:  # computed alike whichever branch runs: the choice mixes nothing in
+                counts = self.rules, self.opaque
+                got = self.run(params["branches"][0], ins[1:], kin[1:])
+                self.rules, self.opaque = counts
+                for i in same:
+                    outs[i] = got[i] | (ins[0] - {X, XM})
+            return outs
         if name == "while":
             return self._while(params, ins, kin)
         if name == "scan":
@@ -381,6 +393,46 @@ def _controlled(labels: frozenset, control: frozenset) -> frozenset:
         if not (out & {P} or _inside(out)):
             out = out | {X}
     return out
+
+
+def _same_in_every_branch(branches, n_out: int) -> list[int]:
+    """The outputs of a ``cond`` that every branch computes alike from the same operands (the
+    same equations, parameters and literals: a residual the forward pass hands to the backward
+    one, moved the same way in each), so their value does not depend on which branch runs."""
+    prints = [_Prints(_open(branch)) for branch in branches]
+    return [i for i in range(n_out)
+            if len({p.of(p.jaxpr.outvars[i]) for p in prints}) == 1 and prints[0].of(
+                prints[0].jaxpr.outvars[i]) is not None]
+
+
+class _Prints:
+    """A structural fingerprint of each variable of a jaxpr: what computes it from which
+    inputs (by position), or None where an equation holds a sub-jaxpr or a value it cannot
+    name."""
+
+    def __init__(self, jaxpr):
+        self.jaxpr = jaxpr
+        self.made = {id(v): eqn for eqn in jaxpr.eqns for v in eqn.outvars}
+        self.inputs = {id(v): j for j, v in enumerate(jaxpr.invars)}
+        self.memo: dict = {}
+
+    def of(self, atom, depth: int = 0):
+        if not _is_var(atom):
+            value = getattr(atom, "val", None)
+            return ("lit", str(getattr(value, "dtype", "")), repr(value)) if depth < 64 else None
+        key = id(atom)
+        if key not in self.memo:
+            self.memo[key] = None  # a cycle cannot occur; depth bounds the work
+            if key in self.inputs:
+                self.memo[key] = ("in", self.inputs[key])
+            elif key in self.made and depth < 64:
+                eqn = self.made[key]
+                if not any(_holds_jaxpr(v) for v in eqn.params.values()):
+                    args = tuple(self.of(v, depth + 1) for v in eqn.invars)
+                    if None not in args:
+                        self.memo[key] = (eqn.primitive.name, repr(sorted(eqn.params.items())),
+                                          eqn.outvars.index(atom), args)
+        return self.memo[key]
 
 
 def _given_by_some(out: frozenset, given) -> frozenset:
