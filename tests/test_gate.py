@@ -107,6 +107,8 @@ REFUSED = [
                                             "    _x = 1\nz = A._x", "attribute access '_x'"),
     ("private_own_class_annotation_only", "class A:\n    _x: int\nz = A._x",
      "attribute access '_x'"),
+    ("private_own_class_not_at_top_level", "def f():\n    class A:\n        _x = 1\n"
+                                           "    return A\nz = A._x", "attribute access '_x'"),
     # frames, code, tracebacks, generators
     ("f_back", "def f(fr): return fr.f_back", "'f_back'"),
     ("f_globals", "def f(fr): return fr.f_globals", "'f_globals'"),

@@ -135,7 +135,8 @@ class ClassPatternChecks:
 
     def own_class_body_names(self, expr) -> frozenset[str]:
         """The names the body of a class of the file's own defines (``def``, ``class`` and
-        assignment targets), where ``expr`` is that class's name: one ``class`` statement, no
+        assignment targets), where ``expr`` is that class's name: one ``class`` statement at the
+        module's top level (a builtin of the name is never what it reads), no
         other binding of the name, no base and no keyword (its metaclass is ``type``, whose own
         attributes are all dunders), only decorators that give the class back. Such a name,
         looked up on the class, is the file's own attribute: ``Layer._fwd`` reads what
@@ -146,7 +147,7 @@ class ClassPatternChecks:
         if len(defs) != 1 or self.bindings.get(expr.id) != 1:
             return frozenset()
         cls = defs[0]
-        if cls.bases or cls.keywords \
+        if not isinstance(self.parent(cls), ast.Module) or cls.bases or cls.keywords \
                 or any(self._class_decorator(deco) is None for deco in cls.decorator_list):
             return frozenset()
         names = set()
