@@ -80,6 +80,7 @@ from __future__ import annotations
 import re
 
 from . import jaxapi
+from .branch_prints import same_in_every_branch
 
 #: Call primitives (their names across the JAX versions supported) and the parameter holding the
 #: sub-jaxpr that takes the equation's inputs and gives its outputs. Only these are followed: a
@@ -274,7 +275,7 @@ class Flow:
             if by_x:  # a cotangent that some branches give and others do not: a mask by x
                 outs = [_given_by_some(out, got) for out, got in zip(outs, zip(*given))]
             outs = [_controlled(out, ins[0]) for out in outs]
-            same = _same_in_every_branch(params["branches"], n_out)
+            same = same_in_every_branch(params["branches"], n_out)
             if same:  # computed alike whichever branch runs: the choice mixes nothing in
                 counts = self.rules, self.opaque
                 got = self.run(params["branches"][0], ins[1:], kin[1:])
@@ -393,46 +394,6 @@ def _controlled(labels: frozenset, control: frozenset) -> frozenset:
         if not (out & {P} or _inside(out)):
             out = out | {X}
     return out
-
-
-def _same_in_every_branch(branches, n_out: int) -> list[int]:
-    """The outputs of a ``cond`` that every branch computes alike from the same operands (the
-    same equations, parameters and literals: a residual the forward pass hands to the backward
-    one, moved the same way in each), so their value does not depend on which branch runs."""
-    prints = [_Prints(_open(branch)) for branch in branches]
-    return [i for i in range(n_out)
-            if len({p.of(p.jaxpr.outvars[i]) for p in prints}) == 1 and prints[0].of(
-                prints[0].jaxpr.outvars[i]) is not None]
-
-
-class _Prints:
-    """A structural fingerprint of each variable of a jaxpr: what computes it from which
-    inputs (by position), or None where an equation holds a sub-jaxpr or a value it cannot
-    name."""
-
-    def __init__(self, jaxpr):
-        self.jaxpr = jaxpr
-        self.made = {id(v): eqn for eqn in jaxpr.eqns for v in eqn.outvars}
-        self.inputs = {id(v): j for j, v in enumerate(jaxpr.invars)}
-        self.memo: dict = {}
-
-    def of(self, atom, depth: int = 0):
-        if not _is_var(atom):
-            value = getattr(atom, "val", None)
-            return ("lit", str(getattr(value, "dtype", "")), repr(value)) if depth < 64 else None
-        key = id(atom)
-        if key not in self.memo:
-            self.memo[key] = None  # a cycle cannot occur; depth bounds the work
-            if key in self.inputs:
-                self.memo[key] = ("in", self.inputs[key])
-            elif key in self.made and depth < 64:
-                eqn = self.made[key]
-                if not any(_holds_jaxpr(v) for v in eqn.params.values()):
-                    args = tuple(self.of(v, depth + 1) for v in eqn.invars)
-                    if None not in args:
-                        self.memo[key] = (eqn.primitive.name, repr(sorted(eqn.params.items())),
-                                          eqn.outvars.index(atom), args)
-        return self.memo[key]
 
 
 def _given_by_some(out: frozenset, given) -> frozenset:
