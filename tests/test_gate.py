@@ -119,6 +119,25 @@ REFUSED = [
      "class A:\n    _x = 1\n    def m(self, objs):\n        return [self._x for self in objs]",
      "attribute access '_x'"),
     ("private_outside_method", "def f(self):\n    return self._x", "attribute access '_x'"),
+    # a private name read on a class of the file's own only where that class's body binds it,
+    # the class has no base, keyword or unknown decorator, and nothing else binds its name
+    ("private_own_class_not_in_body", "class A:\n    _x = 1\nclass B:\n    pass\ny = B._x",
+     "attribute access '_x'"),
+    ("private_own_class_with_base", "import jax\nclass A(jax.custom_vjp):\n    _y = 1\n"
+                                    "z = A._counters", "attribute access '_counters'"),
+    ("private_own_class_with_base_body_name", "import jax\nclass A(jax.custom_vjp):\n"
+                                              "    _counters = 1\nz = A._counters",
+     "attribute access '_counters'"),
+    ("private_own_class_metaclass", "class A(metaclass=type):\n    _x = 1\nz = A._x",
+     "attribute access '_x'"),
+    ("private_own_class_rebound", "import jax\nclass A:\n    _src = 1\nA = jax\nz = A._src",
+     "attribute access '_src'"),
+    ("private_own_class_unknown_decorator", "def deco(c):\n    return c\n@deco\nclass A:\n"
+                                            "    _x = 1\nz = A._x", "attribute access '_x'"),
+    ("private_own_class_annotation_only", "class A:\n    _x: int\nz = A._x",
+     "attribute access '_x'"),
+    ("private_own_class_not_at_top_level", "def f():\n    class A:\n        _x = 1\n"
+                                           "    return A\nz = A._x", "attribute access '_x'"),
     # frames, code, tracebacks, generators
     ("f_back", "def f(fr): return fr.f_back", "'f_back'"),
     ("f_globals", "def f(fr): return fr.f_globals", "'f_globals'"),
@@ -411,6 +430,28 @@ ALLOWED = [
 
             q.defvjp(fwd, bwd)
             return q
+        """),
+    ("own_class_private_static_rules", """
+        from functools import partial
+        import jax
+
+        class Reversal:
+            _scale = -1.0
+
+            @staticmethod
+            @partial(jax.custom_vjp, nondiff_argnums=(1,))
+            def apply(x, lam):
+                return x
+
+            @staticmethod
+            def _fwd(x, lam):
+                return x, None
+
+            @staticmethod
+            def _bwd(lam, _, g):
+                return (Reversal._scale * lam * g,)
+
+        Reversal.apply.defvjp(Reversal._fwd, Reversal._bwd)
         """),
     ("class_with_init_call_and_private_state", """
         import jax

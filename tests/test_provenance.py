@@ -83,13 +83,19 @@ HONEST = {
     "after the rule, by a constant": lambda x, c, k: rule(same, c, k) / 2.0,
     "before the rule, by a constant": lambda x, c, k: rule(lambda g: g * _mask(x), 2.0 * c, k),
     "cotangent only in an unused output": lambda x, c, k: (rule(same, c, k), c * 3),
-    "inside cond on x": lambda x, c, k: jax.lax.cond(x[0] > 0, lambda: rule(same, c, k),
-                                                    lambda: rule(same, -c, k)),
+    "inside cond on x": lambda x, c, k: jax.lax.cond(
+        x[0] > 0, lambda: rule(same, c, k), lambda: rule(lambda g: g * _mask(x), c, k)),
     "inside scan": lambda x, c, k: jax.lax.scan(lambda s, r: (s, rule(same, r, k)), 0.0, c)[1],
     "inside while": lambda x, c, k: jax.lax.while_loop(
         lambda s: s[0] < 2, lambda s: (s[0] + 1, rule(same, c, k) + s[1] * 0), (0, jnp.zeros(3)))[1],
     "inside cond on x, after a rule": lambda x, c, k: jax.lax.cond(
-        x[0] > 0, lambda g: rule(same, g, k), lambda g: rule(same, -g, k), rule(same, c, k)),
+        x[0] > 0, lambda g: rule(same, g, k), lambda g: rule(lambda g: g * _mask(x), g, k),
+        rule(same, c, k)),
+    "through a cond on x that moves it alike in every branch": lambda x, c, k: rule(
+        same, jax.lax.cond(x[0] > 0, lambda a: a.reshape(3) * 1.0, lambda a: a.reshape(3) * 1.0,
+                           c), k),
+    "inside cond on x, moved in both branches": lambda x, c, k: jax.lax.cond(
+        x[0] > 0, lambda: rule(same, c, k).reshape(3), lambda: rule(same, c[::-1], k)[::-1]),
     "inside jit": lambda x, c, k: jax.jit(lambda a, b: rule(same, a, b))(c, k),
     "inside vmap": lambda x, c, k: jax.vmap(lambda a: rule(same, a, k))(c),
     "under scopes named like transformations": lambda x, c, k: _scoped(
@@ -153,6 +159,23 @@ CHEATS = {
         [jax.lax.cond(x[i] > 1, lambda g: g, lambda g: 0.0 * g, rule(same, c, k)[i]) for i in range(3)]),
     "a rule that does nothing, then zeroed by a while stopped by x": lambda x, c, k: jax.lax.while_loop(
         lambda s: (x[0] > 1) & (s[0] == 0), lambda s: (s[0] + 1, jnp.zeros(3)), (0, rule(same, c, k)))[1],
+    # a rule run inside a control flow chosen by x, what it gives changed in one branch: a mask
+    # (or a sign) chosen by x outside the rule
+    "a sign chosen by cond on x, before rules inside it": lambda x, c, k: jax.lax.cond(
+        x[0] > 0, lambda: rule(same, c, k), lambda: rule(same, -c, k)),
+    "a sign chosen by cond on x, after a rule, before rules inside it": lambda x, c, k: jax.lax.cond(
+        x[0] > 0, lambda g: rule(same, g, k), lambda g: rule(same, -g, k), rule(same, c, k)),
+    "a rule's output or zeros, chosen by cond on x": lambda x, c, k: jax.lax.cond(
+        x[0] > 1, lambda: rule(same, c, k), lambda: jnp.zeros(3)),
+    "a rule's output times zero in one branch of a cond on x": lambda x, c, k: jax.lax.cond(
+        x[0] > 1, lambda: rule(same, c, k), lambda: rule(same, c, k) * 0.0),
+    "a cotangent zeroed before a rule in one branch of a cond on x": lambda x, c, k: jax.lax.cond(
+        x[0] > 1, lambda: rule(same, c, k), lambda: rule(same, c * 0.0, k)),
+    "a cotangent moved differently by a cond on x, then a rule that does nothing": lambda x, c, k: rule(
+        same, jax.lax.cond(x[0] > 0, lambda a: a, lambda a: a[::-1], c), k),
+    "a rule's output from zeros by a while stopped by x": lambda x, c, k: jax.lax.while_loop(
+        lambda s: (x[0] > 1) & (s[0] == 0), lambda s: (s[0] + 1, rule(same, c, k)),
+        (0, jnp.zeros(3)))[1],
 }
 
 

@@ -51,7 +51,9 @@ class AttributeChecks:
                 self.refuse(node, f"'{full}'", reasons.DENIED)
             return
         if not explicit and not is_dunder(attr):
-            if not self.check_attribute_name(node, attr, construct, self.is_self_reference(value)):
+            if not (attr.startswith("_") and attr in self.own_class_body_names(value)) \
+                    and not self.check_attribute_name(node, attr, construct,
+                                                      self.is_self_reference(value)):
                 return
             call = self.parent(node)
             if attr == "extend" and not (isinstance(call, ast.Call) and call.func is node):

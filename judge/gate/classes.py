@@ -133,6 +133,35 @@ class ClassPatternChecks:
                     return None
         return kind
 
+    def own_class_body_names(self, expr) -> frozenset[str]:
+        """The names the body of a class of the file's own defines (``def``, ``class`` and
+        assignment targets), where ``expr`` is that class's name: one ``class`` statement at the
+        module's top level (a builtin of the name is never what it reads), no
+        other binding of the name, no base and no keyword (its metaclass is ``type``, whose own
+        attributes are all dunders), only decorators that give the class back. Such a name,
+        looked up on the class, is the file's own attribute: ``Layer._fwd`` reads what
+        ``def _fwd`` in ``class Layer`` bound. Empty for anything else."""
+        if not isinstance(expr, ast.Name):
+            return frozenset()
+        defs = self.class_defs.get(expr.id, ())
+        if len(defs) != 1 or self.bindings.get(expr.id) != 1:
+            return frozenset()
+        cls = defs[0]
+        if not isinstance(self.parent(cls), ast.Module) or cls.bases or cls.keywords \
+                or any(self._class_decorator(deco) is None for deco in cls.decorator_list):
+            return frozenset()
+        names = set()
+        for stmt in cls.body:
+            if isinstance(stmt, _DEFINITIONS):
+                names.add(stmt.name)
+            elif isinstance(stmt, ast.Assign):
+                names.update(n.id for t in stmt.targets for n in ast.walk(t)
+                             if isinstance(n, ast.Name))
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) \
+                    and stmt.value is not None:
+                names.add(stmt.target.id)
+        return frozenset(names)
+
     def resolved(self, expr) -> str | None:
         """The dotted import path ``expr`` names, when its root is an imported name that nothing
         else in the file binds."""

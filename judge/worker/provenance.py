@@ -35,9 +35,16 @@ branches, and its index is a control dependence: a cotangent label on it reaches
 and an x-dependent index mixes a raw cotangent (A) the branches give (but not one that passed a
 rule inside them, so a ``cond`` around the custom_vjp function is as good as none); a cotangent
 that passed a rule before such a ``cond`` enters its branches as raw (A) again, so one chosen
-by x after a rule that does nothing is mixed; ``while`` and ``scan`` iterate over their carries
+by x after a rule that does nothing is mixed, and in its branches a cotangent outside the rules
+may only be moved (as under ``plumbed``), while an output that some branches give a cotangent
+and another does not (zeros beside a rule's output) is mixed too: a mask chosen by x around a
+rule that does nothing, even where the rule runs inside the branches; an output that every
+branch computes alike from the same operands (a residual the forward branches hand on, the
+cotangent itself or moved the same way) does not depend on the choice, and keeps its operands'
+labels; ``while`` and ``scan`` iterate over their carries
 to a fixed point (a ``while`` condition is a control dependence like a ``cond`` index, and an
-x-dependent one takes a passed cotangent back to raw in the same way). Any other equation that holds a sub-jaxpr is *opaque*
+x-dependent one takes a passed cotangent back to raw in the same way, and mixes a cotangent the
+trips give where the initial carry held none). Any other equation that holds a sub-jaxpr is *opaque*
 (``reduce``, whose reducer takes accumulators and elements, not the equation's operands, is
 one): its outputs carry all of its inputs' labels, and a marker inside it counts for nothing.
 Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read everywhere.
@@ -74,6 +81,7 @@ from __future__ import annotations
 import re
 
 from . import jaxapi, smooth
+from .branch_prints import same_in_every_branch
 
 #: Call primitives (their names across the JAX versions supported) and the parameter holding the
 #: sub-jaxpr that takes the equation's inputs and gives its outputs. Only these are followed: a
@@ -201,7 +209,8 @@ class Flow:
         kinds = {v: k for v, k in zip(jaxpr.invars, kinds_in) if k}
         for eqn in jaxpr.eqns:
             ins = [labels.get(v, NONE) if _is_var(v) else NONE for v in eqn.invars]
-            kin = [kinds.get(v) if _is_var(v) else None for v in eqn.invars]
+            kin = [kinds.get(v) if _is_var(v) else "one" if _literal(v, 1.0) else None
+                   for v in eqn.invars]  # a literal one handed to a branch is a one there
             name = eqn.primitive.name
             if name in _SAME_VALUE and kin and kin[0]:
                 kinds.update((v, kin[0]) for v in eqn.outvars)
@@ -256,13 +265,25 @@ class Flow:
     def _structured(self, eqn, ins, kin, n_out) -> list[frozenset]:
         name, params = eqn.primitive.name, eqn.params
         if name == "cond":
-            operands = ins[1:]
-            if X in ins[0]:  # chosen by x: a cotangent that left a rule before is raw again
-                operands = [_unpassed(labels) for labels in operands]
-            outs = [NONE] * n_out
-            for branch in params["branches"]:
-                outs = [a | b for a, b in zip(outs, self.run(branch, operands, kin[1:]))]
-            return [_controlled(out, ins[0]) for out in outs]
+            by_x = X in ins[0]  # chosen by x: a cotangent that left a rule before is raw again
+            operands = [_unpassed(labels) for labels in ins[1:]] if by_x else ins[1:]
+            plumbed, self.plumbed = self.plumbed, self.plumbed or by_x
+            try:  # and in the branches it is only moved: a change there is a mask chosen by x
+                given = [self.run(branch, operands, kin[1:]) for branch in params["branches"]]
+            finally:
+                self.plumbed = plumbed
+            outs = [frozenset().union(*got) for got in zip(*given)]
+            if by_x:  # a cotangent that some branches give and others do not: a mask by x
+                outs = [_given_by_some(out, got) for out, got in zip(outs, zip(*given))]
+            outs = [_controlled(out, ins[0]) for out in outs]
+            same = same_in_every_branch(params["branches"], n_out)
+            if same:  # computed alike whichever branch runs: the choice mixes nothing in
+                counts = self.rules, self.opaque
+                got = self.run(params["branches"][0], ins[1:], kin[1:])
+                self.rules, self.opaque = counts
+                for i in same:
+                    outs[i] = got[i] | (ins[0] - {X, XM})
+            return outs
         if name == "while":
             return self._while(params, ins, kin)
         if name == "scan":
@@ -327,6 +348,9 @@ class Flow:
             # stopped by x: a cotangent that left a rule before the loop is raw again in it
             self.rules, self.opaque = counts
             carry, _ = self._while_rounds(params, [_unpassed(labels) for labels in ins], kin)
+        if X in control:  # a cotangent the trips give where the initial carry has none
+            first = ins[params["cond_nconsts"] + params["body_nconsts"]:]
+            carry = [_given_by_some(out, (out, start)) for out, start in zip(carry, first)]
         return carry
 
     def _while_rounds(self, params, ins, kin):
@@ -370,6 +394,15 @@ def _controlled(labels: frozenset, control: frozenset) -> frozenset:
             out = (out - {A}) | {M}
         if not (out & {P} or _inside(out)):
             out = out | {X}
+    return out
+
+
+def _given_by_some(out: frozenset, given) -> frozenset:
+    """The labels of an output chosen by x from ``given`` (each branch's, or a while's initial
+    carry and its trips'): a cotangent that some of them give and another does not (zeros beside
+    a rule's output) is a mask chosen by x, mixed."""
+    if out & {A, P} and not all(labels & _COTANGENT or _inside(labels) for labels in given):
+        return (out - {A, P}) | {M}
     return out
 
 
