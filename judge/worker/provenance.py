@@ -51,9 +51,9 @@ Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is 
 
 Which function computed a value: the input marker of function n gives its input I(n) (and
 takes off C(n): what was computed from an earlier input of it), an operation that changes
-values (not a move, ``_PASSING``, nor a product with one or a sum with a literal zero) turns
-I(n) into C(n), and the function's output marker adds F(n) where C(n) is there: F(n) is "what
-function n computed from its input", which an identity function (its output its input, moved)
+values (not a move, ``flow_labels.PASSING``, nor a product with one or a sum with a literal
+zero) turns I(n) into C(n), and the function's output marker adds F(n) where C(n) is there:
+F(n) is "what function n computed from its input", which an identity function (its output its input, moved)
 never gives, and a rounding outside every function neither. The output marker of a backward
 rule of function n adds P(n) beside P. A field that the custom_vjp function must compute
 (``computed``) is measured by these: each of its parts carries F(n) of some n whose rule
@@ -80,82 +80,9 @@ from __future__ import annotations
 
 import re
 
-from . import jaxapi, smooth
+from . import flow_labels as lab, jaxapi, smooth
+from .flow_labels import NONE, A, M, P, R, X, XM
 from .branch_prints import same_in_every_branch
-
-#: Call primitives (their names across the JAX versions supported) and the parameter holding the
-#: sub-jaxpr that takes the equation's inputs and gives its outputs. Only these are followed: a
-#: primitive such as ``reduce`` also holds a ``jaxpr``, but its inputs are not the equation's.
-_CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr",
-          "remat2": "jaxpr", "checkpoint": "jaxpr", "remat": "jaxpr", "named_call": "call_jaxpr",
-          "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr",
-          "custom_vjp_call_jaxpr": "fun_jaxpr",
-          # a forward rule under ``optimize_remat``: its jaxpr gives the primal outputs and
-          # the residuals the equation gives
-          "remat_opt": "fwd_jaxpr"}
-#: Primitives that give their first operand back unchanged in value (a cast, a broadcast under
-#: vmap): the factor, or a zero made from it, stays what it was.
-_SAME_VALUE = frozenset({"convert_element_type", "broadcast_in_dim", "reshape", "squeeze",
-                         "expand_dims", "copy", "copy_p"})
-
-#: What a cotangent outside every rule may pass through under ``plumbed``: its value moved,
-#: not changed (and ``add``: a sum of contributions).
-_PLUMBING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
-                       "convert_element_type", "copy", "copy_p", "add", "add_any", "concatenate",
-                       "slice", "dynamic_slice", "dynamic_update_slice", "gather", "scatter-add",
-                       "scatter_add", "pad", "reduce_sum", "select_n", "rev", "zeros_like",
-                       "symbolic_zeros", "stop_gradient", "optimization_barrier"})
-
-#: What gives a value back as it is, moved and not changed: a function whose output is its
-#: input passed through these computes nothing (its output marker gives no F(n)).
-_PASSING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
-                      "convert_element_type", "copy", "copy_p", "concatenate", "slice",
-                      "dynamic_slice", "dynamic_update_slice", "gather", "pad", "select_n", "rev",
-                      "stop_gradient", "optimization_barrier", "reduce_precision"})
-
-X, A, P, M = "x", "a", "p", "m"   # depends on x; raw cotangent; passed a rule; mixed
-XM = "xm"                          # x itself, moved only (``_passes``): under ``plumbed``
-R = "r"                            # what a backward rule of a bound function returned
-NONE: frozenset = frozenset()
-_ROUNDS = 10_000  # a loop's rounds at most: each adds a label to a carry (finitely many) or ends
-_COTANGENT = frozenset({A, P, M})
-
-
-def _inside(labels) -> bool:
-    """Whether labels include a G(run): the cotangent inside a run of a rule."""
-    return any(isinstance(label, tuple) and label[0] == "g" for label in labels)
-
-
-def _computed(labels: frozenset) -> frozenset:
-    """The labels of a value an operation that changes values computed from these: the input
-    of function n (I(n)) becomes what was computed from it (C(n))."""
-    inputs = {label for label in labels if isinstance(label, tuple) and label[0] == "i"}
-    if not inputs:
-        return labels
-    return (labels - inputs) | {("c", label[1]) for label in inputs}
-
-
-def _mixed(labels: frozenset) -> frozenset:
-    """The labels of a value computed, outside any rule, from these: a cotangent that has not
-    entered a rule (A) or has left one (P) combined with a value depending on x is mixed (M)."""
-    return (labels - {A, P}) | {M} if X in labels and labels & {A, P} else labels
-
-
-def _open(jaxpr):
-    """The open jaxpr of a Jaxpr or ClosedJaxpr."""
-    return getattr(jaxpr, "jaxpr", jaxpr) if not hasattr(jaxpr, "eqns") else jaxpr
-
-
-def _is_var(atom) -> bool:
-    return hasattr(atom, "aval") and not hasattr(atom, "val")  # a Literal has .val
-
-
-def _scopes(eqn) -> list[str]:
-    """The names of the scopes an equation was recorded under (``jax.named_scope``,
-    ``jax.named_call``), without the transformations JAX interleaves with them."""
-    stack = getattr(getattr(eqn.source_info, "name_stack", None), "stack", ())
-    return [e.name for e in stack if type(e).__name__ == "Scope" and isinstance(e.name, str)]
-
 
 class Flow:
     """Label propagation through one jaxpr (see the module's docstring). ``marker`` is the
@@ -185,7 +112,7 @@ class Flow:
         the function's output marker's (``<marker>out<n>``)."""
         if eqn.primitive.name != "sub":
             return None
-        for name in reversed(_scopes(eqn)):
+        for name in reversed(lab.scopes(eqn)):
             found = (pattern or self.pattern).fullmatch(name)
             if found:
                 return int(found.group(1))
@@ -204,23 +131,23 @@ class Flow:
         which inputs are the trace's factor ("factor") or a zero made from it ("zero"); an input
         marker counts only where it subtracts such a zero, which no submission code can make
         outside a rule."""
-        jaxpr = _open(jaxpr)
+        jaxpr = lab.open_jaxpr(jaxpr)
         labels = {v: frozenset(l) for v, l in zip(jaxpr.invars, labels_in) if l}
         kinds = {v: k for v, k in zip(jaxpr.invars, kinds_in) if k}
         for eqn in jaxpr.eqns:
-            ins = [labels.get(v, NONE) if _is_var(v) else NONE for v in eqn.invars]
-            kin = [kinds.get(v) if _is_var(v) else "one" if _literal(v, 1.0) else None
+            ins = [labels.get(v, NONE) if lab.is_var(v) else NONE for v in eqn.invars]
+            kin = [kinds.get(v) if lab.is_var(v) else "one" if lab.literal(v, 1.0) else None
                    for v in eqn.invars]  # a literal one handed to a branch is a one there
             name = eqn.primitive.name
-            if name in _SAME_VALUE and kin and kin[0]:
+            if name in lab.SAME_VALUE and kin and kin[0]:
                 kinds.update((v, kin[0]) for v in eqn.outvars)
             if name == "sub" and len(kin) == 2 and kin == ["factor", "factor"]:
                 kinds.update((v, "zero") for v in eqn.outvars)
-            if name in _SAME_VALUE and eqn.invars and _one(eqn.invars[0], kinds):
+            if name in lab.SAME_VALUE and eqn.invars and lab.one(eqn.invars[0], kinds):
                 kinds.update((v, "one") for v in eqn.outvars)
             outs = self._equation(eqn, ins, kin)
             labels.update((v, l) for v, l in zip(eqn.outvars, outs) if l)
-        return [labels.get(v, NONE) if _is_var(v) else NONE for v in jaxpr.outvars]
+        return [labels.get(v, NONE) if lab.is_var(v) else NONE for v in jaxpr.outvars]
 
     def _equation(self, eqn, ins: list, kin: list) -> list[frozenset]:
         n_out = len(eqn.outvars)
@@ -257,7 +184,7 @@ class Flow:
             written = frozenset().union(*ins)
             self.pool |= written
             out = (written | self.pool) if self.refs else NONE
-            return [_mixed(out)] * n_out
+            return [lab.mixed(out)] * n_out
         if not any(ins):
             return [NONE] * n_out
         return self._structured(eqn, ins, kin, n_out)
@@ -266,7 +193,7 @@ class Flow:
         name, params = eqn.primitive.name, eqn.params
         if name == "cond":
             by_x = X in ins[0]  # chosen by x: a cotangent that left a rule before is raw again
-            operands = [_unpassed(labels) for labels in ins[1:]] if by_x else ins[1:]
+            operands = [lab.unpassed(labels) for labels in ins[1:]] if by_x else ins[1:]
             plumbed, self.plumbed = self.plumbed, self.plumbed or by_x
             try:  # and in the branches it is only moved: a change there is a mask chosen by x
                 given = [self.run(branch, operands, kin[1:]) for branch in params["branches"]]
@@ -274,8 +201,8 @@ class Flow:
                 self.plumbed = plumbed
             outs = [frozenset().union(*got) for got in zip(*given)]
             if by_x:  # a cotangent that some branches give and others do not: a mask by x
-                outs = [_given_by_some(out, got) for out, got in zip(outs, zip(*given))]
-            outs = [_controlled(out, ins[0]) for out in outs]
+                outs = [lab.given_by_some(out, got) for out, got in zip(outs, zip(*given))]
+            outs = [lab.controlled(out, ins[0]) for out in outs]
             same = same_in_every_branch(params["branches"], n_out)
             if same:  # computed alike whichever branch runs: the choice mixes nothing in
                 counts = self.rules, self.opaque
@@ -288,45 +215,45 @@ class Flow:
             return self._while(params, ins, kin)
         if name == "scan":
             return self._scan(params, ins, kin, n_out)
-        sub = params.get(_CALLS.get(name, ""))
-        if sub is not None and hasattr(_open(sub), "eqns") \
-                and len(_open(sub).invars) == len(ins) and len(_open(sub).outvars) == n_out:
+        sub = params.get(lab.CALLS.get(name, ""))
+        if sub is not None and hasattr(lab.open_jaxpr(sub), "eqns") \
+                and len(lab.open_jaxpr(sub).invars) == len(ins) and len(lab.open_jaxpr(sub).outvars) == n_out:
             return self.run(sub, ins, kin)
-        if any(_holds_jaxpr(v) for v in params.values()):
+        if any(lab.holds_jaxpr(v) for v in params.values()):
             self.opaque += 1
         out = frozenset().union(*ins)
         if self.plumbed and out & {A, P} and not self._moves(eqn, ins, kin):
             out = (out - {A, P}) | {M}
         if not self._passes(eqn, kin):
-            out = _computed(out) - {XM}
+            out = lab.computed(out) - {XM}
         elif name == "select_n" and not all(XM in labels for labels in ins[1:]):
             out = out - {XM}  # x chosen beside another value at some places: not x moved
-        return [_mixed(smooth.after(eqn, ins, out))] * n_out
+        return [lab.mixed(smooth.after(eqn, ins, out))] * n_out
 
     def _passes(self, eqn, kin) -> bool:
-        """Does this equation give a value back as it is, moved (``_PASSING``), or changed by
+        """Does this equation give a value back as it is, moved (``lab.PASSING``), or changed by
         nothing (a product with a constant one, a sum with a literal zero)?"""
         name = eqn.primitive.name
-        if name in _PASSING:
+        if name in lab.PASSING:
             return True
         if name in ("mul", "div") and len(eqn.invars) == 2:
-            kinds = {v: k for v, k in zip(eqn.invars, kin) if _is_var(v) and k}
-            return any(_one(v, kinds) for v in eqn.invars[1 if name == "div" else 0:])
+            kinds = {v: k for v, k in zip(eqn.invars, kin) if lab.is_var(v) and k}
+            return any(lab.one(v, kinds) for v in eqn.invars[1 if name == "div" else 0:])
         if name in ("add", "sub", "add_any") and len(eqn.invars) == 2:
-            return any(_literal(v, 0.0) for v in eqn.invars[1 if name == "sub" else 0:])
+            return any(lab.literal(v, 0.0) for v in eqn.invars[1 if name == "sub" else 0:])
         return False
 
     def _moves(self, eqn, ins, kin) -> bool:
-        """Does this equation only move a cotangent (``_PLUMBING``, or a product with a
+        """Does this equation only move a cotangent (``lab.PLUMBING``, or a product with a
         constant one: ``mul``, or ``dot_general``, whose product with ones is the cotangent
         itself or its sum over the contracted axes, as where ``jax.grad`` of ``vdot(r(x), dy)``
         seeds the scalar 1)?"""
         name = eqn.primitive.name
-        if name in _PLUMBING:
+        if name in lab.PLUMBING:
             return True
         if name in ("mul", "dot_general") and len(eqn.invars) == 2:
             for mine, other, other_kind in ((ins[0], eqn.invars[1], kin[1]), (ins[1], eqn.invars[0], kin[0])):
-                if mine & {A, P} and (other_kind == "one" or _one(other, {})):
+                if mine & {A, P} and (other_kind == "one" or lab.one(other, {})):
                     return True
         return False
 
@@ -337,9 +264,9 @@ class Flow:
         loops too, so refs are one pool: what is written anywhere is read everywhere
         (``trace_flow`` runs again until the pool settles). Calls and loops that merely pass
         a ref along are followed as usual."""
-        if eqn.primitive.name in _CALLS or eqn.primitive.name in ("cond", "while", "scan"):
+        if eqn.primitive.name in lab.CALLS or eqn.primitive.name in ("cond", "while", "scan"):
             return False
-        return any(_is_ref(v) for v in (*eqn.invars, *eqn.outvars))
+        return any(lab.is_ref(v) for v in (*eqn.invars, *eqn.outvars))
 
     def _while(self, params, ins, kin):
         counts = self.rules, self.opaque
@@ -347,10 +274,10 @@ class Flow:
         if X in control and any(P in labels for labels in ins):
             # stopped by x: a cotangent that left a rule before the loop is raw again in it
             self.rules, self.opaque = counts
-            carry, _ = self._while_rounds(params, [_unpassed(labels) for labels in ins], kin)
+            carry, _ = self._while_rounds(params, [lab.unpassed(labels) for labels in ins], kin)
         if X in control:  # a cotangent the trips give where the initial carry has none
             first = ins[params["cond_nconsts"] + params["body_nconsts"]:]
-            carry = [_given_by_some(out, (out, start)) for out, start in zip(carry, first)]
+            carry = [lab.given_by_some(out, (out, start)) for out, start in zip(carry, first)]
         return carry
 
     def _while_rounds(self, params, ins, kin):
@@ -359,10 +286,10 @@ class Flow:
         cond_kin = kin[:nc] + [None] * len(carry)
         body_kin = kin[nc:nc + nb] + [None] * len(carry)
         control = NONE
-        for _ in range(_ROUNDS):  # each round adds labels to a carry, or stops: it ends
+        for _ in range(lab.ROUNDS):  # each round adds labels to a carry, or stops: it ends
             control = control | self.run(params["cond_jaxpr"], cond_consts + carry, cond_kin)[0]
             outs = self.run(params["body_jaxpr"], body_consts + carry, body_kin)
-            new = [_controlled(a | b, control) for a, b in zip(carry, outs)]
+            new = [lab.controlled(a | b, control) for a, b in zip(carry, outs)]
             if new == carry:
                 break
             carry = new
@@ -373,7 +300,7 @@ class Flow:
         consts, carry, xs = ins[:nc], ins[nc:nc + ncarry], ins[nc + ncarry:]
         body_kin = kin[:nc] + [None] * (len(ins) - nc)
         ys = [NONE] * (n_out - ncarry)
-        for _ in range(_ROUNDS):
+        for _ in range(lab.ROUNDS):
             outs = self.run(params["jaxpr"], consts + carry + xs, body_kin)
             new = [a | b for a, b in zip(carry, outs[:ncarry])]
             ys = [a | b for a, b in zip(ys, outs[ncarry:])]
@@ -381,62 +308,6 @@ class Flow:
                 break
             carry = new
         return carry + ys
-
-
-def _controlled(labels: frozenset, control: frozenset) -> frozenset:
-    """The labels of an output chosen by a ``cond`` index or a ``while`` condition with
-    ``control``'s labels: every cotangent label of the control, and x-dependence, which mixes
-    a raw cotangent (a mask chosen by x, element by element under vmap or scan) but not one a
-    rule inside the branch has passed (a ``cond`` around the custom_vjp function)."""
-    out = labels | (control - {X, XM})
-    if X in control:
-        if A in out:
-            out = (out - {A}) | {M}
-        if not (out & {P} or _inside(out)):
-            out = out | {X}
-    return out
-
-
-def _given_by_some(out: frozenset, given) -> frozenset:
-    """The labels of an output chosen by x from ``given`` (each branch's, or a while's initial
-    carry and its trips'): a cotangent that some of them give and another does not (zeros beside
-    a rule's output) is a mask chosen by x, mixed."""
-    if out & {A, P} and not all(labels & _COTANGENT or _inside(labels) for labels in given):
-        return (out - {A, P}) | {M}
-    return out
-
-
-def _unpassed(labels: frozenset) -> frozenset:
-    """The labels of an operand of a ``cond`` whose index, or a ``while`` whose condition,
-    depends on x: a cotangent a rule passed before it (P) counts there as raw (A), so what the
-    branches or the body give back of it without a rule of their own is mixed (a mask chosen
-    by x after a rule that does nothing), while one a rule inside them passes is P again."""
-    return (labels - {P}) | {A} if P in labels else labels
-
-
-def _is_ref(atom) -> bool:
-    return "Ref" in type(getattr(atom, "aval", None)).__name__  # AbstractRef across versions
-
-
-def _one(atom, kinds: dict) -> bool:
-    """A literal 1 (any dtype), or a variable known to hold ones."""
-    return kinds.get(atom) == "one" if _is_var(atom) else _literal(atom, 1.0)
-
-
-def _literal(atom, value: float) -> bool:
-    """Whether ``atom`` is a scalar literal equal to ``value`` (any dtype)."""
-    if _is_var(atom):
-        return False
-    try:
-        return float(getattr(atom, "val")) == value
-    except Exception:  # noqa: BLE001 - not a scalar literal
-        return False
-
-
-def _holds_jaxpr(value) -> bool:
-    if hasattr(value, "eqns") or hasattr(getattr(value, "jaxpr", None), "eqns"):
-        return True
-    return isinstance(value, (tuple, list)) and any(_holds_jaxpr(v) for v in value)
 
 
 def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
@@ -450,7 +321,7 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
     of the field a custom_vjp function must compute), also: does each of them carry F(n) of a
     function n whose backward rule passed the cotangent to a sink (P(n))? Plain data for the
     result channel."""
-    jaxpr = _open(closed)
+    jaxpr = lab.open_jaxpr(closed)
     n = len(jaxpr.invars)
     kinds = ["factor" if i == factor else None for i in range(n)]
     # applied to x only where that is sure; under ``plumbed``, to x itself, moved (XM)
@@ -461,8 +332,8 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
     flow = _settled(lambda pool: Flow(marker, bound=applied.applied, pool=pool, made=made, plumbed=plumbed),
                     jaxpr, start, kinds)
     outs = [flow.last[i] for i in sinks if i < len(flow.last)]
-    found = {"reached": any(o & {A, M} or _inside(o) for o in outs),
-             "used": any(o & _COTANGENT or _inside(o) for o in outs),
+    found = {"reached": any(o & {A, M} or lab.inside(o) for o in outs),
+             "used": any(o & lab.COTANGENT or lab.inside(o) for o in outs),
              "returned": bool(outs) and all(R in o for o in outs),
              "rules": flow.rules, "opaque": flow.opaque}
     if computed is not None:

@@ -1,0 +1,140 @@
+"""The labels the custom_vjp dataflow (``provenance``) puts on values, how an operation or a
+control-flow construct combines them, and the vocabulary of primitives it reads: which calls
+it follows into, which give a value back unchanged, which only move a value.
+
+A label is a string or a tuple: ``X`` (depends on x), ``A`` (a raw cotangent), ``P`` (a
+cotangent a rule passed), ``M`` (mixed), ``XM`` (x itself, only moved), ``R`` (what a backward
+rule of a bound function returned), and the per-function tuples ``("i", n)``, ``("c", n)`` and
+``("g", run)`` that ``provenance``'s module docstring describes.
+"""
+
+from __future__ import annotations
+
+#: Call primitives (their names across the JAX versions supported) and the parameter holding the
+#: sub-jaxpr that takes the equation's inputs and gives its outputs. Only these are followed: a
+#: primitive such as ``reduce`` also holds a ``jaxpr``, but its inputs are not the equation's.
+CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr",
+          "remat2": "jaxpr", "checkpoint": "jaxpr", "remat": "jaxpr", "named_call": "call_jaxpr",
+          "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr",
+          "custom_vjp_call_jaxpr": "fun_jaxpr",
+          # a forward rule under ``optimize_remat``: its jaxpr gives the primal outputs and
+          # the residuals the equation gives
+          "remat_opt": "fwd_jaxpr"}
+#: Primitives that give their first operand back unchanged in value (a cast, a broadcast under
+#: vmap): the factor, or a zero made from it, stays what it was.
+SAME_VALUE = frozenset({"convert_element_type", "broadcast_in_dim", "reshape", "squeeze",
+                         "expand_dims", "copy", "copy_p"})
+
+#: What a cotangent outside every rule may pass through under ``plumbed``: its value moved,
+#: not changed (and ``add``: a sum of contributions).
+PLUMBING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
+                       "convert_element_type", "copy", "copy_p", "add", "add_any", "concatenate",
+                       "slice", "dynamic_slice", "dynamic_update_slice", "gather", "scatter-add",
+                       "scatter_add", "pad", "reduce_sum", "select_n", "rev", "zeros_like",
+                       "symbolic_zeros", "stop_gradient", "optimization_barrier"})
+
+#: What gives a value back as it is, moved and not changed: a function whose output is its
+#: input passed through these computes nothing (its output marker gives no F(n)).
+PASSING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
+                      "convert_element_type", "copy", "copy_p", "concatenate", "slice",
+                      "dynamic_slice", "dynamic_update_slice", "gather", "pad", "select_n", "rev",
+                      "stop_gradient", "optimization_barrier", "reduce_precision"})
+
+X, A, P, M = "x", "a", "p", "m"   # depends on x; raw cotangent; passed a rule; mixed
+XM = "xm"                          # x itself, moved only (``provenance.Flow``): under ``plumbed``
+R = "r"                            # what a backward rule of a bound function returned
+NONE: frozenset = frozenset()
+ROUNDS = 10_000  # a loop's rounds at most: each adds a label to a carry (finitely many) or ends
+COTANGENT = frozenset({A, P, M})
+
+
+def inside(labels) -> bool:
+    """Whether labels include a G(run): the cotangent inside a run of a rule."""
+    return any(isinstance(label, tuple) and label[0] == "g" for label in labels)
+
+
+def computed(labels: frozenset) -> frozenset:
+    """The labels of a value an operation that changes values computed from these: the input
+    of function n (I(n)) becomes what was computed from it (C(n))."""
+    inputs = {label for label in labels if isinstance(label, tuple) and label[0] == "i"}
+    if not inputs:
+        return labels
+    return (labels - inputs) | {("c", label[1]) for label in inputs}
+
+
+def mixed(labels: frozenset) -> frozenset:
+    """The labels of a value computed, outside any rule, from these: a cotangent that has not
+    entered a rule (A) or has left one (P) combined with a value depending on x is mixed (M)."""
+    return (labels - {A, P}) | {M} if X in labels and labels & {A, P} else labels
+
+
+def open_jaxpr(jaxpr):
+    """The open jaxpr of a Jaxpr or ClosedJaxpr."""
+    return getattr(jaxpr, "jaxpr", jaxpr) if not hasattr(jaxpr, "eqns") else jaxpr
+
+
+def is_var(atom) -> bool:
+    return hasattr(atom, "aval") and not hasattr(atom, "val")  # a Literal has .val
+
+
+def scopes(eqn) -> list[str]:
+    """The names of the scopes an equation was recorded under (``jax.named_scope``,
+    ``jax.named_call``), without the transformations JAX interleaves with them."""
+    stack = getattr(getattr(eqn.source_info, "name_stack", None), "stack", ())
+    return [e.name for e in stack if type(e).__name__ == "Scope" and isinstance(e.name, str)]
+
+
+def controlled(labels: frozenset, control: frozenset) -> frozenset:
+    """The labels of an output chosen by a ``cond`` index or a ``while`` condition with
+    ``control``'s labels: every cotangent label of the control, and x-dependence, which mixes
+    a raw cotangent (a mask chosen by x, element by element under vmap or scan) but not one a
+    rule inside the branch has passed (a ``cond`` around the custom_vjp function)."""
+    out = labels | (control - {X, XM})
+    if X in control:
+        if A in out:
+            out = (out - {A}) | {M}
+        if not (out & {P} or inside(out)):
+            out = out | {X}
+    return out
+
+
+def given_by_some(out: frozenset, given) -> frozenset:
+    """The labels of an output chosen by x from ``given`` (each branch's, or a while's initial
+    carry and its trips'): a cotangent that some of them give and another does not (zeros beside
+    a rule's output) is a mask chosen by x, mixed."""
+    if out & {A, P} and not all(labels & COTANGENT or inside(labels) for labels in given):
+        return (out - {A, P}) | {M}
+    return out
+
+
+def unpassed(labels: frozenset) -> frozenset:
+    """The labels of an operand of a ``cond`` whose index, or a ``while`` whose condition,
+    depends on x: a cotangent a rule passed before it (P) counts there as raw (A), so what the
+    branches or the body give back of it without a rule of their own is mixed (a mask chosen
+    by x after a rule that does nothing), while one a rule inside them passes is P again."""
+    return (labels - {P}) | {A} if P in labels else labels
+
+
+def is_ref(atom) -> bool:
+    return "Ref" in type(getattr(atom, "aval", None)).__name__  # AbstractRef across versions
+
+
+def one(atom, kinds: dict) -> bool:
+    """A literal 1 (any dtype), or a variable known to hold ones."""
+    return kinds.get(atom) == "one" if is_var(atom) else literal(atom, 1.0)
+
+
+def literal(atom, value: float) -> bool:
+    """Whether ``atom`` is a scalar literal equal to ``value`` (any dtype)."""
+    if is_var(atom):
+        return False
+    try:
+        return float(getattr(atom, "val")) == value
+    except Exception:  # noqa: BLE001 - not a scalar literal
+        return False
+
+
+def holds_jaxpr(value) -> bool:
+    if hasattr(value, "eqns") or hasattr(getattr(value, "jaxpr", None), "eqns"):
+        return True
+    return isinstance(value, (tuple, list)) and any(holds_jaxpr(v) for v in value)
