@@ -63,7 +63,7 @@ def _round(x, rounding_method=0):
 def _div(a, b):
     if a.dtype != F32:
         return None  # integer division: XLA's own rules
-    if a.shape != b.shape and b.size < np.prod(np.broadcast_shapes(a.shape, b.shape)):
+    if a.shape != b.shape and b.size < np.broadcast(a, b).size:  # (the result's size)
         # XLA rewrites A / broadcast(B) as A * broadcast(1 / B): an array divided by a scalar,
         # or by a divisor whose axes of extent 1 are broadcast ((n, d) by (n, 1) or (1, d))
         reciprocal = np.divide(np.float32(1.0), b)
