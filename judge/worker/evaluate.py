@@ -78,7 +78,7 @@ change nothing there. The first time one is called at new input types, the execu
 program compiles to is loaded as it is where the judge's cache holds it (``stored_ops``),
 without tracing and lowering it again; the values are that executable's either way. A value
 the NumPy path checked for subnormals and NaN (its own results, JAX's immutable arrays) is not
-checked again.
+checked again within the evaluation.
 
 ``tests/test_evaluate.py`` compares every operation here with XLA's on special and random
 values. ``uses_numpy=False`` (the judge's ``JUDGE_EVALUATOR=jax``) binds everything, as
@@ -102,6 +102,7 @@ from .exact_ops import flushed as _flushed, subnormal as _subnormal, table as _t
 #: NumPy's names as they were when the worker loaded this module, before any submission: the
 #: evaluator never looks a function up in the numpy module a submission can write to.
 np = types.SimpleNamespace(**vars(numpy))
+_ref, _gone = weakref.ref, lambda: None
 
 #: Arrays with more elements than this go to JAX: XLA's compilation is small beside the work,
 #: and NumPy's temporaries would weigh on the memory limit.
@@ -139,7 +140,7 @@ class Evaluator:
     def __init__(self, jax, uses_numpy: bool = True):
         parts = jaxapi.EvaluatorParts()
         self.source_info, self.Literal = parts.source_info, parts.Literal
-        self.last_used, self.clean_up = parts.last_used, parts.clean_up
+        self.last_used = parts.last_used
         self.array_types = frozenset({np.ndarray, *parts.array_types})
         self.scalar_types = frozenset({bool, int, float, *parts.scalar_types})
         #: the types of the values a second evaluation may take from a first (``reuse``):
@@ -152,9 +153,9 @@ class Evaluator:
         self.table = _table() if uses_numpy else {}
         self.errstate = np.errstate
         self.quiet = False  # within ``errstate(all="ignore")``, set once per evaluation
-        #: the values checked already (``_unchecked``), by id: the NumPy results, which are the
-        #: evaluator's own, and JAX's arrays, which no one can change
-        self.clean = weakref.WeakValueDictionary()
+        #: the values checked already in this evaluation (``_numpy``): the NumPy results, the
+        #: evaluator's own, and JAX's arrays, which no one can change; by id, a weak reference
+        self.clean: dict = {}
         self.jax_arrays = frozenset(parts.array_types)
         #: ``jaxapi.DirectCalls``, and each equation's one-op callable (by id, with the
         #: equation, which keeps the id its own), or None where it must be bound
@@ -201,9 +202,10 @@ class Evaluator:
                 self.callables.clear()  # this evaluation's equations and programs
                 self.plans.clear()
                 self.needed.clear()
+                self.clean.clear()
         env: dict = {}
         literal = self.Literal
-        eqns, last_used = self._needed(jaxpr)
+        eqns, last_used, drops = self._needed(jaxpr)
         hooks = None if reuse is None else reuse.begin(jaxpr, consts, args, eqns, literal,
                                                        self.plain_types, self.splits)
         budget = jit_inlined or None
@@ -213,7 +215,7 @@ class Evaluator:
 
         env.update(zip(jaxpr.constvars, consts))
         env.update(zip(jaxpr.invars, args))
-        for eqn in eqns:
+        for eqn, dropped in zip(eqns, drops):
             kept = None if hooks is None else hooks.kept(eqn, budget)
             if kept is not None:  # the first evaluation's values, where the rest reads them
                 env.update(kept)
@@ -234,20 +236,23 @@ class Evaluator:
                 hooks.done(eqn, outs, budget)
             env.update(zip(eqn.outvars, outs))
             del values, outs
-            self.clean_up(eqn, env, last_used)  # as eval_jaxpr: a value is dropped after its last use
+            for v in dropped:  # as eval_jaxpr (``clean_up``): a value is dropped after its last use
+                del env[v]
         if hooks is not None:
             hooks.finish()
         return [read(v) for v in jaxpr.outvars]
 
-    def _needed(self, jaxpr) -> tuple[list, dict]:
-        """The equations to compute, in order, and the last of them to read each value (as
-        ``core.last_used``): all of them with JAX alone; else without those whose results nothing
-        computed reads and that may be skipped (``_dead``), found from the outputs backwards."""
+    def _needed(self, jaxpr) -> tuple[list, dict, list]:
+        """The equations to compute, in order, the last of them to read each value (as
+        ``core.last_used``), and the values each reads last (``_drops``): all of them with JAX
+        alone; else without those whose results nothing computed reads and that may be skipped
+        (``_dead``), found from the outputs backwards."""
         if not self.table or any(flag.value for flag in self.debug_flags):
-            return jaxpr.eqns, self.last_used(jaxpr)
+            last_used = self.last_used(jaxpr)
+            return jaxpr.eqns, last_used, self._drops(jaxpr.eqns, last_used)
         known = self.needed.get(id(jaxpr)) if self.quiet else None
         if known is not None and known[0] is jaxpr:
-            return known[1], known[2]
+            return known[1], known[2], known[3]
         literal = self.Literal
         last_used: dict = {v: None for v in jaxpr.outvars if not isinstance(v, literal)}
         kept = []
@@ -259,9 +264,14 @@ class Evaluator:
                 if not isinstance(v, literal) and v not in last_used:
                     last_used[v] = eqn
         kept.reverse()
+        drops = self._drops(kept, last_used)
         if self.quiet:  # within one evaluation, whose flags do not change
-            self.needed[id(jaxpr)] = (jaxpr, kept, last_used)
-        return kept, last_used
+            self.needed[id(jaxpr)] = (jaxpr, kept, last_used, drops)
+        return kept, last_used, drops
+
+    def _drops(self, eqns, last_used) -> list:  # what ``core.clean_up_dead_vars`` drops after each
+        return [tuple({v for v in e.invars if not isinstance(v, self.Literal) and last_used[v] is e})
+                for e in eqns]
 
     def _dead(self, eqn) -> bool:
         """Whether ``eqn``, whose results nothing reads, can be skipped without any difference
@@ -364,7 +374,7 @@ class Evaluator:
             if array.dtype != want or array.shape != want_shape or array.size > LARGEST:
                 return None
             arrays.append(array)
-            if reads_floats and clean.get(id(value)) is not value:
+            if reads_floats and (clean.get(id(value)) or _gone)() is not value:  # (by weak reference)
                 unchecked.append((value, array))
         if unchecked:
             if _subnormal([array for _, array in unchecked]):
@@ -376,7 +386,7 @@ class Evaluator:
             for value, _ in unchecked:
                 if type(value) in self.jax_arrays:  # immutable: checked once
                     try:
-                        clean[id(value)] = value
+                        clean[id(value)] = _ref(value)
                     except TypeError:  # one that cannot be referred to weakly: checked each time
                         pass
         try:
@@ -400,7 +410,7 @@ class Evaluator:
         if _flushed(outs):
             return None
         for out in outs:
-            clean[id(out)] = out  # its own result, which no other code holds: checked for good
+            clean[id(out)] = _ref(out)  # its own result, which no other code holds: checked for good
         return outs
 
     def _plan(self, eqn):

@@ -63,7 +63,7 @@ def _round(x, rounding_method=0):
 def _div(a, b):
     if a.dtype != F32:
         return None  # integer division: XLA's own rules
-    if b.size < np.prod(np.broadcast_shapes(a.shape, b.shape)):
+    if a.shape != b.shape and b.size < np.broadcast(a, b).size:  # (the result's size)
         # XLA rewrites A / broadcast(B) as A * broadcast(1 / B): an array divided by a scalar,
         # or by a divisor whose axes of extent 1 are broadcast ((n, d) by (n, 1) or (1, d))
         reciprocal = np.divide(np.float32(1.0), b)
@@ -407,20 +407,39 @@ def subnormal(values, limit=_TINY, nan=True) -> bool:
     the float32 after the smallest normal); with ``nan`` false, a NaN does not count.
     (NaN: XLA's sign and payload of a NaN result follow rules of its own, which a submission can
     read back as a value, so every operation that meets or makes one goes to JAX; but for a
-    comparison, ``COMPARES``, whose result is a bool.)"""
+    comparison, ``COMPARES``, whose result is a bool.) Shorter ways first, each exact: a single
+    element compared as a Python float (which holds it exactly), and an array whose least
+    magnitude is at least the bound passed at once (no zero, no NaN: the least of an array
+    holding a NaN is NaN, which compares false); any other is checked element by element."""
     for value in values:
-        if value.dtype == F32 and value.size:
-            magnitude = np.abs(value)
-            kept = (magnitude >= limit) | (magnitude == 0)
-            if not (kept if nan else kept | np.isnan(value)).all():
-                return True
-        elif value.dtype == F16 and value.size:
-            magnitude = np.abs(value)
+        dtype = value.dtype
+        if dtype == F32:
+            bound = limit
+        elif dtype == F16:
             bound = _HALF_TINY if limit is _TINY else _HALF_ABOVE_TINY
-            kept = (magnitude >= bound) | (magnitude == 0)
-            if not (kept if nan else kept | np.isnan(value)).all():
+        else:
+            continue
+        size = value.size
+        if not size:
+            continue
+        if size == 1:
+            magnitude = abs(value.item())
+            if magnitude >= (_BOUNDS.get(id(bound)) or float(bound)) or magnitude == 0.0:
+                continue
+            if nan or magnitude == magnitude:  # (a NaN is unequal to itself)
                 return True
+            continue
+        magnitude = np.abs(value)
+        if np.minimum.reduce(magnitude, axis=None) >= bound:
+            continue
+        kept = (magnitude >= bound) | (magnitude == 0)
+        if not (kept if nan else kept | np.isnan(value)).all():
+            return True
     return False
+
+
+#: Each bound ``subnormal`` compares with, as the Python float of the same value (by ``id``).
+_BOUNDS = {id(b): float(b) for b in (_TINY, _ABOVE_TINY, _HALF_TINY, _HALF_ABOVE_TINY)}
 
 
 def flushed(values) -> bool:
