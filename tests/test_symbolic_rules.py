@@ -90,6 +90,23 @@ def test_reading_a_symbolic_dim_as_a_number_is_told_apart():
         assert not symbolic.is_symbolic_error(jax, caught.value), caught.value
 
 
+def test_a_dim_read_as_a_number_is_reported_without_the_scope_s_address():
+    """JAX names the judge's scope of dims by its address in memory and the judge's own source
+    line: the message a student reads keeps the comparison and the ranges, the same from one
+    worker and machine to the next (the two evaluators' reports of a submission are compared)."""
+    from judge.worker.output_data import describe_error
+
+    made = symbolic.dims(jax, {"m": (1, 32), "n": (1, 32)})
+    x = jax.ShapeDtypeStruct((made["m"], made["n"]), jnp.float32)
+    with pytest.raises(Exception) as caught:
+        jax.make_jaxpr(lambda y: y if y.shape[0] * y.shape[1] <= 64 else -y)(x)
+    assert "symbolic scope" in str(caught.value)  # what JAX says, address and all
+    message = describe_error(caught.value, "exception", "/nowhere.py")["message"]
+    assert "symbolic scope" not in message and "symbolic.py" not in message
+    assert "inconclusive" in message and "The ranges of the dims:" in message
+    assert "m <= 32" in message and "n <= 32" in message
+
+
 def test_an_equality_the_ranges_decide_is_not_a_dim_read_as_number(tmp_path, monkeypatch):
     """A guard against an empty input (``T == 0`` where T is at least 1) or past the range keeps
     JAX's answer; ``T == 1``, which depends on T's value, is reading it as a number."""

@@ -8,6 +8,7 @@ submission shares.
 from __future__ import annotations
 
 import os
+import re
 import traceback
 
 from . import protocol
@@ -15,6 +16,9 @@ from . import protocol
 _MESSAGE_LIMIT = 2000  # characters of an exception message kept
 #: Characters of the source line an error names.
 _SOURCE_LIMIT = 200
+#: How JAX names the scope of the judge's symbolic dims in a message: by its address in memory
+#: and the judge's own source line, which differ from one worker and machine to the next.
+_SCOPE = re.compile(r"Using symbolic scope \d+ created at [^\n]*?\(dims\) with constraints:")
 
 
 class TooMany(Exception):
@@ -36,6 +40,7 @@ def describe_error(exc: BaseException, kind: str, submission: str) -> dict:
         message = protocol.exact_str(message)  # a str subclass may lie about its length
     except BaseException:  # noqa: BLE001 - a submission's exception may refuse to print
         message = "(the exception's text could not be read)"
+    message = _SCOPE.sub("The ranges of the dims:", message)
     if len(message) > _MESSAGE_LIMIT:
         message = message[:_MESSAGE_LIMIT] + " [...]"
     line = line if isinstance(line, int) and 0 <= line <= 10 ** 9 else None
