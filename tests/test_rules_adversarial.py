@@ -219,8 +219,16 @@ def test_attack_is_right_without_the_rules(graded, job):
     assert result.verdict is Verdict.AC, f"{job[1].name}: {describe(result)}"
 
 
-@pytest.mark.parametrize("job", sampled([(GATE_ON, p) for p in HONEST], ids=lambda job: job[1].stem,
-                                         key=lambda job: HONEST.index(job[1]) // 8))
+def _honest_params():
+    """Each honest style with the gate on; one whose docstring says ``Open:`` is an honest style
+    the rules refuse on purpose (a strict expected failure, its cost stated in SECURITY.md)."""
+    for path in HONEST:
+        opened = _OPEN.search(ast.get_docstring(ast.parse(path.read_text())) or "")
+        marks = [pytest.mark.xfail(reason=f"open: {opened.group(1)}", strict=True)] if opened else []
+        yield pytest.param((GATE_ON, path), marks=marks, id=path.stem)
+
+
+@pytest.mark.parametrize("job", sampled(list(_honest_params()), key=lambda job: HONEST.index(job[1]) // 8))
 def test_honest_style_is_accepted(graded, job):
     result = graded[job]
     assert result.verdict is Verdict.AC, f"{job[1].name}: {describe(result)}"
@@ -240,6 +248,7 @@ def test_corpus_is_documented():
     texts = set()
     for path in HONEST:
         doc = ast.get_docstring(ast.parse(path.read_text()))
-        assert doc and "\n" not in doc.strip(), f"{path.name}: needs a one-line docstring"
+        summary = (doc or "").strip().split("\n\nOpen:")[0]  # an open style says why after it
+        assert summary and "\n" not in summary, f"{path.name}: needs a one-line docstring"
         texts.add(path.read_text())
     assert len(texts) == len(HONEST)

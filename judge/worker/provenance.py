@@ -103,6 +103,7 @@ class Flow:
         self.refs = refs      # False: a read from a mutable ref carries no label
         self.pool = pool      # the labels written into some ref so far
         self.applied: set[int] = set()
+        self.env: dict = {}   # the labels of the variables of the last jaxpr run
         self.rules = 0    # output markers that turned a rule's cotangent into P
         self.opaque = 0   # equations with sub-jaxprs whose dataflow is not followed
 
@@ -147,6 +148,7 @@ class Flow:
                 kinds.update((v, "one") for v in eqn.outvars)
             outs = self._equation(eqn, ins, kin)
             labels.update((v, l) for v, l in zip(eqn.outvars, outs) if l)
+        self.env = labels  # the last run to end is the program's own: its variables' labels
         return [labels.get(v, NONE) if lab.is_var(v) else NONE for v in jaxpr.outvars]
 
     def _equation(self, eqn, ins: list, kin: list) -> list[frozenset]:
@@ -338,9 +340,21 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
              "rules": flow.rules, "opaque": flow.opaque}
     if computed is not None:
         passed = {label[1] for o in outs for label in o if isinstance(label, tuple) and label[0] == "p"}
-        made_by = [smooth.made_by(flow.last[i]) for i in computed if i < len(flow.last)]
+        fields = [_unstopped(jaxpr, i) for i in computed if i < len(flow.last)]
+        made_by = [smooth.made_by(flow.env.get(v, NONE) if lab.is_var(v) else NONE) for v in fields]
         found["computed"] = bool(made_by) and all(fns & passed for fns in made_by)
     return found
+
+
+def _unstopped(jaxpr, index: int):
+    """Output ``index`` of ``jaxpr``, looked through the ``stop_gradient`` that makes the whole
+    of it: a field stopped as a whole has the value of what it stops (a stop inside a formula
+    is still a step of zero derivative, ``smooth``)."""
+    producers = {id(v): e for e in jaxpr.eqns for v in e.outvars}
+    var = jaxpr.outvars[index]
+    while (eqn := producers.get(id(var))) is not None and eqn.primitive.name == "stop_gradient":
+        var = eqn.invars[0]
+    return var
 
 
 def _settled(make, jaxpr, labels_in, kinds_in) -> Flow:

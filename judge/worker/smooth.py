@@ -10,7 +10,8 @@ operation carries the labels of its operands (a sum keeps S(n) where one operand
 ``select_n`` (``where``) leaves out what its predicate carries of S(n) and Z(n): a mask chosen by
 the output (``where(out > hi, hi, out)``) is control, not the values' path.
 
-A field that the function must compute then needs, at each of its parts, F(n) and S(n) and no
+A field that the function must compute (read through a ``stop_gradient`` of the whole field,
+which gives the value it stops: ``provenance``) then needs, at each of its parts, F(n) and S(n) and no
 Z(n) for one function n whose backward rule passed the cotangent: the values are a function of
 that output whose derivative the rule's pullback stands for. A rounding applied outside the
 rule to its output (an identity written as ``sign(v) * |v|`` with the honest clipped backward,

@@ -1,4 +1,10 @@
-"""jax.vjp of a lax.switch whose three branches all apply the custom_vjp quantizer."""
+"""jax.vjp of a lax.switch whose three branches all apply the custom_vjp quantizer.
+
+Open: the switch's index reads x, and one branch (which no case takes) scales the quantizer's
+  output by 2: inside branches chosen by x, the cotangent outside the rules may only be moved,
+  since a factor chosen by x is a mask (zeros, or 1e-30, beside an identity rule), so the
+  whole program is refused
+"""
 import jax
 import jax.numpy as jnp
 from jax import lax
