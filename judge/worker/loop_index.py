@@ -15,10 +15,14 @@ with their operands' state (a ``jit``, a ``cond``'s branches, a loop inside)."""
 
 from __future__ import annotations
 
+import re
+
 from . import jaxapi as _jaxapi, symbolic as _symbolic
 
 #: comparisons that pick indices of an axis when one side is the counter
 _COMPARISONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
+#: a name in an extent's text (``2*T + d``): a word that does not start with a digit
+_NAME = re.compile(r"(?<!\w)[^\W\d]\w*")
 #: equations that give a counter's values in another shape or type
 _MOVES = frozenset({"broadcast_in_dim", "reshape", "squeeze", "expand_dims", "convert_element_type",
                     "copy", "copy_p", "transpose"})
@@ -45,10 +49,8 @@ def _walk(jaxpr, moving: set, found: set, depth: int, counters: set | None = Non
         ins = [id(v) in moving for v in eqn.invars]
         counted = [id(v) in counters for v in eqn.invars]
         _indexed(eqn, ins, counted, found)
-        if depth < 16:
-            for sub, sub_moving in _inner(eqn, ins):
-                fed = {id(v) for sub_, fed in _inner(eqn, counted) if sub_ is sub for v in sub.invars
-                       if id(v) in fed}
+        if depth < 16:  # each body with the inputs that change and those that are counters
+            for (sub, sub_moving), (_, fed) in zip(_inner(eqn, ins), _inner(eqn, counted)):
                 _walk(sub, sub_moving, found, depth + 1,
                       fed | {id(v) for v in sub.invars if id(v) in sub_moving and _counter_like(v)})
         if any(ins):
@@ -97,18 +99,7 @@ def _while_feeds(eqn, sub, ins: list) -> list:
 
 def _dims(extent) -> set:
     """The names of the dims an extent is made of (none for a number)."""
-    text = _symbolic.text(extent)
-    if text.isdigit():
-        return set()
-    names, word = set(), ""
-    for ch in text + " ":
-        if ch.isalnum() or ch == "_":
-            word += ch
-        else:
-            if word and not word[0].isdigit():
-                names.add(word)
-            word = ""
-    return names
+    return set(_NAME.findall(_symbolic.text(extent)))
 
 
 def _shape(var) -> tuple:
