@@ -49,16 +49,16 @@ trips give where the initial carry held none). Any other equation that holds a s
 one): its outputs carry all of its inputs' labels, and a marker inside it counts for nothing.
 Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read everywhere.
 
-Which function computed a value: the input marker of function n gives its input I(n) (and
-takes off C(n): what was computed from an earlier input of it), an operation that changes
-values (not a move, ``flow_labels.PASSING``, nor a product with one or a sum with a literal
-zero) turns I(n) into C(n), and the function's output marker adds F(n) where C(n) is there:
-F(n) is "what function n computed from its input", which an identity function (its output its input, moved)
+Which function computed a value: the input marker of function n gives its input I(n) (and takes
+off C(n): what was computed from an earlier input of it), an operation that changes values (not
+a move, ``flow_labels.PASSING``, nor a product with one or a sum with a literal zero) turns
+I(n) into C(n), and the function's output marker adds F(n) where C(n) is there: F(n) is "what
+function n computed from its input", which an identity function (its output its input, moved)
 never gives, and a rounding outside every function neither. The output marker of a backward
 rule of function n adds P(n) beside P. A field that the custom_vjp function must compute
-(``computed``) is measured by these: each of its parts carries F(n) of some n whose rule
-passed the cotangent to the gradient (P(n)), reached from that function's output along a path
-the pullback follows (S(n), no Z(n): ``smooth``).
+(``computed``) is measured by these: each of its parts carries F(n) of some n whose rule passed
+the cotangent to the gradient (P(n)), reached from that function's output along a path the
+pullback follows (S(n), no Z(n): ``smooth``).
 
 With ``plumbed`` (the rule's ``plumbed: true``), a cotangent outside every rule (A or P) may
 only be plumbed: reshaped, broadcast, transposed, cast, sliced, concatenated, summed with
@@ -218,8 +218,8 @@ class Flow:
         if name == "scan":
             return self._scan(params, ins, kin, n_out)
         sub = params.get(lab.CALLS.get(name, ""))
-        if sub is not None and hasattr(lab.open_jaxpr(sub), "eqns") \
-                and len(lab.open_jaxpr(sub).invars) == len(ins) and len(lab.open_jaxpr(sub).outvars) == n_out:
+        body = None if sub is None else lab.open_jaxpr(sub)
+        if hasattr(body, "eqns") and len(body.invars) == len(ins) and len(body.outvars) == n_out:
             return self.run(sub, ins, kin)
         if any(lab.holds_jaxpr(v) for v in params.values()):
             self.opaque += 1
