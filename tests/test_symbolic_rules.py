@@ -105,6 +105,10 @@ def test_a_dim_read_as_a_number_is_reported_without_the_scope_s_address():
     assert "symbolic scope" not in message and "symbolic.py" not in message
     assert "inconclusive" in message and "The ranges of the dims:" in message
     assert "m <= 32" in message and "n <= 32" in message
+    # a submission's own text of that shape, a megabyte on one line, is cut before it is read
+    flood = RuntimeError("Using symbolic scope 1 created at " * 30_000)
+    said = describe_error(flood, "exception", "/nowhere.py")["message"]
+    assert said.endswith(" [...]") and len(said) <= 2000 + len(" [...]")
 
 
 def test_an_equality_the_ranges_decide_is_not_a_dim_read_as_number(tmp_path, monkeypatch):

@@ -40,9 +40,10 @@ def describe_error(exc: BaseException, kind: str, submission: str) -> dict:
         message = protocol.exact_str(message)  # a str subclass may lie about its length
     except BaseException:  # noqa: BLE001 - a submission's exception may refuse to print
         message = "(the exception's text could not be read)"
-    message = _SCOPE.sub("The ranges of the dims:", message)
     if len(message) > _MESSAGE_LIMIT:
         message = message[:_MESSAGE_LIMIT] + " [...]"
+    # on the capped text: a line of the scope's opening over and over costs no more than the cap
+    message = _SCOPE.sub("The ranges of the dims:", message)
     line = line if isinstance(line, int) and 0 <= line <= 10 ** 9 else None
     return {"kind": kind, "type": _type_name(exc), "message": message, "line": line,
             "source": protocol.exact_str(source)[:_SOURCE_LIMIT] if isinstance(source, str) else None}
