@@ -150,7 +150,9 @@ def test_odd_outputs_get_the_submissions_verdict_and_every_report_parses(twice, 
 
     result, seconds = grade(twice, submission(tmp_path, name))
     assert (result.verdict, result.reason) == (verdict, reason), verdict_of(result)
-    assert seconds < 120
+    # A walk over 2**58 rows never ends; a grade on a crowded machine may take minutes (170 s
+    # with thirteen test processes under gVisor), so the bound is far above any honest time.
+    assert seconds < 900
     assert_reports_clean(result)
     json.loads(FORMATS["json"](result), parse_constant=lambda c: pytest.fail(f"bare {c} in JSON"))
     json.loads(FORMATS["gradescope"](result), parse_constant=lambda c: pytest.fail(f"bare {c}"))
