@@ -44,13 +44,18 @@ def _missing(data: dict) -> list[tuple[str, int]]:
 
 def _skeleton(path: Path, data: dict, nodes) -> spec.Problem:
     """The problem without the cases to fill; raise SpecError for anything else that is wrong."""
+    return spec.build(_filled_cases_only(path, data, nodes), path)
+
+
+def _filled_cases_only(path: Path, data: dict, nodes) -> dict:
+    """The spec's data with only the cases that have ``expected``; raise SpecError for anything
+    else the schema finds wrong."""
     errors = [e for e in spec.schema_violations(data, nodes, path)
               if "has no 'expected' output" not in e.problem]
     if errors:
         raise errors[0]
-    complete = {**data, **{key: [c for c in (data.get(key) or []) if "expected" in c]
-                           for key in ("examples", "hidden")}}
-    return spec.build(complete, path)
+    return {**data, **{key: [c for c in (data.get(key) or []) if "expected" in c]
+                       for key in ("examples", "hidden")}}
 
 
 def _case(problem: spec.Problem, path: Path, nodes, key: str, i: int, raw: dict, index: int):
@@ -162,13 +167,7 @@ class Change:
 def _skeleton_all(path: Path, data: dict, nodes) -> spec.Problem:
     """The problem with whatever cases still load: a stored ``expected`` that no longer fits its
     case (its input changed shape) is what ``--refresh`` replaces, so it is not an error here."""
-    errors = [e for e in spec.schema_violations(data, nodes, path)
-              if "has no 'expected' output" not in e.problem]
-    if errors:
-        raise errors[0]
-    complete = {**data, **{key: [c for c in (data.get(key) or []) if "expected" in c]
-                           for key in ("examples", "hidden")}}
-    problem, _ = spec.build(complete, path, collect=True)
+    problem, _ = spec.build(_filled_cases_only(path, data, nodes), path, collect=True)
     return problem
 
 
