@@ -253,3 +253,24 @@ def test_a_program_is_measured_once_with_the_record_of_its_own_trace():
     measures.trace_flow(program, "rmark", [1], [0], [0], 2)
     measures.trace_flow(program, "rmark", [1], [0], [0], 2)
     assert check_flow({"provenance": dict(first)}) is not None  # measured twice in one case
+
+
+def test_a_static_argument_keys_a_function_by_value_or_identity_without_its_own_code():
+    """A custom_vjp applied with different static (nondiff) arguments counts as different
+    functions (a static mode may change what its rule does): numbers and strings by value,
+    other objects by identity, and never through a ``__hash__`` or ``__eq__`` of theirs."""
+    from judge.worker.static_key import key as _static_key
+
+    class Loud:
+        def __hash__(self):
+            raise AssertionError("the submission's __hash__ was called")
+
+        def __eq__(self, other):
+            raise AssertionError("the submission's __eq__ was called")
+
+    one, other = Loud(), Loud()
+    keys = {_static_key("pass"): 0, _static_key(0.5): 1, _static_key((1, "a")): 2, _static_key(one): 3}
+    assert keys[_static_key("pass")] == 0 and keys[_static_key(0.5)] == 1
+    assert keys[_static_key((1, "a"))] == 2 and keys[_static_key(one)] == 3
+    assert _static_key("drop") not in keys and _static_key(other) not in keys
+    assert _static_key(1) != _static_key(1.0) != _static_key(True)
