@@ -11,7 +11,8 @@ rule built in a class's ``__init__``, a ``lax.switch`` on the static rank, ``con
 on x per row or per entry under ``vmap`` whose branches apply the same rule to the row moved
 differently (under ``vmap`` a select on x whose transpose splits the cotangent into pieces: refused
 until each piece was followed through its rule and the pieces counted whole where they all
-arrive, through the same functions' rules), and per entry under ``lax.map``; ``custom_jvp``
+arrive, through the same functions' rules), per entry under ``lax.map``, and a factory of the
+rule called in each branch (one function: the same code over the same numbers); ``custom_jvp``
 quantizers on static methods under ``jit``, in an ``lru_cache`` factory per dtype, in a dtype table
 of ``partial``s, with nested ``where``s on weak literals, and per entry under ``vmap``; a scan
 with ``reverse=True`` over reversed rows, one with ``length=T`` and no ``xs``, a checkpointed
@@ -33,7 +34,8 @@ Cheats and near misses beside them: a rule chosen per entry by x between two fun
 passing the cotangent, one zeroing it) in a ``cond`` under ``lax.map`` (accepted until the
 branches of a control flow chosen by x had to pass the cotangent through the rules of the same
 functions) or by a static mode of one function (accepted until a static argument made its
-function another), the same choice under ``vmap`` or by ``where``, one piece of a select on x
+function another) or a flag in a factory's closure, the same choice under ``vmap`` or by
+``where``, one piece of a select on x
 dropped or zeroed after its rule, the layer applied to x for y and pulled back at
 ``zeros_like(x)`` (accepted until a rule counted only for the application its forward rule ran
 for), the values a formula beside an identity rule, a switch on x to a formula, -λ in the seed of

@@ -48,14 +48,13 @@ import functools
 import os
 import sys
 import types
-import weakref
 
 import jax
 import jax.lax
 import jax.numpy
 
 from . import jaxapi
-from .static_key import key as _static_key
+from .rule_identity import function as _rule_key, static as _static_key
 from .program import sub_jaxprs  # the one walk into nested jaxprs
 
 CUSTOM_VJP_PRIMITIVES = jaxapi.CUSTOM_VJP_PRIMITIVES
@@ -146,16 +145,16 @@ def install(marker: str) -> Recorder:
     runs outside a rule, and the output and cotangent markers count only as the variables
     recorded here, so a submission that learns the scope names cannot forge one."""
     state = {"applied": 0, "runs": 0, "factors": [], "made": 0, "markers": [], "applications": 0}
-    numbers = weakref.WeakKeyDictionary()
+    numbers: dict = {}
 
     def number(fn, statics: tuple = ()) -> int:
         """The number of the custom_vjp ``fn`` applied with the static (nondiff) arguments
-        ``statics`` (``static_key``): one number for each of their values."""
-        by_statics = numbers.setdefault(fn, {})
-        if statics not in by_statics:
-            by_statics[statics] = state["made"]
+        ``statics``: one for each function and values of them (``rule_identity``)."""
+        key = (_rule_key(fn, TrackedCustomVJP), statics)
+        if key not in numbers:
+            numbers[key] = state["made"]
             state["made"] += 1
-        return by_statics[statics]
+        return numbers[key]
 
     def floating(t) -> bool:
         dtype = getattr(t, "dtype", None)
@@ -343,7 +342,7 @@ WATCHED = {
                "_OriginalCustomVJP", "_tree_map", "_tree_leaves", "_Tracer", "_named_scope",
                "_issubdtype", "_inexact", "_asarray", "_mul", "_sub", "_convert", "_register",
                "_resolve_kwargs", "_named_like",
-               "_variable_of", "_called_by_jax", "_static_key"),
+               "_variable_of", "_called_by_jax", "_static_key", "_rule_key"),
 }
 _WRITES: list[str] = []        # assignments to watched names, recorded as they happen
 
