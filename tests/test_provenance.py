@@ -444,7 +444,20 @@ CHOICES_HONEST = {
     "moved by split and concatenated back": lambda x, c, k: jnp.concatenate(
         jnp.split(rule(same, c, k), [1])),
 }
+def _switch_pieces(x, c, k, cases=(0, 1, 2)):
+    """A select on an int among three cases on x (a switch under vmap), and its transpose: one
+    select per case on ``which == i``, each piece through the same rule, summed back."""
+    which = jnp.clip(x.astype(jnp.int32), 0, 2)
+    jax.lax.select_n(which, x, x * 2.0, x * 3.0)
+    zeros = jnp.zeros(3)
+    return sum(rule(same, jax.lax.select_n(which == i, zeros, c), k) for i in cases)
+
+
+CHOICES_HONEST["every piece of a select among three cases, each through the rule"] = _switch_pieces
+
 CHOICES_CHEATING = {
+    "two of the three pieces of a select among three cases": lambda x, c, k: _switch_pieces(
+        x, c, k, cases=(0, 2)),
     "the rules of two functions chosen by cond on x": lambda x, c, k: _bound(x, 1, jax.lax.cond(
         x[0] > 1, lambda: rule(same, c, k), lambda: rule(lambda g: g * 0.0, c, k, n=1))),
     "one piece of a select on x through a rule, the other dropped": lambda x, c, k: rule(
