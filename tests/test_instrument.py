@@ -253,3 +253,48 @@ def test_a_program_is_measured_once_with_the_record_of_its_own_trace():
     measures.trace_flow(program, "rmark", [1], [0], [0], 2)
     measures.trace_flow(program, "rmark", [1], [0], [0], 2)
     assert check_flow({"provenance": dict(first)}) is not None  # measured twice in one case
+
+
+def test_a_static_argument_keys_a_function_by_value_or_identity_without_its_own_code():
+    """A custom_vjp applied with different static (nondiff) arguments counts as different
+    functions (a static mode may change what its rule does): numbers and strings by value,
+    other objects by identity, and never through a ``__hash__`` or ``__eq__`` of theirs."""
+    from judge.worker.rule_identity import static as _static_key
+
+    class Loud:
+        def __hash__(self):
+            raise AssertionError("the submission's __hash__ was called")
+
+        def __eq__(self, other):
+            raise AssertionError("the submission's __eq__ was called")
+
+    one, other = Loud(), Loud()
+    keys = {_static_key("pass"): 0, _static_key(0.5): 1, _static_key((1, "a")): 2, _static_key(one): 3}
+    assert keys[_static_key("pass")] == 0 and keys[_static_key(0.5)] == 1
+    assert keys[_static_key((1, "a"))] == 2 and keys[_static_key(one)] == 3
+    assert _static_key("drop") not in keys and _static_key(other) not in keys
+    assert _static_key(1) != _static_key(1.0) != _static_key(True)
+
+
+def test_one_factory_over_the_same_numbers_gives_one_function():
+    """Two custom_vjp objects built by one factory over the same numbers (one per branch of a
+    cond) are one function; over another number, or another array, another."""
+    import jax
+    import jax.numpy as jnp
+
+    from judge.worker.rule_identity import function
+
+    def make(scale, mask=None):
+        @jax.custom_vjp
+        def q(v):
+            return v * scale
+
+        q.defvjp(lambda v: (q(v), None), lambda _, g: (g * scale if mask is None else g * mask,))
+        return q
+
+    kind = type(make(1.0))
+    assert function(make(0.5), kind) == function(make(0.5), kind)
+    assert function(make(0.5), kind) != function(make(0.25), kind)
+    ones = jnp.ones(3)
+    assert function(make(0.5, ones), kind) == function(make(0.5, ones), kind)
+    assert function(make(0.5, ones), kind) != function(make(0.5, jnp.ones(3)), kind)

@@ -17,25 +17,27 @@ from judge.worker.provenance import first_unscaled, trace_flow
 MARK = "rsecretmarker"
 
 FACTOR = []  # the factor input of the trace being built
-MADE: list = []  # (variable, kind, run, function) of the markers made, as the instrument records
+MADE: list = []  # (variable, kind, run, function, application) of the markers made, as the
+#                  instrument records (here function n is applied once: application n)
 
 
 def _zero(k, dtype=jnp.float32):
     return jax.lax.convert_element_type(k - k, dtype)
 
 
-def _record(out, kind, run, n):
-    MADE.append((_variable_of(out), kind, run, n))
+def _record(out, kind, run, n, app=None):
+    MADE.append((_variable_of(out), kind, run, n, n if app is None else app))
 
 
-def rule(body, g, k, n=0):
+def rule(body, g, k, n=0, app=None):
     """One run of function n's backward rule as the instrument marks it: its cotangent input g
-    marked, ``body`` applied to it, what it returns multiplied by the factor k."""
+    marked, ``body`` applied to it, what it returns multiplied by the factor k (the rule of
+    application ``app`` of the function, by default application n)."""
     run = len(MADE) + 1
     g = jax.lax.sub(g, _zero(k))
-    _record(g, "g", run, n)
+    _record(g, "g", run, n, app)
     out = body(g) * k
-    _record(out, "out", run, n)
+    _record(out, "out", run, n, app)
     return out
 
 
@@ -44,10 +46,11 @@ def forged(t, k):
     return t * k
 
 
-def applied(t, n=0, zero=None):
-    """What the instrument does where function n is applied to a traced array."""
+def applied(t, n=0, zero=None, app=None):
+    """What the instrument does where function n is applied to a traced array (its application
+    ``app``, by default application n)."""
     k = FACTOR[-1]
-    with jax.named_scope(f"{MARK}in{n}"):
+    with jax.named_scope(f"{MARK}in{n}a{n if app is None else app}"):
         return jax.lax.sub(t, _zero(k) if zero is None else zero)
 
 
@@ -62,7 +65,7 @@ def flow_of(fn, marker=MARK, made=True):
         return fn(applied(x), c, k)
 
     closed = jax.make_jaxpr(with_x_applied)(x, x * 2, jnp.float32(1.0))
-    recorded = {id(v): (kind, run, n) for v, kind, run, n in MADE if v is not None} if made else {}
+    recorded = {id(v): (kind, run, n, a) for v, kind, run, n, a in MADE if v is not None} if made else {}
     return trace_flow(closed, marker, sources=[1], sinks=[0], primals=[0], factor=2, made=recorded)
 
 
@@ -104,7 +107,7 @@ HONEST = {
 
 
 def _scoped(fn):
-    with jax.named_scope(f"transpose(jvp({MARK}in0))"):
+    with jax.named_scope(f"transpose(jvp({MARK}in0a0))"):
         with jax.named_scope("jvp"):
             return fn()
 
@@ -303,7 +306,7 @@ def test_a_field_only_part_of_which_a_rule_returned_is_not_returned():
         return fn(applied(x), c, k)
 
     closed = jax.make_jaxpr(with_x_applied)(x, x * 2, jnp.float32(1.0))
-    recorded = {id(v): (kind, run, n) for v, kind, run, n in MADE if v is not None}
+    recorded = {id(v): (kind, run, n, a) for v, kind, run, n, a in MADE if v is not None}
     flow = trace_flow(closed, MARK, sources=[1], sinks=[0, 1], primals=[0], factor=2, made=recorded)
     assert flow["returned"] is False
 
@@ -326,7 +329,7 @@ def computed_of(fn):
         return fn(applied(x), c, k)
 
     closed = jax.make_jaxpr(with_x_applied)(x, x * 2, jnp.float32(1.0))
-    recorded = {id(v): (kind, run, n) for v, kind, run, n in MADE if v is not None}
+    recorded = {id(v): (kind, run, n, a) for v, kind, run, n, a in MADE if v is not None}
     return trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2, made=recorded,
                       computed=[1])["computed"]
 
@@ -378,7 +381,7 @@ def flow_at(point, plumbed=True):
         return rule(same, c, k)
 
     closed = jax.make_jaxpr(fn)(x, x * 2, jnp.float32(1.0))
-    recorded = {id(v): (kind, run, n) for v, kind, run, n in MADE if v is not None}
+    recorded = {id(v): (kind, run, n, a) for v, kind, run, n, a in MADE if v is not None}
     return trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2, made=recorded,
                       plumbed=plumbed)
 
@@ -413,3 +416,92 @@ def test_with_plumbed_a_function_applied_to_a_value_computed_from_x_is_not(name)
     assert flow_at(FROM_X[name])["reached"] is True
     if name != "zeros shaped like x":  # without plumbed, a value that depends on x is enough
         assert flow_at(FROM_X[name], plumbed=False)["reached"] is False
+
+
+# --- a choice made by x between rules; pieces of the cotangent; the application a rule runs for -
+
+def _bound(x, n, out):
+    """``out``, with function n applied to x beside it (its output unused)."""
+    applied(x, n)
+    return out
+
+
+def _pieces(x, c, k, first=same, second=same, n=0):
+    """The cotangent split by a select on x into two pieces (zeros elsewhere), each through a
+    rule (the second of function n), summed back: what JAX's transpose of a select between two
+    branches' outputs does (a cond on x under vmap)."""
+    chosen, zeros = x > 1, jnp.zeros(3)
+    return rule(first, jnp.where(chosen, c, zeros), k) + rule(second, jnp.where(chosen, zeros, c), k, n)
+
+
+CHOICES_HONEST = {
+    "the pieces of a select on x, each through the same function's rule": _pieces,
+    "the pieces of a select on x, one rule masking": lambda x, c, k: _pieces(
+        x, c, k, second=lambda g: g * _mask(x)),
+    "pieces gated again by the same select after their rules": lambda x, c, k: jnp.where(
+        x > 1, rule(same, jnp.where(x > 1, c, jnp.zeros(3)), k), jnp.zeros(3)) + rule(
+        same, jnp.where(x > 1, jnp.zeros(3), c), k),
+    "moved by split and concatenated back": lambda x, c, k: jnp.concatenate(
+        jnp.split(rule(same, c, k), [1])),
+}
+def _switch_pieces(x, c, k, cases=(0, 1, 2)):
+    """A select on an int among three cases on x (a switch under vmap), and its transpose: one
+    select per case on ``which == i``, each piece through the same rule, summed back."""
+    which = jnp.clip(x.astype(jnp.int32), 0, 2)
+    jax.lax.select_n(which, x, x * 2.0, x * 3.0)
+    zeros = jnp.zeros(3)
+    return sum(rule(same, jax.lax.select_n(which == i, zeros, c), k) for i in cases)
+
+
+CHOICES_HONEST["every piece of a select among three cases, each through the rule"] = _switch_pieces
+
+CHOICES_CHEATING = {
+    "two of the three pieces of a select among three cases": lambda x, c, k: _switch_pieces(
+        x, c, k, cases=(0, 2)),
+    "the rules of two functions chosen by cond on x": lambda x, c, k: _bound(x, 1, jax.lax.cond(
+        x[0] > 1, lambda: rule(same, c, k), lambda: rule(lambda g: g * 0.0, c, k, n=1))),
+    "one piece of a select on x through a rule, the other dropped": lambda x, c, k: rule(
+        same, jnp.where(x > 1, c, jnp.zeros(3)), k),
+    "the pieces of a select on x through the rules of two functions": lambda x, c, k: _bound(
+        x, 1, _pieces(x, c, k, second=lambda g: g * 0.0, n=1)),
+    "a piece of a select on x zeroed after its rule": lambda x, c, k: rule(
+        same, jnp.where(x > 1, c, jnp.zeros(3)), k) + rule(same, jnp.where(x > 1, jnp.zeros(3), c), k) * 0.0,
+    "a piece of a select on x, the other zeros from a literal one times the cotangent": lambda x, c, k: rule(
+        same, jnp.where(x > 1, c, jnp.zeros(3)), k) + rule(same, jnp.where(x > 1, c * 0.0, c), k),
+    "the rule of an application to a constant, beside the function applied to x": lambda x, c, k: (
+        applied(jnp.ones(3), 0, app=7), rule(same, c, k, app=7))[1],
+}
+
+
+@pytest.mark.parametrize("name", CHOICES_HONEST)
+def test_pieces_and_moves_through_the_same_rules_are_clean(name):
+    flow = reached(CHOICES_HONEST[name])
+    assert flow["reached"] is False, flow
+
+
+@pytest.mark.parametrize("name", CHOICES_CHEATING)
+def test_a_choice_by_x_between_rules_or_a_piece_left_out_is_seen(name):
+    assert reached(CHOICES_CHEATING[name])["reached"] is True
+
+
+def test_with_plumbed_a_cotangent_split_and_concatenated_is_only_moved():
+    """``split`` (JAX's transpose of a concatenation, as where a ``lax.map`` of the layer over
+    rows is unrolled) moves the cotangent; a piece scaled after it does not."""
+    x = jnp.arange(1.0, 4.0)
+
+    def traced(scale):
+        MADE.clear()
+
+        def fn(x, c, k):
+            FACTOR.append(k)
+            applied(x)
+            head, tail = jnp.split(c, [1])
+            return jnp.concatenate([rule(same, head, k), rule(same, tail, k) * scale])
+
+        closed = jax.make_jaxpr(fn)(x, x * 2, jnp.float32(1.0))
+        recorded = {id(v): (kind, run, n, a) for v, kind, run, n, a in MADE if v is not None}
+        return trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2,
+                          made=recorded, plumbed=True)
+
+    assert traced(1.0)["reached"] is False
+    assert traced(-2.0)["reached"] is True

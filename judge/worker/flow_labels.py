@@ -23,20 +23,20 @@ CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_cal
 #: Primitives that give their first operand back unchanged in value (a cast, a broadcast under
 #: vmap): the factor, or a zero made from it, stays what it was.
 SAME_VALUE = frozenset({"convert_element_type", "broadcast_in_dim", "reshape", "squeeze",
-                         "expand_dims", "copy", "copy_p"})
+                         "expand_dims", "copy", "copy_p", "stop_gradient"})
 
 #: What a cotangent outside every rule may pass through under ``plumbed``: its value moved,
 #: not changed (and ``add``: a sum of contributions).
 PLUMBING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
                        "convert_element_type", "copy", "copy_p", "add", "add_any", "concatenate",
-                       "slice", "dynamic_slice", "dynamic_update_slice", "gather", "scatter-add",
-                       "scatter_add", "pad", "reduce_sum", "select_n", "rev", "zeros_like",
+                       "split", "slice", "dynamic_slice", "dynamic_update_slice", "gather",
+                       "scatter-add", "scatter_add", "pad", "reduce_sum", "select_n", "rev", "zeros_like",
                        "symbolic_zeros", "stop_gradient", "optimization_barrier"})
 
 #: What gives a value back as it is, moved and not changed: a function whose output is its
 #: input passed through these computes nothing (its output marker gives no F(n)).
 PASSING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
-                      "convert_element_type", "copy", "copy_p", "concatenate", "slice",
+                      "convert_element_type", "copy", "copy_p", "concatenate", "split", "slice",
                       "dynamic_slice", "dynamic_update_slice", "gather", "pad", "select_n", "rev",
                       "stop_gradient", "optimization_barrier", "reduce_precision"})
 
@@ -103,6 +103,18 @@ def given_by_some(out: frozenset, given) -> frozenset:
     carry and its trips'): a cotangent that some of them give and another does not (zeros beside
     a rule's output) is a mask chosen by x, mixed."""
     if out & {A, P} and not all(labels & COTANGENT or inside(labels) for labels in given):
+        return (out - {A, P}) | {M}
+    return out
+
+
+def same_rules(out: frozenset, given) -> frozenset:
+    """The labels of an output chosen by x from the branches' ``given``: a cotangent the
+    branches pass through the rules of different functions (one passing it, another zeroing
+    it) is a transformation chosen by x outside the rules, mixed; the same function's rule in
+    every branch (applied to x moved differently) chooses nothing."""
+    passed = {frozenset(label for label in labels if isinstance(label, tuple) and label[0] == "p")
+              for labels in given if P in labels}
+    if out & {A, P} and len(passed) > 1:
         return (out - {A, P}) | {M}
     return out
 

@@ -13,15 +13,17 @@ worker also instruments ``jax.custom_vjp`` itself (``install``):
 * it counts the custom_vjp functions applied to a traced value, and the backward rules run;
 * where function n is applied to a traced array, it subtracts a zero made from the trace's
   *factor* (an extra traced input of the one trace of each case) under the name scope
-  ``<marker>in<n>``, whose name is random per run: the *input marker*, which tells
-  ``provenance`` which functions were applied to a value depending on the inputs;
+  ``<marker>in<n>a<k>``, whose name is random per run (k numbers each application): the
+  *input marker*, which tells ``provenance`` which applications were to a value depending on
+  the inputs;
 * what function n returns, its forward rule as its primal function, it marks the same way
   under the scope ``<marker>out<n>`` (the *output marker of the function*): ``provenance``
   tells a value the function computed from its input from its input passed through;
 * every time JAX runs a backward rule it marks the rule's cotangent input (the *cotangent
   marker*, the same subtraction of a zero) and multiplies everything the rule returns by the
   factor (the *output marker*). Both are recorded as the very jaxpr variables they define,
-  with the function's number and a number for that run of the rule (``made``): what a
+  with the function's number, a number for that run of the rule and the number of the
+  application whose forward rule saved the residuals it runs on (``made``): what a
   submission writes can carry any name scope, but it defines other variables. ``provenance``
   asks that the cotangent reach the gradient only from a cotangent marker to an output marker
   of the same run. The worker evaluates the one jaxpr with the factor at 1 (the output) and at
@@ -46,13 +48,13 @@ import functools
 import os
 import sys
 import types
-import weakref
 
 import jax
 import jax.lax
 import jax.numpy
 
 from . import jaxapi
+from .rule_identity import function as _rule_key, static as _static_key
 from .program import sub_jaxprs  # the one walk into nested jaxprs
 
 CUSTOM_VJP_PRIMITIVES = jaxapi.CUSTOM_VJP_PRIMITIVES
@@ -142,14 +144,17 @@ def install(marker: str) -> Recorder:
     docstring). The markers use the factor input, which submission code never holds while it
     runs outside a rule, and the output and cotangent markers count only as the variables
     recorded here, so a submission that learns the scope names cannot forge one."""
-    state = {"applied": 0, "runs": 0, "factors": [], "made": 0, "markers": []}
-    numbers = weakref.WeakKeyDictionary()
+    state = {"applied": 0, "runs": 0, "factors": [], "made": 0, "markers": [], "applications": 0}
+    numbers: dict = {}
 
-    def number(fn) -> int:
-        if fn not in numbers:
-            numbers[fn] = state["made"]
+    def number(fn, statics: tuple = ()) -> int:
+        """The number of the custom_vjp ``fn`` applied with the static (nondiff) arguments
+        ``statics``: one for each function and values of them (``rule_identity``)."""
+        key = (_rule_key(fn, TrackedCustomVJP), statics)
+        if key not in numbers:
+            numbers[key] = state["made"]
             state["made"] += 1
-        return numbers[fn]
+        return numbers[key]
 
     def floating(t) -> bool:
         dtype = getattr(t, "dtype", None)
@@ -161,13 +166,15 @@ def install(marker: str) -> Recorder:
     class Residual:
         """What the instrumented forward rule saves: the submission's residuals, the factor of
         the trace it ran in, and (static) the shape and dtype of each floating array argument
-        the backward rule answers, for a zero to stand for a None it returns there."""
-        __slots__ = ("res", "factor", "zeros")
+        the backward rule answers, for a zero to stand for a None it returns there, and (static)
+        the number of the application whose forward rule saved them."""
+        __slots__ = ("res", "factor", "zeros", "application")
 
-        def __init__(self, res, factor, zeros=()):
-            self.res, self.factor, self.zeros = res, factor, zeros
+        def __init__(self, res, factor, zeros=(), application=-1):
+            self.res, self.factor, self.zeros, self.application = res, factor, zeros, application
 
-    _register(Residual, lambda r: ((r.res, r.factor), r.zeros), lambda z, c: Residual(*c, z))
+    _register(Residual, lambda r: ((r.res, r.factor), (r.zeros, r.application)),
+              lambda z, c: Residual(*c, *z))
 
     def zero_shapes(args, fixed) -> tuple:
         """(shape, dtype) of each argument not in ``fixed`` (the backward rule returns one
@@ -187,31 +194,31 @@ def install(marker: str) -> Recorder:
     def zero_of(factor, dtype):
         return _convert(_sub(factor, factor), dtype)  # exactly 0 for the finite factor
 
-    def record(out, kind: str, run: int, fn: int) -> None:
+    def record(out, kind: str, run: int, fn: int, application: int) -> None:
         var = _variable_of(out)
         if var is not None:  # the variable itself is kept, so its id is not reused meanwhile
-            state["markers"].append((var, kind, run, fn))
+            state["markers"].append((var, kind, run, fn, application))
 
     # The factor never reaches an object of the submission's: what a rule receives and returns
     # is made a JAX array first, and the markers are lax primitives, not operators a class could
     # override. Subtracting +0.0 keeps every value, -0.0 included.
-    def mark_cotangent(factor, run, fn):
+    def mark_cotangent(factor, run, fn, application):
         def mark(t):
             if not inexact(t):
                 return t  # a constant, a symbolic zero: no cotangent flows through it
             t = _asarray(t)
             out = _sub(t, zero_of(factor, t.dtype))
-            record(out, "g", run, fn)
+            record(out, "g", run, fn, application)
             return out
         return mark
 
-    def mark_out(factor, run, fn):
+    def mark_out(factor, run, fn, application):
         def mark(t):
             if t is None or not floating(t):
                 return t
             t = _asarray(t)
             out = _mul(t, _convert(factor, t.dtype))
-            record(out, "out", run, fn)
+            record(out, "out", run, fn, application)
             return out
         return mark
 
@@ -225,10 +232,11 @@ def install(marker: str) -> Recorder:
         scope = f"{marker}out{fn}"
         return _tree_map(lambda t: mark_in(scope, factor, t) if inexact(t) else t, out)
 
-    def marked(self, fn: int):
+    def marked(self, fn: int, application: int):
         """The original custom_vjp of ``self``'s function, rules and options, with the factor
         as one more argument, last: the forward rule saves it as a residual, the backward rule
-        marks with it. Nothing of the submission's ever receives it."""
+        marks with it. Nothing of the submission's ever receives it. ``application`` numbers
+        this application of the function: its backward rule's markers carry it."""
         fun, fwd, bwd, zeros = self.fun, self.fwd, self.bwd, self.symbolic_zeros
         fixed = set(self.nondiff_argnums)
 
@@ -244,7 +252,8 @@ def install(marker: str) -> Recorder:
                 out, res = fwd(*args[:-1])
             finally:
                 state["factors"].pop()
-            return mark_made(factor, fn, out), Residual(res, factor, zero_shapes(args[:-1], fixed))
+            return mark_made(factor, fn, out), Residual(res, factor, zero_shapes(args[:-1], fixed),
+                                                        application)
 
         @_named_like(bwd)
         def inner_bwd(*args):
@@ -253,7 +262,7 @@ def install(marker: str) -> Recorder:
                 return bwd(*fixed, saved.res, cotangent)
             state["runs"] += 1
             run = state["runs"]
-            cotangent = _tree_map(mark_cotangent(saved.factor, run, fn), cotangent)
+            cotangent = _tree_map(mark_cotangent(saved.factor, run, fn, saved.application), cotangent)
             state["factors"].append(saved.factor)
             try:
                 cotangents = bwd(*fixed, saved.res, cotangent)
@@ -262,7 +271,7 @@ def install(marker: str) -> Recorder:
             if not isinstance(cotangents, (tuple, list)):
                 return cotangents  # JAX reports the submission's mistake
             cotangents = stand_in(tuple(cotangents), saved.zeros)
-            return (*_tree_map(mark_out(saved.factor, run, fn), cotangents), None)
+            return (*_tree_map(mark_out(saved.factor, run, fn, saved.application), cotangents), None)
 
         inner = _OriginalCustomVJP(inner_fun, nondiff_argnums=self.nondiff_argnums)
         inner.defvjp(inner_fwd, inner_bwd, symbolic_zeros=zeros,
@@ -283,22 +292,25 @@ def install(marker: str) -> Recorder:
             if factor is None or self.fwd is None or self.bwd is None:
                 return super().__call__(*args, **kwargs)
             args = _resolve_kwargs(self.fun, args, kwargs) if kwargs else args
-            fn = number(self)
-            scope = f"{marker}in{fn}"
             fixed = set(self.nondiff_argnums)
+            fn = number(self, tuple(_static_key(a) for i, a in enumerate(args) if i in fixed))
+            application = state["applications"]
+            state["applications"] += 1
+            scope = f"{marker}in{fn}a{application}"
             args = tuple(a if i in fixed else _tree_map(
                 lambda t: mark_in(scope, factor, t) if inexact(t) else t, a) for i, a in enumerate(args))
-            return marked(self, fn)(*args, factor)
+            return marked(self, fn, application)(*args, factor)
 
     def begin(factor) -> None:
         """Start one trace; ``factor`` is its traced factor input."""
         state.update(applied=0, runs=0, factors=[factor], markers=[])
 
-    def made() -> dict[int, tuple[str, int, int]]:
+    def made() -> dict[int, tuple[str, int, int, int]]:
         """The markers of this trace's backward rules: the id of the jaxpr variable each one
-        defined -> (kind, run, function), kind "g" for a rule's cotangent input and "out" for
-        what it returned (the variables are kept in the state, so no id is reused meanwhile)."""
-        return {id(var): (kind, run, fn) for var, kind, run, fn in state["markers"]}
+        defined -> (kind, run, function, application), kind "g" for a rule's cotangent input
+        and "out" for what it returned (the variables are kept in the state, so no id is
+        reused meanwhile)."""
+        return {id(var): (kind, run, fn, app) for var, kind, run, fn, app in state["markers"]}
 
     def stop() -> None:
         """End the trace: custom_vjp functions applied outside one are counted but not marked."""
@@ -330,7 +342,7 @@ WATCHED = {
                "_OriginalCustomVJP", "_tree_map", "_tree_leaves", "_Tracer", "_named_scope",
                "_issubdtype", "_inexact", "_asarray", "_mul", "_sub", "_convert", "_register",
                "_resolve_kwargs", "_named_like",
-               "_variable_of", "_called_by_jax"),
+               "_variable_of", "_called_by_jax", "_static_key", "_rule_key"),
 }
 _WRITES: list[str] = []        # assignments to watched names, recorded as they happen
 

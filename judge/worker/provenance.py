@@ -14,8 +14,12 @@ custom_vjp function and leaves three kinds of *marker* equations in the trace:
 
 Two passes over the jaxpr, forwards, each giving every variable a set of labels:
 
-1. from the case's primal inputs (``x``, label X): which functions were applied to a value
-   depending on them (their input marker is reached): they are *bound*;
+1. from the case's primal inputs (``x``, label X): which applications of the functions were to
+   a value depending on them (their input marker, ``<marker>in<n>a<k>`` for application k of
+   function n, is reached): they are *bound*, and a rule's markers count only for a run of the
+   rule of a bound application (the instrument records the application with each marker), so
+   a function applied to x beside a pullback taken at another point gives that pullback
+   nothing;
 2. from the primal inputs (X) and the cotangent input (label A, the raw cotangent). A cotangent
    marker turns A, and P below, into G(run): the cotangent inside that run of a rule. An output
    marker of a bound function turns G(run) of its own run into P (passed through a rule), and
@@ -41,7 +45,16 @@ and another does not (zeros beside a rule's output) is mixed too: a mask chosen 
 rule that does nothing, even where the rule runs inside the branches; an output that every
 branch computes alike from the same operands (a residual the forward branches hand on, the
 cotangent itself or moved the same way) does not depend on the choice, and keeps its operands'
-labels; ``while`` and ``scan`` iterate over their carries
+labels; the branches of a ``cond`` on x that pass the cotangent through rules must all pass
+it through the rules of the same functions (``("p", n)``), or the choice of rule by x is mixed.
+Under ``vmap`` such a ``cond`` is a ``select_n`` on x, whose transpose puts the cotangent into
+one case of a select and zeros into the others (one select on ``which == i`` per case of a
+``switch``): that *piece* is labelled ``("k", key, case, cases)`` instead of mixed, may only be
+moved outside the rules (as under ``plumbed``), records each rule it passes (``("kp", ...,
+n)``), and where it reaches the field every piece of its select must be there, each through the
+rules of the same functions (``flow_pieces``); a select on the same predicate
+applied again to a piece after its rule (JAX's gate of the branch's input) keeps it. ``while``
+and ``scan`` iterate over their carries
 to a fixed point (a ``while`` condition is a control dependence like a ``cond`` index, and an
 x-dependent one takes a passed cotangent back to raw in the same way, and mixes a cotangent the
 trips give where the initial carry held none). Any other equation that holds a sub-jaxpr is *opaque*
@@ -80,7 +93,7 @@ from __future__ import annotations
 
 import re
 
-from . import flow_labels as lab, jaxapi, smooth
+from . import flow_labels as lab, flow_pieces, jaxapi, smooth
 from .flow_labels import NONE, A, M, P, R, X, XM
 from .branch_prints import same_in_every_branch
 
@@ -96,27 +109,37 @@ class Flow:
                  applied_to: str = X):
         self.plumbed = plumbed  # a cotangent outside every rule may only be moved, not changed
         self.applied_to = applied_to  # what an input of a function applied carries: X, or XM
-        self.pattern = re.compile(re.escape(marker) + r"in(\d+)")
+        self.pattern = re.compile(re.escape(marker) + r"in(\d+)a(\d+)")
         self.made_pattern = re.compile(re.escape(marker) + r"out(\d+)")
         self.made = made if isinstance(made, dict) else {}
         self.bound = bound
         self.refs = refs      # False: a read from a mutable ref carries no label
         self.pool = pool      # the labels written into some ref so far
-        self.applied: set[int] = set()
+        self.applied: set[int] = set()  # the applications (their numbers) to x
+        self.selects = flow_pieces.Selects()  # the selects on x that split a cotangent
         self.env: dict = {}   # the labels of the variables of the last jaxpr run
         self.rules = 0    # output markers that turned a rule's cotangent into P
         self.opaque = 0   # equations with sub-jaxprs whose dataflow is not followed
 
     def _applied_to(self, eqn, pattern=None) -> int | None:
         """The function number of an input marker, else None: a subtraction recorded under the
-        scope ``<marker>in<n>`` (as a whole scope name, not part of one); with ``pattern``,
+        scope ``<marker>in<n>a<k>`` (as a whole scope name, not part of one); with ``pattern``,
         the function's output marker's (``<marker>out<n>``)."""
+        found = self._marker(eqn, pattern)
+        return None if found is None else int(found.group(1))
+
+    def _application(self, eqn) -> int | None:
+        """The number k of the application an input marker marks (``<marker>in<n>a<k>``)."""
+        found = self._marker(eqn, None)
+        return None if found is None else int(found.group(2))
+
+    def _marker(self, eqn, pattern):
         if eqn.primitive.name != "sub":
             return None
         for name in reversed(lab.scopes(eqn)):
             found = (pattern or self.pattern).fullmatch(name)
             if found:
-                return int(found.group(1))
+                return found
         return None
 
     def _made(self, eqn):
@@ -144,6 +167,11 @@ class Flow:
                 kinds.update((v, kin[0]) for v in eqn.outvars)
             if name == "sub" and len(kin) == 2 and kin == ["factor", "factor"]:
                 kinds.update((v, "zero") for v in eqn.outvars)
+            if name in lab.SAME_VALUE and eqn.invars and lab.literal(eqn.invars[0], 0.0):
+                kinds.update((v, "nothing") for v in eqn.outvars)  # zeros, made of no value
+            if name == "select_n" and len(kin) > 2 and kin[1] and all(k == kin[1] for k in kin[2:]):
+                kinds.update((v, kin[1]) for v in eqn.outvars)  # the same value in every case
+            self.selects.note(eqn)
             if name in lab.SAME_VALUE and eqn.invars and lab.one(eqn.invars[0], kinds):
                 kinds.update((v, "one") for v in eqn.outvars)
             outs = self._equation(eqn, ins, kin)
@@ -156,7 +184,7 @@ class Flow:
         fn = self._applied_to(eqn)
         if fn is not None and kin[1:] == ["zero"]:
             if self.applied_to in ins[0]:
-                self.applied.add(fn)
+                self.applied.add(self._application(eqn))
             if self.bound is None:
                 return [ins[0]] * n_out  # the value itself
             # the function's input as it enters it: what is computed from it from here on is
@@ -168,14 +196,15 @@ class Flow:
                 return [ins[0] | {("f", fn), ("s", fn)}] * n_out
             return [ins[0]] * n_out
         made = self._made(eqn) if self.bound is not None else None
-        if made is not None and made[2] in self.bound and len(ins) >= 1:
+        if made is not None and made[3] in self.bound and len(ins) >= 1:
             kind, run = made[0], ("g", made[1])
             if kind == "g":  # the rule's cotangent input: a cotangent not yet mixed enters it
                 got = ins[0]
                 return [(got - {A, P}) | {run} if got & {A, P} else got] * n_out
             if kind == "out" and run in ins[0]:  # what that run of the rule made of it
                 self.rules += 1
-                return [(ins[0] - {run, X}) | {P, R, ("p", made[2])}] * n_out
+                passed = flow_pieces.passed(ins[0], made[2])
+                return [(passed - {run, X}) | {P, R, ("p", made[2])}] * n_out
             if kind == "out":  # a rule's output made without its cotangent (zeros, a closure)
                 return [out | {R} for out in self._plain(eqn, ins, kin, n_out)]
         return self._plain(eqn, ins, kin, n_out)
@@ -203,7 +232,8 @@ class Flow:
                 self.plumbed = plumbed
             outs = [frozenset().union(*got) for got in zip(*given)]
             if by_x:  # a cotangent that some branches give and others do not: a mask by x
-                outs = [lab.given_by_some(out, got) for out, got in zip(outs, zip(*given))]
+                outs = [lab.same_rules(lab.given_by_some(out, got), got)
+                        for out, got in zip(outs, zip(*given))]
             outs = [lab.controlled(out, ins[0]) for out in outs]
             same = same_in_every_branch(params["branches"], n_out)
             if same:  # computed alike whichever branch runs: the choice mixes nothing in
@@ -223,8 +253,12 @@ class Flow:
             return self.run(sub, ins, kin)
         if any(lab.holds_jaxpr(v) for v in params.values()):
             self.opaque += 1
+        found = self.selects.piece(eqn, ins, kin)
+        if found is not None:  # a piece of the cotangent; where it is one already, kept as it is
+            labels = frozenset().union(*ins[1:])
+            return [labels if ("k", *found) in labels else flow_pieces.piece(labels, *found)] * n_out
         out = frozenset().union(*ins)
-        if self.plumbed and out & {A, P} and not self._moves(eqn, ins, kin):
+        if (self.plumbed or flow_pieces.has_piece(out)) and out & {A, P} and not self._moves(eqn, ins, kin):
             out = (out - {A, P}) | {M}
         if not self._passes(eqn, kin):
             out = lab.computed(out) - {XM}
@@ -334,7 +368,7 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
     flow = _settled(lambda pool: Flow(marker, bound=applied.applied, pool=pool, made=made, plumbed=plumbed),
                     jaxpr, start, kinds)
     outs = [flow.last[i] for i in sinks if i < len(flow.last)]
-    found = {"reached": any(o & {A, M} or lab.inside(o) for o in outs),
+    found = {"reached": any(o & {A, M} or lab.inside(o) or not flow_pieces.whole(o) for o in outs),
              "used": any(o & lab.COTANGENT or lab.inside(o) for o in outs),
              "returned": bool(outs) and all(R in o for o in outs),
              "rules": flow.rules, "opaque": flow.opaque}

@@ -1,0 +1,28 @@
+"""fake_quant_ste: a cheat with two ``custom_vjp`` quantizers, one whose backward rule passes the
+cotangent through and one whose rule returns it times zero, both applied to x and chosen entry
+by entry with ``jnp.where`` on whether x / s is in range: the mask is the choice made by x
+outside the rules.
+
+Problem: fake_quant_ste
+Expected: RJ grads_not_from_backward
+Cases: all
+"""
+import jax
+import jax.numpy as jnp
+
+
+def fake_quant_ste(x, scale, qmin, qmax, cotangent):
+    def forward(v):
+        return scale * jnp.clip(jnp.round(v / scale), qmin, qmax)
+
+    passing = jax.custom_vjp(forward)
+    passing.defvjp(lambda v: (forward(v), None), lambda _, g: (g,))
+    dead = jax.custom_vjp(forward)
+    dead.defvjp(lambda v: (forward(v), None), lambda _, g: (g * 0.0,))
+
+    def f(x):
+        u = x / scale
+        return jnp.where((u >= qmin) & (u <= qmax), passing(x), dead(x))
+
+    values, pullback = jax.vjp(f, x)
+    return {"values": values, "grads": pullback(cotangent)[0]}
