@@ -11,7 +11,8 @@ over a batch of one, a concatenated carry; mixed_precision_step with ``tree_map_
 flattened leaf lists, ``isnan | isinf``, float16 ``einsum``, a ``NamedTuple`` state through
 ``lax.cond``, a jitted gradient unscaled by a reciprocal, ``is_leaf`` and a ``lax.rem``
 counter, the gradient taken at the float32 params, ``finite`` read on the float16 gradient, a
-``cond`` of closures, ``preferred_element_type=float16``; batched_attention by
+``cond`` of closures, ``preferred_element_type=float16``, the update in a ``fori_loop`` of
+one trip; batched_attention by
 ``jax.nn.dot_product_attention`` with the values padded to the queries' width, a stopped row
 maximum, a ``finfo.min`` fill, ``vmap`` of a ``checkpoint``, ``log_softmax(where=)``,
 ``logsumexp(where=)``, ``vmap(axis_name=)``, ``einsum(optimize=True, precision=HIGHEST)``,
