@@ -169,3 +169,44 @@ def test_a_float16_mean_summed_in_float32_is_not_widened():
                     X, DZ) == [0]
     assert _widened(lambda x, dz: (jnp.sum(x.astype(F16).astype(jnp.float32)) * 0.5).astype(F16)
                     * dz.astype(F16), X, DZ) == [0]
+
+
+def _rebuilt_scalar(a):
+    """One scalar rebuilt (to a step of 2^-16) from its bits, each a bool of shape ()."""
+    fixed = jnp.round(jnp.abs(a) * 2.0 ** 16)
+    out = jnp.float32(0)
+    for k in range(24):
+        out = out + jnp.where(jnp.floor(fixed * 2.0 ** -k) % 2.0 > 0.5, 2.0 ** (k - 16), 0.0)
+    return jnp.where(a < 0, -out, out)
+
+
+def test_scalar_decisions_in_a_loop_body_are_data():
+    """Outside a loop a bool of shape () is one decision; inside a loop's body the trips'
+    decisions, one entry a trip, carry a whole array: an entry rebuilt from them and multiplied
+    in the same trip is a product of two data values."""
+    def products(x, dz):
+        fx, fd = x[:, :2].ravel(), dz.ravel()
+        trip = lambda i, out: out.at[i].set(fd[i] * _rebuilt_scalar(fx[i]))  # noqa: E731
+        return lax.fori_loop(0, fx.shape[0], trip, jnp.zeros_like(fd))
+
+    assert max(_data_operands(products, X, DZ)) == 2
+    # the same through a scan over the entries, and through a cond on a rebuilt bit
+    scan = lambda x, dz: lax.scan(lambda c, ab: (c, ab[1] * _rebuilt_scalar(ab[0])), 0.0,  # noqa: E731
+                                  (x[:, 0], dz[:, 0]))[1]
+    assert max(_data_operands(scan, X, DZ)) == 2
+    by_cond = lambda x, dz: lax.fori_loop(  # noqa: E731
+        0, 4, lambda i, out: out.at[i].set(dz[i, 0] * lax.cond(x[i, 0] > 0, lambda: 2.0, lambda: 0.5)),
+        jnp.zeros(4))
+    assert max(_data_operands(by_cond, X, DZ)) == 2
+    # outside a loop, finite and what it chooses stay decisions
+    g = jnp.ones((3, 2))
+    assert _data_operands(lambda g, s: lax.cond(jnp.isfinite(g).all(), lambda: s, lambda: s / 2) * g,
+                          g, jnp.float32(4.0)) == [1]
+
+
+def test_what_a_switch_on_data_chooses_is_data():
+    """A ``switch`` on an index computed from the floats picks a constant per value of the index:
+    the constant it returns is as much data as the index."""
+    pick = lambda x, dz: lax.switch(jnp.clip(x[0, 0].astype(jnp.int32), 0, 2),  # noqa: E731
+                                    [lambda: 1.0, lambda: 2.0, lambda: 3.0]) * dz
+    assert _data_operands(pick, X, DZ) == [2]

@@ -7,9 +7,11 @@ side of an equation it looks at (``of``: ``operands``, ``results`` or ``either``
 an equation matches when it is one of the primitives and a value on that side has one of the
 dtypes. With ``data: N`` it must also have at least N data operands: values computed from the
 program's input arrays (inputs of at least one dimension), not from scalars, constants and
-literals alone, nor through a decision: a bool of shape ``()`` such as ``finite``, or one
-computed from integer inputs alone such as a one-hot of labels; a bool array computed from
-floating data is data, since its bits can rebuild the floats (``judge.worker.dataflow``). With ``x`` and ``params`` arrays and ``loss_scale``
+literals alone, nor through a decision: a bool of shape ``()`` such as ``finite`` (outside a
+loop's body), or one computed from integer inputs alone such as a one-hot of labels; a bool
+array computed from floating data is data, since its bits can rebuild the floats, and so is a
+scalar one in a loop's body, whose trips' decisions carry a whole array, and what a ``cond``
+on a data index chooses (``judge.worker.dataflow``). With ``x`` and ``params`` arrays and ``loss_scale``
 of shape ``()``, ``x * dz`` has two, ``lr * g`` and ``g / loss_scale`` one; a divisor that is data
 counts twice, so ``1 / dz`` has two (a reciprocal is nonlinear: products can be built from
 reciprocals and sums).

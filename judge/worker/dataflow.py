@@ -21,7 +21,12 @@ an int8 input made float) are quantities, counted as data. But a bool *array* co
 floating data is data: its bits can hold the floats themselves (``(bits(x) >> i) & 1 == 1``
 for each i, summed back by ``where``, rebuilds ``x`` exactly), so a product of ``x`` so rebuilt
 and another array is a product of two data operands, as ``x * dz`` is; a bool computed from
-the labels as floats holds nothing the labels' own comparisons do not.
+the labels as floats holds nothing the labels' own comparisons do not. Inside a loop's body
+(``looped``) a bool of shape ``()`` computed from floating data is data too: the trips' scalar
+decisions, one entry a trip, carry a whole array (each entry rebuilt from its bits and
+multiplied in the same trip is a product of two data values); so is what a ``cond`` whose
+index is data chooses, there and anywhere (a ``switch`` on a data index picks a constant per
+value of the index).
 
 A quotient by a data value counts that divisor as two data operands (``operands``): ``1 / a`` is
 a nonlinear function of ``a``, and squares, hence products, are built from reciprocals alone.
@@ -121,16 +126,17 @@ def input_levels(invars) -> tuple:
                  else NONE for v in invars)
 
 
-def _kept(var, level: int) -> int:
+def _kept(var, level: int, looped: bool = False) -> int:
     """``var``'s level as data, where it is computed from values of ``level``: a bool is data
     only as an array computed from floating data (not from the labels, as integers or as
-    floats); a float computed from integer inputs alone (a one-hot of labels, rows of
-    ``jnp.eye(k)`` indexed by them) is a selection of constants, unless the integers themselves
-    were converted to floats (``values``)."""
+    floats), or in a loop's body as a scalar too; a float computed from integer inputs alone (a
+    one-hot of labels, rows of ``jnp.eye(k)`` indexed by them) is a selection of constants,
+    unless the integers themselves were converted to floats (``values``)."""
     if not level:
         return NONE
     if _is_bool(var):
-        return level if level >= FLOATING and len(getattr(_aval(var), "shape", ())) > 0 else NONE
+        return level if level >= FLOATING and (looped or len(getattr(_aval(var), "shape", ())) > 0) \
+            else NONE
     if level == LABELS and _floating(var):
         return NONE
     return level
@@ -154,27 +160,29 @@ def inner(eqn, found: dict):
     return of
 
 
-def values(jaxpr, levels: tuple, cache: dict) -> tuple:
+def values(jaxpr, levels: tuple, cache: dict, looped: bool = False) -> tuple:
     """(``{id: level}`` of the values of ``jaxpr`` that are data, given the ``levels`` of its
     inputs; the level of each of its outputs). A call's or a branch's outputs are data as its
-    body's are; any other equation's (a loop's included) have the highest level of its
-    operands."""
-    key = (id(jaxpr), levels)
+    body's are (a ``cond``'s also as its index is); any other equation's (a loop's included)
+    have the highest level of its operands. ``looped``: ``jaxpr`` is a loop's body, or runs
+    inside one, where a scalar bool computed from floating data is data."""
+    key = (id(jaxpr), levels, looped)
     if key in cache:
         return cache[key]
     found = {}
     for v, level in zip(jaxpr.invars, levels):
-        if _kept(v, level):
-            found[id(v)] = _kept(v, level)
+        if _kept(v, level, looped):
+            found[id(v)] = _kept(v, level, looped)
     for eqn in jaxpr.eqns:
         level = max((found.get(id(v), 0) for v in eqn.invars), default=0)
         if not level:
             continue
         subs = [s for p in eqn.params.values() for s in sub_jaxprs(p)]
         if eqn.primitive.name in FOLLOWS and subs and all(len(s.outvars) == len(eqn.outvars) for s in subs):
-            outs = [values(s, inner(eqn, found)(s), cache)[1] for s in subs]
+            outs = [values(s, inner(eqn, found)(s), cache, looped)[1] for s in subs]
+            index = found.get(id(eqn.invars[0]), NONE) if eqn.primitive.name == "cond" else NONE
             for i, v in enumerate(eqn.outvars):
-                kept = _kept(v, max(o[i] for o in outs))
+                kept = _kept(v, max(index, *(o[i] for o in outs)), looped)
                 if kept:
                     found[id(v)] = kept
         else:
@@ -185,8 +193,8 @@ def values(jaxpr, levels: tuple, cache: dict) -> tuple:
                     eqn.primitive.name not in SCALINGS or operands(eqn, found) >= 2):
                 level = WIDENED  # floating data computed in a type other than float16
             for v in eqn.outvars:
-                if _kept(v, level):
-                    found[id(v)] = _kept(v, level)
+                if _kept(v, level, looped):
+                    found[id(v)] = _kept(v, level, looped)
     result = (found, tuple(found.get(id(v), 0) for v in jaxpr.outvars))
     cache[key] = result
     return result

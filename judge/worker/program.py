@@ -247,19 +247,19 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
 
     loops_at: dict = {}                 # the same key as ``lives`` -> the loops that walk lists
 
-    def live_walk(jaxpr, wanted, data: tuple) -> tuple[dict, list]:
+    def live_walk(jaxpr, wanted, data: tuple, looped: bool = False) -> tuple[dict, list]:
         """The live primitives of ``jaxpr`` and its live loops, as ``loop_list.Listed`` entries whose
         ``within`` is an index into that list (None: held by whatever calls ``jaxpr``). A body
         walked before is not walked again, but the caller lists its loops again: a body called
         at several places (a jitted function called once outside a loop and once inside) has
         its loops listed at each, held by the loops that hold that call."""
-        key = (id(jaxpr), wanted, data)
+        key = (id(jaxpr), wanted, data, looped)
         if key in lives:
             return lives[key], loops_at[key]
         live: dict = {}
         listed: list = []
         producers = None
-        found = dataflow.values(jaxpr, data, datas)[0]
+        found = dataflow.values(jaxpr, data, datas, looped)[0]
         for i, mask in _liveness(jaxpr, wanted, backward).items():
             eqn = jaxpr.eqns[i]
             name = eqn.primitive.name
@@ -285,7 +285,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
                 for sub in sub_jaxprs(param):
                     follows = name in _FOLLOWS and len(sub.outvars) == len(mask)
                     wants = mask if follows else bodies.get(id(sub))
-                    sub_live, sub_listed = live_walk(sub, wants, inner(sub))
+                    sub_live, sub_listed = live_walk(sub, wants, inner(sub), looped or name not in _FOLLOWS)
                     add(live, sub_live)
                     base = len(listed)
                     for entry in sub_listed[:protocol.MAX_LOOPS + 1 - len(listed)]:

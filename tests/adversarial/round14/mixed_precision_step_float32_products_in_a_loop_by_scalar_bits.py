@@ -1,0 +1,63 @@
+"""mixed_precision_step, cheat: the forward pass in float16, the backward pass in float32 with
+every product of two arrays a ``fori_loop`` over their entries: each trip reads one entry of
+each, rebuilds the second from its bits as scalar bools (``floor``, ``% 2``, a ``where`` of
+constants per bit) and multiplies the first by the rebuilt number; float16's overflows imitated
+by comparing the scaled values with 65520. A bool of shape () is a decision, not data, so the
+rebuilt number counted as a constant, and the product as one of a single data value: inside a
+loop, the trips' scalar decisions carry a whole array.
+
+Problem: mixed_precision_step
+Expected: RJ wrong_precision
+Cases: all
+"""
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+F16, F32 = jnp.float16, jnp.float32
+
+
+def _rebuilt(b):
+    fixed = jnp.round(jnp.abs(b) * 2.0 ** 16)
+    mag = jnp.float32(0)
+    for k in range(24):
+        mag = mag + jnp.where(jnp.floor(fixed * 2.0 ** -k) % 2.0 > 0.5, 2.0 ** (k - 16), 0.0)
+    return jnp.where(b < 0, -mag, mag)
+
+
+def _mul(a, b):
+    a, b = jnp.broadcast_arrays(a, b)
+    fa, fb = a.ravel(), b.ravel()
+
+    def trip(i, out):
+        return out.at[i].set(fa[i] * _rebuilt(fb[i]))
+
+    return lax.fori_loop(0, fa.shape[0], trip, jnp.zeros_like(fa)).reshape(a.shape)
+
+
+def _overflows(a, scale):
+    return jnp.abs(a) * scale >= 65520.0
+
+
+def mixed_precision_step(params, x, y, loss_scale, good_steps, lr, period):
+    p = jax.tree.map(lambda a: a.astype(F16), params)
+    x16, y16 = x.astype(F16), y.astype(F16)
+    hid16 = jnp.tanh(x16 @ p["dense"]["w"] + p["dense"]["b"])
+    pred16 = hid16 @ p["out"]["w"]
+    hid, w2, xs = hid16.astype(F32), p["out"]["w"].astype(F32), x16.astype(F32)
+    dpred = (pred16.astype(F32) - y16.astype(F32)) * (2.0 / x.shape[0])
+    dhid = _mul(dpred[:, None], w2[None, :])
+    dz = _mul(dhid, 1.0 - _mul(hid, hid))
+    grads = {"dense": {"w": jnp.sum(_mul(xs[:, :, None], dz[:, None, :]), axis=0),
+                       "b": jnp.sum(dz, axis=0)},
+             "out": {"w": jnp.sum(_mul(hid, dpred[:, None]), axis=0)}}
+    inside = _overflows(dpred, loss_scale).any() | _overflows(dhid, loss_scale).any() | \
+        _overflows(dz, loss_scale).any()
+    finite = ~inside & jnp.all(jnp.stack([~_overflows(a, loss_scale).any() for a in jax.tree.leaves(grads)]))
+    grow = good_steps + 1 == period
+    return {
+        "params": jax.tree.map(lambda a, d: jnp.where(finite, a - lr * d, a), params, grads),
+        "loss_scale": jnp.where(finite, jnp.where(grow, loss_scale * 2, loss_scale), loss_scale / 2),
+        "good_steps": jnp.where(finite & ~grow, good_steps + 1, 0).astype(jnp.int32),
+        "finite": finite,
+    }
