@@ -11,7 +11,7 @@ refinement steps), are not such loops. Reads the judge's typed summary of a prog
 
 from __future__ import annotations
 
-from judge.rules.base import Breach, number
+from judge.rules.base import Breach, at_line, number
 from judge.rules.loop_trips import OVER_A_DIM, trip_count
 
 
@@ -28,7 +28,7 @@ def padded_breach(rule: dict, trace) -> Breach | None:
                 or not _fixed_holders(loops, loop):
             continue
         return Breach("unrolled_loop",
-                      f"{trace.label}: a {loop.primitive} of a fixed {number(count)} trips takes one "
+                      f"{trace.label}: a {loop.primitive} of a fixed {number(count)} trips{at_line(loop)} takes one "
                       f"index of {dim} a trip by its counter: a loop over {dim} padded to a fixed "
                       f"count; batch it with jax.vmap or array operations, or loop over {dim} "
                       f"itself (lax.map, lax.scan over the rows)")

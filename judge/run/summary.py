@@ -67,6 +67,9 @@ class Loop:
     #: the dims whose axes its body indexes by a value that changes from trip to trip (its
     #: counter: ``judge.worker.loop_index``)
     steps_over: tuple = ()
+    #: the line of the submission that called the loop (``fori_loop``, ``scan``, ``while_loop``),
+    #: where known
+    line: int | None = None
 
 
 @dataclass(frozen=True)
@@ -245,7 +248,7 @@ def _loops(raw, where: str) -> tuple:
         here = f"{where}[{i}]"
         item = _object(item, here)
         _keys(item, here, ("primitive", "length", "recurrent"),
-              ("reach", "work", "within", "guarded", "steps_over"))
+              ("reach", "work", "within", "guarded", "steps_over", "line"))
         found.append(Loop(primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
                           length=_text(item["length"], f"{here}.length", protocol.MAX_NAME),
                           recurrent=_bool(item["recurrent"], f"{here}.recurrent"), reach=_reach(item.get("reach"), f"{here}.reach"),
@@ -254,7 +257,8 @@ def _loops(raw, where: str) -> tuple:
                           within=None if item.get("within") is None
                           else _int(item["within"], f"{here}.within", 0, i - 1),
                           guarded=_bool(item.get("guarded", False), f"{here}.guarded"),
-                          steps_over=_dim_names(item.get("steps_over", []), f"{here}.steps_over")))
+                          steps_over=_dim_names(item.get("steps_over", []), f"{here}.steps_over"),
+                          line=_line(item.get("line"), f"{here}.line")))
     return tuple(found)
 
 

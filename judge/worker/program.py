@@ -69,7 +69,9 @@ there::
 wrote, run by that primitive), and ``sort`` with more than one operand.
 
 ``loops`` lists every live ``scan`` and ``while`` (``loops.loop_summary``), a loop before those
-its body holds, each held one naming the index of the loop holding it (``within``) and, where a
+its body holds, with the ``line`` of the submission that called it (the ``fori_loop``, ``scan``
+or ``while_loop`` call, or ``lax.map``; absent where no frame is the submission's), each held
+one naming the index of the loop holding it (``within``) and, where a
 ``cond`` lies between the two, ``"guarded": true`` (it may run at a few of the holder's trips
 only), and ``steps_over`` the dims whose axes its body indexes by its counter
 (``loop_index``). A body called at several places (a jitted function called inside a loop and
@@ -77,7 +79,7 @@ outside it) is walked once, but its loops are listed at each call, held by the l
 that call. At most ``protocol.MAX_LOOPS``; ``"loops_omitted": true`` says that more were left
 out::
 
-     "loops": [{"primitive": "scan", "length": "5", "recurrent": true, "work": 14},
+     "loops": [{"primitive": "scan", "length": "5", "recurrent": true, "work": 14, "line": 9},
                {"primitive": "scan", "length": "2", "recurrent": true, "work": 13, "within": 0},
                {"primitive": "scan", "length": "8", "recurrent": false, "work": 40,
                 "steps_over": ["b"]}]
@@ -306,6 +308,9 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     equations, primitives, lines = walk(top)
     both, walked = live_walk(top, None, dataflow.input_levels(top.invars))
     loops, loop_eqns = listed_loops(walked)
+    for loop, eqn in zip(loops, loop_eqns):  # the line of the submission that wrote the loop
+        if (line := _line(eqn, source)) is not None:
+            loop["line"] = line
     if paths is not None:
         paths.extend(reach.path_to(top, eqn) for eqn in loop_eqns)
     live = {k: v for k, v in both.items() if isinstance(k, str)}
