@@ -5,7 +5,10 @@ with it as a symbol: a Python loop or comprehension over it cannot be traced at 
 ``dim_read_as_number``, ``judge.grade.traces``), and this rule caps the equations at
 ``max_equations`` (a loop padded to a fixed count never grows, but it is as long as the loop)
 and refuses a loop primitive padded to a fixed count over the dim: a fixed number of trips
-each indexing the dim by the loop's counter (``judge.rules.fixed_loops``).
+each indexing the dim by the loop's counter (``judge.rules.fixed_loops``), or such a loop
+written out in Python: three places of the dim or more picked at indices the program's text
+fixes (``x[3]``, ``where(rows == 3, ...)``, a take of ``arange(16) + 16``). Each message names
+the line of the submission that holds the loop, or that grows the most.
 Otherwise, as before symbolic dims:
 
 Traces the entry abstractly (nothing runs) at two or more extents of one dim of the parameters'
@@ -101,7 +104,7 @@ def describe(rule: dict) -> str:
                 f"{rule.get('steps_per_trip', STEPS_PER_TRIP)} steps to a trip)")
     return (f"the traced program must not grow with {rule['dim']}{budget}: no Python loop, "
             f"comprehension or branch over it, and no loop of a fixed count that takes one index "
-            f"of it a trip (use jax.vmap or batched operations)")
+            f"of it a trip, written out or not (use jax.vmap or batched operations)")
 
 
 def _range(p) -> tuple[int, int | None]:

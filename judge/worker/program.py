@@ -66,7 +66,11 @@ there::
      "carriers": ["custom_jvp_call", "pjit", "reduce"]   # primitives that hold a function
 
 ``carriers`` names every primitive whose equation holds a jaxpr (a function the submission
-wrote, run by that primitive), and ``sort`` with more than one operand.
+wrote, run by that primitive), and ``sort`` with more than one operand. ``picks`` says, for
+each dim, how many distinct places of its axes the program picks at indices its text fixes,
+and the line that picks the most (``picks.py``: a loop over the rows written out in Python)::
+
+     "picks": [{"dim": "b", "places": 8, "line": 14}]
 
 ``loops`` lists every live ``scan`` and ``while`` (``loops.loop_summary``), a loop before those
 its body holds, with the ``line`` of the submission that called it (the ``fori_loop``, ``scan``
@@ -88,7 +92,7 @@ out::
 from __future__ import annotations
 import math
 
-from . import dataflow, protocol, reach, scan_counts, symbolic as _symbolic
+from . import dataflow, picks, protocol, reach, scan_counts, symbolic as _symbolic
 from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
 from .loop_list import Listed, listed_loops, reaches
 from .loops import constants, is_ref, loop_needs, loop_summary
@@ -339,6 +343,13 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         found["shapes"] = listed[:protocol.MAX_SHAPES]
         found["shapes_omitted"] = max(0, len(listed) - protocol.MAX_SHAPES)
         found["carriers"] = sorted(c[:protocol.MAX_NAME] for c in carriers)[:protocol.MAX_PRIMITIVE_NAMES]
+        try:
+            picked = picks.picks(closed, lambda eqn: _line(eqn, source))
+        except Exception:  # noqa: BLE001 - a program of a form not read: nothing seen picked
+            picked = {}
+        found["picks"] = [{"dim": dim[:protocol.MAX_NAME], "places": min(n, protocol.MAX_SUMMARY_COUNT),
+                           **({"line": line} if line is not None else {})}
+                          for dim, (n, line) in sorted(picked.items())[:protocol.MAX_PRIMITIVE_NAMES]]
         if symbols is not None and hasattr(closed, "consts"):
             reaches(closed, loops, loop_eqns, symbols, outputs)
     for loop in loops:
