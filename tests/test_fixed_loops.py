@@ -248,8 +248,15 @@ def _rows_taken_clipped(x):
     return sum(jnp.tanh(jnp.take(x, i, axis=0, mode="clip")) for i in range(8))
 
 
+def _float_rows(x):
+    """Rows as floats compared with float indices, ``rows == 3.0``."""
+    rows = jnp.arange(x.shape[0]).astype(jnp.float32)[:, None] * 1.0
+    return sum(jnp.sum(jnp.where(rows == float(i), jnp.tanh(x), 0.0)) for i in range(8))
+
+
 WRITTEN_OUT = [
     ("where(rows == i) for i in range(8)", _rows_eq),
+    ("float rows == float(i)", _float_rows),
     ("take(x, i, mode='clip') for i in range(8)", _rows_taken_clipped),
     ("x[i] for i in range(8)", _rows_indexed),
     ("x[min(i, b - 1)] for i in range(8)", _rows_clamped),

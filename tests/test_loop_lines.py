@@ -2,7 +2,8 @@
 reads it from the loop equation's traceback (``judge.worker.program``: each listed loop's
 ``line``, the innermost frame in the submission's file, so the ``fori_loop``, ``scan`` or
 ``while_loop`` call) and sends it as plain data; for a program that grows with a dim or a
-parameter, the line whose equations grow the most (``busiest``). Graded here as a student's
+parameter, the line whose equations grow the most (``busiest``); for a loop written out, the
+line that picks the most rows at fixed indices (``judge.worker.picks``). Graded here as a student's
 submission would be, on the examples."""
 
 import jax
@@ -95,6 +96,10 @@ def test_the_loop_rules_name_a_loop_s_line_where_known():
     # a loop of K trips whose share of the output rounds away (judge.rules.last_trip)
     ("spectral_norm", "tests/adversarial/round5/spectral_norm_last_trip_decoy_scaled_away.py",
      "the loop of K trips at line 38 does not compute the output"),
+    # a loop over the rows written out: four chunks taken at fixed indices (judge.worker.picks)
+    ("per_example_clip", "tests/adversarial/round13b/per_example_clip_four_chunks_of_sixteen_rows.py",
+     "takes 4 different rows or chunks of n at indices written in it (x[3], where(rows == 3, ...), "
+     "a take of fixed indices; most at line 25)"),
     # a Python loop over K: the line whose equations grow
     ("spectral_norm", "submissions/spectral_norm/rejected/python_loop_with_token_while.py",
      "; line 14 makes "),

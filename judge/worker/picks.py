@@ -8,17 +8,21 @@ carry). ``no_unrolling`` keyed on the dim reads how many distinct places are pic
 
 A place is a set of indices along an axis whose extent is made of a dim (``b``, ``2*b``),
 picked by an equation whose indices are known from the program's text alone: a ``slice`` of a
-number of rows at a number, a ``dynamic_slice`` or ``dynamic_update_slice`` at a start computed
-from literals only, a ``gather`` or ``scatter`` whose indices are computed from literals and
-``iota`` of a fixed length only (and from the dim's extent, taken at the top of its range: an
-index clamped into the batch, ``min(i, b - 1)``, or counted from its end), or a comparison of an ``iota`` along the axis (moved, cast,
+number of rows at a number, a ``dynamic_slice`` or ``dynamic_update_slice`` of a number of rows
+at a start computed from literals only, a ``gather`` or ``scatter`` whose indices are computed from literals and
+``iota`` of a fixed length only, or a comparison of an ``iota`` along the axis (moved, cast,
 shifted or scaled by literals) with a whole number computed from literals (``rows == 3`` picks
-{3}, ``rows < 4`` picks {0, 1, 2, 3}; ``rows >= 4`` picks no fixed set). Places picked by two
-equations alike count once (a gather and its transpose, the scatter a derivative makes).
-Values computed from the literals are evaluated here, on a few small arrays, with NumPy."""
+{3}, ``rows < 4`` picks {0, 1, 2, 3}; ``rows >= 4`` picks no fixed set). The dim's extent, where
+an index reads it, is taken at the top of its range: an index clamped into the batch (``min(i,
+b - 1)``, ``mode="clip"``) or counted from its end (``x[-1 - i]``) is then a number, as at the
+largest batch. Places picked by two equations alike count once (a gather and the scatter its
+derivative makes). Values computed from the literals are evaluated here, on small arrays (at
+most ``MAX_ELEMENTS``), with NumPy; a body called at several places is walked once for each
+kind of call."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -158,9 +162,12 @@ def _evaluate(eqn, values: list):
     ``_Index`` along a dim's axis; None for anything else."""
     name = eqn.primitive.name
     out = eqn.outvars[0] if len(eqn.outvars) == 1 else None
-    if out is None or "int" not in str(getattr(out.aval, "dtype", "")) and \
-            "bool" not in str(getattr(out.aval, "dtype", "")):
+    if out is None:
         return None
+    if not any(t in str(getattr(out.aval, "dtype", "")) for t in ("int", "bool")):
+        # a float: only an index cast or moved (``arange(b) * 1.0``), or a literal's copy
+        indexes = [v for v in values if isinstance(v, _Index)]
+        return _moved(eqn.primitive.name, values, indexes[0]) if indexes and all(v is not None for v in values) else None
     shape = _numbers(_shape(out))
     params = eqn.params
     if name == "dim_as_value":
@@ -227,9 +234,12 @@ def _moved(name: str, values: list, index: _Index):
     if name in _MOVES or name == "copy_p":
         return index
     others = [v for v in values if not isinstance(v, _Index)]
-    if len(values) != 2 or len(others) != 1 or others[0].size != 1 or others[0].dtype.kind not in "iub":
+    if len(values) != 2 or len(others) != 1 or others[0].size != 1 or others[0].dtype.kind not in "iubf":
         return None
-    k = int(np.asarray(others[0]).reshape(()))
+    number = float(np.asarray(others[0]).reshape(()))
+    if not number.is_integer():  # a fraction of the rows: not read
+        return None
+    k = int(number)
     if name == "add":
         return _Index(index.dims, index.scale, index.shift + k)
     if name == "sub" and isinstance(values[0], _Index):
@@ -286,8 +296,11 @@ def _picked(eqn, values: list, found: dict, line_of) -> None:
         for k in (0, 1):
             index, other = values[k], values[1 - k]
             if isinstance(index, _Index) and isinstance(other, np.ndarray) and other.size == 1 \
-                    and other.dtype.kind in "iu":
-                place = _compared(_FLIP[name] if k == 1 else name, index, int(other.reshape(())))
+                    and other.dtype.kind in "iuf" and np.isfinite(other).all():
+                op, number = _FLIP[name] if k == 1 else name, float(other.reshape(()))
+                if not number.is_integer():  # rows are whole: rows < 2.5 is rows <= 2
+                    op, number = ("le", math.floor(number)) if op in ("lt", "le") else (None, 0)
+                place = _compared(op, index, int(number)) if op is not None else None
                 if place is not None:
                     _note(found, index.dims, place, line_of(eqn))
 
