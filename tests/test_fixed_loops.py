@@ -341,3 +341,12 @@ def test_a_summary_s_picks_are_checked():
         decode({**raw, "picks": [{"dim": "b; rm", "places": 8}]}, "program")
     with pytest.raises(Exception):
         decode({**raw, "picks": [{"dim": "b", "places": -1}]}, "program")
+
+
+@pytest.mark.xfail(strict=True, reason="known hole: indices computed from the data (a zero read from "
+                                       "an input added to each) fix no place the program's text shows")
+def test_a_loop_written_out_at_indices_disguised_as_data_is_refused():
+    def fn(x):
+        zero = jnp.sum(x > jnp.inf).astype(jnp.int32)  # 0, but read from the input
+        return sum(jnp.tanh(jnp.take(x, i + zero, axis=0, mode="clip")) for i in range(8))
+    assert _breach(fn) is not None
