@@ -72,8 +72,9 @@ def test_known_submissions(xent, folder, name, verdict, reason, words):
 
 #: A loop over a fixed 8 rows (b <= 8) after the batched work: each step sums one row's losses
 #: out of the batch with a mask. It does no per-row work a batched program would not, stays
-#: under the equation bound, and builds nothing large; no rule of the vocabulary tells it from a
-#: batched sum. Kept so that a rule that does will say so.
+#: under the equation bound, and builds nothing large; but each of its steps picks one row of
+#: b at an index written in the program (``rows == i``), eight places in all
+#: (``judge.worker.picks``, ``judge.rules.fixed_loops``).
 FIXED_ROW_LOOP = '''
 import jax
 import jax.numpy as jnp
@@ -92,10 +93,10 @@ def masked_mean_xent(logits, labels, lengths):
 '''
 
 
-@pytest.mark.xfail(strict=True, reason="known hole: a loop over a fixed count that only selects "
-                                       "rows of batched results is not a loop any rule can see")
 def test_a_fixed_loop_that_selects_rows_is_refused(xent, tmp_path):
     path = tmp_path / "fixed_row_loop.py"
     path.write_text(FIXED_ROW_LOOP)
     result = grading.grade(xent, path, examples_only=True, hints=False, source_gate=True)
-    assert result.verdict.value == "RJ", result.message
+    assert (result.verdict.value, result.reason) == ("RJ", "unrolled_loop"), result.message
+    assert "takes 8 different rows or chunks of b at indices written in it" in result.message
+    assert "most at line 14)" in result.message

@@ -106,4 +106,16 @@ def breach(problem, cases, run, planned: Plan, request: dict):
         skipped = sum(1 for c in cases if c.index in asked and getattr(run.cases.get(c.index), "skipped", False))
         return last_trip.breach(rule, skipped, 0)
     return last_trip.breach(rule, len(measured), sum(m is True for m in measured),
-                            sum(m == "early" for m in measured))
+                            sum(m == "early" for m in measured), _line(cases, run, asked))
+
+
+def _line(cases, run, asked: set) -> int | None:
+    """The line of the submission that wrote the loop stopped early, as the first case measured
+    reports it (None where none says)."""
+    for c in cases:
+        report = run.cases.get(c.index) if c.index in asked else None
+        got = getattr(report, "shortened", None)
+        program = getattr(report, "program", None)
+        if got is not None and program is not None and got.loop < len(program.loops):
+            return program.loops[got.loop].line
+    return None

@@ -79,6 +79,13 @@ def made(value) -> str:
             else f"made by {value.primitive}")
 
 
+def at_line(value) -> str:
+    """`` at line 12``: where the submission wrote a loop of a program summary (its ``line``),
+    for a message; empty where no line of the submission is known."""
+    line = getattr(value, "line", None)
+    return "" if line is None else f" at line {line}"
+
+
 def dims_text(dims) -> str:
     """``n = 1, d = 16``: dims and their extents, in the order given."""
     return ", ".join(f"{k} = {v}" for k, v in dims.items())

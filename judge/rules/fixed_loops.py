@@ -7,20 +7,44 @@ of at most 8 (``dynamic_index_in_dim``, ``jnp.take``, a mask or one-hot product 
 counter) runs over the examples one at a time, padded to a count that does not grow with
 them. A loop over the dim itself (``lax.map``, a ``scan`` over the rows: its count is the
 dim), and a fixed loop that works on the whole batch at each trip (a fixed number of
-refinement steps), are not such loops. Reads the judge's typed summary of a program only."""
+refinement steps), are not such loops.
+
+Such a loop written out in Python has no loop primitive: each of its steps takes a row, or a
+chunk of rows, of the dim at an index written in the program (``x[3]``, ``where(rows == 3,
+...)``, ``jnp.take(x, arange(16) + 16 * k)``, ``.at[3].set``). ``Program.picks`` counts the
+distinct places of the dim's axes so picked (``judge.worker.picks``); ``PLACES`` of them or more
+are a loop over the dim written out and padded to a count. A batched program picks none, or
+one or two (``x[0]`` as a scan's first carry, the first row and the rest), whatever it does
+along its other axes (a fixed number of heads or classes, ``jnp.split`` into parts).
+Reads the judge's typed summary of a program only."""
 
 from __future__ import annotations
 
-from judge.rules.base import Breach, number
+from judge.rules.base import Breach, at_line, number
 from judge.rules.loop_trips import OVER_A_DIM, trip_count
 
 
+#: how many distinct places of a dim, picked at indices written in the program, are a loop over
+#: it written out
+PLACES = 3
+
+
 def padded_breach(rule: dict, trace) -> Breach | None:
-    """``unrolled_loop`` where a fixed loop of ``trace``'s program steps over ``rule['dim']``."""
+    """``unrolled_loop`` where a fixed loop of ``trace``'s program steps over ``rule['dim']``,
+    as a loop primitive or written out."""
     program = trace.program
     dim = rule.get("dim")
     if program is None or dim is None:
         return None
+    picked = getattr(program, "picks", {}).get(dim)
+    if picked is not None and picked.places >= PLACES:
+        return Breach("unrolled_loop",
+                      f"{trace.label}: the program takes {number(picked.places)} different rows or "
+                      f"chunks of {dim} at indices written in it (x[3], where(rows == 3, ...), a "
+                      f"take of fixed indices{'' if picked.line is None else f'; most at line {picked.line}'})"
+                      f": a loop over {dim} written "
+                      f"out and padded to a fixed count; batch it with jax.vmap or array "
+                      f"operations, or loop over {dim} itself (lax.map, lax.scan over the rows)")
     loops = program.loops
     for loop in loops:
         count = trip_count(loop.length)
@@ -28,7 +52,7 @@ def padded_breach(rule: dict, trace) -> Breach | None:
                 or not _fixed_holders(loops, loop):
             continue
         return Breach("unrolled_loop",
-                      f"{trace.label}: a {loop.primitive} of a fixed {number(count)} trips takes one "
+                      f"{trace.label}: a {loop.primitive} of a fixed {number(count)} trips{at_line(loop)} takes one "
                       f"index of {dim} a trip by its counter: a loop over {dim} padded to a fixed "
                       f"count; batch it with jax.vmap or array operations, or loop over {dim} "
                       f"itself (lax.map, lax.scan over the rows)")

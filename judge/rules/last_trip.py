@@ -50,17 +50,19 @@ def counts(changed: bool, trips: int | None, loop) -> bool | str:
     return changed
 
 
-def breach(rule: dict, measured: int, moved: int, early: int = 0) -> Breach | None:
+def breach(rule: dict, measured: int, moved: int, early: int = 0, line: int | None = None) -> Breach | None:
     """Refused where ``measured`` cases ran the program with the loop stopped one trip early and
     on none of them (``moved``) the output changed beyond the tolerance, ``early`` of them only
-    where the loop had stopped before its count."""
+    where the loop had stopped before its count; ``line``: the line of the submission that
+    wrote that loop, where known."""
     if not measured or moved:
         return None
     K = rule["parameter"]
     stopped = (f"; on {number(early)} of them it changes only where the loop stopped before its "
                f"count of trips, which no convergence of the values explains" if early else "")
     return Breach("unrolled_loop",
-                  f"the loop of {K} trips does not compute the output: with one trip fewer it is "
+                  f"the loop of {K} trips{'' if line is None else f' at line {line}'} does not "
+                  f"compute the output: with one trip fewer it is "
                   f"the same on every case (measured on {number(measured)} cases, within the "
                   f"problem's tolerance){stopped}; the {K} steps must be that loop's trips, each "
                   f"one computing the next from the last (lax.fori_loop(0, {K}, ...), lax.scan "

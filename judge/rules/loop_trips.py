@@ -6,7 +6,7 @@ judge's typed summary of each program only."""
 
 from __future__ import annotations
 
-from judge.rules.base import Breach, number
+from judge.rules.base import Breach, at_line, number
 from judge.worker import protocol
 
 #: how many of the K steps one trip of a loop may run, unless the rule says
@@ -93,6 +93,26 @@ def most_trips(program):
     return None if None in counts else max(counts, default=0)
 
 
+def named(loop) -> str:
+    """`` (the while at line 12)``: which loop of the submission a message speaks of, where the
+    summary knows the line that wrote it; empty otherwise."""
+    where = at_line(loop)
+    return f" (the {loop.primitive}{where})" if loop is not None and where else ""
+
+
+def _data_loop(program):
+    """The loop of ``program`` a message about a count that is data points to: the first whose
+    own count is data, else the first whose trips (``trips``) are."""
+    return next((lp for lp in program.loops if trip_count(lp.length) is None),
+                next((lp for lp in program.loops if trips(program, lp) is None), None))
+
+
+def _most(program):
+    """The loop of ``program`` whose trip runs the most times (``most_trips``)."""
+    loops = [lp for lp in program.loops if trip_count(lp.length) is not OVER_A_DIM]
+    return max(loops, key=lambda lp: trips(program, lp) or 0, default=None)
+
+
 def trips_breach(rule: dict, traces: list) -> Breach | None:
     """Does the trip count of the loop that computes the output (``trips``) track the
     parameter across ``traces``: from each value K1 to each larger K2, up by at least
@@ -117,8 +137,12 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
                       f"the program has more live loops than the judge reads ({protocol.MAX_LOOPS}): "
                       f"nothing shows that the loop computing the output runs a number of times "
                       f"that tracks {K}; {cure}")
-    if breach := _data(K, seen, "the loop that does the most work per trip", "the rule cannot read it", cure):
+    last = valued[-1].program  # where the message points: the program at the largest value
+    data = next((t.program for t in valued if trips(t.program) is None), last)
+    if breach := _data(K, seen, f"the loop that does the most work per trip{named(computing(data))}",
+                       "the rule cannot read it", cure):
         return breach
+    which = f"the loop that does the most work per trip{named(computing(last))}"
     told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}" for j, (k, n) in enumerate(seen))
     least = [(value_at(t, K), trips(t.program, held=False)) for t in valued]
     if _lagging(per, least) and not any(
@@ -129,33 +153,35 @@ def trips_breach(rule: dict, traces: list) -> Breach | None:
             "rest in a branch of a cond, or in a loop that may stop early, which may run at "
             "a few of its holder's trips only)")
         return Breach("unrolled_loop",
-                      f"the loops do not run a number of times that tracks {K}: the "
-                      f"loop that does the most work per trip runs {told}{surely}; with at "
+                      f"the loops do not run a number of times that tracks {K}: "
+                      f"{which} runs {told}{surely}; with at "
                       f"most {per} of the {K} steps to a trip, it must run more times as "
                       f"{K} grows; {cure}")
     if any(n > per * (k + 1) for k, n in seen):
         return Breach("unrolled_loop",
-                      f"the loops do not run a number of times that tracks {K}: the loop that does "
-                      f"the most work per trip runs {told}, its count times the counts of the loops "
+                      f"the loops do not run a number of times that tracks {K}: {which} runs "
+                      f"{told}, its count times the counts of the loops "
                       f"that hold it; that is more than {per} trips for each of the {K} steps, as "
                       f"when a loop of {K} trips holds a fixed loop that runs the steps; {cure}")
     alone = [not _held(t.program) or _halves(t.program, k) for t, (k, _) in zip(valued, seen)]
     if any(n > (2 * k if flat else k) + per for (k, n), flat in zip(seen, alone)):
         return Breach("unrolled_loop",
-                      f"the loops do not run a number of times that tracks {K}: the loop that does "
-                      f"the most work per trip runs {told}, its count times the counts of the loops "
+                      f"the loops do not run a number of times that tracks {K}: {which} runs "
+                      f"{told}, its count times the counts of the loops "
                       f"that hold it; that is more than the {K} steps and one trip of at most {per} "
                       f"steps masked past {K}, as when each of {K} // {per} + 1 trips runs a fixed "
                       f"loop of more steps than a trip may hold; {cure}")
     most = [(value_at(t, K), most_trips(t.program)) for t in valued]
-    if breach := _data(K, most, "a loop", "whatever loop computes the output, nothing shows that "
+    data = next((t.program for t in valued if most_trips(t.program) is None), last)
+    if breach := _data(K, most, f"a loop{named(_data_loop(data))}", "whatever loop computes the output, nothing shows that "
                        "this one does not repeat the steps a fixed number of times", cure):
         return breach
     if any(n > per * (k + 1) for k, n in most):
+        worst = max((t.program for t, (k, n) in zip(valued, most) if n > per * (k + 1)), key=most_trips)
         told = ", ".join(f"{number(n)}{' times' if j == 0 else ''} at {K} = {k}" for j, (k, n) in enumerate(most))
         return Breach("unrolled_loop",
-                      f"the loops do not run a number of times that tracks {K}: a loop runs more "
-                      f"than {per} trips for each of the {K} steps, {told}, its "
+                      f"the loops do not run a number of times that tracks {K}: a loop"
+                      f"{named(_most(worst))} runs more than {per} trips for each of the {K} steps, {told}, its "
                       f"count times the counts of the loops that hold it (a fixed loop held by a "
                       f"loop of {K} trips, or called again inside one); whatever loop computes "
                       f"the output, no loop may repeat the steps that often; {cure}")

@@ -5,7 +5,10 @@ with it as a symbol: a Python loop or comprehension over it cannot be traced at 
 ``dim_read_as_number``, ``judge.grade.traces``), and this rule caps the equations at
 ``max_equations`` (a loop padded to a fixed count never grows, but it is as long as the loop)
 and refuses a loop primitive padded to a fixed count over the dim: a fixed number of trips
-each indexing the dim by the loop's counter (``judge.rules.fixed_loops``).
+each indexing the dim by the loop's counter (``judge.rules.fixed_loops``), or such a loop
+written out in Python: three places of the dim or more picked at indices the program's text
+fixes (``x[3]``, ``where(rows == 3, ...)``, a take of ``arange(16) + 16``). Each message names
+the line of the submission that holds the loop, or that grows the most.
 Otherwise, as before symbolic dims:
 
 Traces the entry abstractly (nothing runs) at two or more extents of one dim of the parameters'
@@ -101,7 +104,7 @@ def describe(rule: dict) -> str:
                 f"{rule.get('steps_per_trip', STEPS_PER_TRIP)} steps to a trip)")
     return (f"the traced program must not grow with {rule['dim']}{budget}: no Python loop, "
             f"comprehension or branch over it, and no loop of a fixed count that takes one index "
-            f"of it a trip (use jax.vmap or batched operations)")
+            f"of it a trip, written out or not (use jax.vmap or batched operations)")
 
 
 def _range(p) -> tuple[int, int | None]:
@@ -294,7 +297,8 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
             told = " and ".join([f"{number(first.program.equations)} equations at {_named(first, key)}"]
                                 + [f"{number(t.program.equations)} at {_named(t, key)}" for t in rest])
             return Breach("unrolled_loop",
-                          f"{trace.label}: the traced program grows with {key}, {told}: it "
+                          f"{trace.label}: the traced program grows with {key}, {told}"
+                          f"{_grows([(_named(t, key), t.program) for t in counted])}: it "
                           f"repeats work for each of the {key} steps, as a Python loop or "
                           f"comprehension does; {cure}")
         return loop_trips.trips_breach(rule, counted)
@@ -302,7 +306,8 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
         if other.program is not None and other.program.equations != trace.program.equations:
             return Breach("unrolled_loop",
                           f"{trace.label} the traced program has {number(trace.program.equations)} "
-                          f"equations, and {number(other.program.equations)} at {other.label}: it "
+                          f"equations, and {number(other.program.equations)} at {other.label}"
+                          f"{_grows([('this case', trace.program), (other.label, other.program)])}: it "
                           f"repeats work for each index of {rule['dim']}, as a Python loop or "
                           f"comprehension does; batch it with jax.vmap or array operations")
     return None
@@ -336,7 +341,8 @@ def check_traces(rule: dict, traces: list[TraceEvidence], problem) -> Breach | N
         return None
     told = ", ".join(f"{number(n)} at {label}" for label, n in counted)
     return Breach("unrolled_loop",
-                  f"the traced program grows with {rule['dim']} ({told} equations): it repeats "
+                  f"the traced program grows with {rule['dim']} ({told} equations"
+                  f"{_grows([(t.label, t.program) for t in traces])}): it repeats "
                   f"work for each index of {rule['dim']}, as a Python loop or comprehension does; "
                   f"batch it with jax.vmap or array operations")
 
@@ -347,6 +353,27 @@ def _busiest(program) -> str:
     return "" if top is None else f"; line {top[0]} makes {number(top[1])} of them"
 
 
+def _grows(named: list) -> str:
+    """``; line 12 makes 40 of them at K = 3 and 72 at K = 7``: the line of the submission whose
+    equations grow the most from the shortest of the ``(name, program)`` pairs to the longest,
+    as far as their ``busiest`` lines say (a line the shorter does not list grows from at most
+    its least listed); empty where no line grows."""
+    named = [(name, p) for name, p in named if p is not None]
+    if len(named) < 2:
+        return ""
+    (low, small), (high, large) = (min(named, key=lambda np: np[1].equations),
+                                   max(named, key=lambda np: np[1].equations))
+    before = dict(getattr(small, "busiest", ()) or ())
+    grown = [(n - before.get(line, 0), line, n) for line, n in getattr(large, "busiest", ()) or ()]
+    grown = [g for g in grown if g[0] > 0]
+    if not grown:
+        return ""
+    _, line, n = max(grown, key=lambda g: (g[0], -g[1]))
+    if line in before:
+        return f"; line {line} makes {number(before[line])} of them at {low} and {number(n)} at {high}"
+    return f"; line {line} makes {number(n)} of them at {high}"
+
+
 def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) -> Breach | None:
     """Across the traces at the rule's values of the parameter: the same count, and a loop
     primitive computing the output in each."""
@@ -355,13 +382,15 @@ def _parameter_breach(rule: dict, traces: list[TraceEvidence], counted: list) ->
     if len(counted) >= 2 and _spread(made) > _slack(rule, made):
         told = ", ".join(f"{number(n)} at {label}" for label, n in counted)
         return Breach("unrolled_loop",
-                      f"the traced program grows with {K} ({told} equations): it repeats work for "
+                      f"the traced program grows with {K} ({told} equations{_grows([(t.label, t.program) for t in made])}): it "
+                      f"repeats work for "
                       f"each of the {K} steps, as a Python loop or comprehension does; write the "
                       f"steps as the body of lax.fori_loop, lax.scan or lax.while_loop")
     for t in traces:
         if t.program is not None and not any(primitive_names.count(t.program.live, n) for n in LOOPS):
             return Breach("unrolled_loop",
-                          f"{t.label}: no loop primitive ({', '.join(LOOPS)}) computes the output; "
+                          f"{t.label}: no loop primitive ({', '.join(LOOPS)}) computes the output"
+                          f"{_busiest(t.program)}; "
                           f"the {K} steps must run in lax.fori_loop, lax.scan or lax.while_loop")
     return loop_trips.trips_breach(rule, [t for t in traces if t.program is not None])
 

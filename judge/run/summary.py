@@ -67,6 +67,19 @@ class Loop:
     #: the dims whose axes its body indexes by a value that changes from trip to trip (its
     #: counter: ``judge.worker.loop_index``)
     steps_over: tuple = ()
+    #: the line of the submission that called the loop (``fori_loop``, ``scan``, ``while_loop``),
+    #: where known
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Picked:
+    """The places of a dim's axes a program picks at indices fixed in its text
+    (``judge.worker.picks``): how many distinct ones, and the line of the submission that picks
+    the most of them, where known."""
+
+    places: int
+    line: int | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +120,9 @@ class Program:
     #: operands) -> count
     typed: Mapping[tuple, int] = field(default_factory=dict)
     typed_omitted: int = 0           # distinct (primitive, dtypes) left out of ``typed``
+    #: traced with symbolic dims: dim name -> how many distinct places of its axes the program
+    #: picks at indices fixed in its text (``judge.worker.picks``), and the line that picks most
+    picks: Mapping[str, Picked] = field(default_factory=dict)
 
 
 #: Programs decoded, by a digest of their summary's JSON text, at most ``MEMO_SIZE``
@@ -139,7 +155,7 @@ def _program(raw, where: str) -> Program:
     msg = _object(raw, where)
     _keys(msg, where, ("equations", "primitives", "live", "largest"),
           ("omitted", "shapes", "shapes_omitted", "carriers", "loops", "loops_omitted", "lines",
-           "busiest", "typed", "typed_omitted"))
+           "busiest", "typed", "typed_omitted", "picks"))
     primitives, live = (_counts(msg[key], f"{where}.{key}") for key in ("primitives", "live"))
     largest = msg["largest"]
     if not isinstance(largest, list) or len(largest) > protocol.MAX_LARGEST:
@@ -174,7 +190,23 @@ def _program(raw, where: str) -> Program:
                    lines=MappingProxyType(_lines(msg.get("lines", {}), f"{where}.lines")),
                    busiest=_busiest(msg.get("busiest", []), f"{where}.busiest"),
                    typed=MappingProxyType(_typed(msg.get("typed", []), f"{where}.typed")),
-                   typed_omitted=_int(msg.get("typed_omitted", 0), f"{where}.typed_omitted"))
+                   typed_omitted=_int(msg.get("typed_omitted", 0), f"{where}.typed_omitted"),
+                   picks=MappingProxyType(_picks(msg.get("picks", []), f"{where}.picks")))
+
+
+def _picks(raw, where: str) -> dict:
+    """dim name -> ``Picked``, from a list of at most MAX_PRIMITIVE_NAMES entries."""
+    if not isinstance(raw, list) or len(raw) > protocol.MAX_PRIMITIVE_NAMES:
+        _fail(where, f"expected a list of at most {protocol.MAX_PRIMITIVE_NAMES} dims")
+    found = {}
+    for i, item in enumerate(raw):
+        here = f"{where}[{i}]"
+        item = _object(item, here)
+        _keys(item, here, ("dim", "places"), ("line",))
+        (dim,) = _dim_names([item["dim"]], f"{here}.dim")
+        found[dim] = Picked(places=_int(item["places"], f"{here}.places", 0, protocol.MAX_SUMMARY_COUNT),
+                            line=_line(item.get("line"), f"{here}.line"))
+    return found
 
 
 def _line(raw, where: str) -> int | None:
@@ -245,7 +277,7 @@ def _loops(raw, where: str) -> tuple:
         here = f"{where}[{i}]"
         item = _object(item, here)
         _keys(item, here, ("primitive", "length", "recurrent"),
-              ("reach", "work", "within", "guarded", "steps_over"))
+              ("reach", "work", "within", "guarded", "steps_over", "line"))
         found.append(Loop(primitive=_text(item["primitive"], f"{here}.primitive", protocol.MAX_NAME),
                           length=_text(item["length"], f"{here}.length", protocol.MAX_NAME),
                           recurrent=_bool(item["recurrent"], f"{here}.recurrent"), reach=_reach(item.get("reach"), f"{here}.reach"),
@@ -254,7 +286,8 @@ def _loops(raw, where: str) -> tuple:
                           within=None if item.get("within") is None
                           else _int(item["within"], f"{here}.within", 0, i - 1),
                           guarded=_bool(item.get("guarded", False), f"{here}.guarded"),
-                          steps_over=_dim_names(item.get("steps_over", []), f"{here}.steps_over")))
+                          steps_over=_dim_names(item.get("steps_over", []), f"{here}.steps_over"),
+                          line=_line(item.get("line"), f"{here}.line")))
     return tuple(found)
 
 

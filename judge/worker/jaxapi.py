@@ -25,7 +25,8 @@ What lives here:
 * ``trace_context``, ``eqn_context``, ``lowering_rules``, ``default_backend``, ``serialize_compiled``, ``load_compiled``: what
   ``stored_ops`` needs to key, store and load a compiled operation;
 * ``scan_layout``: how a ``scan`` equation's operands split into constants, carries and
-  scanned arrays (``num_consts``/``num_carry`` up to JAX 0.10, a flat tree ``ft_in`` from 0.11).
+  scanned arrays (``num_consts``/``num_carry`` up to JAX 0.10, a flat tree ``ft_in`` from 0.11);
+* ``dim_top``: the largest value a symbolic dim takes under its constraints.
 """
 
 from __future__ import annotations
@@ -224,6 +225,18 @@ def scan_layout(params, operands: int) -> tuple[int, int]:
         return int(params["num_consts"]), int(params["num_carry"])
     consts, carry, _ = params["ft_in"].update(list(range(operands))).unpack()
     return len(list(consts)), len(list(carry))
+
+
+def dim_top(expr) -> int | None:
+    """The largest value a symbolic dim expression takes under its scope's constraints (``b``
+    with ``b <= 8``: 8); None where it has no upper bound or JAX cannot tell
+    (``shape_poly._bounds_decision``)."""
+    try:
+        from jax._src.export import shape_poly
+        _, high = shape_poly._bounds_decision(expr, shape_poly.BoundsPrecision.BEST)
+    except Exception:  # noqa: BLE001 - not a symbolic expression, or a JAX without it
+        return None
+    return int(high) if isinstance(high, (int,)) or (isinstance(high, float) and high.is_integer()) else None
 
 
 def primitives() -> dict:

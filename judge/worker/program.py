@@ -66,10 +66,16 @@ there::
      "carriers": ["custom_jvp_call", "pjit", "reduce"]   # primitives that hold a function
 
 ``carriers`` names every primitive whose equation holds a jaxpr (a function the submission
-wrote, run by that primitive), and ``sort`` with more than one operand.
+wrote, run by that primitive), and ``sort`` with more than one operand. ``picks`` says, for
+each dim, how many distinct places of its axes the program picks at indices its text fixes,
+and the line that picks the most (``picks.py``: a loop over the rows written out in Python)::
+
+     "picks": [{"dim": "b", "places": 8, "line": 14}]
 
 ``loops`` lists every live ``scan`` and ``while`` (``loops.loop_summary``), a loop before those
-its body holds, each held one naming the index of the loop holding it (``within``) and, where a
+its body holds, with the ``line`` of the submission that called it (the ``fori_loop``, ``scan``
+or ``while_loop`` call, or ``lax.map``; absent where no frame is the submission's), each held
+one naming the index of the loop holding it (``within``) and, where a
 ``cond`` lies between the two, ``"guarded": true`` (it may run at a few of the holder's trips
 only), and ``steps_over`` the dims whose axes its body indexes by its counter
 (``loop_index``). A body called at several places (a jitted function called inside a loop and
@@ -77,7 +83,7 @@ outside it) is walked once, but its loops are listed at each call, held by the l
 that call. At most ``protocol.MAX_LOOPS``; ``"loops_omitted": true`` says that more were left
 out::
 
-     "loops": [{"primitive": "scan", "length": "5", "recurrent": true, "work": 14},
+     "loops": [{"primitive": "scan", "length": "5", "recurrent": true, "work": 14, "line": 9},
                {"primitive": "scan", "length": "2", "recurrent": true, "work": 13, "within": 0},
                {"primitive": "scan", "length": "8", "recurrent": false, "work": 40,
                 "steps_over": ["b"]}]
@@ -86,7 +92,7 @@ out::
 from __future__ import annotations
 import math
 
-from . import dataflow, protocol, reach, scan_counts, symbolic as _symbolic
+from . import dataflow, picks, protocol, reach, scan_counts, symbolic as _symbolic
 from .jaxapi import sub_jaxprs  # the one walk into nested jaxprs, shared with the instrument
 from .loop_list import Listed, listed_loops, reaches
 from .loops import constants, is_ref, loop_needs, loop_summary
@@ -306,6 +312,9 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     equations, primitives, lines = walk(top)
     both, walked = live_walk(top, None, dataflow.input_levels(top.invars))
     loops, loop_eqns = listed_loops(walked)
+    for loop, eqn in zip(loops, loop_eqns):  # the line of the submission that wrote the loop
+        if (line := _line(eqn, source)) is not None:
+            loop["line"] = line
     if paths is not None:
         paths.extend(reach.path_to(top, eqn) for eqn in loop_eqns)
     live = {k: v for k, v in both.items() if isinstance(k, str)}
@@ -334,6 +343,13 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
         found["shapes"] = listed[:protocol.MAX_SHAPES]
         found["shapes_omitted"] = max(0, len(listed) - protocol.MAX_SHAPES)
         found["carriers"] = sorted(c[:protocol.MAX_NAME] for c in carriers)[:protocol.MAX_PRIMITIVE_NAMES]
+        try:
+            picked = picks.picks(closed, lambda eqn: _line(eqn, source))
+        except Exception:  # noqa: BLE001 - a program of a form not read: nothing seen picked
+            picked = {}
+        found["picks"] = [{"dim": dim[:protocol.MAX_NAME], "places": min(n, protocol.MAX_SUMMARY_COUNT),
+                           **({"line": line} if line is not None else {})}
+                          for dim, (n, line) in sorted(picked.items())[:protocol.MAX_PRIMITIVE_NAMES]]
         if symbols is not None and hasattr(closed, "consts"):
             reaches(closed, loops, loop_eqns, symbols, outputs)
     for loop in loops:

@@ -6,10 +6,10 @@ the statement refuses. A chunk of 16 rows by d fits the size bound at every n, a
 of it stay under the 400-equation cap.
 
 Problem: per_example_clip
-Expected: RJ
-Open: a loop padded to a fixed count that never reads n passes under the equation cap, and a
-  copy of 16 rows fits the size bound at every n (d^2 + 10d + 22 >= 16d); telling a chunk from
-  an honest fixed-size value (``x[0]`` as a scan's initial carry) takes more than its size
+Expected: RJ unrolled_loop
+Closed by: the four chunks are four fixed sets of rows of n, each gathered at indices computed
+  from literals and ``iota`` alone (``judge.worker.picks``): three places of n or more picked at
+  indices written in the program are a loop over n written out (``judge.rules.fixed_loops``)
 """
 import jax
 import jax.numpy as jnp
