@@ -79,11 +79,12 @@ def made(value) -> str:
             else f"made by {value.primitive}")
 
 
-def at_line(value) -> str:
-    """`` at line 12``: where the submission wrote a loop of a program summary (its ``line``),
-    for a message; empty where no line of the submission is known."""
-    line = getattr(value, "line", None)
-    return "" if line is None else f" at line {line}"
+def at_line(value, lead: str = " at line") -> str:
+    """`` at line 12``: where the submission wrote a loop of a program summary (its ``line``,
+    or ``value`` itself where it is a line number), for a message, ``lead`` before the number;
+    empty where no line of the submission is known."""
+    line = value if isinstance(value, int) else getattr(value, "line", None)
+    return "" if line is None else f"{lead} {line}"
 
 
 def dims_text(dims) -> str:

@@ -41,7 +41,7 @@ def padded_breach(rule: dict, trace) -> Breach | None:
         return Breach("unrolled_loop",
                       f"{trace.label}: the program takes {number(picked.places)} different rows or "
                       f"chunks of {dim} at indices written in it (x[3], where(rows == 3, ...), a "
-                      f"take of fixed indices{'' if picked.line is None else f'; most at line {picked.line}'})"
+                      f"take of fixed indices{at_line(picked.line, '; most at line')})"
                       f": a loop over {dim} written "
                       f"out and padded to a fixed count; batch it with jax.vmap or array "
                       f"operations, or loop over {dim} itself (lax.map, lax.scan over the rows)")

@@ -22,7 +22,7 @@ judge's typed summary and the measurement's verdicts only.
 from __future__ import annotations
 
 from judge.rules import loop_trips
-from judge.rules.base import Breach, number
+from judge.rules.base import Breach, at_line, number
 
 #: cases of one program (one key) the loop is stopped early on; None: every case
 PER_KEY = None
@@ -61,7 +61,7 @@ def breach(rule: dict, measured: int, moved: int, early: int = 0, line: int | No
     stopped = (f"; on {number(early)} of them it changes only where the loop stopped before its "
                f"count of trips, which no convergence of the values explains" if early else "")
     return Breach("unrolled_loop",
-                  f"the loop of {K} trips{'' if line is None else f' at line {line}'} does not "
+                  f"the loop of {K} trips{at_line(line)} does not "
                   f"compute the output: with one trip fewer it is "
                   f"the same on every case (measured on {number(measured)} cases, within the "
                   f"problem's tolerance){stopped}; the {K} steps must be that loop's trips, each "
