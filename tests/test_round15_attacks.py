@@ -8,7 +8,7 @@ with ``__call__``, the first step written out before ``fori_loop(1, K)``, two st
 with the odd step after, 2K half steps chosen by a ``cond`` on the counter's parity,
 ``matmul(precision=HIGHEST)``, ``lax.dot_general`` with ``vector_norm``, a ``custom_vjp``
 keeping u and v as residuals, a jitted iteration with K in ``static_argnums`` and sigma as an
-elementwise sum; mixed_precision_step with ``jax.tree.map`` over ``(params,
+elementwise sum, sigma carried out of the loop from its last trip; mixed_precision_step with ``jax.tree.map`` over ``(params,
 grads)`` and ``jax.tree.reduce`` of ``isfinite``, a ``cond`` with operands returning whole dicts,
 ``.astype("float16")``, a ``register_dataclass`` scaler, a module-like MLP, ``grad(has_aux=True)``
 with ``ravel_pytree``, a ``tree_util.Partial`` loss pulled back by ``vjp``, ``dot_general`` with
@@ -23,12 +23,14 @@ softmax weights multiplied by the float mask, the queries scaled before the prod
 the picked logit, a module-like linear layer through ``vjp``, a per-example loss under
 ``vmap(axis_name=)`` averaged by ``pmean``, the gradient by hand from ``exp(l - max)`` and
 from ``softmax - take(eye(k), y)``, ``NamedTuple`` params, ``value_and_grad(argnums=0)`` of a
-pair, the forward pass a ``named_call``. Mistakes, each a WA: hidden scores given a score of zero; ``where`` after the ``exp``
+pair, the forward pass a ``named_call``, ``vjp(has_aux=True)`` with the logits as the
+auxiliary output, ``value_and_grad`` of the head alone and the chain rule by hand. Mistakes, each a WA: hidden scores given a score of zero; ``where`` after the ``exp``
 of the hidden scores (an infinite ``exp`` whose derivative is NaN), by hand and after
 ``logsumexp(b=)``; a ``minimum`` clamp whose tie at each row's maximum halves the
 derivative; ``xlogy`` of a softmax that underflows.
 Cheats: spectral_norm's steps in a Python loop inside a ``custom_vjp`` backward rule and
-inside a ``custom_jvp`` primal, K trips of eight masked steps; mixed_precision_step's float32
+inside a ``custom_jvp`` primal, K trips of eight masked steps, a NumPy SVD through a
+``pure_callback`` held only by a backward rule; mixed_precision_step's float32
 products as ``scatter_mul``, in a ``while_loop`` accumulator, in a ``custom_jvp`` tangent rule
 of ``tanh``, as a float16 product accumulated into float32 in a ``custom_vjp`` backward rule,
 in int32 fixed point; batched_attention's (t, s, d) products in ``lax.map`` of a ``vmap`` over
