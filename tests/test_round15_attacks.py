@@ -8,12 +8,13 @@ with ``__call__``, the first step written out before ``fori_loop(1, K)``, two st
 with the odd step after, 2K half steps chosen by a ``cond`` on the counter's parity,
 ``matmul(precision=HIGHEST)``, ``lax.dot_general`` with ``vector_norm``, a ``custom_vjp``
 keeping u and v as residuals, a jitted iteration with K in ``static_argnums`` and sigma as an
-elementwise sum, sigma carried out of the loop from its last trip; mixed_precision_step with ``jax.tree.map`` over ``(params,
+elementwise sum, sigma carried out of the loop from its last trip, ``norm(v, ord=2)`` of a
+vector; mixed_precision_step with ``jax.tree.map`` over ``(params,
 grads)`` and ``jax.tree.reduce`` of ``isfinite``, a ``cond`` with operands returning whole dicts,
 ``.astype("float16")``, a ``register_dataclass`` scaler, a module-like MLP, ``grad(has_aux=True)``
 with ``ravel_pytree``, a ``tree_util.Partial`` loss pulled back by ``vjp``, ``dot_general`` with
 a ``NamedTuple`` result, ``checkpoint`` with a dots policy, a jitted step with static ``lr`` and
-``period``, a float16 mean as a sum over ``n``, ``value_and_grad`` of a scaled loss function;
+``period``, a float16 mean as a sum over ``n``, ``finite`` read off the sum of the leaves' sums, ``value_and_grad`` of a scaled loss function;
 batched_attention by ``softmax(where=)``, a softmax by hand with the ``where`` before the
 ``exp``, ``logsumexp(b=mask)``, ``einsum(optimize="optimal")`` with ``-inf`` fills, a
 module-like class vmapped, ``vmap`` over a dict, a jitted ``attend`` with
