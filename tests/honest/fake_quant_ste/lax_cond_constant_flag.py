@@ -1,6 +1,4 @@
-"""jax.vjp of a lax.cond on a constant flag (a JAX bool closed over, compared with a setting) whose
-true branch applies the custom_vjp quantizer and whose false branch passes the values through.
-"""
+"""jax.vjp of a lax.cond on a constant flag whose true branch applies the custom_vjp quantizer."""
 import jax
 import jax.numpy as jnp
 from jax import lax

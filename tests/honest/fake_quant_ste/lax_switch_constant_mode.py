@@ -1,8 +1,4 @@
-"""jax.vjp of a lax.switch on a constant mode whose taken branch applies the custom_vjp quantizer.
-
-The index is a constant of the program (a JAX array closed over), so the identity branch is never
-taken on any input: the dataflow reads the switch as the branch it takes.
-"""
+"""jax.vjp of a lax.switch on a constant mode (a JAX int closed over) whose branch quantizes."""
 import jax
 import jax.numpy as jnp
 from jax import lax

@@ -1,6 +1,4 @@
-"""jax.vmap, over the rows, of a lax.switch on a constant mode whose taken branch applies the
-custom_vjp quantizer: the index is not batched, so the switch stays a switch on a constant.
-"""
+"""jax.vmap over the rows of a lax.switch on a constant mode whose taken branch quantizes."""
 import jax
 import jax.numpy as jnp
 from jax import lax
