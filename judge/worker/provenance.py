@@ -61,6 +61,9 @@ trips give where the initial carry held none). Any other equation that holds a s
 (``reduce``, whose reducer takes accumulators and elements, not the equation's operands, is
 one): its outputs carry all of its inputs' labels, and a marker inside it counts for nothing.
 Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read everywhere.
+A ``cond`` whose index is computed from constants alone (``flow_consts``) takes the same branch
+on every input: it is followed as that branch alone, as a call, and what is said above of a
+``cond`` is said of the others.
 
 Which function computed a value: the input marker of function n gives its input I(n) (and takes
 off C(n): what was computed from an earlier input of it), an operation that changes values (not
@@ -93,7 +96,7 @@ from __future__ import annotations
 
 import re
 
-from . import flow_labels as lab, flow_pieces, jaxapi, smooth
+from . import flow_consts, flow_labels as lab, flow_pieces, jaxapi, smooth
 from .flow_labels import NONE, A, M, P, R, X, XM
 from .branch_prints import same_in_every_branch
 
@@ -106,7 +109,8 @@ class Flow:
 
     def __init__(self, marker: str, bound: set[int] | None = None, refs: bool = True,
                  pool: frozenset = NONE, made: dict | None = None, plumbed: bool = False,
-                 applied_to: str = X):
+                 applied_to: str = X, constants: flow_consts.Constants | None = None):
+        self.constants = constants or flow_consts.Constants()  # a cond's index known
         self.plumbed = plumbed  # a cotangent outside every rule may only be moved, not changed
         self.applied_to = applied_to  # what an input of a function applied carries: X, or XM
         self.pattern = re.compile(re.escape(marker) + r"in(\d+)a(\d+)")
@@ -222,6 +226,11 @@ class Flow:
 
     def _structured(self, eqn, ins, kin, n_out) -> list[frozenset]:
         name, params = eqn.primitive.name, eqn.params
+        if name == "cond" and self.constants.branch(eqn) is not None:
+            # an index computed from constants alone: the same branch on every input, and
+            # only that branch runs
+            taken = params["branches"][self.constants.branch(eqn)]
+            return [lab.controlled(out, ins[0]) for out in self.run(taken, ins[1:], kin[1:])]
         if name == "cond":
             by_x = X in ins[0]  # chosen by x: a cotangent that left a rule before is raw again
             operands = [lab.unpassed(labels) for labels in ins[1:]] if by_x else ins[1:]
@@ -361,11 +370,13 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
     n = len(jaxpr.invars)
     kinds = ["factor" if i == factor else None for i in range(n)]
     # applied to x only where that is sure; under ``plumbed``, to x itself, moved (XM)
-    applied = Flow(marker, refs=False, applied_to=XM if plumbed else X)
+    constants = flow_consts.Constants(closed)
+    applied = Flow(marker, refs=False, applied_to=XM if plumbed else X, constants=constants)
     applied.run(jaxpr, [frozenset({X, XM}) if i in primals else NONE for i in range(n)], kinds)
     start = [frozenset({A}) if i in sources else frozenset({X}) if i in primals else NONE
              for i in range(n)]
-    flow = _settled(lambda pool: Flow(marker, bound=applied.applied, pool=pool, made=made, plumbed=plumbed),
+    flow = _settled(lambda pool: Flow(marker, bound=applied.applied, pool=pool, made=made,
+                                      plumbed=plumbed, constants=constants),
                     jaxpr, start, kinds)
     outs = [flow.last[i] for i in sinks if i < len(flow.last)]
     found = {"reached": any(o & {A, M} or lab.inside(o) or not flow_pieces.whole(o) for o in outs),

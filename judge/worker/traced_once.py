@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import contextlib
 
-from . import output_data, reuse, symbolic
+from . import flow_consts, output_data, reuse, symbolic
 from .output_data import describe_error
 
 
@@ -165,8 +165,8 @@ class TraceOnce:
             return fn(*values[:-1])
 
         try:
-            with eager:
-                return jax.make_jaxpr(marked)(*specs, jax.ShapeDtypeStruct((), self.np.float32))
+            with eager:  # the constants the dataflow reads made the worker's own (``flow_consts``)
+                return flow_consts.owned(jax, jax.make_jaxpr(marked)(*specs, jax.ShapeDtypeStruct((), "float32")))
         finally:
             recorder.stop()
 

@@ -8,7 +8,9 @@ Expected: RJ values_not_from_custom_vjp
 Cases: all
 Open: the dataflow follows paths, not what they add up to: a term of the rule's output whose
   derivative cancels (``out - out``) passes for the values' path, beside a quantizer that never
-  reads the output
+  reads the output; no reading of the paths alone is sound (a cancellation need not be one
+  equation: ``out - out * 1``, ``(out + c) - c - out``, a sum that cancels only at the case's
+  values), and closing it takes the values measured with the function's output moved
 """
 import jax
 import jax.numpy as jnp

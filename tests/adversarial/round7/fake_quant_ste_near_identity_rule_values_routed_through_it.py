@@ -6,7 +6,9 @@ Problem: fake_quant_ste
 Expected: RJ values_not_from_custom_vjp
 Open: the rule asks that the values be what the function computed from its input, and any
   computation counts, however little it changes them; telling a quantizer from it would take the
-  function's values, which the dataflow does not read
+  function's values, which the dataflow does not read, and a bound on how far the function must
+  move its input would tie the verdict to the case's values (a quantizer with a fine scale is a
+  near identity too)
 """
 import jax
 import jax.numpy as jnp

@@ -2,8 +2,10 @@
 
 Open: the switch's index reads x, and one branch (which no case takes) scales the quantizer's
   output by 2: inside branches chosen by x, the cotangent outside the rules may only be moved,
-  since a factor chosen by x is a mask (zeros, or 1e-30, beside an identity rule), so the
-  whole program is refused
+  since a factor chosen by x is a mask whatever its size (the rule can carry its reciprocal:
+  a rule returning 1e-30 * g, scaled by 1e30 where x is in range and by 1 elsewhere), so the
+  whole program is refused; only a bound on the ratio of the branches' factors would accept
+  it, which would tie the verdict to the problem's tolerance
 """
 import jax
 import jax.numpy as jnp
