@@ -2,13 +2,10 @@
 (``provenance``): which branch a ``cond`` or ``switch`` whose index is computed from constants
 alone takes on every input (``Constants.branch``). Decides nothing.
 
-A value is known where it is a literal, or a constant the program closes over that no code can
-change once traced: a small integer or bool JAX array among the whole program's constants, which
-the worker replaces by its own copy as soon as the program is traced (``owned``), so that the
-program evaluated holds what was read here (a JAX array may share a NumPy array's memory,
-``device_put(..., may_alias=True)``, and a NumPy array the program closes over is the
-submission's own memory: either may be written after the trace; a NumPy constant, and one of a
-nested jaxpr, stays unknown); or computed
+A value is known where it is a literal, or a small integer or bool JAX array among the whole
+program's constants (the worker replaces every constant by its own copy as soon as the program
+is traced, ``judge.worker.owned``, so that the program evaluated holds what was read here; a
+NumPy constant, and one of a nested jaxpr, stays unknown); or computed
 from known values alone by an exact integer or bool operation (``EXACT``: sums, products,
 comparisons, clamps, selections, casts between integer types, moves), through calls
 (``jit``) that pass them on. Arithmetic is done on Python integers, and a result that does not
@@ -127,17 +124,6 @@ class Constants:
             return [_exact(name, eqn.params, ins, eqn.outvars[0].aval)]
         except Exception:  # noqa: BLE001 - a form not handled here is unknown
             return [None]
-
-
-def owned(jax, closed):
-    """``closed`` with each constant that ``Constants`` may read (a small integer or bool JAX
-    array) replaced by a copy made here, which no code of the submission's holds or shares
-    memory with: the program evaluated is then the one whose constants were read."""
-    consts = list(getattr(closed, "consts", ()))
-    copied = [jax.numpy.array(c, copy=True) if _const(c) is not None else c for c in consts]
-    if all(a is b for a, b in zip(copied, consts)):
-        return closed
-    return type(closed)(closed.jaxpr, copied)
 
 
 def _integral(dtype) -> bool:

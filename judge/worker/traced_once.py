@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import contextlib
 
-from . import flow_consts, output_data, reuse, symbolic
+from . import output_data, owned, reuse, symbolic
 from .output_data import describe_error
 
 
@@ -147,8 +147,8 @@ class TraceOnce:
         return found
 
     def _make_jaxpr(self, fn, specs: list):
-        """``make_jaxpr`` of ``fn`` at ``specs``. With the custom_vjp instrument installed, the
-        program has one more input, last: the factor its markers scale by (``instrument``).
+        """``make_jaxpr`` of ``fn`` at ``specs``, its constants copied (``owned``). With the
+        instrument, the program has one more input, last: the factor its markers scale by.
         Where no rule reads the program's structure, or the instrument must see every rule
         run, it is traced under ``disable_jit``, as eager JAX runs it: a jitted function's
         rules run in this trace instead of being served from JAX's trace cache, and its
@@ -158,15 +158,15 @@ class TraceOnce:
         eager = jax.disable_jit() if recorder is not None or not self.structure else contextlib.nullcontext()
         if recorder is None:
             with eager:
-                return jax.make_jaxpr(fn)(*specs)
+                return owned.own(jax.make_jaxpr(fn)(*specs))
 
         def marked(*values):
             recorder.begin(values[-1])
             return fn(*values[:-1])
 
         try:
-            with eager:  # the constants the dataflow reads made the worker's own (``flow_consts``)
-                return flow_consts.owned(jax, jax.make_jaxpr(marked)(*specs, jax.ShapeDtypeStruct((), "float32")))
+            with eager:
+                return owned.own(jax.make_jaxpr(marked)(*specs, jax.ShapeDtypeStruct((), "float32")))
         finally:
             recorder.stop()
 
