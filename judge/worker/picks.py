@@ -15,7 +15,9 @@ shifted or scaled by literals) with a whole number computed from literals (``row
 {3}, ``rows < 4`` picks {0, 1, 2, 3}; ``rows >= 4`` picks no fixed set). The dim's extent, where
 an index reads it, is taken at the top of its range: an index clamped into the batch (``min(i,
 b - 1)``, ``mode="clip"``) or counted from its end (``x[-1 - i]``) is then a number, as at the
-largest batch. Places picked by two equations alike count once (a gather and the scatter its
+largest batch. An index that is one unknown read from the data plus such numbers (``i +
+zero``) picks the numbers past that unknown (``shifted``), counted where two or more places
+share it. Places picked by two equations alike count once (a gather and the scatter its
 derivative makes). Values computed from the literals are evaluated here, on small arrays (at
 most ``MAX_ELEMENTS``), with NumPy; a body called at several places is walked once for each
 kind of call."""
