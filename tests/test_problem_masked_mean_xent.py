@@ -100,3 +100,17 @@ def test_a_fixed_loop_that_selects_rows_is_refused(xent, tmp_path):
     assert (result.verdict.value, result.reason) == ("RJ", "unrolled_loop"), result.message
     assert "takes 8 different rows or chunks of b at indices written in it" in result.message
     assert "most at line 14)" in result.message
+
+
+def test_a_fixed_loop_that_selects_rows_at_a_zero_read_from_the_data_is_refused(xent, tmp_path):
+    """The same loop at ``rows == i + zero``, ``zero`` read from the lengths: no index is a
+    number the program fixes, but the eight are one unknown plus 0 .. 7 (``judge.worker.shifted``)."""
+    path = tmp_path / "fixed_row_loop_at_zero.py"
+    path.write_text(FIXED_ROW_LOOP.replace("    rows = jnp.arange(logits.shape[0])\n",
+                                           "    rows = jnp.arange(logits.shape[0])\n"
+                                           "    zero = jnp.sum(lengths < 0).astype(jnp.int32)\n")
+                    .replace("rows == i,", "rows == i + zero,"))
+    assert "rows == i + zero" in path.read_text()
+    result = grading.grade(xent, path, examples_only=True, hints=False, source_gate=True)
+    assert (result.verdict.value, result.reason) == ("RJ", "unrolled_loop"), result.message
+    assert "takes 8 different rows or chunks of b" in result.message

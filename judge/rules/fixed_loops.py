@@ -13,7 +13,9 @@ Such a loop written out in Python has no loop primitive: each of its steps takes
 chunk of rows, of the dim at an index written in the program (``x[3]``, ``where(rows == 3,
 ...)``, ``jnp.take(x, arange(16) + 16 * k)``, ``.at[3].set``). ``Program.picks`` counts the
 distinct places of the dim's axes so picked (``judge.worker.picks``); ``PLACES`` of them or more
-are a loop over the dim written out and padded to a count. A batched program picks none, or
+are a loop over the dim written out and padded to a count; so are places at one unknown read
+from the data plus such numbers (``x[i + zero]``, ``judge.worker.shifted``), two or more at one
+unknown counted. A batched program picks none, or
 one or two (``x[0]`` as a scan's first carry, the first row and the rest), whatever it does
 along its other axes (a fixed number of heads or classes, ``jnp.split`` into parts).
 Reads the judge's typed summary of a program only."""

@@ -15,7 +15,9 @@ shifted or scaled by literals) with a whole number computed from literals (``row
 {3}, ``rows < 4`` picks {0, 1, 2, 3}; ``rows >= 4`` picks no fixed set). The dim's extent, where
 an index reads it, is taken at the top of its range: an index clamped into the batch (``min(i,
 b - 1)``, ``mode="clip"``) or counted from its end (``x[-1 - i]``) is then a number, as at the
-largest batch. Places picked by two equations alike count once (a gather and the scatter its
+largest batch. An index that is one unknown read from the data plus such numbers (``i +
+zero``) picks the numbers past that unknown (``shifted``), counted where two or more places
+share it. Places picked by two equations alike count once (a gather and the scatter its
 derivative makes). Values computed from the literals are evaluated here, on small arrays (at
 most ``MAX_ELEMENTS``), with NumPy; a body called at several places is walked once for each
 kind of call."""
@@ -27,7 +29,7 @@ import re
 
 import numpy as np
 
-from . import symbolic as _symbolic
+from . import shifted as _shifted, symbolic as _symbolic
 from .jaxapi import ONE_BODY_CALLS, dim_top, scan_layout, sub_jaxprs
 
 #: the most elements of a value computed from literals that is evaluated
@@ -78,15 +80,29 @@ def picks(closed, line_of) -> dict:
         if array is not None and array.dtype.kind in "iub":
             known[id(var)] = array
     found: dict = {}
-    _walk(jaxpr, known, found, line_of, 0, {})
+    _walk(jaxpr, known, found, line_of, 0, {}, False)
     result = {}
     for dim, places in found.items():
+        places = _apart(places)
+        if not places:
+            continue
         lines: dict = {}
         for line in places.values():
             if line is not None:
                 lines[line] = lines.get(line, 0) + 1
         result[dim] = (len(places), max(lines, key=lambda k: (lines[k], -k)) if lines else None)
     return result
+
+
+def _apart(places: dict) -> dict:
+    """The places that count: each fixed one, and those at one base plus offsets where that
+    base has two or more (a single row at a data index, ``x[argmax]``, is no loop's steps)."""
+    bases: dict = {}
+    for key in places:
+        if key[:1] == ("shifted",):
+            bases[key[1]] = bases.get(key[1], 0) + 1
+    return {key: line for key, line in places.items()
+            if key[:1] != ("shifted",) or bases[key[1]] >= 2}
 
 
 def _value(var, known: dict):
@@ -108,13 +124,16 @@ def _sign(value):
         return ("index", value.dims, value.scale, value.shift)
     if isinstance(value, np.ndarray):
         return ("array", value.shape, value.dtype.str, value.tobytes())
+    if isinstance(value, _shifted.Shifted):
+        return ("shifted", value.base, value.offsets.shape, value.offsets.tobytes())
     return None
 
 
-def _walk(jaxpr, known: dict, found: dict, line_of, depth: int, memo: dict) -> None:
+def _walk(jaxpr, known: dict, found: dict, line_of, depth: int, memo: dict, looped: bool) -> None:
     """Note what ``jaxpr`` picks; ``line_of`` gives an equation's line, or that of the call
     holding it where its own is not the submission's (a body JAX traced once for many calls).
-    ``memo``: (body, what is known of its inputs) -> what is known of its results."""
+    ``memo``: (body, what is known of its inputs, ``looped``) -> what is known of its results;
+    ``looped``: whether ``jaxpr`` is (inside) a loop's body, where no base is made."""
     for eqn in jaxpr.eqns:
         values = [_value(v, known) for v in eqn.invars]
         here = line_of(eqn)
@@ -128,17 +147,23 @@ def _walk(jaxpr, known: dict, found: dict, line_of, depth: int, memo: dict) -> N
             known[id(eqn.outvars[0])] = made
         if depth < 16:
             for sub, feeds in _bodies(eqn, values):
-                key = (id(sub), tuple(_sign(f) for f in feeds))
+                inside = looped or (eqn.primitive.name not in ONE_BODY_CALLS and eqn.primitive.name != "cond")
+                key = (id(sub), tuple(_sign(f) for f in feeds), inside)
                 if key not in memo:
                     inner = {id(v): f for v, f in zip(sub.invars, feeds) if f is not None}
                     memo[key] = (sub, [None] * len(sub.outvars))  # the body kept: its id stays its own
-                    _walk(sub, inner, found, line, depth + 1, memo)
+                    _walk(sub, inner, found, line, depth + 1, memo, inside)
                     memo[key] = (sub, [_value(out, inner) for out in sub.outvars])
                 results = memo[key][1]
                 if eqn.primitive.name in ONE_BODY_CALLS and len(results) == len(eqn.outvars):
                     for outer, got in zip(eqn.outvars, results):  # a call's results
                         if got is not None:
                             known[id(outer)] = got
+        if not looped:  # an unknown whole number made outside any loop's body: a base
+            for out in eqn.outvars:
+                base = None if id(out) in known else _shifted.born(out)
+                if base is not None:
+                    known[id(out)] = base
 
 
 def _bodies(eqn, values: list):
@@ -164,6 +189,8 @@ def _evaluate(eqn, values: list):
     out = eqn.outvars[0] if len(eqn.outvars) == 1 else None
     if out is None:
         return None
+    if any(isinstance(v, _shifted.Shifted) for v in values):
+        return _shifted.evaluate(eqn, values, _numbers(_shape(out)), _move)
     if not any(t in str(getattr(out.aval, "dtype", "")) for t in ("int", "bool")):
         # a float: only an index cast or moved (``arange(b) * 1.0``), or a literal's copy
         indexes = [v for v in values if isinstance(v, _Index)]
@@ -279,22 +306,30 @@ def _picked(eqn, values: list, found: dict, line_of) -> None:
         for axis, start in enumerate(starts):
             dims = _rows(eqn, invars[0], axis)
             size = _numbers((piece[axis],)) if axis < len(piece) else None
-            if dims and size is not None and isinstance(start, np.ndarray) and start.size == 1:
+            at, start = _at(start)
+            if dims and size is not None and start is not None and start.size == 1:
                 first = int(start.reshape(()))
-                _note(found, dims, tuple(range(first, first + size[0])), line_of(eqn))
+                _note(found, dims, at + tuple(range(first, first + size[0])), line_of(eqn))
     elif (name == "gather" or name.startswith("scatter")) and len(values) > 1 \
-            and isinstance(values[1], np.ndarray):
+            and _at(values[1])[1] is not None:
         numbers = params.get("dimension_numbers")
         axes = tuple(getattr(numbers, "start_index_map", ()) if name == "gather"
                      else getattr(numbers, "scatter_dims_to_operand_dims", ()))
-        indices = values[1].reshape(-1, max(len(axes), 1)) if values[1].size else values[1]
+        at, indices = _at(values[1])
+        indices = indices.reshape(-1, max(len(axes), 1)) if indices.size else indices
         for k, axis in enumerate(axes):
             dims = _rows(eqn, invars[0], axis)
             if dims and indices.size:
-                _note(found, dims, tuple(sorted(set(indices[:, k].tolist()))), line_of(eqn))
+                _note(found, dims, at + tuple(sorted(set(indices[:, k].tolist()))), line_of(eqn))
     elif name in _COMPARE and len(values) == 2:
         for k in (0, 1):
             index, other = values[k], values[1 - k]
+            if name == "eq" and isinstance(index, _Index) and isinstance(other, _shifted.Shifted) \
+                    and other.offsets.size == 1 and index.scale > 0:
+                # ``rows == zero + 3``: row 3 past one base
+                row, rest = divmod(int(other.offsets.reshape(())) - index.shift, index.scale)
+                if rest == 0:
+                    _note(found, index.dims, _shifted.place(other, (row,)), line_of(eqn))
             if isinstance(index, _Index) and isinstance(other, np.ndarray) and other.size == 1 \
                     and other.dtype.kind in "iuf" and np.isfinite(other).all():
                 op, number = _FLIP[name] if k == 1 else name, float(other.reshape(()))
@@ -303,6 +338,17 @@ def _picked(eqn, values: list, found: dict, line_of) -> None:
                 place = _compared(op, index, int(number)) if op is not None else None
                 if place is not None:
                     _note(found, index.dims, place, line_of(eqn))
+
+
+def _at(value):
+    """A known index as (the key its places start with, its numbers): () and the array for
+    numbers fixed in the program, a base's key and its offsets for one base plus offsets;
+    (None, None) for anything else."""
+    if isinstance(value, np.ndarray):
+        return (), value
+    if isinstance(value, _shifted.Shifted):
+        return _shifted.place(value, ()), value.offsets
+    return None, None
 
 
 def _compared(name: str, index: _Index, k: int):
