@@ -344,6 +344,8 @@ COMPUTED = {
         _grads(x, c, k), jnp.reshape(made_by(jax.jit(jnp.round)(x)), (3,)) * 3.0),
     "two functions in series": lambda x, c, k: (
         _grads(x, c, k), made_by(applied(made_by(jnp.round(x)), 1) + 1.0, 1)),
+    "the same function applied to its own output": lambda x, c, k: (
+        _grads(x, c, k), made_by(jnp.round(applied(made_by(jnp.round(x)))))),
 }
 NOT_COMPUTED = {
     "an identity, rounded outside": lambda x, c, k: (_grads(x, c, k), jnp.round(made_by(x))),
@@ -351,6 +353,8 @@ NOT_COMPUTED = {
         _grads(x, c, k), made_by(jnp.reshape(x, (3,)) * 1.0 + 0.0)),
     "rounded outside, passed through it again": lambda x, c, k: (
         _grads(x, c, k), made_by(applied(jnp.round(made_by(x))))),
+    "its output rounded outside, passed through it again": lambda x, c, k: (
+        _grads(x, c, k), made_by(applied(jnp.round(made_by(jnp.round(x)))))),
     "another function computes it": lambda x, c, k: (
         _grads(x, c, k), made_by(jnp.round(applied(x, 1)), 1)),
     "no function's output": lambda x, c, k: (_grads(x, c, k), jnp.round(x)),

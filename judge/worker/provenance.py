@@ -63,7 +63,8 @@ one): its outputs carry all of its inputs' labels, and a marker inside it counts
 Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read everywhere.
 
 Which function computed a value: the input marker of function n gives its input I(n) (and takes
-off C(n): what was computed from an earlier input of it), an operation that changes values (not
+off C(n): what was computed from an earlier input of it, and F(n), S(n) and Z(n): what an
+earlier application of it made, which this one takes as its input, as in ``q(q(x))``), an operation that changes values (not
 a move, ``flow_labels.PASSING``, nor a product with one or a sum with a literal zero) turns
 I(n) into C(n), and the function's output marker adds F(n) where C(n) is there: F(n) is "what
 function n computed from its input", which an identity function (its output its input, moved)
@@ -188,8 +189,9 @@ class Flow:
             if self.bound is None:
                 return [ins[0]] * n_out  # the value itself
             # the function's input as it enters it: what is computed from it from here on is
-            # the function's (what was computed from an earlier input of it is not)
-            return [(ins[0] - {("c", fn)}) | {("i", fn)}] * n_out
+            # the function's (what was computed from an earlier input of it is not, nor is
+            # what an earlier application made: that output is this application's input)
+            return [(ins[0] - {("c", fn), ("f", fn), ("s", fn), ("z", fn)}) | {("i", fn)}] * n_out
         fn = self._applied_to(eqn, self.made_pattern)
         if fn is not None and kin[1:] == ["zero"]:
             if self.bound is not None and ("c", fn) in ins[0]:  # computed from its input
