@@ -398,6 +398,7 @@ MOVED = {
     "inside jit": lambda x: jax.jit(lambda v: v[::-1])(x),
     "under vmap": lambda x: jax.vmap(lambda v: v.reshape(1))(x),
     "chosen by a cond on x": lambda x: jax.lax.cond(x[0] > 0, lambda: x, lambda: -x * 1.0),
+    "unstacked and stacked": lambda x: jnp.stack(jnp.unstack(x)[::-1]),
 }
 
 FROM_X = {
@@ -501,6 +502,30 @@ def test_with_plumbed_a_cotangent_split_and_concatenated_is_only_moved():
             applied(x)
             head, tail = jnp.split(c, [1])
             return jnp.concatenate([rule(same, head, k), rule(same, tail, k) * scale])
+
+        closed = jax.make_jaxpr(fn)(x, x * 2, jnp.float32(1.0))
+        recorded = {id(v): (kind, run, n, a) for v, kind, run, n, a in MADE if v is not None}
+        return trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2,
+                          made=recorded, plumbed=True)
+
+    assert traced(1.0)["reached"] is False
+    assert traced(-2.0)["reached"] is True
+
+
+def test_with_plumbed_a_cotangent_unstacked_and_stacked_is_only_moved():
+    """``unstack`` and ``stack`` (the primitives of ``jnp.unstack`` and ``jnp.stack``, each the
+    other's transpose, as where a layer is applied to the rows in a Python loop) move the
+    cotangent; a row scaled between them does not."""
+    x = jnp.arange(1.0, 7.0).reshape(2, 3)
+
+    def traced(scale):
+        MADE.clear()
+
+        def fn(x, c, k):
+            FACTOR.append(k)
+            applied(x)
+            first, second = jnp.unstack(c)
+            return jnp.stack([rule(same, first, k), rule(same, second, k) * scale])
 
         closed = jax.make_jaxpr(fn)(x, x * 2, jnp.float32(1.0))
         recorded = {id(v): (kind, run, n, a) for v, kind, run, n, a in MADE if v is not None}
