@@ -2,39 +2,47 @@
 written from the statements alone: adamw_step, clip_by_global_norm, ema_scan, fake_quant_ste,
 grad_reversal, hvp_tanh, masked_mean_xent, pairwise_sq_dists, per_example_clip, sign_ste and
 warmup_cosine.
-Honest code in styles the earlier rounds did not hold, most of them around the custom_vjp rules:
-a quantizer applied twice, ``q(q(x))`` (graded on the examples: refused as values not computed by
-the function until an application's input marker took off what an earlier application of the
-same function had made; on every case it is numerically wrong, the second rule reading
-``s * qmax / s`` just above qmax), a rule run per row inside ``lax.scan`` (applied there, or
-applied and pulled back in the scan's body), a rule built by a factory at each call and wrapped
-in ``named_call`` and ``jit``, a rule with an array argument whose backward gives ``None`` for it,
-``vmap`` with an ``in_axes`` tree over a dict argument, ``jnp.vectorize`` of a scalar rule, a
-rule on a pair of halves, the pullback ``vmap``-ed over a batch of one cotangent, ``vjp`` with
-``has_aux`` over columns, a frozen dataclass module with a print and a ``__main__`` block, a
-class of static methods jitted with ``static_argnames``; ``custom_jvp`` quantizers applied twice,
-by ``defjvps`` under ``jnp.vectorize``, per dtype in a jitted factory; forward over reverse on a
-dict argument and through a checkpoint policy, ``linearize`` beside an ``lru_cache``d shape
-helper, a loop over the units folded by ``functools.reduce`` under ``static_argnames``; an ``EMA``
-class with a ``named_call`` step, rows fed as ``(1, d)`` slices, a ``fori_loop`` with float32
-coefficients; a registered dataclass of parameters with ``tree_reduce``, ``jacrev`` of the loss
-vector, an optax-like chain of transforms, the augmented closed form with ``hstack`` and
-``einsum``; ``jnp.select`` in a dataclass, ``lax.switch`` on an int16 phase, ``jnp.piecewise``
-with ``partial`` helpers, nested ``cond``s on the float step; AdamW with a float step number and
-``exp(t log b)``, an optax-like chain, NamedTuple leaves picked by position, key paths with
-prints and asserts, a class jitted on ``self``; the clip with a clamped sum, ``rsqrt`` behind a
-double ``where``, a dataclass ``cond`` on the squares, ``ravel_pytree``; the cross-entropy with
+Honest code in styles the earlier rounds did not hold, most of them around the custom_vjp rules: a
+quantizer applied twice, ``q(q(x))`` (graded on the examples: refused as values not computed by the
+function until an application's input marker took off what an earlier application of the same
+function had made; on every case it is numerically wrong, the second rule reading ``s * qmax / s``
+just above qmax), a rule run per row inside ``lax.scan`` (applied there, or applied and pulled back
+in the scan's body), a rule built by a factory at each call and wrapped in ``named_call`` and
+``jit``, a rule with an array argument whose backward gives ``None`` for it, ``vmap`` with an
+``in_axes`` tree over a dict argument, ``jnp.vectorize`` of a scalar rule, a rule on a pair of
+halves, the pullback ``vmap``-ed over a batch of one cotangent, pullbacks taken per row or per
+entry under ``vmap``, ``vjp`` with ``has_aux`` over columns, a frozen dataclass module with a print
+and a ``__main__`` block, a class of static methods jitted with ``static_argnames``, an
+equinox-like registered module whose rule gives ``None`` for it, the layer on a transposed view
+under ``jit``, a ``fori_loop`` over rows writing each into the output, a quantizer whose forward
+calls a rounding rule of its own, a ``tree_map`` over a list of entries, and the layer applied to
+rows taken apart by ``jnp.unstack`` in a Python loop and put back by ``jnp.stack`` (refused until
+``stack`` and ``unstack``, the primitives JAX binds for them, counted as moves); ``custom_jvp``
+quantizers applied twice, by ``defjvps`` under ``jnp.vectorize``, per dtype in a jitted factory;
+forward over reverse on a dict argument and through a checkpoint policy, ``linearize`` beside an
+``lru_cache``d shape helper, a loop over the units folded by ``functools.reduce`` under
+``static_argnames`` or over the rows ``jnp.unstack`` gives; an ``EMA`` class with a ``named_call``
+step, rows fed as ``(1, d)`` slices, a ``fori_loop`` with float32 coefficients, a carry stacked
+with the previous row; a registered dataclass of parameters with ``tree_reduce``, ``jacrev`` of the
+loss vector, an optax-like chain of transforms, the augmented closed form with ``hstack`` and
+``einsum``, a batch as a dict under ``in_axes``, feature columns stacked in a Python loop;
+``jnp.select`` in a dataclass, ``lax.switch`` on an int16 phase, ``jnp.piecewise`` with ``partial``
+helpers, nested ``cond``s on the float step; AdamW with a float step number and ``exp(t log b)`` or
+``float_power``, an optax-like chain, NamedTuple leaves picked by position, key paths with prints
+and asserts, a class jitted on ``self``; the clip with a clamped sum, ``rsqrt`` behind a double
+``where``, a dataclass ``cond`` on the squares, ``ravel_pytree``; the cross-entropy with
 ``jnp.vectorize(signature=...)``, a class of static methods, padding zeroed first, an equality
-one-hot, ``vmap`` of a ``partial``; the distances with ``add.outer``, a hand-written
-``custom_vjp``, a ``cached_property``, ``dot_general`` at ``HIGHEST``, ``vmap`` over an ``in_axes``
-dict.
+one-hot, ``vmap`` of a ``partial``, a token loss ``vmap``-ed twice; the distances with
+``add.outer``, a hand-written ``custom_vjp``, a ``cached_property``, ``dot_general`` at
+``HIGHEST``, ``vmap`` over an ``in_axes`` dict.
 Cheats and near misses beside them: a ``custom_jvp`` quantizer by ``defjvps``, a plain rule in a
 scan whose body applies the mask outside it, ``jacrev`` of the quantizer contracted with the
-cotangent, an identity rule in a scan whose body applies -lambda, the cotangent scaled by a factor
-folded with ``functools.reduce`` under ``ensure_compile_time_eval``, the reversal layer applied
-twice, a tangent rule zero at zero, ``pure_callback`` through ``operator.attrgetter``, ``jvp`` of
-``jacfwd``, a wrong-signed second derivative, ``cumprod`` beside a counting scan, a bias
-correction left in, ``lax.map`` with ``batch_size``, a uint16 step, ``int(count)`` under
+cotangent, an identity rule in a scan whose body applies -lambda or per unstacked row, the
+cotangent scaled by a factor folded with ``functools.reduce`` under ``ensure_compile_time_eval``,
+the reversal layer applied twice, a tangent rule zero at zero, ``pure_callback`` through
+``operator.attrgetter``, ``jvp`` of ``jacfwd``, a wrong-signed second derivative, ``cumprod``
+beside a counting scan, ``associative_scan`` beside a scan of one column, a bias correction left
+in, ``lax.map`` with ``batch_size``, a uint16 step, ``int(count)`` under
 ``ensure_compile_time_eval``, ``linalg.norm`` of leaf norms (NaN at zero), and ``vectorize`` over
 every pair.
 
