@@ -399,6 +399,7 @@ MOVED = {
     "under vmap": lambda x: jax.vmap(lambda v: v.reshape(1))(x),
     "chosen by a cond on x": lambda x: jax.lax.cond(x[0] > 0, lambda: x, lambda: -x * 1.0),
     "unstacked and stacked": lambda x: jnp.stack(jnp.unstack(x)[::-1]),
+    "a half of a join of x with itself": lambda x: jnp.concatenate([x, x[::-1]])[3:],
 }
 
 FROM_X = {
@@ -407,6 +408,13 @@ FROM_X = {
     "a where between x and zeros": lambda x: jnp.where(jnp.abs(x) > 1e30, x, 0.0),
     "a function of x": lambda x: jnp.sin(x),
     "zeros shaped like x": lambda x: jnp.zeros_like(x),
+    "the first half of a join of x times zero with x": lambda x: jnp.concatenate([x * 0.0, x])[:3],
+    "a row of a stack of x times zero and x": lambda x: jnp.unstack(jnp.stack([x * 0.0, x]))[0],
+    "x times zero with x written after it": lambda x: jax.lax.dynamic_update_slice(
+        jnp.concatenate([x * 0.0, x * 0.0]), x, (3,))[:3],
+    "the padding of x": lambda x: jnp.pad(x, (3, 0))[:3],
+    "x taken out of bounds, filled": lambda x: jnp.take(
+        x, jnp.arange(3) + 3, mode="fill", fill_value=0.0),
 }
 
 

@@ -27,24 +27,28 @@ with the previous row; a registered dataclass of parameters with ``tree_reduce``
 loss vector, an optax-like chain of transforms, the augmented closed form with ``hstack`` and
 ``einsum``, a batch as a dict under ``in_axes``, feature columns stacked in a Python loop;
 ``jnp.select`` in a dataclass, ``lax.switch`` on an int16 phase, ``jnp.piecewise`` with ``partial``
-helpers, nested ``cond``s on the float step; AdamW with a float step number and ``exp(t log b)`` or
-``float_power``, an optax-like chain, NamedTuple leaves picked by position, key paths with prints
-and asserts, a class jitted on ``self``; the clip with a clamped sum, ``rsqrt`` behind a double
-``where``, a dataclass ``cond`` on the squares, ``ravel_pytree``; the cross-entropy with
+helpers, nested ``cond``s on the float step, an int32 offset under ``lax.clamp``; AdamW with a
+float step number and ``exp(t log b)`` or ``float_power``, an optax-like chain, NamedTuple leaves
+picked by position, key paths with prints and asserts, a class jitted on ``self``; the clip with a
+clamped sum, ``rsqrt`` behind a double ``where``, a dataclass ``cond`` on the squares,
+``ravel_pytree``, a safe norm times an indicator; the cross-entropy with
 ``jnp.vectorize(signature=...)``, a class of static methods, padding zeroed first, an equality
 one-hot, ``vmap`` of a ``partial``, a token loss ``vmap``-ed twice; the distances with
 ``add.outer``, a hand-written ``custom_vjp``, a ``cached_property``, ``dot_general`` at
-``HIGHEST``, ``vmap`` over an ``in_axes`` dict.
+``HIGHEST``, ``vmap`` over an ``in_axes`` dict, ``jnp.inner``.
 Cheats and near misses beside them: a ``custom_jvp`` quantizer by ``defjvps``, a plain rule in a
 scan whose body applies the mask outside it, ``jacrev`` of the quantizer contracted with the
 cotangent, an identity rule in a scan whose body applies -lambda or per unstacked row, the
 cotangent scaled by a factor folded with ``functools.reduce`` under ``ensure_compile_time_eval``,
-the reversal layer applied twice, a tangent rule zero at zero, ``pure_callback`` through
-``operator.attrgetter``, ``jvp`` of ``jacfwd``, a wrong-signed second derivative, ``cumprod``
-beside a counting scan, ``associative_scan`` beside a scan of one column, a bias correction left
-in, ``lax.map`` with ``batch_size``, a uint16 step, ``int(count)`` under
-``ensure_compile_time_eval``, ``linalg.norm`` of leaf norms (NaN at zero), and ``vectorize`` over
-every pair.
+the layer pulled back at zeros taken as a slice of ``concatenate([x * 0, x])``, a row of ``stack([x
+* 0, x])``, the padding of ``pad(x)`` or a ``take`` filled out of bounds (accepted until a join
+counted as x moved only where all it joins is, and a filling gather not at all; honest code that
+pads x before the layer is refused with them, a strict xfail), the reversal layer applied twice, a
+tangent rule zero at zero, ``pure_callback`` through ``operator.attrgetter``, ``jvp`` of
+``jacfwd``, a wrong-signed second derivative, ``cumprod`` beside a counting scan,
+``associative_scan`` beside a scan of one column, a bias correction left in, ``lax.map`` with
+``batch_size``, a uint16 step, ``int(count)`` under ``ensure_compile_time_eval``, ``linalg.norm``
+of leaf norms (NaN at zero), and ``vectorize`` over every pair.
 
 Each file's docstring names its problem and the verdict a correct judge gives (``Expected:
 VERDICT [reason]``), ``Cases: all`` where the examples alone do not show it, and ``Open:`` for a

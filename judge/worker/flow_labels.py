@@ -42,6 +42,12 @@ PASSING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "t
                       "split", "slice", "dynamic_slice", "dynamic_update_slice", "gather", "pad",
                       "select_n", "rev", "stop_gradient", "optimization_barrier", "reduce_precision"})
 
+#: What joins values into one, and how many of its first operands are joined (the rest are
+#: indices): x moved only where every one of them is x moved (``provenance``), since a slice of
+#: the join may be another operand's part, as ``concatenate([x * 0, x])[:n]`` is ``x * 0`` and
+#: ``pad(x, (n, 0))[:n]`` the padding value.
+JOINS = {"concatenate": None, "stack": None, "dynamic_update_slice": 2, "pad": 2}
+
 X, A, P, M = "x", "a", "p", "m"   # depends on x; raw cotangent; passed a rule; mixed
 XM = "xm"                          # x itself, moved only (``provenance.Flow``): under ``plumbed``
 R = "r"                            # what a backward rule of a bound function returned

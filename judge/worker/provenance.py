@@ -79,7 +79,9 @@ only be plumbed: reshaped, broadcast, transposed, cast, sliced, concatenated, su
 another cotangent or over axes, or multiplied by a constant one; any other operation on it
 (a scaling, a negation) makes it M, so a backward rule that returns g unchanged with the
 reversal applied outside it is seen; and a function is bound only where applied to x itself,
-moved (XM: dropped by all but ``_passes``, and by a ``select_n`` of x beside another value), so
+moved (XM: dropped by all but ``_passes``, and by a ``select_n`` of x beside another value or a
+join of x with one, ``flow_labels.JOINS``: a slice of it may be the other value, or a gather
+that fills where an index is out of bounds), so
 an identity layer, whose pullback is the same at any point, differentiated at ``x * 0`` is not.
 
 A formula (the cotangent times a mask), a ``stop_gradient`` construction, a factor taken from a
@@ -266,6 +268,10 @@ class Flow:
             out = lab.computed(out) - {XM}
         elif name == "select_n" and not all(XM in labels for labels in ins[1:]):
             out = out - {XM}  # x chosen beside another value at some places: not x moved
+        elif name in lab.JOINS and not all(XM in labels for labels in ins[:lab.JOINS[name]]):
+            out = out - {XM}  # x joined with another value: a part of it is not x moved
+        elif name == "gather" and "FILL" in str(eqn.params.get("mode", "")):
+            out = out - {XM}  # an index out of bounds gives the fill value, not x
         return [lab.mixed(smooth.after(eqn, ins, out))] * n_out
 
     def _passes(self, eqn, kin) -> bool:
