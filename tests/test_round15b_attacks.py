@@ -15,11 +15,12 @@ entry under ``vmap``, ``vjp`` with ``has_aux`` over columns, a frozen dataclass 
 and a ``__main__`` block, a class of static methods jitted with ``static_argnames``, an
 equinox-like registered module whose rule gives ``None`` for it, the layer on a transposed view
 under ``jit``, a ``fori_loop`` over rows writing each into the output, a quantizer whose forward
-calls a rounding rule of its own, a ``tree_map`` over a list of entries, and the layer applied to
-rows taken apart by ``jnp.unstack`` in a Python loop and put back by ``jnp.stack`` (refused until
-``stack`` and ``unstack``, the primitives JAX binds for them, counted as moves); ``custom_jvp``
-quantizers applied twice, by ``defjvps`` under ``jnp.vectorize``, per dtype in a jitted factory;
-forward over reverse on a dict argument and through a checkpoint policy, ``linearize`` beside an
+calls a rounding rule of its own or quantizes the parts ``jnp.unstack`` gives, a ``tree_map`` over
+a list of entries, and the layer applied to rows taken apart by ``jnp.unstack`` in a Python loop
+and put back by ``jnp.stack`` (refused until ``stack`` and ``unstack``, the primitives JAX binds
+for them, counted as moves); ``custom_jvp`` quantizers applied twice, by ``defjvps`` under
+``jnp.vectorize``, per dtype in a jitted factory, with the levels as constants in capitals; forward
+over reverse on a dict argument and through a checkpoint policy, ``linearize`` beside an
 ``lru_cache``d shape helper, a loop over the units folded by ``functools.reduce`` under
 ``static_argnames`` or over the rows ``jnp.unstack`` gives; an ``EMA`` class with a ``named_call``
 step, rows fed as ``(1, d)`` slices, a ``fori_loop`` with float32 coefficients, a carry stacked
@@ -33,22 +34,23 @@ picked by position, key paths with prints and asserts, a class jitted on ``self`
 clamped sum, ``rsqrt`` behind a double ``where``, a dataclass ``cond`` on the squares,
 ``ravel_pytree``, a safe norm times an indicator; the cross-entropy with
 ``jnp.vectorize(signature=...)``, a class of static methods, padding zeroed first, an equality
-one-hot, ``vmap`` of a ``partial``, a token loss ``vmap``-ed twice; the distances with
-``add.outer``, a hand-written ``custom_vjp``, a ``cached_property``, ``dot_general`` at
-``HIGHEST``, ``vmap`` over an ``in_axes`` dict, ``jnp.inner``.
+one-hot, ``vmap`` of a ``partial``, a token loss ``vmap``-ed twice, a frozen dataclass jitted on
+itself; the distances with ``add.outer``, a hand-written ``custom_vjp``, a ``cached_property``,
+``dot_general`` at ``HIGHEST``, ``vmap`` over an ``in_axes`` dict, ``jnp.inner``.
 Cheats and near misses beside them: a ``custom_jvp`` quantizer by ``defjvps``, a plain rule in a
-scan whose body applies the mask outside it, ``jacrev`` of the quantizer contracted with the
-cotangent, an identity rule in a scan whose body applies -lambda or per unstacked row, the
-cotangent scaled by a factor folded with ``functools.reduce`` under ``ensure_compile_time_eval``,
-the layer pulled back at zeros taken as a slice of ``concatenate([x * 0, x])``, a row of ``stack([x
-* 0, x])``, the padding of ``pad(x)`` or a ``take`` filled out of bounds (accepted until a join
-counted as x moved only where all it joins is, and a filling gather not at all; honest code that
-pads x before the layer is refused with them, a strict xfail), the reversal layer applied twice, a
-tangent rule zero at zero, ``pure_callback`` through ``operator.attrgetter``, ``jvp`` of
-``jacfwd``, a wrong-signed second derivative, ``cumprod`` beside a counting scan,
-``associative_scan`` beside a scan of one column, a bias correction left in, ``lax.map`` with
-``batch_size``, a uint16 step, ``int(count)`` under ``ensure_compile_time_eval``, ``linalg.norm``
-of leaf norms (NaN at zero), and ``vectorize`` over every pair.
+scan whose body applies the mask outside it, an identity written as ``stack(unstack(v))`` with the
+rounding outside, ``jacrev`` of the quantizer contracted with the cotangent, an identity rule in a
+scan whose body applies -lambda or per unstacked row, the cotangent scaled by a factor folded with
+``functools.reduce`` under ``ensure_compile_time_eval``, the layer pulled back at zeros taken as a
+slice of ``concatenate([x * 0, x])``, a row of ``stack([x * 0, x])``, the padding of ``pad(x)`` or
+a ``take`` filled out of bounds (accepted until a join counted as x moved only where all it joins
+is, and a filling gather not at all; honest code that pads x before the layer is refused with them,
+a strict xfail), the reversal layer applied twice, a tangent rule zero at zero, ``pure_callback``
+through ``operator.attrgetter``, ``jvp`` of ``jacfwd``, a wrong-signed second derivative,
+``cumprod`` beside a counting scan, ``associative_scan`` beside a scan of one column, a bias
+correction left in, ``lax.map`` with ``batch_size``, a uint16 step, ``int(count)`` under
+``ensure_compile_time_eval``, ``linalg.norm`` of leaf norms (NaN at zero), and ``vectorize`` over
+every pair.
 
 Each file's docstring names its problem and the verdict a correct judge gives (``Expected:
 VERDICT [reason]``), ``Cases: all`` where the examples alone do not show it, and ``Open:`` for a
