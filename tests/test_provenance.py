@@ -344,6 +344,8 @@ COMPUTED = {
         _grads(x, c, k), jnp.reshape(made_by(jax.jit(jnp.round)(x)), (3,)) * 3.0),
     "two functions in series": lambda x, c, k: (
         _grads(x, c, k), made_by(applied(made_by(jnp.round(x)), 1) + 1.0, 1)),
+    "the same function applied to its own output": lambda x, c, k: (
+        _grads(x, c, k), made_by(jnp.round(applied(made_by(jnp.round(x)))))),
 }
 NOT_COMPUTED = {
     "an identity, rounded outside": lambda x, c, k: (_grads(x, c, k), jnp.round(made_by(x))),
@@ -351,6 +353,8 @@ NOT_COMPUTED = {
         _grads(x, c, k), made_by(jnp.reshape(x, (3,)) * 1.0 + 0.0)),
     "rounded outside, passed through it again": lambda x, c, k: (
         _grads(x, c, k), made_by(applied(jnp.round(made_by(x))))),
+    "its output rounded outside, passed through it again": lambda x, c, k: (
+        _grads(x, c, k), made_by(applied(jnp.round(made_by(jnp.round(x)))))),
     "another function computes it": lambda x, c, k: (
         _grads(x, c, k), made_by(jnp.round(applied(x, 1)), 1)),
     "no function's output": lambda x, c, k: (_grads(x, c, k), jnp.round(x)),
@@ -394,6 +398,8 @@ MOVED = {
     "inside jit": lambda x: jax.jit(lambda v: v[::-1])(x),
     "under vmap": lambda x: jax.vmap(lambda v: v.reshape(1))(x),
     "chosen by a cond on x": lambda x: jax.lax.cond(x[0] > 0, lambda: x, lambda: -x * 1.0),
+    "unstacked and stacked": lambda x: jnp.stack(jnp.unstack(x)[::-1]),
+    "a half of a join of x with itself": lambda x: jnp.concatenate([x, x[::-1]])[3:],
 }
 
 FROM_X = {
@@ -402,6 +408,13 @@ FROM_X = {
     "a where between x and zeros": lambda x: jnp.where(jnp.abs(x) > 1e30, x, 0.0),
     "a function of x": lambda x: jnp.sin(x),
     "zeros shaped like x": lambda x: jnp.zeros_like(x),
+    "the first half of a join of x times zero with x": lambda x: jnp.concatenate([x * 0.0, x])[:3],
+    "a row of a stack of x times zero and x": lambda x: jnp.unstack(jnp.stack([x * 0.0, x]))[0],
+    "x times zero with x written after it": lambda x: jax.lax.dynamic_update_slice(
+        jnp.concatenate([x * 0.0, x * 0.0]), x, (3,))[:3],
+    "the padding of x": lambda x: jnp.pad(x, (3, 0))[:3],
+    "x taken out of bounds, filled": lambda x: jnp.take(
+        x, jnp.arange(3) + 3, mode="fill", fill_value=0.0),
 }
 
 
@@ -497,6 +510,30 @@ def test_with_plumbed_a_cotangent_split_and_concatenated_is_only_moved():
             applied(x)
             head, tail = jnp.split(c, [1])
             return jnp.concatenate([rule(same, head, k), rule(same, tail, k) * scale])
+
+        closed = jax.make_jaxpr(fn)(x, x * 2, jnp.float32(1.0))
+        recorded = {id(v): (kind, run, n, a) for v, kind, run, n, a in MADE if v is not None}
+        return trace_flow(closed, MARK, sources=[1], sinks=[0], primals=[0], factor=2,
+                          made=recorded, plumbed=True)
+
+    assert traced(1.0)["reached"] is False
+    assert traced(-2.0)["reached"] is True
+
+
+def test_with_plumbed_a_cotangent_unstacked_and_stacked_is_only_moved():
+    """``unstack`` and ``stack`` (the primitives of ``jnp.unstack`` and ``jnp.stack``, each the
+    other's transpose, as where a layer is applied to the rows in a Python loop) move the
+    cotangent; a row scaled between them does not."""
+    x = jnp.arange(1.0, 7.0).reshape(2, 3)
+
+    def traced(scale):
+        MADE.clear()
+
+        def fn(x, c, k):
+            FACTOR.append(k)
+            applied(x)
+            first, second = jnp.unstack(c)
+            return jnp.stack([rule(same, first, k), rule(same, second, k) * scale])
 
         closed = jax.make_jaxpr(fn)(x, x * 2, jnp.float32(1.0))
         recorded = {id(v): (kind, run, n, a) for v, kind, run, n, a in MADE if v is not None}

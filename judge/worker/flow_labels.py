@@ -26,19 +26,27 @@ SAME_VALUE = frozenset({"convert_element_type", "broadcast_in_dim", "reshape", "
                          "expand_dims", "copy", "copy_p", "stop_gradient"})
 
 #: What a cotangent outside every rule may pass through under ``plumbed``: its value moved,
-#: not changed (and ``add``: a sum of contributions).
+#: not changed (and ``add``: a sum of contributions). ``stack`` and ``unstack`` are the
+#: primitives ``jnp.stack`` and ``jnp.unstack`` bind, each the other's transpose.
 PLUMBING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
                        "convert_element_type", "copy", "copy_p", "add", "add_any", "concatenate",
-                       "split", "slice", "dynamic_slice", "dynamic_update_slice", "gather",
-                       "scatter-add", "scatter_add", "pad", "reduce_sum", "select_n", "rev", "zeros_like",
-                       "symbolic_zeros", "stop_gradient", "optimization_barrier"})
+                       "stack", "unstack", "split", "slice", "dynamic_slice",
+                       "dynamic_update_slice", "gather", "scatter-add", "scatter_add", "pad",
+                       "reduce_sum", "select_n", "rev", "zeros_like", "symbolic_zeros",
+                       "stop_gradient", "optimization_barrier"})
 
 #: What gives a value back as it is, moved and not changed: a function whose output is its
 #: input passed through these computes nothing (its output marker gives no F(n)).
 PASSING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
-                      "convert_element_type", "copy", "copy_p", "concatenate", "split", "slice",
-                      "dynamic_slice", "dynamic_update_slice", "gather", "pad", "select_n", "rev",
-                      "stop_gradient", "optimization_barrier", "reduce_precision"})
+                      "convert_element_type", "copy", "copy_p", "concatenate", "stack", "unstack",
+                      "split", "slice", "dynamic_slice", "dynamic_update_slice", "gather", "pad",
+                      "select_n", "rev", "stop_gradient", "optimization_barrier", "reduce_precision"})
+
+#: What joins values into one, and how many of its first operands are joined (the rest are
+#: indices): x moved only where every one of them is x moved (``provenance``), since a slice of
+#: the join may be another operand's part, as ``concatenate([x * 0, x])[:n]`` is ``x * 0`` and
+#: ``pad(x, (n, 0))[:n]`` the padding value.
+JOINS = {"concatenate": None, "stack": None, "dynamic_update_slice": 2, "pad": 2}
 
 X, A, P, M = "x", "a", "p", "m"   # depends on x; raw cotangent; passed a rule; mixed
 XM = "xm"                          # x itself, moved only (``provenance.Flow``): under ``plumbed``

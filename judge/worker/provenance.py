@@ -66,7 +66,8 @@ on every input: it is followed as that branch alone, as a call, and what is said
 ``cond`` is said of the others.
 
 Which function computed a value: the input marker of function n gives its input I(n) (and takes
-off C(n): what was computed from an earlier input of it), an operation that changes values (not
+off C(n): what was computed from an earlier input of it, and F(n), S(n) and Z(n): what an
+earlier application of it made, which this one takes as its input, as in ``q(q(x))``), an operation that changes values (not
 a move, ``flow_labels.PASSING``, nor a product with one or a sum with a literal zero) turns
 I(n) into C(n), and the function's output marker adds F(n) where C(n) is there: F(n) is "what
 function n computed from its input", which an identity function (its output its input, moved)
@@ -81,7 +82,9 @@ only be plumbed: reshaped, broadcast, transposed, cast, sliced, concatenated, su
 another cotangent or over axes, or multiplied by a constant one; any other operation on it
 (a scaling, a negation) makes it M, so a backward rule that returns g unchanged with the
 reversal applied outside it is seen; and a function is bound only where applied to x itself,
-moved (XM: dropped by all but ``_passes``, and by a ``select_n`` of x beside another value), so
+moved (XM: dropped by all but ``_passes``, and by a ``select_n`` of x beside another value or a
+join of x with one, ``flow_labels.JOINS``: a slice of it may be the other value, or a gather
+that fills where an index is out of bounds), so
 an identity layer, whose pullback is the same at any point, differentiated at ``x * 0`` is not.
 
 A formula (the cotangent times a mask), a ``stop_gradient`` construction, a factor taken from a
@@ -192,8 +195,9 @@ class Flow:
             if self.bound is None:
                 return [ins[0]] * n_out  # the value itself
             # the function's input as it enters it: what is computed from it from here on is
-            # the function's (what was computed from an earlier input of it is not)
-            return [(ins[0] - {("c", fn)}) | {("i", fn)}] * n_out
+            # the function's (what was computed from an earlier input of it is not, nor is
+            # what an earlier application made: that output is this application's input)
+            return [(ins[0] - {("c", fn), ("f", fn), ("s", fn), ("z", fn)}) | {("i", fn)}] * n_out
         fn = self._applied_to(eqn, self.made_pattern)
         if fn is not None and kin[1:] == ["zero"]:
             if self.bound is not None and ("c", fn) in ins[0]:  # computed from its input
@@ -273,6 +277,10 @@ class Flow:
             out = lab.computed(out) - {XM}
         elif name == "select_n" and not all(XM in labels for labels in ins[1:]):
             out = out - {XM}  # x chosen beside another value at some places: not x moved
+        elif name in lab.JOINS and not all(XM in labels for labels in ins[:lab.JOINS[name]]):
+            out = out - {XM}  # x joined with another value: a part of it is not x moved
+        elif name == "gather" and "FILL" in str(eqn.params.get("mode", "")):
+            out = out - {XM}  # an index out of bounds gives the fill value, not x
         return [lab.mixed(smooth.after(eqn, ins, out))] * n_out
 
     def _passes(self, eqn, kin) -> bool:
