@@ -83,3 +83,48 @@ def test_a_scans_operands_split_into_constants_carries_and_rows():
     scan = next(e for e in closed.jaxpr.eqns if e.primitive.name == "scan")
     consts, carries = jaxapi.scan_layout(scan.params, len(scan.invars))
     assert carries == 2 and len(scan.invars) - consts - carries == 2
+
+
+def _mixed_precision_forbids():
+    """mixed_precision_step's primitive_dtypes rule with its forbidding entries only."""
+    import yaml
+
+    problem = yaml.safe_load((ROOT / "problems" / "mixed_precision_step.yaml").read_text())
+    (rule,) = [r for r in problem["rules"] if r["id"] == "primitive_dtypes"]
+    return {"id": "primitive_dtypes", "forbid": rule["forbid"]}
+
+
+def _one_minus_square(x):
+    """``1 - x * x`` as JAX's own primitive where this JAX has one (0.11 on), else as 0.10
+    differentiates ``tanh``."""
+    lax = jax.lax
+    return lax.one_minus_square(x) if hasattr(lax, "one_minus_square") else 1.0 - x * x
+
+
+@pytest.mark.parametrize("fn, canonical", [
+    (lambda x: jax.numpy.log2(x), "log"),
+    (lambda x: 1.0 - _one_minus_square(x), "square"),
+])
+def test_a_computation_is_read_by_one_name_on_every_supported_jax(fn, canonical):
+    """A computation a newer JAX traces to a primitive of its own (``jnp.log2`` to ``log2``,
+    ``1 - x * x`` to ``one_minus_square`` from 0.11) is read by the rules under the name an
+    older one used: a float32 function of the data mixed_precision_step refuses on JAX 0.10
+    is refused on 0.11 too."""
+    from types import MappingProxyType
+
+    import jax.numpy as jnp
+
+    from judge import rules
+    from judge.rules import primitive_dtypes, primitive_names
+    from judge.run.boundary import Program
+    from judge.run.summary import program as decode
+    from judge.worker import program
+
+    closed = jax.make_jaxpr(fn)(jnp.ones(4, jnp.float32))
+    names = {e.primitive.name for e in closed.jaxpr.eqns}
+    assert names & set(primitive_names.spellings(canonical)) or canonical == "square" and "mul" in names
+    typed = decode(program.summarize(closed), "program").typed
+    trace = rules.TraceEvidence(label="this case", shapes={}, program=Program(
+        equations=1, primitives={}, largest=(), typed=MappingProxyType(dict(typed)), typed_omitted=0))
+    breach = primitive_dtypes.check(_mixed_precision_forbids(), trace, None)
+    assert breach is not None and breach.reason == "wrong_precision", (names, typed)

@@ -77,6 +77,7 @@ def test_schema_knows_every_rule():
     ("custom_vjp_call", {"custom_vjp_call", "custom_vjp_call_jaxpr"}),
     ("checkpoint", {"checkpoint", "remat2"}), ("scan", {"scan"}), ("mul", {"mul"}),
     ("dot_general", {"dot_general", "ragged_dot_general"}),
+    ("log", {"log", "log2"}), ("square", {"square", "one_minus_square"}),
 ])
 def test_primitive_spellings(name, spellings):
     assert spellings <= set(primitive_names.spellings(name))

@@ -10,6 +10,12 @@ A computation JAX offers under a second primitive is one name too: ``ragged_dot_
 matrix of the other) is a matrix product, so a rule that names ``dot_general`` reads it as one.
 With one group it is ``x @ w`` itself; without this, a product the rule counts or types
 (a second forward pass, a float32 backward pass) could be written under the other name.
+
+So are the primitives a newer JAX added for what an older one computed with a common one, so
+that one program meets the same rule on every supported JAX: from JAX 0.11 ``jnp.log2`` is the
+primitive ``log2`` (``log`` divided by log 2 before), and the derivative of ``tanh`` is
+``one_minus_square`` (``1 - y * y`` before; ``lax.one_minus_square`` is public too), a square
+with a constant taken off. A rule that names ``log`` or ``square`` reads them as those.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from __future__ import annotations
 ALIASES = {
     "jit": ("jit", "pjit", "xla_call"),
     "dot_general": ("dot_general", "ragged_dot_general"),
+    "log": ("log", "log2"),
+    "square": ("square", "one_minus_square"),
     "custom_vjp_call": ("custom_vjp_call", "custom_vjp_call_jaxpr"),
     "custom_jvp_call": ("custom_jvp_call", "custom_jvp_call_jaxpr"),
     "checkpoint": ("checkpoint", "remat", "remat2"),
