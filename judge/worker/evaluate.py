@@ -116,15 +116,15 @@ HIGHEST_RANK = 32
 #: product of two arrays within ``LARGEST`` can take seconds). One whose results are all unused
 #: may be skipped (``_dead``).
 _PURE = frozenset({
-    "add", "sub", "mul", "div", "rem", "max", "min", "pow", "integer_pow", "atan2", "nextafter",
-    "neg", "abs", "sign", "floor", "ceil", "round", "sqrt", "rsqrt", "cbrt", "square", "exp",
-    "exp2", "log", "log1p", "expm1", "tanh", "logistic", "sin", "cos", "tan", "sinh", "cosh",
-    "asin", "acos", "atan", "asinh", "acosh", "atanh", "erf", "erfc", "erf_inv", "lgamma",
-    "digamma", "is_finite", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "xor", "not",
-    "select_n", "clamp", "convert_element_type", "broadcast_in_dim", "reshape", "squeeze",
-    "expand_dims", "transpose", "slice", "rev", "concatenate", "pad", "iota", "copy", "copy_p",
-    "reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_and", "reduce_or",
-    "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp", "sort"})
+    "add", "sub", "mul", "div", "rem", "max", "min", "pow", "integer_pow", "atan2", "nextafter", "neg",
+    "abs", "sign", "floor", "ceil", "round", "sqrt", "rsqrt", "cbrt", "square", "one_minus_square", "exp",
+    "exp2", "log", "log2", "log1p", "expm1", "tanh", "logistic", "sin", "cos", "tan", "sinh", "cosh",
+    "asin", "acos", "atan", "asinh", "acosh", "atanh", "erf", "erfc", "erf_inv", "lgamma", "digamma",
+    "is_finite", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "xor", "not", "select_n", "clamp",
+    "convert_element_type", "broadcast_in_dim", "reshape", "squeeze", "expand_dims", "transpose", "slice",
+    "rev", "concatenate", "pad", "iota", "copy", "copy_p", "reduce_sum", "reduce_max", "reduce_min",
+    "reduce_prod", "reduce_and", "reduce_or", "argmax", "argmin", "cumsum", "cumprod", "cummax", "cummin",
+    "cumlogsumexp", "sort"})
 _NUMERIC = frozenset("biuf")
 #: NumPy dtypes JAX keeps as they are when it binds an array (64-bit ones it narrows)
 _DIRECT_DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.bool_), np.dtype(np.float16)})
