@@ -15,8 +15,17 @@ forwarding, lambdas assigned to names, ``jnp.float32`` casts, ``.T``, ``jnp.swap
 given ``length`` with no ``xs``, a ``while_loop`` with a counter, a ``custom_jvp`` bilinear form
 and ``defjvps``, plain ``print``\\ s of shapes, ``assert`` on ranks, and docstrings with a
 ``__main__`` self-test.
-Beside them one mistake students make: squared norms as ``jnp.linalg.norm(...) ** 2``, whose
-derivative at an all-zero row is NaN.
+jaxtyping-style shape strings in annotations without jaxtyping (``Float[Array, "b t d"]``, also
+inside a quoted annotation): refused by the source gate, which took every string in an
+annotation for code, until a string of plain words inside one was read as data (no wrapping
+makes it parse, so nothing can evaluate it); ``fori_loop`` and ``scan`` with ``unroll``,
+``jnp.piecewise`` and ``jnp.select`` schedules, ``y`` returned as ``x`` beside the layer's
+pullback, ``tensordot`` and reverse-over-forward. Two honest forms stay refused (``Open:``): a
+``getattr`` whose name is a lambda's parameter, and a quantizer's values computed by the formula
+outside the ``custom_vjp`` function that wraps it.
+Beside them two mistakes students make: squared norms as ``jnp.linalg.norm(...) ** 2``, whose
+derivative at an all-zero row is NaN, and attention weights masked after a full softmax and
+divided by their sum again, 0 / 0 where the visible weights underflow.
 
 Each file's docstring names its problem and the verdict a correct judge gives (``Expected:
 VERDICT [reason]``), ``Cases: all`` where the examples alone do not show it, and ``Open:`` for a
