@@ -20,7 +20,10 @@ inside a quoted annotation): refused by the source gate, which took every string
 annotation for code, until a string of plain words inside one was read as data (no wrapping
 makes it parse, so nothing can evaluate it); ``fori_loop`` and ``scan`` with ``unroll``,
 ``jnp.piecewise`` and ``jnp.select`` schedules, ``y`` returned as ``x`` beside the layer's
-pullback, ``tensordot`` and reverse-over-forward. Two honest forms stay refused (``Open:``): a
+pullback, ``tensordot`` and reverse-over-forward; ``jax.debug.print`` left in (allowed: it
+computes nothing), with a format spec inside the function ``vmap`` maps over a symbolic batch:
+an error on every case, since the judge binds such a print once with the whole batch and NumPy
+formats an array with no spec, until the specs were left out of that one print. Two honest forms stay refused (``Open:``): a
 ``getattr`` whose name is a lambda's parameter, and a quantizer's values computed by the formula
 outside the ``custom_vjp`` function that wraps it.
 Beside them two mistakes students make: squared norms as ``jnp.linalg.norm(...) ** 2``, whose
