@@ -251,6 +251,11 @@ REFUSED = [
     ("string_annotation_code", "def f(x: \"__import__('os').system('id')\"): pass",
      "the name '__import__'"),
     ("string_annotation_garbage", "def f(x: 'not python at all'): pass", "string annotation"),
+    ("string_annotation_nested_garbage", "def f(x: List['b (t) c']): pass", "string annotation"),
+    ("string_annotation_nested_dotted_words", "def f(x: 'F[A, \"b.t c\"]'): pass",
+     "string annotation"),
+    ("string_annotation_nested_dunder_words", "def f(x: F[A, '__import__ os']): pass",
+     "string annotation"),
     # modules reached as attributes of allowed modules, by name whatever the object
     ("typing_sys", "import typing\ns = typing.sys", "attribute access 'sys'"),
     ("functools_sys_via_variable", "import typing\nm = typing\ns = m.sys", "attribute access 'sys'"),
@@ -328,6 +333,8 @@ def test_findings_name_the_line_and_the_construct():
 # --- allowed: honest solutions in every style we know ------------------------------------------
 
 ALLOWED = [
+    ("shape_strings_in_annotations", "from __future__ import annotations\n"
+     "def f(x: Float[Array, 'b t d'], y: 'Float[Array, \"*batch #n ... 3\"]') -> None: pass"),
     ("vjp_of_a_bound_dunder_call", """
         import jax
 

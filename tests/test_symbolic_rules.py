@@ -277,6 +277,29 @@ def test_a_debug_print_under_a_vmap_of_symbolic_size_is_bound_once():
     assert sum(e.primitive.name == "debug_print" for e in concrete.jaxpr.eqns) == 2
 
 
+def test_a_whole_batch_print_leaves_its_format_specs_out(capfd):
+    """Bound with the whole batch, a field holds an array, which NumPy formats with no spec
+    only: ``"{:.3f}"`` read as ``"{}"`` there (an honest per-example print would otherwise raise
+    on every case), its literal text, braces and conversions kept."""
+    def f(x):
+        jax.debug.print("max {:.3f} min {m!r:>4} {{x}}", jnp.max(x), m=jnp.min(x))
+        return 2 * x
+
+    made = symbolic.dims(jax, {"b": (1, 8)})
+    spec_ = jax.ShapeDtypeStruct(symbolic.shape(["b", 3], made), jnp.float32)
+    with symbolic.scan_length_shim():
+        traced = jax.make_jaxpr(jax.vmap(f))(spec_)
+    (printed,) = [e for e in traced.jaxpr.eqns if e.primitive.name == "debug_print"]
+    assert printed.params["fmt"] == "max {} min {m!r} {{x}}"
+    jax.block_until_ready(jax.core.eval_jaxpr(traced.jaxpr, traced.consts,
+                                              jnp.arange(6.0).reshape(2, 3)))
+    jax.effects_barrier()
+    assert "max [2. 5.] min Array([0., 3.]" in capfd.readouterr().out
+    concrete = jax.make_jaxpr(jax.vmap(f))(jnp.ones((2, 3), jnp.float32))
+    assert {e.params["fmt"] for e in concrete.jaxpr.eqns if e.primitive.name == "debug_print"} \
+        == {"max {:.3f} min {m!r:>4} {{x}}"}
+
+
 TELLS = [("hvp_tanh", "hvp_tells_symbolic_from_concrete", "x", 0),
          ("per_example_clip", "per_example_clip_loop_when_n_is_int", "X", 0),
          ("ema_scan", "ema_scan_closed_form_when_t_is_int", "x", 0)]

@@ -6,6 +6,7 @@ in ``judge.gate.attributes``, call checks in ``judge.gate.calls``."""
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 
 from judge.gate import parsing, reasons
@@ -18,6 +19,18 @@ from judge.gate.names import (CLASS_DUNDER_STORES, FORMATTING_FUNCTIONS, HARMLES
                               MODULE_DUNDER_STORES, NAME_ARGUMENT_BUILTINS,
                               NAME_ARGUMENT_FUNCTIONS, READABLE_DUNDER_NAMES, REFUSED_BUILTINS,
                               SENSITIVE_DUNDERS, is_dunder, is_reflective)
+
+_SHAPE_WORD = re.compile(r"[*#?_~]*(\.\.\.|[A-Za-z_][A-Za-z0-9_]*|[0-9]+)")
+
+
+def _shape_words(text: str) -> bool:
+    """A string of two or more words, each a name, a number or ``...`` with the prefixes shape
+    annotations use (``Float[Array, "*batch t d"]``, ``"#n ..."``), and no dunder: no
+    call, attribute, subscript or operator between them, so no wrapping a library gives a
+    forward reference (``(*x,)[0]``) makes it parse, and evaluating it can only fail."""
+    words = text.split()
+    return len(words) >= 2 and all(_SHAPE_WORD.fullmatch(w) and "__" not in w for w in words)
+
 
 _SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -363,6 +376,8 @@ class Gate(AttributeChecks, CallChecks, ClassPatternChecks, ast.NodeVisitor):
                 try:
                     expr = parsing.parse(const.value.strip(), mode="eval").body
                 except SyntaxError:
+                    if const is not node and _shape_words(const.value):
+                        continue  # a shape string inside a subscript: data no eval can run
                     self.refuse(const, f"the string annotation {const.value[:40]!r}",
                                 "a string annotation must be a Python expression the judge can check")
                     continue

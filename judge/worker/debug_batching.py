@@ -6,8 +6,9 @@ mapped axis (``for i in range(axis_size)``), which cannot run when that size is 
 honest ``jax.debug.print`` inside the function a student maps over the batch would read as a
 dim read as a number. While the shim is in effect, such a callback is bound once with the whole
 batch instead: what it prints is every example at once, the mapped axis where ``vmap`` put it.
-A concrete axis keeps JAX's own rule. The callback stays an equation of the program, so the
-rules see it as they see any other (``no_callbacks`` refuses ``jax.debug.callback``, not
+A print's fields are formatted without their format specs there (``"{:.3f}"`` as ``"{}"``):
+NumPy formats an array with no spec only. A concrete axis keeps JAX's own rule. The callback
+stays an equation of the program, so the rules see it as they see any other (``no_callbacks`` refuses ``jax.debug.callback``, not
 ``jax.debug.print``). Decides nothing; every JAX internal it needs is named here.
 """
 
@@ -43,9 +44,30 @@ def _whole_batch(prim, original):
         size = next((x.shape[d] for x, d in zip(args, dims) if d is not None), None)
         if size is None or core.is_constant_dim(size):
             return original(axis_data, args, dims, **params)
+        if params.get("has_placeholders") and isinstance(params.get("fmt"), str):
+            params = {**params, "fmt": _plain_fields(params["fmt"])}
         outs = prim.bind(*args, **params)
         return outs, [None] * len(outs)
     return batched
+
+
+def _plain_fields(fmt):
+    """A print's template with its fields' format specs left out (``"{:.3f}"`` read as ``"{}"``):
+    bound with the whole batch, a field holds every example's value at once, an array, and
+    NumPy formats an array with no spec only; JAX's own rule formats one example at a time,
+    where the spec applies. The fields, their conversions and the literal text stay."""
+    import string
+
+    try:
+        parts = list(string.Formatter().parse(fmt))
+    except (ValueError, TypeError):
+        return fmt  # JAX reports a template it cannot format, as without the judge
+    out = []
+    for literal, field, _spec, conversion in parts:
+        out.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is not None:
+            out.append("{" + field + (f"!{conversion}" if conversion else "") + "}")
+    return "".join(out)
 
 
 @contextlib.contextmanager
