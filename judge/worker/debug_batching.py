@@ -8,8 +8,9 @@ dim read as a number. While the shim is in effect, such a callback is bound once
 batch instead: what it prints is every example at once, the mapped axis where ``vmap`` put it.
 A print's fields are formatted without their format specs there (``"{:.3f}"`` as ``"{}"``):
 NumPy formats an array with no spec only. A concrete axis keeps JAX's own rule. The callback
-stays an equation of the program, so the rules see it as they see any other (``no_callbacks`` refuses ``jax.debug.callback``, not
-``jax.debug.print``). Decides nothing; every JAX internal it needs is named here.
+stays an equation of the program, so the rules see it as they see any other
+(``no_callbacks`` refuses ``jax.debug.callback``, not ``jax.debug.print``). Decides nothing;
+every JAX internal it needs is named here.
 """
 
 from __future__ import annotations
