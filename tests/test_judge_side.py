@@ -37,7 +37,9 @@ def test_a_huge_output_makes_a_short_message_and_small_reports(name, problem, ve
     result = grading.grade(loaded, JUDGE_SIDE / name, examples_only=True)
     assert (result.verdict, result.reason) == (verdict, reason), result.message
     assert "not read" in result.cases[0].message
-    assert time.monotonic() - started < 120
+    # a bound that catches a read of the whole output that never ends, not a speed: among
+    # thirteen test processes on a 13-core VM under gVisor the grade took 150 s
+    assert time.monotonic() - started < 900
     assert all(len(c.message) <= 2100 and "\n" not in c.message for c in result.cases)
     for fmt, render in FORMATS.items():
         text = render(result)
