@@ -68,7 +68,8 @@ there::
 ``carriers`` names every primitive whose equation holds a jaxpr (a function the submission
 wrote, run by that primitive), and ``sort`` with more than one operand. ``picks`` says, for
 each dim, how many distinct places of its axes the program picks at indices its text fixes
-(or at one unknown read from the data plus numbers its text fixes, ``shifted.py``), and the line that picks the most (``picks.py``: a loop over the rows written out in Python)::
+(or at one unknown read from the data plus numbers its text fixes, ``shifted.py``), and the
+line that picks the most (``picks.py``: a loop over the rows written out in Python)::
 
      "picks": [{"dim": "b", "places": 8, "line": 14}]
 

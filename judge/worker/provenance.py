@@ -67,8 +67,9 @@ on every input: it is followed as that branch alone, as a call, and what is said
 
 Which function computed a value: the input marker of function n gives its input I(n) (and takes
 off C(n): what was computed from an earlier input of it, and F(n), S(n) and Z(n): what an
-earlier application of it made, which this one takes as its input, as in ``q(q(x))``), an operation that changes values (not
-a move, ``flow_labels.PASSING``, nor a product with one or a sum with a literal zero) turns
+earlier application of it made, which this one takes as its input, as in ``q(q(x))``), an
+operation that changes values (not a move, ``flow_labels.PASSING``, nor a product with one or
+a sum with a literal zero) turns
 I(n) into C(n), and the function's output marker adds F(n) where C(n) is there: F(n) is "what
 function n computed from its input", which an identity function (its output its input, moved)
 never gives, and a rounding outside every function neither. The output marker of a backward
