@@ -185,6 +185,7 @@ REFUSED = [
     ("jax_config_held", "import jax\nc = jax.config", "'jax.config'"),
     ("jax_config_flag_written", "import jax\njax.config.jax_enable_x64 = True", "'jax.config'"),
     ("jax_config_other_flag", "import jax\nd = jax.config.jax_compilation_cache_dir", "'jax.config'"),
+    ("jax_config_disable_jit_flag", "import jax\nd = jax.config.jax_disable_jit", "'jax.config'"),
     ("jax_config_values", "import jax\nv = jax.config.values", "'jax.config'"),
     ("getattr_computed", "def f(o, n): return getattr(o, n)", "getattr() with a computed"),
     ("getattr_joined", "def f(o): return getattr(o, '__glo' + 'bals__')", "getattr() with a computed"),
