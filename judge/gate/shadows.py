@@ -52,7 +52,8 @@ def binds_locally(function, name: str, parent: Callable, cache: dict) -> bool:
 
 def _binds_locally(function, name: str, parent: Callable) -> bool:
     args = function.args
-    params = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
+    params = [*args.posonlyargs, *args.args, *args.kwonlyargs,
+              *(a for a in (args.vararg, args.kwarg) if a)]
     if any(p.arg == name for p in params):
         return True
     body = [function.body] if isinstance(function, ast.Lambda) else function.body
