@@ -4,7 +4,8 @@ NumPy, or writing in a functional or defensive style: namespace classes of ``F``
 (``softmax(x, dim=-1)``, ``masked_fill``, ``cross_entropy``, ``nll_loss``, ``linear``),
 ``detach`` and ``autograd.Function`` ports, ``torch.lerp``, ``LambdaLR`` and
 ``optax.join_schedules`` with ``lax.switch``; Keras-style classes with ``build`` and ``call``
-(an optimizer, a ``Dense`` layer, an RNN cell, a loss with an ``enum.Enum`` reduction, a loss
+(an optimizer, a ``Dense`` layer, an RNN cell, a quantizer whose ``custom_vjp`` is built from
+its own methods, a loss with an ``enum.Enum`` reduction, a loss
 scale, a ``LearningRateSchedule``, a spectral normalization) and ``reduce_sum`` wrappers;
 ``np.newaxis``, ``x[..., None]``, ``jnp.einsum`` strings with spaces, ``jnp.inner``,
 ``tensordot(axes=...)``, ``jnp.apply_along_axis``, ``jnp.vectorize`` with a ``signature=`` in
@@ -28,8 +29,10 @@ refused); and a module-level read of ``jax.config.jax_enable_x64``, refused with
 never held, written or called). One honest form stays refused (``Open:``): hyperparameters
 kept in ``self.config``, since ``config`` is refused as an attribute name on any object and
 ``self`` may be a module passed through the class.
-Beside them a mistake students make: probabilities clipped at ``1e-7`` before the ``log``, which
-caps a confident wrong token's loss near 16. (An EMA written as ``lerp(row, prev, decay)``,
+Beside them three mistakes students make: probabilities clipped at ``1e-7`` before the ``log``
+(Keras' habit), which caps a confident wrong token's loss near 16; ``optax.clip_by_global_norm``
+copied as written, whose ``lax.select`` branch not taken divides by a zero norm and gives a NaN
+gradient at an all-zero tree; and the sign as ``jnp.copysign(1.0, x)``, which is not 0 at 0. (An EMA written as ``lerp(row, prev, decay)``,
 the interpolation weighted toward the previous mean, loses about ``1e-5`` of the result to
 cancellation at decays near 1, on the tolerance's edge, so no file holds it: the one here is
 PyTorch's ``lerp(prev, row, 1 - decay)``.)
