@@ -159,7 +159,34 @@ REFUSED = [
     ("vars", "def f(o): return vars(o)", "the name 'vars'"),
     ("help", "help('os')", "the name 'help'"),
     ("eval_as_value", "e = eval", "the name 'eval'"),
-    ("builtin_name_as_parameter", "def f(input): return input", "the name 'input'"),
+    ("builtin_name_at_module_level", "input = 3", "the name 'input'"),
+    ("builtin_name_parameter_default", "def f(input=input): return input", "the name 'input'"),
+    ("builtin_name_lambda_default", "g = lambda input=input: input()", "the name 'input'"),
+    ("builtin_name_annotation", "def f(input: input): return input", "the name 'input'"),
+    ("builtin_name_decorator_outside",
+     "def f(input):\n    return input\n\n@input\ndef g(): pass", "the name 'input'"),
+    ("builtin_name_comprehension_only",
+     "def f():\n    a = input()\n    return [0 for input in []]", "the name 'input'"),
+    ("builtin_name_comprehension_first_iterable",
+     "def f():\n    return [input for input in input()]", "the name 'input'"),
+    ("builtin_name_walrus_in_comprehension",
+     "def f(xs):\n    return [(input := v) for v in xs], input()", "the name 'input'"),
+    ("builtin_name_class_body", "def f(x):\n    class A:\n        input = x\n    return A",
+     "the name 'input'"),
+    ("builtin_name_global", "def f():\n    global input\n    input = 3", "the name 'input'"),
+    ("builtin_name_nonlocal", "def f(input):\n    def g():\n        nonlocal input\n"
+     "        return input\n    return g", "the name 'input'"),
+    ("builtin_name_except_as", "def f():\n    try:\n        pass\n    except Exception as input:\n"
+     "        pass", "the name 'input'"),
+    ("builtin_name_parameter_of_another_function",
+     "def f(input): return input\ndef g(): return input()", "the name 'input'"),
+    ("builtin_name_import_alias", "def f():\n    import math as input\n    return input",
+     "the name 'input'"),
+    ("jax_config_held", "import jax\nc = jax.config", "'jax.config'"),
+    ("jax_config_flag_written", "import jax\njax.config.jax_enable_x64 = True", "'jax.config'"),
+    ("jax_config_other_flag", "import jax\nd = jax.config.jax_compilation_cache_dir", "'jax.config'"),
+    ("jax_config_disable_jit_flag", "import jax\nd = jax.config.jax_disable_jit", "'jax.config'"),
+    ("jax_config_values", "import jax\nv = jax.config.values", "'jax.config'"),
     ("getattr_computed", "def f(o, n): return getattr(o, n)", "getattr() with a computed"),
     ("getattr_joined", "def f(o): return getattr(o, '__glo' + 'bals__')", "getattr() with a computed"),
     ("getattr_literal_dunder", "def f(o): return getattr(o, '__globals__')",
@@ -333,6 +360,21 @@ def test_findings_name_the_line_and_the_construct():
 # --- allowed: honest solutions in every style we know ------------------------------------------
 
 ALLOWED = [
+    ("builtin_name_as_parameter", "def cross_entropy(input, target):\n    return input[target]"),
+    ("builtin_name_as_lambda_parameter", "g = lambda input: input + 1"),
+    ("builtin_name_as_method_parameter", "class A:\n    def f(self, input):\n        return input"),
+    ("builtin_name_parameter_read_in_nested_scopes", """
+        def f(input, open):
+            def g():
+                return input, open
+            h = lambda: input
+            return [input * k for k in range(2)], g, h
+        """),
+    ("builtin_name_as_local_variable", "def f(x):\n    vars = x * 2\n    input = vars + 1\n"
+     "    del vars\n    return input"),
+    ("jax_config_flag_read", "import jax\nimport jax.numpy as jnp\n"
+     "DTYPE = jnp.float64 if jax.config.jax_enable_x64 else jnp.float32\n"
+     "P = jax.config.jax_default_matmul_precision"),
     ("shape_strings_in_annotations", "from __future__ import annotations\n"
      "def f(x: Float[Array, 'b t d'], y: 'Float[Array, \"*batch #n ... 3\"]') -> None: pass"),
     ("vjp_of_a_bound_dunder_call", """

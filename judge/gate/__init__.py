@@ -15,7 +15,8 @@ What is refused, and why (``docs/students.md``, The source gate, says it in a st
   them): they expose JAX internals (``jax.core``, ``jax.interpreters``, ``jax.extend``,
   ``jax.lib``), foreign code or serialized programs (``jax.ffi``, ``jax.export``,
   ``jax.experimental`` with its callbacks and executable deserialization), process-wide
-  settings and listeners (``jax.config``, ``jax.monitoring``), files and servers
+  settings and listeners (``jax.config``, ``jax.monitoring``; ``jax.config.<flag>`` is read
+  for the numeric flags in ``READABLE_CONFIG_FLAGS``), files and servers
   (``jax.profiler``, ``jax.distributed``), raw memory and file formats (``numpy.lib`` with
   ``as_strided`` and ``format``, ``numpy.ctypeslib``), or build and load C code
   (``numpy.testing``, ``numpy.f2py``). Private modules (a component starting with ``_``),
@@ -30,7 +31,9 @@ What is refused, and why (``docs/students.md``, The source gate, says it in a st
 * frame, code, traceback, generator and coroutine attributes (``f_back``, ``tb_frame``,
   ``gi_frame``, ``co_*``, ...), whatever object they are taken from.
 * the built-ins ``eval``, ``exec``, ``compile``, ``__import__``, ``open``, ``breakpoint``,
-  ``input``, ``help``, ``globals``, ``locals``, ``vars`` (not even as a variable's name), and
+  ``input``, ``help``, ``globals``, ``locals``, ``vars`` (not even as a variable's name, except
+  a function's own parameter or local variable, which Python never resolves to the built-in:
+  ``judge.gate.shadows``), and
   ``getattr``/``setattr``/``delattr``/``hasattr`` except as a direct call with a string
   literal that is itself an allowed attribute; the same for the other functions that take
   attribute names as strings (``operator.attrgetter``/``methodcaller``, the ``assigned`` and

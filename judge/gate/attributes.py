@@ -10,7 +10,8 @@ import ast
 import string
 
 from judge.gate import reasons
-from judge.gate.imports import DENIED_MODULE_ATTRIBUTES, leads_to_allowed, module_verdict
+from judge.gate.imports import (DENIED_MODULE_ATTRIBUTES, READABLE_CONFIG_FLAGS, leads_to_allowed,
+                               module_verdict)
 from judge.gate.names import (CALLABLE_DUNDER_ATTRIBUTES, HARMLESS_DUNDER_ATTRIBUTES, MEMBER_NAMES, MODULE_NAMES,
                               NAME_ARGUMENT_FUNCTIONS, NAMED_TUPLE_FACTORIES, NAMEDTUPLE_API,
                               SUPER_DUNDERS, is_dunder, is_reflective)
@@ -46,6 +47,8 @@ class AttributeChecks:
             or (leads_to_allowed(full, self.allowed) and isinstance(self.parent(node), ast.Attribute)
                 and self.parent(node).value is node))
         if full is not None and not explicit and module_verdict(full, self.allowed) == "denied":
+            if full == "jax.config" and self._config_flag_read(node):
+                return
             if module_verdict(path, self.allowed) != "denied" or leads_to_allowed(path, self.allowed):
                 # reported once, where the denied part starts
                 self.refuse(node, f"'{full}'", reasons.DENIED)
@@ -72,6 +75,15 @@ class AttributeChecks:
         if not isinstance(node.ctx, ast.Load) and self.rooted_at_import(value):
             self.refuse(node, f"{'deleting' if isinstance(node.ctx, ast.Del) else 'assigning'} "
                               f"'{ast.unparse(node)}'", reasons.STORE_MODULE)
+
+    def _config_flag_read(self, node: ast.Attribute) -> bool:
+        """``jax.config`` read only as ``jax.config.<flag>``, a flag of
+        ``READABLE_CONFIG_FLAGS`` loaded (not assigned, deleted or called)."""
+        flag = self.parent(node)
+        return (isinstance(node.ctx, ast.Load) and isinstance(flag, ast.Attribute)
+                and flag.value is node and flag.attr in READABLE_CONFIG_FLAGS
+                and isinstance(flag.ctx, ast.Load)
+                and not (isinstance(self.parent(flag), ast.Call) and self.parent(flag).func is flag))
 
     def check_attribute_name(self, node, attr: str, construct: str, is_self: bool) -> bool:
         """Refuse ``attr`` by its name alone (unknown object); True when it passes."""

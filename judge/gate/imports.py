@@ -23,6 +23,12 @@ DENIED_SUBMODULES = (
     # (whose multiarray.scalar does) under public names: np.ma.core.mu, np.matrixlib...N
     "numpy.rec", "numpy.ma", "numpy.matrixlib", "numpy.matlib",
 )
+#: Flags of ``jax.config`` a submission may read as ``jax.config.<flag>`` (never write, call or
+#: hold ``jax.config`` itself): the numeric settings code picks a dtype or a precision by. A read
+#: changes nothing, and the judge never changes them while a submission runs, so they read the
+#: same in every trace and run (``jax_disable_jit``, which it may set, stays refused).
+READABLE_CONFIG_FLAGS = frozenset({"jax_enable_x64", "jax_default_matmul_precision",
+                                   "jax_numpy_rank_promotion", "jax_numpy_dtype_promotion"})
 #: Attribute names refused on any object (unless the attribute path is an import the spec
 #: allows): the last part of each denied submodule. ``extend`` is refused only where it is not
 #: called (``jax.extend.core``, ``m = x.extend``), so that ``list.extend(...)`` stays allowed.

@@ -9,7 +9,7 @@ import ast
 import re
 from collections import deque
 
-from judge.gate import parsing, reasons
+from judge.gate import parsing, reasons, shadows
 from judge.gate.attributes import AttributeChecks
 from judge.gate.calls import CallChecks
 from judge.gate.classes import ClassPatternChecks, bound_names
@@ -59,6 +59,7 @@ class Gate(AttributeChecks, CallChecks, ClassPatternChecks, ast.NodeVisitor):
         self.bindings: dict[str, int] = {}        # name -> how many places in the file bind it
         self.class_defs: dict[str, list] = {}      # name -> the class statements defining it
         self.string_constants: dict[str, str] = {}  # name -> the string literal it is bound to
+        self.local_bindings: dict = {}             # (id(function), name) -> it binds name
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -207,7 +208,7 @@ class Gate(AttributeChecks, CallChecks, ClassPatternChecks, ast.NodeVisitor):
         """A name the submission binds (parameter, function, import alias, handler...)."""
         if name is None:
             return
-        if name in REFUSED_BUILTINS:
+        if name in REFUSED_BUILTINS and not self._own_variable(node, name):
             self.refuse(node, f"the name '{name}'", f"it is the built-in {name}(): "
                         f"{REFUSED_BUILTINS[name]}; rename your variable if it is your own")
         elif name in NAME_ARGUMENT_BUILTINS:
@@ -262,9 +263,23 @@ class Gate(AttributeChecks, CallChecks, ClassPatternChecks, ast.NodeVisitor):
 
     # -- names ----------------------------------------------------------------------------
 
+    def _own_variable(self, node, name: str) -> bool:
+        """A refused built-in's name that is a function's own variable here: a parameter, or
+        a plain store, ``del`` or load of a name the function binds (``judge.gate.shadows``)."""
+        if is_dunder(name) or not isinstance(node, (ast.arg, ast.Name)):
+            return False
+        if isinstance(node, ast.arg):
+            return True
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) \
+                and not shadows.is_function_binding(node, self.parent):
+            return False
+        return shadows.is_local_variable(node, name, self.parent, self.local_bindings)
+
     def visit_Name(self, node: ast.Name) -> None:
         name = node.id
-        if name in REFUSED_BUILTINS:
+        if name in REFUSED_BUILTINS and self._own_variable(node, name):
+            pass
+        elif name in REFUSED_BUILTINS:
             self.refuse(node, f"the name '{name}'", REFUSED_BUILTINS[name] + (
                 "" if isinstance(node.ctx, ast.Load) else "; rename your variable"))
         elif name in NAME_ARGUMENT_BUILTINS and id(node) not in self.handled:
