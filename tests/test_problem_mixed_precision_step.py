@@ -52,7 +52,7 @@ def test_what_float16_replaces_is_refused_in_every_other_type(problem):
     assert {"float8_e4m3fn", "float8_e5m2", "int4", "bool"} <= others
     (rule,) = [r for r in problem.rules if r["id"] == "primitive_dtypes"]
     wide = [e for e in rule["forbid"] if "float16" not in e["dtypes"]]
-    assert len(wide) == 3 and all(set(e["dtypes"]) == others for e in wide)
+    assert len(wide) == 4 and all(set(e["dtypes"]) == others for e in wide)
 
 
 def test_cases_meet_the_constraints_and_overflow_only_in_float16(problem):

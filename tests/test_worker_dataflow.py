@@ -114,6 +114,22 @@ def test_a_data_divisor_counts_twice():
 F16 = jnp.float16
 
 
+def test_an_indexing_primitive_counts_its_data_indices_alone():
+    """A lookup at indices read off floating data (a table of squares indexed by float16 bits)
+    counts one data operand; data moved by constant indices or by labels, and a scatter's data
+    updates at constant indices, count none."""
+    table = jnp.arange(16, dtype=jnp.float32) ** 2
+    bits = lambda a: lax.bitcast_convert_type(a.astype(jnp.float16), jnp.uint16).astype(jnp.int32) & 15  # noqa: E731
+    lookups = ("gather", "dynamic_slice", "scatter", "scatter-add")
+    assert _data_operands(lambda x: jnp.take(table, bits(x)), X, primitives=lookups) == [1]
+    assert _data_operands(lambda x: lax.dynamic_slice(table, (bits(x)[0, 0],), (2,)), X,
+                          primitives=lookups) == [1]
+    assert _data_operands(lambda x: jnp.zeros(16).at[bits(x)].add(1.0), X, primitives=lookups) == [1]
+    assert _data_operands(lambda x: x[:, jnp.array([2, 0])], X, primitives=lookups) == [0]
+    assert _data_operands(lambda y, x: x[y % 4], Y, X, primitives=lookups) == [0]
+    assert _data_operands(lambda x: jnp.zeros(4).at[jnp.arange(4)].set(x[:, 0]), X, primitives=lookups) == [0]
+
+
 def _widened(fn, *args, primitives=("dot_general", "mul")):
     """The widened operands of each live float16 equation of these primitives."""
     typed = decode(program.summarize(jax.make_jaxpr(fn)(*args)), "program").typed

@@ -29,6 +29,12 @@ reciprocals and sums).
   elementwise products and sums in place of matrix products (even one scalar at a time), while a
   float32 unscale and update (``p - lr * g / loss_scale``: one data operand each) pass.
 
+An indexing primitive's data operands are its indices computed from floating data, not what it
+reads or writes (``primitive_names.INDEXING``): ``{primitives: [gather, ...], dtypes: [float32,
+int32, ...], of: operands, data: 1}`` refuses a lookup at indices read off the data, a constant
+table of the float16 values' squares indexed by a value's float16 bits (``bitcast_convert_type``)
+being a square without a product, while data moved by constant indices, or by labels, passes.
+
 With ``widened: N``
 it must have at least N operands that are floating data some equation on their way from the
 input arrays computed in a type other than float16, not merely cast or moved (``judge.worker.
@@ -58,8 +64,10 @@ SIDES = {"operands": "operands", "results": "results", "either": "operands or re
 def _said(entry: dict) -> str:
     side = SIDES[entry.get("of", "either")]
     data, wide = entry.get("data"), entry.get("widened")
+    what = ("an index", "indices") if set(entry["primitives"]) <= primitive_names.INDEXING else \
+        ("an operand", "operands")
     of_data = "" if not data else \
-        f" and {'an operand' if data == 1 else f'at least {data} operands'} computed from the input arrays"
+        f" and {what[0] if data == 1 else f'at least {data} {what[1]}'} computed from the input arrays"
     if wide:
         of_data += (f" and {'an operand' if wide == 1 else f'at least {wide} operands'} computed "
                     f"from the input arrays in another type than float16 (not only cast or moved)")

@@ -33,6 +33,12 @@ ALIASES = {
     "scan": ("scan",),
     "cond": ("cond", "switch"),
     "callback": ("pure_callback", "io_callback", "callback", "debug_callback"),
+    # JAX names its scatters with a hyphen, which a spec's names do not take
+    "scatter_add": ("scatter_add", "scatter-add"),
+    "scatter_mul": ("scatter_mul", "scatter-mul"),
+    "scatter_min": ("scatter_min", "scatter-min"),
+    "scatter_max": ("scatter_max", "scatter-max"),
+    "scatter_sub": ("scatter_sub", "scatter-sub"),
 }
 _CANONICAL = {name: canonical for canonical, names in ALIASES.items() for name in names}
 
@@ -55,3 +61,8 @@ def count(primitives, name: str) -> int:
 #: rule on the program cannot see what happens inside them.
 OPAQUE = ("call_exported", "ffi_call", "custom_call", "tpu_custom_call", "mosaic_gpu_call",
           "triton_kernel_call")
+
+#: Primitives that read or write at indices: to ``primitive_dtypes``'s count of data operands,
+#: their data operands are their indices computed from floating data (``judge.worker.dataflow``).
+INDEXING = frozenset({"gather", "dynamic_slice", "dynamic_update_slice", "scatter", "scatter_add",
+                      "scatter_mul", "scatter_min", "scatter_max", "scatter_sub"})

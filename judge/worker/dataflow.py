@@ -72,12 +72,27 @@ SCALINGS = frozenset({"reduce_sum", "cumsum", "mul", "div", "neg", "add", "add_a
 #: Primitives whose second operand divides: nonlinear in it.
 DIVIDES = frozenset({"div", "rem"})
 
+#: Indexing primitives -> where their index operands lie among their operands (the others are
+#: read or written): a gather's and a scatter's second, a dynamic slice's starts.
+_SCATTERS = ("scatter", "scatter-add", "scatter_add", "scatter-mul", "scatter_mul", "scatter-min",
+             "scatter_min", "scatter-max", "scatter_max", "scatter-sub", "scatter_sub")
+INDEXED = {"gather": slice(1, 2), "dynamic_slice": slice(1, None),
+           "dynamic_update_slice": slice(2, None), **{name: slice(1, 2) for name in _SCATTERS}}
+
 
 def operands(eqn, found: dict) -> int:
     """How many of ``eqn``'s operands are data (``found``: ``values``' marks), a quotient's (or a
     remainder's) divisor counted twice: ``1 / a`` is a nonlinear function of ``a`` (``a * a`` is
     ``1 / (1 / a - 1 / (a + 1)) - a``), so a quotient by a data value counts as a product of two,
-    while ``g / loss_scale``, by a scalar input, has one."""
+    while ``g / loss_scale``, by a scalar input, has one.
+
+    An indexing primitive's data operands are its indices computed from floating data, whatever
+    it reads: a table of constants indexed by the float16 bits of a value (``bitcast_convert_type``)
+    holds any function of it, its square say, while data moved by constant indices (or by labels)
+    is not computed with."""
+    where = INDEXED.get(eqn.primitive.name)
+    if where is not None:
+        return sum(found.get(id(v), NONE) >= FLOATING for v in eqn.invars[where])
     count = sum(id(v) in found for v in eqn.invars)
     if eqn.primitive.name in DIVIDES and len(eqn.invars) == 2 and id(eqn.invars[1]) in found:
         count += 1
