@@ -63,7 +63,8 @@ one): its outputs carry all of its inputs' labels, and a marker inside it counts
 Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read everywhere.
 A ``cond`` whose index is computed from constants alone (``flow_consts``) takes the same branch
 on every input: it is followed as that branch alone, as a call, and what is said above of a
-``cond`` is said of the others.
+``cond`` is said of the others; a ``select_n`` whose predicate is known so, one value at every
+entry, gives the labels of the case it picks (a move of it), and not the others'.
 
 Which function computed a value: the input marker of function n gives its input I(n) (and takes
 off C(n): what was computed from an earlier input of it, and F(n), S(n) and Z(n): what an
@@ -271,12 +272,14 @@ class Flow:
         if found is not None:  # a piece of the cotangent; where it is one already, kept as it is
             labels = frozenset().union(*ins[1:])
             return [labels if ("k", *found) in labels else flow_pieces.piece(labels, *found)] * n_out
-        out = frozenset().union(*ins)
+        chosen = self.constants.case(eqn) if name == "select_n" else None
+        # a select whose predicate is known from constants gives the case it picks, moved
+        out = frozenset().union(*ins) if chosen is None else ins[1 + chosen]
         if (self.plumbed or flow_pieces.has_piece(out)) and out & {A, P} and not self._moves(eqn, ins, kin):
             out = (out - {A, P}) | {M}
         if not self._passes(eqn, kin):
             out = lab.computed(out) - {XM}
-        elif name == "select_n" and not all(XM in labels for labels in ins[1:]):
+        elif name == "select_n" and chosen is None and not all(XM in labels for labels in ins[1:]):
             out = out - {XM}  # x chosen beside another value at some places: not x moved
         elif name in lab.JOINS and not all(XM in labels for labels in ins[:lab.JOINS[name]]):
             out = out - {XM}  # x joined with another value: a part of it is not x moved
@@ -290,6 +293,8 @@ class Flow:
         name = eqn.primitive.name
         if name in lab.PASSING:
             return True
+        if name == "reduce_precision":
+            return lab.keeps_precision(eqn)
         if name in ("mul", "div") and len(eqn.invars) == 2:
             kinds = {v: k for v, k in zip(eqn.invars, kin) if lab.is_var(v) and k}
             return any(lab.one(v, kinds) for v in eqn.invars[1 if name == "div" else 0:])
