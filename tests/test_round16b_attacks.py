@@ -7,13 +7,17 @@ are plain attributes, ``typing.Protocol``s, ``functools.partial(jax.jit, static_
 decorators, ``jax.lax.cond`` on a Python bool with lambdas, ``jax.numpy`` imported as ``np``,
 long docstrings with examples, ``jnp.asarray(..., dtype=...)`` on every value, a Python call
 counter kept for a log line. Around the custom_vjp rules: residuals stored in a dict tree or a
-tuple tree, a backward rule that reads ``x`` from its closure, a quantizer that rounds by the
+tuple tree, a backward rule that reads ``x`` from its closure or the ratio from a dict cell its
+forward rule wrote, a quantizer that rounds by the
 float32 trick ``(r + 1.5 * 2**23) - 1.5 * 2**23``, and the layer applied to ``x`` moved in ways
 the dataflow must read as moves: tiled by ``jnp.tile`` or ``jnp.resize`` and cut back (refused
 until ``tile``, the primitive both bind, counted as a move), viewed through its bits and back
 (refused until a ``bitcast_convert_type`` counted as one), each entry repeated, passed through
 ``reduce_precision`` at full precision, rolled and rolled back, reversed twice by ``flip`` and
-``lax.rev``, permuted by ``take`` in ``clip`` mode and put back, flattened by ``lax.collapse``,
+``lax.rev``, permuted by ``take`` in ``clip`` mode or a hand-written ``gather`` and put back, reordered by a
+``sort`` along permutation keys (refused until each output of a sort of several operands was
+read as its own operand moved), windowed by ``dynamic_slice`` at a data index over the whole
+width (refused until such a window ignored its clamped start), flattened by ``lax.collapse``,
 times a one cast from an int, chosen by ``jnp.where`` on a Python ``True`` or ``lax.select_n`` on
 a predicate of constants (refused until a select whose predicate is one value known from
 constants was read as the case it picks), or chosen entry by entry between ``x`` and ``x``
@@ -29,7 +33,9 @@ bit-cast round trip with the rounding done outside it by the float32 trick (the 
 pulled back alone, accepted until a bit-cast round trip gave its input back as a move), the
 layer pulled back at ``where(False, x, 0)``, at a jitted ``where`` whose flag is ``True`` in
 one call and ``False`` in another, or at ``x`` reduced to one bit of precision (accepted until
-``reduce_precision`` counted as a move only at its operand's own precision), a central
+``reduce_precision`` counted as a move only at its operand's own precision), at zeros sorted by
+``x`` as keys, at zeros written over ``x`` by a whole-width ``dynamic_update_slice``, at a
+hand-written ``gather`` filling out of bounds, a central
 difference of gradients, ``linalg.norm`` squared (NaN at a zero row) and of the full difference,
 ``minimum(1, c / sqrt(s))`` unguarded, ``log(softmax)``, a running sum scaled by
 ``decay**-k``, weights and bias clipped apart, a warmup counted from one and a weight decay on
