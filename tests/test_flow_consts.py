@@ -145,3 +145,58 @@ def test_the_program_evaluated_holds_the_constants_read():
     assert [Constants(mine).branch(e) for e in conds] == [1]
     (got,) = jax.core.eval_jaxpr(mine.jaxpr, mine.consts, X)
     np.testing.assert_array_equal(np.asarray(got), 2 * np.asarray(X))
+
+
+def _cases(fn, *args, eager: bool = True) -> list:
+    """The case each ``select_n`` of ``fn``'s program picks everywhere by its constants (None:
+    unknown), in the order the program holds them, nested ones after their own."""
+    if eager:
+        with jax.disable_jit():
+            closed = jax.make_jaxpr(fn)(*args)
+    else:
+        closed = jax.make_jaxpr(fn)(*args)
+    known = Constants(closed)
+    found = []
+
+    def walk(jaxpr):
+        for eqn in jaxpr.eqns:
+            if eqn.primitive.name == "select_n":
+                found.append(known.case(eqn))
+            for value in eqn.params.values():
+                for sub in sub_jaxprs(value):
+                    walk(sub)
+    walk(closed.jaxpr)
+    return found
+
+
+BIG = jnp.ones(300)
+
+
+@pytest.mark.parametrize("fn, picked", [
+    (lambda v: jnp.where(True, v, 0.0), 1),                       # a Python bool, broadcast
+    (lambda v: jnp.where(False, v, 0.0), 0),
+    (lambda v: lax.select_n(jnp.full(v.shape, False), v, -v), 0),  # 300 entries, one value
+    (lambda v: lax.select_n(jnp.full(v.shape, 1), v, -v, v * 0), 1),
+])
+def test_a_select_on_one_constant_value_names_its_case(fn, picked):
+    assert _cases(fn, BIG) == [picked]
+    assert _cases(fn, BIG, eager=False) == [picked]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda v: lax.select_n(jnp.arange(v.shape[0]) < 2, v, -v),                # iota: not read
+    lambda v: lax.select_n(jnp.array([True, False, True]), v[:3], -v[:3]),  # not one value
+    lambda v: lax.select_n(v > 0, v, -v),                                   # reads an input
+    lambda v: lax.select_n(jnp.full(v.shape, 2), v, -v),                    # no such case
+])
+def test_a_select_on_anything_else_is_unknown(fn):
+    assert _cases(fn, BIG) == [None]
+
+
+def test_a_select_shared_by_two_calls_keeps_only_what_both_give():
+    @jax.jit
+    def gate(keep, v):
+        return jnp.where(keep, v, 0.0)
+
+    assert set(_cases(lambda v: gate(True, v) + gate(True, v * 2), X, eager=False)) == {1}
+    assert set(_cases(lambda v: gate(True, v) + gate(False, v * 2), X, eager=False)) == {None}

@@ -1,6 +1,7 @@
 """The values of a traced program that are constants of it, for the custom_vjp dataflow
 (``provenance``): which branch a ``cond`` or ``switch`` whose index is computed from constants
-alone takes on every input (``Constants.branch``). Decides nothing.
+alone takes on every input (``Constants.branch``), and which case a ``select_n`` whose predicate
+is (``Constants.case``). Decides nothing.
 
 A value is known where it is a literal, or a small integer or bool JAX array among the whole
 program's constants (the worker replaces every constant by its own copy as soon as the program
@@ -8,7 +9,8 @@ is traced, ``judge.worker.owned``, so that the program evaluated holds what was 
 NumPy constant, and one of a nested jaxpr, stays unknown); or computed
 from known values alone by an exact integer or bool operation (``EXACT``: sums, products,
 comparisons, clamps, selections, casts between integer types, moves), through calls
-(``jit``) that pass them on. Arithmetic is done on Python integers, and a result that does not
+(``jit``) that pass them on; a broadcast of one known value is known as that value at any size
+(``Constants.case``: which case a ``select_n`` on it picks). Arithmetic is done on Python integers, and a result that does not
 fit its type (a wrap-around), a quotient or remainder by zero, or any float makes the value
 unknown: what is known is what every evaluation of the program computes, whichever evaluator
 runs it. Anything else is unknown: an input (the factor too), a shape under symbolic dims
@@ -45,6 +47,7 @@ class Constants:
 
     def __init__(self, closed=None):
         self.values: dict = {}  # variable -> its value (an ndarray), or _UNKNOWN
+        self.uniform: dict = {}  # variable broadcast from one known value -> it, or _UNKNOWN
         self._seen: set = set()
         if closed is None:
             return
@@ -71,6 +74,24 @@ class Constants:
             return None
         return int(index)
 
+    def case(self, eqn) -> int | None:
+        """The case a ``select_n`` picks at every entry where its predicate is known, the same
+        everywhere (a literal, a known value, or a broadcast of one known value of any size) and
+        names one of its cases, else None."""
+        which = eqn.invars[0] if eqn.invars else None
+        if which is None:
+            return None
+        value = self.value(which)
+        if value is None and is_var(which):
+            found = self.uniform.get(which)
+            value = None if found is _UNKNOWN else found
+        if value is None or value.size == 0:
+            return None
+        first = int(value.reshape(-1)[0])
+        if not bool(np.all(value == first)) or not 0 <= first < len(eqn.invars) - 1:
+            return None
+        return first
+
     # --- the walk ---------------------------------------------------------------------------
 
     def _set(self, var, value) -> None:
@@ -81,6 +102,18 @@ class Constants:
             self.values[var] = _UNKNOWN if value is None else value
         elif old is not _UNKNOWN and (value is None or not _same(old, value)):
             self.values[var] = _UNKNOWN
+
+    def _set_uniform(self, var, operand) -> None:
+        """Note that ``var`` broadcasts ``operand``: one known value (None: unknown, or several
+        values), whatever its size; a place that gives another value leaves it unknown."""
+        value = None
+        if operand is not None and operand.size and bool(np.all(operand == operand.reshape(-1)[0])):
+            value = operand.reshape(-1)[:1].reshape(())
+        old = self.uniform.get(var)
+        if old is None and var not in self.uniform:
+            self.uniform[var] = _UNKNOWN if value is None else value
+        elif old is not _UNKNOWN and (value is None or not _same(old, value)):
+            self.uniform[var] = _UNKNOWN
 
     def _walk(self, jaxpr, consts, inputs: list) -> list:
         """Record the values of ``jaxpr``'s variables given its constants and its inputs' values
@@ -100,6 +133,8 @@ class Constants:
             outs = self._equation(eqn)
             for var, value in zip(eqn.outvars, outs):
                 self._set(var, value)
+            if eqn.primitive.name == "broadcast_in_dim" and eqn.invars and eqn.outvars:
+                self._set_uniform(eqn.outvars[0], self.value(eqn.invars[0]))
         return [self.value(v) for v in jaxpr.outvars]
 
     def _equation(self, eqn) -> list:

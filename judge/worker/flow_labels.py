@@ -10,6 +10,8 @@ rule of a bound function returned), and the per-function tuples ``("i", n)``, ``
 
 from __future__ import annotations
 
+import ml_dtypes
+
 #: Call primitives (their names across the JAX versions supported) and the parameter holding the
 #: sub-jaxpr that takes the equation's inputs and gives its outputs. Only these are followed: a
 #: primitive such as ``reduce`` also holds a ``jaxpr``, but its inputs are not the equation's.
@@ -27,20 +29,25 @@ SAME_VALUE = frozenset({"convert_element_type", "broadcast_in_dim", "reshape", "
 
 #: What a cotangent outside every rule may pass through under ``plumbed``: its value moved,
 #: not changed (and ``add``: a sum of contributions). ``stack`` and ``unstack`` are the
-#: primitives ``jnp.stack`` and ``jnp.unstack`` bind, each the other's transpose.
+#: primitives ``jnp.stack`` and ``jnp.unstack`` bind, each the other's transpose, and ``tile``
+#: the one ``jnp.tile`` (and ``jnp.resize``) binds.
 PLUMBING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
                        "convert_element_type", "copy", "copy_p", "add", "add_any", "concatenate",
-                       "stack", "unstack", "split", "slice", "dynamic_slice",
+                       "stack", "unstack", "split", "tile", "slice", "dynamic_slice",
                        "dynamic_update_slice", "gather", "scatter-add", "scatter_add", "pad",
                        "reduce_sum", "select_n", "rev", "zeros_like", "symbolic_zeros",
                        "stop_gradient", "optimization_barrier"})
 
 #: What gives a value back as it is, moved and not changed: a function whose output is its
-#: input passed through these computes nothing (its output marker gives no F(n)).
+#: input passed through these computes nothing (its output marker gives no F(n)). A
+#: ``bitcast_convert_type`` keeps the bits it is given (a round trip through int32 is the value
+#: itself); ``reduce_precision`` passes a value only at its type's own precision
+#: (``keeps_precision``): below it, it rounds.
 PASSING = frozenset({"reshape", "broadcast_in_dim", "squeeze", "expand_dims", "transpose",
                       "convert_element_type", "copy", "copy_p", "concatenate", "stack", "unstack",
-                      "split", "slice", "dynamic_slice", "dynamic_update_slice", "gather", "pad",
-                      "select_n", "rev", "stop_gradient", "optimization_barrier", "reduce_precision"})
+                      "split", "tile", "slice", "dynamic_slice", "dynamic_update_slice", "gather",
+                      "pad", "select_n", "rev", "stop_gradient", "optimization_barrier",
+                      "bitcast_convert_type"})
 
 #: What joins values into one, and how many of its first operands are joined (the rest are
 #: indices): x moved only where every one of them is x moved (``provenance``), since a slice of
@@ -54,6 +61,17 @@ R = "r"                            # what a backward rule of a bound function re
 NONE: frozenset = frozenset()
 ROUNDS = 10_000  # a loop's rounds at most: each adds a label to a carry (finitely many) or ends
 COTANGENT = frozenset({A, P, M})
+
+
+def keeps_precision(eqn) -> bool:
+    """Whether a ``reduce_precision`` keeps at least its operand type's own exponent and
+    mantissa bits, and so gives every value back as it is."""
+    try:
+        info = ml_dtypes.finfo(eqn.invars[0].aval.dtype)
+        return (int(eqn.params["exponent_bits"]) >= info.nexp
+                and int(eqn.params["mantissa_bits"]) >= info.nmant)
+    except Exception:  # noqa: BLE001 - a type or form not read here: it may round
+        return False
 
 
 def inside(labels) -> bool:

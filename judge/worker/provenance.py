@@ -63,7 +63,10 @@ one): its outputs carry all of its inputs' labels, and a marker inside it counts
 Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read everywhere.
 A ``cond`` whose index is computed from constants alone (``flow_consts``) takes the same branch
 on every input: it is followed as that branch alone, as a call, and what is said above of a
-``cond`` is said of the others.
+``cond`` is said of the others; a ``select_n`` whose predicate is known so, one value at every
+entry, gives the labels of the case it picks (a move of it), and not the others'. A ``sort`` of
+several operands moves each (``_sorted``), and a ``dynamic_slice`` or ``dynamic_update_slice``
+whose window is the whole operand ignores its start, which JAX clamps to 0 (``_whole_window``).
 
 Which function computed a value: the input marker of function n gives its input I(n) (and takes
 off C(n): what was computed from an earlier input of it, and F(n), S(n) and Z(n): what an
@@ -271,12 +274,19 @@ class Flow:
         if found is not None:  # a piece of the cotangent; where it is one already, kept as it is
             labels = frozenset().union(*ins[1:])
             return [labels if ("k", *found) in labels else flow_pieces.piece(labels, *found)] * n_out
-        out = frozenset().union(*ins)
+        if name == "sort" and len(ins) > 1:
+            return self._sorted(eqn, ins)
+        chosen = self.constants.case(eqn) if name == "select_n" else None
+        # a select whose predicate is known from constants gives the case it picks, moved
+        out = frozenset().union(*ins) if chosen is None else ins[1 + chosen]
+        if _whole_window(eqn):  # the index is clamped to 0: the window is the whole value
+            ins = [ins[0]] if name == "dynamic_slice" else [ins[1], ins[1]]
+            out = frozenset().union(*ins)
         if (self.plumbed or flow_pieces.has_piece(out)) and out & {A, P} and not self._moves(eqn, ins, kin):
             out = (out - {A, P}) | {M}
         if not self._passes(eqn, kin):
             out = lab.computed(out) - {XM}
-        elif name == "select_n" and not all(XM in labels for labels in ins[1:]):
+        elif name == "select_n" and chosen is None and not all(XM in labels for labels in ins[1:]):
             out = out - {XM}  # x chosen beside another value at some places: not x moved
         elif name in lab.JOINS and not all(XM in labels for labels in ins[:lab.JOINS[name]]):
             out = out - {XM}  # x joined with another value: a part of it is not x moved
@@ -284,12 +294,27 @@ class Flow:
             out = out - {XM}  # an index out of bounds gives the fill value, not x
         return [lab.mixed(smooth.after(eqn, ins, out))] * n_out
 
+    def _sorted(self, eqn, ins) -> list[frozenset]:
+        """A sort of several operands permutes each in the order of its keys: output i is
+        operand i moved, beside what the keys carry (they choose the order), and x moved only
+        where that operand is (zeros sorted by x are not x)."""
+        keys = frozenset().union(*ins[:eqn.params.get("num_keys", 1)]) - {XM}
+        outs = []
+        for labels in ins:
+            out = labels | keys
+            if (self.plumbed or flow_pieces.has_piece(out)) and out & {A, P}:
+                out = (out - {A, P}) | {M}  # a cotangent is never sorted by JAX's own pullbacks
+            outs.append(lab.mixed(smooth.after(eqn, ins, out)))
+        return outs
+
     def _passes(self, eqn, kin) -> bool:
         """Does this equation give a value back as it is, moved (``lab.PASSING``), or changed by
         nothing (a product with a constant one, a sum with a literal zero)?"""
         name = eqn.primitive.name
         if name in lab.PASSING:
             return True
+        if name == "reduce_precision":
+            return lab.keeps_precision(eqn)
         if name in ("mul", "div") and len(eqn.invars) == 2:
             kinds = {v: k for v, k in zip(eqn.invars, kin) if lab.is_var(v) and k}
             return any(lab.one(v, kinds) for v in eqn.invars[1 if name == "div" else 0:])
@@ -442,3 +467,18 @@ def first_unscaled(base, scaled, factor: float, max_rules: int = 16):
             ok |= ~fixed & np.logical_or.reduce(scaled[..., None] == (wide[..., None] * part).astype(base.dtype), -1)
     bad = () if ok.all() else np.argwhere(~ok)
     return tuple(int(i) for i in bad[0]) if len(bad) else None
+
+
+def _whole_window(eqn) -> bool:
+    """A ``dynamic_slice`` whose window is its whole operand, or a ``dynamic_update_slice``
+    whose update is: JAX clamps the start so that the window fits, so it is 0 whatever the
+    index reads, and the result is the operand (the update) itself."""
+    name = eqn.primitive.name
+    try:
+        if name == "dynamic_slice":
+            return tuple(eqn.params["slice_sizes"]) == tuple(eqn.invars[0].aval.shape)
+        if name == "dynamic_update_slice":
+            return tuple(eqn.invars[1].aval.shape) == tuple(eqn.invars[0].aval.shape)
+    except (AttributeError, KeyError, IndexError, TypeError):
+        return False
+    return False
