@@ -32,12 +32,29 @@ def test_an_entry_moves_where_either_side_changes_it_and_neither_gives_nan():
     assert shift.first_unmoved(base[3:], plus[3:], minus[3:]) == (0,)  # -0.0 and 0.0 are one
     assert shift.first_unmoved(base, plus[:2], minus) == ()
     assert shift.first_unmoved(np.zeros((0,)), np.zeros((0,)), np.zeros((0,))) is None
+    excused = np.zeros(base.shape, bool)
+    excused[2] = True
+    assert shift.first_unmoved(base, plus, minus, excused=excused) == (3,)
+    excused[3] = True
+    assert shift.first_unmoved(base, plus, minus, excused=excused) is None
 
 
 def test_the_rule_refuses_values_that_stay_or_were_not_measured():
     out = {"values": np.array([0.5, 1.0], np.float32)}
     moved = ({"values": np.array([4.0, 4.0], np.float32)}, {"values": np.array([-4.0, 1.0], np.float32)})
-    assert custom_vjp_grads._moved("values", out, moved) is None
+    assert custom_vjp_grads._moved("values", out, moved, None) is None
     still = ({"values": out["values"]}, {"values": out["values"]})
-    assert custom_vjp_grads._moved("values", out, still).reason == "values_not_from_custom_vjp"
-    assert custom_vjp_grads._moved("values", out, None).reason == "values_not_from_custom_vjp"
+    assert custom_vjp_grads._moved("values", out, still, None).reason == "values_not_from_custom_vjp"
+    assert custom_vjp_grads._moved("values", out, None, None).reason == "values_not_from_custom_vjp"
+
+
+def test_an_entry_where_the_gradient_is_zero_may_stay():
+    out = {"values": np.array([0.5, 2.0], np.float32)}
+    moved = ({"values": np.array([4.0, 2.0], np.float32)}, {"values": np.array([-4.0, 2.0], np.float32)})
+    clipped = np.array([1.0, 0.0], np.float32)  # the rule passes nothing at the second entry
+    assert custom_vjp_grads._moved("values", out, moved, clipped) is None
+    assert custom_vjp_grads._moved("values", out, moved, np.array([1.0, -0.5], np.float32)) \
+        .reason == "values_not_from_custom_vjp"
+    # a gradient of another shape excuses nothing
+    assert custom_vjp_grads._moved("values", out, moved, np.zeros(3, np.float32)) \
+        .reason == "values_not_from_custom_vjp"

