@@ -13,6 +13,7 @@ import pytest
 
 from judge.worker.instrument import _variable_of
 from judge.worker.provenance import first_unscaled, trace_flow
+from judge.worker.shift import STILL
 
 MARK = "rsecretmarker"
 
@@ -311,11 +312,18 @@ def test_a_field_only_part_of_which_a_rule_returned_is_not_returned():
     assert flow["returned"] is False
 
 
-def made_by(t, n=0):
-    """What the instrument does to what function n returns (its output marker)."""
+def made_by(t, n=0, moved=True):
+    """What the instrument does to what function n returns (its output marker): the value kept
+    by a ``select_n`` on whether the factor lies outside ``[0, STILL]``, less what it lies
+    outside by; with ``moved`` False, the form of an input marker (a subtraction of a zero
+    only), which is not an output marker."""
     k = FACTOR[-1]
     with jax.named_scope(f"{MARK}out{n}"):
-        return jax.lax.sub(t, _zero(k))
+        if not moved:
+            return jax.lax.sub(t, _zero(k))
+        still = jax.lax.clamp(0.0, k, STILL)
+        kept = jax.lax.select_n(jax.lax.ne(still, k), t, jax.lax.full_like(t, 0))
+        return jax.lax.sub(kept, jax.lax.convert_element_type(jax.lax.sub(still, k), t.dtype))
 
 
 def computed_of(fn):
@@ -358,6 +366,8 @@ NOT_COMPUTED = {
     "another function computes it": lambda x, c, k: (
         _grads(x, c, k), made_by(jnp.round(applied(x, 1)), 1)),
     "no function's output": lambda x, c, k: (_grads(x, c, k), jnp.round(x)),
+    "marked as an input marker is, not as a function's output": lambda x, c, k: (
+        _grads(x, c, k), made_by(jnp.round(x * 2) / 2, moved=False)),
 }
 
 

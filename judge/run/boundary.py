@@ -102,6 +102,9 @@ class Evidence:
     instrument_intact: bool | None = None
     provenance: Provenance | None = None
     scaled: Any = None       # the output with the backward rules scaled (decoded), or None
+    #: with the rule's ``values``: the output with every custom_vjp function's output moved far
+    #: up and far down (decoded, ``judge.worker.shift``), or None where not measured
+    shifted: tuple | None = None
 
 
 #: The evidence of a case that reported none.
@@ -245,7 +248,12 @@ def _evidence(raw, where: str, expected: Expected, complete: bool) -> Evidence:
     rule_keys = ("instrument_intact", "provenance", "scaled")
     required = ("custom_vjp_applied", "backward_runs") + \
         (rule_keys if complete and expected.grad_rule else ())
-    _keys(msg, where, required, ("cache_cleared",) + (rule_keys if expected.grad_rule else ()))
+    _keys(msg, where, required, ("cache_cleared",) + (rule_keys + ("shifted",) if expected.grad_rule else ()))
+    shifted = msg.get("shifted")
+    if shifted is not None:
+        if not isinstance(shifted, list) or len(shifted) != 2:
+            _fail(f"{where}.shifted", "expected two outputs or null")
+        shifted = tuple(value(v, f"{where}.shifted[{i}]") for i, v in enumerate(shifted))
     provenance = None
     if "provenance" in msg:
         flow = _object(msg["provenance"], f"{where}.provenance")
@@ -265,7 +273,8 @@ def _evidence(raw, where: str, expected: Expected, complete: bool) -> Evidence:
         instrument_intact=_optional(_bool, msg.get("instrument_intact"),
                                     f"{where}.instrument_intact"),
         provenance=provenance,
-        scaled=_optional(value, msg.get("scaled"), f"{where}.scaled"))
+        scaled=_optional(value, msg.get("scaled"), f"{where}.scaled"),
+        shifted=shifted)
 
 
 def _probes(raw, where: str, expected: Expected, complete: bool) -> Probes:

@@ -176,3 +176,22 @@ def holds_jaxpr(value) -> bool:
     if hasattr(value, "eqns") or hasattr(getattr(value, "jaxpr", None), "eqns"):
         return True
     return isinstance(value, (tuple, list)) and any(holds_jaxpr(v) for v in value)
+
+
+def of_factor(eqn, kin: list) -> str | None:
+    """The kind of what ``eqn`` makes of the trace's factor alone (``kin``: its operands' kinds):
+    ``factor - factor``, the zero input markers subtract ("zero"); ``clamp(0, factor, STILL)``
+    ("clamped"), less the factor, the zero or the move a function's output marker subtracts
+    ("shift"), and whether the two differ, its ``select_n``'s predicate ("moving"), see
+    ``instrument`` and ``shift``; else None."""
+    name = eqn.primitive.name
+    if name == "sub" and kin == ["factor", "factor"]:
+        return "zero"
+    if name == "clamp" and kin == [None, "factor", None] and not any(
+            is_var(v) for v in (eqn.invars[0], eqn.invars[2])):
+        return "clamped"
+    if name == "sub" and kin == ["clamped", "factor"]:
+        return "shift"
+    if name == "ne" and sorted(map(str, kin)) == ["clamped", "factor"]:
+        return "moving"
+    return None

@@ -1,7 +1,6 @@
 """Worker-side instruments: what the judge learns about *how* a submission computed its output.
 
-Runs next to untrusted code, so it is installed before the submission is imported and keeps its
-own references to every JAX function it relies on.
+Runs next to untrusted code: installed before the submission is imported, with its own references.
 
 Why not just read the jaxpr? When ``jax.vjp`` is traced, JAX inlines a custom_vjp's forward and
 backward rules as plain operations; a ``custom_vjp_call`` equation survives only where the
@@ -16,9 +15,10 @@ worker also instruments ``jax.custom_vjp`` itself (``install``):
   ``<marker>in<n>a<k>``, whose name is random per run (k numbers each application): the
   *input marker*, which tells ``provenance`` which applications were to a value depending on
   the inputs;
-* what function n returns, its forward rule as its primal function, it marks the same way
-  under the scope ``<marker>out<n>`` (the *output marker of the function*): ``provenance``
-  tells a value the function computed from its input from its input passed through;
+* what function n returns, its forward rule as its primal function, it marks under the scope
+  ``<marker>out<n>`` (the *output marker of the function*): as it is where the factor lies in
+  ``[0, shift.STILL]``, and one large number at the factors of ``shift``. ``provenance`` tells
+  a value the function computed from its input from its input passed through;
 * every time JAX runs a backward rule it marks the rule's cotangent input (the *cotangent
   marker*, the same subtraction of a zero) and multiplies everything the rule returns by the
   factor (the *output marker*). Both are recorded as the very jaxpr variables they define,
@@ -36,10 +36,8 @@ carries it through ``cond``, ``switch``, ``scan`` and loops as it carries any ar
 residual, and the backward rule marks with it. A tracer a rule captured from outside would be a
 constant of a jaxpr JAX traces apart (a branch it transposes), which it cannot evaluate.
 
-The state lives in the closure ``install`` returns, not in a module-level name.
-
-The jaxpr walk still reports every primitive (callbacks are visible there) and any
-``custom_vjp_call`` that is present, under the names used by the supported JAX versions.
+The state lives in the closure ``install`` returns, not in a module-level name. The jaxpr walk
+still reports every primitive (callbacks are visible there) and any ``custom_vjp_call``.
 """
 
 from __future__ import annotations
@@ -56,6 +54,7 @@ import jax.numpy
 from . import jaxapi
 from .rule_identity import function as _rule_key, static as _static_key
 from .program import sub_jaxprs  # the one walk into nested jaxprs
+from .shift import STILL
 
 CUSTOM_VJP_PRIMITIVES = jaxapi.CUSTOM_VJP_PRIMITIVES
 
@@ -67,7 +66,8 @@ _named_scope = jax.named_scope
 _issubdtype = jax.numpy.issubdtype
 _asarray = jax.numpy.asarray
 _mul, _sub, _convert = jax.lax.mul, jax.lax.sub, jax.lax.convert_element_type
-_full = jax.lax.full
+_full, _full_like, _clamp, _select_n, _ne = (jax.lax.full, jax.lax.full_like, jax.lax.clamp,
+                                             jax.lax.select_n, jax.lax.ne)
 _register = jax.tree_util.register_pytree_node
 
 _resolve_kwargs = jaxapi.resolve_kwargs()  # how custom_vjp itself turns keywords into positions
@@ -130,12 +130,8 @@ class Recorder(tuple):
     def __new__(cls, tracked, begin, stop, counts, intact, made):
         return tuple.__new__(cls, (tracked, begin, stop, counts, intact, made))
 
-    tracked = property(lambda self: tuple.__getitem__(self, 0))
-    begin = property(lambda self: tuple.__getitem__(self, 1))
-    stop = property(lambda self: tuple.__getitem__(self, 2))
-    counts = property(lambda self: tuple.__getitem__(self, 3))
-    intact = property(lambda self: tuple.__getitem__(self, 4))
-    made = property(lambda self: tuple.__getitem__(self, 5))
+    tracked, begin, stop, counts, intact, made = (
+        property(lambda self, i=i: tuple.__getitem__(self, i)) for i in range(6))
 
 
 def install(marker: str) -> Recorder:
@@ -157,8 +153,7 @@ def install(marker: str) -> Recorder:
         return numbers[key]
 
     def floating(t) -> bool:
-        dtype = getattr(t, "dtype", None)
-        return dtype is not None and _issubdtype(dtype, _inexact)
+        return getattr(t, "dtype", None) is not None and _issubdtype(t.dtype, _inexact)
 
     def inexact(t) -> bool:
         return isinstance(t, _Tracer) and floating(t)
@@ -226,11 +221,16 @@ def install(marker: str) -> Recorder:
         with _named_scope(scope):
             return _sub(t, zero_of(factor, t.dtype))
 
+    def mark_moved(scope, factor, t):
+        with _named_scope(scope):
+            still = _clamp(0.0, factor, STILL)  # the factor, a float32 scalar, in [0, STILL]
+            kept = _select_n(_ne(still, factor), t, _full_like(t, 0))  # t, or zeros outside
+            return _sub(kept, _convert(_sub(still, factor), t.dtype))  # less +0.0 or -(outside)
+
     def mark_made(factor, fn, out):
-        """The function's primal output, each floating array of it marked as input markers are,
-        under the scope ``<marker>out<n>`` (the *output marker of the function*)."""
+        """The function's primal output, its floating arrays under the output marker."""
         scope = f"{marker}out{fn}"
-        return _tree_map(lambda t: mark_in(scope, factor, t) if inexact(t) else t, out)
+        return _tree_map(lambda t: mark_moved(scope, factor, t) if inexact(t) else t, out)
 
     def marked(self, fn: int, application: int):
         """The original custom_vjp of ``self``'s function, rules and options, with the factor
@@ -340,7 +340,8 @@ WATCHED = {
     "jax.custom_derivatives": ("custom_vjp",),
     __name__: ("Recorder", "install", "walk_primitives", "CONCRETIZATION_ERRORS",
                "_OriginalCustomVJP", "_tree_map", "_tree_leaves", "_Tracer", "_named_scope",
-               "_issubdtype", "_inexact", "_asarray", "_mul", "_sub", "_convert", "_register",
+               "_issubdtype", "_inexact", "_asarray", "_mul", "_sub", "_convert", "_clamp", "_select_n",
+               "_ne", "_full_like", "_register",
                "_resolve_kwargs", "_named_like",
                "_variable_of", "_called_by_jax", "_static_key", "_rule_key"),
 }

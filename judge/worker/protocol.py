@@ -71,7 +71,7 @@ Channels
        "evidence": {"custom_vjp_applied": 2, "backward_runs": 1, "instrument_intact": true,
                     "provenance": {"reached": false, "used": true, "returned": true, "rules": 1, "opaque": 0,
                                    "computed": true},  # computed: with the grad rule's values
-                    "scaled": VALUE | null, "cache_cleared": false} | null,
+                    "scaled": VALUE | null, "shifted": [VALUE, VALUE] | null, "cache_cleared": false} | null,
        "program": {"equations": 412, "primitives": {"dot_general": 6, ...},
                    "live": {"dot_general": 5, ...},
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
@@ -89,9 +89,10 @@ Channels
       {"type": "done", "ops": [{"p": "reduce_sum", "params": {...}, "in": [["float32", [5, 3]]]}]}
 
   ``evidence`` (only with ``grad_rule``) is measured on one trace of the case whose backward rules'
-  outputs are multiplied by a traced factor: ``scaled`` is the output evaluated with it at the
-  case's ``factor`` (drawn by the judge, a power of two), and ``provenance`` the dataflow of the
-  cotangent input to the rule's field (``provenance.py``): ``reached`` when some part of the field
+  outputs are multiplied by a traced factor: ``scaled`` is the output at the case's ``factor`` (a
+  power of two the judge draws), ``shifted`` (with ``values``) the output with the custom_vjp
+  functions' outputs moved far up and down (``shift``), ``provenance`` the dataflow of the
+  cotangent to the rule's field (``provenance.py``): ``reached`` when some part of the field
   carries the cotangent other than through a backward rule's own cotangent input (a raw cotangent,
   one mixed with x outside every rule, or one still inside a rule), ``used`` when the field depends
   on the cotangent at all, ``returned`` (false if absent) when each part of it is partly what a
@@ -100,10 +101,9 @@ Channels
   ``program`` (for the due ``decide`` case, once per key): the summary and primitives of the
   program its key traced, before any of it is evaluated. A ``decide`` case of a key answered
   ``"evaluate": false`` is ``skipped``: nothing evaluated, the ``program`` and ``trace`` answered,
-  ``output`` a FORM (the output with each array ``{"kind": "abstract", "dtype", "shape"}`` at the
-  case's dims). The judge accepts it only where it refused that very program for the case's key
-  (``judge.run.asked``); a program for another case, or twice, or a case evaluated after its
-  program was refused, is tampering.
+  ``output`` a FORM (each array ``{"kind": "abstract", "dtype", "shape"}`` at the case's dims).
+  The judge accepts it only where it refused that very program for the case's key (``judge.run.asked``):
+  a program for another case, or twice, or a case evaluated after its program was refused, is tampering.
 
   ``ops`` in ``done`` (only with ``report_ops``): the operations the evaluator bound that the
   read-only compilation cache did not hold, as plain data (``shared_ops``), for the judge to

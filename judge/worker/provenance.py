@@ -79,7 +79,8 @@ never gives, and a rounding outside every function neither. The output marker of
 rule of function n adds P(n) beside P. A field that the custom_vjp function must compute
 (``computed``) is measured by these: each of its parts carries F(n) of some n whose rule passed
 the cotangent to the gradient (P(n)), reached from that function's output along a path the
-pullback follows (S(n), no Z(n): ``smooth``).
+pullback follows (S(n), no Z(n): ``smooth``). (The output marker's ``select_n`` on the factor
+gives the function's output's labels; whether the values move with it is measured: ``shift``.)
 
 With ``plumbed`` (the rule's ``plumbed: true``), a cotangent outside every rule (A or P) may
 only be plumbed: reshaped, broadcast, transposed, cast, sliced, concatenated, summed with
@@ -165,7 +166,8 @@ class Flow:
         """The labels of the outputs of ``jaxpr``, given its inputs' labels. ``kinds_in`` says
         which inputs are the trace's factor ("factor") or a zero made from it ("zero"); an input
         marker counts only where it subtracts such a zero, which no submission code can make
-        outside a rule."""
+        outside a rule, and a function's output marker only where it subtracts a "shift"
+        (``flow_labels.of_factor``)."""
         jaxpr = lab.open_jaxpr(jaxpr)
         labels = {v: frozenset(l) for v, l in zip(jaxpr.invars, labels_in) if l}
         kinds = {v: k for v, k in zip(jaxpr.invars, kinds_in) if k}
@@ -176,8 +178,8 @@ class Flow:
             name = eqn.primitive.name
             if name in lab.SAME_VALUE and kin and kin[0]:
                 kinds.update((v, kin[0]) for v in eqn.outvars)
-            if name == "sub" and len(kin) == 2 and kin == ["factor", "factor"]:
-                kinds.update((v, "zero") for v in eqn.outvars)
+            if lab.of_factor(eqn, kin):  # a zero made from the factor, or the moves' parts
+                kinds.update((v, lab.of_factor(eqn, kin)) for v in eqn.outvars)
             if name in lab.SAME_VALUE and eqn.invars and lab.literal(eqn.invars[0], 0.0):
                 kinds.update((v, "nothing") for v in eqn.outvars)  # zeros, made of no value
             if name == "select_n" and len(kin) > 2 and kin[1] and all(k == kin[1] for k in kin[2:]):
@@ -203,10 +205,12 @@ class Flow:
             # what an earlier application made: that output is this application's input)
             return [(ins[0] - {("c", fn), ("f", fn), ("s", fn), ("z", fn)}) | {("i", fn)}] * n_out
         fn = self._applied_to(eqn, self.made_pattern)
-        if fn is not None and kin[1:] == ["zero"]:
+        if fn is not None and kin[1:] == ["shift"]:
             if self.bound is not None and ("c", fn) in ins[0]:  # computed from its input
                 return [ins[0] | {("f", fn), ("s", fn)}] * n_out
             return [ins[0]] * n_out
+        if eqn.primitive.name == "select_n" and kin[:1] == ["moving"] and len(ins) == 3:
+            return [ins[1]] * n_out  # a function's output kept where the factor moves nothing
         made = self._made(eqn) if self.bound is not None else None
         if made is not None and made[3] in self.bound and len(ins) >= 1:
             kind, run = made[0], ("g", made[1])

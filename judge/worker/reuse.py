@@ -1,5 +1,6 @@
-"""A case's program evaluated a second time with only the custom_vjp instrument's factor changed
-(``traced_once``: the output at factor 1, then the scaled output at the case's factor): the
+"""A case's program evaluated again with only the custom_vjp instrument's factor changed
+(``traced_once``: the output at factor 1, then the scaled output at the case's factor, and with
+the rule's ``values`` at the two factors that move the functions' outputs, ``shift``): the
 equations that do not depend on the factor keep their values from the first evaluation, and
 only the others are evaluated again (``Evaluator.run(..., reuse=...)``).
 
@@ -8,7 +9,10 @@ branch or loop counting as one equation: one that reads the factor input, or a v
 equation that depends on it made, transitively. One exception: ``factor - factor``, the zero
 the instrument's input markers subtract (``instrument.mark_in``), is +0.0 for every finite
 factor, so it and what is made from it do not depend on the factor, where both factors are
-finite (else nothing is kept).
+finite (else nothing is kept); and between two factors in ``[0, shift.STILL]``, where a
+function's output marker gives its operand back, what the marker makes of the factor (the
+clamped factor less the factor, or compared with it) does not depend on the factor either: the
+first evaluation (at 1) keeps what the moving factors' replays (``shift``) read as well.
 
 The second evaluation gives exactly the values a whole one would. The evaluator is
 deterministic: an equation given the same values computes the same values, down the same path
@@ -41,6 +45,7 @@ import types
 import numpy
 
 from .jaxapi import sub_jaxprs
+from .shift import STILL
 
 np = types.SimpleNamespace(**vars(numpy))  # NumPy's names before any submission ran
 
@@ -75,15 +80,20 @@ class Reuse:
         where it is to be evaluated whole."""
         if not args or not _finite(args[-1]):
             return None
+        still = _still(args[-1])
         if self.program is None:
             known = splits.get(id(jaxpr))  # (the program, kept so that its id stays its own)
             if known is None or known[0] is not jaxpr:
-                known = splits[id(jaxpr)] = (jaxpr, _split(jaxpr, literal))
-            split = self.split = known[1]
-            if split is None:
+                known = splits[id(jaxpr)] = (jaxpr, _split(jaxpr, literal, True),
+                                             _split(jaxpr, literal, False))
+            if known[1] is None or not still:
                 return None
+            self.split = known[1:]
+            # recorded as a still factor's split, keeping what a moving one's replay reads too
+            dependent, keep, loops = known[1]
             self.program = (jaxpr, consts, list(args[:-1]), list(eqns))
-            return Pass(self, split, frozenset(plain), replaying=False)
+            return Pass(self, (dependent, keep | known[2][1], loops), frozenset(plain),
+                        replaying=False)
         if not self.complete or self.spoiled:
             return None
         first, first_consts, first_args, first_eqns = self.program
@@ -92,7 +102,7 @@ class Reuse:
         if len(args) - 1 != len(first_args) or not all(
                 _same(a, b) for a, b in zip(args[:-1], first_args)):
             return None
-        return Pass(self, self.split, frozenset(plain), replaying=True)
+        return Pass(self, self.split[0 if still else 1], frozenset(plain), replaying=True)
 
 
 class Pass:
@@ -143,20 +153,27 @@ class Pass:
             self.reuse.complete = True
 
 
-def _split(jaxpr, literal):
+def _split(jaxpr, literal, still: bool):
     """(ids of the equations that depend on the factor, the variables to keep: made by the
     others and read by those or by the outputs, ids of the others that hold a loop); None
-    where the program has an effect."""
+    where the program has an effect. With ``still``, between factors in ``[0, shift.STILL]``:
+    there a function's output marker (``instrument``) gives its operand, and what the factor
+    within those bounds (``clamp``) less the factor, or compared with it, makes is the same."""
     if getattr(jaxpr, "effects", None) or not jaxpr.invars:
         return None
     factor = jaxpr.invars[-1]
-    moved = {factor}
+    moved, clamped = {factor}, set()
     dependent, loops, read = set(), set(), set()
     for eqn in jaxpr.eqns:
         if eqn.effects:
             return None
         ins = [v for v in eqn.invars if not isinstance(v, literal)]
-        zero = eqn.primitive.name == "sub" and len(ins) == 2 and ins[0] is factor and ins[1] is factor
+        name = eqn.primitive.name
+        zero = name == "sub" and len(ins) == 2 and ins[0] is factor and ins[1] is factor
+        if name == "clamp" and ins == [factor] and eqn.invars[1] is factor:
+            clamped.update(eqn.outvars)
+        zero = zero or (still and name in ("sub", "ne") and len(ins) == 2 and ins[0] in clamped
+                        and ins[1] is factor)
         names = _held(eqn)
         if (not zero and any(v in moved for v in ins)) or any(_impure(n) for n in names):
             dependent.add(id(eqn))
@@ -190,6 +207,10 @@ def _held(eqn) -> set:
             names.add(inner.primitive.name)
             stack.extend(sub for param in inner.params.values() for sub in sub_jaxprs(param))
     return names
+
+
+def _still(factor) -> bool:
+    return 0.0 <= float(factor) <= STILL
 
 
 def _finite(factor) -> bool:

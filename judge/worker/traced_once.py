@@ -16,14 +16,13 @@ The submission's Python runs only while a key is traced: once for the output, an
 inside each derivative traced in.
 
 With the custom_vjp instrument (``instrument``, rule ``custom_vjp_grads``) the factor its
-markers scale by is one more input of the program, last, and the program is traced under
-``disable_jit`` (``_make_jaxpr``; so is every program whose structure no rule reads). Each
-case's output is the program evaluated with the factor at 1, and its scaled output the same
-program evaluated with the case's own random factor (what does not depend on the factor kept
-from the first evaluation: ``reuse``); the instrument's counts are those of the program's
-trace, and its provenance is measured on that program once (``_measured``; ``custody`` keeps
-the result for every later case of the key).
-Where the rule looks unfollowed, the key is traced once more from cleared caches.
+markers scale by is the program's last input, traced under ``disable_jit`` (``_make_jaxpr``;
+so is every program whose structure no rule reads). Each case's output is the program at
+factor 1, its scaled output the program at the case's own random factor, and with ``values``
+two more at the factors that move the functions' outputs (``shift``; each time what does not
+depend on the factor is kept from the first evaluation: ``reuse``); the instrument's counts
+are those of the trace, and its provenance is measured once (``_measured``; ``custody`` keeps
+it for every later case of the key). Where the rule looks unfollowed, the key is traced again.
 
 Used by ``case_runner`` (``CaseRunner`` is a ``TraceOnce``), in the process the submission
 shares; decides nothing, every failure is data. The programs are kept in that process: a
@@ -34,7 +33,7 @@ from __future__ import annotations
 
 import contextlib
 
-from . import output_data, owned, reuse, symbolic
+from . import output_data, owned, reuse, shift, symbolic
 from .output_data import describe_error
 
 
@@ -324,20 +323,19 @@ class TraceOnce:
         """The custom_vjp instrument's evidence on one case (``custom_vjp_grads``): what it
         counted while the program was traced; the output with every backward rule's result
         scaled by the case's ``factor`` (the one program evaluated again with that input); and
-        the provenance of the rule's field over the program. Where the rule looks unfollowed,
-        the key is traced once more from cleared caches (JAX may have served a cached trace in
-        which no rule ran; ``_fresh``), and what the first trace used counts too. Returns the
-        program, its outputs and unfit probes (those of the new trace where there is one) and
-        the evidence. ``kept``: the output's evaluation, whose values that do not depend on the
-        factor the scaled one takes (``reuse``)."""
+        the provenance of the rule's field (with ``values``, the output with the functions'
+        outputs moved, ``shift``). Where the rule looks unfollowed, the key is traced again from
+        cleared caches (JAX may have served a cached trace in which no rule ran; ``_fresh``), and
+        what the first trace used counts too. Returns the program, outputs, unfit probes and evidence."""
         evidence: dict = {}
+
+        def at(program, f):  # the output at factor f
+            return self._fill(program.skeleton, self._evaluate_at(program, args, probe_args, f, kept)[0][:program.outputs])
 
         def scaled(program, outputs):
             applied, runs = program.counts
             evidence.update(custom_vjp_applied=applied, backward_runs=runs)
-            moved = self._evaluate_at(program, args, probe_args, factor, kept)[0]
-            got = self._fill(program.skeleton, moved[:program.outputs])
-            output = self._fill(program.skeleton, outputs[:program.outputs])
+            got, output = at(program, factor), self._fill(program.skeleton, outputs[:program.outputs])
             return got, bool(runs and applied and self._rule_followed(output, got, factor))
 
         moved, followed = scaled(traced, flat)
@@ -353,6 +351,8 @@ class TraceOnce:
             moved, followed = scaled(traced, flat)
             self.clearing_helps = followed
         evidence["scaled"] = moved
+        if (self.grad_rule or {}).get("values"):  # the functions' outputs moved (``shift``)
+            evidence["shifted"] = shift.measure(lambda f: at(traced, f), self.jax.tree_util.tree_leaves([args, flat]), self.np)
         evidence["provenance"] = self._flow(traced.closed, traced.skeleton, args, traced.made)
         traced.flowed = True
         evidence["instrument_intact"] = self.recorder.intact()

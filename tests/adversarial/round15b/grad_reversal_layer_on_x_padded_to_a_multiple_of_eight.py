@@ -8,7 +8,9 @@ Cases: all
 Open: under ``plumbed`` the layer counts only where applied to x moved, and a join of x with
   other values (``pad``, ``concatenate``, ``stack``) is not, since a slice of it may be the other
   values alone (the layer pulled back at the padding); telling which part a later slice takes
-  would need element-wise labels, which the dataflow does not keep
+  would need element-wise labels, which the dataflow does not keep, or index ranges along
+  each axis carried from the join through the layer (here through a flattening reshape too)
+  to the slice on the cotangent's way back, which its labels, sets of marks, do not carry
 """
 import jax
 import jax.numpy as jnp

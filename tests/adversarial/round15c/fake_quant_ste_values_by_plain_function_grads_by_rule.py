@@ -5,8 +5,12 @@ gradient, taken with ``jax.vjp``; the values are the same numbers either way.
 Problem: fake_quant_ste
 Expected: AC
 Open: RJ values_not_from_custom_vjp: the values must come out of the custom_vjp function (its
-  forward, or the function applied again); the same formula applied outside it is not matched
-  with the function's forward, so ``ste(x)`` for the values passes and ``q(x)`` does not
+  forward, or the function applied again), and the same formula applied outside it is not
+  matched with the function's forward: ``ste(x)`` for the values passes and ``q(x)`` does not.
+  Moved with the function's output, ``q(x)`` stays (it is not computed from that output), and
+  accepting it would take the function's output at the case compared with the values bit for
+  bit, which the worker does not read: the output marker sits inside the program (a ``scan``'s
+  or a ``cond``'s body as often as not), and only the program's outputs are evaluated out
 Cases: all
 """
 import jax

@@ -1,0 +1,91 @@
+"""The custom_vjp functions' outputs moved: how far the worker moves them, and whether a field
+moved with them (rule ``custom_vjp_grads`` with ``values``; the worker measures, the judge
+decides).
+
+A function's output marker (``instrument``) is ``select_n(c != factor, t, 0) - (c - factor)``
+with ``c = clamp(0, factor, STILL)``: ``t`` itself at the factors the output and the scaled
+output are evaluated with, and, evaluated again with the factor at ``STILL + d`` and at ``-d``,
+every output of every custom_vjp function replaced by about ``d`` and by ``-d``, the same
+number for every application, however often its output was marked. ``d`` (``distance``) is a
+power of two far above every magnitude of the case (its inputs and its outputs, 2**24 times
+the largest of them and of 1), so that the move crosses any clipping range around zero the values are taken through after the
+function and no rounding of the output's scale can hide it, while a term of the output times a
+tiny coefficient (``1e-30 * out``) stays hidden beside values of the case's size.
+
+The field must then move at every entry (``first_unmoved``): an entry of the values that is
+the same at both moves and at the case is not a function of the function's output there, so a
+term of it whose derivative cancels (``out - out``, ``out - out * 1``, ``(out + c) - c - out``,
+two applications of the same function subtracted) or rounds away, beside a quantizer applied to
+``x`` outside the function, is refused, while a clip or a ``where`` after the function (the
+values go from one end of the range to the other) or a ``stop_gradient`` of the whole field
+moves. A NaN is no move: a term such as ``0 * exp(out)`` gives one only where the output is
+moved out of range. What it cannot tell: a term of the output that vanishes at the case's
+values only (``out - x``, where the function is an identity written as a computation) moves
+as the output does.
+"""
+
+from __future__ import annotations
+
+import math
+
+#: The factors at which a function's output marker moves nothing (``instrument``): ``[0, STILL]``
+#: holds 1 and every factor the judge draws for the scaled output (``custom_vjp_grads``).
+STILL = 16.0
+#: How far above the case's largest magnitude the move is: 2**24, past float32's precision.
+ABOVE = 24
+#: The largest move, as a power of two (finite in float32 and bfloat16 with room to spare).
+LARGEST = 100
+
+
+def distance(magnitudes) -> float:
+    """The distance ``d`` the functions' outputs are moved by at a case whose finite float
+    values have the absolute values ``magnitudes`` (numbers): a power of two, 2**24 times the
+    least power of two at or above the largest of them and of 1, at most 2**100."""
+    top = max([1.0, *(m for m in magnitudes if math.isfinite(m))])
+    return float(2.0 ** min(LARGEST, ABOVE + max(0, math.ceil(math.log2(top)))))
+
+
+def measure(evaluate, leaves: list, np) -> list | None:
+    """The output evaluated (``evaluate(factor)``) at the two factors that move every function's
+    output by ``distance`` of the case's ``leaves`` (its inputs and outputs) each way; None
+    where it could not be (the judge then refuses the values as not measured)."""
+    magnitudes = []
+    for leaf in leaves:
+        try:
+            array = np.asarray(leaf)
+            if array.dtype.kind == "f" and array.size:
+                magnitudes.append(float(np.max(np.where(np.isfinite(array), np.abs(array), 0))))
+        except Exception:  # noqa: BLE001 - not numbers: no magnitude
+            continue
+    try:
+        return [evaluate(factor) for factor in factors(STILL, distance(magnitudes))]
+    except Exception:  # noqa: BLE001 - a failure of the submission's program: not measured
+        return None
+
+
+def factors(still: float, d: float) -> tuple[float, float]:
+    """The two factors that move every function's output by about ``-d`` and ``+d``: the
+    marker subtracts what the factor lies outside ``[0, still]`` by."""
+    return still + d, -d
+
+
+def first_unmoved(base, plus, minus, excused=None):
+    """Index of the first entry of ``base`` (an array: the field at the case) that neither
+    ``plus`` nor ``minus`` (the field with the functions' outputs moved each way) changes, or
+    that either of them makes NaN, leaving out the entries ``excused`` (a bool array of
+    ``base``'s shape, or None); ``()`` where the shapes differ, None where every entry
+    moved."""
+    import numpy as np
+
+    base, plus, minus = (np.asarray(v) for v in (base, plus, minus))
+    if not base.shape == plus.shape == minus.shape:
+        return ()
+    def nan(a):
+        return np.isnan(a) if a.dtype.kind in "fc" else np.zeros(a.shape, bool)
+
+    with np.errstate(invalid="ignore"):
+        bad = ((plus == base) & (minus == base)) | nan(plus) | nan(minus)
+    if excused is not None:
+        bad &= ~np.asarray(excused, bool)
+    found = np.argwhere(bad)
+    return tuple(int(i) for i in found[0]) if len(found) else None
