@@ -114,6 +114,14 @@ def test_a_loop_that_chooses_its_chosen_carry_again_is_bent():
     assert _bent(step, A, B, SCALE) == 1
 
 
+def test_a_cond_in_a_loop_that_chooses_its_chosen_carry_again_is_bent():
+    def step(a, b, s):
+        def trip(i, p):
+            return lax.cond(a[i] > 0.5, lambda q: q + b, lambda q: q, p)
+        return lax.fori_loop(0, 6, trip, a)
+    assert _bent(step, A, B, SCALE) == 1
+
+
 def test_a_while_stopped_by_a_bent_test_is_bent():
     def step(a, b, s):
         return lax.while_loop(lambda c: jnp.max(c[1]) < 4.0, lambda c: (c[0] + 1, c[1] + b), (0, a))[1]

@@ -31,10 +31,10 @@ What float16 could compute itself is left as it was, so that honest code keeps i
   chosen at every trip is bent; a ``while`` whose test reads data chooses how many trips run.
 
 Open: a threshold of a straight value is a flag float16 could compute, and any straight value
-has thresholds (``a >= t``; ``isfinite(1e38 * a)`` is ``|a| < 3.4``), so one factor chosen by
-thresholds of the other, the choices summed, is a product computed in float32 that stays
-straight or chosen: one layer of such products, the last of each term, as float16 operands
-accumulated into float32 are.
+has thresholds (``a >= t``; ``isfinite(1e38 * a)`` is ``|a| < 3.4``; a bit read in float16), so
+one factor chosen by thresholds of the others (nested choices of straight values stay straight),
+the choices summed, is a product of straight values computed in float32: a sum of products of
+float16 values, which no later choice reads, as float16 factors accumulated into float32 are.
 
 Decides nothing: it only marks values.
 """
@@ -115,6 +115,17 @@ def _compared(eqn, found: dict, made: dict):
         tested = source.invars[0]
     level = found.get(id(tested), 0)
     return level if level <= FLOATING else BENT
+
+
+def chosen(flag: int, value: int) -> int:
+    """The level of ``value`` chosen by a flag at level ``flag`` (a ``cond`` or ``switch`` on a
+    data index, in a loop's body or a ``vmap``'s batch): as ``_choice`` has it, where the flag is
+    floating data; else the higher of the two."""
+    if flag < FLOATING or value < FLOATING:
+        return max(flag, value)
+    if flag > FLOATING or value > WIDENED:
+        return BENT
+    return CHOSEN if value == WIDENED else FLOATING
 
 
 def _choice(eqn, found: dict):
@@ -198,7 +209,10 @@ def level(eqn, found: dict, level: int, wide: bool, made: dict, body_levels) -> 
     if not wide:
         return None
     if any(sub_jaxprs(p) for p in eqn.params.values()):
-        return _looped(eqn, found, level, body_levels)
+        try:
+            return _looped(eqn, found, level, body_levels)
+        except (KeyError, TypeError, ValueError, StopIteration):  # a loop of another form
+            return BENT
     if not any(_floating(v) for v in (*eqn.invars, *eqn.outvars)):
         return BENT if level >= WIDENED else None  # integer work: a counter's, or a rounding's
     if name in MOVES or name in SUMS:

@@ -192,7 +192,7 @@ def values(jaxpr, levels: tuple, cache: dict, looped: bool = False) -> tuple:
             outs = [values(s, inner(eqn, found)(s), cache, looped)[1] for s in subs]
             index = found.get(id(eqn.invars[0]), NONE) if eqn.primitive.name == "cond" else NONE
             for i, v in enumerate(eqn.outvars):
-                kept = _kept(v, max(index, *(o[i] for o in outs)), looped)
+                kept = _kept(v, bent.chosen(index, max(o[i] for o in outs)), looped)
                 if kept:
                     found[id(v)] = kept
         else:
