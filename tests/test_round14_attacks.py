@@ -26,8 +26,8 @@ Cheats beside them, and what they found: a float32 backward pass on mixed_precis
 products run in a ``fori_loop`` over the entries, each trip rebuilding one factor's entry from
 scalar bools (a bool of shape ``()`` was a decision, not data, so the product counted one data
 operand; inside a loop's body such a bool is now data, and so is what a ``cond`` on a data
-index chooses); sums of selections over the bits of one factor read by ``floor`` (still open,
-as round 6's form by bitcast is); products by ``lax.one_minus_square`` ((1 - (a - b)^2) -
+index chooses); sums of selections over the bits of one factor read by ``floor`` (refused
+since the values returned must be straight, as round 6's form by bitcast is); products by ``lax.one_minus_square`` ((1 - (a - b)^2) -
 (1 - (a + b)^2) = 4ab: JAX 0.11's own primitive, accepted there until a rule naming ``square``
 read it as one). Those already refused stay as tests: products as the generic
 ``reduce`` or ``reduce_window`` primitive with a multiplying body (a function the rules would

@@ -37,8 +37,10 @@ of ``tanh``, as a float16 product accumulated into float32 in a ``custom_vjp`` b
 in int32 fixed point; batched_attention's (t, s, d) products in ``lax.map`` of a ``vmap`` over
 rows; all refused. What they found, still open: loss_and_grads's loss computed a second time
 with elementwise products in pieces of two columns under the size cap (the rule counts matrix
-products by primitive), and mixed_precision_step's float32 backward pass of squares from tent
-maps of ``abs`` (``max`` or ``abs`` alone rebuild products, as SECURITY.md says).
+products by primitive); mixed_precision_step's float32 backward pass of squares from tent maps
+of ``abs`` is refused since the rule holds the values returned to straight ones (casts of
+float16 values, their sums and scalings: ``straight: true``), and honest float32 choices by
+finiteness tests stay straight.
 
 Each file's docstring names its problem and the verdict a correct judge gives (``Expected:
 VERDICT [reason]``), ``Cases: all`` where the examples alone do not show it, and ``Open:`` for a

@@ -44,6 +44,18 @@ refuses a float32 loss head (the float16 prediction cast up, its residual square
 whose derivative by the prediction is cast back to float16 for the backward products, while the
 inputs cast to float16 are data at the usual level.
 
+With ``straight: true`` no value the program returns may be bent (``judge.worker.bent``):
+floating data that a type other than float16 computed by something other than a linear map
+(``abs``, ``max``, a rounding, a comparison of two data values, a choice by a bent flag, a
+second choice of a chosen value), while casts of float16 values, their sums and their scalings
+by values that are not data, their tests against a constant or for finiteness, and one choice
+by such tests are straight. "The float32 step only unscales, checks and applies the float16
+gradient" is ``straight: true``: a float32 backward pass rebuilt without any product of two data
+values (squares from the tent map's ``abs``, products from one operand's bits choosing shifted
+copies of the other by ``where``) returns bent values, while ``abs(g) == inf``, ``max`` of
+``|g|`` tested for finiteness (a decision of shape ``()``, which is no data),
+``jnp.nan_to_num(g)`` and ``where(u == 0, p, p + u)`` leave the update straight.
+
 An equation whose result is thrown away is not live and counts for neither. A summary that had
 to leave dtypes out (more distinct (primitive, dtypes) than it lists) is refused: what was left
 out could be what a ``forbid`` entry names.
@@ -59,6 +71,12 @@ ID = "primitive_dtypes"
 EVIDENCE = ("program",)
 REASONS = ("wrong_precision", "repeated_computation")
 SIDES = {"operands": "operands", "results": "results", "either": "operands or results"}
+
+
+#: ``straight: true`` in words.
+STRAIGHT = ("no value returned may be computed from the input arrays in another type than float16 "
+            "by something other than casts, sums and scalings (abs, max, a rounding, a comparison, "
+            "a choice by a data flag)")
 
 
 def _said(entry: dict) -> str:
@@ -84,6 +102,8 @@ def _types(dtypes) -> str:
 
 def describe(rule: dict) -> str:
     said = []
+    if rule.get("straight"):
+        said.append(STRAIGHT)
     for entry in rule.get("require", ()):
         least, most = entry.get("at_least", 1), entry.get("at_most")
         if most is None:
@@ -98,8 +118,8 @@ def describe(rule: dict) -> str:
 
 
 def validate(rule: dict, problem) -> list:
-    if not rule.get("require") and not rule.get("forbid"):
-        return [("id", "give require, forbid, or both")]
+    if not rule.get("require") and not rule.get("forbid") and not rule.get("straight"):
+        return [("id", "give require, forbid, straight, or more than one")]
     for i, entry in enumerate(rule.get("require", ())):
         if entry.get("at_most") is not None and entry["at_most"] < entry.get("at_least", 1):
             return [("require", f"entry {i}: at_most {entry['at_most']} is below at_least "
@@ -172,4 +192,12 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
                           f"{trace.label}: {number(found)} equation{'' if found == 1 else 's'} "
                           f"computing the output {'is' if found == 1 else 'are'} {_said(entry)}, "
                           f"this problem requires at least {number(least)}{_seen(entry, program.typed)}")
+    if rule.get("straight") and program.bent_outputs:
+        return Breach("wrong_precision",
+                      f"{trace.label}: {number(program.bent_outputs)} value"
+                      f"{'s' if program.bent_outputs > 1 else ''} returned {'are' if program.bent_outputs > 1 else 'is'} "
+                      f"computed from the input arrays in another type than float16 by something "
+                      f"other than casts, sums and scalings (abs, max, a rounding, a comparison, a "
+                      f"choice by a data flag), which this problem forbids: the wider type only "
+                      f"unscales, checks and applies what float16 computed")
     return None

@@ -123,6 +123,8 @@ class Program:
     #: traced with symbolic dims: dim name -> how many distinct places of its axes the program
     #: picks at indices fixed in its text (``judge.worker.picks``), and the line that picks most
     picks: Mapping[str, Picked] = field(default_factory=dict)
+    #: returned values bent out of the data in a type wider than float16 (``judge.worker.bent``)
+    bent_outputs: int = 0
 
 
 #: Programs decoded, by a digest of their summary's JSON text, at most ``MEMO_SIZE``
@@ -155,7 +157,7 @@ def _program(raw, where: str) -> Program:
     msg = _object(raw, where)
     _keys(msg, where, ("equations", "primitives", "live", "largest"),
           ("omitted", "shapes", "shapes_omitted", "carriers", "loops", "loops_omitted", "lines",
-           "busiest", "typed", "typed_omitted", "picks"))
+           "busiest", "typed", "typed_omitted", "picks", "bent_outputs"))
     primitives, live = (_counts(msg[key], f"{where}.{key}") for key in ("primitives", "live"))
     largest = msg["largest"]
     if not isinstance(largest, list) or len(largest) > protocol.MAX_LARGEST:
@@ -191,7 +193,8 @@ def _program(raw, where: str) -> Program:
                    busiest=_busiest(msg.get("busiest", []), f"{where}.busiest"),
                    typed=MappingProxyType(_typed(msg.get("typed", []), f"{where}.typed")),
                    typed_omitted=_int(msg.get("typed_omitted", 0), f"{where}.typed_omitted"),
-                   picks=MappingProxyType(_picks(msg.get("picks", []), f"{where}.picks")))
+                   picks=MappingProxyType(_picks(msg.get("picks", []), f"{where}.picks")),
+                   bent_outputs=_int(msg.get("bent_outputs", 0), f"{where}.bent_outputs"))
 
 
 def _picks(raw, where: str) -> dict:

@@ -39,18 +39,27 @@ up, less the labels in float32 (whose square's derivative is cast back to float1
 backward products), is level 4, while the inputs cast to float16 are level 3, and so is the
 mean JAX itself takes of float16 values by summing them in float32 and dividing by the count.
 A loop's results are level 4 where its body computes in such a type. (``widened``: how many of
-an equation's operands are level 4.) Integers converted to floats stay ``QUANTITIES`` whatever
-computes with them, so that a comparison of them stays a decision: only floating inputs widen.
+an equation's operands are level 4 or more.)
+
+Floating data has two levels above that (``judge.worker.bent``): 6 (``BENT``), data that a
+function other than a linear one computed in a type other than float16 (``abs``, ``max``, a
+rounding, a comparison of a value computed from two data values, a choice by a data flag), so
+that the float32 values an update reads can be held to casts of float16 values, their sums and
+their scalings; and 5 (``CHOSEN``), level 4 data chosen once by a flag float16 could compute,
+which no later choice may read. Integers converted to floats stay
+``QUANTITIES`` whatever computes with them, so that a comparison of them stays a decision: only
+floating inputs widen.
 
 Decides nothing: it only marks values.
 """
 
 from __future__ import annotations
 
+from . import bent
 from .jaxapi import ONE_BODY_CALLS, sub_jaxprs
 
 #: The levels of data (the module's docstring).
-NONE, LABELS, QUANTITIES, FLOATING, WIDENED = range(5)
+NONE, LABELS, QUANTITIES, FLOATING, WIDENED, CHOSEN, BENT = range(7)
 
 #: Primitives whose bodies' outputs are the equation's outputs, one for one (a call, and
 #: ``cond``'s branches): data flows through them output by output.
@@ -102,7 +111,7 @@ def operands(eqn, found: dict) -> int:
 def widened(eqn, found: dict) -> int:
     """How many of ``eqn``'s operands are floating data computed in a type other than float16
     (``WIDENED``)."""
-    return sum(found.get(id(v), NONE) == WIDENED for v in eqn.invars)
+    return sum(found.get(id(v), NONE) >= WIDENED for v in eqn.invars)
 
 
 def _computes_wide(eqn, seen: set | None = None) -> bool:
@@ -185,6 +194,7 @@ def values(jaxpr, levels: tuple, cache: dict, looped: bool = False) -> tuple:
     if key in cache:
         return cache[key]
     found = {}
+    made = {}  # id of a value -> the equation of this jaxpr that gives it
     for v, level in zip(jaxpr.invars, levels):
         if _kept(v, level, looped):
             found[id(v)] = _kept(v, level, looped)
@@ -197,19 +207,33 @@ def values(jaxpr, levels: tuple, cache: dict, looped: bool = False) -> tuple:
             outs = [values(s, inner(eqn, found)(s), cache, looped)[1] for s in subs]
             index = found.get(id(eqn.invars[0]), NONE) if eqn.primitive.name == "cond" else NONE
             for i, v in enumerate(eqn.outvars):
-                kept = _kept(v, max(index, *(o[i] for o in outs)), looped)
+                kept = _kept(v, bent.chosen(index, max(o[i] for o in outs)), looped)
                 if kept:
                     found[id(v)] = kept
         else:
             if level == LABELS and eqn.primitive.name == "convert_element_type" and \
                     not _floating(eqn.invars[0]) and not _is_bool(eqn.invars[0]):
                 level = QUANTITIES  # integer quantities made floats: counted as data from here
-            if level == FLOATING and _computes_wide(eqn) and (
+            shaped = None if level < FLOATING else bent.level(
+                eqn, found, level, _computes_wide(eqn), made,
+                lambda sub, levels: values(sub, levels, cache, True)[1])
+            if shaped is not None:
+                level = shaped  # bent, or a choice float16 could make (``judge.worker.bent``)
+            elif level == FLOATING and _computes_wide(eqn) and (
                     eqn.primitive.name not in SCALINGS or operands(eqn, found) >= 2):
                 level = WIDENED  # floating data computed in a type other than float16
             for v in eqn.outvars:
                 if _kept(v, level, looped):
                     found[id(v)] = _kept(v, level, looped)
+        made.update((id(v), eqn) for v in eqn.outvars)
     result = (found, tuple(found.get(id(v), 0) for v in jaxpr.outvars))
     cache[key] = result
     return result
+
+
+def bent_outputs(jaxpr, outputs: int | None, cache: dict) -> int:
+    """How many of the first ``outputs`` outputs of a whole program (all where None) are
+    ``BENT``: floating data a type other than float16 computed by something other than a linear
+    map (``judge.worker.bent``)."""
+    levels = values(jaxpr, input_levels(jaxpr.invars), cache)[1]
+    return sum(level == BENT for level in levels[:outputs])

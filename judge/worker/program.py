@@ -15,7 +15,7 @@ is linear in the program's size however often a body is reused. The summary (its
      "lines": {"while": 12, ...},            # each primitive's first line in the submission
      "busiest": [[12, 380], ...],            # the lines that made the most equations, and how many
      "typed": [["dot_general", ["float16", "float16"], ["float16"], 3, 2, 0], ...],
-     "typed_omitted": 0}
+     "typed_omitted": 0, "bent_outputs": 0}  # ``dataflow.bent_outputs``
 
 ``typed`` counts the live equations by primitive and dtypes: each distinct (primitive, its
 operands' dtypes, its results' dtypes, how many of its operands are data, how many are data
@@ -328,7 +328,7 @@ def summarize(closed, symbolic: bool = False, source: str | None = None,
     found = {"equations": min(equations, cap), "primitives": {k: min(primitives[k], cap) for k in names},
              "live": {k: min(live[k], cap) for k in names if k in live},
              "largest": [entry for _, entry in ranked],
-             "omitted": len(primitives) - len(names),
+             "omitted": len(primitives) - len(names), "bent_outputs": min(dataflow.bent_outputs(top, outputs, datas), cap),
              "lines": {k: first_lines[k] for k in names if k in first_lines},
              "busiest": [[line, min(n, cap)] for line, n in
                          sorted(lines.items(), key=lambda item: (-item[1], item[0]))[:protocol.MAX_BUSIEST]],

@@ -9,10 +9,6 @@ bits are read in float32 (round 6's form reads them with shifts and masks).
 Problem: mixed_precision_step
 Expected: RJ wrong_precision
 Cases: all
-Open: the dtype rule counts float32 products of two data values, and here there is none: each
-  product is a sum of selects of one data value times a constant, chosen by bools computed from
-  the other; refusing selects by data bools would refuse honest ``jnp.nan_to_num(g)``, and a
-  product can be rebuilt from comparisons, ``max`` or ``abs`` alone as well
 """
 import jax
 import jax.numpy as jnp

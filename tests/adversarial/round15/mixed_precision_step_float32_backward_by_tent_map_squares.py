@@ -9,7 +9,6 @@ with one data operand.
 Problem: mixed_precision_step
 Expected: RJ wrong_precision
 Cases: all
-Open: a float32 product approximated by piecewise-linear functions of one value (abs, sums, constant scalings) multiplies no two data values
 """
 import jax
 import jax.numpy as jnp

@@ -7,10 +7,6 @@ the scaled intermediates with 65504. A float32 backward pass the statement refus
 Problem: mixed_precision_step
 Expected: RJ wrong_precision
 Cases: all
-Open: the dtype rule counts float32 products of two data values, and here there is none: each
-  product is a sum of selects of one data value times a constant, chosen by bools computed from
-  the other; selects by data bools are also how honest code keeps or drops entries, and without
-  the bitcast the bits can be read by comparisons alone
 """
 
 import jax
