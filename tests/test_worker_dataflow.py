@@ -226,3 +226,43 @@ def test_what_a_switch_on_data_chooses_is_data():
     pick = lambda x, dz: lax.switch(jnp.clip(x[0, 0].astype(jnp.int32), 0, 2),  # noqa: E731
                                     [lambda: 1.0, lambda: 2.0, lambda: 3.0]) * dz
     assert _data_operands(pick, X, DZ) == [2]
+
+
+def _index_operands(fn, *args):
+    return _data_operands(fn, *args, primitives=("dynamic_slice", "gather"))
+
+
+def test_a_trip_counter_beside_data_is_no_data_in_the_loop_body():
+    table = jnp.arange(64, dtype=jnp.float32) ** 2
+
+    def rows_summed(x):  # the counter indexes rows; the carry holds data
+        return lax.fori_loop(0, x.shape[0], lambda i, acc: acc + lax.dynamic_index_in_dim(x, i, 0, False),
+                             jnp.zeros(x.shape[1:], x.dtype))
+
+    def scanned(x):
+        return lax.scan(lambda c, row: ((c[0] + 1, c[1] + row * table[c[0]]), None),
+                        (0, jnp.zeros(x.shape[1:])), x)[0][1]
+
+    assert _index_operands(rows_summed, X) == [0]
+    assert _index_operands(scanned, X) == [0]
+
+
+def test_a_counter_that_data_moves_or_that_a_data_test_stops_is_data():
+    table = jnp.arange(64, dtype=jnp.float32) ** 2
+
+    def counted_up_to(v):  # counts the quarters below v[0], then reads the table there
+        i = lax.while_loop(lambda i: i.astype(jnp.float32) * 0.25 < v[0], lambda i: i + 1, 0)
+        return table[i]
+
+    def read_in_the_loop(v):  # the table read inside a loop that a data test stops
+        return lax.while_loop(lambda c: c[0].astype(jnp.float32) * 0.25 < v[0],
+                              lambda c: (c[0] + 1, table[c[0]]), (0, 0.0))[1]
+
+    def stepped_by_data(v):  # the counter steps by a flag of the data
+        return lax.fori_loop(0, 4, lambda k, c: (c[0] + (v[k] > 0).astype(jnp.int32),
+                                                 c[1] + table[c[0]]), (0, 0.0))[1]
+
+    v = jnp.array([1.3, -0.5, 2.0, 0.7])
+    assert _index_operands(counted_up_to, v) == [1]
+    assert _index_operands(read_in_the_loop, v) == [1]
+    assert _index_operands(stepped_by_data, v) == [0, 1]  # v[k] at the counter, the table at data

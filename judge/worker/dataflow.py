@@ -168,11 +168,15 @@ def _kept(var, level: int, looped: bool = False) -> int:
 
 def inner(eqn, found: dict):
     """``sub -> the level of each input of sub``, for the jaxprs ``eqn`` holds: a call's or a
-    branch's inputs are its operands one for one (a ``cond``'s after its index); in any other
-    body (a loop, whose carries come back round) every input has the highest level of any
-    operand."""
+    branch's inputs are its operands one for one (a ``cond``'s after its index); a ``scan``'s
+    or a ``while``'s body and test read each constant at its own level and each carry at the
+    highest level it comes back round with (``_carried``), so a trip counter beside data stays
+    no data; in any other body, and in a ``while`` whose test reads data (the trips that run
+    are then chosen by it, and so is what each trip reads), every input has the highest level
+    of any operand."""
     levels = tuple(found.get(id(v), 0) for v in eqn.invars)
     name = eqn.primitive.name
+    carried = _carried(eqn, levels) if name in ("scan", "while") else {}
 
     def of(sub) -> tuple:
         count = len(sub.invars)
@@ -180,8 +184,47 @@ def inner(eqn, found: dict):
             return levels
         if name == "cond" and count == len(levels) - 1:
             return levels[1:]
+        if id(sub) in carried and len(carried[id(sub)]) == count:
+            return carried[id(sub)]
         return (max(levels, default=0),) * count
     return of
+
+
+def _carried(eqn, levels: tuple) -> dict:
+    """``{id(body): the level of each of its inputs}`` for a ``scan``'s body, or a ``while``'s
+    body and test, each carry at the highest level it comes back round with; empty where the
+    loop has another form, or where a ``while``'s test reads data."""
+    params, given = eqn.params, list(levels)
+    try:
+        if eqn.primitive.name == "scan":
+            body = next(sub_jaxprs(params["jaxpr"]))
+            consts, carries = params["num_consts"], params["num_carry"]
+            start, feed = consts, lambda: tuple(given)
+        else:
+            body = next(sub_jaxprs(params["body_jaxpr"]))
+            test = next(sub_jaxprs(params["cond_jaxpr"]))
+            cond_n, body_n = params["cond_nconsts"], params["body_nconsts"]
+            start, carries = cond_n + body_n, len(eqn.outvars)
+            feed = lambda: tuple(given[cond_n:])  # noqa: E731 - the body's constants and carries
+        if len(given) < start + carries:
+            return {}
+        for _ in range(len(given) * (BENT + 1) + 1):
+            back = values(body, feed(), {}, True)[1][:carries]
+            grown = [max(a, b) for a, b in zip(given[start:start + carries], back)]
+            if grown == given[start:start + carries]:
+                break
+            given[start:start + carries] = grown
+        else:
+            return {}
+        if eqn.primitive.name == "scan":
+            return {id(body): feed()}
+        reads = tuple(given[:cond_n] + given[start:])
+        read = {id(v) for e in test.eqns for v in e.invars} | {id(v) for v in test.outvars}
+        if any(level >= LABELS and id(v) in read for v, level in zip(test.invars, reads)):
+            return {}  # the test reads data: the trips it lets run choose what each reads
+        return {id(body): feed(), id(test): reads}
+    except (KeyError, StopIteration, TypeError):
+        return {}
 
 
 def values(jaxpr, levels: tuple, cache: dict, looped: bool = False) -> tuple:
