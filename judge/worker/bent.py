@@ -41,7 +41,7 @@ Decides nothing: it only marks values.
 
 from __future__ import annotations
 
-from .jaxapi import sub_jaxprs
+from .jaxapi import scan_layout, sub_jaxprs
 
 #: The levels of ``judge.worker.dataflow`` this module reads and gives.
 FLOATING, WIDENED, CHOSEN, BENT = 3, 4, 5, 6
@@ -151,7 +151,7 @@ def _looped(eqn, found: dict, level: int, body_levels) -> int | None:
     given = [found.get(id(v), 0) for v in eqn.invars]
     name, params = eqn.primitive.name, eqn.params
     if name == "scan":
-        consts, carries = params["num_consts"], params["num_carry"]
+        consts, carries = scan_layout(params, len(eqn.invars))
         body = params["jaxpr"]
     elif name == "while":
         consts, carries = params["cond_nconsts"] + params["body_nconsts"], len(eqn.outvars)

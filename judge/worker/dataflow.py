@@ -56,7 +56,7 @@ Decides nothing: it only marks values.
 from __future__ import annotations
 
 from . import bent
-from .jaxapi import ONE_BODY_CALLS, sub_jaxprs
+from .jaxapi import ONE_BODY_CALLS, scan_layout, sub_jaxprs
 
 #: The levels of data (the module's docstring).
 NONE, LABELS, QUANTITIES, FLOATING, WIDENED, CHOSEN, BENT = range(7)
@@ -198,7 +198,7 @@ def _carried(eqn, levels: tuple) -> dict:
     try:
         if eqn.primitive.name == "scan":
             body = next(sub_jaxprs(params["jaxpr"]))
-            consts, carries = params["num_consts"], params["num_carry"]
+            consts, carries = scan_layout(params, len(eqn.invars))
             start, feed = consts, lambda: tuple(given)
         else:
             body = next(sub_jaxprs(params["body_jaxpr"]))
