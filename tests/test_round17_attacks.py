@@ -7,19 +7,19 @@ data), and a refused built-in's name used as a function's own variable.
 
 On fake_quant_ste: the function returning the integer level with the scale multiplied after,
 the level cast to ``int32`` and back, the output clipped again by ``jnp.clip``,
-``jnp.minimum``/``jnp.maximum``, ``lax.clamp`` or ``where`` on ``x``, rounded to the grid again,
+``jnp.minimum``/``jnp.maximum``, ``lax.clamp``, ``where`` on the output or on ``x``, rounded to the grid again,
 ``jnp.sign(out) * jnp.abs(out)``, ``out / scale * scale``, ``jnp.nan_to_num``, ``floor(level +
-0.5)``, a ``where(isfinite)`` guard, a scalar quantizer under ``vmap``, ``lax.map`` and a
-``scan`` over rows, ``jit`` with ``static_argnums`` and ``nondiff_argnums``, a ``round_ste``
+0.5)``, a ``where(isfinite)`` guard, a scalar quantizer and a row quantizer under ``vmap``, ``lax.map`` and a
+``scan`` over rows, ``jit`` with ``static_argnums`` and ``nondiff_argnums`` or around the whole entry point, a ``round_ste``
 nested inside the quantizer and ``clip_ste`` composed with ``round_ste``, a pair output with
 ``int32`` codes (a ``float0`` cotangent) kept as ``has_aux``, a dict output under
 ``stop_gradient``, and the values from a second call beside ``jax.grad`` of a weighted sum.
 
 On mixed_precision_step: ``ravel_pytree`` and ``jax.tree.reduce(jnp.logical_and)`` finiteness
-tests, ``max(abs(g)) < inf``, the test on the float16 gradient, ``apply_if_finite``-style
+tests, ``max(abs(g)) < inf``, ``~any(isnan | isinf)``, the test on the float16 gradient, ``apply_if_finite``-style
 ``where`` per leaf, ``lax.cond`` over whole trees, the scale updated by a factor chosen by
 ``where``, by ``jnp.ldexp`` and by ``jnp.power``, ``good_steps`` by integer arithmetic, the
-unscale by ``g * (1 / loss_scale)``, ``g * lr``, ``is_leaf``, the loss as ``sum / n``,
+unscale by ``g * (1 / loss_scale)``, ``g * lr``, ``is_leaf``, a ``NamedTuple`` state chosen by ``lax.select``, the loss as ``sum / n``,
 ``value_and_grad(has_aux=True)`` with the loss reported in float32, ``jnp.float32(lr)``, the
 gradient zeroed by ``where`` before an unconditional update, updates applied optax-style and
 a ``fori_loop`` over the leaves' flags.
