@@ -169,6 +169,10 @@ REFUSED = [
      "def f():\n    a = input()\n    return [0 for input in []]", "the name 'input'"),
     ("builtin_name_comprehension_first_iterable",
      "def f():\n    return [input for input in input()]", "the name 'input'"),
+    ("builtin_name_comprehension_first_iterable_of_an_inner_one",
+     "def f(xs):\n    return [[input for input in input()] for v in xs]", "the name 'input'"),
+    ("builtin_name_comprehension_condition_before_target",
+     "def f(xs):\n    return [0 for v in xs if input()]", "the name 'input'"),
     ("builtin_name_walrus_in_comprehension",
      "def f(xs):\n    return [(input := v) for v in xs], input()", "the name 'input'"),
     ("builtin_name_class_body", "def f(x):\n    class A:\n        input = x\n    return A",
@@ -372,6 +376,12 @@ ALLOWED = [
         """),
     ("builtin_name_as_local_variable", "def f(x):\n    vars = x * 2\n    input = vars + 1\n"
      "    del vars\n    return input"),
+    ("builtin_name_as_comprehension_target", """
+        def f(leaves, rows):
+            total = sum(input * input for input in leaves)
+            pairs = {open: [input for input in row] for open, row in rows}
+            return total, pairs, [lambda: input for input in leaves]
+        """),
     ("jax_config_flag_read", "import jax\nimport jax.numpy as jnp\n"
      "DTYPE = jnp.float64 if jax.config.jax_enable_x64 else jnp.float32\n"
      "P = jax.config.jax_default_matmul_precision"),

@@ -3,10 +3,14 @@ variable: a parameter (``def cross_entropy(input, target)``, ported from PyTorch
 function assigns. Python resolves a name to the built-in only where no enclosing function
 binds it, so a name that a function binds is that function's variable everywhere in its body,
 nested functions, lambdas, comprehensions and class bodies included (before an assignment it is
-unbound, never the built-in). The readings here are conservative: a binding counts only as a
-parameter or a plain assignment (``=``, ``for``, ``with ... as``, ``del``) made in the function
-itself; one made in a comprehension, a class body or at module level, by ``global`` or
-``nonlocal``, an import, a ``def`` or an ``except ... as`` does not, and stays refused."""
+unbound, never the built-in). A comprehension is a scope of its own too: a name its ``for``
+targets bind (``sum(f(input) for input in leaves)``) is its variable everywhere in it but its
+first iterable, which Python evaluates outside it (``[input for input in input()]`` calls the
+built-in there). The readings here are conservative: a binding counts only as a parameter, a
+plain assignment (``=``, ``for``, ``with ... as``, ``del``) made in the function itself, or a
+comprehension's ``for`` target; one made in a class body or at module level, by ``global`` or
+``nonlocal``, an import, a ``def``, an ``except ... as`` or a ``:=`` does not, and stays
+refused."""
 
 from __future__ import annotations
 
@@ -66,13 +70,28 @@ def _binds_locally(function, name: str, parent: Callable) -> bool:
     return False
 
 
+def _target_binds(comprehension, name: str) -> bool:
+    """One of ``comprehension``'s ``for`` targets stores ``name``."""
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for gen in comprehension.generators for n in ast.walk(gen.target))
+
+
+def _in_first_iterable(comprehension, node) -> bool:
+    """``node`` lies in ``comprehension``'s first iterable, evaluated outside it."""
+    return any(n is node for n in ast.walk(comprehension.generators[0].iter))
+
+
 def is_local_variable(node, name: str, parent: Callable, cache: dict) -> bool:
-    """``name`` at ``node`` is a variable of an enclosing function (so not the built-in):
-    comprehensions and class bodies on the way out are looked through (a binding there is not
-    relied on), and the first function that binds ``name`` decides."""
+    """``name`` at ``node`` is a variable of an enclosing function or comprehension (so not the
+    built-in): class bodies on the way out are looked through (a binding there is not relied
+    on), and the first function or comprehension that binds ``name`` (a comprehension's ``for``
+    target, where ``node`` is not in its first iterable) decides."""
     scope = enclosing_scope(node, parent)
     while scope is not None and not isinstance(scope, ast.Module):
         if isinstance(scope, _FUNCTION_SCOPES) and binds_locally(scope, name, parent, cache):
+            return True
+        if isinstance(scope, _COMPREHENSIONS) and _target_binds(scope, name) \
+                and not _in_first_iterable(scope, node):
             return True
         scope = enclosing_scope(scope, parent)
     return False
@@ -80,7 +99,11 @@ def is_local_variable(node, name: str, parent: Callable, cache: dict) -> bool:
 
 def is_function_binding(node, parent: Callable) -> bool:
     """A store or ``del`` of a name (an ``ast.Name`` not loaded) made in a function's own
-    namespace, or a function's parameter (an ``ast.arg``)."""
+    namespace or as a comprehension's ``for`` target, or a function's parameter (an
+    ``ast.arg``)."""
     if isinstance(node, ast.arg):
         return True
-    return isinstance(enclosing_scope(node, parent), _FUNCTION_SCOPES)
+    scope = enclosing_scope(node, parent)
+    if isinstance(scope, _COMPREHENSIONS):
+        return any(n is node for gen in scope.generators for n in ast.walk(gen.target))
+    return isinstance(scope, _FUNCTION_SCOPES)

@@ -1,0 +1,31 @@
+"""mixed_precision_step: the finiteness test done on the float16 gradient before it is cast
+up (dividing a finite float16 number by a power of two from 1 to 32768 keeps it finite, so the
+flag is the same).
+
+Problem: mixed_precision_step
+Expected: AC
+Cases: all
+"""
+import jax
+import jax.numpy as jnp
+
+
+def mixed_precision_step(params, x, y, loss_scale, good_steps, lr, period):
+    half = jax.tree_util.tree_map(lambda a: a.astype(jnp.float16), params)
+    x16, y16 = x.astype(jnp.float16), y.astype(jnp.float16)
+    scale16 = loss_scale.astype(jnp.float16)
+
+    def scaled_loss(p):
+        hid = jnp.tanh(x16 @ p["dense"]["w"] + p["dense"]["b"])
+        pred = hid @ p["out"]["w"]
+        return jnp.mean((pred - y16) ** 2) * scale16
+
+    g16 = jax.grad(scaled_loss)(half)
+    finite = jnp.all(jnp.array([jnp.isfinite(a).all() for a in jax.tree_util.tree_leaves(g16)]))
+    g = jax.tree_util.tree_map(lambda a: a.astype(jnp.float32) / loss_scale, g16)
+    new_params = jax.tree_util.tree_map(lambda p, d: jnp.where(finite, p - lr * d, p), params, g)
+    grow = good_steps + 1 == period
+    new_scale = jnp.where(finite, jnp.where(grow, loss_scale * 2, loss_scale), loss_scale / 2)
+    new_good = jnp.where(finite, jnp.where(grow, 0, good_steps + 1), 0).astype(jnp.int32)
+    return {"params": new_params, "loss_scale": new_scale, "good_steps": new_good,
+            "finite": finite}

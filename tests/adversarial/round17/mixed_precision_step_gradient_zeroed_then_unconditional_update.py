@@ -1,0 +1,29 @@
+"""mixed_precision_step: the gradient replaced by zeros with ``jnp.where(finite, g, 0.0)``
+per leaf, then ``p - lr * g`` unconditionally (``p - lr * 0`` is ``p`` exactly).
+
+Problem: mixed_precision_step
+Expected: AC
+Cases: all
+"""
+import jax
+import jax.numpy as jnp
+
+
+def mixed_precision_step(params, x, y, loss_scale, good_steps, lr, period):
+    half = jax.tree_util.tree_map(lambda a: a.astype(jnp.float16), params)
+    x16, y16 = x.astype(jnp.float16), y.astype(jnp.float16)
+
+    def scaled_loss(p):
+        hid = jnp.tanh(x16 @ p["dense"]["w"] + p["dense"]["b"])
+        return jnp.mean((hid @ p["out"]["w"] - y16) ** 2) * loss_scale.astype(jnp.float16)
+
+    g = jax.tree_util.tree_map(lambda a: a.astype(jnp.float32) / loss_scale,
+                               jax.grad(scaled_loss)(half))
+    finite = jnp.all(jnp.stack([jnp.all(jnp.isfinite(a)) for a in jax.tree_util.tree_leaves(g)]))
+    safe = jax.tree_util.tree_map(lambda d: jnp.where(finite, d, 0.0), g)
+    new_params = jax.tree_util.tree_map(lambda p, d: p - lr * d, params, safe)
+    grow = good_steps + 1 == period
+    new_scale = jnp.where(finite, jnp.where(grow, loss_scale * 2, loss_scale), loss_scale / 2)
+    new_good = jnp.where(finite, jnp.where(grow, 0, good_steps + 1), 0).astype(jnp.int32)
+    return {"params": new_params, "loss_scale": new_scale, "good_steps": new_good,
+            "finite": finite}
