@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from judge.worker.instrument import _variable_of
-from judge.worker.provenance import first_unscaled, trace_flow
+from judge.worker.provenance import trace_flow
+from judge.worker.shift import first_unscaled
 from judge.worker.shift import STILL
 
 MARK = "rsecretmarker"

@@ -26,7 +26,7 @@ import numpy as np
 
 from judge.rules.base import Breach, TraceEvidence
 from judge.run.boundary import NO_EVIDENCE
-from judge.worker import provenance, shift
+from judge.worker import shift
 
 ID = "custom_vjp_grads"
 EVIDENCE = ("custom_vjp",)
@@ -128,7 +128,7 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
             or scaled.dtype != grads.dtype:
         return Breach("grads_not_from_backward", f"{name} could not be measured with the backward "
                                                  f"rules scaled")
-    idx = provenance.first_unscaled(grads, scaled, factor)
+    idx = shift.first_unscaled(grads, scaled, factor)
     if idx is not None:
         where = f"{name}[{','.join(map(str, idx))}]"
         return Breach("grads_not_from_backward",

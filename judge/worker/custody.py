@@ -22,6 +22,8 @@ Neither decides anything: a finding stops the run as ``instrument_tampered`` (``
 
 from __future__ import annotations
 
+from . import shift
+
 
 class Measures(tuple):
     """The provenance functions the case runner calls (``trace_flow``, ``first_unscaled``), as a
@@ -39,7 +41,7 @@ def measures(recorder, marker: str, provenance, plumbed: bool = False):
     by the copy kept here, and forgets the case's measurements."""
     flows: list = []
     programs: dict = {}  # (id of the program, the measure's arguments) -> (program, its result)
-    trace_flow, first_unscaled, made = provenance.trace_flow, provenance.first_unscaled, recorder.made
+    trace_flow, first_unscaled, made = provenance.trace_flow, shift.first_unscaled, recorder.made
     intact, dict_, len_, isinstance_ = recorder.intact, dict, len, isinstance
     id_, tuple_ = id, tuple
 

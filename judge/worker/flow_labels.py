@@ -195,3 +195,18 @@ def of_factor(eqn, kin: list) -> str | None:
     if name == "ne" and sorted(map(str, kin)) == ["clamped", "factor"]:
         return "moving"
     return None
+
+
+def whole_window(eqn) -> bool:
+    """A ``dynamic_slice`` whose window is its whole operand, or a ``dynamic_update_slice``
+    whose update is: JAX clamps the start so that the window fits, so it is 0 whatever the
+    index reads, and the result is the operand (the update) itself."""
+    name = eqn.primitive.name
+    try:
+        if name == "dynamic_slice":
+            return tuple(eqn.params["slice_sizes"]) == tuple(eqn.invars[0].aval.shape)
+        if name == "dynamic_update_slice":
+            return tuple(eqn.invars[1].aval.shape) == tuple(eqn.invars[0].aval.shape)
+    except (AttributeError, KeyError, IndexError, TypeError):
+        return False
+    return False

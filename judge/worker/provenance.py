@@ -62,11 +62,10 @@ trips give where the initial carry held none). Any other equation that holds a s
 one): its outputs carry all of its inputs' labels, and a marker inside it counts for nothing.
 Mutable refs (``jax.new_ref``) are one shared pool: what is written anywhere is read everywhere.
 A ``cond`` whose index is computed from constants alone (``flow_consts``) takes the same branch
-on every input: it is followed as that branch alone, as a call, and what is said above of a
-``cond`` is said of the others; a ``select_n`` whose predicate is known so, one value at every
-entry, gives the labels of the case it picks (a move of it), and not the others'. A ``sort`` of
-several operands moves each (``_sorted``), and a ``dynamic_slice`` or ``dynamic_update_slice``
-whose window is the whole operand ignores its start, which JAX clamps to 0 (``_whole_window``).
+on every input: it is followed as that branch alone, as a call; a ``select_n`` whose predicate
+is known so at every entry gives the labels of the case it picks alone. A ``sort`` of several
+operands moves each (``_sorted``); a window that is the whole operand ignores its start
+(``flow_labels.whole_window``).
 
 Which function computed a value: the input marker of function n gives its input I(n) (and takes
 off C(n): what was computed from an earlier input of it, and F(n), S(n) and Z(n): what an
@@ -107,6 +106,7 @@ import re
 from . import flow_consts, flow_labels as lab, flow_pieces, jaxapi, smooth
 from .flow_labels import NONE, A, M, P, R, X, XM
 from .branch_prints import same_in_every_branch
+
 
 class Flow:
     """Label propagation through one jaxpr (see the module's docstring). ``marker`` is the
@@ -283,7 +283,7 @@ class Flow:
         chosen = self.constants.case(eqn) if name == "select_n" else None
         # a select whose predicate is known from constants gives the case it picks, moved
         out = frozenset().union(*ins) if chosen is None else ins[1 + chosen]
-        if _whole_window(eqn):  # the index is clamped to 0: the window is the whole value
+        if lab.whole_window(eqn):  # the index is clamped to 0: the window is the whole value
             ins = [ins[0]] if name == "dynamic_slice" else [ins[1], ins[1]]
             out = frozenset().union(*ins)
         if (self.plumbed or flow_pieces.has_piece(out)) and out & {A, P} and not self._moves(eqn, ins, kin):
@@ -423,21 +423,10 @@ def trace_flow(closed, marker: str, sources: list[int], sinks: list[int],
              "rules": flow.rules, "opaque": flow.opaque}
     if computed is not None:
         passed = {label[1] for o in outs for label in o if isinstance(label, tuple) and label[0] == "p"}
-        fields = [_unstopped(jaxpr, i) for i in computed if i < len(flow.last)]
+        fields = [smooth.unstopped(jaxpr, i) for i in computed if i < len(flow.last)]
         made_by = [smooth.made_by(flow.env.get(v, NONE) if lab.is_var(v) else NONE) for v in fields]
         found["computed"] = bool(made_by) and all(fns & passed for fns in made_by)
     return found
-
-
-def _unstopped(jaxpr, index: int):
-    """Output ``index`` of ``jaxpr``, looked through the ``stop_gradient`` that makes the whole
-    of it: a field stopped as a whole has the value of what it stops (a stop inside a formula
-    is still a step of zero derivative, ``smooth``)."""
-    producers = {id(v): e for e in jaxpr.eqns for v in e.outvars}
-    var = jaxpr.outvars[index]
-    while (eqn := producers.get(id(var))) is not None and eqn.primitive.name == "stop_gradient":
-        var = eqn.invars[0]
-    return var
 
 
 def _settled(make, jaxpr, labels_in, kinds_in) -> Flow:
@@ -451,38 +440,3 @@ def _settled(make, jaxpr, labels_in, kinds_in) -> Flow:
             break
         pool = flow.pool
     return flow
-
-
-def first_unscaled(base, scaled, factor: float, max_rules: int = 16):
-    """Index of the first entry of ``base`` (an array) whose value in ``scaled`` is not
-    ``base * factor**n`` for some n in 1..max_rules, or None if every entry is. Zeros and
-    non-finite entries must stay what they were. ``factor`` is a power of two, so honest
-    scaling is exact. Every power is compared at once for a small array, one at a time else."""
-    import numpy as np
-
-    base, scaled = np.asarray(base), np.asarray(scaled)
-    if base.shape != scaled.shape:
-        return ()
-    wide, powers = base.astype(np.float64), np.array([float(factor) ** n for n in range(1, max_rules + 1)])
-    fixed, same = (wide == 0) | ~np.isfinite(wide), scaled.astype(np.float64)
-    ok = fixed & ((same == wide) | (np.isnan(wide) & np.isnan(same)))
-    with np.errstate(over="ignore", invalid="ignore"):
-        for part in ([powers] if base.size <= 4096 else powers[:, None]):  # the same products
-            ok |= ~fixed & np.logical_or.reduce(scaled[..., None] == (wide[..., None] * part).astype(base.dtype), -1)
-    bad = () if ok.all() else np.argwhere(~ok)
-    return tuple(int(i) for i in bad[0]) if len(bad) else None
-
-
-def _whole_window(eqn) -> bool:
-    """A ``dynamic_slice`` whose window is its whole operand, or a ``dynamic_update_slice``
-    whose update is: JAX clamps the start so that the window fits, so it is 0 whatever the
-    index reads, and the result is the operand (the update) itself."""
-    name = eqn.primitive.name
-    try:
-        if name == "dynamic_slice":
-            return tuple(eqn.params["slice_sizes"]) == tuple(eqn.invars[0].aval.shape)
-        if name == "dynamic_update_slice":
-            return tuple(eqn.invars[1].aval.shape) == tuple(eqn.invars[0].aval.shape)
-    except (AttributeError, KeyError, IndexError, TypeError):
-        return False
-    return False

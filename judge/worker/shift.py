@@ -89,3 +89,23 @@ def first_unmoved(base, plus, minus, excused=None):
         bad &= ~np.asarray(excused, bool)
     found = np.argwhere(bad)
     return tuple(int(i) for i in found[0]) if len(found) else None
+
+
+def first_unscaled(base, scaled, factor: float, max_rules: int = 16):
+    """Index of the first entry of ``base`` (an array) whose value in ``scaled`` is not
+    ``base * factor**n`` for some n in 1..max_rules, or None if every entry is. Zeros and
+    non-finite entries must stay what they were. ``factor`` is a power of two, so honest
+    scaling is exact. Every power is compared at once for a small array, one at a time else."""
+    import numpy as np
+
+    base, scaled = np.asarray(base), np.asarray(scaled)
+    if base.shape != scaled.shape:
+        return ()
+    wide, powers = base.astype(np.float64), np.array([float(factor) ** n for n in range(1, max_rules + 1)])
+    fixed, same = (wide == 0) | ~np.isfinite(wide), scaled.astype(np.float64)
+    ok = fixed & ((same == wide) | (np.isnan(wide) & np.isnan(same)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        for part in ([powers] if base.size <= 4096 else powers[:, None]):  # the same products
+            ok |= ~fixed & np.logical_or.reduce(scaled[..., None] == (wide[..., None] * part).astype(base.dtype), -1)
+    bad = () if ok.all() else np.argwhere(~ok)
+    return tuple(int(i) for i in bad[0]) if len(bad) else None

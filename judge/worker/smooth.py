@@ -57,3 +57,14 @@ def made_by(labels: frozenset) -> set:
     F(n) and S(n), and no Z(n)."""
     return {label[1] for label in labels if isinstance(label, tuple) and label[0] == "f"
             and ("s", label[1]) in labels and ("z", label[1]) not in labels}
+
+
+def unstopped(jaxpr, index: int):
+    """Output ``index`` of ``jaxpr``, looked through the ``stop_gradient`` that makes the whole
+    of it: a field stopped as a whole has the value of what it stops (a stop inside a formula
+    is still a step of zero derivative, ``smooth``)."""
+    producers = {id(v): e for e in jaxpr.eqns for v in e.outvars}
+    var = jaxpr.outvars[index]
+    while (eqn := producers.get(id(var))) is not None and eqn.primitive.name == "stop_gradient":
+        var = eqn.invars[0]
+    return var
