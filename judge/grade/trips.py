@@ -13,6 +13,12 @@ from judge.grade.plan import Plan
 from judge.rules import last_trip
 from judge.worker.last_trip import MAX_ELEMENTS
 
+#: The share of the tolerance a trip before the last, left out, must move the output beyond,
+#: where the last trip left out moved it beyond the whole: the same K - 1 steps computed another
+#: way round (a batch of them) may differ in their last bits, a trip that does nothing moves it
+#: not at all
+EARLIER_SHARE = 0.5
+
 
 def mark(request: dict, problem, planned: Plan) -> dict:
     """``request`` with ``shorten`` on the first ``last_trip.PER_KEY`` cases of each program
@@ -42,10 +48,13 @@ def mark(request: dict, problem, planned: Plan) -> dict:
 
 
 def moved(problem, planned, report) -> bool | str | None:
-    """Did the case's output change beyond the tolerance with the loop stopped one trip early?
-    None where the case was not measured (not asked, it did not run cleanly, or the loop ran no
-    trip); False where it was asked and the worker measured nothing; ``"early"`` where it
-    changed but a while had stopped before its count (``last_trip.counts``)."""
+    """Did the case's output change beyond the tolerance with the loop stopped one trip early,
+    and, where the loop runs two trips or more, with each trip before its last left out
+    instead (``Shortened.earlier``: a few of them) too? None where the case was not measured
+    (not asked, it did not run cleanly, or the loop ran no trip); False where it was asked and
+    the worker measured nothing; ``"early"`` where it changed but a while had stopped before its
+    count (``last_trip.counts``); ``"last"`` where it changed, but not with one of the trips
+    before the last measured left out instead."""
     if report is None or report.error is not None or report.skipped or report.output is None:
         return None
     if report.program is None:
@@ -57,9 +66,26 @@ def moved(problem, planned, report) -> bool | str | None:
         return False
     if got.trips == 0:
         return None  # a loop of no trip at this case: nothing to leave out
+    changed = _changed(problem, planned, report.output, got.output)
+    if changed is None:
+        return None
+    loop = report.program.loops[got.loop]
+    found = last_trip.counts(changed, got.trips, loop)
+    if found is True and got.earlier_sent and last_trip.runs_trips_before_last(loop, got.trips):
+        # every trip must compute, not the last alone: another trip left out moves it too
+        earlier = bool(got.earlier) and all(_changed(problem, planned, report.output, short, EARLIER_SHARE) is True
+                                            for _, short in got.earlier)
+        found = True if earlier else "last"
+    return found
+
+
+def _changed(problem, planned, own, short, share: float = 1.0) -> bool | None:
+    """Does ``short`` differ from the case's output ``own`` beyond ``share`` of the tolerance?
+    None where the output is not of the problem's form (the case's own verdict says so)."""
     slots = planned.outputs
-    tolerances = {s.key: s.tolerance for s in slots}
-    own, short, kind = report.output, got.output, problem.output_kind
+    tolerances = {s.key: {k: float(v) * share if k in ("rtol", "atol") else v for k, v in s.tolerance.items()}
+                  for s in slots}
+    kind = problem.output_kind
     if planned.nested:
         (own, bad), (short, worse) = (compare.leaves_of(v, slots, "output" if kind == "tree" else None)
                                       for v in (own, short))
@@ -73,11 +99,10 @@ def moved(problem, planned, report) -> bool | str | None:
         return None  # an output of the wrong form: the case's own verdict says so
     expected = {s.key: expected[s.key] for s in slots}
     try:
-        changed = bool(compare.check_form(short, expected, kind)
-                       or compare.check_form_values(short, expected, kind, tolerances))
+        return bool(compare.check_form(short, expected, kind)
+                    or compare.check_form_values(short, expected, kind, tolerances))
     except (TypeError, ValueError, KeyError, IndexError):
-        changed = True  # not comparable with the output: not the same output
-    return last_trip.counts(changed, got.trips, report.program.loops[got.loop])
+        return True  # not comparable with the output: not the same output
 
 
 def _elements(value) -> int:
@@ -106,7 +131,8 @@ def breach(problem, cases, run, planned: Plan, request: dict):
         skipped = sum(1 for c in cases if c.index in asked and getattr(run.cases.get(c.index), "skipped", False))
         return last_trip.breach(rule, skipped, 0)
     return last_trip.breach(rule, len(measured), sum(m is True for m in measured),
-                            sum(m == "early" for m in measured), _line(cases, run, asked))
+                            sum(m == "early" for m in measured), _line(cases, run, asked),
+                            sum(m == "last" for m in measured))
 
 
 def _line(cases, run, asked: set) -> int | None:
