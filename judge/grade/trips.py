@@ -23,14 +23,15 @@ EARLIER_SHARE = 0.5
 def mark(request: dict, problem, planned: Plan) -> dict:
     """``request`` with ``shorten`` on the first ``last_trip.PER_KEY`` cases of each program
     (each key, or each case's static values where the program is traced at its shapes; every
-    case where it is None), where the problem keys a loop rule on a static int parameter and
-    its programs are summarized; and the largest output tolerance, past which the worker stops
-    measuring."""
+    case where it is None), as ``"earlier"`` on those of the largest K (``_largest``), where the
+    problem keys a loop rule on a static int parameter and its programs are summarized; and the
+    largest output tolerance, past which the worker stops measuring."""
     if last_trip.rule_of(problem) is None or not request.get("structure"):
         return request
     statics = [p.name for p in problem.parameters if not p.traced]
     counts: dict = {}
     found = []
+    top = _largest(request, problem, planned)
     for entry in request["cases"]:
         known = planned.cases.get(entry["index"])
         if known is None or entry.get("abstract") is not None:
@@ -39,12 +40,30 @@ def mark(request: dict, problem, planned: Plan) -> dict:
         key = known.key or repr([(n, repr(known.case.inputs[n])) for n in statics])
         counts[key] = counts.get(key, 0) + 1
         more = last_trip.PER_KEY is None or counts[key] <= last_trip.PER_KEY
-        found.append({**entry, "shorten": True} if more else entry)
+        how = "earlier" if top is not None and _count_of(problem, known) == top else True
+        found.append({**entry, "shorten": how} if more else entry)
     # the worker stops measuring once a case moved beyond the largest of the outputs'
-    # tolerances (then it moved beyond its own): one such case is all the rule asks for
+    # tolerances (then it moved beyond its own): one such case is all the rule asks for, and
+    # one of the largest K, whose trips before the last are left out too
     tolerances = [s.tolerance for p in planned.cases.values() for s in p.outputs]
     largest = {k: max((float(t.get(k, 0.0)) for t in tolerances), default=0.0) for k in ("rtol", "atol")}
     return {**request, "cases": found, "shorten_tolerance": largest}
+
+
+def _count_of(problem, known):
+    """The case's value of the rule's static int parameter K, where it is an int."""
+    value = known.case.inputs.get(last_trip.rule_of(problem)["parameter"])
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _largest(request: dict, problem, planned: Plan):
+    """The largest K of the request's cases: its cases are the ones a few trips before the last
+    are left out on too (``earlier``), where the loop runs the most trips and an idle share of
+    them shows most surely; the loop is traced and measured again for that K alone."""
+    counts = [_count_of(problem, known) for known in (planned.cases.get(e["index"]) for e in request["cases"])
+              if known is not None]
+    counts = [c for c in counts if c is not None]
+    return max(counts) if counts else None
 
 
 def moved(problem, planned, report) -> bool | str | None:

@@ -234,22 +234,23 @@ class CaseRunner(traced_once.TraceOnce):
         return self._run_symbolic(args, probe_args or {}, spec, factor)
 
     def shortened(self, args: dict, probe_args: dict | None, spec: dict | None, output=None,
-                  tolerance: dict | None = None) -> dict | None:
+                  tolerance: dict | None = None, earlier: bool = False) -> dict | None:
         """The case's output with the loop the trips rule reads stopped one trip early
         (``last_trip``): ``{"loop": its index in the program's summary, "output": VALUE}``, and
-        where that moved the output, ``"earlier"``: the outputs with each trip before the last
-        left out instead (where the loop runs two trips or more, ``_earlier``), or
-        None where there is no such loop or it cannot be measured; a scan of no step is told as
-        ``"trips": 0`` with the case's own ``output``. Runs nothing of the submission's: the
-        program its key traced, evaluated again. Once one case's output moved beyond
-        ``tolerance`` (the largest of the problem's), no later case of its key is measured: one
-        a key is what the judge asks for."""
+        with ``earlier``, where that moved the output, ``"earlier"``: the outputs with a few
+        trips before the last left out instead (where the loop runs two trips or more,
+        ``_earlier``), or None where there is no such loop or it cannot be measured; a scan of
+        no step is told as ``"trips": 0`` with the case's own ``output``. Runs nothing of the
+        submission's: the program its key traced, evaluated again. Once one case's output moved
+        beyond ``tolerance`` (the largest of the problem's), no later case is measured, but for
+        those sent with ``earlier`` until one of their key moved: one of each is what the judge
+        asks for."""
         from . import last_trip, protocol, stepwise, trip_skip
 
         spec = spec if spec is not None else self._signature(args)
         key = self._key(args, spec)
         moved = self.last_trip.setdefault("moved", set())
-        if key in moved:
+        if key in moved or (moved and not earlier):
             return None
         traced = self.traced_once.get(key)
         if traced is None or isinstance(traced, BaseException) or not traced.program:
@@ -290,7 +291,7 @@ class CaseRunner(traced_once.TraceOnce):
             found = {"loop": index, "output": self._fill(traced.skeleton, got[0]), "trips": got[1]}
             # the case of its key that decides (its last trip moved the output): each trip before
             # the last left out instead, so that every trip must compute, not the last alone
-            if key in moved or tolerance is None:
+            if earlier and (key in moved or tolerance is None):
                 loop = (traced.program.get("loops") or [])[index]
                 skip = trip_skip.chosen(concrete.jaxpr, path, last_trip.trip_count(loop["length"]), inputs,
                                         traced.outputs, last_trip.MAX_ELEMENTS)

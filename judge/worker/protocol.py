@@ -35,7 +35,7 @@ Channels
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
                   "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}, "factor": 4.0,
                   "symbolic": {"key": "...", "shapes": {"x": ["T", 3]},
-                               "symbols": {"T": [1, 4096]}}, "shorten": true}, ...,  # optional
+                               "symbols": {"T": [1, 4096]}}, "shorten": true}, ...,  # optional; "earlier": trips before the last too
                  {"index": 70, "abstract": {"x": {"shape": [4096], "dtype": "float32"}},
                   "args": {"scale": 0.5, ...}}]}          # trace only, at these shapes
 
