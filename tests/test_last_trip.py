@@ -209,6 +209,10 @@ def test_every_case_of_a_problem_with_a_loop_keyed_on_k_is_measured(tmp_path):
     planned = plan.resolve(problem, cases, traces=False)
     request = trips.mark(build_request(problem, tmp_path / "s.py", cases, planned), problem, planned)
     assert all(c.get("shorten") for c in request["cases"])
+    # the trips before the last are left out too on the cases of the largest K, and only there
+    top = max(c.inputs["K"] for c in cases)
+    earlier = {c["index"] for c in request["cases"] if c["shorten"] == "earlier"}
+    assert earlier and earlier == {c.index for c in cases if c.inputs["K"] == top}
     assert request["shorten_tolerance"] == {"rtol": 1e-4, "atol": 1e-5}  # the spec's
     assert boundary.Expected.of(request).shorten == {c.index for c in cases}
     other = spec.load("ema_scan")

@@ -7,10 +7,11 @@ result with the case's own output at the problem's tolerance (``judge.grade.trip
 loop's last trip changes the output wherever the iteration has not converged; a problem's cases
 hold such a case (where none does, its reference is refused, which ``judge check`` reports). So
 the output must move on at least one measured case (``breach``). And every trip must compute,
-not the last alone: on the first case of each key where the last trip moved the output, each
-trip before it is left out instead (``judge.worker.trip_skip``), and each must move the output
-beyond half the tolerance; a case where one does not refuses the program (a loop of K trips
-that steps at its last trips only, under a ``cond``, the other steps computed beside it).
+not the last alone: on the first case of the largest K where the last trip moved the output, a
+few trips before it are left out instead (``judge.worker.trip_skip``), and each must move the
+output beyond half the tolerance; a case where one does not refuses the program (a loop of K
+trips that steps at its last trips only, under a ``cond``, or squares at a few of them, the
+other steps computed beside it).
 
 Which loop (the worker chooses it, ``judge.worker.last_trip.chosen``): the one
 ``loop_trips.computing`` reads (of the loops whose count is a number, the one whose trip runs

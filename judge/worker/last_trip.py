@@ -15,12 +15,13 @@ autodiff's backward loop left for the forward loop of the same count) stopped on
 * a ``while`` stops one trip before its test would: what it carries is what it held before
   its last trip (its first carry where it runs none).
 
-Where the case's last trip moved the output, the same is measured with each trip before the last
-left out instead, one at a time, as one batch (``earlier``; as many as the outputs' size allows,
-picked by a hash of the case's inputs, ``trip_skip``): the trip left out carries on what it was
-given, the integers it carries (a counter) stepped all the same, every other trip runs. A loop of K trips whose last trip takes a step under a ``cond`` while its other
-trips do nothing (their K - 1 steps computed beside it) moves the output with its last trip
-left out, but not with another; an honest loop's trips each take a step (or eight).
+Where the judge asks for it and the case's last trip moved the output, the same is measured with
+a few trips before the last left out instead, one at a time, as one batch (``earlier``: picked
+by a hash of the case's inputs, ``trip_skip``): the trip left out carries on what it was given,
+what it only counts stepped all the same, every other trip runs. A loop of K trips whose last
+trip takes a step under a ``cond`` while its other trips do nothing (their K - 1 steps computed
+beside it) moves the output with its last trip left out, but not with another; an honest
+loop's trips each take a step (or eight).
 
 What merely counts the trips is not the work of a trip: every element of what the loop gives
 out (its carries, its stacked rows) to which the last trip adds the same when the program runs
