@@ -20,7 +20,7 @@ from judge.problem import spec
 from judge.rules import last_trip as rule
 from judge.run import boundary
 from judge.run.boundary import Expected, ProtocolError
-from judge.worker import last_trip, program, protocol
+from judge.worker import last_trip, program, protocol, trip_skip
 from judge.worker.evaluate import Evaluator
 
 #: two close singular values: after K steps the iteration is far from converged
@@ -209,6 +209,10 @@ def test_every_case_of_a_problem_with_a_loop_keyed_on_k_is_measured(tmp_path):
     planned = plan.resolve(problem, cases, traces=False)
     request = trips.mark(build_request(problem, tmp_path / "s.py", cases, planned), problem, planned)
     assert all(c.get("shorten") for c in request["cases"])
+    # the trips before the last are left out too on the cases of the largest K, and only there
+    top = max(c.inputs["K"] for c in cases)
+    earlier = {c["index"] for c in request["cases"] if c["shorten"] == "earlier"}
+    assert earlier and earlier == {c.index for c in cases if c.inputs["K"] == top}
     assert request["shorten_tolerance"] == {"rtol": 1e-4, "atol": 1e-5}  # the spec's
     assert boundary.Expected.of(request).shorten == {c.index for c in cases}
     other = spec.load("ema_scan")
@@ -333,3 +337,111 @@ def test_the_measuring_program_is_traced_once_for_cases_of_one_program_and_input
         assert np.asarray(got[0][0]).tobytes() == np.asarray(fresh[0][0]).tobytes() and got[1] == fresh[1]
     measure(W[:3], U0[:3], cache=made)  # other shapes: another program
     assert len(made) == 2
+
+
+def left_out(fn, k=K, outputs=1):
+    """(the program's output, its outputs with each trip before the last of the chosen loop left
+    out in turn, those trips), on the program traced here at ``k``."""
+    closed = jax.make_jaxpr(functools.partial(fn, k=k))(W, U0)
+    summary = program.summarize(closed)
+    paths = last_trip.paths(closed, program.summarize)
+    index = last_trip.chosen(summary["loops"], lambda i: last_trip.needed_by(
+        closed.jaxpr, paths[i], list(range(outputs))))
+    count = last_trip.trip_count(summary["loops"][index]["length"])
+    skip = trip_skip.chosen(closed.jaxpr, paths[index], count, [W, U0], outputs, last_trip.MAX_ELEMENTS)
+    full = EVALUATOR.run(closed.jaxpr, closed.consts, W, U0, jit_inlined=True)
+    got, _ = last_trip.shortened(closed, paths[index], [W, U0], outputs,
+                                 lambda j, c, *x: EVALUATOR.run(j, c, *x, jit_inlined=True), skip=skip, count=count)
+    return float(np.asarray(full[0])), [float(np.asarray(o[0])) for o in got], skip
+
+
+def stepping_at_the_last_trip(W, u0, k=K):
+    """The decoy: k - 1 steps before the loop, the loop's step under a cond at its last trip."""
+    u = u0
+    for _ in range(k - 1):
+        u, _ = _step(W, u)
+    u, v = jax.lax.fori_loop(0, k, lambda i, c: jax.lax.cond(i == k - 1, lambda c: _step(W, c[0]),
+                                                             lambda c: c, c), (u, jnp.zeros(3)))
+    return u @ W @ v
+
+
+def counter_in_a_float(W, u0, k=K):
+    """An honest scan that also counts its trips in a float it carries and reads its counter."""
+    def body(c, i):
+        u, _, n = c
+        u, v = _step(W, jnp.where(i >= 0, u, u0))
+        return (u, v, n + 1.0), None
+    (u, v, n), _ = jax.lax.scan(body, (u0, jnp.zeros(3), jnp.float32(0)), jnp.arange(k))
+    return u @ W @ v + (n - k)
+
+
+def while_float_counter(W, u0, k=K):
+    """An honest while whose counter is a float: left out, its trip still counts."""
+    def body(c):
+        u, v = _step(W, c[1])
+        return c[0] + 1.0, u, v
+    _, u, v = jax.lax.while_loop(lambda c: c[0] < k, body, (jnp.float32(0), u0, jnp.zeros(3)))
+    return u @ W @ v
+
+
+@pytest.mark.parametrize("fn", [honest, carries_w_along, while_loop, reversed_rows, in_a_jit, counter_in_a_float,
+                                while_float_counter])
+def test_each_trip_of_an_honest_loop_left_out_moves_the_output(fn):
+    full, outs, skip = left_out(fn)
+    assert len(skip) == min(K - 1, trip_skip.EARLIER) and len(set(skip)) == len(skip) and max(skip) < K - 1
+    fewer, _, _ = measured(honest, k=K - 1)
+    for out in outs:
+        assert abs(out - full) > 1e-6
+    if fn is not reversed_rows:  # each one is the K - 1 steps
+        assert outs == pytest.approx([float(fewer)] * len(skip), rel=1e-5)
+
+
+def test_a_trip_that_does_nothing_left_out_leaves_the_output():
+    full, outs, skip = left_out(stepping_at_the_last_trip)
+    assert len(skip) == min(K - 1, trip_skip.EARLIER) and outs == [full] * len(skip)
+    assert abs(float(measured(stepping_at_the_last_trip)[1]) - full) > 1e-6  # its last trip does step
+
+
+def test_a_loop_of_one_trip_leaves_no_other_trip_out():
+    closed = jax.make_jaxpr(functools.partial(honest, k=1))(W, U0)
+    paths = last_trip.paths(closed, program.summarize)
+    assert trip_skip.chosen(closed.jaxpr, paths[0], 1, [W, U0], 1, last_trip.MAX_ELEMENTS) is None
+
+
+def test_too_many_trips_are_sampled_by_the_inputs():
+    closed = jax.make_jaxpr(functools.partial(honest, k=300))(W, U0)
+    paths = last_trip.paths(closed, program.summarize)
+    one = trip_skip.chosen(closed.jaxpr, paths[0], 300, [W, U0], 1, last_trip.MAX_ELEMENTS)
+    again = trip_skip.chosen(closed.jaxpr, paths[0], 300, [W, U0], 1, last_trip.MAX_ELEMENTS)
+    other = trip_skip.chosen(closed.jaxpr, paths[0], 300, [W, U0 + 1], 1, last_trip.MAX_ELEMENTS)
+    assert one == again != other and len(one) == trip_skip.EARLIER and max(one) < 299
+    assert len(trip_skip.chosen(closed.jaxpr, paths[0], 300, [W, U0], 1, 2)) == 2
+
+
+def test_a_case_where_only_the_last_trip_computes_refuses_the_program():
+    K_rule = {"id": "no_unrolling", "parameter": "K"}
+    assert rule.breach(K_rule, 5, 2) is None
+    found = rule.breach(K_rule, 5, 2, 0, last=1)  # moved on two cases, only its last trip on a third
+    assert found.reason == "unrolled_loop" and "not every trip" in found.message
+
+    class Loop:
+        length = "7"
+
+    assert rule.runs_trips_before_last(Loop, None) and rule.runs_trips_before_last(Loop, 2)
+    assert not rule.runs_trips_before_last(Loop, 1)  # its one trip is its last
+
+
+def test_the_outputs_with_earlier_trips_left_out_are_read_as_sent():
+    shortened = {"loop": 0, "output": SCALAR, "trips": 7,
+                 "earlier": {"trips": [0, 3], "outputs": [SCALAR, SCALAR]}}
+    report = _decode({**CASE, "shortened": shortened}, Expected(shorten=frozenset({0})))
+    assert [t for t, _ in report.shortened.earlier] == [0, 3]
+    assert float(report.shortened.earlier[1][1]) == 2.0
+    for bad in ({"trips": [0], "outputs": [SCALAR, SCALAR]}, {"trips": [], "outputs": []},
+                {"trips": [-1], "outputs": [SCALAR]}, {"trips": [0]}, [SCALAR]):
+        with pytest.raises(ProtocolError, match="earlier"):
+            _decode({**CASE, "shortened": {**shortened, "earlier": bad}}, Expected(shorten=frozenset({0})))
+    failed = _decode({**CASE, "shortened": {**shortened, "earlier": None}}, Expected(shorten=frozenset({0})))
+    assert failed.shortened.earlier is None and failed.shortened.earlier_sent  # could not be measured
+    assert not _decode({**CASE, "shortened": {"loop": 0, "output": SCALAR, "trips": 7}},
+                       Expected(shorten=frozenset({0}))).shortened.earlier_sent

@@ -6,7 +6,12 @@ that loop stopped one trip early (``judge.worker.last_trip``), and the judge com
 result with the case's own output at the problem's tolerance (``judge.grade.trips``). The honest
 loop's last trip changes the output wherever the iteration has not converged; a problem's cases
 hold such a case (where none does, its reference is refused, which ``judge check`` reports). So
-the output must move on at least one measured case (``breach``).
+the output must move on at least one measured case (``breach``). And every trip must compute,
+not the last alone: on the first case of the largest K where the last trip moved the output, a
+few trips before it are left out instead (``judge.worker.trip_skip``), and each must move the
+output beyond half the tolerance; a case where one does not refuses the program (a loop of K
+trips that steps at its last trips only, under a ``cond``, or squares at a few of them, the
+other steps computed beside it).
 
 Which loop (the worker chooses it, ``judge.worker.last_trip.chosen``): the one
 ``loop_trips.computing`` reads (of the loops whose count is a number, the one whose trip runs
@@ -50,14 +55,31 @@ def counts(changed: bool, trips: int | None, loop) -> bool | str:
     return changed
 
 
-def breach(rule: dict, measured: int, moved: int, early: int = 0, line: int | None = None) -> Breach | None:
+def runs_trips_before_last(loop, trips: int | None) -> bool:
+    """Does the loop run a trip before its last at the case (its count, or the trips the worker
+    saw it run, two or more)? Then each trip before the last is left out too, and must move the
+    output as well."""
+    count = trips if trips is not None else _count(loop)
+    return count is not None and count >= 2
+
+
+def breach(rule: dict, measured: int, moved: int, early: int = 0, line: int | None = None,
+           last: int = 0) -> Breach | None:
     """Refused where ``measured`` cases ran the program with the loop stopped one trip early and
     on none of them (``moved``) the output changed beyond the tolerance, ``early`` of them only
-    where the loop had stopped before its count; ``line``: the line of the submission that
-    wrote that loop, where known."""
-    if not measured or moved:
+    where the loop had stopped before its count; and where on ``last`` of them it changed with
+    its last trip left out but not with every trip before it measured left out instead (one is
+    enough); ``line``: the line of the submission that wrote that loop, where known."""
+    if not measured or (moved and not last):
         return None
     K = rule["parameter"]
+    if last:
+        return Breach("unrolled_loop",
+                      f"not every trip of the loop of {K} trips{at_line(line)} computes the output: on "
+                      f"{number(last)} of the cases measured its last trip left out changes the "
+                      f"output, but some trip before it left out instead does not (within half the "
+                      f"problem's tolerance); the {K} steps must be that loop's trips, each one "
+                      f"computing the next from the last, not steps computed beside it")
     stopped = (f"; on {number(early)} of them it changes only where the loop stopped before its "
                f"count of trips, which no convergence of the values explains" if early else "")
     return Breach("unrolled_loop",

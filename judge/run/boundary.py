@@ -27,6 +27,7 @@ from judge.run import fields as _fields
 from judge.run.escaping import escape
 from judge.run.summary import Loop, Program, SymbolicValue, Value  # noqa: F401 - re-exported
 from judge.worker import protocol
+from judge.worker.trip_skip import EARLIER
 from judge.worker.protocol import ProtocolError
 
 #: Characters an exception's text may have in a message (the worker keeps 2000 and a marker).
@@ -143,6 +144,12 @@ class Shortened:
     loop: int     # the loop's index among the program summary's loops
     output: Any   # decoded as ``CaseReport.output``
     trips: int | None = None  # the trips it ran in full at the case, where told
+    #: the outputs with each of the trips it lists before the last left out instead, as
+    #: ``((trip, output), ...)``, where measured (the case whose last trip moved the output)
+    earlier: tuple | None = None
+    #: whether ``earlier`` was sent (None: it could not be measured); not sent where the worker
+    #: saw the output move within the largest of the problem's tolerances only
+    earlier_sent: bool = False
 
 
 @dataclass(frozen=True)
@@ -392,10 +399,23 @@ def _case(msg: dict, expected: Expected) -> CaseReport:
 
 def _shortened(raw, where: str) -> Shortened:
     item = _object(raw, where)
-    _keys(item, where, ("loop", "output", "trips"))
+    _keys(item, where, ("loop", "output", "trips"), ("earlier",))
     return Shortened(loop=_int(item["loop"], f"{where}.loop", 0, protocol.MAX_LOOPS - 1),
                      output=value(item["output"], f"{where}.output"),
-                     trips=_optional(_int, item["trips"], f"{where}.trips", 0, protocol.MAX_SUMMARY_COUNT))
+                     trips=_optional(_int, item["trips"], f"{where}.trips", 0, protocol.MAX_SUMMARY_COUNT),
+                     earlier=_optional(_earlier, item.get("earlier"), f"{where}.earlier"),
+                     earlier_sent="earlier" in item)
+
+
+def _earlier(raw, where: str) -> tuple:
+    item = _object(raw, where)
+    _keys(item, where, ("trips", "outputs"))
+    trips, outputs = item["trips"], item["outputs"]
+    if not isinstance(trips, list) or not isinstance(outputs, list) or len(trips) != len(outputs) \
+            or not 1 <= len(trips) <= EARLIER:
+        _fail(where, f"not lists of as many trips as outputs (1 to {EARLIER})")
+    return tuple((_int(t, f"{where}.trips", 0, protocol.MAX_SUMMARY_COUNT), value(o, f"{where}.outputs"))
+                 for t, o in zip(trips, outputs))
 
 
 def _halt(msg: dict, expected: Expected) -> Halt:

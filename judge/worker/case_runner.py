@@ -234,21 +234,25 @@ class CaseRunner(traced_once.TraceOnce):
         return self._run_symbolic(args, probe_args or {}, spec, factor)
 
     def shortened(self, args: dict, probe_args: dict | None, spec: dict | None, output=None,
-                  tolerance: dict | None = None) -> dict | None:
+                  tolerance: dict | None = None, earlier: bool = False) -> dict | None:
         """The case's output with the loop the trips rule reads stopped one trip early
-        (``last_trip``): ``{"loop": its index in the program's summary, "output": VALUE}``, or
-        None where there is no such loop or it cannot be measured; a scan of no step is told as
-        ``"trips": 0`` with the case's own ``output``. Runs nothing of the submission's: the
-        program its key traced, evaluated again. Once one case's output moved beyond
-        ``tolerance`` (the largest of the problem's), no later case is measured: one is what the
-        judge asks for."""
-        from . import last_trip, protocol, stepwise
-
-        if self.last_trip.get("moved"):
-            return None
+        (``last_trip``): ``{"loop": its index in the program's summary, "output": VALUE}``, and
+        with ``earlier``, where that moved the output, ``"earlier"``: the outputs with a few
+        trips before the last left out instead (where the loop runs two trips or more,
+        ``_earlier``), or None where there is no such loop or it cannot be measured; a scan of
+        no step is told as ``"trips": 0`` with the case's own ``output``. Runs nothing of the
+        submission's: the program its key traced, evaluated again. Once one case's output moved
+        beyond ``tolerance`` (the largest of the problem's), no later case is measured, but for
+        those sent with ``earlier`` until one of their key moved: one of each is what the judge
+        asks for."""
+        from . import last_trip, protocol, stepwise, trip_skip
 
         spec = spec if spec is not None else self._signature(args)
-        traced = self.traced_once.get(self._key(args, spec))
+        key = self._key(args, spec)
+        moved = self.last_trip.setdefault("moved", set())
+        if key in moved or (moved and not earlier):
+            return None
+        traced = self.traced_once.get(key)
         if traced is None or isinstance(traced, BaseException) or not traced.program:
             return None
         try:
@@ -282,8 +286,35 @@ class CaseRunner(traced_once.TraceOnce):
                 return None
             if tolerance is not None and output is not None:
                 own = {k: protocol.decode_value(v) for k, v in last_trip.leaves(traced.skeleton, output).items()}
-                self.last_trip["moved"] = last_trip.moved(got[0], own, tolerance)
-            return {"loop": index, "output": self._fill(traced.skeleton, got[0]), "trips": got[1]}
+                if last_trip.moved(got[0], own, tolerance):
+                    moved.add(key)
+            found = {"loop": index, "output": self._fill(traced.skeleton, got[0]), "trips": got[1]}
+            # the case of its key that decides (its last trip moved the output): each trip before
+            # the last left out instead, so that every trip must compute, not the last alone
+            if earlier and (key in moved or tolerance is None):
+                loop = (traced.program.get("loops") or [])[index]
+                skip = trip_skip.chosen(concrete.jaxpr, path, last_trip.trip_count(loop["length"]), inputs,
+                                        traced.outputs, last_trip.MAX_ELEMENTS)
+                if skip:
+                    found["earlier"] = self._earlier(concrete, path, inputs, traced, skip,
+                                                     last_trip.trip_count(loop["length"]))
+            return found
+        except Exception:  # noqa: BLE001 - a program the measurement cannot run: not measured
+            return None
+
+    def _earlier(self, concrete, path: list, inputs: list, traced, skip: list, count: int | None):
+        """``{"trips": skip, "outputs": [VALUE, ...]}``: the output (encoded) with each of the
+        loop's trips ``skip`` left out (``count``: the trips its summary reads), or None where it
+        cannot be measured (the judge then counts the case as not moved)."""
+        from . import last_trip, stepwise
+
+        try:
+            with self.np.errstate(all="ignore"):
+                got = last_trip.shortened(concrete, path, inputs, traced.outputs, lambda j, c, *x: self.evaluator.run(
+                    j, c, *x, jit_inlined=stepwise.Budget(last_trip.STEPPED)), self.last_trip.setdefault("made", {}),
+                    skip=skip, count=count)
+            return None if got is None else {"trips": list(skip),
+                                             "outputs": [self._fill(traced.skeleton, o) for o in got[0]]}
         except Exception:  # noqa: BLE001 - a program the measurement cannot run: not measured
             return None
 

@@ -15,6 +15,14 @@ autodiff's backward loop left for the forward loop of the same count) stopped on
 * a ``while`` stops one trip before its test would: what it carries is what it held before
   its last trip (its first carry where it runs none).
 
+Where the judge asks for it and the case's last trip moved the output, the same is measured with
+a few trips before the last left out instead, one at a time, as one batch (``earlier``: picked
+by a hash of the case's inputs, ``trip_skip``): the trip left out carries on what it was given,
+what it only counts stepped all the same, every other trip runs. A loop of K trips whose last
+trip takes a step under a ``cond`` while its other trips do nothing (their K - 1 steps computed
+beside it) moves the output with its last trip left out, but not with another; an honest
+loop's trips each take a step (or eight).
+
 What merely counts the trips is not the work of a trip: every element of what the loop gives
 out (its carries, its stacked rows) to which the last trip adds the same when the program runs
 on its inputs moved (each floating input moved by a pseudo-random whole number of times one
@@ -33,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import jaxapi, reach
+from . import jaxapi, reach, trip_skip
 
 #: Output elements past which the shortened output is not measured (sent back whole).
 MAX_ELEMENTS = 1 << 14
@@ -164,22 +172,24 @@ def no_step(jaxpr, path: list) -> bool:
 
 
 def shortened(concrete, path: list, inputs: list, outputs: int, evaluate,
-              made: dict | None = None) -> tuple | None:
+              made: dict | None = None, skip: list | None = None, count: int | None = None) -> tuple | None:
     """The first ``outputs`` outputs of ``concrete`` (the program a case ran, made concrete at its
-    dims) on ``inputs`` with the loop at ``path`` stopped one trip early, as arrays, evaluated
-    by ``evaluate(jaxpr, consts, *inputs)``, and the trips the loop ran in full (None where a
-    ``cond`` lies on the way to it); None where it cannot be measured (no such loop, a scan of
-    no step, an output too large). ``made``: the measuring programs traced already, kept there
-    for the next case of the same program (they depend on the inputs' types alone)."""
+    dims) on ``inputs`` with the loop at ``path`` stopped one trip early (with ``skip``: for each
+    trip it lists, by its index in the order the trips run, that trip left out instead: a list
+    of such outputs; ``count``: the most trips the summary reads a while runs), as arrays,
+    evaluated by ``evaluate(jaxpr, consts, *inputs)``, and the trips the loop ran in full (None
+    where a ``cond`` lies on the way to it); None where it cannot be measured (no such loop, a
+    scan of no step, an output too large). ``made``: the measuring programs traced already, kept
+    there for the next case of the same program (they depend on the inputs' types alone)."""
     import jax
 
-    key = (id(concrete), repr(path), outputs,
+    key = (id(concrete), repr(path), outputs, None if skip is None else (len(skip), count),
            tuple((type(x), np.shape(x), str(np.result_type(x)), bool(getattr(x, "weak_type", False)))
                  for x in inputs))
     known = None if made is None else made.get(key)
+    chosen_trips = [] if skip is None else [np.asarray(skip, np.int32)]  # an input: kept for every case
     if known is not None and known[0] is concrete:
-        got = list(evaluate(known[1].jaxpr, known[1].consts, *inputs))
-        return got[:outputs], (int(np.asarray(got[outputs])) if len(got) > outputs else None)
+        return _read(evaluate(known[1].jaxpr, known[1].consts, *chosen_trips, *inputs), outputs, skip)
     target = reach.find(concrete.jaxpr, path)
     if target is None or target.primitive.name not in ("scan", "while"):
         return None
@@ -191,16 +201,32 @@ def shortened(concrete, path: list, inputs: list, outputs: int, evaluate,
 
     ran: list = []  # the trips the loop ran in full, where no branch lies on the way to it
 
-    def program(*values):
+    def once(values, skip):
         pairs = [(v, _moved(v, i)) for i, v in enumerate(values)]
-        outs = _run(concrete.jaxpr, concrete.consts, pairs, list(path), outputs, ran)
+        outs = _run(concrete.jaxpr, concrete.consts, pairs, list(path), outputs, ran, skip)
         return [*(real for real, _ in outs), *ran[:1]]
 
-    measuring = jax.make_jaxpr(program)(*inputs)
+    def program(*values):
+        if skip is None:
+            return once(values, None)
+        # each trip of ``skip`` (the first input) left out on its own, as one batch
+        bound = trip_skip.bound(target, count)
+        return jax.vmap(lambda j: once(values[1:], trip_skip.Skip(j, bound)))(values[0])
+
+    measuring = jax.make_jaxpr(program)(*chosen_trips, *inputs)
     if made is not None:
         made[key] = (concrete, measuring)  # (the program kept: its id stays its own)
-    got = list(evaluate(measuring.jaxpr, measuring.consts, *inputs))
-    return got[:outputs], (int(np.asarray(got[outputs])) if len(got) > outputs else None)
+    return _read(evaluate(measuring.jaxpr, measuring.consts, *chosen_trips, *inputs), outputs, skip)
+
+
+def _read(got, outputs: int, skip: list | None) -> tuple:
+    """The measuring program's results: its outputs (one list per trip left out, with ``skip``)
+    and the trips the loop ran in full."""
+    got = list(got)
+    trips = int(np.asarray(got[outputs]).reshape(-1)[0]) if len(got) > outputs else None
+    if skip is not None:  # one output per trip left out
+        return [[np.asarray(x)[k] for x in got[:outputs]] for k in range(len(skip))], trips
+    return got[:outputs], trips
 
 
 def _needed(jaxpr, wanted) -> list:
@@ -224,11 +250,12 @@ def _bind(eqn, values: list) -> list:
     return list(outs) if eqn.primitive.multiple_results else [outs]
 
 
-def _run(jaxpr, consts, pairs, route: list, wanted: int | None = None, ran: list | None = None) -> list:
+def _run(jaxpr, consts, pairs, route: list, wanted: int | None = None, ran: list | None = None,
+         skip=None) -> list:
     """``jaxpr`` interpreted on tracers twice over, on the case's inputs and on the inputs
     moved (``pairs``: each value as ``(case's, moved)``), the loop at the end of ``route``
-    stopped early; the calls and the ``cond`` branch on the way interpreted too
-    (``reach.path_to``'s indices count no ``dim_as_value`` equation)."""
+    stopped early (its trip ``skip`` left out, where given); the calls and the ``cond`` branch
+    on the way interpreted too (``reach.path_to``'s indices count no ``dim_as_value`` equation)."""
     from jax._src import core
 
     env: dict = {}
@@ -249,7 +276,7 @@ def _run(jaxpr, consts, pairs, route: list, wanted: int | None = None, ran: list
             continue
         ins = [read(v) for v in eqn.invars]
         if route and index == route[0]:
-            outs = _on_route(eqn, ins, route[1:], ran)
+            outs = _on_route(eqn, ins, route[1:], ran, skip)
         else:
             outs = list(zip(_bind(eqn, [r for r, _ in ins]), _bind(eqn, [m for _, m in ins])))
         for v, x in zip(eqn.outvars, outs):
@@ -257,12 +284,12 @@ def _run(jaxpr, consts, pairs, route: list, wanted: int | None = None, ran: list
     return [read(v) for v in (jaxpr.outvars if wanted is None else jaxpr.outvars[:wanted])]
 
 
-def _on_route(eqn, ins: list, rest: list, ran: list | None) -> list:
+def _on_route(eqn, ins: list, rest: list, ran: list | None, skip) -> list:
     import jax
     from jax._src import core
 
     if not rest:
-        return _loop(eqn, ins, ran)
+        return _loop(eqn, ins, ran, skip)
     if eqn.primitive.name == "cond":  # the moved inputs go the case's way too
         taken = rest[0][1]
         branches = eqn.params["branches"]
@@ -271,7 +298,7 @@ def _on_route(eqn, ins: list, rest: list, ran: list | None) -> list:
             def fn(*flat):
                 pairs = list(zip(flat[0::2], flat[1::2]))
                 if b == taken:  # trips not told from inside a branch
-                    outs = _run(branch.jaxpr, branch.consts, pairs, rest[1:])
+                    outs = _run(branch.jaxpr, branch.consts, pairs, rest[1:], skip=skip)
                 else:
                     outs = zip(*(core.eval_jaxpr(branch.jaxpr, branch.consts, *side) for side in zip(*pairs)))
                 return [x for pair in outs for x in pair]
@@ -280,7 +307,7 @@ def _on_route(eqn, ins: list, rest: list, ran: list | None) -> list:
                               *[x for pair in ins[1:] for x in pair])
         return list(zip(flat[0::2], flat[1::2]))
     sub = reach.call_body(eqn)
-    return _run(reach.opened(sub), getattr(sub, "consts", ()), ins, rest, None, ran)
+    return _run(reach.opened(sub), getattr(sub, "consts", ()), ins, rest, None, ran, skip)
 
 
 def _moved(value, seed: int):
@@ -295,17 +322,24 @@ def _moved(value, seed: int):
     return value + jnp.round(jnp.asarray(steps, value.dtype) * (1 + jnp.abs(value)))
 
 
-def _loop(eqn, ins: list, ran: list | None) -> list:
-    """The loop's results with its last trip left out, but for what only counts its trips (an
-    element to which the last trip adds the same where the program's inputs are moved,
-    ``_moved``, or an integer one); the trips it ran in full go to ``ran``. The loop runs once
-    on each side, the full run's results and what it held before its last trip both kept
-    (``_scan``, ``_while``): the same operations, in the same order, as running it in full and
-    again one trip short."""
+def _loop(eqn, ins: list, ran: list | None, skip=None) -> list:
+    """The loop's results with its last trip (its trip ``skip``, where given) left out, but for
+    what only counts its trips (an element to which that trip adds the same where the
+    program's inputs are moved, ``_moved``, or an integer one); the trips it ran in full go to
+    ``ran``. The loop runs once on each side, the full run's results and what it held before
+    its last trip both kept (``_scan``, ``_while``): the same operations, in the same order, as
+    running it in full and again one trip short."""
     import jax.numpy as jnp
 
-    full, short, trips = both_runs(eqn, [r for r, _ in ins])
-    full_m, short_m, _ = both_runs(eqn, [m for _, m in ins])
+    if skip is None:
+        full, short, trips = both_runs(eqn, [r for r, _ in ins])
+        full_m, short_m, _ = both_runs(eqn, [m for _, m in ins])
+    else:  # both sides at once: a trip's count is told from its work trip by trip
+        params = eqn.primitive.get_bind_params(eqn.params)
+        without = trip_skip.scan_without if eqn.primitive.name == "scan" else trip_skip.while_without
+        full = eqn.primitive.bind(*[r for r, _ in ins], **params)
+        full_m = eqn.primitive.bind(*[m for _, m in ins], **params)
+        short, short_m, trips = without(eqn, [r for r, _ in ins], [m for _, m in ins], skip)
     if ran is not None:
         ran.append(trips)
     kept = [jnp.where((f - s) == (fm - sm), f, s) if np.issubdtype(np.dtype(f.dtype), np.inexact) else f

@@ -270,7 +270,8 @@ def main(argv: list[str] | None = None) -> None:
                     and not result.get("skipped"):  # the judge's measurement, not the case's time
                 result["shortened"] = runner.shortened(args, decode_args(case.get("probe_args") or {}),
                                                        case.get("symbolic"), result.get("output"),
-                                                       request.get("shorten_tolerance"))
+                                                       request.get("shorten_tolerance"),
+                                                       earlier=case.get("shorten") == "earlier")
             if changed():
                 halt("instrument_tampered", case["index"], ", ".join(changed()))
             unmeasured = check_flow(result.get("evidence")) if check_flow else None

@@ -35,7 +35,7 @@ Channels
        "cases": [{"index": 0, "args": {"x": ARRAY, "scale": 0.5, ...},
                   "probe_args": {"cotangent": ARRAY, "tangent": ARRAY}, "factor": 4.0,
                   "symbolic": {"key": "...", "shapes": {"x": ["T", 3]},
-                               "symbols": {"T": [1, 4096]}}, "shorten": true}, ...,  # optional
+                               "symbols": {"T": [1, 4096]}}, "shorten": true}, ...,  # optional; "earlier": trips before the last too
                  {"index": 70, "abstract": {"x": {"shape": [4096], "dtype": "float32"}},
                   "args": {"scale": 0.5, ...}}]}          # trace only, at these shapes
 
@@ -67,7 +67,7 @@ Channels
        "error": ERROR | null, "output": VALUE | null,
        "probes": {"vjp": VALUE, "jvp": VALUE, "errors": {"jvp": ERROR}} | null,
        "trace": {"primitives": ["add", ...], "custom_vjp_calls": 1} | null,
-       "shortened": {"loop": 0, "output": VALUE, "trips": 7} | null,  # with "shorten": last_trip
+       "shortened": {"loop": 0, "output": VALUE, "trips": 7, "earlier": {"trips": [0], "outputs": [VALUE]}} | null,
        "evidence": {"custom_vjp_applied": 2, "backward_runs": 1, "instrument_intact": true,
                     "provenance": {"reached": false, "used": true, "returned": true, "rules": 1, "opaque": 0,
                                    "computed": true},  # computed: with the grad rule's values

@@ -8,7 +8,11 @@ elementwise products, in a fixed number of pieces whatever k is.
 Problem: loss_and_grads
 Expected: RJ
 Cases: all
-Open: the rule counts matrix products by primitive; elementwise products summed in pieces under the size cap are not counted
+Open: the rule counts matrix products by primitive; elementwise products summed in pieces under
+  the size cap are not counted, and the shape that would tell them from the softmax's own
+  derivative (operands broadcast along each other's free axis, summed along a shared one) has
+  spellings a reading of broadcasts and sums would not list (a tile, a product with ones, a sum
+  by a product with a column of ones or a cumulative sum)
 """
 import jax
 import jax.numpy as jnp

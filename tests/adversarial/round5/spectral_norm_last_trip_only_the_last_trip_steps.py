@@ -1,13 +1,11 @@
 """spectral_norm: the 7 squarings of the bits of K - 2 written out compute K - 1 steps, and a
 ``fori_loop`` of K trips takes the last step under a ``lax.cond`` at its last trip only (every
 other trip runs the branch that does nothing): the loop's last trip moves the output, though
-its other K - 1 trips never step.
+its other K - 1 trips never step (leaving out one of them leaves the output where it is).
 
 Problem: spectral_norm
 Cases: all
 Expected: RJ unrolled_loop
-Open: AC: only the last trip is left out, so only the last trip must compute; a loop whose
-  other trips do nothing passes (leaving out its last two trips would show it)
 """
 
 import jax
