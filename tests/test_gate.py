@@ -186,6 +186,21 @@ REFUSED = [
      "def f(input): return input\ndef g(): return input()", "the name 'input'"),
     ("builtin_name_import_alias", "def f():\n    import math as input\n    return input",
      "the name 'input'"),
+    ("builtin_name_match_capture", "def f(x):\n    match x:\n        case open:\n"
+     "            pass\n    return open('/etc/passwd')", "the name 'open'"),
+    ("builtin_name_nested_def", "def f():\n    def open(p):\n        return p\n    return open",
+     "the name 'open'"),
+    ("builtin_name_global_in_nested_function", "def f():\n    open = 1\n    def g():\n"
+     "        global open\n        return open('/etc/passwd')\n    return g", "the name 'open'"),
+    ("builtin_name_bound_in_a_method_read_in_its_class_body", "def f():\n    class A:\n"
+     "        def m(self):\n            open = 1\n        h = open('/etc/passwd')\n    return A",
+     "the name 'open'"),
+    ("builtin_name_class_body_store_and_del", "def f():\n    open = 1\n    class A:\n"
+     "        open = 2\n        del open\n        h = open\n    return A", "the name 'open'"),
+    ("builtin_name_walrus_in_comprehension_of_a_function", "def f(xs):\n"
+     "    [(open := v) for v in xs]\n    return open", "the name 'open'"),
+    ("builtin_name_read_in_function_deleted_in_nested_one", "def f():\n    def g():\n"
+     "        del open\n    return open('/etc/passwd')", "the name 'open'"),
     ("jax_config_held", "import jax\nc = jax.config", "'jax.config'"),
     ("jax_config_flag_written", "import jax\njax.config.jax_enable_x64 = True", "'jax.config'"),
     ("jax_config_other_flag", "import jax\nd = jax.config.jax_compilation_cache_dir", "'jax.config'"),
@@ -382,6 +397,18 @@ ALLOWED = [
             pairs = {open: [input for input in row] for open, row in rows}
             return total, pairs, [lambda: input for input in leaves]
         """),
+    # a read before the function's own binding is that variable unbound (UnboundLocalError, or
+    # NameError in a class body reading it as a free variable), never the built-in
+    ("builtin_name_annotated_local_read_before_any_value",
+     "def f():\n    open: int\n    return open('/etc/passwd')"),
+    ("builtin_name_class_body_reads_function_variable_before_it_is_bound",
+     "def f():\n    class A:\n        h = open('/etc/passwd')\n    open = 1\n    return A"),
+    ("builtin_name_deleted_then_read", "def f():\n    try:\n        del open\n"
+     "    except NameError:\n        pass\n    return open('/etc/passwd')"),
+    ("builtin_name_walrus_and_star_targets", "def f(xs):\n    (vars := xs[0])\n"
+     "    a, *open = xs\n    return vars, open"),
+    ("builtin_name_read_by_lambda_default_inside_binding_function",
+     "def f():\n    open = 1\n    def g(a=lambda: open):\n        return a()\n    return g"),
     ("jax_config_flag_read", "import jax\nimport jax.numpy as jnp\n"
      "DTYPE = jnp.float64 if jax.config.jax_enable_x64 else jnp.float32\n"
      "P = jax.config.jax_default_matmul_precision"),

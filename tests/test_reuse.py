@@ -314,10 +314,12 @@ def test_the_evidence_is_that_of_a_whole_second_evaluation(graded, name):
     found = graded[name]
     assert found["same"], name
     assert all(found["evidence"])
-    # every case's scaled output, and its two outputs with the functions' outputs moved (the
-    # rule's ``values``), took what does not depend on the factor from its first evaluation
-    # (once more where the rule looked unfollowed and the key was traced again)
-    assert found["replayed"] in (3 * found["cases"], 3 * found["cases"] + 1) and found["cases"] > 0
+    # every case's scaled output, its two outputs with the functions' outputs moved far and its
+    # two with them shifted near (the rule's ``values``; a case of magnitudes past 2**26 has no
+    # near shifts), took what does not depend on the factor from its first evaluation (once more
+    # where the rule looked unfollowed and the key was traced again)
+    cases = found["cases"]
+    assert cases > 0 and 3 * cases < found["replayed"] <= 5 * cases + 1
 
 
 def test_a_program_with_a_ref_the_backward_rule_writes_is_evaluated_whole(graded):

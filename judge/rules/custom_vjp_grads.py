@@ -13,9 +13,10 @@ function computes, a quantizer's values), the dataflow also asks that each part 
 what one of the functions whose backward rules give the gradient computed from its input (its
 forward, or the function applied plainly): an identity function whose backward rule masks the
 cotangent, beside a rounding outside every function, is refused; and that every entry of it
-moves when every such function's output is moved far up and far down (``judge.worker.shift``),
-but where the gradient is zero: a term of the output that cancels beside a formula of the input
-is refused.
+moves when every such function's output is moved far up and far down, and when it is shifted a
+little up and a little down (``judge.worker.shift``), but where the gradient is zero: a term of
+the output that cancels beside a formula of the input, or that moves only far from the case's
+values, is refused.
 """
 
 from __future__ import annotations
@@ -150,8 +151,10 @@ def check(rule: dict, trace: TraceEvidence, problem) -> Breach | None:
 
 def _moved(values: str, output, shifted, grads) -> Breach | None:
     """The values field must move at every entry when every custom_vjp function's output is
-    moved far up and far down (``judge.worker.shift``): an entry that stays is not computed
-    from that output (a term of it that cancels or rounds away beside a formula of x). An entry
+    moved far up and far down, and when it is shifted a little up and a little down
+    (``judge.worker.shift``): an entry that stays is not computed from that output (a term of it
+    that cancels or rounds away beside a formula of x, or that is zero near the case and moves
+    only past a bound, ``out - clip(out, -b, b)``). An entry
     where the gradient field, of the values' shape, is zero is excused: the function's rule
     passes nothing there (a clipped entry), so its values need not come from the function (a
     constant written over its output where ``x`` is out of range), while a value of a formula
@@ -160,18 +163,19 @@ def _moved(values: str, output, shifted, grads) -> Breach | None:
     if not isinstance(base, np.ndarray):
         return None  # the output check reports the malformed field
     moved = [_field(out, values) for out in shifted or ()]
-    if len(moved) != 2 or not all(isinstance(m, np.ndarray) for m in moved):
+    if len(moved) != 4 or not all(isinstance(m, np.ndarray) for m in moved):
         return Breach("values_not_from_custom_vjp", f"{values} could not be measured with the "
                                                     f"custom_vjp function's output moved")
     excused = grads == 0 if isinstance(grads, np.ndarray) and grads.shape == base.shape else None
-    idx = shift.first_unmoved(base, *moved, excused=excused)
+    far = shift.first_unmoved(base, *moved[:2], excused=excused)
+    idx = far if far is not None else shift.first_unmoved(base, *moved[2:], excused=excused)
     if idx is None:
         return None
+    how = "far up and far down" if far is not None else "a little up and a little down"
     seen = (f"{values}[{','.join(map(str, idx))}] stayed {base[idx].item()!r} or became NaN"
             if idx else f"{values} changed its shape")
     return Breach("values_not_from_custom_vjp",
                   f"{values} is not computed from the output of the custom_vjp function whose "
-                  f"backward rule gives the gradient: with that output moved far up and far "
-                  f"down, {seen}; the quantizer itself must be the function wrapped with "
+                  f"backward rule gives the gradient: with that output moved {how}, {seen}; the quantizer itself must be the function wrapped with "
                   f"jax.custom_vjp, not a formula of the input beside a term of its output that "
                   f"cancels")

@@ -258,8 +258,8 @@ def _evidence(raw, where: str, expected: Expected, complete: bool) -> Evidence:
     _keys(msg, where, required, ("cache_cleared",) + (rule_keys + ("shifted",) if expected.grad_rule else ()))
     shifted = msg.get("shifted")
     if shifted is not None:
-        if not isinstance(shifted, list) or len(shifted) != 2:
-            _fail(f"{where}.shifted", "expected two outputs or null")
+        if not isinstance(shifted, list) or len(shifted) != 4:
+            _fail(f"{where}.shifted", "expected four outputs or null")
         shifted = tuple(value(v, f"{where}.shifted[{i}]") for i, v in enumerate(shifted))
     provenance = None
     if "provenance" in msg:

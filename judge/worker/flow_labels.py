@@ -182,7 +182,8 @@ def of_factor(eqn, kin: list) -> str | None:
     """The kind of what ``eqn`` makes of the trace's factor alone (``kin``: its operands' kinds):
     ``factor - factor``, the zero input markers subtract ("zero"); ``clamp(0, factor, STILL)``
     ("clamped"), less the factor, the zero or the move a function's output marker subtracts
-    ("shift"), and whether the two differ, its ``select_n``'s predicate ("moving"), see
+    ("shift"), its size ("distance") and whether that size is a far move, its ``select_n``'s
+    predicate ("moving"), see
     ``instrument`` and ``shift``; else None."""
     name = eqn.primitive.name
     if name == "sub" and kin == ["factor", "factor"]:
@@ -194,6 +195,10 @@ def of_factor(eqn, kin: list) -> str | None:
         return "shift"
     if name == "ne" and sorted(map(str, kin)) == ["clamped", "factor"]:
         return "moving"
+    if name == "abs" and kin == ["shift"]:
+        return "distance"
+    if name == "ge" and kin[:1] == ["distance"] and len(kin) == 2 and not is_var(eqn.invars[1]):
+        return "moving"  # the move far enough to replace the output
     return None
 
 

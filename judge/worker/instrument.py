@@ -54,7 +54,7 @@ import jax.numpy
 from . import jaxapi
 from .rule_identity import function as _rule_key, static as _static_key
 from .program import sub_jaxprs  # the one walk into nested jaxprs
-from .shift import STILL
+from .shift import FAR, STILL
 
 CUSTOM_VJP_PRIMITIVES = jaxapi.CUSTOM_VJP_PRIMITIVES
 
@@ -66,8 +66,8 @@ _named_scope = jax.named_scope
 _issubdtype = jax.numpy.issubdtype
 _asarray = jax.numpy.asarray
 _mul, _sub, _convert = jax.lax.mul, jax.lax.sub, jax.lax.convert_element_type
-_full, _full_like, _clamp, _select_n, _ne = (jax.lax.full, jax.lax.full_like, jax.lax.clamp,
-                                             jax.lax.select_n, jax.lax.ne)
+_full, _full_like, _clamp, _select_n, _ge, _abs = (jax.lax.full, jax.lax.full_like, jax.lax.clamp,
+                                                   jax.lax.select_n, jax.lax.ge, jax.lax.abs)
 _register = jax.tree_util.register_pytree_node
 
 _resolve_kwargs = jaxapi.resolve_kwargs()  # how custom_vjp itself turns keywords into positions
@@ -224,8 +224,10 @@ def install(marker: str) -> Recorder:
     def mark_moved(scope, factor, t):
         with _named_scope(scope):
             still = _clamp(0.0, factor, STILL)  # the factor, a float32 scalar, in [0, STILL]
-            kept = _select_n(_ne(still, factor), t, _full_like(t, 0))  # t, or zeros outside
-            return _sub(kept, _convert(_sub(still, factor), t.dtype))  # less +0.0 or -(outside)
+            outside = _sub(still, factor)  # +0.0 within, else minus how far outside
+            far = _ge(_abs(outside), FAR)
+            kept = _select_n(far, t, _full_like(t, 0))  # t, or zeros far outside
+            return _sub(kept, _convert(outside, t.dtype))  # less +0.0 or -(outside)
 
     def mark_made(factor, fn, out):
         """The function's primal output, its floating arrays under the output marker."""

@@ -71,7 +71,7 @@ Channels
        "evidence": {"custom_vjp_applied": 2, "backward_runs": 1, "instrument_intact": true,
                     "provenance": {"reached": false, "used": true, "returned": true, "rules": 1, "opaque": 0,
                                    "computed": true},  # computed: with the grad rule's values
-                    "scaled": VALUE | null, "shifted": [VALUE, VALUE] | null, "cache_cleared": false} | null,
+                    "scaled": VALUE | null, "shifted": [VALUE, VALUE, VALUE, VALUE] | null, "cache_cleared": false} | null,
        "program": {"equations": 412, "primitives": {"dot_general": 6, ...},
                    "live": {"dot_general": 5, ...},
                    "largest": [{"shape": [8, 4096], "dtype": "float32",
@@ -91,7 +91,7 @@ Channels
   ``evidence`` (only with ``grad_rule``) is measured on one trace of the case whose backward rules'
   outputs are multiplied by a traced factor: ``scaled`` is the output at the case's ``factor`` (a
   power of two the judge draws), ``shifted`` (with ``values``) the output with the custom_vjp
-  functions' outputs moved far up and down (``shift``), ``provenance`` the dataflow of the
+  functions' outputs moved far up and down, then shifted a little up and down (``shift``), ``provenance`` the dataflow of the
   cotangent to the rule's field (``provenance.py``): ``reached`` when some part of the field
   carries the cotangent other than through a backward rule's own cotangent input (a raw cotangent,
   one mixed with x outside every rule, or one still inside a rule), ``used`` when the field depends

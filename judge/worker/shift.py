@@ -2,15 +2,23 @@
 moved with them (rule ``custom_vjp_grads`` with ``values``; the worker measures, the judge
 decides).
 
-A function's output marker (``instrument``) is ``select_n(c != factor, t, 0) - (c - factor)``
-with ``c = clamp(0, factor, STILL)``: ``t`` itself at the factors the output and the scaled
-output are evaluated with, and, evaluated again with the factor at ``STILL + d`` and at ``-d``,
-every output of every custom_vjp function replaced by about ``d`` and by ``-d``, the same
-number for every application, however often its output was marked. ``d`` (``distance``) is a
+A function's output marker (``instrument``) is ``select_n(|c - factor| >= FAR, t, 0) - (c -
+factor)`` with ``c = clamp(0, factor, STILL)``: ``t`` itself at the factors the output and the
+scaled output are evaluated with, and, evaluated again with the factor at ``STILL + d`` and at
+``-d``, every output of every custom_vjp function replaced by about ``d`` and by ``-d``, the
+same number for every application, however often its output was marked; evaluated again with
+the factor at ``STILL + δ`` and at ``-δ`` (``near``, below ``FAR``), every output kept and
+shifted by ``δ`` and by ``-δ``. ``d`` (``distance``) is a
 power of two far above every magnitude of the case (its inputs and its outputs, 2**24 times
 the largest of them and of 1), so that the move crosses any clipping range around zero the values are taken through after the
 function and no rounding of the output's scale can hide it, while a term of the output times a
 tiny coefficient (``1e-30 * out``) stays hidden beside values of the case's size.
+
+The near shifts are small beside the case's magnitudes (``δ`` is 2**-4 of the least power of
+two at or above the largest of them), so a term of the output that vanishes at the case and
+moves only far from it (``out - clip(out, -b, b)``, ``relu(out - b)``, ``where(|out| > b, out,
+q(x))`` for a bound ``b`` above the case's values) stays at both, while a path from the output
+moves with it: the field must move at the far moves and at the near ones.
 
 The field must then move at every entry (``first_unmoved``): an entry of the values that is
 the same at both moves and at the case is not a function of the function's output there, so a
@@ -20,8 +28,8 @@ two applications of the same function subtracted) or rounds away, beside a quant
 values go from one end of the range to the other) or a ``stop_gradient`` of the whole field
 moves. A NaN is no move: a term such as ``0 * exp(out)`` gives one only where the output is
 moved out of range. What it cannot tell: a term of the output that vanishes at the case's
-values only (``out - x``, where the function is an identity written as a computation) moves
-as the output does.
+values only (``out - x``, where the function is an identity written as a computation, or a
+bound that follows each entry, ``out - clip(out, x - e, x + e)``) moves as the output does.
 """
 
 from __future__ import annotations
@@ -35,6 +43,12 @@ STILL = 16.0
 ABOVE = 24
 #: The largest move, as a power of two (finite in float32 and bfloat16 with room to spare).
 LARGEST = 100
+#: Where the marker tells the two kinds of move apart: a factor this far or farther outside
+#: ``[0, STILL]`` replaces the output (every far move is), a nearer one adds to it.
+FAR = 2.0 ** 22
+#: How far below the least power of two at or above the case's largest magnitude a near move
+#: is: 2**-4 of it, well above float32's and bfloat16's rounding at any value of that size.
+BELOW = 4
 
 
 def distance(magnitudes) -> float:
@@ -45,10 +59,22 @@ def distance(magnitudes) -> float:
     return float(2.0 ** min(LARGEST, ABOVE + max(0, math.ceil(math.log2(top)))))
 
 
+def near(magnitudes) -> float | None:
+    """The distance ``δ`` the functions' outputs are shifted by, each kept, at a case whose
+    finite float values have the absolute values ``magnitudes``: a power of two, 2**-4 times the
+    least power of two at or above the largest of them and of 1; None where that reaches
+    ``FAR`` (a case of magnitudes past 2**26, measured by the far moves alone)."""
+    top = max([1.0, *(m for m in magnitudes if math.isfinite(m))])
+    step = 2.0 ** (max(0, math.ceil(math.log2(top))) - BELOW)
+    return step if step < FAR else None
+
+
 def measure(evaluate, leaves: list, np) -> list | None:
     """The output evaluated (``evaluate(factor)``) at the two factors that move every function's
-    output by ``distance`` of the case's ``leaves`` (its inputs and outputs) each way; None
-    where it could not be (the judge then refuses the values as not measured)."""
+    output to ``distance`` of the case's ``leaves`` (its inputs and outputs) each way, then at
+    the two that shift it by ``near`` each way (the far ones again where there is no near
+    distance); None where it could not be (the judge then refuses the values as not
+    measured)."""
     magnitudes = []
     for leaf in leaves:
         try:
@@ -57,15 +83,18 @@ def measure(evaluate, leaves: list, np) -> list | None:
                 magnitudes.append(float(np.max(np.where(np.isfinite(array), np.abs(array), 0))))
         except Exception:  # noqa: BLE001 - not numbers: no magnitude
             continue
+    shifted = near(magnitudes)
     try:
-        return [evaluate(factor) for factor in factors(STILL, distance(magnitudes))]
+        far = [evaluate(factor) for factor in factors(STILL, distance(magnitudes))]
+        return far + (far if shifted is None else [evaluate(f) for f in factors(STILL, shifted)])
     except Exception:  # noqa: BLE001 - a failure of the submission's program: not measured
         return None
 
 
 def factors(still: float, d: float) -> tuple[float, float]:
-    """The two factors that move every function's output by about ``-d`` and ``+d``: the
-    marker subtracts what the factor lies outside ``[0, still]`` by."""
+    """The two factors that move every function's output by about ``+d`` and ``-d``: the
+    marker subtracts what the factor lies outside ``[0, still]`` by (replacing the output by
+    it where that is ``FAR`` or more, adding it to the output where less)."""
     return still + d, -d
 
 
