@@ -1,5 +1,4 @@
 """Worker-side instruments: what the judge learns about *how* a submission computed its output.
-
 Runs next to untrusted code: installed before the submission is imported, with its own references.
 
 Why not just read the jaxpr? When ``jax.vjp`` is traced, JAX inlines a custom_vjp's forward and
@@ -17,7 +16,7 @@ worker also instruments ``jax.custom_vjp`` itself (``install``):
   the inputs;
 * what function n returns, its forward rule as its primal function, it marks under the scope
   ``<marker>out<n>`` (the *output marker of the function*): as it is where the factor lies in
-  ``[0, shift.STILL]``, and one large number at the factors of ``shift``. ``provenance`` tells
+  ``[0, shift.STILL]``, moved by the factors of ``shift`` (one large number far out). ``provenance`` tells
   a value the function computed from its input from its input passed through;
 * every time JAX runs a backward rule it marks the rule's cotangent input (the *cotangent
   marker*, the same subtraction of a zero) and multiplies everything the rule returns by the
@@ -36,8 +35,8 @@ carries it through ``cond``, ``switch``, ``scan`` and loops as it carries any ar
 residual, and the backward rule marks with it. A tracer a rule captured from outside would be a
 constant of a jaxpr JAX traces apart (a branch it transposes), which it cannot evaluate.
 
-The state lives in the closure ``install`` returns, not in a module-level name. The jaxpr walk
-still reports every primitive (callbacks are visible there) and any ``custom_vjp_call``.
+The state lives in the closure ``install`` returns, not in a module-level name; the jaxpr walk
+reports every primitive (callbacks too) and any ``custom_vjp_call``.
 """
 
 from __future__ import annotations
@@ -225,8 +224,7 @@ def install(marker: str) -> Recorder:
         with _named_scope(scope):
             still = _clamp(0.0, factor, STILL)  # the factor, a float32 scalar, in [0, STILL]
             outside = _sub(still, factor)  # +0.0 within, else minus how far outside
-            far = _ge(_abs(outside), FAR)
-            kept = _select_n(far, t, _full_like(t, 0))  # t, or zeros far outside
+            kept = _select_n(_ge(_abs(outside), FAR), t, _full_like(t, 0))  # t, or zeros far out
             return _sub(kept, _convert(outside, t.dtype))  # less +0.0 or -(outside)
 
     def mark_made(factor, fn, out):
@@ -343,7 +341,7 @@ WATCHED = {
     __name__: ("Recorder", "install", "walk_primitives", "CONCRETIZATION_ERRORS",
                "_OriginalCustomVJP", "_tree_map", "_tree_leaves", "_Tracer", "_named_scope",
                "_issubdtype", "_inexact", "_asarray", "_mul", "_sub", "_convert", "_clamp", "_select_n",
-               "_ne", "_full_like", "_register",
+               "_ge", "_abs", "_full_like", "_register", "STILL", "FAR",
                "_resolve_kwargs", "_named_like",
                "_variable_of", "_called_by_jax", "_static_key", "_rule_key"),
 }
