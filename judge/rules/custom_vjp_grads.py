@@ -176,6 +176,6 @@ def _moved(values: str, output, shifted, grads) -> Breach | None:
             if idx else f"{values} changed its shape")
     return Breach("values_not_from_custom_vjp",
                   f"{values} is not computed from the output of the custom_vjp function whose "
-                  f"backward rule gives the gradient: with that output moved {how}, {seen}; the quantizer itself must be the function wrapped with "
-                  f"jax.custom_vjp, not a formula of the input beside a term of its output that "
-                  f"cancels")
+                  f"backward rule gives the gradient: with that output moved {how}, {seen}; the "
+                  f"quantizer itself must be the function wrapped with jax.custom_vjp, not a "
+                  f"formula of the input beside a term of its output that cancels")

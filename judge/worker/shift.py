@@ -51,12 +51,18 @@ FAR = 2.0 ** 22
 BELOW = 4
 
 
+def _exponent(magnitudes) -> int:
+    """The exponent of the least power of two at or above the largest finite one of
+    ``magnitudes`` and of 1."""
+    top = max([1.0, *(m for m in magnitudes if math.isfinite(m))])
+    return max(0, math.ceil(math.log2(top)))
+
+
 def distance(magnitudes) -> float:
     """The distance ``d`` the functions' outputs are moved by at a case whose finite float
     values have the absolute values ``magnitudes`` (numbers): a power of two, 2**24 times the
     least power of two at or above the largest of them and of 1, at most 2**100."""
-    top = max([1.0, *(m for m in magnitudes if math.isfinite(m))])
-    return float(2.0 ** min(LARGEST, ABOVE + max(0, math.ceil(math.log2(top)))))
+    return float(2.0 ** min(LARGEST, ABOVE + _exponent(magnitudes)))
 
 
 def near(magnitudes) -> float | None:
@@ -64,8 +70,7 @@ def near(magnitudes) -> float | None:
     finite float values have the absolute values ``magnitudes``: a power of two, 2**-4 times the
     least power of two at or above the largest of them and of 1; None where that reaches
     ``FAR`` (a case of magnitudes past 2**26, measured by the far moves alone)."""
-    top = max([1.0, *(m for m in magnitudes if math.isfinite(m))])
-    step = 2.0 ** (max(0, math.ceil(math.log2(top))) - BELOW)
+    step = 2.0 ** (_exponent(magnitudes) - BELOW)
     return step if step < FAR else None
 
 
@@ -109,6 +114,7 @@ def first_unmoved(base, plus, minus, excused=None):
     base, plus, minus = (np.asarray(v) for v in (base, plus, minus))
     if not base.shape == plus.shape == minus.shape:
         return ()
+
     def nan(a):
         return np.isnan(a) if a.dtype.kind in "fc" else np.zeros(a.shape, bool)
 
